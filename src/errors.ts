@@ -1,0 +1,63 @@
+import type { Diagnostic, ExitCode } from './types.js';
+
+/**
+ * Errors that stop a whole command. A failing case is data (CaseResult), never one of
+ * these. Only the CLI's top-level catch turns them into an exit code.
+ */
+export class DriftcheckError extends Error {
+  override readonly name: string = 'DriftcheckError';
+  constructor(
+    /** Stable, machine-readable code. */
+    readonly code: string,
+    message: string,
+    readonly exitCode: ExitCode,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Bad flags or arguments (exit 2). */
+export class UsageError extends DriftcheckError {
+  override readonly name = 'UsageError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('usage', message, 2, options);
+  }
+}
+
+/** Suites or config that do not validate (exit 2); carries every diagnostic found. */
+export class InputError extends DriftcheckError {
+  override readonly name = 'InputError';
+  constructor(
+    readonly diagnostics: Diagnostic[],
+    options?: { cause?: unknown },
+  ) {
+    super('invalid_input', diagnostics.map(formatDiagnostic).join('\n'), 2, options);
+  }
+}
+
+/** Something is missing before any request could be sent: env value, base URL, key shape (exit 2). */
+export class PreflightError extends DriftcheckError {
+  override readonly name = 'PreflightError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('preflight', message, 2, options);
+  }
+}
+
+/** A file driftcheck needs cannot be read or written (exit 2). */
+export class FileError extends DriftcheckError {
+  override readonly name = 'FileError';
+  constructor(
+    readonly file: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('file', `${file}: ${message}`, 2, options);
+  }
+}
+
+/** `path:line:column: message` followed by an indented hint — the shape editors and CI link on. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const head = `${d.file}:${d.line}:${d.column}: ${d.message}`;
+  return d.hint ? `${head}\n  → ${d.hint}` : head;
+}

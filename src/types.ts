@@ -1,0 +1,377 @@
+/**
+ * Shared domain types. Every stage of the pipeline (suite → service → run → checks →
+ * baseline → report) speaks these; a module's own options type lives beside it.
+ */
+
+// ─── Config ──────────────────────────────────────────────────────────────────
+
+/** Service A (routing service) or Service B (direct model service) semantics. */
+export type ServiceKind = 'router' | 'direct';
+
+export interface ServiceConfig {
+  /** The key under `services:`; suites refer to it. */
+  name: string;
+  kind: ServiceKind;
+  /** Ends in `/v1` (router: `…/api/v1`). `${ENV}` already expanded. */
+  base_url: string;
+  /** Name of the env variable holding the key; the key itself is never stored here. */
+  api_key_env: string;
+  /** Attribution headers (router); never used for authentication. */
+  headers: Record<string, string>;
+  max_tokens: number;
+  timeout_s: number;
+  retries: number;
+  concurrency: number;
+  /** Model used by `verify` when no suite names one for this service. */
+  verify_model?: string;
+}
+
+export interface Config {
+  /** The file it was read from, or null for the built-in defaults. */
+  file: string | null;
+  services: Record<string, ServiceConfig>;
+}
+
+// ─── Suites ──────────────────────────────────────────────────────────────────
+
+export interface SourceLocation {
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+}
+
+export type Role = 'system' | 'user' | 'assistant';
+
+export interface Message {
+  role: Role;
+  content: string;
+}
+
+/** Request parameters a suite may set; `reasoning_effort` is sent to direct services only. */
+export interface RequestParams {
+  max_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  seed?: number;
+  reasoning_effort?: string;
+}
+
+export type StringCheckType = 'contains' | 'not_contains' | 'icontains' | 'equals' | 'regex' | 'finish_reason';
+export type CheckType = StringCheckType | 'json_schema' | 'max_completion_tokens' | 'non_empty';
+
+/** One `expect:` item, parsed from `- contains: 30 days` into `{ type, value }`. */
+export type Expectation =
+  | { type: StringCheckType; value: string }
+  | { type: 'json_schema'; value: Record<string, unknown> }
+  | { type: 'max_completion_tokens'; value: number }
+  | { type: 'non_empty'; value: boolean };
+
+/** Faults the embedded simulator can be told to produce for one request. */
+export type SimFault =
+  | 'auth'
+  | 'permission'
+  | 'insufficient_credit'
+  | 'budget_exceeded'
+  | 'depleted'
+  | 'routing'
+  | 'rate_limited'
+  | 'invalid_model'
+  | 'body_error'
+  | 'empty_choices'
+  | 'empty_content'
+  | 'timeout'
+  | 'network'
+  | 'bad_response'
+  | 'server_error'
+  | 'length';
+
+/**
+ * Per-case instructions for the embedded simulator (`sim:` in a suite). Sent only
+ * when running against the simulator; a real service never sees them.
+ */
+export interface SimDirective {
+  fault?: SimFault;
+  /** Exact reply text instead of the simulator's deterministic answer. */
+  reply?: string;
+  finish_reason?: string;
+  /** Extra latency before answering. */
+  delay_ms?: number;
+  /** Retry-After seconds on `rate_limited` (default 1). */
+  retry_after_s?: number;
+  /** Produce the fault only for the first N matching requests, then answer normally. */
+  fail_times?: number;
+}
+
+export interface SuiteCase {
+  id: string;
+  /** System message (if any) already prepended; `prompt:` already expanded. */
+  messages: Message[];
+  expect: Expectation[];
+  repeat?: number;
+  sim?: SimDirective;
+  location: SourceLocation;
+}
+
+export interface Suite {
+  suite: string;
+  file: string;
+  service: string;
+  model: string;
+  params: RequestParams;
+  repeat?: number;
+  cases: SuiteCase[];
+  location: SourceLocation;
+}
+
+// ─── Diagnostics (suite/config validation) ───────────────────────────────────
+
+export interface Diagnostic extends SourceLocation {
+  message: string;
+  /** What the user should do about it. */
+  hint?: string;
+}
+
+/** Validation returns this instead of throwing. */
+export type Validated<T> = { value: T; errors?: undefined } | { value?: undefined; errors: Diagnostic[] };
+
+// ─── Service calls ───────────────────────────────────────────────────────────
+
+/** DESIGN.md's normalised error vocabulary, one for both services. */
+export type ErrorKind =
+  | 'preflight'
+  | 'auth'
+  | 'permission'
+  | 'insufficient_credit'
+  | 'budget_exceeded'
+  | 'depleted'
+  | 'routing'
+  | 'rate_limited'
+  | 'invalid_model'
+  | 'body_error'
+  | 'empty_choices'
+  | 'empty_content'
+  | 'timeout'
+  | 'network'
+  | 'bad_response'
+  | 'server_error';
+
+export interface CaseError {
+  kind: ErrorKind;
+  /** HTTP status of the response, or null when none arrived. */
+  http_status: number | null;
+  /** The service's normalised error type (`error.type` or `error.metadata.error_type`). */
+  type: string | null;
+  /** The service's error code (`error.code`, as a string). */
+  code: string | null;
+  /** Key-free message. */
+  message: string;
+  /** The model the failing request named (or the body reported). */
+  model: string | null;
+  /** Seconds the service asked us to wait, when it said. */
+  retry_after_s?: number | null;
+}
+
+export interface Usage {
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  /** Credits/USD when the service reports it (`usage.cost`). */
+  cost?: number | null;
+}
+
+export interface Completion {
+  id: string | null;
+  /** The concrete model that answered (may differ from the requested alias). */
+  model: string | null;
+  content: string;
+  finish_reason: string | null;
+  usage: Usage | null;
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: Message[];
+  params: RequestParams;
+  /** Only sent when the client talks to the embedded simulator. */
+  sim?: SimDirective;
+  signal?: AbortSignal;
+}
+
+/** What one logical call produced, after retries. Failures are data, not exceptions. */
+export type CallOutcome =
+  | {
+      status: 'ok';
+      completion: Completion;
+      http_status: number;
+      latency_ms: number;
+      /** Time spent waiting between attempts (backoff / Retry-After). */
+      wait_ms: number;
+      attempts: number;
+      attempt_errors: CaseError[];
+      /** `X-OpenRouter-Cache-Status` when the service sent it (a cache hides drift). */
+      cache_status?: string | null;
+    }
+  | {
+      status: 'error';
+      error: CaseError;
+      /** What could still be read (model, usage, finish_reason) — e.g. for empty content. */
+      completion: Completion | null;
+      http_status: number | null;
+      latency_ms: number;
+      wait_ms: number;
+      attempts: number;
+      attempt_errors: CaseError[];
+      cache_status?: string | null;
+    };
+
+export interface ServiceClient {
+  readonly service: ServiceConfig;
+  complete(request: CompletionRequest): Promise<CallOutcome>;
+  close(): Promise<void>;
+}
+
+// ─── Checks, drift, results ──────────────────────────────────────────────────
+
+export interface CheckResult {
+  type: CheckType;
+  pass: boolean;
+  message: string;
+}
+
+export type DriftKind =
+  | 'regressed'
+  | 'fixed'
+  | 'model_changed'
+  | 'finish_reason_changed'
+  | 'usage_changed'
+  | 'content_changed'
+  | 'new_error'
+  | 'new_case'
+  | 'missing_case'
+  | 'pass_rate_dropped';
+
+export type DriftSeverity = 'fail' | 'warn' | 'info';
+
+export interface Drift {
+  kind: DriftKind;
+  severity: DriftSeverity;
+  baseline: unknown;
+  current: unknown;
+  /** One line a reviewer can read. */
+  message: string;
+  /** content_changed: 0..1 similarity of baseline vs current content. */
+  similarity?: number;
+}
+
+export type CaseStatus = 'pass' | 'fail' | 'error' | 'not_run';
+
+/** One sample of one case: a journal line, and an entry of `report.cases`. */
+export interface CaseResult {
+  /** `suite/case#repeat` — unique within a run. */
+  key: string;
+  suite: string;
+  case: string;
+  repeat: number;
+  service: string;
+  requested_model: string;
+  model: string | null;
+  response_id: string | null;
+  finish_reason: string | null;
+  usage: Usage | null;
+  latency_ms: number | null;
+  wait_ms: number;
+  attempts: number;
+  status: CaseStatus;
+  error: CaseError | null;
+  attempt_errors: CaseError[];
+  checks: CheckResult[];
+  drift: Drift[];
+  content: string | null;
+  /** The prompt as sent (messages), for reviewers. */
+  messages: Message[];
+  started_at: string | null;
+  /** True when a key value was found and replaced in this result. */
+  redacted: boolean;
+  cache_status?: string | null;
+}
+
+// ─── Baselines ───────────────────────────────────────────────────────────────
+
+export interface BaselineCase {
+  status: 'pass' | 'fail' | 'error';
+  requested_model: string;
+  model: string | null;
+  finish_reason: string | null;
+  usage: Usage | null;
+  content: string | null;
+  error_kind: ErrorKind | null;
+  checks: { type: CheckType; pass: boolean }[];
+  /** Outcome of every sample when the case was repeated. */
+  samples?: { pass: number; total: number };
+}
+
+/** `baselines/<suite>.json`: committed, reviewable. */
+export interface Baseline {
+  schema_version: 1;
+  suite: string;
+  service: string;
+  model: string;
+  /** Run id the baseline was accepted from. */
+  source_run: string;
+  cases: Record<string, BaselineCase>;
+}
+
+// ─── Reports ─────────────────────────────────────────────────────────────────
+
+export type RunStatus = 'completed' | 'paused' | 'interrupted';
+export type ExitCode = 0 | 1 | 2 | 3 | 4;
+
+export interface RunInfo {
+  id: string;
+  started_at: string;
+  finished_at: string;
+  status: RunStatus;
+  exit_code: ExitCode;
+  /** argv with secrets removed. */
+  command: string[];
+  driftcheck_version: string;
+  sim: boolean;
+  /** `--model` candidate, when the run compared a candidate against the baseline. */
+  candidate_model: string | null;
+  shard: { index: number; total: number } | null;
+  /** Why the run stopped early (budget pause, auth stop), when it did. */
+  stop_reason: CaseError | null;
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  regressed: number;
+  drifted: number;
+  not_run: number;
+}
+
+export interface SuiteReport {
+  suite: string;
+  file: string;
+  service: string;
+  requested_model: string;
+  /** Concrete models that answered. */
+  models: string[];
+  /** `baselines/<suite>.json` when one existed. */
+  baseline: string | null;
+  /** Suite-level drift (missing_case, …). */
+  drift: Drift[];
+}
+
+export interface Report {
+  schema_version: 1;
+  run: RunInfo;
+  summary: Summary;
+  suites: SuiteReport[];
+  cases: CaseResult[];
+}
