@@ -1,0 +1,82 @@
+import { jsonAnswer } from './json-answer.js';
+import { arithmetic, groundingSentence, numberedList, sayTarget, yesNo } from './rules.js';
+import {
+  isWordy,
+  type Style,
+  styleOf,
+  wordArithmetic,
+  wordGeneral,
+  wordGrounded,
+  wordYesNo,
+} from './styles.js';
+import { hash, keywords } from './words.js';
+
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** What a simulated model says; same input → same output, always. */
+export interface SimAnswer {
+  content: string;
+  finishReason: 'stop' | 'length';
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Token estimate the simulator uses everywhere: about four characters per token. */
+export function tokenCount(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** The deterministic answer of `model` to a conversation, cut to `maxTokens` (finish `length`). */
+export function answer(
+  model: string,
+  messages: readonly ChatMessage[],
+  maxTokens?: number | null,
+): SimAnswer {
+  let chars = 0;
+  for (const m of messages) chars += m.content.length;
+  const { content, finishReason } = fitToTokens(compose(styleOf(model), model, messages), maxTokens);
+  return {
+    content,
+    finishReason,
+    promptTokens: Math.max(1, Math.ceil(chars / 4)),
+    completionTokens: tokenCount(content),
+  };
+}
+
+/** Cuts text to `maxTokens` tokens, as a service does when generation hits max_tokens. */
+export function fitToTokens(
+  text: string,
+  maxTokens?: number | null,
+): { content: string; finishReason: 'stop' | 'length' } {
+  const limit = maxTokens != null && maxTokens > 0 ? maxTokens * 4 : Number.POSITIVE_INFINITY;
+  return text.length > limit
+    ? { content: text.slice(0, limit), finishReason: 'length' }
+    : { content: text, finishReason: 'stop' };
+}
+
+function compose(style: Style, model: string, messages: readonly ChatMessage[]): string {
+  let lastUser = messages.length - 1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === 'user') {
+      lastUser = i;
+      break;
+    }
+  }
+  const text = (messages[lastUser]?.content ?? '').trim();
+  const words = keywords(text);
+  const said = sayTarget(text);
+  if (said !== null) return said;
+  if (/\bjson\b/i.test(text)) return jsonAnswer(text, words, isWordy(style));
+  const sum = arithmetic(text);
+  if (sum) return wordArithmetic(style, sum.expression, sum.result);
+  const list = numberedList(text, isWordy(style));
+  if (list) return list;
+  const yes = yesNo(text);
+  if (yes !== null) return wordYesNo(style, yes, words.slice(0, 2).join(' '));
+  const fact = groundingSentence(messages, lastUser, words);
+  if (fact) return wordGrounded(style, fact);
+  return wordGeneral(style, words, hash(`${model}\n${text}`));
+}

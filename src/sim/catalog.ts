@@ -1,0 +1,164 @@
+/**
+ * The simulator's model catalog: which ids each platform knows, what they cost and how
+ * `~author/family-latest` aliases resolve. Pure data and lookups; the alias move counter
+ * lives in the simulator state.
+ */
+
+export interface RouterModel {
+  id: string;
+  name: string;
+  /** Upstream provider name reported in `provider`. */
+  provider: string;
+  created: number;
+  context_length: number;
+  /** USD per token, as the router's /models lists them. */
+  pricing: { prompt: string; completion: string };
+}
+
+export interface RouterAlias {
+  id: string;
+  name: string;
+  /** Concrete ids of the family, oldest first; the alias moves along this list. */
+  family: string[];
+}
+
+export interface DirectModel {
+  id: string;
+  created: number;
+  owned_by: string;
+}
+
+const SUPPORTED_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'seed', 'stop', 'reasoning'];
+
+export const ROUTER_MODELS: readonly RouterModel[] = [
+  model('openai/gpt-4o-mini', 'OpenAI: GPT-4o-mini', 'OpenAI', 1721260800, 128000, '0.00000015', '0.0000006'),
+  model('openai/gpt-4o', 'OpenAI: GPT-4o', 'OpenAI', 1715558400, 128000, '0.0000025', '0.00001'),
+  model(
+    'anthropic/claude-sonnet-4.5',
+    'Anthropic: Claude Sonnet 4.5',
+    'Anthropic',
+    1759161600,
+    1000000,
+    '0.000003',
+    '0.000015',
+  ),
+  model(
+    'anthropic/claude-opus-4.1',
+    'Anthropic: Claude Opus 4.1',
+    'Anthropic',
+    1754352000,
+    200000,
+    '0.000015',
+    '0.000075',
+  ),
+  model(
+    'anthropic/claude-opus-4.5',
+    'Anthropic: Claude Opus 4.5',
+    'Anthropic',
+    1763942400,
+    200000,
+    '0.000005',
+    '0.000025',
+  ),
+  model(
+    'meta-llama/llama-3.3-70b-instruct',
+    'Meta: Llama 3.3 70B Instruct',
+    'DeepInfra',
+    1733443200,
+    131072,
+    '0.00000013',
+    '0.0000004',
+  ),
+];
+
+export const ROUTER_ALIASES: readonly RouterAlias[] = [
+  {
+    id: '~anthropic/claude-opus-latest',
+    name: 'Anthropic: Claude Opus (latest)',
+    family: ['anthropic/claude-opus-4.1', 'anthropic/claude-opus-4.5'],
+  },
+  {
+    id: '~anthropic/claude-sonnet-latest',
+    name: 'Anthropic: Claude Sonnet (latest)',
+    family: ['anthropic/claude-sonnet-4.5'],
+  },
+  { id: '~openai/gpt-mini-latest', name: 'OpenAI: GPT mini (latest)', family: ['openai/gpt-4o-mini'] },
+];
+
+export const DIRECT_MODELS: readonly DirectModel[] = [
+  { id: 'kimi-k2-0905-preview', created: 1757030400, owned_by: 'moonshot' },
+  { id: 'kimi-k2-turbo-preview', created: 1754006400, owned_by: 'moonshot' },
+  { id: 'moonshot-v1-8k', created: 1712102400, owned_by: 'moonshot' },
+];
+
+const routerById = new Map(ROUTER_MODELS.map((m) => [m.id, m]));
+const aliasById = new Map(ROUTER_ALIASES.map((a) => [a.id, a]));
+const directById = new Map(DIRECT_MODELS.map((m) => [m.id, m]));
+
+function model(
+  id: string,
+  name: string,
+  provider: string,
+  created: number,
+  context_length: number,
+  prompt: string,
+  completion: string,
+): RouterModel {
+  return { id, name, provider, created, context_length, pricing: { prompt, completion } };
+}
+
+export function findRouterModel(id: string): RouterModel | undefined {
+  return routerById.get(id);
+}
+
+export function findAlias(id: string): RouterAlias | undefined {
+  return aliasById.get(id);
+}
+
+export function findDirectModel(id: string): DirectModel | undefined {
+  return directById.get(id);
+}
+
+/**
+ * The concrete model an alias points at after `resolutions` earlier alias resolutions.
+ * With `moveAfter` null the alias sits on the newest family member; otherwise it starts
+ * on the oldest and moves one step newer every `moveAfter` resolutions.
+ */
+export function aliasTarget(alias: RouterAlias, resolutions: number, moveAfter: number | null): RouterModel {
+  const last = alias.family.length - 1;
+  const index =
+    moveAfter === null || moveAfter <= 0 ? last : Math.min(last, Math.floor(resolutions / moveAfter));
+  return routerById.get(alias.family[index] ?? alias.family[last]!)!;
+}
+
+/** USD cost of one completion, rounded so float noise never shows up as usage drift. */
+export function routerCost(m: RouterModel, promptTokens: number, completionTokens: number): number {
+  const raw = Number(m.pricing.prompt) * promptTokens + Number(m.pricing.completion) * completionTokens;
+  return Math.round(raw * 1e10) / 1e10;
+}
+
+/** `GET /api/v1/models`: concrete rows, then alias rows showing their current target. */
+export function routerModelsBody(resolutions: number, moveAfter: number | null): unknown {
+  const row = (m: RouterModel, id = m.id, name = m.name) => ({
+    id,
+    canonical_slug: id,
+    name,
+    created: m.created,
+    context_length: m.context_length,
+    pricing: { prompt: m.pricing.prompt, completion: m.pricing.completion, request: '0' },
+    supported_parameters: SUPPORTED_PARAMETERS,
+  });
+  const aliases = ROUTER_ALIASES.map((a) => {
+    const target = aliasTarget(a, resolutions, moveAfter);
+    return { ...row(target, a.id, a.name), alias_target: { slug: target.id, name: target.name } };
+  });
+  return { data: [...ROUTER_MODELS.map((m) => row(m)), ...aliases] };
+}
+
+/** `GET /v1/models` in the OpenAI-compatible list shape. */
+export function directModelsBody(): unknown {
+  return {
+    object: 'list',
+    data: DIRECT_MODELS.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.owned_by })),
+  };
+}

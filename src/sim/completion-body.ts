@@ -1,0 +1,58 @@
+import type { ServiceKind } from '../types.js';
+
+/** The pieces of a successful-status chat-completion body. */
+export interface BodyParts {
+  id: string;
+  created: number;
+  /** The concrete model (never an alias). */
+  model: string;
+  /** Router only: upstream provider name. */
+  provider: string;
+  content: string;
+  finishReason: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  /** Router only: USD cost of this completion. */
+  cost: number;
+}
+
+/** How the 200 body looks: a normal answer, no choices at all, or an error object instead of choices. */
+export type BodyShape = 'normal' | 'empty_choices' | 'body_error';
+
+/** A 200 chat-completion body in the platform's shape. */
+export function completionBody(kind: ServiceKind, p: BodyParts, shape: BodyShape): Record<string, unknown> {
+  const head: Record<string, unknown> =
+    kind === 'router'
+      ? { id: p.id, provider: p.provider, model: p.model, object: 'chat.completion', created: p.created }
+      : { id: p.id, object: 'chat.completion', created: p.created, model: p.model };
+  if (shape === 'body_error') {
+    return {
+      ...head,
+      choices: [],
+      error: {
+        code: 502,
+        message: 'Provider returned error',
+        metadata: { error_type: 'provider_overloaded', provider_code: 'overloaded' },
+      },
+    };
+  }
+  const usage: Record<string, unknown> = {
+    prompt_tokens: p.promptTokens,
+    completion_tokens: p.completionTokens,
+    total_tokens: p.promptTokens + p.completionTokens,
+  };
+  if (kind === 'router') usage.cost = p.cost;
+  if (shape === 'empty_choices') return { ...head, choices: [], usage };
+  const message = { role: 'assistant', content: p.content };
+  const choice: Record<string, unknown> =
+    kind === 'router'
+      ? {
+          logprobs: null,
+          finish_reason: p.finishReason,
+          native_finish_reason: p.finishReason,
+          index: 0,
+          message,
+        }
+      : { index: 0, message, logprobs: null, finish_reason: p.finishReason };
+  return { ...head, choices: [choice], usage };
+}

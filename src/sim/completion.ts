@@ -1,0 +1,122 @@
+import type { ServiceKind, SimDirective } from '../types.js';
+import type { ChatMessage } from './answer.js';
+import { answerReply, type ResolvedModel } from './answer-reply.js';
+import { aliasTarget, findAlias, findDirectModel, findRouterModel } from './catalog.js';
+import { readDirective } from './directive.js';
+import { directBadRequest, directFault } from './errors-direct.js';
+import { routerBadRequest, routerFault } from './errors-router.js';
+import { bearerToken, keyShape } from './keys.js';
+import { type ErrorContext, type ErrorFault, isErrorFault, type SimReply } from './reply.js';
+import { readCompletionRequest } from './request.js';
+import type { SimState } from './state.js';
+import { hash } from './words.js';
+
+/** Simulator options after defaults were applied. */
+export interface SimConfig {
+  latencyMs: number;
+  /** Accepted keys, or null to accept any key of the platform's shape. */
+  routerKeys: ReadonlySet<string> | null;
+  directKeys: ReadonlySet<string> | null;
+  creditAfter: number | null;
+  budgetAfter: number | null;
+  aliasMoveAfter: number | null;
+  echoKey: boolean;
+}
+
+/** The request headers the simulator acts on. */
+export interface CompletionHeaders {
+  authorization?: string;
+  directive?: string;
+  caseId?: string;
+}
+
+/** A reply plus how long to wait before sending it. */
+export interface Handled {
+  reply: SimReply;
+  delayMs: number;
+}
+
+/** Whether a presented key is one this platform accepts. */
+export function acceptsKey(kind: ServiceKind, key: string | null, config: SimConfig): key is string {
+  if (key === null) return false;
+  const listed = kind === 'router' ? config.routerKeys : config.directKeys;
+  return listed ? listed.has(key) : keyShape(key) === kind;
+}
+
+/** One chat-completion request, start to finish: auth, body, directive, budget, fault, model, answer. */
+export function handleCompletion(
+  kind: ServiceKind,
+  config: SimConfig,
+  state: SimState,
+  headers: CompletionHeaders,
+  raw: string,
+): Handled {
+  state.countRequest(headers.caseId);
+  const key = bearerToken(headers.authorization);
+  const fault = (f: ErrorFault, ctx: ErrorContext) =>
+    kind === 'router' ? routerFault(f, ctx) : directFault(f, ctx);
+  const later = (reply: SimReply, extraMs = 0): Handled => ({ reply, delayMs: config.latencyMs + extraMs });
+  if (!acceptsKey(kind, key, config)) {
+    return later(fault('auth', { model: '', key, echoKey: config.echoKey, retryAfterS: 1 }));
+  }
+  const read = readCompletionRequest(kind, raw);
+  if (!read.ok) return later(read.reply);
+  const dir = readDirective(headers.directive, read.request.messages);
+  if (!dir.ok)
+    return later(kind === 'router' ? routerBadRequest(dir.message) : directBadRequest(dir.message));
+  const d: SimDirective = dir.directive ?? {};
+  const { model: requested, maxTokens } = read.request;
+  const ctx: ErrorContext = {
+    model: requested,
+    key,
+    echoKey: config.echoKey,
+    retryAfterS: d.retry_after_s ?? 1,
+  };
+  const delay = d.delay_ms ?? 0;
+
+  // Spend limits are enforced before anything else the key could do, as the real services do.
+  const used = state.successesOf(key);
+  if (kind === 'router' && config.creditAfter !== null && used >= config.creditAfter) {
+    return later(fault('insufficient_credit', ctx), delay);
+  }
+  if (kind === 'direct' && config.budgetAfter !== null && used >= config.budgetAfter) {
+    return later(fault('budget_exceeded', ctx), delay);
+  }
+  const active =
+    d.fault !== undefined && faultFires(kind, d, headers.caseId, dir.messages, state) ? d.fault : null;
+  if (active !== null && isErrorFault(active)) return later(fault(active, ctx), delay);
+  if (active === 'timeout') return later({ action: 'hang' }, delay);
+  if (active === 'network') return later({ action: 'destroy' }, delay);
+
+  const resolved = resolveModel(kind, requested, config, state);
+  if (resolved === null) return later(fault('invalid_model', ctx), delay);
+  return later(answerReply(kind, resolved, dir.messages, maxTokens, d, active, key, state), delay);
+}
+
+/** fail_times: the fault fires for the first N requests of one case (or one conversation), then stops. */
+function faultFires(
+  kind: ServiceKind,
+  d: SimDirective,
+  caseId: string | undefined,
+  messages: ChatMessage[],
+  state: SimState,
+): boolean {
+  if (d.fail_times === undefined) return true;
+  const who = caseId ?? `#${hash(JSON.stringify(messages))}`;
+  return state.takeFault(`${kind}\n${d.fault}\n${who}`, d.fail_times);
+}
+
+/** The concrete model for a requested id; an alias resolution counts towards `aliasMoveAfter`. */
+function resolveModel(
+  kind: ServiceKind,
+  id: string,
+  config: SimConfig,
+  state: SimState,
+): ResolvedModel | null {
+  if (kind === 'direct') return findDirectModel(id) ? { id, provider: 'Moonshot AI', priced: null } : null;
+  const alias = findAlias(id);
+  const concrete = alias
+    ? aliasTarget(alias, state.aliasResolutions++, config.aliasMoveAfter)
+    : findRouterModel(id);
+  return concrete ? { id: concrete.id, provider: concrete.provider, priced: concrete } : null;
+}

@@ -1,0 +1,113 @@
+import type { SimDirective, SimFault } from '../types.js';
+import type { ChatMessage } from './answer.js';
+import { SIM_DIRECTIVE_HEADER } from './protocol.js';
+
+/** Every fault the simulator knows; a Record so a new SimFault cannot be forgotten here. */
+const FAULTS: Record<SimFault, true> = {
+  auth: true,
+  permission: true,
+  insufficient_credit: true,
+  budget_exceeded: true,
+  depleted: true,
+  routing: true,
+  rate_limited: true,
+  invalid_model: true,
+  body_error: true,
+  empty_choices: true,
+  empty_content: true,
+  timeout: true,
+  network: true,
+  bad_response: true,
+  server_error: true,
+  length: true,
+};
+
+export const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];
+
+const NUMBER_FIELDS = { delay_ms: 600_000, retry_after_s: 3600, fail_times: 1_000_000 } as const;
+const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
+
+export type DirectiveRead =
+  | { ok: true; directive: SimDirective | null; messages: ChatMessage[] }
+  | { ok: false; message: string };
+
+/**
+ * The directive for one request: the `x-driftcheck-sim` header's JSON merged over any
+ * `[sim:key=value,…]` markers in the messages. Markers are stripped from the returned
+ * messages so the answer never sees them.
+ */
+export function readDirective(header: string | undefined, messages: ChatMessage[]): DirectiveRead {
+  let fromMarkers: Record<string, unknown> = {};
+  let clean = messages;
+  if (messages.some((m) => m.content.includes('[sim:'))) {
+    clean = messages.map((m) => {
+      if (!m.content.includes('[sim:')) return m;
+      for (const match of m.content.matchAll(MARKER))
+        fromMarkers = { ...fromMarkers, ...parseMarker(match[1]!) };
+      return { ...m, content: m.content.replace(MARKER, ' ').trim() };
+    });
+  }
+  let fromHeader: unknown = {};
+  if (header !== undefined && header.trim() !== '') {
+    try {
+      fromHeader = JSON.parse(header);
+    } catch {
+      return {
+        ok: false,
+        message: `Invalid simulator directive: the ${SIM_DIRECTIVE_HEADER} header is not valid JSON.`,
+      };
+    }
+    if (typeof fromHeader !== 'object' || fromHeader === null || Array.isArray(fromHeader)) {
+      return {
+        ok: false,
+        message: `Invalid simulator directive: the ${SIM_DIRECTIVE_HEADER} header must be a JSON object.`,
+      };
+    }
+  }
+  const merged = { ...fromMarkers, ...(fromHeader as Record<string, unknown>) };
+  const problem = directiveProblem(merged);
+  if (problem) return { ok: false, message: `Invalid simulator directive: ${problem}` };
+  const directive = Object.keys(merged).length > 0 ? (merged as SimDirective) : null;
+  return { ok: true, directive, messages: clean };
+}
+
+/** `fault=rate_limited,retry_after_s=2` → { fault: 'rate_limited', retry_after_s: 2 }. */
+function parseMarker(body: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of body.split(',')) {
+    const eq = pair.indexOf('=');
+    const key = (eq < 0 ? pair : pair.slice(0, eq)).trim();
+    if (key === '') continue;
+    const value = eq < 0 ? '' : pair.slice(eq + 1).trim();
+    out[key] = key in NUMBER_FIELDS && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+  }
+  return out;
+}
+
+/** What is wrong with a directive object, or null when it is valid. */
+export function directiveProblem(d: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(d)) {
+    if (key === 'fault') {
+      if (typeof value !== 'string' || !(value in FAULTS)) {
+        return `unknown fault ${JSON.stringify(value)}; expected one of ${SIM_FAULTS.join(', ')}.`;
+      }
+    } else if (key === 'reply' || key === 'finish_reason') {
+      if (typeof value !== 'string') return `${key} must be a string.`;
+    } else if (key in NUMBER_FIELDS) {
+      const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
+      const whole = key === 'fail_times';
+      if (
+        typeof value !== 'number' ||
+        !Number.isFinite(value) ||
+        value < 0 ||
+        value > max ||
+        (whole && !Number.isInteger(value))
+      ) {
+        return `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
+      }
+    } else {
+      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s or fail_times.`;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,87 @@
+import { maskKey } from './keys.js';
+import { type ErrorContext, type ErrorFault, jsonReply, rateLimitHeaders, type SimReply } from './reply.js';
+
+/**
+ * Service A (OpenRouter-style) error replies: `{error:{code, message, metadata:{error_type,
+ * provider_code?}}}` with the HTTP status equal to `error.code` (service-facts.md §1).
+ */
+function routerError(
+  status: number,
+  message: string,
+  metadata: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): SimReply {
+  return jsonReply(status, { error: { code: status, message, metadata, ...extra } }, headers);
+}
+
+/** 400 for a malformed request body. */
+export function routerBadRequest(message: string): SimReply {
+  return routerError(400, message, { error_type: 'invalid_request' });
+}
+
+export function routerFault(fault: ErrorFault, ctx: ErrorContext): SimReply {
+  switch (fault) {
+    case 'auth': {
+      if (ctx.key === null)
+        return routerError(401, 'No auth credentials found', { error_type: 'authentication' });
+      const shown = ctx.echoKey ? ctx.key : maskKey(ctx.key);
+      return routerError(
+        401,
+        `Invalid API key provided: ${shown}. Check the key and the base URL together.`,
+        { error_type: 'authentication' },
+      );
+    }
+    case 'permission':
+      return routerError(403, 'Forbidden: this key is not permitted to use the requested model.', {
+        error_type: 'permission_denied',
+      });
+    case 'insufficient_credit':
+      return routerError(402, 'Insufficient credits: this key has reached its credit limit.', {
+        error_type: 'payment_required',
+        limit_source: 'openrouter_key_limit',
+      });
+    case 'depleted':
+      return routerError(
+        402,
+        'Insufficient credits: the account balance is exhausted. Add more credits and retry.',
+        {
+          error_type: 'payment_required',
+          limit_source: 'openrouter_credits',
+        },
+      );
+    case 'budget_exceeded':
+      // The docs give only the message; the budget is a spend condition, hence payment_required.
+      return routerError(403, 'Workspace monthly budget of $500.00 exceeded. Contact your org admin.', {
+        error_type: 'payment_required',
+      });
+    case 'routing':
+      return routerError(
+        503,
+        'No available model provider meets your routing requirements.',
+        {},
+        { availability: { code: 'no_endpoints', retryable: false, requested_models: [ctx.model] } },
+      );
+    case 'rate_limited':
+      return routerError(
+        429,
+        'Rate limit exceeded: too many requests.',
+        { error_type: 'rate_limit_exceeded', provider_code: 'rate_limited' },
+        {},
+        rateLimitHeaders(ctx.retryAfterS),
+      );
+    case 'invalid_model':
+      return routerError(
+        400,
+        `${ctx.model} is not a valid model ID`,
+        { error_type: 'not_found' },
+        { availability: { code: 'model_not_found', retryable: false, requested_models: [ctx.model] } },
+      );
+    case 'server_error':
+      // 502: "your chosen model is down or we received an invalid response from it".
+      return routerError(502, 'Provider returned error', {
+        error_type: 'provider_unavailable',
+        provider_code: 'upstream_error',
+      });
+  }
+}

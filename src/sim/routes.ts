@@ -1,0 +1,80 @@
+import type { ServiceKind } from '../types.js';
+import { directModelsBody, routerModelsBody } from './catalog.js';
+import { acceptsKey, type SimConfig } from './completion.js';
+import { directFault } from './errors-direct.js';
+import { routerFault } from './errors-router.js';
+import { bearerToken, maskKey } from './keys.js';
+import { jsonReply, type SimReply } from './reply.js';
+import type { SimState } from './state.js';
+
+/** Which chat-completion endpoint a path is, if any. */
+export function completionEndpoint(path: string): ServiceKind | null {
+  if (path === '/api/v1/chat/completions') return 'router';
+  if (path === '/v1/chat/completions') return 'direct';
+  return null;
+}
+
+/**
+ * Every endpoint except chat completions: the model lists, the router's key info and the
+ * simulator's own stats. Unknown paths get a 404 in the shape of the platform they resemble.
+ */
+export function routeOther(
+  method: string,
+  path: string,
+  authorization: string | undefined,
+  config: SimConfig,
+  state: SimState,
+): SimReply {
+  const isRouterPath = path.startsWith('/api/');
+  const known =
+    ['/api/v1/models', '/v1/models', '/api/v1/key', '/__sim/stats'].includes(path) ||
+    completionEndpoint(path);
+  if (!known) return notFound(isRouterPath, method, path);
+  const expected = completionEndpoint(path) ? 'POST' : 'GET';
+  if (method !== expected) return methodNotAllowed(isRouterPath, method, path, expected);
+  if (path === '/__sim/stats') return jsonReply(200, state.stats());
+  // The router's model list is public; everything else needs the platform's key.
+  if (path === '/api/v1/models')
+    return jsonReply(200, routerModelsBody(state.aliasResolutions, config.aliasMoveAfter));
+  const kind: ServiceKind = isRouterPath ? 'router' : 'direct';
+  const key = bearerToken(authorization);
+  if (!acceptsKey(kind, key, config)) {
+    const ctx = { model: '', key, echoKey: config.echoKey, retryAfterS: 1 };
+    return kind === 'router' ? routerFault('auth', ctx) : directFault('auth', ctx);
+  }
+  if (path === '/v1/models') return jsonReply(200, directModelsBody());
+  return jsonReply(200, keyInfoBody(key, config, state));
+}
+
+/**
+ * `GET /api/v1/key`. In the simulator one successful completion spends one credit, so
+ * `limit` is `creditAfter` and `limit_remaining` counts down to 0 as completions succeed.
+ */
+function keyInfoBody(key: string, config: SimConfig, state: SimState): unknown {
+  const used = state.successesOf(key);
+  const limit = config.creditAfter;
+  return {
+    data: {
+      label: `sim ${maskKey(key)}`,
+      limit,
+      limit_remaining: limit === null ? null : Math.max(0, limit - used),
+      usage: used,
+      is_free_tier: false,
+    },
+  };
+}
+
+function notFound(routerShape: boolean, method: string, path: string): SimReply {
+  const message = `Unknown request URL: ${method} ${path}`;
+  return routerShape
+    ? jsonReply(404, { error: { code: 404, message, metadata: { error_type: 'not_found' } } })
+    : jsonReply(404, { error: { message, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+}
+
+function methodNotAllowed(routerShape: boolean, method: string, path: string, allowed: string): SimReply {
+  const message = `Method ${method} is not allowed on ${path}; use ${allowed}.`;
+  const headers = { allow: allowed };
+  return routerShape
+    ? jsonReply(405, { error: { code: 405, message, metadata: { error_type: 'invalid_request' } } }, headers)
+    : jsonReply(405, { error: { message, type: 'invalid_request_error', param: null, code: null } }, headers);
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+
+/** Counters the simulator exposes at `GET /__sim/stats`. */
+export interface SimStats {
+  /** Chat-completion requests received (both endpoints, faults included). */
+  completions: number;
+  /** Requests per `x-driftcheck-case` header value. */
+  byCase: Record<string, number>;
+  /** Replies per HTTP status; `network` for dropped sockets, `timeout` for hung requests. */
+  byStatus: Record<string, number>;
+}
+
+/** Everything the simulator remembers between requests. One instance per server. */
+export class SimState {
+  private completions = 0;
+  private readonly byCase = new Map<string, number>();
+  private readonly byStatus = new Map<string, number>();
+  /** Successful completions per presented key (credit/budget limits). */
+  private readonly successes = new Map<string, number>();
+  /** Faults already produced per fail_times identity. */
+  private readonly faultsProduced = new Map<string, number>();
+  /** Alias resolutions so far; drives `aliasMoveAfter`. */
+  aliasResolutions = 0;
+  private ids = 0;
+  // A per-server random prefix keeps ids unique across simulator restarts without per-request crypto.
+  private readonly idPrefix = randomBytes(6).toString('base64url');
+
+  countRequest(caseId: string | undefined): void {
+    this.completions++;
+    if (caseId !== undefined) this.byCase.set(caseId, (this.byCase.get(caseId) ?? 0) + 1);
+  }
+
+  countReply(status: string): void {
+    this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
+  }
+
+  successesOf(key: string): number {
+    return this.successes.get(key) ?? 0;
+  }
+
+  countSuccess(key: string): void {
+    this.successes.set(key, this.successesOf(key) + 1);
+  }
+
+  /** True while the fault should still fire for this identity (and records that it did). */
+  takeFault(identity: string, failTimes: number): boolean {
+    const produced = this.faultsProduced.get(identity) ?? 0;
+    if (produced >= failTimes) return false;
+    this.faultsProduced.set(identity, produced + 1);
+    return true;
+  }
+
+  /** A fresh, unique id suffix (counter-based, so cheap at 100k requests). */
+  nextId(): string {
+    this.ids++;
+    return `${this.idPrefix}${this.ids.toString(36).padStart(8, '0')}`;
+  }
+
+  stats(): SimStats {
+    return {
+      completions: this.completions,
+      byCase: Object.fromEntries(this.byCase),
+      byStatus: Object.fromEntries(this.byStatus),
+    };
+  }
+}

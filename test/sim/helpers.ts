@@ -1,0 +1,76 @@
+import { request } from 'undici';
+import type { Simulator } from '../../src/sim/server.js';
+import type { ServiceKind } from '../../src/types.js';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests poke into loosely shaped JSON bodies
+  json: any;
+}
+
+/** One HTTP call against the simulator; `json` is undefined when the body does not parse. */
+export async function call(
+  url: string,
+  options: {
+    method?: 'GET' | 'POST';
+    key?: string | null;
+    body?: unknown;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await request(url, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body:
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body),
+  });
+  const text = await res.body.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text, json };
+}
+
+export const MODEL: Record<ServiceKind, string> = {
+  router: 'openai/gpt-4o-mini',
+  direct: 'kimi-k2-0905-preview',
+};
+
+export function baseUrl(sim: Simulator, kind: ServiceKind): string {
+  return kind === 'router' ? sim.routerBaseUrl : sim.directBaseUrl;
+}
+
+/** POST a chat completion with one user message. */
+export function complete(
+  sim: Simulator,
+  kind: ServiceKind,
+  key: string | null,
+  extra: {
+    content?: string;
+    model?: string;
+    headers?: Record<string, string>;
+    body?: Record<string, unknown>;
+  } = {},
+): Promise<Reply> {
+  return call(`${baseUrl(sim, kind)}/chat/completions`, {
+    key,
+    headers: extra.headers,
+    body: {
+      model: extra.model ?? MODEL[kind],
+      messages: [{ role: 'user', content: extra.content ?? 'What is 12 + 30?' }],
+      ...extra.body,
+    },
+  });
+}
