@@ -58,7 +58,13 @@ export interface RequestParams {
   reasoning_effort?: string;
 }
 
-export type StringCheckType = 'contains' | 'not_contains' | 'icontains' | 'equals' | 'regex' | 'finish_reason';
+export type StringCheckType =
+  | 'contains'
+  | 'not_contains'
+  | 'icontains'
+  | 'equals'
+  | 'regex'
+  | 'finish_reason';
 export type CheckType = StringCheckType | 'json_schema' | 'max_completion_tokens' | 'non_empty';
 
 /** One `expect:` item, parsed from `- contains: 30 days` into `{ type, value }`. */
@@ -196,6 +202,11 @@ export interface CompletionRequest {
   params: RequestParams;
   /** Only sent when the client talks to the embedded simulator. */
   sim?: SimDirective;
+  /**
+   * Identifies the case (e.g. `suite/case#repeat`) so the simulator can count sends per
+   * case; sent as a header only to the simulator, never to a real service.
+   */
+  case_key?: string;
   signal?: AbortSignal;
 }
 

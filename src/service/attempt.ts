@@ -1,0 +1,161 @@
+import { type Dispatcher, request } from 'undici';
+import type { CaseError, Completion, ServiceKind } from '../types.js';
+import { parseJson, readCappedBody } from './body.js';
+import { classifyHttpFailure, headerValue } from './classify.js';
+import { readErrorFields } from './error-fields.js';
+import { normalizeCompletion } from './normalize.js';
+import type { Redactor } from './redact.js';
+import type { ChatHttpRequest } from './request.js';
+import { requestedWaitSeconds } from './retry.js';
+import { isUndiciTimeout, networkMessage, redirectMessage } from './transport.js';
+
+/** What one attempt needs besides the request itself. */
+export interface AttemptContext {
+  kind: ServiceKind;
+  model: string;
+  dispatcher: Dispatcher;
+  /** Whole attempt, headers and body; 0 or less disables it. */
+  timeoutMs: number;
+  maxBodyBytes: number;
+  /** Epoch ms, for HTTP-date Retry-After and X-RateLimit-Reset. */
+  wallNow: () => number;
+  /** Scrubs the key from messages a service may echo back. */
+  redactor: Redactor;
+}
+
+/** One HTTP exchange, classified. `serviceSaysRetryable` is the router's `availability.retryable`. */
+export type AttemptResult =
+  | { status: 'ok'; completion: Completion; http_status: number; cache_status: string | null }
+  | {
+      status: 'error';
+      error: CaseError;
+      completion: Completion | null;
+      http_status: number | null;
+      cache_status: string | null;
+      serviceSaysRetryable: boolean | null;
+    };
+
+type Headers = Record<string, string | string[] | undefined>;
+type FailExtra = { completion?: Completion | null; serviceSaysRetryable?: boolean | null };
+type Fail = (error: CaseError, extra?: FailExtra) => AttemptResult;
+
+/**
+ * Sends one request and turns whatever happens into data. Only the caller's own abort
+ * is thrown: a cancelled run is not a service failure.
+ */
+export async function sendAttempt(
+  ctx: AttemptContext,
+  http: ChatHttpRequest,
+  callerSignal?: AbortSignal,
+): Promise<AttemptResult> {
+  const timeoutSignal = ctx.timeoutMs > 0 ? AbortSignal.timeout(ctx.timeoutMs) : null;
+  const signals = [timeoutSignal, callerSignal].filter(
+    (s): s is AbortSignal => s !== null && s !== undefined,
+  );
+  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  let httpStatus: number | null = null;
+  let cacheStatus: string | null = null;
+  const fail: Fail = (error, extra = {}) => ({
+    status: 'error',
+    error: { ...error, message: ctx.redactor.redact(error.message).text },
+    completion: extra.completion ?? null,
+    http_status: httpStatus,
+    cache_status: cacheStatus,
+    serviceSaysRetryable: extra.serviceSaysRetryable ?? null,
+  });
+  const plain = (kind: CaseError['kind'], message: string): CaseError => ({
+    kind,
+    http_status: httpStatus,
+    type: null,
+    code: null,
+    message,
+    model: ctx.model,
+  });
+
+  try {
+    const res = await request(http.url, {
+      dispatcher: ctx.dispatcher,
+      method: 'POST',
+      headers: http.headers,
+      body: http.body,
+      signal,
+    });
+    httpStatus = res.statusCode;
+    const headers = res.headers as Headers;
+    cacheStatus = headerValue(headers, 'x-openrouter-cache-status') ?? null;
+    if (httpStatus >= 300 && httpStatus < 400) {
+      await res.body.dump();
+      return fail(
+        plain('bad_response', redirectMessage(httpStatus, http.url, headerValue(headers, 'location'))),
+      );
+    }
+    const declared = Number(headerValue(headers, 'content-length'));
+    const read = await readCappedBody(
+      res.body,
+      ctx.maxBodyBytes,
+      Number.isFinite(declared) ? declared : null,
+    );
+    if (read.status === 'too_large') {
+      return fail(
+        plain('bad_response', `response body exceeded the ${ctx.maxBodyBytes}-byte cap; reading stopped`),
+      );
+    }
+    const parsed = read.text.trim() === '' ? null : parseJson(read.text);
+    if (httpStatus >= 200 && httpStatus < 300) {
+      if (parsed === undefined || parsed === null) {
+        const type = headerValue(headers, 'content-type')?.split(';')[0] || 'no content type';
+        return fail(
+          plain(
+            'bad_response',
+            `HTTP ${httpStatus} with ${parsed === null ? 'an empty body' : `a body that is not JSON (${type})`}`,
+          ),
+        );
+      }
+      const normalized = normalizeCompletion(ctx.kind, parsed, ctx.model, httpStatus);
+      if (normalized.error === null) {
+        return {
+          status: 'ok',
+          completion: normalized.completion,
+          http_status: httpStatus,
+          cache_status: cacheStatus,
+        };
+      }
+      return withWait(ctx, headers, parsed, fail, normalized.error, normalized.completion);
+    }
+    const error = classifyHttpFailure({
+      kind: ctx.kind,
+      status: httpStatus,
+      body: parsed === undefined ? read.text : parsed,
+      headers,
+      model: ctx.model,
+    });
+    return withWait(ctx, headers, parsed, fail, error, null);
+  } catch (cause) {
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    if (timeoutSignal?.aborted || isUndiciTimeout(cause)) {
+      return fail(plain('timeout', `no complete answer within ${ctx.timeoutMs / 1000} s`));
+    }
+    return fail(plain('network', networkMessage(http.url, cause)));
+  }
+}
+
+/** Adds the service's requested wait and retry hint to a classified failure. */
+function withWait(
+  ctx: AttemptContext,
+  headers: Headers,
+  parsed: unknown,
+  fail: Fail,
+  error: CaseError,
+  completion: Completion | null,
+): AttemptResult {
+  const fields = readErrorFields(parsed) ?? readErrorFields({ error: firstChoiceError(parsed) });
+  const retryAfter = requestedWaitSeconds(headers, ctx.wallNow(), fields?.retryAfterS ?? null);
+  const withRetry = retryAfter === null ? error : { ...error, retry_after_s: retryAfter };
+  return fail(withRetry, { completion, serviceSaysRetryable: fields?.retryable ?? null });
+}
+
+function firstChoiceError(parsed: unknown): unknown {
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const choices = (parsed as { choices?: unknown }).choices;
+  return Array.isArray(choices) ? (choices[0] as { error?: unknown } | undefined)?.error : undefined;
+}

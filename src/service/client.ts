@@ -1,0 +1,120 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import type { CallOutcome, CaseError, CompletionRequest, ServiceClient, ServiceConfig } from '../types.js';
+import { sendAttempt } from './attempt.js';
+import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { acquirePool } from './pools.js';
+import { checkBaseUrl } from './preflight.js';
+import { createRedactor } from './redact.js';
+import { buildChatRequest } from './request.js';
+import { MAX_TOTAL_WAIT_MS, planRetry } from './retry.js';
+
+export interface ServiceClientOptions {
+  service: ServiceConfig;
+  apiKey: string;
+  /** Injected for tests; default: the shared keep-alive pool of the base URL's origin. */
+  dispatcher?: Dispatcher;
+  /** Send `request.sim` and `request.case_key` as headers: only when talking to the simulator. */
+  simDirectives?: boolean;
+  /** Cap on a response body; past it the read stops and the attempt is a bad_response. Default 8 MiB. */
+  maxBodyBytes?: number;
+  /** Waits between attempts; injected so retry tests need not wait. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Monotonic clock (ms) for latency; default performance.now. */
+  now?: () => number;
+  /** Wall clock (epoch ms) for HTTP-date Retry-After and X-RateLimit-Reset; default Date.now. */
+  wallNow?: () => number;
+  /** Jitter source for backoff; default Math.random. */
+  random?: () => number;
+  /** Total waiting allowed across one call's retries; default 120 s. */
+  maxTotalWaitMs?: number;
+}
+
+async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch (error) {
+    throw signal?.aborted ? signal.reason : error;
+  }
+}
+
+/**
+ * A client for one configured service: builds the request, retries what may pass, and
+ * returns every outcome as data. Throws PreflightError for an unusable base_url, and
+ * rethrows only the caller's own abort.
+ */
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const { service, apiKey } = options;
+  const origin = checkBaseUrl(service).origin;
+  const lease = options.dispatcher ? null : acquirePool(origin);
+  const dispatcher = options.dispatcher ?? lease!.dispatcher;
+  const sleep = options.sleep ?? defaultSleep;
+  const now = options.now ?? (() => performance.now());
+  const random = options.random ?? Math.random;
+  const maxTotalWaitMs = options.maxTotalWaitMs ?? MAX_TOTAL_WAIT_MS;
+  const redactor = createRedactor([apiKey]);
+
+  async function complete(request: CompletionRequest): Promise<CallOutcome> {
+    const http = buildChatRequest(service, request, apiKey, { simDirectives: options.simDirectives });
+    const ctx = {
+      kind: service.kind,
+      model: request.model,
+      dispatcher,
+      timeoutMs: service.timeout_s * 1000,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      wallNow: options.wallNow ?? Date.now,
+      redactor,
+    };
+    // Errors of the attempts before the last one; the last one's error is the outcome's.
+    const attemptErrors: CaseError[] = [];
+    let waitMs = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      const started = now();
+      const result = await sendAttempt(ctx, http, request.signal);
+      const latencyMs = Math.round(now() - started);
+      const common = {
+        latency_ms: latencyMs,
+        wait_ms: waitMs,
+        attempts: attempt,
+        attempt_errors: attemptErrors,
+      };
+      if (result.status === 'ok') {
+        return {
+          status: 'ok',
+          completion: result.completion,
+          http_status: result.http_status,
+          cache_status: result.cache_status,
+          ...common,
+        };
+      }
+      const plan = planRetry({
+        attempt,
+        retries: service.retries,
+        error: result.error,
+        serviceSaysRetryable: result.serviceSaysRetryable,
+        waitedMs: waitMs,
+        maxTotalWaitMs,
+        random,
+      });
+      if (!plan.retry) {
+        return {
+          status: 'error',
+          error: plan.error,
+          completion: result.completion,
+          http_status: result.http_status,
+          cache_status: result.cache_status,
+          ...common,
+        };
+      }
+      attemptErrors.push(result.error);
+      await sleep(plan.waitMs, request.signal);
+      waitMs += plan.waitMs;
+    }
+  }
+
+  return {
+    service,
+    complete,
+    close: async () => lease?.release(),
+  };
+}

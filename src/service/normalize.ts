@@ -1,0 +1,101 @@
+import type { CaseError, Completion, ErrorKind, ServiceKind, Usage } from '../types.js';
+import { type ErrorFields, isRecord, readErrorFields, readErrorObject } from './error-fields.js';
+
+/** A successful-status body, read: what could be read, plus the failure it hides (if any). */
+export interface Normalized {
+  completion: Completion;
+  error: CaseError | null;
+}
+
+function strOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function count(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** `usage` is optional on both services; absent or malformed → null, not zeros. */
+export function readUsage(value: unknown): Usage | null {
+  if (!isRecord(value)) return null;
+  const usage: Usage = {
+    prompt_tokens: count(value.prompt_tokens),
+    completion_tokens: count(value.completion_tokens),
+    total_tokens: count(value.total_tokens),
+  };
+  const cost = count(value.cost);
+  if (cost !== null) usage.cost = cost;
+  return usage;
+}
+
+/** Message content as text: a string, the text parts of a parts array, or "" for anything else. */
+function readContent(message: Record<string, unknown>): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  }
+  return '';
+}
+
+/**
+ * Reads a 2xx body. The error object is checked before choices because the router puts
+ * failures in successful-status bodies; every read field is kept even when it fails.
+ */
+export function normalizeCompletion(
+  kind: ServiceKind,
+  body: unknown,
+  requestedModel: string,
+  httpStatus = 200,
+): Normalized {
+  const root = isRecord(body) ? body : {};
+  const choices = root.choices;
+  const first = Array.isArray(choices) && isRecord(choices[0]) ? choices[0] : null;
+  const message = first && isRecord(first.message) ? first.message : null;
+  const completion: Completion = {
+    id: strOrNull(root.id),
+    model: strOrNull(root.model),
+    content: message ? readContent(message) : '',
+    finish_reason: first ? strOrNull(first.finish_reason) : null,
+    usage: readUsage(root.usage),
+  };
+  const fail = (errorKind: ErrorKind, text: string, fields?: ErrorFields): Normalized => ({
+    completion,
+    error: {
+      kind: errorKind,
+      http_status: httpStatus,
+      type: fields?.type ?? null,
+      code: fields?.code ?? null,
+      message: fields?.message ? `${text}: ${fields.message}` : text,
+      model: completion.model ?? requestedModel,
+    },
+  });
+
+  if (!isRecord(body)) return fail('bad_response', 'the response body is not a JSON object');
+  const topError = readErrorFields({ error: root.error });
+  if (topError)
+    return fail('body_error', `${serviceName(kind)} reported an error in a successful response`, topError);
+  if (!Array.isArray(choices)) return fail('bad_response', 'the response has no choices array');
+  if (choices.length === 0) return fail('empty_choices', 'the response has an empty choices array');
+  if (!first) return fail('bad_response', 'the first choice is not an object');
+  if (first.error !== undefined && first.error !== null) {
+    return fail('body_error', 'the choice carries an error', readErrorObject(first.error, body));
+  }
+  if (first.finish_reason === 'error')
+    return fail('body_error', 'the choice finished with finish_reason "error"');
+  if (!message) return fail('bad_response', 'the first choice has no message');
+  // A tool call is an answer even without text; suites send no tools, but do not misreport it.
+  const hasToolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+  if (completion.content.trim() === '' && !hasToolCalls) {
+    const hint =
+      completion.finish_reason === 'length'
+        ? ' (finish_reason "length": reasoning may have used every max_tokens)'
+        : '';
+    return fail('empty_content', `the model returned no content${hint}`);
+  }
+  return { completion, error: null };
+}
+
+function serviceName(kind: ServiceKind): string {
+  return kind === 'router' ? 'the routing service' : 'the service';
+}

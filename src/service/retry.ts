@@ -1,0 +1,135 @@
+import type { CaseError } from '../types.js';
+import { type HeaderMap, headerValue } from './classify.js';
+
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 30_000;
+/** Past this much total waiting for one call we give up: a nightly run must end. */
+export const MAX_TOTAL_WAIT_MS = 120_000;
+
+/**
+ * Router error types / codes inside a 200 body that describe a passing condition. The
+ * router emits most upstream failures this way, so retrying them matters as much as
+ * retrying a 429; request problems (invalid_request, context_length_exceeded…) are not.
+ */
+const TRANSIENT_BODY_TYPES = new Set([
+  'rate_limit_exceeded',
+  'provider_overloaded',
+  'provider_unavailable',
+  'timeout',
+  'server',
+  'overloaded_error',
+  'rate_limit_error',
+  'server_error',
+  'engine_overloaded_error',
+]);
+const TRANSIENT_BODY_CODES = new Set(['408', '429', '500', '502', '503', '504', '524', '529']);
+
+/**
+ * Whether another attempt could succeed. Budget, credit, auth, permission and model
+ * errors never are; routing only when the service says so (`availability.retryable`).
+ * A service that says `retryable: false` is believed for every kind.
+ */
+export function isRetryable(error: CaseError, serviceSaysRetryable: boolean | null = null): boolean {
+  if (serviceSaysRetryable === false) return false;
+  switch (error.kind) {
+    case 'rate_limited':
+    case 'server_error':
+    case 'timeout':
+    case 'network':
+      return true;
+    case 'routing':
+      return serviceSaysRetryable === true || error.code === 'temporarily_unavailable';
+    case 'body_error':
+      return (
+        (error.type !== null && TRANSIENT_BODY_TYPES.has(error.type)) ||
+        (error.code !== null && TRANSIENT_BODY_CODES.has(error.code))
+      );
+    default:
+      return false;
+  }
+}
+
+/** `Retry-After` as seconds from now: delta-seconds or an HTTP-date (past dates → 0). */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (text === '') return null;
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  // Only a date-looking value; Date.parse would also accept bare numbers like "-1".
+  if (!/[a-z]/i.test(text)) return null;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, (at - nowMs) / 1000);
+}
+
+/**
+ * `X-RateLimit-Reset` as seconds from now. The router sends a ms epoch; a seconds epoch
+ * (other proxies) and plain delta-seconds are recognised by magnitude.
+ */
+export function parseRateLimitReset(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return null;
+  const n = Number(value);
+  if (n >= 1e12) return Math.max(0, (n - nowMs) / 1000);
+  if (n >= 1e9) return Math.max(0, n - nowMs / 1000);
+  return n;
+}
+
+/** How long the service asked us to wait, from its headers, else its availability hint. */
+export function requestedWaitSeconds(
+  headers: HeaderMap,
+  nowMs: number,
+  availabilityRetryAfterS: number | null = null,
+): number | null {
+  return (
+    parseRetryAfter(headerValue(headers, 'retry-after'), nowMs) ??
+    parseRateLimitReset(headerValue(headers, 'x-ratelimit-reset'), nowMs) ??
+    availabilityRetryAfterS
+  );
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(cap, base·2^(attempt-1))). */
+export function backoffDelay(
+  attempt: number,
+  opts: { baseMs: number; capMs: number; random: () => number },
+): number {
+  const ceiling = Math.min(opts.capMs, opts.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(opts.random() * ceiling);
+}
+
+/** The wait before the next attempt: what the service asked for, else backoff. */
+export function nextWaitMs(
+  attempt: number,
+  retryAfterS: number | null | undefined,
+  random: () => number,
+): number {
+  if (retryAfterS !== null && retryAfterS !== undefined) return Math.ceil(retryAfterS * 1000);
+  return backoffDelay(attempt, { baseMs: BACKOFF_BASE_MS, capMs: BACKOFF_CAP_MS, random });
+}
+
+/** The decision after a failed attempt: wait and go again, or stop with this error. */
+export type RetryPlan = { retry: true; waitMs: number } | { retry: false; error: CaseError };
+
+/**
+ * Decides whether to retry: retries left, a retryable kind, and a wait that fits the
+ * remaining total-wait budget. A wait past the budget stops at once (noted in the message)
+ * rather than sleeping and then giving up.
+ */
+export function planRetry(input: {
+  attempt: number;
+  retries: number;
+  error: CaseError;
+  serviceSaysRetryable: boolean | null;
+  waitedMs: number;
+  maxTotalWaitMs: number;
+  random: () => number;
+}): RetryPlan {
+  const { error } = input;
+  if (input.attempt > input.retries || !isRetryable(error, input.serviceSaysRetryable))
+    return { retry: false, error };
+  const waitMs = nextWaitMs(input.attempt, error.retry_after_s, input.random);
+  if (input.waitedMs + waitMs <= input.maxTotalWaitMs) return { retry: true, waitMs };
+  const note =
+    `not retried: waiting ${Math.ceil(waitMs / 1000)} s more would pass the ` +
+    `${input.maxTotalWaitMs / 1000} s retry budget`;
+  return { retry: false, error: { ...error, message: `${error.message} (${note})` } };
+}

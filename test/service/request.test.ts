@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { buildChatRequest, chatCompletionsUrl } from '../../src/service/request.js';
+import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
+import type { CompletionRequest } from '../../src/types.js';
+import { directKey, makeService, routerKey } from './helpers.js';
+
+const request: CompletionRequest = {
+  model: 'openai/gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hi' },
+  ],
+  params: {},
+};
+
+describe('buildChatRequest', () => {
+  it('posts to base_url/chat/completions with bearer auth and JSON headers', () => {
+    const built = buildChatRequest(
+      makeService('router', 'https://openrouter.ai/api/v1/'),
+      request,
+      routerKey,
+    );
+    expect(built.url).toBe('https://openrouter.ai/api/v1/chat/completions');
+    expect(built.headers).toMatchObject({
+      authorization: `Bearer ${routerKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+    });
+    expect(JSON.parse(built.body)).toEqual({
+      model: request.model,
+      messages: request.messages,
+      max_tokens: 512,
+    });
+  });
+
+  it.each([
+    ['router', undefined],
+    ['direct', 'low'],
+  ] as const)('sends reasoning_effort only to direct services (%s)', (kind, expected) => {
+    const built = buildChatRequest(
+      makeService(kind, 'https://example.com/v1'),
+      {
+        ...request,
+        params: { reasoning_effort: 'low', max_tokens: 64, temperature: 0, top_p: 0.5, seed: 7 },
+      },
+      directKey,
+    );
+    const body = JSON.parse(built.body);
+    expect(body.reasoning_effort).toBe(expected);
+    expect(body).toMatchObject({ max_tokens: 64, temperature: 0, top_p: 0.5, seed: 7 });
+  });
+
+  it('adds attribution headers but never lets them replace auth, framing, cache or sim headers', () => {
+    const service = makeService('router', 'https://openrouter.ai/api/v1', {
+      headers: {
+        'HTTP-Referer': 'https://example.com',
+        'X-Title': 'driftcheck-test',
+        AUTHORIZATION: 'Bearer stolen',
+        'Content-Type': 'text/plain',
+        'X-OpenRouter-Cache': 'true',
+        'x-openrouter-cache-ttl': '600',
+        [SIM_DIRECTIVE_HEADER.toUpperCase()]: '{"fault":"auth"}',
+      },
+    });
+    const { headers } = buildChatRequest(service, request, routerKey);
+    expect(headers).toEqual({
+      'HTTP-Referer': 'https://example.com',
+      'X-Title': 'driftcheck-test',
+      authorization: `Bearer ${routerKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+    });
+  });
+
+  it('sends the sim directive and case key only when told to', () => {
+    const service = makeService('router', 'http://127.0.0.1:1/v1');
+    const simRequest = { ...request, sim: { fault: 'auth' as const }, case_key: 'refunds/window#1' };
+    const real = buildChatRequest(service, simRequest, routerKey);
+    expect(real.headers[SIM_DIRECTIVE_HEADER]).toBeUndefined();
+    expect(real.headers[SIM_CASE_HEADER]).toBeUndefined();
+    const sim = buildChatRequest(service, simRequest, routerKey, { simDirectives: true });
+    expect(JSON.parse(sim.headers[SIM_DIRECTIVE_HEADER]!)).toEqual({ fault: 'auth' });
+    expect(sim.headers[SIM_CASE_HEADER]).toBe('refunds/window#1');
+  });
+
+  it('keeps non-ASCII directive text as JSON escapes, so the header stays valid and decodes back', () => {
+    const service = makeService('router', 'http://127.0.0.1:1/v1');
+    const reply = 'café 🙂 日本';
+    const { headers } = buildChatRequest(
+      service,
+      { ...request, sim: { reply }, case_key: 'süite/ça' },
+      routerKey,
+      {
+        simDirectives: true,
+      },
+    );
+    expect(headers[SIM_DIRECTIVE_HEADER]).toMatch(/^[\x20-\x7e]+$/);
+    expect(JSON.parse(headers[SIM_DIRECTIVE_HEADER]!)).toEqual({ reply });
+    expect(headers[SIM_CASE_HEADER]).toBe('s%C3%BCite/%C3%A7a');
+  });
+
+  it('joins the path without doubling slashes', () => {
+    expect(chatCompletionsUrl('https://api.moonshot.ai/v1')).toBe(
+      'https://api.moonshot.ai/v1/chat/completions',
+    );
+    expect(chatCompletionsUrl('https://api.moonshot.ai/v1//')).toBe(
+      'https://api.moonshot.ai/v1/chat/completions',
+    );
+  });
+});
