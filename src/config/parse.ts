@@ -1,0 +1,42 @@
+import type { Config, Diagnostic, Validated } from '../types.js';
+import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
+import { parseYamlMapping } from '../yaml/parse-mapping.js';
+import { shippedValidator } from '../yaml/schemas.js';
+import { sortDiagnostics } from '../yaml/show.js';
+import { explainApiKeyEnv } from './api-key-env.js';
+import { buildService, type RawService } from './build.js';
+import { configProblems } from './semantics.js';
+
+const explainKeyEnv = (value: string) =>
+  explainApiKeyEnv(value) ?? {
+    message: 'is not a valid variable name',
+    hint: 'e.g. api_key_env: OPENROUTER_API_KEY',
+  };
+
+/**
+ * Parses and validates `driftcheck.config.yaml` text and fills defaults. Pure: `env` is
+ * passed in. `${VAR}` in base_url and header values is expanded; an unset variable is
+ * not an error here (see unsetEnv) because only the services a run uses need it.
+ */
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): Validated<Config> {
+  const parsed = parseYamlMapping(text, file, 'config', "'services:'");
+  if (parsed.errors) return { errors: parsed.errors };
+  const yaml = parsed.value;
+  const validate = shippedValidator('config');
+  const errors: Diagnostic[] = [];
+  if (!validate(yaml.data)) {
+    errors.push(
+      ...ajvDiagnostics(validate.errors ?? [], yaml, {
+        rootName: 'the config',
+        patterns: { api_key_env: explainKeyEnv },
+      }),
+    );
+  }
+  errors.push(...configProblems(yaml, env));
+  if (errors.length > 0) return { errors: sortDiagnostics(errors) };
+  const raw = yaml.data.services as Record<string, RawService>;
+  const services = Object.fromEntries(
+    Object.entries(raw).map(([name, service]) => [name, buildService(name, service, env)]),
+  );
+  return { value: { file, services } };
+}

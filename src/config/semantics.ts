@@ -1,0 +1,70 @@
+import type { Diagnostic } from '../types.js';
+import { escapePointer, locate } from '../yaml/locate.js';
+import type { YamlMapping } from '../yaml/parse-mapping.js';
+import { show } from '../yaml/show.js';
+import { explainApiKeyEnv } from './api-key-env.js';
+import { explainBaseUrl } from './base-url.js';
+import { expandEnv } from './env.js';
+
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-api-key',
+  'api-key',
+]);
+
+/**
+ * What the config schema cannot say: base URLs that are URLs once `${VAR}`s are
+ * expanded, variable names that are not pasted keys, headers that carry no credentials.
+ * Reads defensively, since the data may also have failed the schema.
+ */
+export function configProblems(yaml: YamlMapping, env: NodeJS.ProcessEnv): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const at = (pointer: string, key: boolean, message: string, hint: string): void => {
+    problems.push({
+      file: yaml.file,
+      ...locate(yaml.doc, yaml.lineCounter, pointer, { key }),
+      message,
+      hint,
+    });
+  };
+  const services = yaml.data.services;
+  if (!isRecord(services)) return problems;
+  for (const [name, service] of Object.entries(services)) {
+    if (!isRecord(service)) continue;
+    const here = `/services/${escapePointer(name)}`;
+    const { api_key_env: keyEnv, base_url: baseUrl, headers } = service;
+    // Names failing the schema's pattern are explained there; this catches key-shaped names that pass it.
+    if (typeof keyEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
+      const problem = explainApiKeyEnv(keyEnv);
+      if (problem)
+        at(`${here}/api_key_env`, false, `'services.${name}.api_key_env' ${problem.message}`, problem.hint);
+    }
+    if (typeof baseUrl === 'string' && baseUrl !== '') {
+      const expanded = expandEnv(baseUrl, env);
+      // An unset variable is not an error here: pre-flight reports it when the service is used.
+      const problem = expanded.missing.length === 0 ? explainBaseUrl(expanded.value) : null;
+      if (problem) {
+        const via = expanded.value === baseUrl ? '' : ` (after expanding ${show(baseUrl)})`;
+        at(`${here}/base_url`, false, `${problem.message}${via}`, problem.hint);
+      }
+    }
+    if (isRecord(headers)) {
+      for (const header of Object.keys(headers)) {
+        if (!CREDENTIAL_HEADERS.has(header.toLowerCase())) continue;
+        at(
+          `${here}/headers/${escapePointer(header)}`,
+          true,
+          `header '${header}' would carry a credential; headers here are for attribution only`,
+          'remove it: the key is read from the variable named by api_key_env and sent as Authorization: Bearer',
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

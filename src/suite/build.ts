@@ -1,0 +1,56 @@
+import type { Message, RequestParams, SimDirective, Suite, SuiteCase } from '../types.js';
+import { locate } from '../yaml/locate.js';
+import type { YamlMapping } from '../yaml/parse-mapping.js';
+import { toExpectation } from './expectations.js';
+
+interface RawCase {
+  id: string;
+  prompt?: string;
+  messages?: Message[];
+  expect?: Record<string, unknown>[];
+  repeat?: number;
+  sim?: SimDirective;
+}
+
+interface RawSuite {
+  suite: string;
+  service: string;
+  model: string;
+  params?: RequestParams;
+  system?: string;
+  repeat?: number;
+  cases: RawCase[];
+}
+
+/**
+ * Maps a suite that passed validation onto the shared `Suite` shape: `system` goes in
+ * front of every case's messages, `prompt` becomes one user message, and each suite and
+ * case records where it was written.
+ */
+export function buildSuite(yaml: YamlMapping): Suite {
+  const raw = yaml.data as unknown as RawSuite;
+  const where = (pointer: string) => ({ file: yaml.file, ...locate(yaml.doc, yaml.lineCounter, pointer) });
+  const system: Message[] = raw.system === undefined ? [] : [{ role: 'system', content: raw.system }];
+  const cases = raw.cases.map((c, i): SuiteCase => {
+    const asked: Message[] =
+      c.prompt !== undefined ? [{ role: 'user', content: c.prompt }] : (c.messages ?? []);
+    return {
+      id: c.id,
+      messages: [...system, ...asked.map((m) => ({ role: m.role, content: m.content }))],
+      expect: (c.expect ?? []).map(toExpectation),
+      ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
+      ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
+      location: where(`/cases/${i}`),
+    };
+  });
+  return {
+    suite: raw.suite,
+    file: yaml.file,
+    service: raw.service,
+    model: raw.model,
+    params: { ...raw.params },
+    ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
+    cases,
+    location: where('/suite'),
+  };
+}

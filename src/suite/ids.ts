@@ -1,0 +1,30 @@
+/** Suite and case ids become file names (baselines/<suite>.json), so they are kept to a safe alphabet. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+const ID_HINT = "use letters, digits, '.', '_' and '-', starting with a letter or digit (e.g. refund-window)";
+
+/**
+ * Says why an id is unusable, in words a suite author can act on, or returns null
+ * when it is fine. Path-like ids get their own message: they would leave baselines/.
+ */
+export function explainBadId(id: string): { message: string; hint: string } | null {
+  if (ID_PATTERN.test(id)) return null;
+  const asFileName = 'ids become file names';
+  if (id === '') return { message: 'is empty', hint: ID_HINT };
+  if (id.includes('\u0000'))
+    return { message: 'contains a NUL character', hint: `${asFileName}; ${ID_HINT}` };
+  if (id.startsWith('/') || id.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(id)) {
+    return { message: 'looks like an absolute path', hint: `${asFileName} inside baselines/; ${ID_HINT}` };
+  }
+  if (/(^|[\\/])\.\.([\\/]|$)/.test(id)) {
+    return {
+      message: "contains '..', which would leave the baselines folder",
+      hint: `${asFileName}; ${ID_HINT}`,
+    };
+  }
+  if (/[\\/]/.test(id)) return { message: 'contains a path separator', hint: `${asFileName}; ${ID_HINT}` };
+  if (id.length > 128)
+    return { message: `is too long (${id.length} characters; at most 128)`, hint: ID_HINT };
+  if (!/^[A-Za-z0-9]/.test(id)) return { message: 'must start with a letter or digit', hint: ID_HINT };
+  return { message: 'contains characters other than letters, digits, ., _ and -', hint: ID_HINT };
+}

@@ -1,0 +1,60 @@
+import { InputError } from '../errors.js';
+import type { Diagnostic, Suite } from '../types.js';
+import { readTextFile } from '../yaml/read-text.js';
+import { show, sortDiagnostics } from '../yaml/show.js';
+import { expandSuitePaths } from './expand-paths.js';
+import { type ParseSuiteOptions, parseSuite } from './parse.js';
+
+export interface LoadSuitesOptions extends ParseSuiteOptions {
+  /** Base for relative paths and for the file names shown in messages (default process.cwd()). */
+  cwd?: string;
+}
+
+/**
+ * Reads and validates suites from files and folders (no paths: `suites/`). Collects
+ * every problem in every file first, then throws one InputError carrying them all, so
+ * a user fixes everything in one pass.
+ */
+export async function loadSuites(paths: string[], options: LoadSuitesOptions = {}): Promise<Suite[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const { files, diagnostics } = await expandSuitePaths(paths.length > 0 ? paths : ['suites'], cwd);
+  const suites: Suite[] = [];
+  const reads = await Promise.all(files.map((f) => readTextFile(f.path, f.shown)));
+  files.forEach((f, i) => {
+    const read = reads[i];
+    if (!read) return;
+    if (read.diagnostic) {
+      diagnostics.push(read.diagnostic);
+      return;
+    }
+    const parsed = parseSuite(read.text, f.shown, options);
+    if (parsed.errors) diagnostics.push(...parsed.errors);
+    else suites.push(parsed.value);
+  });
+  diagnostics.push(...duplicateSuiteNames(suites));
+  if (diagnostics.length > 0) throw new InputError(sortDiagnostics(diagnostics));
+  return suites;
+}
+
+/**
+ * Two suites with one name would share one baseline file; report it at both places.
+ * Case-insensitive, because macOS and Windows file names are.
+ */
+export function duplicateSuiteNames(suites: Suite[]): Diagnostic[] {
+  const byName = new Map<string, Suite[]>();
+  for (const s of suites)
+    byName.set(s.suite.toLowerCase(), [...(byName.get(s.suite.toLowerCase()) ?? []), s]);
+  const out: Diagnostic[] = [];
+  for (const group of byName.values()) {
+    if (group.length < 2) continue;
+    for (const s of group) {
+      const others = group.filter((o) => o !== s).map((o) => `${o.location.file}:${o.location.line}`);
+      out.push({
+        ...s.location,
+        message: `suite name ${show(s.suite)} is also used in ${others.join(', ')}`,
+        hint: `suite names must be unique (ignoring case): each has its own baseline, baselines/<suite>.json; rename one`,
+      });
+    }
+  }
+  return out;
+}

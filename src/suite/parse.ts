@@ -1,0 +1,39 @@
+import type { Diagnostic, Suite, Validated } from '../types.js';
+import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
+import { parseYamlMapping } from '../yaml/parse-mapping.js';
+import { sortDiagnostics } from '../yaml/show.js';
+import { buildSuite } from './build.js';
+import { explainBadId } from './ids.js';
+import { suiteProblems } from './semantics.js';
+import { suiteValidator } from './validate-ajv.js';
+
+export interface ParseSuiteOptions {
+  /** Accept a `~author/family-latest` model (the `--allow-alias` flag). */
+  allowAlias?: boolean;
+}
+
+const explainId = (id: string) =>
+  explainBadId(id) ?? { message: 'is not a valid id', hint: "use letters, digits, '.', '_' and '-'" };
+
+/**
+ * Parses and validates one suite file's text; every problem found comes back as a
+ * positioned diagnostic. Pure: the caller reads the file (see loadSuites).
+ */
+export function parseSuite(text: string, file: string, options: ParseSuiteOptions = {}): Validated<Suite> {
+  const parsed = parseYamlMapping(text, file, 'suite', "'suite:', 'service:', 'model:' and 'cases:'");
+  if (parsed.errors) return { errors: parsed.errors };
+  const yaml = parsed.value;
+  const validate = suiteValidator();
+  const errors: Diagnostic[] = [];
+  if (!validate(yaml.data)) {
+    errors.push(
+      ...ajvDiagnostics(validate.errors ?? [], yaml, {
+        rootName: 'the suite',
+        patterns: { suite: explainId, id: explainId },
+      }),
+    );
+  }
+  errors.push(...suiteProblems(yaml, options));
+  if (errors.length > 0) return { errors: sortDiagnostics(errors) };
+  return { value: buildSuite(yaml) };
+}

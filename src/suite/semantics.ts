@@ -1,0 +1,76 @@
+import type { Diagnostic } from '../types.js';
+import { locate } from '../yaml/locate.js';
+import type { YamlMapping } from '../yaml/parse-mapping.js';
+import { show } from '../yaml/show.js';
+import { isAlias } from './alias.js';
+import { jsonSchemaProblem, regexProblem } from './expectations.js';
+
+/**
+ * What the suite schema cannot say: pinned models, unique case ids, regexes and JSON
+ * Schemas that compile. Reads defensively — the data may also have failed the schema,
+ * and both kinds of problem are reported together.
+ */
+export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean }): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const at = (pointer: string, message: string, hint: string): void => {
+    problems.push({ file: yaml.file, ...locate(yaml.doc, yaml.lineCounter, pointer), message, hint });
+  };
+  const { model, cases } = yaml.data;
+  if (typeof model === 'string' && isAlias(model) && !options.allowAlias) {
+    at(
+      '/model',
+      `model ${show(model)} is an alias: it can move to another concrete model between runs, so a baseline would compare answers from different models`,
+      'pin it: run `driftcheck pin FILE`, or replace it with a concrete id such as anthropic/claude-opus-4.5; pass --allow-alias to run it anyway',
+    );
+  }
+  if (!Array.isArray(cases)) return problems;
+
+  // Case-insensitive: ids end up in file names, and macOS/Windows file names ignore case.
+  const first = new Map<string, { id: string; line: number }>();
+  cases.forEach((c: unknown, i) => {
+    if (!isRecord(c)) return;
+    if (typeof c.id === 'string') {
+      const line = locate(yaml.doc, yaml.lineCounter, `/cases/${i}/id`).line;
+      const earlier = first.get(c.id.toLowerCase());
+      if (!earlier) first.set(c.id.toLowerCase(), { id: c.id, line });
+      else {
+        const how = earlier.id === c.id ? '' : ` (differs only in letter case from ${show(earlier.id)})`;
+        at(
+          `/cases/${i}/id`,
+          `duplicate case id ${show(c.id)}${how}, first used on line ${earlier.line}`,
+          'case ids must be unique within a suite: they key results and baselines; rename one',
+        );
+      }
+    }
+    if (!Array.isArray(c.expect)) return;
+    c.expect.forEach((item: unknown, j) => {
+      if (!isRecord(item)) return;
+      const where = `cases[${i}].expect[${j}]`;
+      if (typeof item.regex === 'string' && item.regex !== '') {
+        const problem = regexProblem(item.regex);
+        if (problem) {
+          at(
+            `/cases/${i}/expect/${j}/regex`,
+            `'${where}.regex' is not a valid regular expression: ${problem}`,
+            'write a JavaScript pattern, bare (refund.*30) or as /pattern/flags; quote it in YAML',
+          );
+        }
+      }
+      if (isRecord(item.json_schema)) {
+        const problem = jsonSchemaProblem(item.json_schema);
+        if (problem) {
+          at(
+            `/cases/${i}/expect/${j}/json_schema`,
+            `'${where}.json_schema' is not a JSON Schema ajv can compile: ${problem}`,
+            'fix the schema (draft 2020-12 keywords, e.g. { type: object, required: [order_id] })',
+          );
+        }
+      }
+    });
+  });
+  return problems;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

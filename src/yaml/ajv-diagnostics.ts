@@ -1,0 +1,160 @@
+import type { ErrorObject } from 'ajv';
+import type { Diagnostic } from '../types.js';
+import { didYouMean } from './did-you-mean.js';
+import { describePointer, escapePointer, locate, pointerSegments } from './locate.js';
+import type { YamlMapping } from './parse-mapping.js';
+import { kindOf, show, typeInWords } from './show.js';
+
+/** A message and hint for a value that fails a `pattern`, written by the domain that knows why. */
+export type PatternExplainer = (value: string) => { message: string; hint: string };
+
+export interface AjvTranslation {
+  /** How the root object is called in messages ("the suite", "the config"). */
+  rootName: string;
+  /** Keyed by property name (`id`, `api_key_env`); the default message does not echo the value. */
+  patterns?: Record<string, PatternExplainer>;
+}
+
+type SchemaNode = { title?: string; description?: string; properties?: Record<string, SchemaNode> };
+
+/**
+ * Turns ajv errors (compiled with `allErrors` and `verbose`) into diagnostics that point
+ * at the offending YAML node and say in plain words what to change.
+ */
+export function ajvDiagnostics(errors: ErrorObject[], yaml: YamlMapping, t: AjvTranslation): Diagnostic[] {
+  // A oneOf error says it all; the failures of its branches would only repeat it.
+  const oneOfs = errors.filter((e) => e.keyword === 'oneOf');
+  const isBranchNoise = (e: ErrorObject) =>
+    oneOfs.some((o) => o.instancePath === e.instancePath && e.schemaPath.startsWith(`${o.schemaPath}/`));
+  return errors
+    .filter((e) => e.keyword !== 'propertyNames' && !isBranchNoise(e))
+    .map((e) => translate(e, yaml, t));
+}
+
+function translate(e: ErrorObject, yaml: YamlMapping, t: AjvTranslation): Diagnostic {
+  const at = (pointer: string, key: boolean, message: string, hint?: string): Diagnostic => ({
+    file: yaml.file,
+    ...locate(yaml.doc, yaml.lineCounter, pointer, { key }),
+    message,
+    ...(hint ? { hint } : {}),
+  });
+  const parent = (e.parentSchema ?? {}) as SchemaNode;
+  const params = e.params as Record<string, unknown>;
+  const name = e.instancePath === '' ? t.rootName : `'${describePointer(e.instancePath)}'`;
+  const inside = e.instancePath === '' ? '' : ` in ${describePointer(e.instancePath)}`;
+  const about = describe(parent);
+
+  if (e.propertyName !== undefined) {
+    // propertyNames failures: the key itself is wrong (a service name, a header name).
+    const keyPath = `${e.instancePath}/${escapePointer(e.propertyName)}`;
+    return at(keyPath, true, `${show(e.propertyName)}${inside} is not a valid name`, about);
+  }
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const allowed = Object.keys(parent.properties ?? {});
+      const guess = didYouMean(key, allowed);
+      const hint = guess ? `did you mean '${guess}'?` : `allowed keys here: ${allowed.join(', ')}`;
+      return at(`${e.instancePath}/${escapePointer(key)}`, true, `unknown key ${show(key)}${inside}`, hint);
+    }
+    case 'required': {
+      const key = String(params.missingProperty);
+      const sub = parent.properties?.[key];
+      const hint = `add '${key}:'${sub ? ` — ${describe(sub) ?? ''}` : ''}`.replace(/ — $/, '');
+      return at(e.instancePath, false, `missing required key '${key}'${inside}`, hint);
+    }
+    case 'type': {
+      const expected = String(params.type).split(',').map(typeInWords).join(' or ');
+      const hint =
+        params.type === 'string' && (typeof e.data === 'number' || typeof e.data === 'boolean')
+          ? `quote the value: "${String(e.data)}"`
+          : about;
+      return at(e.instancePath, false, `${name} must be ${expected}, got ${kindOf(e.data)}`, hint);
+    }
+    case 'enum':
+    case 'const': {
+      const allowed = (
+        e.keyword === 'enum' ? (params.allowedValues as unknown[]) : [params.allowedValue]
+      ).map(String);
+      const guess = typeof e.data === 'string' ? didYouMean(e.data, allowed) : undefined;
+      return at(
+        e.instancePath,
+        false,
+        `${name} must be one of ${allowed.join(', ')}; got ${show(e.data)}`,
+        guess ? `did you mean '${guess}'?` : about,
+      );
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return at(
+        e.instancePath,
+        false,
+        `${name} must be ${params.comparison} ${params.limit}, got ${show(e.data)}`,
+        about,
+      );
+    case 'minLength':
+      return at(e.instancePath, false, `${name} must not be empty`, about);
+    case 'maxLength':
+      return at(e.instancePath, false, `${name} is too long (at most ${params.limit} characters)`, about);
+    case 'minItems':
+      return at(
+        e.instancePath,
+        false,
+        `${name} needs at least ${params.limit} item${params.limit === 1 ? '' : 's'}`,
+        about,
+      );
+    case 'minProperties':
+      return at(e.instancePath, false, `${name} is empty`, about);
+    case 'maxProperties': {
+      const keys = Object.keys((e.data ?? {}) as object);
+      return at(
+        e.instancePath,
+        false,
+        `${name} takes exactly ${params.limit} key, found ${keys.length} (${keys.join(', ')})`,
+        about,
+      );
+    }
+    case 'pattern': {
+      const last = pointerSegments(e.instancePath).at(-1) ?? '';
+      const explain = t.patterns?.[last];
+      if (explain && typeof e.data === 'string') {
+        const { message, hint } = explain(e.data);
+        return at(e.instancePath, false, `${name} ${message}`, hint);
+      }
+      return at(e.instancePath, false, `${name} has the wrong form`, about);
+    }
+    case 'oneOf':
+      return oneOf(e, name, at);
+    default:
+      return at(e.instancePath, false, `${name} ${e.message ?? 'is invalid'}`, about);
+  }
+}
+
+/** `oneOf` over `{required: [x]}` branches means "exactly one of these keys". */
+function oneOf(
+  e: ErrorObject,
+  name: string,
+  at: (pointer: string, key: boolean, message: string, hint?: string) => Diagnostic,
+): Diagnostic {
+  const branches = (e.schema as { required?: string[] }[]).map((b) => b.required?.[0] ?? '?');
+  const present = branches.filter((k) => Object.hasOwn((e.data ?? {}) as object, k));
+  const list = branches.map((k) => `'${k}'`).join(' or ');
+  if (present.length > 1) {
+    const pointer = `${e.instancePath}/${escapePointer(present.at(-1) ?? '')}`;
+    return at(
+      pointer,
+      true,
+      `${name} has both ${present.map((k) => `'${k}'`).join(' and ')}`,
+      `keep exactly one of ${list}`,
+    );
+  }
+  return at(e.instancePath, false, `${name} needs ${list}`, `add exactly one of ${list}`);
+}
+
+function describe(schema: SchemaNode): string | undefined {
+  const text = schema.description ?? schema.title;
+  // Schema descriptions can run long (editor tooltips); a hint wants the first sentence.
+  return text?.split(/(?<!\be\.g|\bi\.e)(?<=\.)\s+(?=[A-Z])/)[0];
+}

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+
+/** The JSON Schemas that ship in the package's `schemas/` folder. */
+export type ShippedSchema = 'suite' | 'config';
+
+const compiled = new Map<ShippedSchema, ValidateFunction>();
+let ajv: Ajv | undefined;
+
+/** Absolute path of a shipped schema (same place from `src/yaml/` and `dist/yaml/`). */
+export function schemaPath(name: ShippedSchema): string {
+  return fileURLToPath(new URL(`../../schemas/${name}.schema.json`, import.meta.url));
+}
+
+/**
+ * Returns the validator for a shipped schema, compiling it on first use only: a run
+ * validates many suites and compiling is the expensive part.
+ */
+export function shippedValidator(name: ShippedSchema): ValidateFunction {
+  const cached = compiled.get(name);
+  if (cached) return cached;
+  ajv ??= new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
+  const schema = JSON.parse(readFileSync(schemaPath(name), 'utf8')) as object;
+  const validate = ajv.compile(schema);
+  compiled.set(name, validate);
+  return validate;
+}
