@@ -1,0 +1,71 @@
+import type { Baseline, BaselineCase, Usage } from '../types.js';
+
+/**
+ * Field order of a baseline file. Fixed orders put the fields a reviewer looks at first;
+ * any field not listed (a future addition) follows in sorted order, so output never
+ * depends on the order in which objects were built.
+ */
+const TOP_FIELDS = ['schema_version', 'suite', 'service', 'model', 'source_run', 'cases'];
+const CASE_FIELDS = [
+  'status',
+  'samples',
+  'requested_model',
+  'model',
+  'finish_reason',
+  'error_kind',
+  'usage',
+  'checks',
+  'content',
+];
+const USAGE_FIELDS = ['prompt_tokens', 'completion_tokens', 'total_tokens', 'cost'];
+const CHECK_FIELDS = ['type', 'pass'];
+const SAMPLES_FIELDS = ['pass', 'total'];
+
+/** Code-unit order: the same on every machine and locale, unlike localeCompare. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Copies an object with the listed keys first (in that order), then the rest sorted. */
+function ordered(value: object, fixed: string[], child: (key: string, v: unknown) => unknown): object {
+  const entries = Object.entries(value);
+  const rank = (key: string): number => {
+    const i = fixed.indexOf(key);
+    return i < 0 ? fixed.length : i;
+  };
+  entries.sort(([a], [b]) => rank(a) - rank(b) || compareIds(a, b));
+  return Object.fromEntries(entries.map(([k, v]) => [k, child(k, v)]));
+}
+
+/** Deep copy with every object's keys sorted (schemas, unknown fields). */
+function sortedDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedDeep);
+  if (value !== null && typeof value === 'object') return ordered(value, [], (_k, v) => sortedDeep(v));
+  return value;
+}
+
+function orderCase(c: BaselineCase): object {
+  return ordered(c, CASE_FIELDS, (key, v) => {
+    if (key === 'usage' && v !== null) return ordered(v as Usage, USAGE_FIELDS, (_k, x) => sortedDeep(x));
+    if (key === 'samples') return ordered(v as object, SAMPLES_FIELDS, (_k, x) => sortedDeep(x));
+    if (key === 'checks')
+      return (v as object[]).map((check) => ordered(check, CHECK_FIELDS, (_k, x) => sortedDeep(x)));
+    return sortedDeep(v);
+  });
+}
+
+/**
+ * The exact bytes of `baselines/<suite>.json`: 2-space JSON, trailing newline, cases sorted
+ * by id and fields in a fixed order, so accepting an unchanged run rewrites identical bytes
+ * and `git diff` shows only what changed.
+ */
+export function serializeBaseline(baseline: Baseline): string {
+  const value = ordered(baseline, TOP_FIELDS, (key, v) => {
+    if (key !== 'cases') return sortedDeep(v);
+    // Integer-like ids ("2", "10") still come first in numeric order — a rule of JS objects —
+    // which is just as deterministic.
+    const ids = Object.keys(v as Record<string, BaselineCase>).sort(compareIds);
+    return Object.fromEntries(ids.map((id) => [id, orderCase((v as Record<string, BaselineCase>)[id]!)]));
+  });
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

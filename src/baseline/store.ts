@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { FileError } from '../errors.js';
+import type { Baseline } from '../types.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import { serializeBaseline } from './serialize.js';
+import { validateBaseline } from './validate.js';
+
+/** What a user can do about a baseline file driftcheck cannot use. */
+const REMEDY =
+  'fix it by hand, or delete it and re-create it with `driftcheck baseline accept RUN_DIR` (or `run --update-baselines`)';
+
+/**
+ * `dir/<suite>.json`, for reading or writing a suite's baseline. Throws FileError for a suite
+ * id that could name a file outside `dir` (separators, `..`, NUL, absolute or drive paths).
+ */
+export function baselinePath(dir: string, suite: string): string {
+  const unsafe =
+    suite === '' ||
+    suite === '.' ||
+    suite === '..' ||
+    /[/\\\0]/.test(suite) ||
+    isAbsolute(suite) ||
+    /^[A-Za-z]:/.test(suite);
+  const file = join(dir, `${suite}.json`);
+  // Belt and braces: whatever the checks above missed, the resolved path must stay in dir.
+  const rel = relative(resolve(dir), resolve(file));
+  if (unsafe || rel.startsWith('..') || isAbsolute(rel) || rel.includes('/') || rel.includes('\\')) {
+    throw new FileError(file, `suite id ${JSON.stringify(suite)} cannot be used as a baseline file name`);
+  }
+  return file;
+}
+
+/** Loads a suite's baseline before diffing; null when the suite has none yet. */
+export async function readBaseline(dir: string, suite: string): Promise<Baseline | null> {
+  const file = baselinePath(dir, suite);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new FileError(file, `the baseline is not valid JSON (${(error as Error).message}); ${REMEDY}`, {
+      cause: error,
+    });
+  }
+  const checked = validateBaseline(json);
+  if ('error' in checked) throw new FileError(file, `the baseline ${checked.error}; ${REMEDY}`);
+  if (checked.value.suite !== suite) {
+    throw new FileError(
+      file,
+      `the baseline belongs to suite "${checked.value.suite}", not "${suite}"; ${REMEDY}`,
+    );
+  }
+  return checked.value;
+}
+
+/** Writes `dir/<suite>.json` atomically in its canonical, review-friendly form; returns the path. */
+export async function writeBaseline(dir: string, baseline: Baseline): Promise<string> {
+  const file = baselinePath(dir, baseline.suite);
+  try {
+    await writeFileAtomic(file, serializeBaseline(baseline));
+  } catch (error) {
+    throw new FileError(file, `cannot write the baseline: ${(error as Error).message}`, { cause: error });
+  }
+  return file;
+}

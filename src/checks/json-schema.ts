@@ -1,0 +1,62 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { CheckResult, Completion } from '../types.js';
+import { extractJson } from './extract-json.js';
+
+/**
+ * One Ajv for every suite. `addUsedSchema: false` lets two different schemas share an `$id`;
+ * `validateFormats: false` because no format plugin ships: `format` is an annotation only.
+ */
+const ajv = new Ajv2020({ allErrors: true, strict: false, addUsedSchema: false, validateFormats: false });
+
+/** Compiled validators by schema JSON text: each distinct schema is compiled once per process. */
+const compiled = new Map<string, ValidateFunction | { error: string }>();
+
+/** How many Ajv errors a message lists before summarising the rest. */
+const MAX_ERRORS = 3;
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction | { error: string } {
+  const key = JSON.stringify(schema);
+  let entry = compiled.get(key);
+  if (entry === undefined) {
+    try {
+      entry = ajv.compile(schema);
+    } catch (error) {
+      entry = { error: error instanceof Error ? error.message : String(error) };
+    }
+    compiled.set(key, entry);
+  }
+  return entry;
+}
+
+/** `/a/0 must be string` — the instance path says where in the JSON value it failed. */
+export function formatAjvErrors(errors: ErrorObject[]): string {
+  const parts = errors.slice(0, MAX_ERRORS).map((e) => {
+    const where = e.instancePath === '' ? '(root)' : e.instancePath;
+    const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : '';
+    return `${where} ${e.message ?? e.keyword}${extra}`;
+  });
+  const more = errors.length > MAX_ERRORS ? ` (+${errors.length - MAX_ERRORS} more)` : '';
+  return `${parts.join('; ')}${more}`;
+}
+
+/** `json_schema`: the first JSON value in the content (see extractJson) must validate (JSON Schema 2020-12). */
+export function checkJsonSchema(schema: Record<string, unknown>, c: Completion): CheckResult {
+  const validate = validatorFor(schema);
+  if (!(validate instanceof Function)) {
+    return {
+      type: 'json_schema',
+      pass: false,
+      message: `invalid JSON schema in the suite: ${validate.error}`,
+    };
+  }
+  const extracted = extractJson(c.content);
+  if ('error' in extracted) return { type: 'json_schema', pass: false, message: extracted.error };
+  if (validate(extracted.value)) {
+    return { type: 'json_schema', pass: true, message: `JSON (${extracted.source}) matches the schema` };
+  }
+  return {
+    type: 'json_schema',
+    pass: false,
+    message: `JSON (${extracted.source}) does not match the schema: ${formatAjvErrors(validate.errors ?? [])}`,
+  };
+}

@@ -1,0 +1,37 @@
+import type { CheckResult, Completion } from '../types.js';
+import { excerptAround, quote } from './quote.js';
+
+/** `/pattern/flags` literal form; anything else is a bare pattern with no flags. */
+const LITERAL = /^\/([\s\S]+)\/([a-z]*)$/;
+
+/** Parses a regex expectation: `/pattern/flags` or a bare pattern. Returns the compile error as text. */
+export function parseRegex(value: string): { regex: RegExp } | { error: string } {
+  const literal = LITERAL.exec(value);
+  const [source, flags] = literal ? [literal[1] ?? '', literal[2] ?? ''] : [value, ''];
+  try {
+    return { regex: new RegExp(source, flags) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** `regex`: JS RegExp search anywhere in the content (anchor with ^…$ to match the whole). */
+export function checkRegex(value: string, c: Completion): CheckResult {
+  const parsed = parseRegex(value);
+  if ('error' in parsed)
+    return { type: 'regex', pass: false, message: `invalid regex ${quote(value)}: ${parsed.error}` };
+  // A fresh RegExp per call, so a `g`/`y` flag's lastIndex never leaks between cases.
+  const match = parsed.regex.exec(c.content);
+  if (match) {
+    return {
+      type: 'regex',
+      pass: true,
+      message: `matches ${parsed.regex} at ${excerptAround(c.content, match.index, match[0].length)}`,
+    };
+  }
+  return {
+    type: 'regex',
+    pass: false,
+    message: `expected content to match ${parsed.regex}, got ${quote(c.content)}`,
+  };
+}

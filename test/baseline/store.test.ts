@@ -1,0 +1,142 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { baselinePath, readBaseline, writeBaseline } from '../../src/baseline/store.js';
+import { FileError } from '../../src/errors.js';
+import type { Baseline } from '../../src/types.js';
+import { baselineCase } from './fixtures.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'driftcheck-baseline-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function sample(): Baseline {
+  return {
+    schema_version: 1,
+    suite: 'refunds',
+    service: 'router',
+    model: 'openai/gpt-4o-mini',
+    source_run: 'run-1',
+    cases: {
+      'refund-window': baselineCase(),
+      'order-json': baselineCase({
+        status: 'fail',
+        usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, cost: 0.0001 },
+        samples: { pass: 1, total: 3 },
+      }),
+      alpha: baselineCase({ status: 'error', error_kind: 'timeout', content: null, usage: null }),
+    },
+  };
+}
+
+/** The same baseline with every object's keys inserted in reverse order. */
+function reversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversed);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reversed(v)]),
+    );
+  }
+  return value;
+}
+
+describe('baseline store', () => {
+  it('round-trips what it writes', async () => {
+    const file = await writeBaseline(dir, sample());
+    expect(file).toBe(join(dir, 'refunds.json'));
+    expect(await readBaseline(dir, 'refunds')).toEqual(sample());
+  });
+
+  it('returns null when the suite has no baseline yet', async () => {
+    expect(await readBaseline(dir, 'refunds')).toBeNull();
+    expect(await readBaseline(join(dir, 'no-such-dir'), 'refunds')).toBeNull();
+  });
+
+  it('writes identical bytes whatever the input key order, sorted and pretty with a trailing newline', async () => {
+    const file = await writeBaseline(dir, sample());
+    const first = await readFile(file, 'utf8');
+    await writeBaseline(dir, reversed(sample()) as Baseline);
+    const second = await readFile(file, 'utf8');
+    expect(second).toBe(first);
+    expect(first.endsWith('}\n')).toBe(true);
+    expect(first).toMatch(/^{\n {2}"schema_version": 1,\n {2}"suite": "refunds",/);
+    const json = JSON.parse(first) as Baseline;
+    expect(Object.keys(json.cases)).toEqual(['alpha', 'order-json', 'refund-window']);
+    expect(Object.keys(json.cases.alpha!)).toEqual([
+      'status',
+      'requested_model',
+      'model',
+      'finish_reason',
+      'error_kind',
+      'usage',
+      'checks',
+      'content',
+    ]);
+    expect(Object.keys(json.cases['order-json']!.usage!)).toEqual([
+      'prompt_tokens',
+      'completion_tokens',
+      'total_tokens',
+      'cost',
+    ]);
+    expect(Object.keys(json.cases['order-json']!)[1]).toBe('samples');
+  });
+
+  it('leaves no temp file behind, and creates the folder', async () => {
+    const nested = join(dir, 'baselines');
+    await writeBaseline(nested, sample());
+    await writeBaseline(nested, { ...sample(), source_run: 'run-2' });
+    expect(await readdir(nested)).toEqual(['refunds.json']);
+  });
+
+  it.each(['', '.', '..', '../escape', 'a/b', 'a\\b', 'nul\0byte', '/etc/passwd', 'C:evil'])(
+    'rejects the unsafe suite id %j',
+    async (suite) => {
+      expect(() => baselinePath(dir, suite)).toThrow(FileError);
+      await expect(readBaseline(dir, suite)).rejects.toThrow(FileError);
+      await expect(writeBaseline(dir, { ...sample(), suite })).rejects.toThrow(
+        /cannot be used as a baseline file name/,
+      );
+    },
+  );
+
+  it.each(['refunds', 'a..b', 'Ünïcode-suite', '.hidden'])('accepts the safe suite id %j', (suite) => {
+    expect(baselinePath(dir, suite)).toBe(join(dir, `${suite}.json`));
+  });
+
+  it.each([
+    ['invalid JSON', '{"schema_version": 1,', /is not valid JSON/],
+    [
+      'a newer schema_version',
+      JSON.stringify({ ...sample(), schema_version: 2 }),
+      /schema_version 2; this driftcheck reads version 1/,
+    ],
+    ['a non-object', '[]', /is not a JSON object/],
+    [
+      'a case without status',
+      JSON.stringify({ ...sample(), cases: { x: { requested_model: 'm' } } }),
+      /case "x" has no status/,
+    ],
+    [
+      'another suite',
+      JSON.stringify({ ...sample(), suite: 'other' }),
+      /belongs to suite "other", not "refunds"/,
+    ],
+  ])('rejects a file with %s, naming the file and what to do', async (_name, text, message) => {
+    const file = join(dir, 'refunds.json');
+    await writeFile(file, text);
+    const error = await readBaseline(dir, 'refunds').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileError);
+    expect((error as FileError).file).toBe(file);
+    expect((error as FileError).message).toContain(file);
+    expect((error as FileError).message).toMatch(message);
+    expect((error as FileError).message).toMatch(/driftcheck baseline accept/);
+    expect((error as FileError).exitCode).toBe(2);
+  });
+});
