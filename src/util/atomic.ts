@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes a file so that readers (and a crash at any moment) see either the old content

@@ -1,0 +1,91 @@
+import { DriftcheckError } from '../errors.js';
+import { type CliIO, processIO } from './io.js';
+import { version } from './version.js';
+
+const HELP = `driftcheck — catch regressions in hosted chat-completion models
+
+Usage: driftcheck <command> [options]
+
+Commands:
+  run [paths…]                 run suites (files or folders; default suites/)
+  verify [--service NAME]      one minimal call per service; prints model, finish_reason, usage, verdict
+  validate [paths…]            check suites and config without calling any service
+  baseline accept RUN_DIR      promote a run's results to baselines/ (--case ID… for some cases)
+  diff REPORT_A REPORT_B       compare two stored reports case by case
+  sim [--port N]               start the embedded simulator of both services on loopback
+
+Run options:
+  --config FILE          config file (default driftcheck.config.yaml when present)
+  --sim                  use the embedded simulator: no network, no keys
+  --service NAME         send every suite to this service
+  --model ID             candidate model: run with it and diff against the current baseline
+  --repeat N             samples per case
+  --concurrency N        requests in flight per service
+  --filter GLOB          only cases whose suite/case or case id matches
+  --shard I/N            run the I-th of N stable slices of all cases
+  --resume [RUN_DIR]     continue a paused or interrupted run (default: the newest one)
+  --update-baselines     write baselines/ from this run when it completes
+  --report-dir DIR       where run folders go (default reports/)
+  --baseline-dir DIR     where baselines live (default baselines/)
+  --reporter LIST        console,json (default both)
+  --allow-alias          run suites that name a ~author/family-latest alias
+
+Exit codes: 0 ok · 1 failure, error or regression · 2 usage, config or pre-flight error (nothing sent)
+            3 paused on a budget or credit condition (--resume continues) · 4 auth or permission failure
+Docs: README.md · Schemas: schemas/*.schema.json
+`;
+
+type Command = (args: string[], io: CliIO) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./run.js')).runCommand,
+  verify: async () => (await import('./verify.js')).verifyCommand,
+  validate: async () => (await import('./validate.js')).validateCommand,
+  baseline: async () => (await import('./baseline.js')).baselineCommand,
+  diff: async () => (await import('./diff.js')).diffCommand,
+  sim: async () => (await import('./sim.js')).simCommand,
+};
+
+/**
+ * The CLI entry point: dispatches to a command and maps every known error to DESIGN.md's
+ * exit codes. The only place that decides an exit code from an exception.
+ */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(HELP);
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    io.stderr(
+      `driftcheck: unknown command '${name}'\n  → run 'driftcheck --help' for the list of commands\n`,
+    );
+    return 2;
+  }
+  try {
+    const command = await load();
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof DriftcheckError) {
+      io.stderr(`driftcheck ${name}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (isParseArgsError(error)) {
+      io.stderr(
+        `driftcheck ${name}: ${(error as Error).message}\n  → run 'driftcheck --help' for the options\n`,
+      );
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}

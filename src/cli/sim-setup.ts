@@ -1,0 +1,35 @@
+import { generateSimKey, type Simulator, startSimulator } from '../sim/server.js';
+import type { Config, ServiceConfig, ServiceKind } from '../types.js';
+
+export interface SimulatedServices {
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  simulator: Simulator;
+}
+
+const SIM_KEY_ENV: Record<ServiceKind, string> = {
+  router: 'DRIFTCHECK_SIM_ROUTER_KEY',
+  direct: 'DRIFTCHECK_SIM_DIRECT_KEY',
+};
+
+/**
+ * `--sim`: starts the embedded simulator and points every configured service at it, with
+ * fresh keys of the right platform shape. Nothing leaves the machine; no user key is read.
+ */
+export async function simulateServices(config: Config, env: NodeJS.ProcessEnv): Promise<SimulatedServices> {
+  const keys = { router: generateSimKey('router'), direct: generateSimKey('direct') };
+  const simulator = await startSimulator({ routerKeys: [keys.router], directKeys: [keys.direct] });
+  const services: Record<string, ServiceConfig> = {};
+  for (const [name, service] of Object.entries(config.services)) {
+    services[name] = {
+      ...service,
+      base_url: service.kind === 'router' ? simulator.routerBaseUrl : simulator.directBaseUrl,
+      api_key_env: SIM_KEY_ENV[service.kind],
+    };
+  }
+  return {
+    config: { ...config, services },
+    env: { ...env, [SIM_KEY_ENV.router]: keys.router, [SIM_KEY_ENV.direct]: keys.direct },
+    simulator,
+  };
+}

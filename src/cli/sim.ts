@@ -1,0 +1,52 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.js';
+import { startSimulator } from '../sim/server.js';
+import type { CliIO } from './io.js';
+
+/** `driftcheck sim`: the embedded simulator of both services, on loopback, until interrupted. */
+export async function simCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      'latency-ms': { type: 'string' },
+      'credit-after': { type: 'string' },
+      'budget-after': { type: 'string' },
+      'alias-move-after': { type: 'string' },
+      'echo-key': { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const sim = await startSimulator({
+    port: count('--port', values.port) ?? 0,
+    latencyMs: count('--latency-ms', values['latency-ms']) ?? 0,
+    creditAfter: count('--credit-after', values['credit-after']),
+    budgetAfter: count('--budget-after', values['budget-after']),
+    aliasMoveAfter: count('--alias-move-after', values['alias-move-after']),
+    echoKey: Boolean(values['echo-key']),
+  });
+  io.stdout(
+    [
+      `driftcheck simulator listening on ${sim.url}`,
+      `  router (Service A): ${sim.routerBaseUrl}   key: any 'sk-or-…' value of 20+ characters`,
+      `  direct (Service B): ${sim.directBaseUrl}       key: any other 'sk-…' value of 20+ characters`,
+      `  models: GET ${sim.routerBaseUrl}/models · stats: GET ${sim.url}/__sim/stats`,
+      '  faults: header x-driftcheck-sim: {"fault":"rate_limited"} or a prompt marker [sim:fault=empty_choices]',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+  await sim.close();
+  return 0;
+}
+
+function count(flag: string, text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`${flag} expects a whole number ≥ 0, got '${text}'`);
+  return n;
+}

@@ -1,0 +1,132 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load.js';
+import { PreflightError, UsageError } from '../errors.js';
+import { isAccessStop, isBudgetCondition } from '../run/result.js';
+import { isLoopback } from '../run/run-suites.js';
+import { createServiceClient } from '../service/client.js';
+import { resolveApiKey } from '../service/preflight.js';
+import { createRedactor } from '../service/redact.js';
+import { loadSuites } from '../suite/load.js';
+import type { CallOutcome, Config, ExitCode, ServiceConfig, ServiceKind } from '../types.js';
+import type { CliIO } from './io.js';
+import { simulateServices } from './sim-setup.js';
+
+/** The seed's verification call: fixed values, not the service's configured ones. */
+const VERIFY = { timeout_s: 60, retries: 0, max_tokens: { router: 512, direct: 1024 } } as const;
+const SIM_MODELS: Record<ServiceKind, string> = {
+  router: 'openai/gpt-4o-mini',
+  direct: 'kimi-k2-0905-preview',
+};
+/** Worst first: a pre-flight problem outranks an auth stop, which outranks a budget pause. */
+const SEVERITY: ExitCode[] = [2, 4, 3, 1, 0];
+
+/** `driftcheck verify`: one minimal call per service, with a classified verdict. */
+export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      service: { type: 'string' },
+      config: { type: 'string' },
+      sim: { type: 'boolean' },
+      model: { type: 'string' },
+    },
+    strict: true,
+  });
+  let config = await loadConfig(values.config, io.env, io.cwd);
+  const names = values.service ? [values.service] : Object.keys(config.services);
+  for (const name of names) {
+    if (!config.services[name])
+      throw new UsageError(
+        `--service: '${name}' is not configured (configured: ${Object.keys(config.services).join(', ')})`,
+      );
+  }
+  const models = values.sim ? null : await suiteModels(config, io);
+  let env = io.env;
+  const sim = values.sim ? await simulateServices(config, env) : null;
+  if (sim) ({ config, env } = sim);
+  const codes: ExitCode[] = [];
+  try {
+    for (const name of names) {
+      const service = config.services[name]!;
+      const model =
+        values.model ?? service.verify_model ?? (sim ? SIM_MODELS[service.kind] : models?.get(name));
+      codes.push(await verifyService(service, model, env, io));
+    }
+  } finally {
+    await sim?.simulator.close();
+  }
+  return SEVERITY.find((code) => codes.includes(code)) ?? 0;
+}
+
+async function verifyService(
+  service: ServiceConfig,
+  model: string | undefined,
+  env: NodeJS.ProcessEnv,
+  io: CliIO,
+): Promise<ExitCode> {
+  io.stdout(`${service.name} (${service.kind}) → ${service.base_url || '(no base URL)'}\n`);
+  let apiKey: string;
+  try {
+    apiKey = resolveApiKey(service, env);
+  } catch (error) {
+    if (!(error instanceof PreflightError)) throw error;
+    io.stdout(`  verdict: preflight — ${error.message}\n  nothing was sent\n`);
+    return 2;
+  }
+  if (!model) {
+    io.stdout(
+      `  verdict: preflight — no model to call: pass --model ID, set verify_model for '${service.name}' in the config, or add a suite that uses it\n`,
+    );
+    return 2;
+  }
+  const redactor = createRedactor([apiKey]);
+  const client = createServiceClient({
+    service: { ...service, timeout_s: VERIFY.timeout_s, retries: VERIFY.retries },
+    apiKey,
+    simDirectives: isLoopback(service.base_url),
+  });
+  let outcome: CallOutcome;
+  try {
+    outcome = await client.complete({
+      model,
+      messages: [{ role: 'user', content: 'Reply with the single word: OK' }],
+      params: { max_tokens: VERIFY.max_tokens[service.kind] },
+    });
+  } finally {
+    await client.close();
+  }
+  const c = outcome.completion;
+  const usage = c?.usage;
+  const lines = [
+    `  model: requested ${model} · answered ${c?.model ?? '—'}`,
+    `  finish_reason: ${c?.finish_reason ?? '—'}`,
+    `  usage: ${usage ? `${usage.prompt_tokens ?? '?'} prompt + ${usage.completion_tokens ?? '?'} completion = ${usage.total_tokens ?? '?'} tokens${usage.cost != null ? ` · cost ${usage.cost}` : ''}` : 'not reported'}`,
+  ];
+  let code: ExitCode = 0;
+  if (outcome.status === 'ok') {
+    lines.push(`  verdict: ok (HTTP ${outcome.http_status}, ${Math.round(outcome.latency_ms)} ms)`);
+  } else {
+    const e = outcome.error;
+    lines.push(
+      `  verdict: ${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}${e.type ? ` type=${e.type}` : ''}${e.code ? ` code=${e.code}` : ''} — ${e.message}`,
+    );
+    code = isAccessStop(e) ? 4 : isBudgetCondition(e) ? 3 : 1;
+  }
+  io.stdout(`${redactor.redact(lines.join('\n')).text}\n`);
+  return code;
+}
+
+/** The first model each service is used with in the default suites, when they load. */
+async function suiteModels(config: Config, io: CliIO): Promise<Map<string, string>> {
+  const models = new Map<string, string>();
+  try {
+    for (const suite of await loadSuites([resolve(io.cwd, 'suites')], { allowAlias: false, cwd: io.cwd })) {
+      if (config.services[suite.service] && !models.has(suite.service))
+        models.set(suite.service, suite.model);
+    }
+  } catch {
+    // No usable suites: verify still works with --model or verify_model.
+  }
+  return models;
+}

@@ -1,0 +1,35 @@
+/**
+ * driftcheck's programmatic API — the same functions the CLI is built on.
+ * Load suites, run them, diff against baselines, render the results.
+ */
+
+export { baselineFromResults } from './baseline/build.js';
+export { type DiffOptions, diffCase, diffSuite } from './baseline/diff.js';
+export { similarity } from './baseline/similarity.js';
+export { readBaseline, writeBaseline } from './baseline/store.js';
+export { runChecks } from './checks/run.js';
+export { main } from './cli/main.js';
+export { defaultConfig } from './config/defaults.js';
+export { loadConfig } from './config/load.js';
+export { parseConfig } from './config/parse.js';
+export {
+  DriftcheckError,
+  FileError,
+  formatDiagnostic,
+  InputError,
+  PreflightError,
+  UsageError,
+} from './errors.js';
+export { buildReport } from './report/build.js';
+export { renderConsoleSummary } from './report/console.js';
+export { readJournal } from './run/journal.js';
+export { type PlannedCase, type PlanOptions, planRun } from './run/plan.js';
+export { type RunSuitesOptions, type RunSuitesResult, runSuites } from './run/run-suites.js';
+export { classifyHttpFailure } from './service/classify.js';
+export { createServiceClient, type ServiceClientOptions } from './service/client.js';
+export { createRedactor } from './service/redact.js';
+export { generateSimKey, type Simulator, type SimulatorOptions, startSimulator } from './sim/server.js';
+export { isAlias } from './suite/alias.js';
+export { loadSuites } from './suite/load.js';
+export { parseSuite } from './suite/parse.js';
+export type * from './types.js';

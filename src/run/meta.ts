@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FileError } from '../errors.js';
+import type { Report } from '../types.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import type { PlanOptions } from './plan.js';
+
+/**
+ * `reports/<run-id>/run.json`, written before the first request: everything needed to
+ * re-plan the same run on `--resume` (the plan itself is re-derived, never stored).
+ */
+export interface RunMeta {
+  id: string;
+  started_at: string;
+  command: string[];
+  paths: string[];
+  config_file: string | null;
+  allow_alias: boolean;
+  sim: boolean;
+  plan: PlanOptions;
+  concurrency: number | null;
+  update_baselines: boolean;
+}
+
+/** Sortable, filesystem-safe: `20261122T043114Z-3fa2`. */
+export function newRunId(now: Date): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export async function writeRunMeta(runDir: string, meta: RunMeta): Promise<void> {
+  await writeFileAtomic(join(runDir, 'run.json'), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+export async function readRunMeta(runDir: string): Promise<RunMeta> {
+  const file = join(runDir, 'run.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as RunMeta;
+  } catch (error) {
+    throw new FileError(
+      file,
+      'not a driftcheck run folder (run.json is missing or unreadable); pass the folder of a run under reports/',
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The newest run that did not complete (paused, interrupted, or killed before its
+ * report was written) — what `--resume` without a folder continues.
+ */
+export async function findResumableRun(reportDir: string): Promise<string | null> {
+  const entries = await readdir(reportDir, { withFileTypes: true }).catch(() => []);
+  const runs = entries
+    .filter((e) => e.isDirectory() && /^\d{8}T\d{6}Z-/.test(e.name))
+    .map((e) => e.name)
+    .sort()
+    .reverse();
+  for (const id of runs) {
+    const dir = join(reportDir, id);
+    if (!(await stat(join(dir, 'run.json')).catch(() => null))) continue;
+    const report = await readFile(join(dir, 'report.json'), 'utf8').then(
+      (t) => JSON.parse(t) as Report,
+      () => null,
+    );
+    if (report?.run.status !== 'completed') return dir;
+  }
+  return null;
+}

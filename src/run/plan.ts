@@ -1,0 +1,95 @@
+import { UsageError } from '../errors.js';
+import type { Suite, SuiteCase } from '../types.js';
+
+/** One request to send: a case, one of its repeats, with the model and service it runs on. */
+export interface PlannedCase {
+  key: string;
+  suite: Suite;
+  case: SuiteCase;
+  repeat: number;
+  /** The model requested (the suite's, or the `--model` candidate). */
+  model: string;
+  /** The service name (the suite's, or `--service`). */
+  service: string;
+}
+
+export interface PlanOptions {
+  /** `--repeat N`: overrides every suite and case repeat. */
+  repeat?: number;
+  /** `--filter GLOB`: matched against `suite/case` and against the case id. */
+  filter?: string;
+  /** `--shard I/N` (1-based). */
+  shard?: { index: number; total: number };
+  /** `--model ID` candidate. */
+  model?: string;
+  /** `--service NAME`. */
+  service?: string;
+}
+
+/** Stable identity of one sample; also the resume key in the journal. */
+export function caseKey(suite: string, caseId: string, repeat: number): string {
+  return `${suite}/${caseId}#${repeat}`;
+}
+
+/**
+ * Expands suites into the ordered list of requests. Pure: the same suites and options
+ * always give the same plan, which is what lets `--resume` and `--shard` agree across
+ * processes and machines.
+ */
+export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase[] {
+  const match = options.filter ? globToRegExp(options.filter) : null;
+  const selected: { suite: Suite; testCase: SuiteCase }[] = [];
+  for (const suite of suites) {
+    for (const testCase of suite.cases) {
+      if (match && !match.test(`${suite.suite}/${testCase.id}`) && !match.test(testCase.id)) continue;
+      selected.push({ suite, testCase });
+    }
+  }
+  // Shard by case, not by sample: every repeat of a case lands in the same shard so its
+  // pass rate is computed in one place. Round-robin over the stable order keeps shards
+  // within one case of each other in size.
+  const sharded = options.shard
+    ? selected.filter((_, i) => i % options.shard!.total === options.shard!.index - 1)
+    : selected;
+  const plan: PlannedCase[] = [];
+  for (const { suite, testCase } of sharded) {
+    const repeats = options.repeat ?? testCase.repeat ?? suite.repeat ?? 1;
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      plan.push({
+        key: caseKey(suite.suite, testCase.id, repeat),
+        suite,
+        case: testCase,
+        repeat,
+        model: options.model ?? suite.model,
+        service: options.service ?? suite.service,
+      });
+    }
+  }
+  return plan;
+}
+
+/** `--shard I/N` → `{ index, total }`, 1 ≤ I ≤ N. */
+export function parseShard(text: string): { index: number; total: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(m?.[1]);
+  const total = Number(m?.[2]);
+  if (!m || total < 1 || index < 1 || index > total) {
+    throw new UsageError(`--shard expects I/N with 1 ≤ I ≤ N (for example 2/4), got '${text}'`);
+  }
+  return { index, total };
+}
+
+/** `*` matches within a path segment, `**` across segments, `?` one character. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i]!;
+    if (ch === '*' && glob[i + 1] === '*') {
+      source += '.*';
+      i++;
+    } else if (ch === '*') source += '[^/]*';
+    else if (ch === '?') source += '[^/]';
+    else source += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}

@@ -1,0 +1,226 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
+import { baselineFromResults } from '../baseline/build.js';
+import { baselinePath, readBaseline, writeBaseline } from '../baseline/store.js';
+import { InputError } from '../errors.js';
+import { buildReport } from '../report/build.js';
+import { updateLatest, writeJsonReport } from '../report/write.js';
+import { createServiceClient } from '../service/client.js';
+import { resolveApiKey } from '../service/preflight.js';
+import { createRedactor, type Redactor } from '../service/redact.js';
+import type { Baseline, CaseResult, Config, Diagnostic, Report, ServiceClient, Suite } from '../types.js';
+import { executePlan } from './execute.js';
+import { openJournal, readJournal } from './journal.js';
+import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
+import { type PlannedCase, planRun } from './plan.js';
+import { isAccessStop } from './result.js';
+
+export interface RunSuitesOptions {
+  config: Config;
+  suites: Suite[];
+  /** Where keys are read from (`api_key_env`). */
+  env: NodeJS.ProcessEnv;
+  /** Parent of every run folder (`reports/`). */
+  reportDir: string;
+  baselineDir: string;
+  /** What to store in run.json and the report; for a resumed run, the original meta. */
+  meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<Pick<RunMeta, 'id' | 'started_at'>>;
+  /** Continue this run folder: samples already in its journal are not sent again. */
+  resumeDir?: string;
+  version: string;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  now?: () => Date;
+  onResult?: (result: CaseResult) => void;
+  /** Called once the plan is known, before anything is sent. */
+  onPlan?: (info: { runDir: string; planned: number; alreadyDone: number }) => void;
+}
+
+export interface RunSuitesResult {
+  report: Report;
+  runDir: string;
+  /** Baseline files written by `update_baselines`. */
+  baselinesWritten: string[];
+  /** Why update_baselines wrote nothing, when it did not. */
+  baselinesSkipped: string | null;
+  /** Journal lines that could not be read back on resume (a torn last line). */
+  journalSkipped: number;
+}
+
+/**
+ * The main job: plan → pre-flight → send (journaling each result) → diff against
+ * baselines → report.json. The CLI's `run` is a thin wrapper over this.
+ */
+export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = options.meta.started_at ?? now().toISOString();
+  const id = options.meta.id ?? newRunId(new Date(startedAt));
+  const meta: RunMeta = { ...options.meta, id, started_at: startedAt };
+  const runDir = options.resumeDir ?? join(options.reportDir, id);
+
+  const plan = planRun(options.suites, meta.plan);
+  const plannedSuites = options.suites.filter((s) => plan.some((p) => p.suite === s));
+  const services = checkServices(plan, options.config);
+  // Pre-flight every service before the first request: a missing key must cost nothing.
+  const keys = new Map(
+    services.map((name) => [name, resolveApiKey(options.config.services[name]!, options.env)]),
+  );
+  const redactor = createRedactor([...keys.values()]);
+  const redactText = (text: string) => redactor.redact(text).text;
+
+  await mkdir(runDir, { recursive: true });
+  if (!options.resumeDir) await writeRunMeta(runDir, meta);
+  const journalFile = join(runDir, 'results.jsonl');
+  const previous = options.resumeDir ? await readJournal(journalFile) : { results: [], skipped: 0 };
+  // An auth stop's failing sample is sent again on resume: the key was the problem, not the case.
+  const done = new Map(
+    previous.results.filter((r) => !(r.error && isAccessStop(r.error))).map((r) => [r.key, r]),
+  );
+  const todo = plan.filter((p) => !done.has(p.key));
+  options.onPlan?.({ runDir, planned: plan.length, alreadyDone: plan.length - todo.length });
+
+  const clients = new Map<string, ServiceClient>();
+  for (const name of new Set(todo.map((p) => p.service))) {
+    const service = options.config.services[name]!;
+    clients.set(
+      name,
+      createServiceClient({
+        service,
+        apiKey: keys.get(name)!,
+        simDirectives: isLoopback(service.base_url),
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      }),
+    );
+  }
+  const journal = openJournal(journalFile, redactText);
+  let outcome: Awaited<ReturnType<typeof executePlan>>;
+  try {
+    outcome = await executePlan({
+      plan: todo,
+      clients,
+      ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
+      journal,
+      redactResult: (r) => redactResult(r, redactor),
+      ...(options.signal ? { signal: options.signal } : {}),
+      now,
+      ...(options.onResult ? { onResult: options.onResult } : {}),
+    });
+  } finally {
+    journal.close();
+    await Promise.all([...clients.values()].map((c) => c.close()));
+  }
+
+  const fresh = new Map(outcome.results.map((r) => [r.key, r]));
+  const results = plan.map((p) => fresh.get(p.key) ?? done.get(p.key)!);
+  const baselines = await loadBaselines(options.baselineDir, plannedSuites);
+  const report = buildReport({
+    run: {
+      id,
+      started_at: startedAt,
+      finished_at: now().toISOString(),
+      command: meta.command,
+      driftcheck_version: options.version,
+      sim: meta.sim,
+      candidate_model: meta.plan.model ?? null,
+      shard: meta.plan.shard ?? null,
+    },
+    stop: outcome.stop,
+    suites: plannedSuites,
+    results,
+    baselines,
+    complete: !meta.plan.filter && !meta.plan.shard,
+    diff: { candidate: Boolean(meta.plan.model) },
+  });
+  await writeJsonReport(runDir, report, redactText);
+  await updateLatest(options.reportDir, id);
+
+  let baselinesWritten: string[] = [];
+  let baselinesSkipped: string | null = null;
+  if (meta.update_baselines) {
+    if (report.run.status !== 'completed')
+      baselinesSkipped = `the run is ${report.run.status}; finish it with --resume first`;
+    else baselinesWritten = await acceptResults(options.baselineDir, report, plannedSuites, baselines);
+  }
+  return { report, runDir, baselinesWritten, baselinesSkipped, journalSkipped: previous.skipped };
+}
+
+/**
+ * Writes one baseline per suite from a finished report (`--update-baselines` and
+ * `baseline accept`). `selection` limits it to some case ids per suite.
+ */
+export async function acceptResults(
+  baselineDir: string,
+  report: Report,
+  suites: readonly { suite: string }[],
+  baselines: ReadonlyMap<string, { baseline: Baseline | null }>,
+  selection?: ReadonlyMap<string, string[]>,
+): Promise<string[]> {
+  const written: string[] = [];
+  for (const { suite } of suites) {
+    const info = report.suites.find((s) => s.suite === suite);
+    const results = report.cases.filter((c) => c.suite === suite && c.status !== 'not_run');
+    const only = selection?.get(suite);
+    if (!info || results.length === 0 || (selection && !only)) continue;
+    const baseline = baselineFromResults({
+      suite,
+      service: info.service,
+      model: info.requested_model,
+      run_id: report.run.id,
+      results,
+      previous: baselines.get(suite)?.baseline ?? null,
+      ...(only ? { only } : {}),
+    });
+    written.push(await writeBaseline(baselineDir, baseline));
+  }
+  return written;
+}
+
+export async function loadBaselines(
+  baselineDir: string,
+  suites: readonly { suite: string }[],
+): Promise<Map<string, { baseline: Baseline | null; path: string }>> {
+  const entries = await Promise.all(
+    suites.map(
+      async (s) =>
+        [
+          s.suite,
+          { baseline: await readBaseline(baselineDir, s.suite), path: baselinePath(baselineDir, s.suite) },
+        ] as const,
+    ),
+  );
+  return new Map(entries);
+}
+
+/** Every service the plan uses must be configured; say where the suite names it. */
+function checkServices(plan: readonly PlannedCase[], config: Config): string[] {
+  const names = [...new Set(plan.map((p) => p.service))];
+  const diagnostics: Diagnostic[] = [];
+  for (const name of names) {
+    if (config.services[name]) continue;
+    const suite = plan.find((p) => p.service === name)!.suite;
+    diagnostics.push({
+      ...suite.location,
+      message: `service '${name}' is not configured`,
+      hint: `configured services: ${Object.keys(config.services).join(', ') || 'none'} — add '${name}' under services: in ${config.file ?? 'driftcheck.config.yaml'}, or use one of those`,
+    });
+  }
+  if (diagnostics.length) throw new InputError(diagnostics);
+  return names;
+}
+
+function redactResult(result: CaseResult, redactor: Redactor): CaseResult {
+  if (!redactor.active) return result;
+  const { text, redacted } = redactor.redact(JSON.stringify(result));
+  return redacted ? { ...(JSON.parse(text) as CaseResult), redacted: true } : result;
+}
+
+/** Simulator directives only ever go to a loopback address. */
+export function isLoopback(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+  } catch {
+    return false;
+  }
+}

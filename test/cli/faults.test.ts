@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorKind, Report, ServiceKind, SimFault } from '../../src/types.js';
+import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
+import { reportSchemaErrors } from '../helpers/report-schema.js';
+
+// A short time-out so the simulator's "never answers" fault is classified in a second.
+const CONFIG = `services:
+  router: { kind: router, base_url: https://openrouter.ai/api/v1, api_key_env: OPENROUTER_API_KEY, timeout_s: 1 }
+  direct: { kind: direct, base_url: https://direct.example/v1, api_key_env: DIRECT_API_KEY, timeout_s: 1 }
+`;
+
+/** Faults that are case errors: the run goes on and exits 1. */
+const CASE_FAULTS: Record<ServiceKind, [SimFault, ErrorKind][]> = {
+  router: [
+    ['routing', 'routing'],
+    ['rate_limited', 'rate_limited'],
+    ['invalid_model', 'invalid_model'],
+    ['body_error', 'body_error'],
+    ['empty_choices', 'empty_choices'],
+    ['empty_content', 'empty_content'],
+    ['timeout', 'timeout'],
+    ['network', 'network'],
+    ['bad_response', 'bad_response'],
+    ['server_error', 'server_error'],
+  ],
+  direct: [
+    ['rate_limited', 'rate_limited'],
+    ['invalid_model', 'invalid_model'],
+    ['body_error', 'body_error'],
+    ['empty_choices', 'empty_choices'],
+    ['empty_content', 'empty_content'],
+    ['timeout', 'timeout'],
+    ['network', 'network'],
+    ['bad_response', 'bad_response'],
+    ['server_error', 'server_error'],
+  ],
+};
+
+/** Faults that stop the run: budget conditions pause (3), access failures stop (4). */
+const STOP_FAULTS: [ServiceKind, SimFault, ErrorKind, number][] = [
+  ['router', 'auth', 'auth', 4],
+  ['router', 'permission', 'permission', 4],
+  ['router', 'insufficient_credit', 'insufficient_credit', 3],
+  ['router', 'budget_exceeded', 'budget_exceeded', 3],
+  ['direct', 'auth', 'auth', 4],
+  ['direct', 'permission', 'permission', 4],
+  ['direct', 'budget_exceeded', 'budget_exceeded', 3],
+  ['direct', 'depleted', 'depleted', 3],
+];
+
+const MODEL: Record<ServiceKind, string> = { router: 'openai/gpt-4o-mini', direct: 'kimi-k2-0905-preview' };
+
+function suite(kind: ServiceKind, cases: { id: string; fault?: SimFault }[]): string {
+  const lines = [`suite: faults-${kind}`, `service: ${kind}`, `model: ${MODEL[kind]}`, 'cases:'];
+  for (const c of cases) {
+    lines.push(`  - id: ${c.id}`, `    prompt: "Say exactly: hello ${c.id}"`);
+    if (c.fault) lines.push(`    sim: { fault: ${c.fault} }`);
+    lines.push('    expect: [{ contains: hello }]');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe.each(['router', 'direct'] as const)('every simulated fault on the %s service', (kind) => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  let report: Report;
+  let code: number | null;
+
+  beforeAll(async () => {
+    const cases = [
+      { id: 'healthy' },
+      ...CASE_FAULTS[kind].map(([fault]) => ({ id: fault.replace(/_/g, '-'), fault })),
+    ];
+    project = await makeProject({
+      'driftcheck.config.yaml': CONFIG,
+      [`suites/${kind}.yaml`]: suite(kind, cases),
+    });
+    const result = await runCli(['run', '--sim', '--concurrency', '16'], { cwd: project.dir });
+    code = result.code;
+    report = await readReport(runDirFrom(result, project.dir));
+  });
+  afterAll(() => project.cleanup());
+
+  it('exits 1 and writes a report that validates against the shipped schema', () => {
+    expect(code).toBe(1);
+    expect(reportSchemaErrors(report)).toEqual([]);
+    expect(report.run.status).toBe('completed');
+  });
+
+  it('still passes the healthy case', () => {
+    expect(report.cases.find((c) => c.case === 'healthy')?.status).toBe('pass');
+  });
+
+  it.each(CASE_FAULTS[kind])('records fault %s as error kind %s', (fault, kind) => {
+    const result = report.cases.find((c) => c.case === fault.replace(/_/g, '-'));
+    expect(result?.status).toBe('error');
+    expect(result?.error?.kind).toBe(kind);
+    expect(result?.error?.model).toBeTruthy();
+  });
+});
+
+describe.each(STOP_FAULTS)('%s fault %s', (kind, fault, errorKind, exitCode) => {
+  it(`stops the run with exit ${exitCode}, the rest not run`, async () => {
+    const project = await makeProject({
+      'driftcheck.config.yaml': CONFIG,
+      'suites/s.yaml': suite(kind, [{ id: 'first', fault }, { id: 'b' }, { id: 'c' }, { id: 'd' }]),
+    });
+    try {
+      const result = await runCli(['run', '--sim', '--concurrency', '1'], { cwd: project.dir });
+      expect(result.code).toBe(exitCode);
+      const report = await readReport(runDirFrom(result, project.dir));
+      expect(reportSchemaErrors(report)).toEqual([]);
+      expect(report.run.stop_reason?.kind).toBe(errorKind);
+      expect(report.summary.not_run).toBe(exitCode === 3 ? 4 : 3);
+      expect(report.run.status).toBe('paused');
+      if (exitCode === 3) expect(result.stderr).toMatch(/Resume with: driftcheck run --resume reports\//);
+    } finally {
+      await project.cleanup();
+    }
+  });
+});

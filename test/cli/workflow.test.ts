@@ -1,0 +1,206 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
+import { reportSchemaErrors } from '../helpers/report-schema.js';
+
+const SUITE = `suite: support
+service: router
+model: openai/gpt-4o-mini
+params: { max_tokens: 256, temperature: 0 }
+system: You are a support agent for ACME.
+cases:
+  - id: greeting
+    prompt: "Say exactly: Welcome to ACME!"
+    expect:
+      - equals: Welcome to ACME!
+  - id: order-json
+    prompt: Return the order as JSON with the fields order_id and status.
+    expect:
+      - json_schema: { type: object, required: [order_id, status] }
+  - id: math
+    prompt: What is 12 + 30?
+    expect:
+      - contains: "42"
+`;
+
+describe('baseline workflow on the simulator', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  beforeAll(async () => {
+    project = await makeProject({ 'suites/support.yaml': SUITE });
+  });
+  afterAll(() => project.cleanup());
+
+  it('first run: every case is new, passes, and --update-baselines writes a reviewable baseline', async () => {
+    const run = await runCli(['run', '--sim', '--update-baselines'], { cwd: project.dir });
+    expect(run.code).toBe(0);
+    const report = await readReport(runDirFrom(run, project.dir));
+    expect(reportSchemaErrors(report)).toEqual([]);
+    expect(report.summary).toMatchObject({ total: 3, passed: 3, regressed: 0 });
+    expect(report.cases.every((c) => c.drift.some((d) => d.kind === 'new_case'))).toBe(true);
+    expect(report.cases.every((c) => c.model === 'openai/gpt-4o-mini')).toBe(true);
+    const baseline = await readFile(join(project.dir, 'baselines/support.json'), 'utf8');
+    expect(baseline.endsWith('\n')).toBe(true);
+    expect(JSON.parse(baseline).cases.greeting.content).toBe('Welcome to ACME!');
+    expect(baseline).toContain('\n  '); // pretty-printed for git diffs
+  });
+
+  it('second run: same answers, no drift, exit 0; reports/latest points at it', async () => {
+    const run = await runCli(['run', '--sim'], { cwd: project.dir });
+    expect(run.code).toBe(0);
+    const runDir = runDirFrom(run, project.dir);
+    const report = await readReport(runDir);
+    expect(report.summary).toMatchObject({ passed: 3, drifted: 0, regressed: 0 });
+    expect((await readReport(join(project.dir, 'reports/latest'))).run.id).toBe(report.run.id);
+  });
+
+  it('a regression against the baseline exits 1 and says what drifted', async () => {
+    const drifted = SUITE.replace(
+      'prompt: "Say exactly: Welcome to ACME!"',
+      'prompt: "Say exactly: Welcome to ACME!"\n    sim: { reply: "Hello there." }',
+    );
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(join(project.dir, 'suites/support.yaml'), drifted),
+    );
+    const run = await runCli(['run', '--sim'], { cwd: project.dir });
+    expect(run.code).toBe(1);
+    const report = await readReport(runDirFrom(run, project.dir));
+    const greeting = report.cases.find((c) => c.case === 'greeting')!;
+    expect(greeting.status).toBe('fail');
+    expect(greeting.drift.map((d) => d.kind)).toEqual(
+      expect.arrayContaining(['regressed', 'content_changed']),
+    );
+    expect(report.summary.regressed).toBe(1);
+    expect(run.stdout).toMatch(/support\/greeting/);
+    expect(run.stdout).toMatch(/regressed/);
+  });
+
+  it('--model runs a candidate and diffs it against the current baseline', async () => {
+    const run = await runCli(['run', '--sim', '--model', 'anthropic/claude-sonnet-4.5', '--filter', 'math'], {
+      cwd: project.dir,
+    });
+    const report = await readReport(runDirFrom(run, project.dir));
+    expect(report.run.candidate_model).toBe('anthropic/claude-sonnet-4.5');
+    const math = report.cases.find((c) => c.case === 'math')!;
+    expect(math.requested_model).toBe('anthropic/claude-sonnet-4.5');
+    expect(math.model).toBe('anthropic/claude-sonnet-4.5');
+    const changed = math.drift.find((d) => d.kind === 'model_changed');
+    expect(changed).toMatchObject({
+      severity: 'info',
+      baseline: 'openai/gpt-4o-mini',
+      current: 'anthropic/claude-sonnet-4.5',
+    });
+    expect(report.cases).toHaveLength(1); // --filter
+    expect(report.suites[0]?.drift).toEqual([]); // a filtered run reports no missing cases
+  });
+
+  it('baseline accept promotes one case from a run', async () => {
+    const run = await runCli(['run', '--sim'], { cwd: project.dir });
+    const runDir = runDirFrom(run, project.dir);
+    const accept = await runCli(['baseline', 'accept', runDir, '--case', 'greeting'], { cwd: project.dir });
+    expect(accept.code).toBe(0);
+    expect(accept.stdout).toContain('baselines/support.json');
+    const baseline = JSON.parse(await readFile(join(project.dir, 'baselines/support.json'), 'utf8'));
+    expect(baseline.cases.greeting.content).toBe('Hello there.');
+    expect(baseline.cases.math.content).toContain('42');
+    const again = await runCli(['run', '--sim'], { cwd: project.dir });
+    expect(again.code).toBe(1); // greeting still fails its own expectation…
+    const report = await readReport(runDirFrom(again, project.dir));
+    expect(report.summary.regressed).toBe(0); // …but it is no longer a regression
+  });
+
+  it('diff compares two stored runs case by case', async () => {
+    const runs = (await import('node:fs/promises').then((fs) => fs.readdir(join(project.dir, 'reports'))))
+      .filter((d) => /^\d{8}T/.test(d))
+      .sort();
+    const diff = await runCli(['diff', `reports/${runs[1]}`, `reports/${runs[2]}`], { cwd: project.dir });
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toMatch(/support\/greeting#0/);
+    expect(diff.stdout).toMatch(/regressed/);
+  });
+});
+
+describe('aliases', () => {
+  const ALIAS = `suite: latest\nservice: router\nmodel: ~anthropic/claude-opus-latest\ncases:\n  - id: a\n    prompt: "Say exactly: ok"\n    expect: [{ equals: ok }]\n`;
+
+  it('refuses a ~latest alias with exit 2, naming file, line and how to pin it', async () => {
+    const project = await makeProject({ 'suites/latest.yaml': ALIAS });
+    try {
+      const run = await runCli(['run', '--sim'], { cwd: project.dir });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/latest\.yaml:3:\d+/);
+      expect(run.stderr).toMatch(/driftcheck pin/);
+      expect(run.stderr).toMatch(/--allow-alias/);
+    } finally {
+      await project.cleanup();
+    }
+  });
+
+  it('runs it with --allow-alias and records the concrete model that answered', async () => {
+    const project = await makeProject({ 'suites/latest.yaml': ALIAS });
+    try {
+      const run = await runCli(['run', '--sim', '--allow-alias'], { cwd: project.dir });
+      expect(run.code).toBe(0);
+      const report = await readReport(runDirFrom(run, project.dir));
+      expect(report.cases[0]?.requested_model).toBe('~anthropic/claude-opus-latest');
+      expect(report.cases[0]?.model).toMatch(/^anthropic\/claude-opus-\d/);
+    } finally {
+      await project.cleanup();
+    }
+  });
+});
+
+describe('validate and verify', () => {
+  it('validate accepts good suites and rejects a bad one with file:line:column and exit 2', async () => {
+    const project = await makeProject({
+      'suites/good.yaml': `suite: good\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: a\n    prompt: hi\n    expect: [{ non_empty: true }]\n`,
+    });
+    try {
+      const ok = await runCli(['validate'], { cwd: project.dir });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toMatch(/1 suite\(s\), 1 case\(s\)/);
+      await import('node:fs/promises').then((fs) =>
+        fs.writeFile(
+          join(project.dir, 'suites/bad.yaml'),
+          `suite: bad\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: a\n    prompt: hi\n    expects: [{ contains: x }]\n`,
+        ),
+      );
+      const bad = await runCli(['validate'], { cwd: project.dir });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/bad\.yaml:7:5/);
+      expect(bad.stderr).toMatch(/did you mean 'expect'/);
+      const run = await runCli(['run', '--sim'], { cwd: project.dir });
+      expect(run.code).toBe(2);
+    } finally {
+      await project.cleanup();
+    }
+  });
+
+  it('verify --sim makes the first request on both services and prints what answered', async () => {
+    const project = await makeProject({});
+    try {
+      const run = await runCli(['verify', '--sim'], { cwd: project.dir });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(
+        /router \(router\)[\s\S]*answered openai\/gpt-4o-mini[\s\S]*finish_reason: stop[\s\S]*verdict: ok/,
+      );
+      expect(run.stdout).toMatch(/direct \(direct\)[\s\S]*answered kimi-k2-0905-preview[\s\S]*verdict: ok/);
+    } finally {
+      await project.cleanup();
+    }
+  });
+
+  it('verify reports a missing key as pre-flight with exit 2', async () => {
+    const project = await makeProject({});
+    try {
+      const run = await runCli(['verify', '--service', 'router', '--model', 'openai/gpt-4o-mini'], {
+        cwd: project.dir,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toMatch(/preflight[\s\S]*OPENROUTER_API_KEY/);
+      expect(run.stdout).toMatch(/nothing was sent/);
+    } finally {
+      await project.cleanup();
+    }
+  });
+});
