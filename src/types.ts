@@ -59,12 +59,7 @@ export interface RequestParams {
 }
 
 export type StringCheckType =
-  | 'contains'
-  | 'not_contains'
-  | 'icontains'
-  | 'equals'
-  | 'regex'
-  | 'finish_reason';
+  'contains' | 'not_contains' | 'icontains' | 'equals' | 'regex' | 'finish_reason';
 export type CheckType = StringCheckType | 'json_schema' | 'max_completion_tokens' | 'non_empty';
 
 /** One `expect:` item, parsed from `- contains: 30 days` into `{ type, value }`. */
@@ -74,24 +69,11 @@ export type Expectation =
   | { type: 'max_completion_tokens'; value: number }
   | { type: 'non_empty'; value: boolean };
 
-/** Faults the embedded simulator can be told to produce for one request. */
-export type SimFault =
-  | 'auth'
-  | 'permission'
-  | 'insufficient_credit'
-  | 'budget_exceeded'
-  | 'depleted'
-  | 'routing'
-  | 'rate_limited'
-  | 'invalid_model'
-  | 'body_error'
-  | 'empty_choices'
-  | 'empty_content'
-  | 'timeout'
-  | 'network'
-  | 'bad_response'
-  | 'server_error'
-  | 'length';
+/**
+ * Faults the embedded simulator can be told to produce for one request: every error
+ * kind a service can cause, plus a reply cut short at max_tokens.
+ */
+export type SimFault = Exclude<ErrorKind, 'preflight'> | 'length';
 
 /**
  * Per-case instructions for the embedded simulator (`sim:` in a suite). Sent only

@@ -3,12 +3,12 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { PreflightError, UsageError } from '../errors.js';
 import { isAccessStop, isBudgetCondition } from '../run/result.js';
-import { isLoopback } from '../run/run-suites.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor } from '../service/redact.js';
 import { loadSuites } from '../suite/load.js';
 import type { CallOutcome, Config, ExitCode, ServiceConfig, ServiceKind } from '../types.js';
+import { isLoopbackUrl } from '../util/loopback.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
 
@@ -84,7 +84,7 @@ async function verifyService(
   const client = createServiceClient({
     service: { ...service, timeout_s: VERIFY.timeout_s, retries: VERIFY.retries },
     apiKey,
-    simDirectives: isLoopback(service.base_url),
+    simDirectives: isLoopbackUrl(service.base_url),
   });
   let outcome: CallOutcome;
   try {

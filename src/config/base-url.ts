@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../util/loopback.js';
 import { show } from '../yaml/show.js';
 
 /**
@@ -29,10 +30,4 @@ export function explainBaseUrl(url: string): { message: string; hint: string } |
     };
   }
   return null;
-}
-
-/** True for hosts that never leave this machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -17,7 +17,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       direct: buildService(
         'direct',
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a config-style reference, expanded by buildService
+        // A config-style reference (not a JS template), expanded by buildService.
         { kind: 'direct', base_url: '${DIRECT_BASE_URL}', api_key_env: 'DIRECT_API_KEY' },
         env,
       ),

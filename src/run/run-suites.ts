@@ -10,6 +10,7 @@ import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor, type Redactor } from '../service/redact.js';
 import type { Baseline, CaseResult, Config, Diagnostic, Report, ServiceClient, Suite } from '../types.js';
+import { isLoopbackUrl } from '../util/loopback.js';
 import { executePlan } from './execute.js';
 import { openJournal, readJournal } from './journal.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
@@ -88,7 +89,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       createServiceClient({
         service,
         apiKey: keys.get(name)!,
-        simDirectives: isLoopback(service.base_url),
+        simDirectives: isLoopbackUrl(service.base_url),
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       }),
     );
@@ -213,14 +214,4 @@ function redactResult(result: CaseResult, redactor: Redactor): CaseResult {
   if (!redactor.active) return result;
   const { text, redacted } = redactor.redact(JSON.stringify(result));
   return redacted ? { ...(JSON.parse(text) as CaseResult), redacted: true } : result;
-}
-
-/** Simulator directives only ever go to a loopback address. */
-export function isLoopback(baseUrl: string): boolean {
-  try {
-    const host = new URL(baseUrl).hostname;
-    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-  } catch {
-    return false;
-  }
 }

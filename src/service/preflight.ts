@@ -1,22 +1,19 @@
+import { unsetEnv } from '../config/env.js';
 import { PreflightError } from '../errors.js';
 import type { ServiceConfig } from '../types.js';
+import { isLoopbackHost } from '../util/loopback.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
-/** True for hosts that never leave the machine, where plain http cannot leak a key. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+export { isLoopbackHost };
 
 /** Checks the base URL before any key is attached to it; throws PreflightError. */
 export function checkBaseUrl(service: ServiceConfig): URL {
   const raw = service.base_url?.trim() ?? '';
   if (raw === '' || raw.includes('${')) {
-    throw new PreflightError(
-      `service "${service.name}" has no base_url${raw === '' ? '' : ` (still "${raw}": its environment variable is unset)`}; ` +
-        'set base_url in the config, or the environment variable it refers to',
-    );
+    const unset = unsetEnv(service);
+    const why = unset.length
+      ? `: the environment variable ${unset.join(', ')} it refers to is not set; export ${unset.length > 1 ? 'them' : 'it'}, or use --sim`
+      : `${raw === '' ? '' : ` (still "${raw}": its environment variable is unset)`}; set base_url in the config, or the environment variable it refers to`;
+    throw new PreflightError(`service "${service.name}" has no base_url${why}`);
   }
   let url: URL;
   try {

@@ -28,8 +28,7 @@ const NUMBER_FIELDS = { delay_ms: 600_000, retry_after_s: 3600, fail_times: 1_00
 const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
 
 export type DirectiveRead =
-  | { ok: true; directive: SimDirective | null; messages: ChatMessage[] }
-  | { ok: false; message: string };
+  { ok: true; directive: SimDirective | null; messages: ChatMessage[] } | { ok: false; message: string };
 
 /**
  * The directive for one request: the `x-driftcheck-sim` header's JSON merged over any

@@ -11,8 +11,7 @@ export interface YamlMapping {
 }
 
 export type ParsedYaml =
-  | { value: YamlMapping; errors?: undefined }
-  | { value?: undefined; errors: Diagnostic[] };
+  { value: YamlMapping; errors?: undefined } | { value?: undefined; errors: Diagnostic[] };
 
 /**
  * Parses one YAML document that must be a mapping (a suite or a config), turning every

@@ -3,8 +3,7 @@ import type { Diagnostic } from '../types.js';
 import { MAX_FILE_BYTES } from './limits.js';
 
 export type TextRead =
-  | { text: string; diagnostic?: undefined }
-  | { text?: undefined; diagnostic: Diagnostic };
+  { text: string; diagnostic?: undefined } | { text?: undefined; diagnostic: Diagnostic };
 
 /**
  * Reads a suite or config file as UTF-8 text, refusing what cannot be one: missing

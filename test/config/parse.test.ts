@@ -1,12 +1,12 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings hold config-style ${VAR} references on purpose
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { explainApiKeyEnv } from '../../src/config/api-key-env.js';
-import { explainBaseUrl, isLoopbackHost } from '../../src/config/base-url.js';
+import { explainBaseUrl } from '../../src/config/base-url.js';
 import { expandEnv, unsetEnv } from '../../src/config/env.js';
 import { parseConfig } from '../../src/config/parse.js';
 import { formatDiagnostic } from '../../src/errors.js';
+import { isLoopbackHost } from '../../src/util/loopback.js';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../fixtures/config/${name}`, import.meta.url)), 'utf8');

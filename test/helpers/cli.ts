@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Report } from '../../src/types.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(REPO, 'bin/driftcheck.js');
@@ -101,7 +102,7 @@ export interface SimStats {
   byStatus: Record<string, number>;
 }
 
-export async function readReport(runDir: string): Promise<import('../../src/types.js').Report> {
+export async function readReport(runDir: string): Promise<Report> {
   return JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8'));
 }
 

@@ -254,15 +254,13 @@ const directRows: Row[] = [
     'project_spend_limit_exceeded',
     'organization_spend_limit_exceeded',
     'organization_usage_limit_exceeded',
-  ].map(
-    (code): Row => [
-      `429 ${code}`,
-      429,
-      openaiError('You exceeded a limit.', 'insufficient_quota', code),
-      'budget_exceeded',
-      code,
-    ],
-  ) as Row[]),
+  ].map((code): Row => [
+    `429 ${code}`,
+    429,
+    openaiError('You exceeded a limit.', 'insufficient_quota', code),
+    'budget_exceeded',
+    code,
+  ]) as Row[]),
   [
     '429 daily budget message',
     429,

@@ -6,7 +6,7 @@ export interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests poke into loosely shaped JSON bodies
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests poke into loosely shaped JSON bodies
   json: any;
 }
 
