@@ -42,6 +42,10 @@ const STOP_FAULTS: [ServiceKind, SimFault, ErrorKind, number][] = [
   ['router', 'permission', 'permission', 4],
   ['router', 'insufficient_credit', 'insufficient_credit', 3],
   ['router', 'budget_exceeded', 'budget_exceeded', 3],
+  // The router has no separate "depleted": an exhausted account is a 402 like a key limit.
+  ['router', 'depleted', 'insufficient_credit', 3],
+  // The direct service has no credit notion of its own: an exhausted balance is "depleted".
+  ['direct', 'insufficient_credit', 'depleted', 3],
   ['direct', 'auth', 'auth', 4],
   ['direct', 'permission', 'permission', 4],
   ['direct', 'budget_exceeded', 'budget_exceeded', 3],

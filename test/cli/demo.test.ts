@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/types.js';
+import { copyFromRepo, makeProject, readReport, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
+import { reportSchemaErrors } from '../helpers/report-schema.js';
+
+// The README's demo: the shipped demo suites against the shipped baselines.
+describe('the demo (npm start)', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  let run: CliResult;
+  let report: Report;
+
+  beforeAll(async () => {
+    project = await makeProject();
+    await copyFromRepo(project.dir, 'suites/demo', 'baselines');
+    run = await runCli(['run', '--sim', 'suites/demo'], { cwd: project.dir });
+    report = await readReport(runDirFrom(run, project.dir));
+  });
+  afterAll(() => project.cleanup());
+
+  it('prints the summary and exits 1 on what it caught', () => {
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/total\s*│\s*passed/);
+    expect(run.stdout).toMatch(/FAIL — failures, errors or regressions \(exit 1\)/);
+  });
+
+  it('writes a report.json that validates against the shipped schema', () => {
+    expect(reportSchemaErrors(report)).toEqual([]);
+    expect(report.summary.total).toBe(9);
+  });
+
+  it('catches the drift, the error hidden in a 200 body and the empty choices', () => {
+    const byCase = new Map(report.cases.map((c) => [`${c.suite}/${c.case}`, c]));
+    expect(byCase.get('support-demo/refund-window')?.drift.map((d) => d.kind)).toContain('regressed');
+    expect(byCase.get('direct-demo/release-notes')?.drift.map((d) => d.kind)).toContain(
+      'finish_reason_changed',
+    );
+    expect(byCase.get('support-demo/shipping-policy')?.error).toMatchObject({
+      kind: 'body_error',
+      http_status: 200,
+    });
+    expect(byCase.get('support-demo/warranty')?.error).toMatchObject({
+      kind: 'empty_choices',
+      http_status: 200,
+    });
+    for (const id of ['support-demo/greeting', 'support-demo/order-json', 'direct-demo/arithmetic']) {
+      expect(byCase.get(id)).toMatchObject({ status: 'pass', drift: [] });
+    }
+  });
+});
