@@ -319,7 +319,8 @@ export interface Baseline {
 // ─── Reports ─────────────────────────────────────────────────────────────────
 
 export type RunStatus = 'completed' | 'paused' | 'interrupted';
-export type ExitCode = 0 | 1 | 2 | 3 | 4;
+/** DESIGN.md's 0–4, plus the shell's 128 + signal for a run interrupted by SIGINT (130) or SIGTERM (143). */
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 130 | 143;
 
 export interface RunInfo {
   id: string;

@@ -9,6 +9,7 @@ import { parseShard } from '../run/plan.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
 import type { CliIO } from './io.js';
+import { watchInterrupts } from './interrupts.js';
 import { simulateServices } from './sim-setup.js';
 import { version } from './version.js';
 
@@ -84,10 +85,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let env = io.env;
   const sim = meta.sim ? await simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
-  const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const interrupts = watchInterrupts(io, graceMs(io.env));
   try {
     const result = await runSuites({
       config,
@@ -98,7 +96,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       meta,
       ...(resumeDir ? { resumeDir } : {}),
       version: version(),
-      signal: abort.signal,
+      interrupt: interrupts.interrupt,
+      abortInFlight: interrupts.abortInFlight,
+      onThrottle: (service, concurrency) =>
+        io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`),
       onPlan: ({ runDir, planned, alreadyDone }) => {
         const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
         io.stderr(
@@ -115,17 +116,22 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     io.stderr(`report: ${relative(io.cwd, join(runDir, 'report.json'))}\n`);
     for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
     if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
-    if (report.run.exit_code === 3) {
+    if (report.run.status !== 'completed') {
       io.stderr(
-        `paused: ${report.summary.not_run} sample(s) not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
+        `${report.run.status}: ${report.summary.not_run} sample(s) not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
       );
     }
     return report.run.exit_code;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupts.dispose();
     await sim?.simulator.close();
   }
+}
+
+/** How long an interrupted run waits for in-flight requests (DRIFTCHECK_INTERRUPT_GRACE_S, default 10 s). */
+function graceMs(env: NodeJS.ProcessEnv): number {
+  const seconds = Number(env.DRIFTCHECK_INTERRUPT_GRACE_S ?? 10);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 10_000;
 }
 
 function positiveInt(flag: string, text: string): number {

@@ -6,4 +6,5 @@ export const SERVICE_DEFAULTS: Record<ServiceKind, { max_tokens: number }> = {
   direct: { max_tokens: 1024 },
 };
 
-export const COMMON_DEFAULTS = { timeout_s: 60, retries: 0, concurrency: 8 } as const;
+// retries: a nightly run should ride out a passing 429 or 5xx; `verify` always uses 0 (the seed's first request).
+export const COMMON_DEFAULTS = { timeout_s: 60, retries: 2, concurrency: 8 } as const;

@@ -15,6 +15,8 @@ const VERDICT_TEXT = {
   2: 'ERROR — nothing was sent',
   3: 'PAUSED — budget or credit condition; resume with --resume',
   4: 'STOPPED — authentication or permission failure',
+  130: 'INTERRUPTED (SIGINT) — finish it with --resume',
+  143: 'INTERRUPTED (SIGTERM) — finish it with --resume',
 } as const;
 
 /** The end-of-run summary: counts, then every failing, errored or drifted case with its reason. */

@@ -45,11 +45,12 @@ export function runStatusFor(stop: StopReason | null): RunStatus {
 
 /**
  * DESIGN.md's exit codes: 3 for a budget pause, 4 for an auth/permission stop, 1 for any
- * failure, error or regression (or an interrupted run), else 0.
+ * failure, error or regression, else 0. An interrupted run exits as shells expect of a
+ * signal (130 SIGINT, 143 SIGTERM), so CI never mistakes it for a verdict.
  */
 export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
   if (stop?.kind === 'paused') return 3;
   if (stop?.kind === 'access') return 4;
-  if (stop?.kind === 'interrupted') return 1;
+  if (stop?.kind === 'interrupted') return stop.signal === 'SIGTERM' ? 143 : 130;
   return summary.failed + summary.errored + summary.regressed > 0 ? 1 : 0;
 }

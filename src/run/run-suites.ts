@@ -30,7 +30,11 @@ export interface RunSuitesOptions {
   /** Continue this run folder: samples already in its journal are not sent again. */
   resumeDir?: string;
   version: string;
-  signal?: AbortSignal;
+  /** Stop scheduling (first SIGINT/SIGTERM; its reason names the signal). */
+  interrupt?: AbortSignal;
+  /** Abandon in-flight requests too (grace period over, or a second signal). */
+  abortInFlight?: AbortSignal;
+  onThrottle?: (service: string, concurrency: number) => void;
   dispatcher?: Dispatcher;
   now?: () => Date;
   onResult?: (result: CaseResult) => void;
@@ -103,9 +107,11 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
       journal,
       redactResult: (r) => redactResult(r, redactor),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.interrupt ? { interrupt: options.interrupt } : {}),
+      ...(options.abortInFlight ? { abortInFlight: options.abortInFlight } : {}),
       now,
       ...(options.onResult ? { onResult: options.onResult } : {}),
+      ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
     });
   } finally {
     journal.close();

@@ -5,8 +5,8 @@ import { reportSchemaErrors } from '../helpers/report-schema.js';
 
 // A short time-out so the simulator's "never answers" fault is classified in a second.
 const CONFIG = `services:
-  router: { kind: router, base_url: https://openrouter.ai/api/v1, api_key_env: OPENROUTER_API_KEY, timeout_s: 1 }
-  direct: { kind: direct, base_url: https://direct.example/v1, api_key_env: DIRECT_API_KEY, timeout_s: 1 }
+  router: { kind: router, base_url: https://openrouter.ai/api/v1, api_key_env: OPENROUTER_API_KEY, timeout_s: 1, retries: 0 }
+  direct: { kind: direct, base_url: https://direct.example/v1, api_key_env: DIRECT_API_KEY, timeout_s: 1, retries: 0 }
 `;
 
 /** Faults that are case errors: the run goes on and exits 1. */

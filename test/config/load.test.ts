@@ -29,7 +29,7 @@ describe('defaultConfig', () => {
       api_key_env: 'OPENROUTER_API_KEY',
       max_tokens: 512,
       timeout_s: 60,
-      retries: 0,
+      retries: 2,
       concurrency: 8,
       headers: {},
     });

@@ -116,7 +116,7 @@ describe('parseConfig on valid fixtures', () => {
             headers: {},
             max_tokens: 1024,
             timeout_s: 60,
-            retries: 0,
+            retries: 2,
             concurrency: 8,
           },
         },

@@ -10,6 +10,7 @@ export const BIN = join(REPO, 'bin/driftcheck.js');
 
 export interface CliResult {
   code: number | null;
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -19,23 +20,32 @@ export function runCli(
   args: string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<CliResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  return spawnCli(args, options).result;
+}
+
+/** Like runCli, with the child process at hand (to signal or kill it mid-run). */
+export function spawnCli(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const result = new Promise<CliResult>((done, fail) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => {
+    child.stdout!.on('data', (d) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr!.on('data', (d) => {
       stderr += d;
     });
     child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }));
   });
+  return { child, result };
 }
 
 /** A scratch project folder, removed by the returned cleanup. */

@@ -1,0 +1,135 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CaseResult } from '../../src/types.js';
+import { makeProject, readReport, runCli, spawnCli, startSimProcess } from '../helpers/cli.js';
+
+const KEY = `sk-or-v1-${'c0ffee42'.repeat(8)}`;
+const env = { OPENROUTER_API_KEY: KEY, DRIFTCHECK_INTERRUPT_GRACE_S: '20' };
+
+function suite(n: number): string {
+  const cases = Array.from(
+    { length: n },
+    (_, i) => `  - id: c${i}\n    prompt: "Say exactly: case ${i}"\n    expect: [{ contains: case }]`,
+  );
+  return `suite: crash\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n${cases.join('\n')}\n`;
+}
+
+function config(url: string): string {
+  return `services:\n  router: { kind: router, base_url: ${url}/api/v1, api_key_env: OPENROUTER_API_KEY }\n`;
+}
+
+async function journalKeys(runDir: string): Promise<string[]> {
+  const text = await readFile(join(runDir, 'results.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [(JSON.parse(l) as CaseResult).key];
+      } catch {
+        return [];
+      }
+    });
+}
+
+async function waitFor<T>(probe: () => Promise<T | null>, what: string): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const value = await probe();
+    if (value !== null) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The run folder as soon as the run has created it. */
+async function runDirOf(projectDir: string): Promise<string> {
+  return waitFor(async () => {
+    const entries = await import('node:fs/promises').then((fs) =>
+      fs.readdir(join(projectDir, 'reports')).catch(() => []),
+    );
+    const id = entries.find((e) => /^\d{8}T/.test(e));
+    return id ? join(projectDir, 'reports', id) : null;
+  }, 'the run folder');
+}
+
+describe('crash and interrupt safety', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it('kill -9 mid-run, then --resume: no case lost, no finished case sent again', async () => {
+    const N = 300;
+    const project = await makeProject({ 'suites/crash.yaml': suite(N) });
+    cleanups.push(project.cleanup);
+    const slow = await startSimProcess(['--latency-ms', '20']);
+    cleanups.push(slow.stop);
+    await writeFile(join(project.dir, 'driftcheck.config.yaml'), config(slow.url));
+
+    const { child, result } = spawnCli(['run', '--concurrency', '4'], { cwd: project.dir, env });
+    const runDir = await runDirOf(project.dir);
+    await waitFor(async () => ((await journalKeys(runDir)).length >= 60 ? true : null), '60 journaled cases');
+    child.kill('SIGKILL');
+    expect((await result).signal).toBe('SIGKILL');
+    // A write torn by the crash: the resume must ignore it, not choke on it.
+    await appendFile(join(runDir, 'results.jsonl'), '{"key":"crash/c299#0","sta');
+    const finished = new Set(await journalKeys(runDir));
+    expect(finished.size).toBeGreaterThanOrEqual(60);
+    expect(finished.size).toBeLessThan(N);
+
+    const fresh = await startSimProcess();
+    cleanups.push(fresh.stop);
+    await writeFile(join(project.dir, 'driftcheck.config.yaml'), config(fresh.url));
+    const resumed = await runCli(['run', '--resume'], { cwd: project.dir, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/ignored 1 unreadable journal line/);
+
+    const report = await readReport(runDir);
+    expect(report.run.status).toBe('completed');
+    expect(report.summary).toMatchObject({ total: N, passed: N, not_run: 0 });
+    const resent = (await fresh.stats()).byCase;
+    const lost = report.cases.filter((c) => !finished.has(c.key) && !resent[c.key]).length;
+    const finishedSentAgain = Object.keys(resent).filter((k) => finished.has(k)).length;
+    const sentTwiceOnResume = Object.values(resent).filter((n) => n > 1).length;
+    expect({ lost, finishedSentAgain, sentTwiceOnResume }).toEqual({
+      lost: 0,
+      finishedSentAgain: 0,
+      sentTwiceOnResume: 0,
+    });
+    expect(Object.keys(resent).length).toBe(N - finished.size);
+    console.info(
+      `kill -9 after ${finished.size}/${N} journaled; resume sent ${Object.keys(resent).length}; ` +
+        `lost ${lost}, finished cases sent again ${finishedSentAgain}`,
+    );
+  });
+
+  it('SIGINT: in-flight requests finish and are kept, the rest not run, exit 130; --resume completes', async () => {
+    const N = 12;
+    const project = await makeProject({ 'suites/crash.yaml': suite(N) });
+    cleanups.push(project.cleanup);
+    const slow = await startSimProcess(['--latency-ms', '1500']);
+    cleanups.push(slow.stop);
+    await writeFile(join(project.dir, 'driftcheck.config.yaml'), config(slow.url));
+
+    const { child, result } = spawnCli(['run', '--concurrency', '3'], { cwd: project.dir, env });
+    const runDir = await runDirOf(project.dir);
+    await waitFor(
+      async () => ((await slow.stats()).completions >= 3 ? true : null),
+      'three requests in flight',
+    );
+    child.kill('SIGINT');
+    const interrupted = await result;
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stderr).toMatch(/SIGINT — no new requests/);
+    expect(interrupted.stderr).toMatch(/Resume with: driftcheck run --resume/);
+    const report = await readReport(runDir);
+    expect(report.run.status).toBe('interrupted');
+    expect(report.summary).toMatchObject({ passed: 3, not_run: N - 3 });
+
+    const resumed = await runCli(['run', '--resume', runDir], { cwd: project.dir, env });
+    expect(resumed.code).toBe(0);
+    expect((await readReport(runDir)).summary).toMatchObject({ passed: N, not_run: 0 });
+    expect((await slow.stats()).completions).toBe(N);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/types.js';
+import { makeProject, readReport, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
+
+// Every case is rate limited once (Retry-After: 1 s), then answered.
+const SUITE = `suite: busy
+service: router
+model: openai/gpt-4o-mini
+cases:
+${Array.from(
+  { length: 8 },
+  (_, i) =>
+    `  - id: c${i}\n    prompt: "Say exactly: ok ${i}"\n    sim: { fault: rate_limited, retry_after_s: 1, fail_times: 1 }\n    expect: [{ contains: ok }]`,
+).join('\n')}
+  - id: never-retried
+    prompt: hello
+    sim: { fault: invalid_model }
+    expect: [{ non_empty: true }]
+`;
+
+describe('retries that respect the service', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  let run: CliResult;
+  let report: Report;
+
+  beforeAll(async () => {
+    project = await makeProject({ 'suites/busy.yaml': SUITE });
+    run = await runCli(['run', '--sim', '--concurrency', '8'], { cwd: project.dir });
+    report = await readReport(runDirFrom(run, project.dir));
+  });
+  afterAll(() => project.cleanup());
+
+  it('retries a 429 after Retry-After and records every attempt, wait apart from latency', () => {
+    const busy = report.cases.filter((c) => c.case.startsWith('c'));
+    expect(busy).toHaveLength(8);
+    for (const c of busy) {
+      expect(c.status).toBe('pass');
+      expect(c.attempts).toBe(2);
+      expect(c.attempt_errors).toEqual([expect.objectContaining({ kind: 'rate_limited', http_status: 429 })]);
+      expect(c.wait_ms).toBeGreaterThanOrEqual(1000); // the service asked for 1 s
+    }
+  });
+
+  it('lowers the concurrency while the service rate limits', () => {
+    expect(run.stderr).toMatch(/router is rate limiting — concurrency now 4/);
+  });
+
+  it('never retries what cannot succeed (an invalid model)', () => {
+    const c = report.cases.find((x) => x.case === 'never-retried')!;
+    expect(c.error?.kind).toBe('invalid_model');
+    expect(c.attempts).toBe(1);
+  });
+});
