@@ -7,7 +7,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
-    // main() maps every known error to an exit code; anything reaching here is a bug.
+    // main() maps every error to an exit code (70 for a bug); this is the last resort.
     process.stderr.write(`driftcheck: internal error: ${error?.stack ?? error}\n`);
     process.exitCode = 70;
   },

@@ -1,4 +1,5 @@
 import { DriftcheckError } from '../errors.js';
+import { createRedactor } from '../service/redact.js';
 import { type CliIO, processIO } from './io.js';
 import { version } from './version.js';
 
@@ -71,8 +72,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     const command = await load();
     return await command(rest, io);
   } catch (error) {
+    // Whatever reaches the terminal from here is scrubbed of every key-like env value.
+    const { redact } = createRedactor(secretsIn(io.env));
     if (error instanceof DriftcheckError) {
-      io.stderr(`driftcheck ${name}: ${error.message}\n`);
+      io.stderr(redact(`driftcheck ${name}: ${error.message}\n`).text);
       return error.exitCode;
     }
     if (isParseArgsError(error)) {
@@ -81,8 +84,19 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       );
       return 2;
     }
-    throw error;
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(redact(`driftcheck ${name}: internal error (a bug — please report it):\n${detail}\n`).text);
+    return 70;
   }
+}
+
+/** Values of env variables named like credentials: redacted from any error output. */
+function secretsIn(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(
+      ([name, value]) => /KEY|TOKEN|SECRET|PASSWORD/i.test(name) && value !== undefined && value.length >= 16,
+    )
+    .map(([, value]) => value as string);
 }
 
 function isParseArgsError(error: unknown): boolean {

@@ -109,6 +109,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     });
     const { report, runDir } = result;
     if (reporters.has('console')) io.stdout(renderConsoleSummary(report, { color: io.color }));
+    const redacted = report.cases.filter((c) => c.redacted).length;
+    if (redacted)
+      io.stderr(`driftcheck: a key value was found and replaced by [REDACTED] in ${redacted} case(s)\n`);
     if (result.journalSkipped)
       io.stderr(
         `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,
