@@ -1,4 +1,4 @@
-import type { Config, Diagnostic, Validated } from '../types.js';
+import type { Config, Diagnostic, Prices, Validated } from '../types.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { parseYamlMapping } from '../yaml/parse-mapping.js';
 import { shippedValidator } from '../yaml/schemas.js';
@@ -38,5 +38,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   const services = Object.fromEntries(
     Object.entries(raw).map(([name, service]) => [name, buildService(name, service, env)]),
   );
-  return { value: { file, services } };
+  // fromEntries: model ids are user text, and `prices[id] = …` with "__proto__" would not add a key.
+  const prices = yaml.data.prices as Prices | undefined;
+  const priced = prices === undefined ? {} : { prices: Object.fromEntries(Object.entries(prices)) };
+  return { value: { file, services, ...priced } };
 }

@@ -1,3 +1,4 @@
+import { isAlias } from '../suite/alias.js';
 import type { Diagnostic } from '../types.js';
 import { escapePointer, locate } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
@@ -29,6 +30,17 @@ export function configProblems(yaml: YamlMapping, env: NodeJS.ProcessEnv): Diagn
       hint,
     });
   };
+  const prices = yaml.data.prices;
+  // Costs are looked up by the model that answered, which is never an alias: such a price never applies.
+  for (const model of isRecord(prices) ? Object.keys(prices) : []) {
+    if (!isAlias(model)) continue;
+    at(
+      `/prices/${escapePointer(model)}`,
+      true,
+      `price for ${show(model)}: an alias never answers a request, so this price would never be used`,
+      'key prices by the concrete model id that answers (reports show it as model), e.g. anthropic/claude-opus-4.5',
+    );
+  }
   const services = yaml.data.services;
   if (!isRecord(services)) return problems;
   for (const [name, service] of Object.entries(services)) {

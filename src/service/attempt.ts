@@ -48,7 +48,7 @@ export async function sendAttempt(
   http: ChatHttpRequest,
   callerSignal?: AbortSignal,
 ): Promise<AttemptResult> {
-  const timeoutSignal = ctx.timeoutMs > 0 ? AbortSignal.timeout(ctx.timeoutMs) : null;
+  const timeoutSignal = ctx.timeoutMs > 0 ? AbortSignal.timeout(timerMs(ctx.timeoutMs)) : null;
   const signals = [timeoutSignal, callerSignal].filter(
     (s): s is AbortSignal => s !== null && s !== undefined,
   );
@@ -137,6 +137,14 @@ export async function sendAttempt(
     }
     return fail(plain('network', networkMessage(http.url, cause)));
   }
+}
+
+/**
+ * A time-out Node's timers accept: whole milliseconds below 2^31 (a longer one fires
+ * after 1 ms), so `timeout_s: 0.0015` does not throw and `timeout_s: 1e12` does not fire at once.
+ */
+export function timerMs(ms: number): number {
+  return Math.min(Math.max(1, Math.ceil(ms)), 2 ** 31 - 1);
 }
 
 /** Adds the service's requested wait and retry hint to a classified failure. */

@@ -28,14 +28,25 @@ export function readUsage(value: unknown): Usage | null {
   return usage;
 }
 
-/** Message content as text: a string, the text parts of a parts array, or "" for anything else. */
-function readContent(message: Record<string, unknown>): string {
+/**
+ * Message content as text: a string, or the text parts of a parts array; "" when absent
+ * (null: no text, e.g. a tool call). null for anything else — a number or a bare object
+ * is a malformed body, not an empty answer.
+ */
+function readContent(message: Record<string, unknown>): string | null {
   const { content } = message;
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  if (content === null || content === undefined) return '';
+  if (Array.isArray(content) && content.every(isRecord)) {
+    return content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
   }
-  return '';
+  return null;
+}
+
+/** How a JSON value is named in a message about a malformed field. */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'a list that is not content parts';
+  return value === null ? 'null' : `a ${typeof value}`;
 }
 
 /**
@@ -52,10 +63,11 @@ export function normalizeCompletion(
   const choices = root.choices;
   const first = Array.isArray(choices) && isRecord(choices[0]) ? choices[0] : null;
   const message = first && isRecord(first.message) ? first.message : null;
+  const content = message ? readContent(message) : '';
   const completion: Completion = {
     id: strOrNull(root.id),
     model: strOrNull(root.model),
-    content: message ? readContent(message) : '',
+    content: content ?? '',
     finish_reason: first ? strOrNull(first.finish_reason) : null,
     usage: readUsage(root.usage),
   };
@@ -84,6 +96,9 @@ export function normalizeCompletion(
   if (first.finish_reason === 'error')
     return fail('body_error', 'the choice finished with finish_reason "error"');
   if (!message) return fail('bad_response', 'the first choice has no message');
+  if (content === null) {
+    return fail('bad_response', `the message content is ${jsonKind(message.content)}, not text`);
+  }
   // A tool call is an answer even without text; suites send no tools, but do not misreport it.
   const hasToolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
   if (completion.content.trim() === '' && !hasToolCalls) {

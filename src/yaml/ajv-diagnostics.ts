@@ -22,8 +22,8 @@ type SchemaNode = { title?: string; description?: string; properties?: Record<st
  * at the offending YAML node and say in plain words what to change.
  */
 export function ajvDiagnostics(errors: ErrorObject[], yaml: YamlMapping, t: AjvTranslation): Diagnostic[] {
-  // A oneOf error says it all; the failures of its branches would only repeat it.
-  const oneOfs = errors.filter((e) => e.keyword === 'oneOf');
+  // A oneOf/anyOf error says it all; the failures of its branches would only repeat it.
+  const oneOfs = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
   const isBranchNoise = (e: ErrorObject) =>
     oneOfs.some((o) => o.instancePath === e.instancePath && e.schemaPath.startsWith(`${o.schemaPath}/`));
   return errors
@@ -127,6 +127,13 @@ function translate(e: ErrorObject, yaml: YamlMapping, t: AjvTranslation): Diagno
     }
     case 'oneOf':
       return oneOf(e, name, at);
+    case 'anyOf':
+      return at(
+        e.instancePath,
+        false,
+        `${name} must be ${alternatives(e.schema as SchemaNode[])}, got ${show(e.data)}`,
+        about,
+      );
     default:
       return at(e.instancePath, false, `${name} ${e.message ?? 'is invalid'}`, about);
   }
@@ -151,6 +158,19 @@ function oneOf(
     );
   }
   return at(e.instancePath, false, `${name} needs ${list}`, `add exactly one of ${list}`);
+}
+
+/** `anyOf: [{type: integer, minimum: 1}, {const: auto}]` → "a whole number ≥ 1 or 'auto'". */
+function alternatives(branches: SchemaNode[]): string {
+  return branches
+    .map((b) => {
+      const node = b as SchemaNode & { const?: unknown; type?: unknown; minimum?: number };
+      if (node.const !== undefined) return `'${String(node.const)}'`;
+      if (node.type === 'integer')
+        return node.minimum !== undefined ? `a whole number ≥ ${node.minimum}` : 'a whole number';
+      return String(node.type ?? 'another form');
+    })
+    .join(' or ');
 }
 
 function describe(schema: SchemaNode): string | undefined {

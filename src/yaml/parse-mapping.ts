@@ -1,6 +1,8 @@
 import { type Document, isMap, LineCounter, parseAllDocuments } from 'yaml';
 import type { Diagnostic } from '../types.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from './limits.js';
+import { findNonPlainNodes } from './plain-data.js';
+import { describeSyntaxError } from './syntax-error.js';
 
 /** A parsed YAML file whose root is a mapping, with what is needed to point at its nodes. */
 export interface YamlMapping {
@@ -21,24 +23,43 @@ export type ParsedYaml =
 export function parseYamlMapping(text: string, file: string, what: string, expectedKeys: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const here = (offset: number, message: string, hint?: string): Diagnostic => {
-    const { line, col } = lineCounter.linePos(offset);
+    // Before parsing the counter knows no lines and would say 0:0; diagnostics are 1-based.
+    const { line, col } =
+      lineCounter.lineStarts.length > 0 ? lineCounter.linePos(offset) : { line: 1, col: 1 };
     return { file, line, column: col, message, ...(hint ? { hint } : {}) };
   };
   // The loader checks bytes on disk; this guards callers that pass text directly.
   if (text.length > MAX_FILE_BYTES) {
-    return { errors: [here(0, `file is too large (the limit is ${MAX_FILE_BYTES} bytes)`)] };
+    return {
+      errors: [
+        here(
+          0,
+          `file is too large (the limit is ${MAX_FILE_BYTES} bytes)`,
+          'split it into smaller files — suites and configs are meant to be read by people',
+        ),
+      ],
+    };
   }
   if (text.includes('\u0000')) {
     return { errors: [here(0, 'binary file (contains NUL bytes)', 'point driftcheck at a YAML text file')] };
   }
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
+  // YAML allows a lone CR as a line break (old Mac files); the parser does not. Same length, same offsets.
+  const source = text.replace(/\r(?!\n)/g, '\n');
+  const parsed = parseAllDocuments(source, {
+    lineCounter,
+    prettyErrors: false,
+    merge: true,
+    uniqueKeys: true,
+  });
   const docs = (Array.isArray(parsed) ? parsed : []).filter(
     (d) => d.contents !== null || d.errors.length > 0,
   );
   const errors: Diagnostic[] = [];
   for (const d of docs) {
-    for (const e of d.errors)
-      errors.push(here(e.pos[0], `YAML syntax error: ${e.message}`, yamlHint(e.code)));
+    for (const e of d.errors) {
+      const problem = describeSyntaxError(source, e);
+      errors.push(here(problem.offset, problem.message, problem.hint));
+    }
   }
   if (errors.length > 0) return { errors };
   const [doc, second] = docs;
@@ -59,6 +80,8 @@ export function parseYamlMapping(text: string, file: string, what: string, expec
       errors: [here(at, `a ${what} must be a YAML mapping (key: value lines)`, `start with ${expectedKeys}`)],
     };
   }
+  const nonPlain = findNonPlainNodes(doc);
+  if (nonPlain.length > 0) return { errors: nonPlain.map((n) => here(n.offset, n.message, n.hint)) };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -75,19 +98,4 @@ export function parseYamlMapping(text: string, file: string, what: string, expec
     };
   }
   return { value: { file, data: data as Record<string, unknown>, doc, lineCounter } };
-}
-
-function yamlHint(code: string): string | undefined {
-  switch (code) {
-    case 'DUPLICATE_KEY':
-      return 'remove one of the two keys';
-    case 'TAB_AS_INDENT':
-      return 'indent with spaces, not tabs';
-    case 'BAD_INDENT':
-    case 'MISSING_CHAR':
-    case 'UNEXPECTED_TOKEN':
-      return 'check the indentation and quoting on this line; quote values that contain ": " or start with a special character';
-    default:
-      return undefined;
-  }
 }

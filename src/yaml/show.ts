@@ -28,7 +28,12 @@ export function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return 'text';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  if (typeof value === 'number') {
+    // JSON Schema's number excludes YAML's .inf and .nan; "must be a number, got a number" helps nobody.
+    if (Number.isNaN(value)) return 'not-a-number (.nan)';
+    if (!Number.isFinite(value)) return 'infinity (.inf)';
+    return Number.isInteger(value) ? 'an integer' : 'a number';
+  }
   return `a ${typeof value}`;
 }
 
