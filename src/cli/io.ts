@@ -4,8 +4,10 @@ export interface CliIO {
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Colour and progress only on an interactive terminal, and never with NO_COLOR. */
+  /** Colour only on an interactive terminal, and never with NO_COLOR. */
   color: boolean;
+  /** stderr is an interactive terminal outside CI: progress redraws one line in place. */
+  tty: boolean;
 }
 
 export function processIO(): CliIO {
@@ -15,5 +17,6 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     color: Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
+    tty: Boolean(process.stderr.isTTY) && !process.env.CI && process.env.TERM !== 'dumb',
   };
 }

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text for HTML element content or a quoted attribute value: every markup character escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+}
+
+/**
+ * JSON for a `<script type="application/json">` block. `<`, `>` and `&` become \u escapes
+ * so model output holding `</script>` or `<!--` cannot end the block early; U+2028/2029
+ * are escaped too, for any consumer that still treats them as line ends. JSON.parse
+ * reads the escapes back to the original characters.
+ */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** A CSP source expression allowing exactly this inline script or style body. */
+export function cspHash(body: string): string {
+  return `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
+}

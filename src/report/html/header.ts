@@ -1,0 +1,201 @@
+import type { DriftKind, Report } from '../../types.js';
+import type { HtmlBaselines } from './data.js';
+import { escapeHtml as h } from './escape.js';
+
+const VERDICTS = {
+  0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
+  1: { word: 'FAIL', tone: 'bad', text: 'failures, errors or regressions' },
+  2: { word: 'ERROR', tone: 'bad', text: 'nothing was sent' },
+  3: { word: 'PAUSED', tone: 'warn', text: 'budget or credit condition; continue with --resume' },
+  4: { word: 'STOPPED', tone: 'bad', text: 'authentication or permission failure' },
+} as const;
+const INTERRUPTED = {
+  word: 'INTERRUPTED',
+  tone: 'warn',
+  text: 'stopped by a signal; continue with --resume',
+} as const;
+
+/** Status filters offered as buttons; `data-view` is what the script filters on. */
+function viewButtons(report: Report): string {
+  const s = report.summary;
+  const views: [view: string, label: string, count: number, tone: string][] = [
+    ['all', 'all', s.total, ''],
+    ['regressed', 'regressed', s.regressed, 'bad'],
+    ['fail', 'failed', s.failed, 'bad'],
+    ['error', 'errored', s.errored, 'bad'],
+    ['drifted', 'drifted', s.drifted, 'warn'],
+    ['pass', 'passed', s.passed, 'ok'],
+    ['not_run', 'not run', s.not_run, 'muted'],
+  ];
+  return views
+    .map(
+      ([view, label, count, tone]) =>
+        `<button type="button" class="view ${tone}" data-view="${view}" aria-pressed="${view === 'all'}"><b>${count}</b> ${label}</button>`,
+    )
+    .join('');
+}
+
+function driftOptions(report: Report): string {
+  const counts = new Map<DriftKind, number>();
+  for (const c of report.cases)
+    for (const kind of new Set(c.drift.map((d) => d.kind))) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  const options = [...counts].sort((a, b) => a[0].localeCompare(b[0]));
+  return [
+    `<option value="">any drift kind</option>`,
+    ...options.map(([kind, n]) => `<option value="${h(kind)}">${h(kind)} (${n})</option>`),
+  ].join('');
+}
+
+/** The sticky bar: verdict, counts that double as status filters, drift-kind filter, search. */
+export function renderBar(report: Report, title: string): string {
+  const code = report.run.exit_code;
+  const v = code in VERDICTS ? VERDICTS[code as keyof typeof VERDICTS] : INTERRUPTED;
+  return `<header class="bar">
+<div class="verdict ${v.tone}"><span class="word">${v.word}</span><span class="title">${h(title)}</span><span class="why">${h(v.text)} · exit ${report.run.exit_code}</span></div>
+<nav class="views" aria-label="filter by status">${viewButtons(report)}</nav>
+<div class="tools"><input id="q" type="search" placeholder="search case id" aria-label="search case id" autocomplete="off" disabled><select id="kind" aria-label="filter by drift kind" disabled>${driftOptions(report)}</select></div>
+</header>`;
+}
+
+const int = (n: number): string => n.toLocaleString('en-US');
+/** Credits are often fractions of a cent: keep 8 decimals below 1, 4 above, without trailing zeros. */
+const money = (n: number): string => n.toFixed(Math.abs(n) < 1 ? 8 : 4).replace(/\.?0+$/, '');
+
+interface Totals {
+  cases: number;
+  prompt: number;
+  completion: number;
+  total: number;
+  cost: number | null;
+}
+
+function add(
+  t: Totals,
+  u: {
+    prompt_tokens: number | null;
+    completion_tokens: number | null;
+    total_tokens: number | null;
+    cost?: number | null;
+  },
+): void {
+  t.cases++;
+  t.prompt += u.prompt_tokens ?? 0;
+  t.completion += u.completion_tokens ?? 0;
+  t.total += u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0);
+  if (typeof u.cost === 'number') t.cost = (t.cost ?? 0) + u.cost;
+}
+
+const empty = (): Totals => ({ cases: 0, prompt: 0, completion: 0, total: 0, cost: null });
+
+function change(from: number, to: number): string {
+  if (from === 0) return to === 0 ? '±0%' : 'from zero';
+  const p = ((to - from) / from) * 100;
+  if (Math.abs(p) < 0.05) return '±0%';
+  return `${p > 0 ? '+' : ''}${p.toFixed(1)}%`;
+}
+
+/** Tokens and cost of this run, and of the baseline over the same cases when the caller passed baselines. */
+function usageLine(report: Report, baselines: HtmlBaselines): string {
+  const run = empty();
+  const now = empty();
+  const then = empty();
+  for (const c of report.cases) {
+    if (!c.usage) continue;
+    add(run, c.usage);
+    const base = baselines[`${c.suite}/${c.case}`]?.usage;
+    if (base) {
+      add(now, c.usage);
+      add(then, base);
+    }
+  }
+  const cost = (t: Totals): string => (t.cost === null ? '' : ` · cost ${money(t.cost)}`);
+  const lines = [
+    `<dt>usage</dt><dd>${int(run.total)} tokens (${int(run.prompt)} prompt, ${int(run.completion)} completion) over ${int(run.cases)} samples${cost(run)}</dd>`,
+  ];
+  if (then.cases > 0) {
+    const costChange =
+      then.cost !== null && now.cost !== null
+        ? ` · cost ${money(then.cost)} → ${money(now.cost)} (${change(then.cost, now.cost)})`
+        : '';
+    lines.push(
+      `<dt>vs baseline</dt><dd>${int(then.total)} → ${int(now.total)} tokens (${change(then.total, now.total)}) over the ${int(now.cases)} samples both have${costChange}</dd>`,
+    );
+  } else lines.push(`<dt>vs baseline</dt><dd class="muted">baseline usage not included in this report</dd>`);
+  return lines.join('\n');
+}
+
+function duration(from: string, to: string): string {
+  const ms = Date.parse(to) - Date.parse(from);
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  return ms < 60_000
+    ? ` (${(ms / 1000).toFixed(1)} s)`
+    : ` (${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s)`;
+}
+
+const VERDICT_ORDER = { dropped: 0, flaky: 1, new: 2, stable: 3 } as const;
+const PASS_RATE_ROWS = 50;
+
+/** Repeated cases with their pass rates: failing first, then dropped, flaky, new, stable. */
+function passRateTable(report: Report): string {
+  const rows = report.suites.flatMap((s) => s.pass_rates.map((p) => ({ suite: s.suite, p })));
+  if (rows.length === 0) return '';
+  rows.sort(
+    (a, b) =>
+      Number(b.p.failing) - Number(a.p.failing) || VERDICT_ORDER[a.p.verdict] - VERDICT_ORDER[b.p.verdict],
+  );
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const body = rows
+    .slice(0, PASS_RATE_ROWS)
+    .map(({ suite, p }) => {
+      const tone = p.failing ? 'bad' : p.verdict === 'stable' || p.verdict === 'new' ? '' : 'warn';
+      const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
+      return `<tr><td><code>${h(suite)}/${h(p.case)}</code></td><td>${p.samples.pass}/${p.samples.total}</td><td>${pct(p.rate)} (${pct(p.interval.low)}–${pct(p.interval.high)})</td><td>${base}</td><td>${p.p ?? '—'}</td><td class="${tone}">${h(p.verdict)}${p.failing ? ', failing' : ''}</td></tr>`;
+    })
+    .join('');
+  const more =
+    rows.length > PASS_RATE_ROWS
+      ? `<p class="muted">… and ${rows.length - PASS_RATE_ROWS} more repeated cases in report.json.</p>`
+      : '';
+  return `<h2 class="sub">Pass rates of repeated cases</h2><div class="scroll"><table class="rates"><thead><tr><th>case</th><th>passed</th><th>rate (95% CI)</th><th>baseline</th><th>p</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table></div>${more}`;
+}
+
+/** Run facts, services with their requested and concrete models, usage, and suite-level drift. */
+export function renderRunInfo(report: Report, baselines: HtmlBaselines): string {
+  const r = report.run;
+  const facts = [
+    `<dt>run</dt><dd><code>${h(r.id)}</code> · ${h(r.status)}${r.sim ? ' · embedded simulator' : ''}${r.shard ? ` · shard ${r.shard.index}/${r.shard.total}` : ''}</dd>`,
+    `<dt>time</dt><dd>${h(r.started_at)} → ${h(r.finished_at)}${duration(r.started_at, r.finished_at)}</dd>`,
+    r.candidate_model
+      ? `<dt>candidate</dt><dd><code>${h(r.candidate_model)}</code> against the current baselines</dd>`
+      : '',
+    r.stop_reason
+      ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
+      : '',
+    usageLine(report, baselines),
+    `<dt>command</dt><dd><code>${h(r.command.join(' '))}</code> · driftcheck ${h(r.driftcheck_version)}</dd>`,
+  ].filter(Boolean);
+  const suites = report.suites
+    .map((s) => {
+      const models =
+        s.models.length === 0
+          ? '<span class="muted">none answered</span>'
+          : s.models
+              .map((m) => `<code class="${m === s.requested_model ? '' : 'warn'}">${h(m)}</code>`)
+              .join(' ');
+      return `<tr><td>${h(s.suite)}</td><td>${h(s.service)}</td><td><code>${h(s.requested_model)}</code></td><td>${models}</td><td>${s.baseline === null ? '<span class="muted">none</span>' : 'yes'}</td></tr>`;
+    })
+    .join('');
+  const rates = passRateTable(report);
+  const suiteDrift = report.suites.flatMap((s) =>
+    s.drift.map(
+      (d) =>
+        `<li class="${d.severity === 'fail' ? 'bad' : d.severity === 'warn' ? 'warn' : ''}"><b>${h(s.suite)}</b> ${h(d.kind)}: ${h(d.message)}</li>`,
+    ),
+  );
+  return `<section class="run" aria-label="run">
+<dl>${facts.join('\n')}</dl>
+<div class="scroll"><table class="suites"><thead><tr><th>suite</th><th>service</th><th>requested model</th><th>concrete models</th><th>baseline</th></tr></thead><tbody>${suites}</tbody></table></div>
+${suiteDrift.length ? `<ul class="suite-drift">${suiteDrift.join('')}</ul>` : ''}
+${rates}
+</section>`;
+}

@@ -1,0 +1,70 @@
+import type { Report } from '../../types.js';
+import { type HtmlBaselines, LARGE_REPORT_CASES, pageData } from './data.js';
+import { cspHash, embedJson, escapeHtml } from './escape.js';
+import { renderBar, renderRunInfo } from './header.js';
+import { clientScript } from './script.js';
+import { STYLE } from './style.js';
+
+export interface HtmlOptions {
+  /**
+   * Baseline answers (and usage) by `suite/case`, for what the report alone cannot show:
+   * the baseline text of an errored case, and tokens and cost against the baseline.
+   */
+  baselines?: HtmlBaselines;
+  /** Page title; defaults to "driftcheck <run id>". */
+  title?: string;
+}
+
+/**
+ * `report.html`: one self-contained page (no network, no external file) with the verdict,
+ * counts, services and models, and every case filterable, searchable and diffable. Model
+ * output is data: the page escapes it, embeds it as inert JSON, and its CSP allows only
+ * the page's own script and style, by hash.
+ */
+export function renderHtml(report: Report, options: HtmlOptions = {}): string {
+  const title = options.title ?? `driftcheck ${report.run.id}`;
+  const baselines = options.baselines ?? {};
+  const data = pageData(report, baselines);
+  const script = clientScript();
+  const csp = [
+    "default-src 'none'",
+    `script-src ${cspHash(script)}`,
+    `style-src ${cspHash(STYLE)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    // The script only ever uses textContent; with this, any string-to-markup sink throws.
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ].join('; ');
+  const large =
+    data.text_limit === null
+      ? ''
+      : `<p class="notice">This report has ${report.cases.length.toLocaleString('en-US')} cases (more than ${LARGE_REPORT_CASES.toLocaleString('en-US')}): each prompt and answer is shortened to ${data.text_limit.toLocaleString('en-US')} characters here. report.json holds them whole.</p>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style>${STYLE}</style>
+</head>
+<body>
+${renderBar(report, title)}
+<main>
+${renderRunInfo(report, baselines)}
+${large}
+<noscript><p class="notice">The case list needs JavaScript. The summary above and report.json hold the results.</p></noscript>
+<p id="count" aria-live="polite"></p>
+<div id="cases"></div>
+<button type="button" id="more" hidden></button>
+</main>
+<script type="application/json" id="report-data">${embedJson(data)}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,265 @@
+import { wordDiff } from './word-diff.js';
+
+/**
+ * The page's only script, inlined and allowed by its CSP hash. It reads the embedded JSON,
+ * filters and sorts in memory, and builds rows 100 at a time and a case's details only when
+ * it is opened, so a report of many thousand cases loads as fast as a small one. Every text
+ * from the report goes in through textContent; nothing is parsed as markup or run as code.
+ */
+const CLIENT = String.raw`
+// Marks let a reviewer (or a test) see how long the page's own work takes.
+performance.mark('driftcheck:start');
+const PAGE = 100;
+const data = JSON.parse(document.getElementById('report-data').textContent);
+const cases = data.cases;
+const state = { view: 'all', kind: '', q: '' };
+const list = document.getElementById('cases');
+const more = document.getElementById('more');
+const count = document.getElementById('count');
+const query = document.getElementById('q');
+const kind = document.getElementById('kind');
+const wide = window.matchMedia('(min-width: 52rem)');
+let diffMode = wide.matches ? 'split' : 'inline';
+let matches = [];
+let shown = 0;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+function id(c) { return c.suite + '/' + c.case + (c.repeat > 0 ? '#' + c.repeat : ''); }
+function drifted(c) { return c.drift.some(function (d) { return d.kind !== 'new_case'; }); }
+function badge(c) {
+  if (c.regressed) return ['regressed', 'bad'];
+  if (c.status === 'error') return ['error', 'bad'];
+  if (c.status === 'fail') return c.pass_rate && !c.pass_rate.failing ? ['sample fail', 'warn'] : ['fail', 'bad'];
+  if (c.status === 'not_run') return ['not run', 'muted'];
+  if (c.drift.some(function (d) { return d.severity === 'warn'; })) return ['drift', 'warn'];
+  return ['pass', 'ok'];
+}
+function errorLine(e) {
+  return e.kind + (e.http_status ? ' (HTTP ' + e.http_status + ')' : '') + ': ' + e.message;
+}
+function reason(c) {
+  const out = [];
+  if (c.error) out.push(errorLine(c.error));
+  else c.checks.forEach(function (k) { if (!k.pass) out.push(k.type + ': ' + k.message); });
+  c.drift.forEach(function (d) { if (d.severity !== 'info' && d.kind !== 'new_error') out.push(d.message); });
+  if (out.length === 0) c.drift.forEach(function (d) { out.push(d.message); });
+  return out.join('; ');
+}
+function keep(c) {
+  if (state.view === 'regressed' && !c.regressed) return false;
+  if (state.view === 'drifted' && !drifted(c)) return false;
+  if (state.view !== 'all' && state.view !== 'regressed' && state.view !== 'drifted' && c.status !== state.view) return false;
+  if (state.kind && !c.drift.some(function (d) { return d.kind === state.kind; })) return false;
+  return !state.q || c.key.toLowerCase().indexOf(state.q) !== -1;
+}
+
+function row(c) {
+  const item = el('details', 'case');
+  item.dataset.key = c.key;
+  const head = el('summary');
+  const b = badge(c);
+  head.append(el('span', 'badge ' + b[1], b[0]), el('span', 'id', id(c)), el('span', 'model', c.model || c.requested_model));
+  const why = reason(c);
+  if (why) head.append(el('span', 'reason', why));
+  item.append(head);
+  item.addEventListener('toggle', function () {
+    if (item.open && item.childElementCount === 1) item.append(detail(c));
+  });
+  return item;
+}
+
+function section(title) {
+  const s = el('section', 'part');
+  s.append(el('h3', null, title));
+  return s;
+}
+function pair(dl, term, value, cls) {
+  if (value === null || value === undefined || value === '') return;
+  dl.append(el('dt', null, term), el('dd', cls || null, value));
+}
+function usageText(u) {
+  if (!u) return null;
+  const t = [u.prompt_tokens, u.completion_tokens, u.total_tokens].map(function (n) { return n === null || n === undefined ? '?' : n; });
+  return t[0] + ' prompt + ' + t[1] + ' completion = ' + t[2] + ' tokens' + (typeof u.cost === 'number' ? ' · cost ' + u.cost : '');
+}
+
+function pct(x) { return Math.round(x * 100) + '%'; }
+function passRate(p) {
+  return p.samples.pass + '/' + p.samples.total + ' pass (' + pct(p.rate) + ', 95% CI ' + pct(p.interval.low) + '–' + pct(p.interval.high) + ')' +
+    (p.baseline ? ' vs baseline ' + p.baseline.pass + '/' + p.baseline.total : ', no baseline samples') +
+    (p.p === null ? '' : ', p = ' + p.p) + ': ' + p.verdict + (p.failing ? ' — fails the run' : ' — does not fail the run');
+}
+
+function detail(c) {
+  const body = el('div', 'detail');
+  if (c.truncated) body.append(el('p', 'note', 'Texts in this case are shortened to ' + data.text_limit + ' characters; report.json holds them whole.'));
+
+  const prompt = section('Prompt');
+  c.messages.forEach(function (m) {
+    const msg = el('div', 'msg');
+    msg.append(el('span', 'role', m.role), el('pre', 'text', m.content));
+    prompt.append(msg);
+  });
+  if (c.messages.length === 0) prompt.append(el('p', 'muted', 'not recorded'));
+
+  const checks = section('Expectations');
+  const ul = el('ul', 'checks');
+  c.checks.forEach(function (k) {
+    const li = el('li', k.pass ? 'ok' : 'bad');
+    li.append(el('span', 'mark', k.pass ? '✓' : '✗'), el('b', null, k.type), el('span', null, ' ' + k.message));
+    ul.append(li);
+  });
+  if (c.checks.length === 0) checks.append(el('p', 'muted', c.status === 'error' || c.status === 'not_run' ? 'not checked (no answer)' : 'no expectations'));
+  else checks.append(ul);
+
+  const meta = section('Response');
+  const dl = el('dl', 'meta');
+  pair(dl, 'requested model', c.requested_model);
+  pair(dl, 'concrete model', c.model === null ? 'none reported' : c.model, c.model !== null && c.model !== c.requested_model ? 'warn' : null);
+  pair(dl, 'service', c.service);
+  pair(dl, 'finish_reason', c.finish_reason === null ? 'none' : c.finish_reason, c.finish_reason !== null && c.finish_reason !== 'stop' ? 'warn' : null);
+  pair(dl, 'usage', usageText(c.usage) || 'not reported');
+  pair(dl, 'latency', c.latency_ms === null ? 'n/a' : c.latency_ms + ' ms' + (c.wait_ms ? ' (+' + c.wait_ms + ' ms waiting between attempts)' : ''));
+  pair(dl, 'attempts', c.attempts);
+  if (c.pass_rate) pair(dl, 'pass rate (repeats)', passRate(c.pass_rate), c.pass_rate.failing ? 'bad' : c.pass_rate.verdict === 'stable' ? null : 'warn');
+  if (c.error) {
+    pair(dl, 'error kind', c.error.kind, 'bad');
+    pair(dl, 'HTTP status', c.error.http_status === null ? 'none (no response)' : c.error.http_status, 'bad');
+    pair(dl, 'error type', c.error.type);
+    pair(dl, 'error code', c.error.code);
+    pair(dl, 'error model', c.error.model);
+    pair(dl, 'error message', c.error.message, 'bad');
+  }
+  c.attempt_errors.forEach(function (e, i) { pair(dl, 'attempt ' + (i + 1), errorLine(e), 'warn'); });
+  pair(dl, 'cache', c.cache_status);
+  pair(dl, 'response id', c.response_id);
+  pair(dl, 'started', c.started_at);
+  if (c.redacted) pair(dl, 'redacted', 'a key value was found in this result and replaced', 'warn');
+  meta.append(dl);
+
+  body.append(prompt, checks);
+  if (c.drift.length > 0) {
+    const drift = section('Drift against the baseline');
+    const dul = el('ul', 'drift');
+    c.drift.forEach(function (d) {
+      const li = el('li', d.severity === 'fail' ? 'bad' : d.severity === 'warn' ? 'warn' : 'info');
+      li.append(el('span', 'badge ' + (d.severity === 'fail' ? 'bad' : d.severity === 'warn' ? 'warn' : 'muted'), d.severity), el('b', null, d.kind), el('span', null, ' ' + d.message));
+      dul.append(li);
+    });
+    drift.append(dul);
+    body.append(drift);
+  }
+  body.append(meta, answer(c));
+  return body;
+}
+
+function answer(c) {
+  const s = section('Answer');
+  if (c.content === null) {
+    s.append(el('p', 'muted', 'no content'));
+    if (c.baseline === 'text') { s.append(el('h4', null, 'baseline answer')); s.append(el('pre', 'text', c.baseline_content)); }
+    return s;
+  }
+  if (c.baseline !== 'text') {
+    s.append(el('p', 'muted', c.baseline === 'same' ? 'Same as the baseline answer.' : 'No baseline answer to compare with.'));
+    s.append(el('pre', 'text', c.content));
+    return s;
+  }
+  const ops = wordDiff(c.baseline_content || '', c.content);
+  const tools = el('div', 'difftools');
+  const modes = [['split', 'side by side'], ['inline', 'inline']];
+  const view = el('div', 'diff');
+  function draw() {
+    view.replaceChildren(diffMode === 'split' ? split(ops) : inline(ops));
+    Array.prototype.forEach.call(tools.children, function (btn) { btn.setAttribute('aria-pressed', String(btn.dataset.mode === diffMode)); });
+  }
+  modes.forEach(function (m) {
+    const btn = el('button', 'mode', m[1]);
+    btn.type = 'button';
+    btn.dataset.mode = m[0];
+    btn.addEventListener('click', function () { diffMode = m[0]; draw(); });
+    tools.append(btn);
+  });
+  const legend = el('span', 'legend');
+  legend.append(el('del', null, 'baseline'), document.createTextNode(' '), el('ins', null, 'current'));
+  tools.append(legend);
+  s.append(tools, view);
+  draw();
+  return s;
+}
+function inline(ops) {
+  const pre = el('pre', 'text');
+  ops.forEach(function (o) { pre.append(o[0] === 0 ? document.createTextNode(o[1]) : el(o[0] < 0 ? 'del' : 'ins', null, o[1])); });
+  return pre;
+}
+function split(ops) {
+  const wrap = el('div', 'split');
+  const left = el('pre', 'text');
+  const right = el('pre', 'text');
+  ops.forEach(function (o) {
+    if (o[0] <= 0) left.append(o[0] === 0 ? document.createTextNode(o[1]) : el('del', null, o[1]));
+    if (o[0] >= 0) right.append(o[0] === 0 ? document.createTextNode(o[1]) : el('ins', null, o[1]));
+  });
+  const l = el('div', 'side');
+  l.append(el('h4', null, 'baseline'), left);
+  const r = el('div', 'side');
+  r.append(el('h4', null, 'current'), right);
+  wrap.append(l, r);
+  return wrap;
+}
+
+function showMore() {
+  const end = Math.min(shown + PAGE, matches.length);
+  const frag = document.createDocumentFragment();
+  for (let i = shown; i < end; i++) frag.append(row(matches[i]));
+  list.append(frag);
+  shown = end;
+  more.hidden = shown >= matches.length;
+  more.textContent = 'show ' + Math.min(PAGE, matches.length - shown) + ' more of ' + (matches.length - shown);
+  count.textContent = matches.length === 0 ? 'No case matches.' : 'Showing ' + shown + ' of ' + matches.length + (matches.length === cases.length ? ' cases' : ' matching cases (' + cases.length + ' in all)') + ', regressions first.';
+}
+function apply() {
+  matches = cases.filter(keep);
+  shown = 0;
+  list.replaceChildren();
+  showMore();
+}
+
+document.querySelectorAll('button.view').forEach(function (btn) {
+  btn.addEventListener('click', function () {
+    state.view = btn.dataset.view;
+    document.querySelectorAll('button.view').forEach(function (b) { b.setAttribute('aria-pressed', String(b === btn)); });
+    apply();
+  });
+});
+let timer = 0;
+query.addEventListener('input', function () {
+  clearTimeout(timer);
+  timer = setTimeout(function () { state.q = query.value.trim().toLowerCase(); apply(); }, 120);
+});
+kind.addEventListener('change', function () { state.kind = kind.value; apply(); });
+more.addEventListener('click', showMore);
+if ('IntersectionObserver' in window) {
+  new IntersectionObserver(function (entries) {
+    if (entries.some(function (e) { return e.isIntersecting; }) && !more.hidden) showMore();
+  }, { rootMargin: '600px' }).observe(more);
+}
+document.addEventListener('keydown', function (e) {
+  if (e.key === '/' && document.activeElement !== query) { e.preventDefault(); query.focus(); }
+});
+query.disabled = false;
+kind.disabled = false;
+apply();
+document.documentElement.dataset.ready = 'true';
+performance.mark('driftcheck:ready');
+`;
+
+/** The inline script's full text: the word diff's own source, then the page logic, in a strict IIFE. */
+export function clientScript(): string {
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}})();`;
+}

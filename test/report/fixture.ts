@@ -1,0 +1,272 @@
+import type { CaseResult, CaseStats, Drift, Report, SuiteReport } from '../../src/types.js';
+
+/** A passing case of suite `support`, with any field overridden. */
+export function makeCase(overrides: Partial<CaseResult> & { case: string }): CaseResult {
+  const suite = overrides.suite ?? 'support';
+  const repeat = overrides.repeat ?? 0;
+  return {
+    key: `${suite}/${overrides.case}#${repeat}`,
+    suite,
+    repeat,
+    service: 'router',
+    requested_model: 'openai/gpt-4o-mini',
+    model: 'openai/gpt-4o-mini',
+    response_id: 'gen-1',
+    finish_reason: 'stop',
+    usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32, cost: 0.0001 },
+    latency_ms: 120,
+    wait_ms: 0,
+    attempts: 1,
+    status: 'pass',
+    error: null,
+    attempt_errors: [],
+    checks: [{ type: 'contains', pass: true, message: 'contains "30 days"' }],
+    drift: [],
+    content: 'Refunds are accepted within 30 days of purchase.',
+    messages: [{ role: 'user', content: 'What is the refund window?' }],
+    started_at: '2026-11-22T05:00:01.000Z',
+    redacted: false,
+    ...overrides,
+  };
+}
+
+export const regressedDrift = (now = 'fails 1 check (contains)'): Drift => ({
+  kind: 'regressed',
+  severity: 'fail',
+  baseline: 'pass',
+  current: 'fail',
+  message: `regressed: passed in the baseline, now ${now}`,
+});
+
+export const contentDrift = (baseline: string, current: string, similarity = 0.7): Drift => ({
+  kind: 'content_changed',
+  severity: similarity >= 0.6 ? 'info' : 'warn',
+  baseline,
+  current,
+  similarity,
+  message: `content changed (similarity ${similarity.toFixed(2)})`,
+});
+
+/** The demo's findings in miniature: a regression with changed content, an error, a failure, a drift, passes. */
+export function sampleCases(): CaseResult[] {
+  return [
+    makeCase({ case: 'greeting' }),
+    makeCase({
+      case: 'refund-window',
+      status: 'fail',
+      content: 'Refunds are accepted within 14 days of purchase, with the receipt.',
+      checks: [
+        {
+          type: 'contains',
+          pass: false,
+          message:
+            'expected content to contain "30 days", got "Refunds are accepted within 14 days of purchase, with the receipt."',
+        },
+      ],
+      drift: [
+        regressedDrift(),
+        contentDrift(
+          'Refunds are accepted within 30 days of purchase.',
+          'Refunds are accepted within 14 days of purchase, with the receipt.',
+          0.55,
+        ),
+      ],
+    }),
+    makeCase({
+      case: 'warranty',
+      status: 'error',
+      content: null,
+      finish_reason: null,
+      usage: null,
+      checks: [],
+      error: {
+        kind: 'empty_choices',
+        http_status: 200,
+        type: null,
+        code: null,
+        message: 'the response has an empty choices array',
+        model: 'openai/gpt-4o-mini',
+      },
+      drift: [
+        {
+          kind: 'new_error',
+          severity: 'fail',
+          baseline: 'pass',
+          current: { kind: 'empty_choices', message: 'the response has an empty choices array' },
+          message: 'new error: empty_choices: the response has an empty choices array',
+        },
+        regressedDrift('errors (empty_choices)'),
+      ],
+    }),
+    makeCase({
+      suite: 'direct',
+      case: 'release-notes',
+      service: 'direct',
+      requested_model: 'kimi-k2-0905-preview',
+      model: 'kimi-k2-0905-preview-2',
+      finish_reason: 'length',
+      status: 'fail',
+      checks: [
+        { type: 'finish_reason', pass: false, message: 'expected finish_reason "stop", got "length"' },
+      ],
+      drift: [
+        {
+          kind: 'model_changed',
+          severity: 'warn',
+          baseline: 'kimi-k2-0905-preview',
+          current: 'kimi-k2-0905-preview-2',
+          message: 'model changed: kimi-k2-0905-preview → kimi-k2-0905-preview-2',
+        },
+      ],
+    }),
+    makeCase({
+      case: 'tone',
+      drift: [
+        {
+          kind: 'usage_changed',
+          severity: 'warn',
+          baseline: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 },
+          current: { prompt_tokens: 12, completion_tokens: 60, total_tokens: 72 },
+          message: 'usage changed: completion_tokens 20 → 60 (+200%)',
+        },
+      ],
+    }),
+    makeCase({
+      case: 'paused',
+      status: 'not_run',
+      content: null,
+      usage: null,
+      checks: [],
+      latency_ms: null,
+      model: null,
+    }),
+  ];
+}
+
+/** A report around the given cases, with counts computed the way the verdict module does. */
+export function makeReport(
+  cases: CaseResult[],
+  extra: { suites?: SuiteReport[]; exit_code?: 0 | 1 | 3 } = {},
+): Report {
+  const suiteNames = [...new Set(cases.map((c) => c.suite))];
+  const suites: SuiteReport[] =
+    extra.suites ??
+    suiteNames.map((suite) => {
+      const first = cases.find((c) => c.suite === suite)!;
+      return {
+        suite,
+        file: `suites/${suite}.yaml`,
+        service: first.service,
+        requested_model: first.requested_model,
+        models: [
+          ...new Set(cases.filter((c) => c.suite === suite).flatMap((c) => (c.model ? [c.model] : []))),
+        ],
+        baseline: `baselines/${suite}.json`,
+        drift: [],
+        pass_rates: [],
+      };
+    });
+  const regressed = cases.filter((c) => c.drift.some((d) => d.severity === 'fail')).length;
+  const failed = cases.filter((c) => c.status === 'fail').length;
+  const errored = cases.filter((c) => c.status === 'error').length;
+  return {
+    schema_version: 1,
+    run: {
+      id: '20261122T050004Z-e9d8',
+      started_at: '2026-11-22T05:00:04.000Z',
+      finished_at: '2026-11-22T05:00:09.500Z',
+      status: 'completed',
+      exit_code: extra.exit_code ?? (regressed + failed + errored > 0 ? 1 : 0),
+      command: ['driftcheck', 'run', '--sim', 'suites/demo'],
+      driftcheck_version: '0.1.0',
+      sim: true,
+      candidate_model: null,
+      shard: null,
+      stop_reason: null,
+    },
+    summary: {
+      total: cases.length,
+      passed: cases.filter((c) => c.status === 'pass').length,
+      failed,
+      errored,
+      regressed:
+        regressed + suites.reduce((n, s) => n + s.drift.filter((d) => d.severity === 'fail').length, 0),
+      drifted:
+        cases.filter((c) => c.drift.some((d) => d.kind !== 'new_case')).length +
+        suites.reduce((n, s) => n + s.drift.length, 0),
+      not_run: cases.filter((c) => c.status === 'not_run').length,
+    },
+    suites,
+    cases,
+  };
+}
+
+const WORDS =
+  'the refund window is thirty days from purchase and requires a receipt for every order we ship'.split(' ');
+
+/** `n` cases over a few suites, about one in ten failing, regressed or drifted; deterministic. */
+export function manyCases(n: number): CaseResult[] {
+  const out: CaseResult[] = [];
+  for (let i = 0; i < n; i++) {
+    const words = Array.from({ length: 40 + (i % 30) }, (_, j) => WORDS[(i * 7 + j * 3) % WORDS.length]);
+    const content = words.join(' ');
+    const suite = `suite-${i % 5}`;
+    const base = makeCase({ suite, case: `case-${String(i).padStart(5, '0')}`, content });
+    if (i % 10 === 3) {
+      const before = words.slice().reverse().join(' ');
+      out.push({
+        ...base,
+        status: 'fail',
+        checks: [{ type: 'contains', pass: false, message: 'expected content to contain "30 days"' }],
+        drift: [regressedDrift(), contentDrift(before, content, 0.4)],
+      });
+    } else if (i % 10 === 7) {
+      out.push({ ...base, drift: [contentDrift(`${content} Thank you.`, content, 0.9)] });
+    } else if (i % 50 === 11) {
+      out.push({
+        ...base,
+        status: 'error',
+        content: null,
+        checks: [],
+        error: {
+          kind: 'rate_limited',
+          http_status: 429,
+          type: null,
+          code: '429',
+          message: 'rate limited',
+          model: base.model,
+        },
+      });
+    } else out.push(base);
+  }
+  return out;
+}
+
+const stat = (id: string, pass: number, total: number, failing: boolean): CaseStats => ({
+  case: id,
+  samples: { pass, total },
+  rate: pass / total,
+  interval: { low: 0.2, high: 0.95 },
+  baseline: { pass: 5, total: 5 },
+  p: failing ? 0.004 : 0.5,
+  verdict: failing ? 'dropped' : 'stable',
+  failing,
+});
+
+/**
+ * Repeated cases: `noisy` failed one sample of five but its pass rate holds (not failing);
+ * `dropped` failed three of five and its pass rate dropped (failing).
+ */
+export function repeatedReport(): Report {
+  const fail = {
+    status: 'fail' as const,
+    checks: [{ type: 'contains' as const, pass: false, message: 'expected "30 days"' }],
+  };
+  const cases = [
+    ...[0, 1, 2, 3, 4].map((repeat) => makeCase({ case: 'noisy', repeat, ...(repeat === 2 ? fail : {}) })),
+    ...[0, 1, 2, 3, 4].map((repeat) => makeCase({ case: 'dropped', repeat, ...(repeat < 3 ? fail : {}) })),
+  ];
+  const report = makeReport(cases);
+  report.suites[0]!.pass_rates = [stat('noisy', 4, 5, false), stat('dropped', 2, 5, true)];
+  return report;
+}

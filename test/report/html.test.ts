@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html/index.js';
+import type { PageData } from '../../src/report/html/data.js';
+import type { CaseResult } from '../../src/types.js';
+import {
+  contentDrift,
+  makeCase,
+  makeReport,
+  regressedDrift,
+  repeatedReport,
+  sampleCases,
+} from './fixture.js';
+
+const XSS = '</script><script>window.__xss=1</script><img src=x onerror="window.__xss=1"><!-- \u2028\u2029';
+
+function inlineBlocks(html: string, tag: 'script' | 'style'): { attrs: string; body: string }[] {
+  return [...html.matchAll(new RegExp(`<${tag}([^>]*)>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => ({
+    attrs: m[1]!,
+    body: m[2]!,
+  }));
+}
+
+function embedded(html: string): PageData {
+  const block = inlineBlocks(html, 'script').find((b) => b.attrs.includes('application/json'))!;
+  return JSON.parse(block.body) as PageData;
+}
+
+const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+describe('renderHtml', () => {
+  it('allows exactly its own inline script and style through a strict CSP', () => {
+    const html = renderHtml(makeReport(sampleCases()));
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/
+      .exec(html)![1]!
+      .replace(/&#39;/g, "'");
+    const scripts = inlineBlocks(html, 'script');
+    expect(scripts.map((s) => s.attrs)).toEqual([' type="application/json" id="report-data"', '']);
+    const styles = inlineBlocks(html, 'style');
+    expect(styles).toHaveLength(1);
+    expect(csp.split('; ')).toEqual([
+      "default-src 'none'",
+      `script-src ${sha(scripts[1]!.body)}`,
+      `style-src ${sha(styles[0]!.body)}`,
+      'img-src data:',
+      "base-uri 'none'",
+      "form-action 'none'",
+      "require-trusted-types-for 'script'",
+      "trusted-types 'none'",
+    ]);
+    expect(html).not.toMatch(/\s(src|href)="(?!data:)/);
+  });
+
+  it('embeds hostile model output as inert JSON that reads back unchanged', () => {
+    const c = makeCase({
+      case: 'xss',
+      content: XSS,
+      messages: [{ role: 'user', content: XSS }],
+      checks: [{ type: 'contains', pass: false, message: XSS }],
+      status: 'fail',
+    });
+    const html = renderHtml(makeReport([c]));
+    const [data, script] = inlineBlocks(html, 'script');
+    expect(inlineBlocks(html, 'script')).toHaveLength(2);
+    expect(data!.body).not.toMatch(/[<>&\u2028\u2029]/);
+    const page = embedded(html);
+    expect(page.cases[0]!.content).toBe(XSS);
+    expect(page.cases[0]!.messages[0]!.content).toBe(XSS);
+    expect(script!.body).not.toContain('innerHTML');
+  });
+
+  it('escapes report fields rendered into the page itself (suite, models, run id, stop reason)', () => {
+    const c = makeCase({
+      suite: '<b>s</b>',
+      case: 'a',
+      model: '<img src=x onerror=alert(1)>',
+      requested_model: '"><script>x</script>',
+    });
+    const report = makeReport([c]);
+    report.run.id = '<i>run</i>';
+    report.run.stop_reason = {
+      kind: 'auth',
+      http_status: 401,
+      type: null,
+      code: null,
+      message: '<script>alert(1)</script>',
+      model: null,
+    };
+    const html = renderHtml(report, { title: '<title>' });
+    const outsideData = html.replace(/<script[\s\S]*?<\/script>/g, '');
+    for (const raw of [
+      '<b>s</b>',
+      '<i>run</i>',
+      '<img src=x',
+      '<script>alert',
+      '"><script>',
+      '<title><title>',
+    ])
+      expect(outsideData).not.toContain(raw);
+    expect(outsideData).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(outsideData).toContain('<title>&lt;title&gt;</title>');
+  });
+
+  it('sorts regressions first, then errors, failures and warnings, keeping report order within each', () => {
+    const page = embedded(renderHtml(makeReport(sampleCases())));
+    expect(page.cases.map((c) => c.case)).toEqual([
+      'refund-window',
+      'warranty',
+      'release-notes',
+      'tone',
+      'paused',
+      'greeting',
+    ]);
+  });
+
+  it.each<[string, CaseResult, string | null, PageData['cases'][number]['baseline']]>([
+    [
+      'content drift carries the baseline text',
+      makeCase({ case: 'a', content: 'new text', drift: [contentDrift('old text', 'new text')] }),
+      'old text',
+      'text',
+    ],
+    ['no content drift means the same text', makeCase({ case: 'a' }), null, 'same'],
+    [
+      'a new case has none',
+      makeCase({
+        case: 'a',
+        drift: [{ kind: 'new_case', severity: 'info', baseline: null, current: 'pass', message: 'new' }],
+      }),
+      null,
+      'none',
+    ],
+    [
+      'an errored case has none',
+      makeCase({ case: 'a', status: 'error', content: '', drift: [regressedDrift('errors')] }),
+      null,
+      'none',
+    ],
+  ])('baseline answer: %s', (_name, c, text, kind) => {
+    const page = embedded(renderHtml(makeReport([c])));
+    expect(page.cases[0]).toMatchObject({ baseline: kind, baseline_content: text });
+  });
+
+  it('takes baseline answers and usage from the caller when given', () => {
+    const c = makeCase({ case: 'a', status: 'error', content: null, drift: [regressedDrift('errors')] });
+    const html = renderHtml(makeReport([c, makeCase({ case: 'b' })]), {
+      baselines: {
+        'support/a': {
+          content: 'the old answer',
+          usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
+        },
+        'support/b': {
+          content: 'Refunds are accepted within 30 days of purchase.',
+          usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
+        },
+      },
+    });
+    expect(embedded(html).cases.map((x) => [x.case, x.baseline, x.baseline_content])).toEqual([
+      ['a', 'text', 'the old answer'],
+      ['b', 'same', null],
+    ]);
+    expect(html).toContain(
+      '<dt>vs baseline</dt><dd>40 → 64 tokens (+60.0%) over the 2 samples both have · cost 0.0002 → 0.0002 (±0%)</dd>',
+    );
+  });
+
+  it('shortens texts and says so above 20,000 cases', () => {
+    const long = 'word '.repeat(1_000);
+    const cases = Array.from({ length: 20_001 }, (_, i) => makeCase({ case: `c${i}` }));
+    cases[0] = { ...cases[0]!, content: long, messages: [{ role: 'user', content: long }] };
+    const html = renderHtml(makeReport(cases));
+    const page = embedded(html);
+    expect(page.text_limit).toBe(2_048);
+    const first = page.cases.find((c) => c.key === cases[0]!.key)!;
+    expect(first.content).toHaveLength(2_049);
+    expect(first.messages[0]!.content).toHaveLength(2_049);
+    expect(first.truncated).toBe(true);
+    expect(html).toContain('This report has 20,001 cases');
+    expect(embedded(renderHtml(makeReport(cases.slice(0, 20_000)))).text_limit).toBeNull();
+  });
+});
+
+describe('renderHtml with repeated cases', () => {
+  it('ranks a noise sample below real failures and shows the pass-rate table', () => {
+    const html = renderHtml(repeatedReport());
+    const page = embedded(html);
+    expect(page.cases.slice(0, 4).map((c) => c.key)).toEqual([
+      'support/dropped#0',
+      'support/dropped#1',
+      'support/dropped#2',
+      'support/noisy#2',
+    ]);
+    expect(page.cases[3]!.pass_rate).toMatchObject({ case: 'noisy', failing: false });
+    expect(html).toContain(
+      '<tr><td><code>support/dropped</code></td><td>2/5</td><td>40% (20%–95%)</td><td>5/5</td><td>0.004</td><td class="bad">dropped, failing</td></tr>',
+    );
+  });
+});
