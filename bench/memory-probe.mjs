@@ -1,0 +1,92 @@
+// Where driftcheck's memory goes: runs the library (dist/) in this process on generated cases
+// against the simulator and prints heap/RSS after each phase, with a forced GC before each
+// reading so the figures are what is *retained*, not garbage waiting to be collected.
+// Usage: node --expose-gc bench/memory-probe.mjs [--size 20000] [--concurrency 16] [--root DIR]
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { binIn, REPO, startSim } from './process.mjs';
+import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '16' },
+    root: { type: 'string', default: REPO },
+  },
+});
+if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
+const size = Number(values.size);
+const dist = pathToFileURL(join(resolve(values.root), 'dist/index.js')).href;
+const { loadConfig, loadSuites, runSuites } = await import(dist);
+
+const MB = 2 ** 20;
+const readings = [];
+function reading(phase) {
+  globalThis.gc();
+  const m = process.memoryUsage();
+  const row = {
+    phase,
+    heapUsedMb: m.heapUsed / MB,
+    externalMb: (m.external + m.arrayBuffers) / MB,
+    rssMb: m.rss / MB,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+  readings.push(row);
+  process.stderr.write(
+    `${phase.padEnd(34)} heap ${row.heapUsedMb.toFixed(1).padStart(7)} MB  external ${row.externalMb.toFixed(1).padStart(6)} MB  ` +
+      `rss ${row.rssMb.toFixed(0).padStart(4)} MB  peak rss ${row.peakRssMb.toFixed(0).padStart(4)} MB\n`,
+  );
+}
+
+const root = await mkdtemp(join(tmpdir(), 'driftcheck-memory-'));
+const sim = await startSim(0, binIn(resolve(values.root)));
+try {
+  const workload = await writeWorkload(root, size, sim.url);
+  const env = { ...process.env, ...benchEnv(benchKeys()) };
+  reading('start (modules loaded)');
+  const config = await loadConfig(workload.config, env, root);
+  let suites = await loadSuites([workload.suitesDir], { cwd: root });
+  reading(`suites loaded (${size} cases)`);
+  let done = 0;
+  const marks = new Set([0.25, 0.5, 1].map((f) => Math.round(f * size)));
+  let result = await runSuites({
+    config,
+    suites,
+    env,
+    reportDir: join(root, 'reports'),
+    baselineDir: join(root, 'baselines'),
+    version: 'bench',
+    meta: {
+      command: ['bench'],
+      paths: [workload.suitesDir],
+      config_file: workload.config,
+      allow_alias: false,
+      sim: false,
+      plan: {},
+      concurrency: Number(values.concurrency),
+      update_baselines: false,
+    },
+    onResult: () => {
+      done += 1;
+      if (marks.has(done)) reading(`${done} results (${Math.round((100 * done) / size)} %)`);
+    },
+  });
+  reading('run returned (report in memory)');
+  const reportBytes = (await stat(join(result.runDir, 'report.json'))).size;
+  const journalBytes = (await stat(join(result.runDir, 'results.jsonl'))).size;
+  process.stderr.write(
+    `report.json ${(reportBytes / MB).toFixed(1)} MB, results.jsonl ${(journalBytes / MB).toFixed(1)} MB\n`,
+  );
+  result = null;
+  reading('report released');
+  suites = null;
+  reading('suites released');
+  process.stdout.write(`${JSON.stringify({ size, readings, reportBytes, journalBytes }, null, 2)}\n`);
+} finally {
+  await sim.stop();
+  await rm(root, { recursive: true, force: true });
+}

@@ -1,0 +1,244 @@
+// `npm run bench`: driftcheck against the raw transport limit on the simulator.
+// Usage: node bench/run.mjs [--sizes 1000,20000] [--slow-sizes 1000] [--latency-ms 50]
+//   [--concurrency 16] [--runs 3] [--quick] [--no-startup] [--out bench/results/bench.json]
+//   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
+// Needs a build (`npm run build`); `npm run bench` builds first.
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import process from 'node:process';
+import { parseArgs } from 'node:util';
+import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
+import { memoryTarget, renderTable, startupTargets, throughputTarget } from './targets.mjs';
+import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,20000' },
+    'slow-sizes': { type: 'string', default: '1000' },
+    'latency-ms': { type: 'string', default: '50' },
+    concurrency: { type: 'string', default: '16' },
+    runs: { type: 'string', default: '3' },
+    quick: { type: 'boolean', default: false },
+    'no-startup': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
+    root: { type: 'string', default: REPO },
+  },
+});
+const BIN = binIn(resolve(values.root));
+const list = (text) =>
+  text
+    ? text
+        .split(',')
+        .map(Number)
+        .filter((n) => n > 0)
+    : [];
+const quick = values.quick;
+const sizes = quick ? [1000] : list(values.sizes);
+const slowSizes = list(values['slow-sizes']);
+const latencyMs = Number(values['latency-ms']);
+const concurrency = Number(values.concurrency);
+const runs = quick ? 1 : Math.max(1, Number(values.runs));
+const log = (text) => process.stderr.write(`${text}\n`);
+
+const loadAtStart = loadavg()[0];
+if (loadAtStart > cpus().length * 0.5)
+  log(`note: load average ${loadAtStart.toFixed(1)} on ${cpus().length} CPUs — wall times will be noisy`);
+const keys = benchKeys();
+const env = benchEnv(keys);
+const root = await mkdtemp(join(tmpdir(), 'driftcheck-bench-'));
+try {
+  const startup = values['no-startup'] ? null : await measureStartup(quick ? 3 : 10, quick ? 2 : 5);
+  const rows = [];
+  const modes = [
+    { latencyMs: 0, sizes },
+    { latencyMs, sizes: latencyMs > 0 ? slowSizes : [] },
+  ];
+  for (const mode of modes.filter((m) => m.sizes.length > 0)) {
+    for (const size of mode.sizes) rows.push(await measureSize(size, mode.latencyMs));
+  }
+  process.stdout.write(`${renderTable(rows, startup)}\n`);
+  const results = {
+    schema: 1,
+    recorded_at: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpu_model: cpus()[0]?.model ?? null,
+      total_memory_mb: Math.round(totalmem() / 2 ** 20),
+      node: process.version,
+      platform: process.platform,
+      // Other work on the machine skews wall times (CPU times less so): recorded, not corrected.
+      load_average_1m: { at_start: loadAtStart, at_end: loadavg()[0] },
+    },
+    method: {
+      wall: 'spawn to exit of the whole process, measured by the parent (medians over runs)',
+      peak_rss: RSS_METHOD,
+      simulator: 'driftcheck sim in its own process, warmed up with one untimed pass per mode',
+      order: 'undici first on odd runs, driftcheck first on even runs',
+    },
+    options: { sizes, slow_sizes: slowSizes, latency_ms: latencyMs, concurrency, runs },
+    startup,
+    startup_targets: startupTargets(startup),
+    rows: rows.map((row) => ({
+      ...row,
+      targets: [throughputTarget(row), memoryTarget(row)].filter(Boolean),
+    })),
+  };
+  const out = resolve(values.out);
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`figures written to ${out}`);
+} finally {
+  await rm(root, { recursive: true, force: true });
+}
+
+/** One (size, latency) row: `runs` paired measurements of undici and driftcheck on a fresh simulator. */
+async function measureSize(size, latency) {
+  const sim = await startSim(latency, BIN);
+  const dir = join(root, `n${size}-l${latency}`);
+  try {
+    const workload = await writeWorkload(dir, size, sim.url);
+    const undiciArgs = [
+      join(REPO, 'bench/undici-client.mjs'),
+      '--url',
+      `${sim.url}/api/v1/chat/completions`,
+      '--requests',
+      workload.requestsFile,
+      '--concurrency',
+      String(concurrency),
+    ];
+    // Warm the simulator's JIT so the first timed run does not pay for it.
+    const warmup = await writeWarmup(dir, workload.requestsFile);
+    await measureNode(
+      undiciArgs.map((a) => (a === workload.requestsFile ? warmup : a)),
+      {
+        cwd: dir,
+        env,
+        tmp: root,
+      },
+    ).catch(() => null);
+    const samples = { undici: [], driftcheck: [] };
+    for (let run = 0; run < runs; run++) {
+      const order = run % 2 === 0 ? ['undici', 'driftcheck'] : ['driftcheck', 'undici'];
+      for (const who of order) {
+        const sample =
+          who === 'undici'
+            ? await runUndici(undiciArgs, dir, size)
+            : await runDriftcheck(workload, dir, size);
+        samples[who].push(sample);
+        log(
+          `${String(size).padStart(6)} ${latency ? `${latency} ms` : 'instant'} run ${run + 1}/${runs} ${who.padEnd(10)} ` +
+            `${(sample.wallMs / 1000).toFixed(2)} s  ${sample.peakRssMb?.toFixed(0)} MB`,
+        );
+      }
+    }
+    const undici = summarise(samples.undici);
+    const driftcheck = summarise(samples.driftcheck);
+    return {
+      size,
+      latencyMs: latency,
+      concurrency,
+      undici,
+      driftcheck,
+      ratio: driftcheck.wallMs / undici.wallMs,
+      casesPerSecond: size / (driftcheck.wallMs / 1000),
+      undiciCasesPerSecond: size / (undici.wallMs / 1000),
+    };
+  } finally {
+    await sim.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function runUndici(args, dir, size) {
+  const m = await measureNode(args, { cwd: dir, env, tmp: root });
+  const summary = safeJson(m.stdout.trim().split('\n').pop());
+  if (m.code !== 0 || summary?.ok !== size)
+    throw new Error(`undici client failed (exit ${m.code}): ${m.stdout}${m.stderr}`);
+  return m;
+}
+
+async function runDriftcheck(workload, dir, size) {
+  const reportDir = join(dir, 'reports');
+  const args = [
+    BIN,
+    'run',
+    workload.suitesDir,
+    '--config',
+    workload.config,
+    '--concurrency',
+    String(concurrency),
+  ];
+  args.push('--report-dir', reportDir, '--baseline-dir', join(dir, 'baselines'));
+  const m = await measureNode(args, { cwd: dir, env, tmp: root });
+  await rm(reportDir, { recursive: true, force: true });
+  // Every case passes on the simulator (new cases drift as info only), so anything but 0 is a bench bug.
+  if (m.code !== 0 || !m.stderr.includes(`${size} samples`))
+    throw new Error(`driftcheck run failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
+  return m;
+}
+
+/** `--version` and `node -e 0` (median of `n`), and a 10-case `run --sim` end to end (median of `m`). */
+async function measureStartup(n, m) {
+  const dir = join(root, 'startup');
+  const workload = await writeWorkload(dir, 10, 'http://127.0.0.1:9');
+  const repeat = async (count, args) => {
+    const samples = [];
+    for (let i = 0; i < count; i++) {
+      const s = await measureNode(args, { cwd: dir, env, tmp: root });
+      if (s.code !== 0) throw new Error(`${args.join(' ')} failed (exit ${s.code}): ${s.stderr}`);
+      samples.push(s);
+    }
+    return summarise(samples);
+  };
+  const simArgs = [BIN, 'run', '--sim', workload.suitesDir, '--config', workload.config];
+  simArgs.push('--report-dir', join(dir, 'reports'), '--baseline-dir', join(dir, 'baselines'));
+  const result = {
+    nodeBare: await repeat(n, ['-e', '0']),
+    version: await repeat(n, [BIN, '--version']),
+    sim10: await repeat(m, simArgs),
+  };
+  log(
+    `start-up: --version ${result.version.medianMs.toFixed(0)} ms, node -e 0 ${result.nodeBare.medianMs.toFixed(0)} ms, ` +
+      `10-case run --sim ${result.sim10.medianMs.toFixed(0)} ms`,
+  );
+  return result;
+}
+
+/** A small untimed request file for the warm-up pass: the first 2,000 requests. */
+async function writeWarmup(dir, requestsFile) {
+  const file = join(dir, 'warmup.jsonl');
+  const lines = (await readFile(requestsFile, 'utf8')).split('\n').slice(0, 2000);
+  await writeFile(file, `${lines.filter(Boolean).join('\n')}\n`);
+  return file;
+}
+
+function summarise(samples) {
+  const pick = (key) => samples.map((s) => s[key]).filter((v) => v !== null);
+  const wall = pick('wallMs');
+  const cpu = pick('cpuMs');
+  const rss = pick('peakRssMb');
+  return {
+    wallMs: median(wall),
+    medianMs: median(wall),
+    minMs: Math.min(...wall),
+    maxMs: Math.max(...wall),
+    cpuMs: cpu.length ? median(cpu) : null,
+    peakRssMb: rss.length ? median(rss) : null,
+    peakRssMaxMb: rss.length ? Math.max(...rss) : null,
+    samples: samples.map((s) => ({
+      wallMs: s.wallMs,
+      cpuMs: s.cpuMs,
+      peakRssMb: s.peakRssMb,
+      load1m: s.load1m,
+    })),
+  };
+}
+
+function safeJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

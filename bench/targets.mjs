@@ -1,0 +1,90 @@
+// The issue's targets (issue 5, item 2), checked against the medians, and the printed table.
+
+/** Rows of the throughput table: one per (size, latency) with its target, if the issue set one. */
+export function throughputTarget(row) {
+  if (row.latencyMs === 0 && row.size === 20000)
+    return { text: 'wall ≤ 2× undici', met: row.ratio !== null && row.ratio <= 2 };
+  if (row.latencyMs > 0 && row.size === 1000)
+    return { text: 'wall ≤ 1.10× undici', met: row.ratio !== null && row.ratio <= 1.1 };
+  return null;
+}
+
+/** Peak-memory targets: < 150 MB at 20,000 cases, < 250 MB at 100,000. */
+export function memoryTarget(row) {
+  const limit = row.size === 20000 ? 150 : row.size === 100000 ? 250 : null;
+  if (limit === null) return null;
+  return {
+    text: `RSS < ${limit} MB`,
+    met: row.driftcheck.peakRssMb !== null && row.driftcheck.peakRssMb < limit,
+  };
+}
+
+/** Start-up targets: `--version` under 150 ms, a 10-case `run --sim` under 1 s. */
+export function startupTargets(startup) {
+  if (!startup) return [];
+  return [
+    { what: 'driftcheck --version', medianMs: startup.version.medianMs, text: '< 150 ms', limit: 150 },
+    { what: 'node -e 0 (reference)', medianMs: startup.nodeBare.medianMs, text: '', limit: null },
+    { what: '10-case run --sim', medianMs: startup.sim10.medianMs, text: '< 1000 ms', limit: 1000 },
+  ].map((t) => ({ ...t, met: t.limit === null ? null : t.medianMs < t.limit }));
+}
+
+const fmt = (n, digits = 0) => (n === null || n === undefined ? '—' : n.toFixed(digits));
+const mark = (met) => (met === null || met === undefined ? '' : met ? 'yes' : 'NO');
+
+/** Plain-text table of the medians, one line per row, widths fitted to the content. */
+export function renderTable(rows, startup) {
+  const head = [
+    'cases',
+    'latency',
+    'conc',
+    'undici s',
+    'driftcheck s',
+    'ratio',
+    'dc cases/s',
+    'undici RSS MB',
+    'dc RSS MB',
+    'dc CPU s',
+    'target',
+    'met?',
+  ];
+  const body = [];
+  for (const row of rows) {
+    const targets = [throughputTarget(row), memoryTarget(row)].filter(Boolean);
+    body.push([
+      String(row.size),
+      row.latencyMs ? `${row.latencyMs} ms` : 'instant',
+      String(row.concurrency),
+      fmt(row.undici.wallMs / 1000, 2),
+      fmt(row.driftcheck.wallMs / 1000, 2),
+      fmt(row.ratio, 2),
+      fmt(row.casesPerSecond),
+      fmt(row.undici.peakRssMb),
+      fmt(row.driftcheck.peakRssMb),
+      fmt(row.driftcheck.cpuMs === null ? null : row.driftcheck.cpuMs / 1000, 2),
+      targets.map((t) => t.text).join('; '),
+      targets.map((t) => mark(t.met)).join('; '),
+    ]);
+  }
+  const lines = [grid(head, body)];
+  const startupRows = startupTargets(startup);
+  if (startupRows.length) {
+    lines.push(
+      grid(
+        ['start-up (median)', 'ms', 'target', 'met?'],
+        startupRows.map((t) => [t.what, fmt(t.medianMs), t.text, mark(t.met)]),
+      ),
+    );
+  }
+  return lines.join('\n\n');
+}
+
+function grid(head, body) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cells) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
