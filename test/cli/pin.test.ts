@@ -1,0 +1,64 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeProject, runCli } from '../helpers/cli.js';
+
+const SUITE = `# keep me\nsuite: latest\nservice: router\nmodel: ~anthropic/claude-opus-latest  # moves\ncases:\n  - id: a\n    prompt: "Say exactly: ok"\n    expect: [{ equals: ok }]\n`;
+
+describe('driftcheck pin', () => {
+  it('pins to the catalog target on the simulator; the pinned suite then runs without --allow-alias', async () => {
+    const project = await makeProject({ 'suites/latest.yaml': SUITE });
+    try {
+      const pin = await runCli(['pin', 'suites/latest.yaml', '--sim'], { cwd: project.dir });
+      expect(pin.code).toBe(0);
+      expect(pin.stdout).toBe(
+        'suites/latest.yaml:4: ~anthropic/claude-opus-latest → anthropic/claude-opus-4.5\n',
+      );
+      const text = await readFile(join(project.dir, 'suites/latest.yaml'), 'utf8');
+      expect(text).toBe(SUITE.replace('~anthropic/claude-opus-latest', 'anthropic/claude-opus-4.5'));
+      expect((await runCli(['run', '--sim'], { cwd: project.dir })).code).toBe(0);
+    } finally {
+      await project.cleanup();
+    }
+  });
+
+  it('falls back to one minimal call when the catalog cannot be read, and --dry-run writes nothing', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.url?.endsWith('/models')) return void res.writeHead(503).end('down');
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const model =
+          JSON.parse(body).model === '~anthropic/claude-opus-latest' ? 'anthropic/claude-opus-4.1' : 'x';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'gen-1',
+            model,
+            choices: [{ message: { role: 'assistant', content: 'p' }, finish_reason: 'length' }],
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const project = await makeProject({
+      'suites/latest.yaml': SUITE,
+      'driftcheck.config.yaml': `services:\n  router: { kind: router, base_url: http://127.0.0.1:${port}/api/v1, api_key_env: OPENROUTER_API_KEY }\n`,
+    });
+    try {
+      const env = { OPENROUTER_API_KEY: `sk-or-v1-${'ab'.repeat(32)}` };
+      const pin = await runCli(['pin', 'suites/latest.yaml', '--dry-run'], { cwd: project.dir, env });
+      expect(pin.code).toBe(0);
+      expect(pin.stdout).toContain('~anthropic/claude-opus-latest → anthropic/claude-opus-4.1');
+      expect(seen).toEqual(['GET /api/v1/models', 'POST /api/v1/chat/completions']);
+      expect(await readFile(join(project.dir, 'suites/latest.yaml'), 'utf8')).toBe(SUITE);
+    } finally {
+      server.close();
+      await project.cleanup();
+    }
+  });
+});
