@@ -30,6 +30,8 @@ export interface Config {
   /** The file it was read from, or null for the built-in defaults. */
   file: string | null;
   services: Record<string, ServiceConfig>;
+  /** `prices:` — USD per 1M tokens by concrete model id; used where a service reports no usage.cost. */
+  prices?: Prices;
 }
 
 // ─── Suites ──────────────────────────────────────────────────────────────────
@@ -60,14 +62,15 @@ export interface RequestParams {
 
 export type StringCheckType =
   'contains' | 'not_contains' | 'icontains' | 'equals' | 'regex' | 'finish_reason';
-export type CheckType = StringCheckType | 'json_schema' | 'max_completion_tokens' | 'non_empty';
+export type CheckType = StringCheckType | 'json_schema' | 'max_completion_tokens' | 'non_empty' | 'judge';
 
 /** One `expect:` item, parsed from `- contains: 30 days` into `{ type, value }`. */
 export type Expectation =
   | { type: StringCheckType; value: string }
   | { type: 'json_schema'; value: Record<string, unknown> }
   | { type: 'max_completion_tokens'; value: number }
-  | { type: 'non_empty'; value: boolean };
+  | { type: 'non_empty'; value: boolean }
+  | { type: 'judge'; value: JudgeSpec };
 
 /**
  * Faults the embedded simulator can be told to produce for one request: every error
@@ -90,6 +93,13 @@ export interface SimDirective {
   retry_after_s?: number;
   /** Produce the fault only for the first N matching requests, then answer normally. */
   fail_times?: number;
+  /**
+   * A stochastic model: each request answers normally with this probability, else with
+   * `fail_reply` — the known truth behind pass-rate tests and the verdict benchmark.
+   */
+  pass_rate?: number;
+  /** The answer of a sample that "fails" under pass_rate (default "I am not sure."). */
+  fail_reply?: string;
 }
 
 export interface SuiteCase {
@@ -97,8 +107,10 @@ export interface SuiteCase {
   /** System message (if any) already prepended; `prompt:` already expanded. */
   messages: Message[];
   expect: Expectation[];
-  repeat?: number;
+  repeat?: number | 'auto';
   sim?: SimDirective;
+  /** The case's own `drift:` tolerance; overrides the suite's field by field. */
+  drift?: DriftTolerance;
   location: SourceLocation;
 }
 
@@ -108,7 +120,9 @@ export interface Suite {
   service: string;
   model: string;
   params: RequestParams;
-  repeat?: number;
+  repeat?: number | 'auto';
+  /** The suite's `drift:` tolerance for content and usage comparisons with the baseline. */
+  drift?: DriftTolerance;
   cases: SuiteCase[];
   location: SourceLocation;
 }
@@ -231,6 +245,8 @@ export interface CheckResult {
   type: CheckType;
   pass: boolean;
   message: string;
+  /** A judge check's call: the concrete judge model, its usage and its verdict. */
+  judge?: JudgeCall;
 }
 
 export type DriftKind =
@@ -287,6 +303,8 @@ export interface CaseResult {
   started_at: string | null;
   /** True when a key value was found and replaced in this result. */
   redacted: boolean;
+  /** `auto`: the case was sampled adaptively (`repeat: auto`); its verdict is the sequential test's. */
+  sampling?: 'auto';
   cache_status?: string | null;
 }
 
@@ -349,6 +367,25 @@ export interface Summary {
   not_run: number;
 }
 
+/** A repeated case's pass rate, compared with its baseline's samples. */
+export interface CaseStats {
+  case: string;
+  samples: { pass: number; total: number };
+  rate: number;
+  /** Wilson 95 % interval of the pass rate. */
+  interval: { low: number; high: number };
+  baseline: { pass: number; total: number } | null;
+  /** One-sided p-value for "the pass rate dropped" (null without baseline samples). */
+  p: number | null;
+  /**
+   * dropped: significantly lower than the baseline's · flaky: the baseline itself had mixed
+   * outcomes and no significant drop · stable: no significant drop · new: no baseline samples.
+   */
+  verdict: 'dropped' | 'flaky' | 'stable' | 'new';
+  /** A repeated case fails the run when it dropped, or (without baseline) most samples failed. */
+  failing: boolean;
+}
+
 export interface SuiteReport {
   suite: string;
   file: string;
@@ -358,8 +395,10 @@ export interface SuiteReport {
   models: string[];
   /** `baselines/<suite>.json` when one existed. */
   baseline: string | null;
-  /** Suite-level drift (missing_case, …). */
+  /** Suite-level drift (missing_case, pass_rate_dropped across cases, …). */
   drift: Drift[];
+  /** Pass-rate statistics of the suite's repeated cases (empty when nothing was repeated). */
+  pass_rates: CaseStats[];
 }
 
 export interface Report {
@@ -368,4 +407,77 @@ export interface Report {
   summary: Summary;
   suites: SuiteReport[];
   cases: CaseResult[];
+}
+
+// ─── Drift tolerances, judge checks, prices (issue 6) ────────────────────────
+
+/** What `drift.content.normalize` may ignore before two answers are compared. */
+export type ContentNormalization = 'whitespace' | 'case' | 'punctuation';
+
+/** `drift.content`: when a changed answer counts as changed, and how badly. */
+export interface ContentTolerance {
+  /** Differences to ignore: answers equal after these are not drift at all. */
+  normalize?: ContentNormalization[];
+  /** Similarity (0..1) below which content_changed is a warning rather than info. */
+  similarity?: number;
+  /** Compare as JSON (key order and formatting ignored): true forces, false never; unset: when both sides are JSON. */
+  json?: boolean;
+}
+
+/** `drift.usage`: relative changes (0.25 = ±25 %) tolerated before usage_changed. */
+export interface UsageTolerance {
+  completion_tokens?: number;
+  total_tokens?: number;
+  cost?: number;
+}
+
+/** `drift:` on a suite or a case. */
+export interface DriftTolerance {
+  content?: ContentTolerance;
+  usage?: UsageTolerance;
+}
+
+/** `- judge:` expectation: a pinned model asked whether the answer is equivalent to the baseline or meets a rubric. */
+export interface JudgeSpec {
+  /** A concrete model id (never a ~alias). */
+  model: string;
+  /** Service to ask (a name under services:); default: the suite's. */
+  service?: string;
+  rubric?: string;
+  equivalent_to_baseline?: boolean;
+}
+
+/** What a judge call answered, recorded on its CheckResult like any other call. */
+export interface JudgeCall {
+  /** The concrete model that judged (null when the call failed before a model answered). */
+  model: string | null;
+  usage: Usage | null;
+  /** pass | fail as the judge said; unparseable, error (the call failed) or skipped otherwise. */
+  verdict: string;
+  reason: string;
+}
+
+/** USD per 1 million tokens for one model (the unit price lists use). */
+export interface ModelPrice {
+  prompt: number;
+  completion: number;
+}
+
+/** `prices:` in the config, by concrete model id. */
+export type Prices = Record<string, ModelPrice>;
+
+/** Usage summed over a suite's answered samples (and, separately, its judge calls), for reports. */
+export interface UsageTotals {
+  /** Samples that were sent and came back (not_run excluded). */
+  samples: number;
+  /** Of those, samples that reported usage. */
+  with_usage: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** Sum of the known costs (USD), or null when no sample had one. */
+  cost: number | null;
+  /** Samples whose cost was known: less than with_usage means `cost` is a lower bound. */
+  cost_samples: number;
+  judge: { calls: number; total_tokens: number; cost: number | null };
 }

@@ -1,34 +1,32 @@
+import { extractJson } from '../checks/extract-json.js';
 import type { Drift, Usage } from '../types.js';
+import { canonicalJson, compareJson, formatJsonChange, MAX_CHANGES } from './json-compare.js';
+import { normalizeContent } from './normalize.js';
 import { similarity } from './similarity.js';
+import { DEFAULT_TOLERANCE, type ResolvedTolerance } from './tolerance.js';
+import { type UsageLimits, usageChanges } from './usage-change.js';
 
-/** Token counts this small swing by a few tokens between identical answers; never flag below it. */
-const MIN_TOKEN_CHANGE = 8;
+type ContentRules = ResolvedTolerance['content'];
 
-const USAGE_FIELDS = ['completion_tokens', 'total_tokens'] as const;
-
-function percent(from: number, to: number): string {
-  if (from === 0) return 'from zero';
-  const p = Math.round(((to - from) / from) * 100);
-  return `${p > 0 ? '+' : ''}${p}%`;
-}
+/** How many JSON value changes a drift message lists before summarising the rest. */
+const LISTED_CHANGES = 5;
 
 /**
- * usage_changed when completion or total tokens moved by more than `tolerance` of the
- * baseline value and by at least MIN_TOKEN_CHANGE tokens; prompt tokens follow the suite,
- * so they are left to the reviewer.
+ * usage_changed when completion tokens, total tokens or cost moved beyond their tolerance
+ * (see usageChanges for the floors); prompt tokens follow the suite, so they are left to the
+ * reviewer. A number applies to both token fields and the cost (the old single tolerance).
  */
-export function usageDrift(baseline: Usage | null, current: Usage | null, tolerance: number): Drift[] {
+export function usageDrift(
+  baseline: Usage | null,
+  current: Usage | null,
+  tolerance: number | UsageLimits = DEFAULT_TOLERANCE.usage,
+): Drift[] {
   if (baseline === null || current === null) return [];
-  const changes: string[] = [];
-  for (const field of USAGE_FIELDS) {
-    const from = baseline[field];
-    const to = current[field];
-    if (from === null || to === null || from === undefined || to === undefined) continue;
-    const delta = Math.abs(to - from);
-    if (delta < MIN_TOKEN_CHANGE) continue;
-    if (from > 0 && delta / from <= tolerance) continue;
-    changes.push(`${field} ${from} → ${to} (${percent(from, to)})`);
-  }
+  const limits =
+    typeof tolerance === 'number'
+      ? { completion_tokens: tolerance, total_tokens: tolerance, cost: tolerance }
+      : tolerance;
+  const changes = usageChanges(baseline, current, limits);
   if (changes.length === 0) return [];
   return [
     {
@@ -46,18 +44,71 @@ function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
-/** content_changed when the text differs at all: info while still similar, warn below `threshold`. */
-export function contentDrift(baseline: string | null, current: string | null, threshold: number): Drift[] {
+/**
+ * content_changed when the answer differs beyond what the rules ignore: info while the
+ * similarity stays at or above the threshold, warn below it. JSON answers are compared
+ * structurally (see jsonSides) and the message lists the values that changed; `baseline`
+ * and `current` stay the two answer texts, which reporters diff word by word.
+ * A number is the similarity threshold with no normalisation (the old signature).
+ */
+export function contentDrift(
+  baseline: string | null,
+  current: string | null,
+  rules: number | ContentRules = DEFAULT_TOLERANCE.content,
+): Drift[] {
   if (baseline === null || current === null || baseline === current) return [];
-  const score = round(similarity(baseline, current));
-  return [
+  const r: ContentRules =
+    typeof rules === 'number' ? { ...DEFAULT_TOLERANCE.content, similarity: rules } : rules;
+  const drift = (score: number, what: string): Drift[] => [
     {
       kind: 'content_changed',
-      severity: score >= threshold ? 'info' : 'warn',
+      severity: score >= r.similarity ? 'info' : 'warn',
       baseline,
       current,
       similarity: score,
-      message: `content changed (similarity ${score.toFixed(2)})`,
+      message: `content changed${what} (similarity ${score.toFixed(2)})`,
     },
   ];
+  const sides = jsonSides(baseline, current, r.json);
+  if (sides.kind === 'json') {
+    const changes = compareJson(sides.baseline, sides.current);
+    if (changes.length === 0) return [];
+    const listed = changes.slice(0, LISTED_CHANGES).map(formatJsonChange).join('; ');
+    const more = changes.length > LISTED_CHANGES ? `; +${changes.length - LISTED_CHANGES} more` : '';
+    const score = round(similarity(canonicalJson(sides.baseline), canonicalJson(sides.current)));
+    const count = `${changes.length}${changes.length >= MAX_CHANGES ? '+' : ''}`;
+    return drift(score, `: ${count} JSON value${changes.length === 1 ? '' : 's'} differ: ${listed}${more}`);
+  }
+  const a = normalizeContent(baseline, r.normalize);
+  const b = normalizeContent(current, r.normalize);
+  if (a === b) return [];
+  const score = round(similarity(a, b));
+  return drift(score, sides.kind === 'lost' ? `: the answer is no longer JSON (${sides.error})` : '');
+}
+
+type Sides =
+  | { kind: 'json'; baseline: unknown; current: unknown }
+  | { kind: 'text' }
+  /** `json: true` and the baseline was JSON, the answer is not. */
+  | { kind: 'lost'; error: string };
+
+/**
+ * Whether to compare two answers as JSON. `auto` takes only answers that are JSON objects
+ * or arrays as a whole or in a code fence (prose with a `[1]` in it stays prose); `true`
+ * also takes JSON embedded in prose, and flags an answer that stopped being JSON.
+ */
+function jsonSides(baseline: string, current: string, mode: ContentRules['json']): Sides {
+  if (mode === false) return { kind: 'text' };
+  const a = extractJson(baseline);
+  const b = extractJson(current);
+  if (mode === true) {
+    if ('value' in a && 'value' in b) return { kind: 'json', baseline: a.value, current: b.value };
+    if ('value' in a && 'error' in b) return { kind: 'lost', error: b.error };
+    return { kind: 'text' };
+  }
+  const structured = (x: typeof a): x is { value: object; source: 'whole content' | 'code fence' } =>
+    'value' in x && x.source !== 'embedded in text' && typeof x.value === 'object' && x.value !== null;
+  return structured(a) && structured(b)
+    ? { kind: 'json', baseline: a.value, current: b.value }
+    : { kind: 'text' };
 }

@@ -1,13 +1,29 @@
-import type { Baseline, BaselineCase, CaseResult, Drift } from '../types.js';
+import type { Baseline, BaselineCase, CaseResult, Drift, DriftTolerance } from '../types.js';
 import { contentDrift, usageDrift } from './answer-drift.js';
+import { mergeTolerance, overlayTolerance, type SuiteTolerances } from './tolerance.js';
+import { suiteUsageDrift } from './usage-totals.js';
 
 export interface DiffOptions {
-  /** Relative change of completion/total tokens that counts as usage drift (default 0.25). */
+  /** Run-wide relative change of completion/total tokens and cost that counts as usage drift (default 0.25). */
   usageTolerance?: number;
-  /** Similarity below which content_changed is a warning rather than info (default 0.6). */
+  /** Run-wide similarity below which content_changed is a warning rather than info (default 0.6). */
   contentThreshold?: number;
+  /**
+   * `drift:` tolerance for this comparison, already layered (case over suite); wins over the
+   * two run-wide numbers above. diffSuite fills it per case from its `tolerances`.
+   */
+  tolerance?: DriftTolerance;
   /** A `--model` candidate run: a different concrete model is what the user asked for (info). */
   candidate?: boolean;
+}
+
+/** The run-wide numbers of DiffOptions as the lowest tolerance layer. */
+function runLayer(options: DiffOptions): DriftTolerance {
+  const u = options.usageTolerance;
+  return {
+    ...(u !== undefined ? { usage: { completion_tokens: u, total_tokens: u, cost: u } } : {}),
+    ...(options.contentThreshold !== undefined ? { content: { similarity: options.contentThreshold } } : {}),
+  };
 }
 
 function statusDrift(current: CaseResult, base: BaselineCase): Drift[] {
@@ -97,14 +113,18 @@ export function diffCase(
       message: `finish_reason changed: ${was} → ${current.finish_reason}`,
     });
   }
-  drift.push(...usageDrift(baseline.usage, current.usage, options.usageTolerance ?? 0.25));
-  drift.push(...contentDrift(baseline.content, current.content, options.contentThreshold ?? 0.6));
+  const tolerance = mergeTolerance(runLayer(options), options.tolerance);
+  drift.push(...usageDrift(baseline.usage, current.usage, tolerance.usage));
+  drift.push(...contentDrift(baseline.content, current.content, tolerance.content));
   return drift;
 }
 
 /**
  * Drift of one suite's results against its baseline, aligned by case id (never by position).
  * `complete` is false for filtered, sharded or paused runs: a case they skipped is not missing.
+ * `tolerances` (see tolerancesOf) layers the suite's and each case's `drift:` over `options`.
+ * Suite-level drift: missing cases, and usage_changed when the suite's summed tokens or cost
+ * moved (over the cases both sides have, so partial runs compare fairly too).
  */
 export function diffSuite(input: {
   suite: string;
@@ -112,16 +132,28 @@ export function diffSuite(input: {
   baseline: Baseline | null;
   complete: boolean;
   options?: DiffOptions;
+  tolerances?: SuiteTolerances;
 }): { byKey: Map<string, Drift[]>; suiteDrift: Drift[] } {
   const byKey = new Map<string, Drift[]>();
   const seen = new Set<string>();
   const cases = new Map(Object.entries(input.baseline?.cases ?? {}));
+  const options = input.options ?? {};
+  const suiteLayer = overlayTolerance(options.tolerance, input.tolerances?.suite);
   for (const r of input.results) {
     if (r.suite !== input.suite) continue;
     seen.add(r.case);
-    byKey.set(r.key, diffCase(r, cases.get(r.case), input.options));
+    const tolerance = overlayTolerance(suiteLayer, input.tolerances?.cases.get(r.case));
+    byKey.set(r.key, diffCase(r, cases.get(r.case), { ...options, tolerance }));
   }
   const suiteDrift: Drift[] = [];
+  if (input.baseline !== null) {
+    const usage = suiteUsageDrift(
+      input.results,
+      input.baseline,
+      mergeTolerance(runLayer(options), suiteLayer).usage,
+    );
+    if (usage !== null) suiteDrift.push(usage);
+  }
   if (input.complete) {
     for (const [id, base] of cases) {
       if (seen.has(id)) continue;

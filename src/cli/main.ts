@@ -13,6 +13,8 @@ Commands:
   validate [paths…]            check suites and config without calling any service
   baseline accept RUN_DIR      promote a run's results to baselines/ (--case ID… for some cases)
   diff REPORT_A REPORT_B       compare two stored reports case by case
+  merge REPORT… --out DIR      merge shard reports into one (verdict as an unsharded run)
+  pin SUITE… [--dry-run]       replace ~author/family-latest aliases with today's concrete models
   sim [--port N]               start the embedded simulator of both services on loopback
 
 Run options:
@@ -28,7 +30,7 @@ Run options:
   --update-baselines     write baselines/ from this run when it completes
   --report-dir DIR       where run folders go (default reports/)
   --baseline-dir DIR     where baselines live (default baselines/)
-  --reporter LIST        console,json (default both)
+  --reporter LIST        console,json,html,junit,markdown (default: all; report.json is always written)
   --allow-alias          run suites that name a ~author/family-latest alias
 
 Exit codes: 0 ok · 1 failure, error or regression · 2 usage, config or pre-flight error (nothing sent)
@@ -44,6 +46,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./validate.js')).validateCommand,
   baseline: async () => (await import('./baseline.js')).baselineCommand,
   diff: async () => (await import('./diff.js')).diffCommand,
+  merge: async () => (await import('./merge.js')).mergeCommand,
+  pin: async () => (await import('./pin.js')).pinCommand,
   sim: async () => (await import('./sim.js')).simCommand,
 };
 

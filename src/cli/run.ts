@@ -9,7 +9,9 @@ import { parseShard } from '../run/plan.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
 import type { CliIO } from './io.js';
+import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
+import { createProgress } from './progress.js';
 import { simulateServices } from './sim-setup.js';
 import { version } from './version.js';
 
@@ -29,8 +31,6 @@ const OPTIONS = {
   reporter: { type: 'string' },
   'allow-alias': { type: 'boolean' },
 } as const;
-
-const REPORTERS = new Set(['console', 'json']);
 
 /** `driftcheck run`: the main job. */
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -86,6 +86,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const sim = meta.sim ? await simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
   const interrupts = watchInterrupts(io, graceMs(io.env));
+  const progress = createProgress({ write: io.stderr, tty: io.tty });
   try {
     const result = await runSuites({
       config,
@@ -96,6 +97,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       meta,
       ...(resumeDir ? { resumeDir } : {}),
       version: version(),
+      reporters,
       interrupt: interrupts.interrupt,
       abortInFlight: interrupts.abortInFlight,
       onThrottle: (service, concurrency) =>
@@ -105,10 +107,14 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         io.stderr(
           `driftcheck: ${planned} samples from ${suites.length} suite(s)${resumed}${sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
         );
+        progress.start(planned, alreadyDone);
       },
+      onResult: (r) => progress.update(r),
     });
+    progress.finish();
     const { report, runDir } = result;
     if (reporters.has('console')) io.stdout(renderConsoleSummary(report, { color: io.color }));
+    await publishSummary(io, runDir, reporters);
     const redacted = report.cases.filter((c) => c.redacted).length;
     if (redacted)
       io.stderr(`driftcheck: a key value was found and replaced by [REDACTED] in ${redacted} case(s)\n`);
@@ -116,7 +122,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       io.stderr(
         `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,
       );
-    io.stderr(`report: ${relative(io.cwd, join(runDir, 'report.json'))}\n`);
+    io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
     for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
     if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
     if (report.run.status !== 'completed') {
@@ -142,18 +148,4 @@ function positiveInt(flag: string, text: string): number {
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`${flag} expects a whole number ≥ 1, got '${text}'`);
   return n;
-}
-
-function parseReporters(list: string | undefined): Set<string> {
-  const names = (list ?? 'console,json')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const name of names) {
-    if (!REPORTERS.has(name))
-      throw new UsageError(
-        `--reporter: unknown reporter '${name}' (available: ${[...REPORTERS].join(', ')})`,
-      );
-  }
-  return new Set(names);
 }

@@ -18,7 +18,13 @@ const SIM_KEY_ENV: Record<ServiceKind, string> = {
  */
 export async function simulateServices(config: Config, env: NodeJS.ProcessEnv): Promise<SimulatedServices> {
   const keys = { router: generateSimKey('router'), direct: generateSimKey('direct') };
-  const simulator = await startSimulator({ routerKeys: [keys.router], directKeys: [keys.direct] });
+  // DRIFTCHECK_SIM_SEED fixes the simulator's coins (pass_rate) for reproducible runs.
+  const seed = env.DRIFTCHECK_SIM_SEED ? Number(env.DRIFTCHECK_SIM_SEED) : undefined;
+  const simulator = await startSimulator({
+    routerKeys: [keys.router],
+    directKeys: [keys.direct],
+    ...(Number.isInteger(seed) ? { seed: seed as number } : {}),
+  });
   const services: Record<string, ServiceConfig> = {};
   for (const [name, service] of Object.entries(config.services)) {
     services[name] = {

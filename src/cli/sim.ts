@@ -14,6 +14,7 @@ export async function simCommand(args: string[], io: CliIO): Promise<number> {
       'budget-after': { type: 'string' },
       'alias-move-after': { type: 'string' },
       'echo-key': { type: 'boolean' },
+      seed: { type: 'string' },
     },
     strict: true,
   });
@@ -24,6 +25,7 @@ export async function simCommand(args: string[], io: CliIO): Promise<number> {
     budgetAfter: count('--budget-after', values['budget-after']),
     aliasMoveAfter: count('--alias-move-after', values['alias-move-after']),
     echoKey: Boolean(values['echo-key']),
+    ...(values.seed !== undefined ? { seed: count('--seed', values.seed)! } : {}),
   });
   io.stdout(
     [

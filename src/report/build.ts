@@ -1,13 +1,17 @@
 import { type DiffOptions, diffSuite } from '../baseline/diff.js';
+import { tolerancesOf } from '../baseline/tolerance.js';
 import type { StopReason } from '../run/execute.js';
 import type { Baseline, CaseResult, Report, RunInfo, Suite, SuiteReport } from '../types.js';
-import { exitCodeFor, runStatusFor, summarize } from './verdict.js';
+import { analysePassRates } from './pass-rates.js';
+import { exitCodeFor, failingUnits, runStatusFor, summarize } from './verdict.js';
 
 export interface BuildReportInput {
   /** Everything about the run except what the verdict decides. */
   run: Omit<RunInfo, 'status' | 'exit_code' | 'stop_reason'>;
   stop: StopReason | null;
-  suites: readonly Suite[];
+  /** The suites the plan touched (a loaded Suite, or a report's suite entry when merging). */
+  suites: readonly (Pick<Suite, 'suite' | 'file' | 'service' | 'model'> &
+    Partial<Pick<Suite, 'drift' | 'cases'>>)[];
   /** One result per planned sample (not_run included). */
   results: readonly CaseResult[];
   /** Baseline per suite name (null when the suite has none yet), and where it lives. */
@@ -15,6 +19,13 @@ export interface BuildReportInput {
   /** False when the plan covered only part of the suites (filter, shard): no missing_case then. */
   complete: boolean;
   diff?: DiffOptions;
+  /** Significance level of the pass-rate tests (default 0.05). */
+  alpha?: number;
+}
+
+/** The repeat index a case's case-level drift is attached to (its first sample in the run). */
+function firstRepeat(results: readonly CaseResult[], caseId: string): number {
+  return Math.min(...results.filter((r) => r.case === caseId && r.status !== 'not_run').map((r) => r.repeat));
 }
 
 /**
@@ -38,9 +49,25 @@ export function buildReport(input: BuildReportInput): Report {
       results,
       baseline: stored?.baseline ?? null,
       complete: input.complete && input.stop === null,
+      // Per-suite and per-case `drift:` tolerances (a merged report without the suites uses the defaults).
+      ...(suite.cases
+        ? { tolerances: tolerancesOf({ cases: suite.cases, ...(suite.drift ? { drift: suite.drift } : {}) }) }
+        : {}),
       ...(input.diff ? { options: input.diff } : {}),
     });
-    for (const result of results) drifted.set(result.key, { ...result, drift: byKey.get(result.key) ?? [] });
+    const rates = analysePassRates(results, stored?.baseline ?? null, input.alpha);
+    const repeated = new Set(rates.stats.map((s) => s.case));
+    for (const result of results) {
+      let drift = byKey.get(result.key) ?? [];
+      if (repeated.has(result.case)) {
+        // One sample of a repeated case proves nothing alone: the pass-rate test decides.
+        drift = drift.filter((d) => d.kind !== 'regressed' && d.kind !== 'fixed');
+        const dropped = rates.caseDrift.get(result.case);
+        if (dropped && result.repeat === firstRepeat(results, result.case)) drift = [dropped, ...drift];
+      }
+      drifted.set(result.key, { ...result, drift });
+    }
+    if (rates.suiteDrift) suiteDrift.push(rates.suiteDrift);
     const first = results.find((r) => r.status !== 'not_run') ?? results[0];
     suites.push({
       suite: suite.suite,
@@ -50,6 +77,7 @@ export function buildReport(input: BuildReportInput): Report {
       models: [...new Set(results.map((r) => r.model).filter((m): m is string => m !== null))].sort(),
       baseline: stored?.baseline ? stored.path : null,
       drift: suiteDrift,
+      pass_rates: rates.stats,
     });
   }
   const cases = input.results.map((r) => drifted.get(r.key) ?? r);
@@ -59,7 +87,7 @@ export function buildReport(input: BuildReportInput): Report {
     run: {
       ...input.run,
       status: runStatusFor(input.stop),
-      exit_code: exitCodeFor(summary, input.stop),
+      exit_code: exitCodeFor(summary, input.stop, failingUnits(cases, suites)),
       stop_reason: input.stop?.error ?? null,
     },
     summary,

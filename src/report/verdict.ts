@@ -48,9 +48,37 @@ export function runStatusFor(stop: StopReason | null): RunStatus {
  * failure, error or regression, else 0. An interrupted run exits as shells expect of a
  * signal (130 SIGINT, 143 SIGTERM), so CI never mistakes it for a verdict.
  */
-export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
+export function exitCodeFor(
+  summary: Summary,
+  stop: StopReason | null,
+  failing = summary.failed + summary.errored,
+): ExitCode {
   if (stop?.kind === 'paused') return 3;
   if (stop?.kind === 'access') return 4;
   if (stop?.kind === 'interrupted') return stop.signal === 'SIGTERM' ? 143 : 130;
-  return summary.failed + summary.errored + summary.regressed > 0 ? 1 : 0;
+  return failing + summary.regressed > 0 ? 1 : 0;
+}
+
+/**
+ * How many cases fail the run: a sample that failed or errored — except in a repeated
+ * case, where single failing samples are expected noise and the case fails only when its
+ * pass-rate verdict says so (or any sample errored).
+ */
+export function failingUnits(cases: readonly CaseResult[], suites: readonly SuiteReport[]): number {
+  const repeated = new Map<string, boolean>();
+  for (const s of suites)
+    for (const stat of s.pass_rates) repeated.set(`${s.suite}/${stat.case}`, stat.failing);
+  let failing = 0;
+  const counted = new Set<string>();
+  for (const c of cases) {
+    const id = `${c.suite}/${c.case}`;
+    const verdict = repeated.get(id);
+    if (verdict === undefined) {
+      if (c.status === 'fail' || c.status === 'error') failing++;
+    } else if (!counted.has(id) && (verdict || c.status === 'error')) {
+      counted.add(id);
+      failing++;
+    }
+  }
+  return failing;
 }

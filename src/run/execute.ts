@@ -1,8 +1,18 @@
-import type { CaseError, CaseResult, ServiceClient } from '../types.js';
+import type { CaseError, CaseResult, CheckResult, Prices, ServiceClient } from '../types.js';
 import type { Journal } from './journal.js';
 import type { PlannedCase } from './plan.js';
-import { isAccessStop, isBudgetCondition, notRunResult, resultFromOutcome } from './result.js';
+import { runJudge } from '../checks/judge-run.js';
+import { splitExpectations } from '../checks/judge.js';
+import {
+  isAccessStop,
+  isBudgetCondition,
+  notRunResult,
+  resultFromOutcome,
+  withJudgeChecks,
+} from './result.js';
 import { createThrottle, type Throttle } from './throttle.js';
+import { createAdaptiveSampler } from './adaptive.js';
+import type { Samples } from '../stats/index.js';
 
 /** Why a run ended before its plan did. */
 export type StopReason =
@@ -27,10 +37,22 @@ export interface ExecuteOptions {
   onResult?: (result: CaseResult) => void;
   /** Fires when a service's 429s lower (or clean answers raise) its concurrency. */
   onThrottle?: (service: string, concurrency: number) => void;
+  /** Prices per model, for a cost where the service reports none. */
+  prices?: Prices;
+  /** The baseline answer of a case, for judges comparing against it. */
+  baselineContent?: (suite: string, caseId: string) => string | null;
+  /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
+  adaptive?: {
+    baselineSamples: (suite: string, caseId: string) => Samples;
+    /** The whole plan, samples already journaled included. */
+    plan: readonly PlannedCase[];
+    done: readonly CaseResult[];
+    alpha?: number;
+  };
 }
 
 export interface ExecuteOutcome {
-  /** One result per planned sample, in plan order (not_run included). */
+  /** One result per sent or skipped sample (not_run included), adaptive additions too. */
   results: CaseResult[];
   stop: StopReason | null;
 }
@@ -54,12 +76,16 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     if (!options.interrupt?.aborted) return null;
     return { kind: 'interrupted', error: null, signal: reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT' };
   };
-  const results: CaseResult[] = new Array(options.plan.length);
+  const results: CaseResult[] = [];
+  const tasks: Promise<void>[] = [];
+  const schedule = (planned: PlannedCase) =>
+    tasks.push(throttles.get(planned.service)!.limit(() => runOne(planned)));
+  const sampler = createAdaptiveSampler(options, schedule);
 
-  const runOne = async (planned: PlannedCase, index: number): Promise<void> => {
+  const runOne = async (planned: PlannedCase): Promise<void> => {
     stop ??= interrupted();
     if (stop) {
-      results[index] = notRunResult(planned, stop.error);
+      results.push(notRunResult(planned, stop.error));
       return;
     }
     const client = options.clients.get(planned.service)!;
@@ -77,7 +103,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     } catch (error) {
       // Only our own abort is thrown: the answer never came, so the sample is simply not run.
       if (!options.abortInFlight?.aborted) throw error;
-      results[index] = notRunResult(planned, null);
+      results.push(notRunResult(planned, null));
       return;
     }
     const changed = throttles.get(planned.service)!.observe(outcome);
@@ -85,19 +111,59 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     if (outcome.status === 'error' && isBudgetCondition(outcome.error)) {
       // Not an answer: the sample goes back to not_run and `--resume` sends it again.
       stop ??= { kind: 'paused', error: outcome.error };
-      results[index] = options.redactResult(notRunResult(planned, outcome.error));
+      results.push(options.redactResult(notRunResult(planned, outcome.error)));
       return;
     }
-    const result = options.redactResult(resultFromOutcome(planned, outcome, startedAt));
+    let result = resultFromOutcome(planned, outcome, startedAt, options.prices);
+    if (outcome.status === 'ok') {
+      const judged = await runJudges(planned, outcome.completion.content);
+      if (judged.stop) {
+        // The judge hit a budget or access condition: no verdict, so the sample is not run.
+        stop ??= judged.stop;
+        results.push(options.redactResult(notRunResult(planned, judged.stop.error)));
+        return;
+      }
+      result = withJudgeChecks(result, judged.checks);
+    }
+    result = options.redactResult(result);
     if (result.error && isAccessStop(result.error)) stop ??= { kind: 'access', error: result.error };
     options.journal.append(result);
-    results[index] = result;
+    results.push(result);
     options.onResult?.(result);
+    if (planned.adaptive && !stop) sampler.finished(planned, result);
   };
 
-  await Promise.all(
-    options.plan.map((planned, index) => throttles.get(planned.service)!.limit(() => runOne(planned, index))),
-  );
+  /** A case's judge checks: one call each, through the judge service's own client. */
+  const runJudges = async (planned: PlannedCase, content: string) => {
+    const checks: CheckResult[] = [];
+    const { judges } = splitExpectations(planned.case.expect);
+    for (const [i, spec] of judges.entries()) {
+      const client = options.clients.get(spec.service ?? planned.service)!;
+      const baseline = options.baselineContent?.(planned.suite.suite, planned.case.id) ?? null;
+      const { check, outcome } = await runJudge(spec, content, baseline, client, {
+        ...(options.prices ? { prices: options.prices } : {}),
+        caseKey: `${planned.key}/judge${i}`,
+        ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
+      });
+      if (outcome?.status === 'error' && isBudgetCondition(outcome.error)) {
+        return { checks, stop: { kind: 'paused', error: outcome.error } as StopReason };
+      }
+      if (outcome?.status === 'error' && isAccessStop(outcome.error)) {
+        return { checks, stop: { kind: 'access', error: outcome.error } as StopReason };
+      }
+      checks.push(check);
+    }
+    return { checks, stop: null };
+  };
+
+  for (const planned of options.plan) schedule(planned);
+  sampler.start(options.plan);
+  // Adaptive cases add samples while the run goes: wait until nothing new was scheduled.
+  for (let settled = 0; settled < tasks.length;) {
+    const batch = tasks.slice(settled);
+    settled = tasks.length;
+    await Promise.all(batch);
+  }
   // A signal that arrived once everything was already in flight still marks the run.
   stop ??= interrupted();
   return { results, stop };

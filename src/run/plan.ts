@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import type { Suite, SuiteCase } from '../types.js';
 
 /** One request to send: a case, one of its repeats, with the model and service it runs on. */
@@ -11,11 +12,13 @@ export interface PlannedCase {
   model: string;
   /** The service name (the suite's, or `--service`). */
   service: string;
+  /** `repeat: auto`: more samples are planned while the run goes, only while the verdict is uncertain. */
+  adaptive: boolean;
 }
 
 export interface PlanOptions {
-  /** `--repeat N`: overrides every suite and case repeat. */
-  repeat?: number;
+  /** `--repeat N|auto`: overrides every suite and case repeat. */
+  repeat?: number | 'auto';
   /** `--filter GLOB`: matched against `suite/case` and against the case id. */
   filter?: string;
   /** `--shard I/N` (1-based). */
@@ -53,19 +56,32 @@ export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase
     : selected;
   const plan: PlannedCase[] = [];
   for (const { suite, testCase } of sharded) {
-    const repeats = options.repeat ?? testCase.repeat ?? suite.repeat ?? 1;
-    for (let repeat = 0; repeat < repeats; repeat++) {
-      plan.push({
-        key: caseKey(suite.suite, testCase.id, repeat),
-        suite,
-        case: testCase,
-        repeat,
-        model: options.model ?? suite.model,
-        service: options.service ?? suite.service,
-      });
-    }
+    const wanted = options.repeat ?? testCase.repeat ?? suite.repeat ?? 1;
+    const adaptive = wanted === 'auto';
+    const repeats = adaptive ? ADAPTIVE_SAMPLING.min : wanted;
+    for (let repeat = 0; repeat < repeats; repeat++)
+      plan.push(plannedSample(suite, testCase, repeat, options, adaptive));
   }
   return plan;
+}
+
+/** One sample of a case; also how the runner adds samples to an adaptive case. */
+export function plannedSample(
+  suite: Suite,
+  testCase: SuiteCase,
+  repeat: number,
+  options: PlanOptions,
+  adaptive: boolean,
+): PlannedCase {
+  return {
+    key: caseKey(suite.suite, testCase.id, repeat),
+    suite,
+    case: testCase,
+    repeat,
+    model: options.model ?? suite.model,
+    service: options.service ?? suite.service,
+    adaptive,
+  };
 }
 
 /** `--shard I/N` → `{ index, total }`, 1 ≤ I ≤ N. */

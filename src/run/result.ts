@@ -1,5 +1,7 @@
 import { runChecks } from '../checks/run.js';
-import type { CallOutcome, CaseError, CaseResult, ErrorKind } from '../types.js';
+import { withCost } from '../baseline/cost.js';
+import { splitExpectations } from '../checks/judge.js';
+import type { CallOutcome, CaseError, CaseResult, CheckResult, ErrorKind, Prices } from '../types.js';
 import type { PlannedCase } from './plan.js';
 
 /** Budget conditions pause the run (exit 3); they never become an answer or a failure. */
@@ -17,9 +19,18 @@ export function isAccessStop(error: CaseError): boolean {
   return error.kind === 'auth' || (error.kind === 'permission' && error.code !== 'moderation');
 }
 
-/** Turns one call's outcome into the sample's result, checks evaluated. Pure. */
-export function resultFromOutcome(planned: PlannedCase, outcome: CallOutcome, startedAt: string): CaseResult {
+/**
+ * Turns one call's outcome into the sample's result, local checks evaluated (judges run
+ * later, in the runner) and cost filled from the prices table where the service gave none. Pure.
+ */
+export function resultFromOutcome(
+  planned: PlannedCase,
+  outcome: CallOutcome,
+  startedAt: string,
+  prices?: Prices,
+): CaseResult {
   const completion = outcome.completion;
+  const { local } = splitExpectations(planned.case.expect);
   const base = {
     key: planned.key,
     suite: planned.suite.suite,
@@ -30,7 +41,7 @@ export function resultFromOutcome(planned: PlannedCase, outcome: CallOutcome, st
     model: completion?.model ?? (outcome.status === 'error' ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
     finish_reason: completion?.finish_reason ?? null,
-    usage: completion?.usage ?? null,
+    usage: completion ? withCost(completion.usage, completion.model, prices) : null,
     latency_ms: Math.round(outcome.latency_ms),
     wait_ms: Math.round(outcome.wait_ms),
     attempts: outcome.attempts,
@@ -40,6 +51,7 @@ export function resultFromOutcome(planned: PlannedCase, outcome: CallOutcome, st
     messages: planned.case.messages,
     started_at: startedAt,
     redacted: false,
+    ...(planned.adaptive ? { sampling: 'auto' as const } : {}),
     ...(outcome.cache_status ? { cache_status: outcome.cache_status } : {}),
   };
   if (outcome.status === 'error') {
@@ -47,10 +59,11 @@ export function resultFromOutcome(planned: PlannedCase, outcome: CallOutcome, st
       ...base,
       status: 'error',
       error: outcome.error,
+      // Every expectation, judges included, shows as not evaluated.
       checks: runChecks(planned.case.expect, null),
     };
   }
-  const checks = runChecks(planned.case.expect, completion);
+  const checks = runChecks(local, completion);
   return { ...base, status: checks.every((c) => c.pass) ? 'pass' : 'fail', error: null, checks };
 }
 
@@ -79,5 +92,13 @@ export function notRunResult(planned: PlannedCase, reason: CaseError | null): Ca
     messages: planned.case.messages,
     started_at: null,
     redacted: false,
+    ...(planned.adaptive ? { sampling: 'auto' as const } : {}),
   };
+}
+
+/** Adds the judges' verdicts to a finished sample and recomputes its status. */
+export function withJudgeChecks(result: CaseResult, judged: CheckResult[]): CaseResult {
+  if (judged.length === 0) return result;
+  const checks = [...result.checks, ...judged];
+  return { ...result, checks, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
 }

@@ -5,17 +5,30 @@ import { baselineFromResults } from '../baseline/build.js';
 import { baselinePath, readBaseline, writeBaseline } from '../baseline/store.js';
 import { InputError } from '../errors.js';
 import { buildReport } from '../report/build.js';
-import { updateLatest, writeJsonReport } from '../report/write.js';
+import { writeReportFiles } from '../report/outputs.js';
+import { updateLatest } from '../report/write.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor, type Redactor } from '../service/redact.js';
-import type { Baseline, CaseResult, Config, Diagnostic, Report, ServiceClient, Suite } from '../types.js';
+import type {
+  Baseline,
+  BaselineCase,
+  CaseResult,
+  Config,
+  Diagnostic,
+  Report,
+  ServiceClient,
+  Suite,
+} from '../types.js';
 import { isLoopbackUrl } from '../util/loopback.js';
+import { judgeTargets } from '../checks/judge.js';
 import { executePlan } from './execute.js';
 import { openJournal, readJournal } from './journal.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import { type PlannedCase, planRun } from './plan.js';
 import { isAccessStop } from './result.js';
+
+const ALL_FILE_REPORTERS: ReadonlySet<string> = new Set(['html', 'junit', 'markdown']);
 
 export interface RunSuitesOptions {
   config: Config;
@@ -40,6 +53,8 @@ export interface RunSuitesOptions {
   onResult?: (result: CaseResult) => void;
   /** Called once the plan is known, before anything is sent. */
   onPlan?: (info: { runDir: string; planned: number; alreadyDone: number }) => void;
+  /** File reporters to write besides report.json (html, junit, markdown); default all. */
+  reporters?: ReadonlySet<string>;
 }
 
 export interface RunSuitesResult {
@@ -49,6 +64,8 @@ export interface RunSuitesResult {
   baselinesWritten: string[];
   /** Why update_baselines wrote nothing, when it did not. */
   baselinesSkipped: string | null;
+  /** Report files written into the run folder, report.json first. */
+  files: string[];
   /** Journal lines that could not be read back on resume (a torn last line). */
   journalSkipped: number;
 }
@@ -66,6 +83,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
 
   const plan = planRun(options.suites, meta.plan);
   const plannedSuites = options.suites.filter((s) => plan.some((p) => p.suite === s));
+  // Read before the first request: a corrupt baseline is an input error that costs nothing.
+  const baselines = await loadBaselines(options.baselineDir, plannedSuites);
   const services = checkServices(plan, options.config);
   // Pre-flight every service before the first request: a missing key must cost nothing.
   const keys = new Map(
@@ -86,7 +105,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   options.onPlan?.({ runDir, planned: plan.length, alreadyDone: plan.length - todo.length });
 
   const clients = new Map<string, ServiceClient>();
-  for (const name of new Set(todo.map((p) => p.service))) {
+  for (const name of services) {
     const service = options.config.services[name]!;
     clients.set(
       name,
@@ -103,6 +122,13 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   try {
     outcome = await executePlan({
       plan: todo,
+      ...(options.config.prices ? { prices: options.config.prices } : {}),
+      baselineContent: (suite, caseId) => baselines.get(suite)?.baseline?.cases[caseId]?.content ?? null,
+      adaptive: {
+        plan,
+        done: [...done.values()],
+        baselineSamples: (suite, caseId) => samplesOf(baselines.get(suite)?.baseline?.cases[caseId]),
+      },
       clients,
       ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
       journal,
@@ -118,9 +144,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     await Promise.all([...clients.values()].map((c) => c.close()));
   }
 
-  const fresh = new Map(outcome.results.map((r) => [r.key, r]));
-  const results = plan.map((p) => fresh.get(p.key) ?? done.get(p.key)!);
-  const baselines = await loadBaselines(options.baselineDir, plannedSuites);
+  const results = inPlanOrder(plan, [...done.values(), ...outcome.results]);
   const report = buildReport({
     run: {
       id,
@@ -139,7 +163,9 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     complete: !meta.plan.filter && !meta.plan.shard,
     diff: { candidate: Boolean(meta.plan.model) },
   });
-  await writeJsonReport(runDir, report, redactText);
+  const files = await writeReportFiles(runDir, report, options.reporters ?? ALL_FILE_REPORTERS, redactText, {
+    baselines,
+  });
   await updateLatest(options.reportDir, id);
 
   let baselinesWritten: string[] = [];
@@ -149,7 +175,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       baselinesSkipped = `the run is ${report.run.status}; finish it with --resume first`;
     else baselinesWritten = await acceptResults(options.baselineDir, report, plannedSuites, baselines);
   }
-  return { report, runDir, baselinesWritten, baselinesSkipped, journalSkipped: previous.skipped };
+  return { report, runDir, files, baselinesWritten, baselinesSkipped, journalSkipped: previous.skipped };
 }
 
 /**
@@ -201,11 +227,16 @@ export async function loadBaselines(
 
 /** Every service the plan uses must be configured; say where the suite names it. */
 function checkServices(plan: readonly PlannedCase[], config: Config): string[] {
-  const names = [...new Set(plan.map((p) => p.service))];
+  const judges = new Set(plan.map((p) => p.suite)).values();
+  const judgeServices = [...judges].flatMap((suite) =>
+    judgeTargets(suite).map((t) => ({ name: t.service, suite })),
+  );
+  const names = [...new Set([...plan.map((p) => p.service), ...judgeServices.map((j) => j.name)])];
   const diagnostics: Diagnostic[] = [];
   for (const name of names) {
     if (config.services[name]) continue;
-    const suite = plan.find((p) => p.service === name)!.suite;
+    const suite =
+      plan.find((p) => p.service === name)?.suite ?? judgeServices.find((j) => j.name === name)!.suite;
     diagnostics.push({
       ...suite.location,
       message: `service '${name}' is not configured`,
@@ -220,4 +251,28 @@ function redactResult(result: CaseResult, redactor: Redactor): CaseResult {
   if (!redactor.active) return result;
   const { text, redacted } = redactor.redact(JSON.stringify(result));
   return redacted ? { ...(JSON.parse(text) as CaseResult), redacted: true } : result;
+}
+
+/**
+ * Results in the order an unsharded, uninterrupted run would list them: cases in plan
+ * order, each case's samples by repeat (adaptive samples beyond the plan included).
+ */
+function inPlanOrder(plan: readonly PlannedCase[], results: readonly CaseResult[]): CaseResult[] {
+  const rank = new Map<string, number>();
+  for (const p of plan) {
+    const id = `${p.suite.suite}/${p.case.id}`;
+    if (!rank.has(id)) rank.set(id, rank.size);
+  }
+  const byKey = new Map(results.map((r) => [r.key, r]));
+  return [...byKey.values()].sort(
+    (a, b) =>
+      (rank.get(`${a.suite}/${a.case}`) ?? 0) - (rank.get(`${b.suite}/${b.case}`) ?? 0) ||
+      a.repeat - b.repeat,
+  );
+}
+
+/** A baseline case's samples ({0, 0} when it has none — adaptive sampling then runs to the cap). */
+function samplesOf(entry: BaselineCase | undefined): { pass: number; total: number } {
+  if (!entry) return { pass: 0, total: 0 };
+  return entry.samples ?? { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
 }

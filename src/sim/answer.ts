@@ -1,4 +1,5 @@
 import { jsonAnswer } from './json-answer.js';
+import { judgeAnswer } from './judge.js';
 import { arithmetic, groundingSentence, numberedList, sayTarget, yesNo } from './rules.js';
 import {
   isWordy,
@@ -66,6 +67,9 @@ function compose(style: Style, model: string, messages: readonly ChatMessage[]):
     }
   }
   const text = (messages[lastUser]?.content ?? '').trim();
+  // A judge prompt quotes answers that may say "json" or "say X": it is recognised first.
+  const judged = judgeAnswer(text, isWordy(style));
+  if (judged !== null) return judged;
   const words = keywords(text);
   const said = sayTarget(text);
   if (said !== null) return said;

@@ -90,7 +90,12 @@ export function handleCompletion(
 
   const resolved = resolveModel(kind, requested, config, state);
   if (resolved === null) return later(fault('invalid_model', ctx), delay);
-  return later(answerReply(kind, resolved, dir.messages, maxTokens, d, active, key, state), delay);
+  // pass_rate: one coin per request from the simulator's seeded generator.
+  const answered =
+    d.pass_rate !== undefined && state.random() >= d.pass_rate
+      ? { ...d, reply: d.fail_reply ?? 'I am not sure.' }
+      : d;
+  return later(answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state), delay);
 }
 
 /** fail_times: the fault fires for the first N requests of one case (or one conversation), then stops. */

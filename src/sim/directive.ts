@@ -24,7 +24,12 @@ const FAULTS: Record<SimFault, true> = {
 
 export const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];
 
-const NUMBER_FIELDS = { delay_ms: 600_000, retry_after_s: 3600, fail_times: 1_000_000 } as const;
+const NUMBER_FIELDS = {
+  delay_ms: 600_000,
+  retry_after_s: 3600,
+  fail_times: 1_000_000,
+  pass_rate: 1,
+} as const;
 const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
 
 export type DirectiveRead =
@@ -90,7 +95,7 @@ export function directiveProblem(d: Record<string, unknown>): string | null {
       if (typeof value !== 'string' || !(value in FAULTS)) {
         return `unknown fault ${JSON.stringify(value)}; expected one of ${SIM_FAULTS.join(', ')}.`;
       }
-    } else if (key === 'reply' || key === 'finish_reason') {
+    } else if (key === 'reply' || key === 'finish_reason' || key === 'fail_reply') {
       if (typeof value !== 'string') return `${key} must be a string.`;
     } else if (key in NUMBER_FIELDS) {
       const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
@@ -105,7 +110,7 @@ export function directiveProblem(d: Record<string, unknown>): string | null {
         return `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
       }
     } else {
-      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s or fail_times.`;
+      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate or fail_reply.`;
     }
   }
   return null;

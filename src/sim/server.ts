@@ -12,6 +12,8 @@ export type { SimStats } from './state.js';
 export interface SimulatorOptions {
   /** Default 0 (ephemeral). */
   port?: number;
+  /** Seed of the coins behind `pass_rate` (default: random, so two runs sample independently). */
+  seed?: number;
   /** Default 127.0.0.1. */
   host?: string;
   /** Fixed extra latency on every completion (default 0). */
@@ -53,7 +55,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     aliasMoveAfter: options.aliasMoveAfter ?? null,
     echoKey: options.echoKey ?? false,
   };
-  const state = new SimState();
+  const state = new SimState(options.seed ?? Math.floor(Math.random() * 2 ** 31));
   const timers = new TimerSet();
   let closing = false;
   // Only completion replies are counted: stats describe what the clients under test experienced.

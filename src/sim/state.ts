@@ -13,6 +13,7 @@ export interface SimStats {
 /** Everything the simulator remembers between requests. One instance per server. */
 export class SimState {
   private completions = 0;
+  constructor(private seed: number) {}
   private readonly byCase = new Map<string, number>();
   private readonly byStatus = new Map<string, number>();
   /** Successful completions per presented key (credit/budget limits). */
@@ -43,6 +44,15 @@ export class SimState {
   }
 
   /** True while the fault should still fire for this identity (and records that it did). */
+  /** Uniform in [0, 1) from a seeded generator (mulberry32): a fixed seed replays the same coins. */
+  random(): number {
+    this.seed = (this.seed + 0x6d2b79f5) | 0;
+    let t = this.seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
   takeFault(identity: string, failTimes: number): boolean {
     const produced = this.faultsProduced.get(identity) ?? 0;
     if (produced >= failTimes) return false;

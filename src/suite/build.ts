@@ -1,4 +1,4 @@
-import type { Message, RequestParams, SimDirective, Suite, SuiteCase } from '../types.js';
+import type { DriftTolerance, Message, RequestParams, SimDirective, Suite, SuiteCase } from '../types.js';
 import { locate } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { toExpectation } from './expectations.js';
@@ -8,8 +8,9 @@ interface RawCase {
   prompt?: string;
   messages?: Message[];
   expect?: Record<string, unknown>[];
-  repeat?: number;
+  repeat?: number | 'auto';
   sim?: SimDirective;
+  drift?: DriftTolerance;
 }
 
 interface RawSuite {
@@ -18,7 +19,8 @@ interface RawSuite {
   model: string;
   params?: RequestParams;
   system?: string;
-  repeat?: number;
+  repeat?: number | 'auto';
+  drift?: DriftTolerance;
   cases: RawCase[];
 }
 
@@ -40,6 +42,7 @@ export function buildSuite(yaml: YamlMapping): Suite {
       expect: (c.expect ?? []).map(toExpectation),
       ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
       ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
+      ...(c.drift !== undefined ? { drift: structuredClone(c.drift) } : {}),
       location: where(`/cases/${i}`),
     };
   });
@@ -50,6 +53,7 @@ export function buildSuite(yaml: YamlMapping): Suite {
     model: raw.model,
     params: { ...raw.params },
     ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
+    ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
     cases,
     location: where('/suite'),
   };

@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { CheckType, Expectation, StringCheckType } from '../types.js';
+import type { CheckType, Expectation, JudgeSpec, StringCheckType } from '../types.js';
 
 const STRING_CHECKS: readonly StringCheckType[] = [
   'contains',
@@ -22,6 +22,7 @@ export function toExpectation(item: Record<string, unknown>): Expectation {
   }
   if (type === 'json_schema') return { type, value: value as Record<string, unknown> };
   if (type === 'max_completion_tokens') return { type, value: value as number };
+  if (type === 'judge') return { type, value: { ...(value as JudgeSpec) } };
   return { type: 'non_empty', value: value as boolean };
 }
 
@@ -40,14 +41,24 @@ export function regexProblem(value: string): string | null {
   }
 }
 
+// Compiling is milliseconds per schema; suites repeat the same schema across cases.
+const verdicts = new Map<string, string | null>();
+const MAX_REMEMBERED = 256;
+
 /** Why a `json_schema` value is not a schema ajv can compile, or null. */
 export function jsonSchemaProblem(schema: Record<string, unknown>): string | null {
+  const key = JSON.stringify(schema);
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
   // addUsedSchema false: a user schema's $id must not leak into the next compile.
   userSchemaAjv ??= new Ajv2020({ allErrors: true, addUsedSchema: false, logger: false });
+  let problem: string | null = null;
   try {
     userSchemaAjv.compile(schema);
-    return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    problem = error instanceof Error ? error.message : String(error);
   }
+  if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+  verdicts.set(key, problem);
+  return problem;
 }

@@ -4,6 +4,8 @@ import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
 import { isAlias } from './alias.js';
 import { jsonSchemaProblem, regexProblem } from './expectations.js';
+import { judgeProblems } from './judge-problems.js';
+import { repeatProblems } from './repeat-limits.js';
 
 /**
  * What the suite schema cannot say: pinned models, unique case ids, regexes and JSON
@@ -24,6 +26,7 @@ export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean
     );
   }
   if (!Array.isArray(cases)) return problems;
+  problems.push(...repeatProblems(yaml));
 
   // Case-insensitive: ids end up in file names, and macOS/Windows file names ignore case.
   const first = new Map<string, { id: string; line: number }>();
@@ -64,6 +67,11 @@ export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean
             `'${where}.json_schema' is not a JSON Schema ajv can compile: ${problem}`,
             'fix the schema (draft 2020-12 keywords, e.g. { type: object, required: [order_id] })',
           );
+        }
+      }
+      if (isRecord(item.judge)) {
+        for (const p of judgeProblems(item.judge, `${where}.judge`, options)) {
+          at(`/cases/${i}/expect/${j}/judge${p.pointer}`, p.message, p.hint);
         }
       }
     });

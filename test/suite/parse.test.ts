@@ -13,11 +13,12 @@ describe('parseSuite on broken fixtures', () => {
     ['unknown-key.yaml', 7, 5, "unknown key 'expects' in cases[0]", "did you mean 'expect'?"],
     ['root-typo.yaml', 3, 1, "unknown key 'modle'", "did you mean 'model'?"],
     ['root-typo.yaml', 1, 1, "missing required key 'model'", "add 'model:'"],
-    ['wrong-type.yaml', 4, 9, "'repeat' must be an integer, got text", 'How many times'],
+    ['wrong-type.yaml', 4, 9, "'repeat' must be a whole number ≥ 1 or 'auto', got 'three'", 'How many times'],
     ['missing-cases.yaml', 1, 1, "missing required key 'cases'", "add 'cases:'"],
     ['prompt-and-messages.yaml', 7, 5, "'cases[0]' has both 'prompt' and 'messages'", 'keep exactly one'],
     ['neither-prompt-nor-messages.yaml', 5, 5, "'cases[0]' needs 'prompt' or 'messages'", 'add exactly one'],
-    ['yaml-syntax.yaml', 7, 1, 'YAML syntax error: Missing closing "quote', 'quoting'],
+    // Reported where the quote opens, not at the end of the file where the parser notices.
+    ['yaml-syntax.yaml', 6, 13, 'YAML syntax error: Missing closing "quote', 'add the closing "'],
     ['duplicate-key.yaml', 4, 1, 'YAML syntax error: Map keys must be unique', 'remove one'],
     [
       'duplicate-case-id.yaml',

@@ -1,0 +1,63 @@
+import type { ContentNormalization, DriftTolerance, Suite } from '../types.js';
+
+/** A drift tolerance with every field decided: what the comparisons actually use. */
+export interface ResolvedTolerance {
+  content: {
+    normalize: ContentNormalization[];
+    similarity: number;
+    /** 'auto': structurally when both answers are JSON objects or arrays. */
+    json: boolean | 'auto';
+  };
+  usage: { completion_tokens: number; total_tokens: number; cost: number };
+}
+
+/**
+ * What applies when neither suite nor case says otherwise: exact content (any byte change is
+ * info-level drift, a warning below similarity 0.6) and ±25 % usage and cost.
+ */
+export const DEFAULT_TOLERANCE: ResolvedTolerance = {
+  content: { normalize: [], similarity: 0.6, json: 'auto' },
+  usage: { completion_tokens: 0.25, total_tokens: 0.25, cost: 0.25 },
+};
+
+/**
+ * Lays tolerances over each other field by field, later layers winning (run ← suite ← case).
+ * A `normalize` list replaces the earlier one rather than adding to it, so a case can also
+ * switch normalisation off with `normalize: []`.
+ */
+export function overlayTolerance(...layers: (DriftTolerance | undefined)[]): DriftTolerance {
+  let content: NonNullable<DriftTolerance['content']> | undefined;
+  let usage: NonNullable<DriftTolerance['usage']> | undefined;
+  for (const layer of layers) {
+    if (layer?.content) content = { ...content, ...defined(layer.content) };
+    if (layer?.usage) usage = { ...usage, ...defined(layer.usage) };
+  }
+  return { ...(content ? { content } : {}), ...(usage ? { usage } : {}) };
+}
+
+/** The tolerance a comparison uses: the layers over DEFAULT_TOLERANCE. */
+export function mergeTolerance(...layers: (DriftTolerance | undefined)[]): ResolvedTolerance {
+  const top = overlayTolerance(...layers);
+  return {
+    content: { ...DEFAULT_TOLERANCE.content, ...top.content },
+    usage: { ...DEFAULT_TOLERANCE.usage, ...top.usage },
+  };
+}
+
+/** Drops keys set to undefined, so spreading a layer never erases an earlier value. */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A suite's own tolerance and its cases' overrides, keyed by case id — what diffSuite needs. */
+export interface SuiteTolerances {
+  suite?: DriftTolerance;
+  cases: ReadonlyMap<string, DriftTolerance>;
+}
+
+/** Collects the `drift:` settings of a loaded suite for diffSuite. */
+export function tolerancesOf(suite: Pick<Suite, 'drift' | 'cases'>): SuiteTolerances {
+  const cases = new Map<string, DriftTolerance>();
+  for (const c of suite.cases) if (c.drift !== undefined) cases.set(c.id, c.drift);
+  return suite.drift !== undefined ? { suite: suite.drift, cases } : { cases };
+}

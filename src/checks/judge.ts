@@ -1,0 +1,158 @@
+import type {
+  CaseError,
+  CheckResult,
+  Completion,
+  Expectation,
+  JudgeSpec,
+  Message,
+  RequestParams,
+  Suite,
+} from '../types.js';
+import { extractJson } from './extract-json.js';
+import { writeJudgePrompt } from './judge-prompt.js';
+import { quote } from './quote.js';
+
+/** A judge is asked for a short, repeatable verdict: no sampling, room for one sentence. */
+export const JUDGE_PARAMS: Readonly<RequestParams> = { temperature: 0, max_tokens: 200 };
+
+/** What to send the judge's service. */
+export interface JudgeRequest {
+  model: string;
+  messages: Message[];
+  params: RequestParams;
+}
+
+/** Longest judge reason kept in a check message. */
+const MAX_REASON = 300;
+
+/** Splits a case's expectations: local ones for runChecks, judges for the runner to call. */
+export function splitExpectations(expect: readonly Expectation[]): {
+  local: Expectation[];
+  judges: JudgeSpec[];
+} {
+  const local: Expectation[] = [];
+  const judges: JudgeSpec[] = [];
+  for (const e of expect) {
+    if (e.type === 'judge') judges.push(e.value);
+    else local.push(e);
+  }
+  return { local, judges };
+}
+
+/** Every (service, model) a suite's judges call, for pre-flight (keys, clients) before the first request. */
+export function judgeTargets(suite: Pick<Suite, 'service' | 'cases'>): { service: string; model: string }[] {
+  const seen = new Map<string, { service: string; model: string }>();
+  for (const c of suite.cases) {
+    for (const e of c.expect) {
+      if (e.type !== 'judge') continue;
+      const target = { service: e.value.service ?? suite.service, model: e.value.model };
+      seen.set(`${target.service}\n${target.model}`, target);
+    }
+  }
+  return [...seen.values()];
+}
+
+/**
+ * The judge call for one answer: the fixed prompt (see judge-prompt.ts) as one user message,
+ * temperature 0, max_tokens 200. Equivalence is asked only when a baseline answer is given.
+ */
+export function buildJudgeRequest(
+  spec: JudgeSpec,
+  content: string,
+  baselineContent: string | null,
+): JudgeRequest {
+  const prompt = writeJudgePrompt({
+    rubric: spec.rubric ?? null,
+    baseline: spec.equivalent_to_baseline === true ? baselineContent : null,
+    candidate: content,
+  });
+  return { model: spec.model, messages: [{ role: 'user', content: prompt }], params: { ...JUDGE_PARAMS } };
+}
+
+/**
+ * Whether a judge has anything to judge: equivalence alone with no baseline answer (a new
+ * case, or a baseline that errored) is skipped as a pass — nothing to compare with yet, and
+ * the first run must be able to become the baseline.
+ */
+export function planJudge(
+  spec: JudgeSpec,
+  content: string,
+  baselineContent: string | null,
+): { kind: 'ask'; request: JudgeRequest } | { kind: 'skip'; result: CheckResult } {
+  if (spec.rubric === undefined && baselineContent === null) {
+    const reason = 'no baseline answer to compare with yet';
+    return {
+      kind: 'skip',
+      result: {
+        type: 'judge',
+        pass: true,
+        message: `judge skipped: ${reason}`,
+        judge: { model: null, usage: null, verdict: 'skipped', reason },
+      },
+    };
+  }
+  return { kind: 'ask', request: buildJudgeRequest(spec, content, baselineContent) };
+}
+
+/**
+ * Reads the judge's verdict: a JSON object `{"verdict":"pass"|"fail","reason":…}` anywhere in
+ * the answer (whole, fenced or in prose), else a `verdict: pass` line. Anything else fails
+ * the check with a message saying what the judge said instead.
+ */
+export function parseJudgeVerdict(completion: Completion): CheckResult {
+  const who = `judge ${completion.model ?? 'model'}`;
+  const found = readVerdict(completion.content);
+  if (found === null) {
+    const cut = completion.finish_reason === 'length' ? ' (cut off at max_tokens)' : '';
+    const reason = `no verdict in the judge's answer${cut}: ${quote(completion.content)}`;
+    return {
+      type: 'judge',
+      pass: false,
+      message: `${who}: ${reason}`,
+      judge: { model: completion.model, usage: completion.usage, verdict: 'unparseable', reason },
+    };
+  }
+  const reason = Array.from(found.reason).slice(0, MAX_REASON).join('');
+  return {
+    type: 'judge',
+    pass: found.verdict === 'pass',
+    message: `${who}: ${found.verdict}${reason ? ` — ${reason}` : ''}`,
+    judge: { model: completion.model, usage: completion.usage, verdict: found.verdict, reason },
+  };
+}
+
+/** A judge check whose call failed: it fails, and says why (the case's answer itself was fine). */
+export function judgeCallFailed(
+  spec: JudgeSpec,
+  error: CaseError,
+  completion: Completion | null,
+): CheckResult {
+  const reason = `${error.kind}: ${error.message}`;
+  return {
+    type: 'judge',
+    pass: false,
+    message: `judge ${spec.model}: the judge call failed (${reason})`,
+    judge: {
+      model: completion?.model ?? error.model,
+      usage: completion?.usage ?? null,
+      verdict: 'error',
+      reason,
+    },
+  };
+}
+
+const VERDICT_LINE = /"?verdict"?\s*[:=]\s*"?(pass|fail)\b/i;
+
+function readVerdict(content: string): { verdict: 'pass' | 'fail'; reason: string } | null {
+  const json = extractJson(content);
+  if ('value' in json && typeof json.value === 'object' && json.value !== null) {
+    const v = json.value as Record<string, unknown>;
+    const verdict = typeof v.verdict === 'string' ? v.verdict.trim().toLowerCase() : '';
+    if (verdict === 'pass' || verdict === 'fail') {
+      return { verdict, reason: typeof v.reason === 'string' ? v.reason.trim() : '' };
+    }
+  }
+  const line = VERDICT_LINE.exec(content);
+  if (line === null) return null;
+  return { verdict: line[1]!.toLowerCase() as 'pass' | 'fail', reason: '' };
+}

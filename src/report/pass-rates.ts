@@ -1,0 +1,152 @@
+import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
+import {
+  comparePassRates,
+  DEFAULT_ALPHA,
+  nextSampleDecision,
+  suiteVerdict,
+  wilsonInterval,
+} from '../stats/index.js';
+import type { Baseline, CaseResult, CaseStats, Drift } from '../types.js';
+
+export interface PassRateAnalysis {
+  stats: CaseStats[];
+  /** Case id → its `pass_rate_dropped` drift. */
+  caseDrift: Map<string, Drift>;
+  /** Suite-wide `pass_rate_dropped` (a stratified test over every repeated case), when significant. */
+  suiteDrift: Drift | null;
+}
+
+const percent = (rate: number) => `${Math.round(rate * 100)}%`;
+const counts = (s: { pass: number; total: number }) =>
+  `${percent(s.total ? s.pass / s.total : 0)} (${s.pass}/${s.total})`;
+
+/**
+ * Turns a suite's repeated samples into verdicts with stated confidence: a Wilson interval
+ * per case, an exact one-sided test against the baseline's samples, and a suite-level
+ * stratified test with Holm-adjusted per-case flags. Cases sampled once are left to the
+ * per-sample rules. Pure.
+ */
+export function analysePassRates(
+  results: readonly CaseResult[],
+  baseline: Baseline | null,
+  alpha = DEFAULT_ALPHA,
+): PassRateAnalysis {
+  const byCase = new Map<string, { pass: number; total: number }>();
+  const adaptive = new Set(results.filter((r) => r.sampling === 'auto').map((r) => r.case));
+  for (const r of results) {
+    if (r.status === 'not_run') continue;
+    const s = byCase.get(r.case) ?? { pass: 0, total: 0 };
+    s.total++;
+    if (r.status === 'pass') s.pass++;
+    byCase.set(r.case, s);
+  }
+  const repeated = [...byCase].filter(
+    ([id, s]) => s.total > 1 || (baseline?.cases[id]?.samples?.total ?? 0) > 1,
+  );
+  const compared: {
+    id: string;
+    base: { pass: number; total: number };
+    current: { pass: number; total: number };
+  }[] = [];
+  const stats: CaseStats[] = repeated.map(([id, current]) => {
+    const interval = wilsonInterval(current.pass, current.total);
+    const base = baselineSamples(baseline, id);
+    if (!base) {
+      return {
+        case: id,
+        samples: current,
+        rate: interval.rate,
+        interval: { low: interval.low, high: interval.high },
+        baseline: null,
+        p: null,
+        verdict: 'new',
+        failing: current.pass * 2 < current.total,
+      };
+    }
+    compared.push({ id, base, current });
+    const c = comparePassRates(base, current, { alpha });
+    // An adaptive case was sampled with early stopping: its verdict is the sequential
+    // test's (calibrated for that); the exact test's p is shown for reference.
+    const dropped = adaptive.has(id)
+      ? nextSampleDecision(base, current, {
+          maxSamples: ADAPTIVE_SAMPLING.cap,
+          minSamples: ADAPTIVE_SAMPLING.min,
+          alpha,
+        }) === 'drift'
+      : c.dropped;
+    const verdict = dropped ? 'dropped' : c.flaky ? 'flaky' : 'stable';
+    return {
+      case: id,
+      samples: current,
+      rate: interval.rate,
+      interval: { low: interval.low, high: interval.high },
+      baseline: base,
+      p: round(c.p),
+      verdict,
+      failing: dropped,
+    };
+  });
+
+  const caseDrift = new Map<string, Drift>();
+  let suiteDrift: Drift | null = null;
+  if (compared.length > 1) {
+    // Many cases, many tests: per-case flags need the suite-level test to reject and a Holm-adjusted p ≤ alpha.
+    const verdict = suiteVerdict(
+      compared.map((c) => ({ baseline: c.base, current: c.current })),
+      { alpha },
+    );
+    const statOf = new Map(stats.map((s) => [s.case, s]));
+    compared.forEach((c, i) => {
+      // An adaptive case keeps its sequential verdict: that test already controls its error rate.
+      if (adaptive.has(c.id)) return;
+      const stat = statOf.get(c.id)!;
+      const flagged = verdict.perCase[i]!.dropped;
+      stat.failing = flagged;
+      if (stat.verdict === 'dropped' && !flagged)
+        stat.verdict = stat.baseline!.pass < stat.baseline!.total ? 'flaky' : 'stable';
+      if (flagged) stat.verdict = 'dropped';
+    });
+    if (verdict.dropped) {
+      const base = sum(compared.map((c) => c.base));
+      const current = sum(compared.map((c) => c.current));
+      suiteDrift = {
+        kind: 'pass_rate_dropped',
+        severity: 'fail',
+        baseline: base,
+        current,
+        message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${format(verdict.p)} (${verdict.method}, alpha ${alpha})`,
+      };
+    }
+  }
+  for (const stat of stats) {
+    if (stat.verdict !== 'dropped' || !stat.baseline) continue;
+    caseDrift.set(stat.case, {
+      kind: 'pass_rate_dropped',
+      severity: 'fail',
+      baseline: stat.baseline,
+      current: stat.samples,
+      message: `pass rate ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${format(stat.p ?? 1)} (alpha ${alpha})`,
+    });
+  }
+  return { stats, caseDrift, suiteDrift };
+}
+
+function baselineSamples(baseline: Baseline | null, id: string): { pass: number; total: number } | null {
+  const entry = baseline?.cases[id];
+  if (!entry) return null;
+  if (entry.samples) return entry.samples;
+  // A single-sample baseline still counts as one sample.
+  return { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
+}
+
+function sum(list: { pass: number; total: number }[]): { pass: number; total: number } {
+  return list.reduce((a, b) => ({ pass: a.pass + b.pass, total: a.total + b.total }), { pass: 0, total: 0 });
+}
+
+function round(p: number): number {
+  return Number(p.toPrecision(4));
+}
+
+function format(p: number): string {
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
