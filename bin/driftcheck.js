@@ -3,12 +3,25 @@
 import { main } from '../dist/cli/main.js';
 
 main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitWhenFlushed(code),
   (error) => {
     // main() maps every error to an exit code (70 for a bug); this is the last resort.
     process.stderr.write(`driftcheck: internal error: ${error?.stack ?? error}\n`);
-    process.exitCode = 70;
+    exitWhenFlushed(70);
   },
 );
+
+/**
+ * Exits once stdout and stderr have flushed. Waiting for the event loop to drain instead
+ * costs up to half a second per run: V8 keeps optimising undici's WebAssembly HTTP parser
+ * in the background after the work is done.
+ */
+function exitWhenFlushed(code) {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}

@@ -22,7 +22,8 @@ Run options:
   --sim                  use the embedded simulator: no network, no keys
   --service NAME         send every suite to this service
   --model ID             candidate model: run with it and diff against the current baseline
-  --repeat N             samples per case
+  --models A,B,…         several candidates, one run each, compared side by side
+  --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
   --concurrency N        requests in flight per service
   --filter GLOB          only cases whose suite/case or case id matches
   --shard I/N            run the I-th of N stable slices of all cases

@@ -17,7 +17,7 @@ const BAR_WIDTH = 24;
 
 /**
  * Shows how far a run is: a redrawn bar on a terminal (at most 10 redraws a second),
- * or a plain line at every tenth of the run (and at most every 10 s) in CI, so logs stay short.
+ * or, in CI, a plain line at every tenth of a run of 100+ samples (and at least every 10 s), so logs stay short.
  */
 export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? (() => performance.now());
@@ -26,7 +26,7 @@ export function createProgress(options: ProgressOptions): Progress {
   let failed = 0;
   let errored = 0;
   let startedAt = 0;
-  let lastDraw = -Infinity;
+  let lastDraw = 0;
   let lastTenth = 0;
   const line = () => {
     const rate = done / Math.max(0.001, (now() - startedAt) / 1000);
@@ -37,6 +37,7 @@ export function createProgress(options: ProgressOptions): Progress {
     start(planned, alreadyDone) {
       total = planned - alreadyDone;
       startedAt = now();
+      lastDraw = startedAt;
     },
     update(result) {
       done++;
@@ -50,7 +51,9 @@ export function createProgress(options: ProgressOptions): Progress {
         options.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${line()}\u001b[K`);
         return;
       }
-      const tenth = total ? Math.floor((done / total) * 10) : 10;
+      // A short run needs no progress lines in a log: its summary follows in a moment.
+      if (total < 100) return;
+      const tenth = Math.floor((done / total) * 10);
       if (tenth > lastTenth || t - lastDraw >= 10_000) {
         lastTenth = tenth;
         lastDraw = t;

@@ -8,6 +8,9 @@ import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
 import { parseShard } from '../run/plan.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
+import { type CandidateRun, renderCandidateComparison } from '../report/candidates.js';
+import { MAX_REPEAT } from '../suite/repeat-limits.js';
+import type { Config, ExitCode, Report, Suite } from '../types.js';
 import type { CliIO } from './io.js';
 import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
@@ -20,6 +23,7 @@ const OPTIONS = {
   sim: { type: 'boolean' },
   service: { type: 'string' },
   model: { type: 'string' },
+  models: { type: 'string' },
   repeat: { type: 'string' },
   concurrency: { type: 'string' },
   filter: { type: 'string' },
@@ -61,7 +65,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       allow_alias: Boolean(values['allow-alias']),
       sim: Boolean(values.sim),
       plan: {
-        ...(values.repeat ? { repeat: positiveInt('--repeat', values.repeat) } : {}),
+        ...(values.repeat ? { repeat: parseRepeat(values.repeat) } : {}),
         ...(values.filter ? { filter: values.filter } : {}),
         ...(values.shard ? { shard: parseShard(values.shard) } : {}),
         ...(values.model ? { model: values.model } : {}),
@@ -77,6 +81,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     }
   }
 
+  const candidates = values.models ? parseModels(values.models, values) : null;
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
@@ -86,55 +91,128 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const sim = meta.sim ? await simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
   const interrupts = watchInterrupts(io, graceMs(io.env));
-  const progress = createProgress({ write: io.stderr, tty: io.tty });
+  const once = (runMeta: typeof meta, dir?: string) =>
+    runAndPrint(
+      { io, config, env, suites, reportDir, baselineDir, reporters, interrupts, sim: Boolean(sim) },
+      runMeta,
+      dir,
+    );
   try {
-    const result = await runSuites({
-      config,
-      suites,
-      env,
-      reportDir,
-      baselineDir,
-      meta,
-      ...(resumeDir ? { resumeDir } : {}),
-      version: version(),
-      reporters,
-      interrupt: interrupts.interrupt,
-      abortInFlight: interrupts.abortInFlight,
-      onThrottle: (service, concurrency) =>
-        io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`),
-      onPlan: ({ runDir, planned, alreadyDone }) => {
-        const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
-        io.stderr(
-          `driftcheck: ${planned} samples from ${suites.length} suite(s)${resumed}${sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
-        );
-        progress.start(planned, alreadyDone);
-      },
-      onResult: (r) => progress.update(r),
-    });
-    progress.finish();
-    const { report, runDir } = result;
-    if (reporters.has('console')) io.stdout(renderConsoleSummary(report, { color: io.color }));
-    await publishSummary(io, runDir, reporters);
-    const redacted = report.cases.filter((c) => c.redacted).length;
-    if (redacted)
-      io.stderr(`driftcheck: a key value was found and replaced by [REDACTED] in ${redacted} case(s)\n`);
-    if (result.journalSkipped)
-      io.stderr(
-        `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,
-      );
-    io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
-    for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
-    if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
-    if (report.run.status !== 'completed') {
-      io.stderr(
-        `${report.run.status}: ${report.summary.not_run} sample(s) not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
-      );
+    if (!candidates) return (await once(meta, resumeDir)).run.exit_code;
+    // --models: one run per candidate, each against the current baseline, then side by side.
+    const runs: CandidateRun[] = [];
+    for (const model of candidates) {
+      if (interrupts.interrupt.aborted) break;
+      io.stderr(`\ndriftcheck: candidate ${model}\n`);
+      runs.push({ model, report: await once({ ...meta, plan: { ...meta.plan, model } }) });
     }
-    return report.run.exit_code;
+    io.stdout(`\nCandidates against the current baseline:\n${renderCandidateComparison(runs)}`);
+    return worstExitCode(runs.map((r) => r.report.run.exit_code));
   } finally {
     interrupts.dispose();
     await sim?.simulator.close();
   }
+}
+
+interface RunContext {
+  io: CliIO;
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  suites: Suite[];
+  reportDir: string;
+  baselineDir: string;
+  reporters: Set<string>;
+  interrupts: ReturnType<typeof watchInterrupts>;
+  sim: boolean;
+}
+
+/** One run (or resume) from plan to printed summary; returns its report. */
+async function runAndPrint(
+  ctx: RunContext,
+  meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>,
+  resumeDir?: string,
+): Promise<Report> {
+  const { io, reporters } = ctx;
+  const progress = createProgress({ write: io.stderr, tty: io.tty });
+  const result = await runSuites({
+    config: ctx.config,
+    suites: ctx.suites,
+    env: ctx.env,
+    reportDir: ctx.reportDir,
+    baselineDir: ctx.baselineDir,
+    meta,
+    ...(resumeDir ? { resumeDir } : {}),
+    version: version(),
+    reporters,
+    interrupt: ctx.interrupts.interrupt,
+    abortInFlight: ctx.interrupts.abortInFlight,
+    onThrottle: (service, concurrency) =>
+      io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`),
+    onPlan: ({ runDir, planned, alreadyDone }) => {
+      const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
+      io.stderr(
+        `driftcheck: ${planned} samples from ${ctx.suites.length} suite(s)${resumed}${ctx.sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
+      );
+      progress.start(planned, alreadyDone);
+    },
+    onResult: (r) => progress.update(r),
+  });
+  progress.finish();
+  const { report, runDir } = result;
+  if (reporters.has('console')) io.stdout(renderConsoleSummary(report, { color: io.color }));
+  await publishSummary(io, runDir, reporters);
+  const redacted = report.cases.filter((c) => c.redacted).length;
+  if (redacted)
+    io.stderr(`driftcheck: a key value was found and replaced by [REDACTED] in ${redacted} case(s)\n`);
+  if (result.journalSkipped) {
+    io.stderr(
+      `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,
+    );
+  }
+  io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
+  if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
+  if (report.run.status !== 'completed') {
+    io.stderr(
+      `${report.run.status}: ${report.summary.not_run} sample(s) not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
+    );
+  }
+  return report;
+}
+
+/** `--models A,B`: candidates, each a concrete id; not with --model, --resume or --update-baselines. */
+function parseModels(
+  list: string,
+  values: { model?: string; resume?: boolean; 'update-baselines'?: boolean },
+): string[] {
+  const models = [
+    ...new Set(
+      list
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (models.length === 0) throw new UsageError('--models expects a comma-separated list of model ids');
+  if (values.model || values.resume || values['update-baselines']) {
+    throw new UsageError(
+      '--models compares candidates against the current baseline: it cannot go with --model, --resume or --update-baselines',
+    );
+  }
+  return models;
+}
+
+/** The exit code of several runs: the most serious first (auth, budget, interrupt, failure). */
+function worstExitCode(codes: ExitCode[]): ExitCode {
+  return ([4, 3, 130, 143, 1] as const).find((c) => codes.includes(c)) ?? 0;
+}
+
+/** `--repeat N|auto`. */
+function parseRepeat(text: string): number | 'auto' {
+  if (text === 'auto') return 'auto';
+  const n = positiveInt('--repeat', text);
+  if (n > MAX_REPEAT) throw new UsageError(`--repeat: at most ${MAX_REPEAT} (or auto), got ${n}`);
+  return n;
 }
 
 /** How long an interrupted run waits for in-flight requests (DRIFTCHECK_INTERRUPT_GRACE_S, default 10 s). */

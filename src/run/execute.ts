@@ -26,8 +26,8 @@ export interface ExecuteOptions {
   /** `--concurrency`: overrides every service's own `concurrency`. */
   concurrency?: number;
   journal: Journal;
-  /** Applied to every result before it is journaled or returned. */
-  redactResult: (result: CaseResult) => CaseResult;
+  /** Removes key values from a result's JSON line (the last guard before disk and memory). */
+  redact: (text: string) => { text: string; redacted: boolean };
   /** Stop scheduling (SIGINT/SIGTERM): nothing new is sent; in-flight requests go on. */
   interrupt?: AbortSignal;
   /** Abort in-flight requests too (after a grace period, or a second signal); they become not_run. */
@@ -78,27 +78,37 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   };
   const results: CaseResult[] = [];
   const tasks: Promise<void>[] = [];
-  const schedule = (planned: PlannedCase) =>
-    tasks.push(throttles.get(planned.service)!.limit(() => runOne(planned)));
+  const schedule = (planned: PlannedCase) => tasks.push(runOne(planned));
   const sampler = createAdaptiveSampler(options, schedule);
 
   const runOne = async (planned: PlannedCase): Promise<void> => {
-    stop ??= interrupted();
-    if (stop) {
-      results.push(notRunResult(planned, stop.error));
-      return;
-    }
     const client = options.clients.get(planned.service)!;
-    const startedAt = now().toISOString();
+    let startedAt = '';
     let outcome;
     try {
-      outcome = await client.complete({
-        model: planned.model,
-        messages: planned.case.messages,
-        params: planned.suite.params,
-        case_key: planned.key,
-        ...(planned.case.sim ? { sim: planned.case.sim } : {}),
-        ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
+      // The concurrency slot covers the HTTP exchange only: checks, journaling and
+      // bookkeeping run after the slot is free, so they never delay the next request.
+      outcome = await throttles.get(planned.service)!.limit(() => {
+        stop ??= interrupted();
+        if (stop) return null;
+        startedAt = now().toISOString();
+        return client
+          .complete({
+            model: planned.model,
+            messages: planned.case.messages,
+            params: planned.suite.params,
+            case_key: planned.key,
+            ...(planned.case.sim ? { sim: planned.case.sim } : {}),
+            ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
+          })
+          .then((answer) => {
+            // Decided before the slot is freed: the next queued request must already see the stop.
+            if (answer.status === 'error' && isBudgetCondition(answer.error))
+              stop ??= { kind: 'paused', error: answer.error };
+            else if (answer.status === 'error' && isAccessStop(answer.error))
+              stop ??= { kind: 'access', error: answer.error };
+            return answer;
+          });
       });
     } catch (error) {
       // Only our own abort is thrown: the answer never came, so the sample is simply not run.
@@ -106,12 +116,16 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       results.push(notRunResult(planned, null));
       return;
     }
+    if (outcome === null) {
+      results.push(notRunResult(planned, stop?.error ?? null));
+      return;
+    }
     const changed = throttles.get(planned.service)!.observe(outcome);
     if (changed !== null) options.onThrottle?.(planned.service, changed);
     if (outcome.status === 'error' && isBudgetCondition(outcome.error)) {
       // Not an answer: the sample goes back to not_run and `--resume` sends it again.
       stop ??= { kind: 'paused', error: outcome.error };
-      results.push(options.redactResult(notRunResult(planned, outcome.error)));
+      results.push(notRunResult(planned, outcome.error));
       return;
     }
     let result = resultFromOutcome(planned, outcome, startedAt, options.prices);
@@ -120,14 +134,20 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       if (judged.stop) {
         // The judge hit a budget or access condition: no verdict, so the sample is not run.
         stop ??= judged.stop;
-        results.push(options.redactResult(notRunResult(planned, judged.stop.error)));
+        results.push(notRunResult(planned, judged.stop.error));
         return;
       }
       result = withJudgeChecks(result, judged.checks);
     }
-    result = options.redactResult(result);
+    // Serialised and redacted once: the same line goes to the journal.
+    let line = JSON.stringify(result);
+    const scrubbed = options.redact(line);
+    if (scrubbed.redacted) {
+      result = { ...(JSON.parse(scrubbed.text) as CaseResult), redacted: true };
+      line = JSON.stringify(result);
+    }
     if (result.error && isAccessStop(result.error)) stop ??= { kind: 'access', error: result.error };
-    options.journal.append(result);
+    options.journal.appendLine(line);
     results.push(result);
     options.onResult?.(result);
     if (planned.adaptive && !stop) sampler.finished(planned, result);
@@ -138,13 +158,16 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     const checks: CheckResult[] = [];
     const { judges } = splitExpectations(planned.case.expect);
     for (const [i, spec] of judges.entries()) {
-      const client = options.clients.get(spec.service ?? planned.service)!;
+      const service = spec.service ?? planned.service;
+      const client = options.clients.get(service)!;
       const baseline = options.baselineContent?.(planned.suite.suite, planned.case.id) ?? null;
-      const { check, outcome } = await runJudge(spec, content, baseline, client, {
-        ...(options.prices ? { prices: options.prices } : {}),
-        caseKey: `${planned.key}/judge${i}`,
-        ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
-      });
+      const { check, outcome } = await throttles.get(service)!.limit(() =>
+        runJudge(spec, content, baseline, client, {
+          ...(options.prices ? { prices: options.prices } : {}),
+          caseKey: `${planned.key}/judge${i}`,
+          ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
+        }),
+      );
       if (outcome?.status === 'error' && isBudgetCondition(outcome.error)) {
         return { checks, stop: { kind: 'paused', error: outcome.error } as StopReason };
       }

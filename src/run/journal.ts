@@ -5,8 +5,8 @@ import type { CaseResult } from '../types.js';
 /** Append-only record of finished samples: `reports/<run-id>/results.jsonl`. */
 export interface Journal {
   readonly file: string;
-  /** Called the moment a sample finishes; the line is in the OS before this returns. */
-  append(result: CaseResult): void;
+  /** Called the moment a sample finishes with its (already redacted) JSON line; in the OS before this returns. */
+  appendLine(line: string): void;
   close(): void;
 }
 
@@ -14,13 +14,13 @@ export interface Journal {
  * Opens the journal for appending. Each result is one `writeSync` of one line, so a
  * `kill -9` can at worst tear the last line, never reorder or lose an earlier one.
  */
-export function openJournal(file: string, redact: (text: string) => string = (t) => t): Journal {
+export function openJournal(file: string): Journal {
   const fd = openSync(file, 'a');
   let open = true;
   return {
     file,
-    append(result) {
-      writeSync(fd, `${redact(JSON.stringify(result))}\n`);
+    appendLine(line) {
+      writeSync(fd, `${line}\n`);
     },
     close() {
       if (open) closeSync(fd);

@@ -9,7 +9,7 @@ import { writeReportFiles } from '../report/outputs.js';
 import { updateLatest } from '../report/write.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
-import { createRedactor, type Redactor } from '../service/redact.js';
+import { createRedactor } from '../service/redact.js';
 import type {
   Baseline,
   BaselineCase,
@@ -117,7 +117,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       }),
     );
   }
-  const journal = openJournal(journalFile, redactText);
+  const journal = openJournal(journalFile);
   let outcome: Awaited<ReturnType<typeof executePlan>>;
   try {
     outcome = await executePlan({
@@ -132,7 +132,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       clients,
       ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
       journal,
-      redactResult: (r) => redactResult(r, redactor),
+      redact: (text) => redactor.redact(text),
       ...(options.interrupt ? { interrupt: options.interrupt } : {}),
       ...(options.abortInFlight ? { abortInFlight: options.abortInFlight } : {}),
       now,
@@ -245,12 +245,6 @@ function checkServices(plan: readonly PlannedCase[], config: Config): string[] {
   }
   if (diagnostics.length) throw new InputError(diagnostics);
   return names;
-}
-
-function redactResult(result: CaseResult, redactor: Redactor): CaseResult {
-  if (!redactor.active) return result;
-  const { text, redacted } = redactor.redact(JSON.stringify(result));
-  return redacted ? { ...(JSON.parse(text) as CaseResult), redacted: true } : result;
 }
 
 /**

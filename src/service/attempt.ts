@@ -48,11 +48,21 @@ export async function sendAttempt(
   http: ChatHttpRequest,
   callerSignal?: AbortSignal,
 ): Promise<AttemptResult> {
-  const timeoutSignal = ctx.timeoutMs > 0 ? AbortSignal.timeout(timerMs(ctx.timeoutMs)) : null;
-  const signals = [timeoutSignal, callerSignal].filter(
-    (s): s is AbortSignal => s !== null && s !== undefined,
-  );
-  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  // One controller, one timer cleared on the way out: AbortSignal.timeout/any per attempt
+  // cost a measurable share of a fast run and keep signals alive until their timers fire.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer =
+    ctx.timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error('timeout'));
+        }, timerMs(ctx.timeoutMs))
+      : undefined;
+  const onCallerAbort = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) onCallerAbort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  const signal = controller.signal;
   let httpStatus: number | null = null;
   let cacheStatus: string | null = null;
   const fail: Fail = (error, extra = {}) => ({
@@ -132,10 +142,13 @@ export async function sendAttempt(
     return withWait(ctx, headers, parsed, fail, error, null);
   } catch (cause) {
     if (callerSignal?.aborted) throw callerSignal.reason;
-    if (timeoutSignal?.aborted || isUndiciTimeout(cause)) {
+    if (timedOut || isUndiciTimeout(cause)) {
       return fail(plain('timeout', `no complete answer within ${ctx.timeoutMs / 1000} s`));
     }
     return fail(plain('network', networkMessage(http.url, cause)));
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', onCallerAbort);
   }
 }
 

@@ -95,6 +95,21 @@ describe('baseline workflow on the simulator', () => {
     expect(report.suites[0]?.drift.map((d) => d.kind)).not.toContain('missing_case');
   });
 
+  it('--models compares several candidates in one run, one column each', async () => {
+    const run = await runCli(
+      ['run', '--sim', '--models', 'openai/gpt-4o,anthropic/claude-sonnet-4.5', '--reporter', 'json'],
+      {
+        cwd: project.dir,
+      },
+    );
+    expect(run.stdout).toMatch(/Candidates against the current baseline/);
+    expect(run.stdout).toMatch(/openai\/gpt-4o .*anthropic\/claude-sonnet-4\.5/);
+    expect(run.stdout).toMatch(/support\/greeting#0 .*REGRESSED/);
+    expect(run.stdout).toMatch(/cost .*\$/);
+    expect(run.code).toBe(1);
+    expect((run.stderr.match(/report: /g) ?? []).length).toBe(2); // one run folder per candidate
+  });
+
   it('baseline accept promotes one case from a run', async () => {
     const run = await runCli(['run', '--sim'], { cwd: project.dir });
     const runDir = runDirFrom(run, project.dir);
