@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js'],
-    languageOptions: { globals: { process: 'readonly' } },
+    files: ['bin/**/*.js', 'bench/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );
