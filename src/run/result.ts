@@ -32,12 +32,7 @@ export function resultFromOutcome(
   const completion = outcome.completion;
   const { local } = splitExpectations(planned.case.expect);
   const base = {
-    key: planned.key,
-    suite: planned.suite.suite,
-    case: planned.case.id,
-    repeat: planned.repeat,
-    service: planned.service,
-    requested_model: planned.model,
+    ...sampleIdentity(planned),
     model: completion?.model ?? (outcome.status === 'error' ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
     finish_reason: completion?.finish_reason ?? null,
@@ -48,10 +43,8 @@ export function resultFromOutcome(
     attempt_errors: outcome.attempt_errors,
     drift: [],
     content: completion?.content ?? null,
-    messages: planned.case.messages,
     started_at: startedAt,
     redacted: false,
-    ...(planned.adaptive ? { sampling: 'auto' as const } : {}),
     ...(outcome.cache_status ? { cache_status: outcome.cache_status } : {}),
   };
   if (outcome.status === 'error') {
@@ -70,12 +63,7 @@ export function resultFromOutcome(
 /** A planned sample that was never sent (budget pause, auth stop, interrupt). */
 export function notRunResult(planned: PlannedCase, reason: CaseError | null): CaseResult {
   return {
-    key: planned.key,
-    suite: planned.suite.suite,
-    case: planned.case.id,
-    repeat: planned.repeat,
-    service: planned.service,
-    requested_model: planned.model,
+    ...sampleIdentity(planned),
     model: null,
     response_id: null,
     finish_reason: null,
@@ -89,10 +77,8 @@ export function notRunResult(planned: PlannedCase, reason: CaseError | null): Ca
     checks: [],
     drift: [],
     content: null,
-    messages: planned.case.messages,
     started_at: null,
     redacted: false,
-    ...(planned.adaptive ? { sampling: 'auto' as const } : {}),
   };
 }
 
@@ -101,4 +87,18 @@ export function withJudgeChecks(result: CaseResult, judged: CheckResult[]): Case
   if (judged.length === 0) return result;
   const checks = [...result.checks, ...judged];
   return { ...result, checks, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
+}
+
+/** What every result of a sample says about which sample it is. */
+function sampleIdentity(planned: PlannedCase) {
+  return {
+    key: planned.key,
+    suite: planned.suite.suite,
+    case: planned.case.id,
+    repeat: planned.repeat,
+    service: planned.service,
+    requested_model: planned.model,
+    messages: planned.case.messages,
+    ...(planned.adaptive ? { sampling: 'auto' as const } : {}),
+  };
 }
