@@ -12,7 +12,7 @@ Commands:
   verify [--service NAME]      one minimal call per service; prints model, finish_reason, usage, verdict
   validate [paths…]            check suites and config without calling any service
   baseline accept RUN_DIR      promote a run's results to baselines/ (--case ID… for some cases)
-  diff REPORT_A REPORT_B       compare two stored reports case by case
+  diff REPORT_A REPORT_B       compare two stored runs case by case (--reporter json,html… --out DIR)
   merge REPORT… --out DIR      merge shard reports into one (verdict as an unsharded run)
   pin SUITE… [--dry-run]       replace ~author/family-latest aliases with today's concrete models
   sim [--port N]               start the embedded simulator of both services on loopback

@@ -133,6 +133,19 @@ describe('baseline workflow on the simulator', () => {
     expect(diff.code).toBe(1);
     expect(diff.stdout).toMatch(/support\/greeting#0/);
     expect(diff.stdout).toMatch(/regressed/);
+    const out = join(project.dir, 'diff-out');
+    const rendered = await runCli(
+      ['diff', `reports/${runs[1]}`, `reports/${runs[2]}`, '--reporter', 'json,html', '--out', out],
+      {
+        cwd: project.dir,
+      },
+    );
+    expect(rendered.code).toBe(1);
+    const report = await readReport(out);
+    expect(reportSchemaErrors(report)).toEqual([]);
+    expect(report.cases.find((c) => c.case === 'greeting')?.drift.map((d) => d.kind)).toContain('regressed');
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('Content-Security-Policy');
   });
 });
 
