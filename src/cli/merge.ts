@@ -4,7 +4,10 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { buildReport } from '../report/build.js';
 import { renderConsoleSummary } from '../report/console.js';
-import { mergeRuns } from '../report/merge.js';
+import { type MergedRuns, mergeRuns } from '../report/merge.js';
+import { loadSuites } from '../suite/load.js';
+import type { Suite } from '../types.js';
+import { existsSync } from 'node:fs';
 import { writeReportFiles } from '../report/outputs.js';
 import { newRunId } from '../run/meta.js';
 import { loadBaselines } from '../run/run-suites.js';
@@ -36,11 +39,12 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   for (const problem of merged.problems) io.stderr(`driftcheck merge: warning: ${problem}\n`);
 
   const baselineDir = resolve(io.cwd, values['baseline-dir'] ?? 'baselines');
+  const suites = await withTolerances(merged.suites, io.cwd);
   const baselines = await loadBaselines(baselineDir, merged.suites);
   const report = buildReport({
     run: merged.run,
     stop: merged.stop,
-    suites: merged.suites,
+    suites,
     results: merged.results,
     baselines,
     complete: merged.complete,
@@ -53,4 +57,22 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   await publishSummary(io, outDir, reporters);
   io.stderr(`merged ${reports.length} report(s): ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   return report.run.exit_code;
+}
+
+/**
+ * The suites' own `drift:` tolerances decide drift as they did in the shards: read them
+ * from the suite files when the merge runs in the repository checkout. Without the files
+ * the defaults apply.
+ */
+async function withTolerances(
+  suites: MergedRuns['suites'],
+  cwd: string,
+): Promise<(MergedRuns['suites'][number] & Partial<Pick<Suite, 'drift' | 'cases'>>)[]> {
+  const files = [...new Set(suites.map((s) => resolve(cwd, s.file)))].filter((f) => existsSync(f));
+  const loaded = files.length ? await loadSuites(files, { allowAlias: true, cwd }).catch(() => []) : [];
+  const byName = new Map(loaded.map((s) => [s.suite, s]));
+  return suites.map((s) => {
+    const suite = byName.get(s.suite);
+    return suite ? { ...s, cases: suite.cases, ...(suite.drift ? { drift: suite.drift } : {}) } : s;
+  });
 }

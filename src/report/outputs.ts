@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Baseline, Report } from '../types.js';
-import { writeFileAtomic } from '../util/atomic.js';
+import { writeChunksAtomic } from '../util/atomic.js';
 import type { HtmlBaselines } from './html/data.js';
 import { writeJsonReport } from './write.js';
 
@@ -13,16 +13,21 @@ export interface RenderContext {
 const FILE_REPORTERS = {
   html: {
     file: 'report.html',
-    render: async (report: Report, context: RenderContext) =>
-      (await import('./html/index.js')).renderHtml(report, { baselines: htmlBaselines(context) }),
+    // In pieces: a 100,000-case page is never held as one string.
+    render: async (report: Report, context: RenderContext): Promise<Iterable<string>> =>
+      (await import('./html/index.js')).renderHtmlChunks(report, { baselines: htmlBaselines(context) }),
   },
   junit: {
     file: 'junit.xml',
-    render: async (report: Report) => (await import('./junit.js')).renderJunit(report),
+    render: async (report: Report): Promise<Iterable<string>> => [
+      (await import('./junit.js')).renderJunit(report),
+    ],
   },
   markdown: {
     file: 'summary.md',
-    render: async (report: Report) => (await import('./markdown.js')).renderMarkdown(report),
+    render: async (report: Report): Promise<Iterable<string>> => [
+      (await import('./markdown.js')).renderMarkdown(report),
+    ],
   },
 } as const;
 
@@ -45,7 +50,10 @@ export async function writeReportFiles(
   for (const [name, reporter] of Object.entries(FILE_REPORTERS)) {
     if (!reporters.has(name)) continue;
     const file = join(runDir, reporter.file);
-    await writeFileAtomic(file, redact(await reporter.render(report, context)));
+    const pieces = await reporter.render(report, context);
+    await writeChunksAtomic(file, function* () {
+      for (const piece of pieces) yield redact(piece);
+    });
     written.push(file);
   }
   return written;

@@ -22,6 +22,15 @@ export interface HtmlOptions {
  * the page's own script and style, by hash.
  */
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
+  return [...renderHtmlChunks(report, options)].join('');
+}
+
+/**
+ * The same page in pieces, the embedded data one case at a time, so that a report of
+ * 100,000 cases is written without ever holding the page as one string. (The data block is
+ * inert JSON, not script: the CSP hashes only the page's own script and style.)
+ */
+export function* renderHtmlChunks(report: Report, options: HtmlOptions = {}): Generator<string> {
   const title = options.title ?? `driftcheck ${report.run.id}`;
   const baselines = options.baselines ?? {};
   const data = pageData(report, baselines);
@@ -41,7 +50,8 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     data.text_limit === null
       ? ''
       : `<p class="notice">This report has ${report.cases.length.toLocaleString('en-US')} cases (more than ${LARGE_REPORT_CASES.toLocaleString('en-US')}): each prompt and answer is shortened to ${data.text_limit.toLocaleString('en-US')} characters here. report.json holds them whole.</p>`;
-  return `<!doctype html>
+  const { cases, ...rest } = data;
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -62,7 +72,13 @@ ${large}
 <div id="cases"></div>
 <button type="button" id="more" hidden></button>
 </main>
-<script type="application/json" id="report-data">${embedJson(data)}</script>
+<script type="application/json" id="report-data">`;
+  // {"cases":[ …one case at a time… ], …rest}: the same JSON embedJson(data) would give.
+  yield '{"cases":[';
+  for (let i = 0; i < cases.length; i++) yield `${i ? ',' : ''}${embedJson(cases[i])}`;
+  const tail = embedJson(rest);
+  yield `]${tail === '{}' ? '' : `,${tail.slice(1, -1)}`}}`;
+  yield `</script>
 <script>${script}</script>
 </body>
 </html>
