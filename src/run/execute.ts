@@ -10,6 +10,7 @@ import {
   resultFromOutcome,
   withJudgeChecks,
 } from './result.js';
+import { createFeeder } from './feeder.js';
 import { createThrottle, type Throttle } from './throttle.js';
 import { createAdaptiveSampler } from './adaptive.js';
 import type { Samples } from '../stats/index.js';
@@ -77,8 +78,14 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     return { kind: 'interrupted', error: null, signal: reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT' };
   };
   const results: CaseResult[] = [];
-  const tasks: Promise<void>[] = [];
-  const schedule = (planned: PlannedCase) => tasks.push(runOne(planned));
+  const feeder = createFeeder<PlannedCase>({
+    start: (planned) => runOne(planned),
+    lane: (planned) => planned.service,
+    // Twice the slots: while a finished sample is checked and journaled, the next waits ready.
+    window: (service) =>
+      2 * Math.max(1, options.concurrency ?? options.clients.get(service)!.service.concurrency) + 1,
+  });
+  const schedule = (planned: PlannedCase) => feeder.push(planned);
   const sampler = createAdaptiveSampler(options, schedule);
 
   const runOne = async (planned: PlannedCase): Promise<void> => {
@@ -179,14 +186,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     return { checks, stop: null };
   };
 
-  for (const planned of options.plan) schedule(planned);
   sampler.start(options.plan);
-  // Adaptive cases add samples while the run goes: wait until nothing new was scheduled.
-  for (let settled = 0; settled < tasks.length;) {
-    const batch = tasks.slice(settled);
-    settled = tasks.length;
-    await Promise.all(batch);
-  }
+  for (const planned of options.plan) schedule(planned);
+  // Adaptive cases add samples while the run goes; the feeder waits for those too.
+  await feeder.drained();
   // A signal that arrived once everything was already in flight still marks the run.
   stop ??= interrupted();
   return { results, stop };

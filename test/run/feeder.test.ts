@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createFeeder } from '../../src/run/feeder.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('createFeeder', () => {
+  it('keeps at most `window` tasks of a lane unfinished, per lane, and finishes everything', async () => {
+    const running = new Map<string, number>();
+    const peak = new Map<string, number>();
+    const done: string[] = [];
+    const feeder = createFeeder<string>({
+      lane: (item) => item[0]!,
+      window: (lane) => (lane === 'a' ? 3 : 1),
+      start: async (item) => {
+        const lane = item[0]!;
+        running.set(lane, (running.get(lane) ?? 0) + 1);
+        peak.set(lane, Math.max(peak.get(lane) ?? 0, running.get(lane)!));
+        await tick();
+        running.set(lane, running.get(lane)! - 1);
+        done.push(item);
+      },
+    });
+    for (let i = 0; i < 50; i++) feeder.push(`a${i}`);
+    for (let i = 0; i < 5; i++) feeder.push(`b${i}`);
+    await feeder.drained();
+    expect(done).toHaveLength(55);
+    expect(peak.get('a')).toBe(3);
+    expect(peak.get('b')).toBe(1);
+  });
+
+  it('waits for items pushed while it runs (adaptive samples)', async () => {
+    const done: number[] = [];
+    const feeder = createFeeder<number>({
+      lane: () => 'x',
+      window: () => 2,
+      start: async (n) => {
+        await tick();
+        done.push(n);
+        if (n < 5) feeder.push(n + 10);
+      },
+    });
+    for (let i = 0; i < 5; i++) feeder.push(i);
+    await feeder.drained();
+    expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 10, 11, 12, 13, 14]);
+  });
+
+  it('rejects on an unexpected error instead of hanging, and resolves at once when empty', async () => {
+    await expect(
+      createFeeder({ lane: () => 'x', window: () => 1, start: async () => {} }).drained(),
+    ).resolves.toBeUndefined();
+    const feeder = createFeeder<number>({
+      lane: () => 'x',
+      window: () => 2,
+      start: async (n) => {
+        await tick();
+        if (n === 3) throw new Error('bug');
+      },
+    });
+    for (let i = 0; i < 10; i++) feeder.push(i);
+    await expect(feeder.drained()).rejects.toThrow('bug');
+  });
+});
