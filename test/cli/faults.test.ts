@@ -9,31 +9,24 @@ const CONFIG = `services:
   direct: { kind: direct, base_url: https://direct.example/v1, api_key_env: DIRECT_API_KEY, timeout_s: 1, retries: 0 }
 `;
 
-/** Faults that are case errors: the run goes on and exits 1. */
+/** Faults that are case errors on both services: the run goes on and exits 1. Each is recorded as its own kind. */
+const SHARED: [SimFault, ErrorKind][] = (
+  [
+    'rate_limited',
+    'invalid_model',
+    'body_error',
+    'empty_choices',
+    'empty_content',
+    'timeout',
+    'network',
+    'bad_response',
+    'server_error',
+  ] as const
+).map((fault) => [fault, fault]);
+/** Routing exists on the routing service only. */
 const CASE_FAULTS: Record<ServiceKind, [SimFault, ErrorKind][]> = {
-  router: [
-    ['routing', 'routing'],
-    ['rate_limited', 'rate_limited'],
-    ['invalid_model', 'invalid_model'],
-    ['body_error', 'body_error'],
-    ['empty_choices', 'empty_choices'],
-    ['empty_content', 'empty_content'],
-    ['timeout', 'timeout'],
-    ['network', 'network'],
-    ['bad_response', 'bad_response'],
-    ['server_error', 'server_error'],
-  ],
-  direct: [
-    ['rate_limited', 'rate_limited'],
-    ['invalid_model', 'invalid_model'],
-    ['body_error', 'body_error'],
-    ['empty_choices', 'empty_choices'],
-    ['empty_content', 'empty_content'],
-    ['timeout', 'timeout'],
-    ['network', 'network'],
-    ['bad_response', 'bad_response'],
-    ['server_error', 'server_error'],
-  ],
+  router: [['routing', 'routing'], ...SHARED],
+  direct: SHARED,
 };
 
 /** Faults that stop the run: budget conditions pause (3), access failures stop (4). */

@@ -1,33 +1,15 @@
 import type { CaseResult, CaseStats, Drift, Report, SuiteReport } from '../../src/types.js';
+import { sampleResult } from '../helpers/results.js';
 
 /** A passing case of suite `support`, with any field overridden. */
 export function makeCase(overrides: Partial<CaseResult> & { case: string }): CaseResult {
-  const suite = overrides.suite ?? 'support';
-  const repeat = overrides.repeat ?? 0;
-  return {
-    key: `${suite}/${overrides.case}#${repeat}`,
-    suite,
-    repeat,
-    service: 'router',
-    requested_model: 'openai/gpt-4o-mini',
-    model: 'openai/gpt-4o-mini',
-    response_id: 'gen-1',
-    finish_reason: 'stop',
+  return sampleResult({
+    suite: 'support',
     usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32, cost: 0.0001 },
     latency_ms: 120,
-    wait_ms: 0,
-    attempts: 1,
-    status: 'pass',
-    error: null,
-    attempt_errors: [],
-    checks: [{ type: 'contains', pass: true, message: 'contains "30 days"' }],
-    drift: [],
-    content: 'Refunds are accepted within 30 days of purchase.',
-    messages: [{ role: 'user', content: 'What is the refund window?' }],
     started_at: '2026-11-22T05:00:01.000Z',
-    redacted: false,
     ...overrides,
-  };
+  });
 }
 
 export const regressedDrift = (now = 'fails 1 check (contains)'): Drift => ({
