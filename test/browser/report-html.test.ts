@@ -177,6 +177,8 @@ describe.skipIf(!available && !inCI)('report.html in headless Chromium', () => {
 
     const notes = page.locator('details.case', { hasText: 'direct/release-notes' });
     await notes.locator('summary').click();
+    // allTextContents() does not wait: let the opened case render first (slow under load).
+    await notes.locator('dl.meta dd.warn').first().waitFor();
     expect(await notes.locator('dl.meta dd.warn').allTextContents()).toEqual([
       'kimi-k2-0905-preview-2',
       'length',
