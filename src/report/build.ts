@@ -82,12 +82,15 @@ export function buildReport(input: BuildReportInput): Report {
   }
   const cases = input.results.map((r) => drifted.get(r.key) ?? r);
   const summary = summarize(cases, suites);
+  const { id, ...runRest } = input.run;
   return {
     schema_version: 1,
     run: {
-      ...input.run,
+      // id and status first: `--resume` reads a report's status from the file's head.
+      id,
       status: runStatusFor(input.stop),
       exit_code: exitCodeFor(summary, input.stop, failingUnits(cases, suites)),
+      ...runRest,
       stop_reason: input.stop?.error ?? null,
     },
     summary,

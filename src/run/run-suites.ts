@@ -10,18 +10,10 @@ import { updateLatest } from '../report/write.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor } from '../service/redact.js';
-import type {
-  Baseline,
-  BaselineCase,
-  CaseResult,
-  Config,
-  Diagnostic,
-  Report,
-  ServiceClient,
-  Suite,
-} from '../types.js';
+import type { Baseline, BaselineCase, CaseResult, Config, Report, ServiceClient, Suite } from '../types.js';
 import { isLoopbackUrl } from '../util/loopback.js';
 import { judgeTargets } from '../checks/judge.js';
+import { unconfiguredServices } from '../config/services.js';
 import { executePlan } from './execute.js';
 import { openJournal, readJournal } from './journal.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
@@ -85,7 +77,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const plannedSuites = options.suites.filter((s) => plan.some((p) => p.suite === s));
   // Read before the first request: a corrupt baseline is an input error that costs nothing.
   const baselines = await loadBaselines(options.baselineDir, plannedSuites);
-  const services = checkServices(plan, options.config);
+  const services = checkServices(plan, options.config, meta.plan.service);
   // Pre-flight every service before the first request: a missing key must cost nothing.
   const keys = new Map(
     services.map((name) => [name, resolveApiKey(options.config.services[name]!, options.env)]),
@@ -225,26 +217,13 @@ export async function loadBaselines(
   return new Map(entries);
 }
 
-/** Every service the plan uses must be configured; say where the suite names it. */
-function checkServices(plan: readonly PlannedCase[], config: Config): string[] {
-  const judges = new Set(plan.map((p) => p.suite)).values();
-  const judgeServices = [...judges].flatMap((suite) =>
-    judgeTargets(suite).map((t) => ({ name: t.service, suite })),
-  );
-  const names = [...new Set([...plan.map((p) => p.service), ...judgeServices.map((j) => j.name)])];
-  const diagnostics: Diagnostic[] = [];
-  for (const name of names) {
-    if (config.services[name]) continue;
-    const suite =
-      plan.find((p) => p.service === name)?.suite ?? judgeServices.find((j) => j.name === name)!.suite;
-    diagnostics.push({
-      ...suite.location,
-      message: `service '${name}' is not configured`,
-      hint: `configured services: ${Object.keys(config.services).join(', ') || 'none'} — add '${name}' under services: in ${config.file ?? 'driftcheck.config.yaml'}, or use one of those`,
-    });
-  }
+/** Every service the plan will call (suites' and judges'), all configured — or an input error. */
+function checkServices(plan: readonly PlannedCase[], config: Config, override?: string): string[] {
+  const suites = [...new Set(plan.map((p) => p.suite))];
+  const diagnostics = unconfiguredServices(suites, config, override);
   if (diagnostics.length) throw new InputError(diagnostics);
-  return names;
+  const judges = suites.flatMap((suite) => judgeTargets(suite).map((t) => t.service));
+  return [...new Set([...plan.map((p) => p.service), ...judges])];
 }
 
 /**

@@ -205,6 +205,22 @@ describe('validate and verify', () => {
     }
   });
 
+  it('validate rejects what run would reject: a judge on a service the config does not define', async () => {
+    const project = await makeProject({
+      'suites/judged.yaml': `suite: judged\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: a\n    prompt: hi\n    expect:\n      - judge: { model: openai/gpt-4o-mini, service: grader, rubric: 'says hi' }\n`,
+    });
+    try {
+      for (const args of [['validate'], ['run', '--sim']]) {
+        const result = await runCli(args, { cwd: project.dir });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(/judged\.yaml:1:\d+: service 'grader' is not configured/);
+        expect(result.stderr).toMatch(/add 'grader' under services:/);
+      }
+    } finally {
+      await project.cleanup();
+    }
+  });
+
   it('verify --sim makes the first request on both services and prints what answered', async () => {
     const project = await makeProject({});
     try {

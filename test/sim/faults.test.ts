@@ -1,19 +1,14 @@
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
-import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
+import { type Simulator, startSimulator } from '../../src/sim/server.js';
 import type { ServiceKind, SimDirective, SimFault } from '../../src/types.js';
-import { baseUrl, complete, MODEL } from './helpers.js';
+import { baseUrl, complete, MODEL, useSimulator } from './helpers.js';
 
-const KEYS: Record<ServiceKind, string> = {
-  router: generateSimKey('router'),
-  direct: generateSimKey('direct'),
-};
 let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator();
+const KEYS = useSimulator((started) => {
+  sim = started;
 });
-afterAll(() => sim.close());
 
 const withDirective = (
   kind: ServiceKind,

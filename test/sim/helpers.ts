@@ -1,5 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { request } from 'undici';
-import type { Simulator } from '../../src/sim/server.js';
+import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
 import type { ServiceKind } from '../../src/types.js';
 
 export interface Reply {
@@ -73,4 +74,16 @@ export function complete(
       ...extra.body,
     },
   });
+}
+
+/** One simulator for a test file, started before its tests and closed after; returns a key per platform. */
+export function useSimulator(started: (sim: Simulator) => void): Record<ServiceKind, string> {
+  let sim: Simulator | undefined;
+  beforeAll(async () => {
+    const running = await startSimulator();
+    sim = running;
+    started(running);
+  });
+  afterAll(() => sim?.close());
+  return { router: generateSimKey('router'), direct: generateSimKey('direct') };
 }

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROUTER_MODELS } from '../../src/sim/catalog.js';
 import { SIM_CASE_HEADER } from '../../src/sim/protocol.js';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { ServiceKind } from '../../src/types.js';
-import { baseUrl, call, complete } from './helpers.js';
+import { baseUrl, call, complete, useSimulator } from './helpers.js';
 
-const KEYS: Record<ServiceKind, string> = {
-  router: generateSimKey('router'),
-  direct: generateSimKey('direct'),
-};
 let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator();
+const KEYS = useSimulator((started) => {
+  sim = started;
 });
-afterAll(() => sim.close());
 
 describe('chat completions', () => {
   it('router: gen- id mirrored in X-Generation-Id, concrete model, provider and priced usage', async () => {

@@ -1,0 +1,47 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findResumableRun } from '../../src/run/meta.js';
+import { writeJsonReport } from '../../src/report/write.js';
+import type { Report } from '../../src/types.js';
+import { sampleResult } from '../helpers/results.js';
+
+let dir: string;
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function run(id: string, status: Report['run']['status'] | null, cases = 1): Promise<string> {
+  const runDir = join(dir, id);
+  await mkdir(runDir, { recursive: true });
+  await writeFile(join(runDir, 'run.json'), '{}');
+  if (status) {
+    const report = {
+      schema_version: 1,
+      // A long command line (after the status, as buildReport orders it) cannot hide the status.
+      run: { id, status, command: Array.from({ length: 20_000 }, (_, i) => `suites/s${i}.yaml`) },
+      summary: {},
+      suites: [],
+      cases: Array.from({ length: cases }, (_, i) => sampleResult({ case: `c${i}` })),
+    } as unknown as Report;
+    await writeJsonReport(runDir, report, (t) => t);
+  }
+  return runDir;
+}
+
+describe('findResumableRun', () => {
+  it('picks the newest run that did not complete, reading only the head of each report', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'driftcheck-meta-'));
+    await run('20261120T000000Z-aaaa', 'paused');
+    const interrupted = await run('20261121T000000Z-bbbb', 'interrupted');
+    await run('20261122T000000Z-cccc', 'completed', 5000);
+    expect(await findResumableRun(dir)).toBe(interrupted);
+  });
+
+  it('takes a run killed before its report was written, and finds none when all completed', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'driftcheck-meta-'));
+    await run('20261121T000000Z-aaaa', 'completed');
+    expect(await findResumableRun(dir)).toBeNull();
+    const killed = await run('20261122T000000Z-bbbb', null);
+    expect(await findResumableRun(dir)).toBe(killed);
+  });
+});
