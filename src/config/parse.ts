@@ -1,6 +1,6 @@
 import type { Config, Diagnostic, Prices, Validated } from '../types.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
-import { parseYamlMapping } from '../yaml/parse-mapping.js';
+import { readYamlMapping, type YamlEngine, type YamlMapping } from '../yaml/parse-mapping.js';
 import { shippedValidator } from '../yaml/schemas.js';
 import { sortDiagnostics } from '../yaml/show.js';
 import { explainApiKeyEnv } from './api-key-env.js';
@@ -18,10 +18,23 @@ const explainKeyEnv = (value: string) =>
  * passed in. `${VAR}` in base_url and header values is expanded; an unset variable is
  * not an error here (see unsetEnv) because only the services a run uses need it.
  */
-export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): Validated<Config> {
-  const parsed = parseYamlMapping(text, file, 'config', "'services:'");
-  if (parsed.errors) return { errors: parsed.errors };
-  const yaml = parsed.value;
+export function parseConfig(
+  text: string,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  yamlEngine?: YamlEngine,
+): Validated<Config> {
+  return readYamlMapping(
+    text,
+    file,
+    'config',
+    "'services:'",
+    (yaml) => checkConfig(yaml, file, env),
+    yamlEngine,
+  );
+}
+
+function checkConfig(yaml: YamlMapping, file: string, env: NodeJS.ProcessEnv): Validated<Config> {
   const validate = shippedValidator('config');
   const errors: Diagnostic[] = [];
   if (!validate(yaml.data)) {

@@ -1,6 +1,6 @@
 import { isAlias } from '../suite/alias.js';
 import type { Diagnostic } from '../types.js';
-import { escapePointer, locate } from '../yaml/locate.js';
+import { escapePointer } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
 import { explainApiKeyEnv } from './api-key-env.js';
@@ -25,7 +25,7 @@ export function configProblems(yaml: YamlMapping, env: NodeJS.ProcessEnv): Diagn
   const at = (pointer: string, key: boolean, message: string, hint: string): void => {
     problems.push({
       file: yaml.file,
-      ...locate(yaml.doc, yaml.lineCounter, pointer, { key }),
+      ...yaml.locate(pointer, { key }),
       message,
       hint,
     });

@@ -1,5 +1,4 @@
 import type { DriftTolerance, Message, RequestParams, SimDirective, Suite, SuiteCase } from '../types.js';
-import { locate } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { toExpectation } from './expectations.js';
 
@@ -31,7 +30,7 @@ interface RawSuite {
  */
 export function buildSuite(yaml: YamlMapping): Suite {
   const raw = yaml.data as unknown as RawSuite;
-  const where = (pointer: string) => ({ file: yaml.file, ...locate(yaml.doc, yaml.lineCounter, pointer) });
+  const where = (pointer: string) => ({ file: yaml.file, ...yaml.locate(pointer) });
   const system: Message[] = raw.system === undefined ? [] : [{ role: 'system', content: raw.system }];
   const cases = raw.cases.map((c, i): SuiteCase => {
     const asked: Message[] =

@@ -1,6 +1,6 @@
 import type { Diagnostic, Suite, Validated } from '../types.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
-import { parseYamlMapping } from '../yaml/parse-mapping.js';
+import { readYamlMapping, type YamlEngine, type YamlMapping } from '../yaml/parse-mapping.js';
 import { sortDiagnostics } from '../yaml/show.js';
 import { buildSuite } from './build.js';
 import { explainBadId } from './ids.js';
@@ -10,6 +10,8 @@ import { suiteValidator } from './validate-ajv.js';
 export interface ParseSuiteOptions {
   /** Accept a `~author/family-latest` model (the `--allow-alias` flag). */
   allowAlias?: boolean;
+  /** `full` skips the fast YAML path (tests compare the two); default `auto`. */
+  yamlEngine?: YamlEngine;
 }
 
 const explainId = (id: string) =>
@@ -20,9 +22,17 @@ const explainId = (id: string) =>
  * positioned diagnostic. Pure: the caller reads the file (see loadSuites).
  */
 export function parseSuite(text: string, file: string, options: ParseSuiteOptions = {}): Validated<Suite> {
-  const parsed = parseYamlMapping(text, file, 'suite', "'suite:', 'service:', 'model:' and 'cases:'");
-  if (parsed.errors) return { errors: parsed.errors };
-  const yaml = parsed.value;
+  return readYamlMapping(
+    text,
+    file,
+    'suite',
+    "'suite:', 'service:', 'model:' and 'cases:'",
+    (yaml) => checkSuite(yaml, options),
+    options.yamlEngine,
+  );
+}
+
+function checkSuite(yaml: YamlMapping, options: ParseSuiteOptions): Validated<Suite> {
   const validate = suiteValidator();
   const errors: Diagnostic[] = [];
   if (!validate(yaml.data)) {

@@ -1,6 +1,5 @@
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import type { Diagnostic } from '../types.js';
-import { locate } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 
 /** Pass rates need tens of samples, not millions; past this a typo (1e9) would exhaust memory planning it. */
@@ -15,7 +14,7 @@ export const MAX_SUITE_SAMPLES = 100_000;
 export function repeatProblems(yaml: YamlMapping): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const at = (pointer: string, message: string, hint: string) =>
-    problems.push({ file: yaml.file, ...locate(yaml.doc, yaml.lineCounter, pointer), message, hint });
+    problems.push({ file: yaml.file, ...yaml.locate(pointer), message, hint });
   const tooMany = (value: unknown): value is number =>
     typeof value === 'number' && Number.isFinite(value) && value > MAX_REPEAT;
   const hint = `use at most ${MAX_REPEAT}; a pass rate needs tens of samples`;

@@ -1,5 +1,4 @@
 import type { Diagnostic } from '../types.js';
-import { locate } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
 import { isAlias } from './alias.js';
@@ -15,7 +14,7 @@ import { repeatProblems } from './repeat-limits.js';
 export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean }): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const at = (pointer: string, message: string, hint: string): void => {
-    problems.push({ file: yaml.file, ...locate(yaml.doc, yaml.lineCounter, pointer), message, hint });
+    problems.push({ file: yaml.file, ...yaml.locate(pointer), message, hint });
   };
   const { model, cases } = yaml.data;
   if (typeof model === 'string' && isAlias(model) && !options.allowAlias) {
@@ -29,18 +28,18 @@ export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean
   problems.push(...repeatProblems(yaml));
 
   // Case-insensitive: ids end up in file names, and macOS/Windows file names ignore case.
-  const first = new Map<string, { id: string; line: number }>();
+  const first = new Map<string, { id: string; index: number }>();
   cases.forEach((c: unknown, i) => {
     if (!isRecord(c)) return;
     if (typeof c.id === 'string') {
-      const line = locate(yaml.doc, yaml.lineCounter, `/cases/${i}/id`).line;
       const earlier = first.get(c.id.toLowerCase());
-      if (!earlier) first.set(c.id.toLowerCase(), { id: c.id, line });
+      if (!earlier) first.set(c.id.toLowerCase(), { id: c.id, index: i });
       else {
         const how = earlier.id === c.id ? '' : ` (differs only in letter case from ${show(earlier.id)})`;
+        const line = yaml.locate(`/cases/${earlier.index}/id`).line;
         at(
           `/cases/${i}/id`,
-          `duplicate case id ${show(c.id)}${how}, first used on line ${earlier.line}`,
+          `duplicate case id ${show(c.id)}${how}, first used on line ${line}`,
           'case ids must be unique within a suite: they key results and baselines; rename one',
         );
       }

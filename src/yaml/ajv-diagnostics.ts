@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { Diagnostic } from '../types.js';
 import { didYouMean } from './did-you-mean.js';
-import { describePointer, escapePointer, locate, pointerSegments } from './locate.js';
+import { describePointer, escapePointer, pointerSegments } from './locate.js';
 import type { YamlMapping } from './parse-mapping.js';
 import { kindOf, show, typeInWords } from './show.js';
 
@@ -34,7 +34,7 @@ export function ajvDiagnostics(errors: ErrorObject[], yaml: YamlMapping, t: AjvT
 function translate(e: ErrorObject, yaml: YamlMapping, t: AjvTranslation): Diagnostic {
   const at = (pointer: string, key: boolean, message: string, hint?: string): Diagnostic => ({
     file: yaml.file,
-    ...locate(yaml.doc, yaml.lineCounter, pointer, { key }),
+    ...yaml.locate(pointer, { key }),
     message,
     ...(hint ? { hint } : {}),
   });

@@ -1,15 +1,57 @@
-import { type Document, isMap, LineCounter, parseAllDocuments } from 'yaml';
-import type { Diagnostic } from '../types.js';
+import { isMap, LineCounter, parseAllDocuments } from 'yaml';
+import type { Diagnostic, Validated } from '../types.js';
+import { fastYamlMapping, FastPathUnsure } from './fast-mapping.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from './limits.js';
+import { locate, type Position } from './locate.js';
 import { findNonPlainNodes } from './plain-data.js';
 import { describeSyntaxError } from './syntax-error.js';
 
-/** A parsed YAML file whose root is a mapping, with what is needed to point at its nodes. */
+/** A parsed YAML file whose root is a mapping, and a way to point at its nodes. */
 export interface YamlMapping {
   file: string;
   data: Record<string, unknown>;
-  doc: Document.Parsed;
-  lineCounter: LineCounter;
+  /**
+   * Where the value at a JSON Pointer (`/cases/0/id`) starts, or with `key: true` its key;
+   * the deepest node reached when the path cannot be walked to the end.
+   */
+  locate(pointer: string, options?: { key?: boolean }): Position;
+}
+
+/** Which YAML reader to use: `auto` tries the fast path first; `full` is the reference (tests compare them). */
+export type YamlEngine = 'auto' | 'full';
+
+/**
+ * Reads a suite or config and validates it with `check`. The fast path (js-yaml, plain
+ * YAML only) is tried first; when it declines, or `check` finds any problem, the file
+ * is read again on the full path and checked there, so every diagnostic comes from the
+ * full path and reads exactly the same either way.
+ */
+export function readYamlMapping<T>(
+  text: string,
+  file: string,
+  what: string,
+  expectedKeys: string,
+  check: (yaml: YamlMapping) => Validated<T>,
+  engine: YamlEngine = 'auto',
+): Validated<T> {
+  if (engine === 'auto' && text.length <= MAX_FILE_BYTES && !text.includes('\u0000')) {
+    const fast = fastYamlMapping(normaliseBreaks(text));
+    if (fast) {
+      try {
+        const checked = check({ file, ...fast });
+        if (checked.errors === undefined) return checked;
+      } catch (error) {
+        if (!(error instanceof FastPathUnsure)) throw error;
+      }
+    }
+  }
+  const parsed = parseYamlMapping(text, file, what, expectedKeys);
+  return parsed.errors ? { errors: parsed.errors } : check(parsed.value);
+}
+
+/** YAML allows a lone CR as a line break (old Mac files); the parsers do not. Same length, same offsets. */
+function normaliseBreaks(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
 export type ParsedYaml =
@@ -43,8 +85,7 @@ export function parseYamlMapping(text: string, file: string, what: string, expec
   if (text.includes('\u0000')) {
     return { errors: [here(0, 'binary file (contains NUL bytes)', 'point driftcheck at a YAML text file')] };
   }
-  // YAML allows a lone CR as a line break (old Mac files); the parser does not. Same length, same offsets.
-  const source = text.replace(/\r(?!\n)/g, '\n');
+  const source = normaliseBreaks(text);
   const parsed = parseAllDocuments(source, {
     lineCounter,
     prettyErrors: false,
@@ -97,5 +138,11 @@ export function parseYamlMapping(text: string, file: string, what: string, expec
       ],
     };
   }
-  return { value: { file, data: data as Record<string, unknown>, doc, lineCounter } };
+  return {
+    value: {
+      file,
+      data: data as Record<string, unknown>,
+      locate: (pointer, options) => locate(doc, lineCounter, pointer, options),
+    },
+  };
 }

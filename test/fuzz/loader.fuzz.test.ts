@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import { InputError } from '../../src/errors.js';
@@ -89,10 +90,20 @@ function checkSoundConfig(config: Config): void {
 /** Feeds one text to both loaders: both must answer with data, never throw. */
 function loadBoth(text: string): void {
   inputsRun += 1;
-  const suite = checkValidated(parseSuite(text, 'suites/fuzz.yaml'), 'suites/fuzz.yaml');
+  const parsedSuite = parseSuite(text, 'suites/fuzz.yaml');
+  const suite = checkValidated(parsedSuite, 'suites/fuzz.yaml');
   if (suite) checkSoundSuite(suite);
-  const config = checkValidated(parseConfig(text, 'driftcheck.config.yaml', ENV), 'driftcheck.config.yaml');
+  const parsedConfig = parseConfig(text, 'driftcheck.config.yaml', ENV);
+  const config = checkValidated(parsedConfig, 'driftcheck.config.yaml');
   if (config) checkSoundConfig(config);
+  // The fast YAML path must never change an answer: same value, same diagnostics.
+  sameAnswer(parsedSuite, parseSuite(text, 'suites/fuzz.yaml', { yamlEngine: 'full' }), 'suite');
+  sameAnswer(parsedConfig, parseConfig(text, 'driftcheck.config.yaml', ENV, 'full'), 'config');
+}
+
+function sameAnswer<T>(auto: Validated<T>, full: Validated<T>, what: string): void {
+  const shown = (v: Validated<T>) => JSON.stringify(v);
+  check(isDeepStrictEqual(auto, full), `${what}: fast path ${shown(auto)}\nfull path ${shown(full)}`);
 }
 
 const SOURCES: [string, fc.Arbitrary<string>, number][] = [

@@ -1,0 +1,202 @@
+import { constructFromEvents, CORE_SCHEMA, type Event, getScalarValue, parseEvents } from 'js-yaml';
+import type { Position } from './locate.js';
+import { pointerSegments } from './locate.js';
+import { MAX_DEPTH } from './plain-data.js';
+
+/**
+ * The fast path for reading a suite or config: js-yaml's event parser (several times
+ * faster than the `yaml` package, most of the load time of a large suite) on the plain
+ * subset of YAML that hand-written suites use. It gives up — returns null — on anything
+ * outside that subset (anchors, aliases, tags, directives, merge keys, complex keys, more
+ * than one document, deep nesting, any syntax error); the full path (`parseYamlMapping`)
+ * then reads the file again and produces the exact diagnostics. It never reports a
+ * problem itself.
+ */
+
+/** A position the fast path cannot give the way the full path would (a block scalar's header). */
+export class FastPathUnsure extends Error {
+  constructor() {
+    super('position not known on the fast path');
+  }
+}
+
+// js-yaml's event ids and scalar styles (EVENT_ID, SCALAR_STYLE), inlined for the hot loop.
+const DOCUMENT = 1;
+const SEQUENCE = 2;
+const MAPPING = 3;
+const SCALAR = 4;
+const POP = 6;
+const SINGLE_QUOTED = 2;
+const DOUBLE_QUOTED = 3;
+const LITERAL_BLOCK = 4;
+const FOLDED_BLOCK = 5;
+
+interface PosScalar {
+  kind: 'scalar';
+  /** Where the full path's node starts (a quoted scalar starts at its quote); -1 when empty. */
+  at: number;
+  /** A block scalar (`|`, `>`): its header is not in the event, so its position is unsure. */
+  block: boolean;
+}
+interface PosMap {
+  kind: 'map';
+  at: number;
+  pairs: { key: string; keyNode: PosScalar; value: PosNode | null }[];
+}
+interface PosSeq {
+  kind: 'seq';
+  at: number;
+  items: PosNode[];
+}
+type PosNode = PosScalar | PosMap | PosSeq;
+
+interface Frame {
+  node: PosMap | PosSeq;
+  /** In a mapping: the key read, waiting for its value. */
+  key: { text: string; node: PosScalar } | null;
+}
+
+export interface FastMapping {
+  data: Record<string, unknown>;
+  locate(pointer: string, options?: { key?: boolean }): Position;
+}
+
+/** Reads `source` (CRs already normalised) on the fast path, or returns null to say "use the full path". */
+export function fastYamlMapping(source: string): FastMapping | null {
+  // A byte-order mark would shift js-yaml's offsets against the full path's.
+  if (source.startsWith('\uFEFF')) return null;
+  let events: Event[];
+  try {
+    events = parseEvents(source, { maxDepth: MAX_DEPTH });
+  } catch {
+    return null;
+  }
+  const root = positionTree(events, source);
+  if (root === null || root.kind !== 'map') return null;
+  let data: unknown;
+  try {
+    // No aliases reach here (positionTree refuses them); 0 makes sure of it.
+    [data] = constructFromEvents(events, { source, schema: CORE_SCHEMA, maxAliases: 0 });
+  } catch {
+    return null; // duplicate keys, out-of-range values: the full path explains them
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const lines = lineStarts(source);
+  return {
+    data: data as Record<string, unknown>,
+    locate: (pointer, options) => positionAt(lines, locateNode(root, pointer, options)),
+  };
+}
+
+/**
+ * One pass over the events: refuses what only the full path handles, and keeps where
+ * each node starts, as the full path would report it.
+ */
+function positionTree(events: Event[], source: string): PosNode | null {
+  let root: PosNode | null = null;
+  let documents = 0;
+  const stack: Frame[] = [];
+  const place = (node: PosNode): boolean => {
+    const frame = stack[stack.length - 1];
+    if (!frame) {
+      root = node;
+      return true;
+    }
+    if (frame.node.kind === 'seq') {
+      frame.node.items.push(node);
+      return true;
+    }
+    if (frame.key === null) return false; // a list or mapping as a key
+    frame.node.pairs.push({ key: frame.key.text, keyNode: frame.key.node, value: node });
+    frame.key = null;
+    return true;
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case DOCUMENT:
+        documents += 1;
+        if (documents > 1 || event.directives.length > 0) return null;
+        break;
+      case SEQUENCE:
+      case MAPPING: {
+        if (event.anchorStart !== -1 || event.tagStart !== -1 || stack.length >= MAX_DEPTH) return null;
+        const node: PosMap | PosSeq =
+          event.type === MAPPING
+            ? { kind: 'map', at: event.start, pairs: [] }
+            : { kind: 'seq', at: event.start, items: [] };
+        if (!place(node)) return null;
+        stack.push({ node, key: null });
+        break;
+      }
+      case SCALAR: {
+        if (event.anchorStart !== -1 || event.tagStart !== -1) return null;
+        const quoted = event.style === SINGLE_QUOTED || event.style === DOUBLE_QUOTED;
+        const node: PosScalar = {
+          kind: 'scalar',
+          at: event.valueStart === -1 ? -1 : quoted ? event.valueStart - 1 : event.valueStart,
+          block: event.style === LITERAL_BLOCK || event.style === FOLDED_BLOCK,
+        };
+        const frame = stack[stack.length - 1];
+        if (frame?.node.kind === 'map' && frame.key === null) {
+          const text = getScalarValue(source, event);
+          // Merge keys and prototype keys: the full path's rules, not the fast path's.
+          if (text === '<<' || text === '__proto__') return null;
+          frame.key = { text, node };
+        } else if (!place(node)) return null;
+        break;
+      }
+      case POP:
+        // Closing a document pops nothing of ours.
+        if (stack.length > 0) stack.pop();
+        break;
+      default:
+        return null; // an alias
+    }
+  }
+  return root;
+}
+
+/** The full path's `locate`, on the position tree (see src/yaml/locate.ts for the rules). */
+function locateNode(root: PosNode, pointer: string, options?: { key?: boolean }): PosNode {
+  let node: PosNode | null = root;
+  let reached: PosNode = root;
+  let lastPair: PosMap['pairs'][number] | undefined;
+  for (const segment of pointerSegments(pointer)) {
+    lastPair = undefined;
+    if (node === null || node.kind === 'scalar') break;
+    let next: PosNode | null = null;
+    if (node.kind === 'map') {
+      const pair: PosMap['pairs'][number] | undefined = node.pairs.find((p) => p.key === segment);
+      if (pair) {
+        lastPair = pair;
+        next = pair.value;
+        reached = next && !(next.kind === 'scalar' && next.at === -1) ? next : pair.keyNode;
+      }
+    } else {
+      next = node.items[Number(segment)] ?? null;
+      if (next) reached = next;
+    }
+    if (!next && !lastPair) break;
+    node = next;
+  }
+  return options?.key && lastPair ? lastPair.keyNode : reached;
+}
+
+function positionAt(lines: number[], node: PosNode): Position {
+  if (node.kind === 'scalar' && node.block) throw new FastPathUnsure();
+  const offset = Math.max(0, node.at);
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - lines[lo]! + 1 };
+}
+
+function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}

@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/parse.js';
+import { parseSuite } from '../../src/suite/parse.js';
+import { fastYamlMapping } from '../../src/yaml/fast-mapping.js';
+import { REPO } from '../helpers/cli.js';
+
+// The fast YAML path (js-yaml events) must give exactly what the full path (`yaml`)
+// gives, positions included, and must decline whatever it does not handle itself.
+// The loader fuzz test compares the two on thousands of hostile inputs as well.
+
+function yamlFiles(dir: string): { name: string; text: string }[] {
+  return readdirSync(join(REPO, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort()
+    .map((file) => ({ name: relative(REPO, file), text: readFileSync(file, 'utf8') }));
+}
+
+const SHIPPED_SUITES = [...yamlFiles('suites'), ...yamlFiles('test/fixtures/suites/valid')];
+
+describe('fast YAML path: same suites as the full path', () => {
+  it.each(SHIPPED_SUITES.map((f) => [f.name, f.text]))('%s', (name, text) => {
+    const auto = parseSuite(text, name);
+    expect(auto).toEqual(parseSuite(text, name, { yamlEngine: 'full' }));
+  });
+
+  it('takes the shipped and demo suites itself (it does not just hand everything to the full path)', () => {
+    for (const { name, text } of [...yamlFiles('suites'), { name: 'config', text: readConfig() }]) {
+      expect(fastYamlMapping(text), name).not.toBeNull();
+    }
+  });
+
+  it('keeps positions with quotes, flow mappings, comments, block prompts and CRLF or CR line breaks', () => {
+    const lines = [
+      '# a comment first',
+      'suite: "quoted-suite"   # trailing comment',
+      "service: 'router'",
+      'model: openai/gpt-4o-mini',
+      'system: |',
+      '  Be brief.',
+      'cases:',
+      '  - {id: flow-case, prompt: "Say hi", expect: [{contains: hi}]}',
+      '  - "id": quoted-key',
+      '    prompt: >',
+      '      folded',
+      '      prompt',
+      '    expect:',
+      '      - regex: "^h"',
+      '      - not_contains: bye',
+      '  -',
+      '    id: item-on-next-line',
+      '    messages:',
+      '      - role: user',
+      '        content: "multi',
+      '          line"',
+    ];
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const text = `${lines.join(eol)}${eol}`;
+      expect(fastYamlMapping(text), JSON.stringify(eol)).not.toBeNull();
+      const auto = parseSuite(text, 'suites/styles.yaml');
+      expect(auto.errors).toBeUndefined();
+      expect(auto).toEqual(parseSuite(text, 'suites/styles.yaml', { yamlEngine: 'full' }));
+      expect(auto.value?.location).toEqual({ file: 'suites/styles.yaml', line: 2, column: 8 });
+      expect(auto.value?.cases.map((c) => `${c.location.line}:${c.location.column}`)).toEqual([
+        '8:5',
+        '9:5',
+        '17:5',
+      ]);
+    }
+  });
+
+  it('gives the same diagnostics as the full path for a suite with problems', () => {
+    const text = [
+      'suite: s',
+      'service: router',
+      'model: ~openai/gpt-latest',
+      'cases:',
+      '  - id: a',
+      '    prompt: x',
+      '  - id: A',
+      '    prompt: y',
+      '    expect: [{regex: "("}]',
+      '',
+    ].join('\n');
+    const auto = parseSuite(text, 'suites/bad.yaml');
+    expect(auto.errors?.length).toBeGreaterThanOrEqual(3);
+    expect(auto).toEqual(parseSuite(text, 'suites/bad.yaml', { yamlEngine: 'full' }));
+  });
+});
+
+describe('fast YAML path: declines what only the full path handles', () => {
+  it.each([
+    ['an anchor and alias', 'a: &x 1\nb: *x\n'],
+    ['a tag', 'a: !!str 1\n'],
+    ['a local tag', 'a: !custom 1\n'],
+    ['a merge key', 'base: {x: 1}\nm:\n  <<: {x: 2}\n'],
+    ['a %YAML directive', '%YAML 1.1\n---\na: yes\n'],
+    ['two documents', 'a: 1\n---\nb: 2\n'],
+    ['a complex key', '? [a, b]\n: c\n'],
+    ['a flow-sequence key', '[a]: b\n'],
+    ['a __proto__ key', '__proto__: {polluted: true}\n'],
+    ['a byte-order mark', '\uFEFFa: 1\n'],
+    ['duplicate keys', 'a: 1\na: 2\n'],
+    ['a syntax error', 'a: [1, 2\n'],
+    ['a root that is a list', '- a\n- b\n'],
+    ['nesting deeper than 64 levels', `${'['.repeat(70)}${']'.repeat(70)}\n`],
+  ])('%s', (_what, text) => {
+    expect(fastYamlMapping(text)).toBeNull();
+    // …and the answer is still the full path's.
+    expect(parseSuite(text, 'suites/x.yaml')).toEqual(
+      parseSuite(text, 'suites/x.yaml', { yamlEngine: 'full' }),
+    );
+    expect(parseConfig(text, 'c.yaml', {})).toEqual(parseConfig(text, 'c.yaml', {}, 'full'));
+  });
+});
+
+function readConfig(): string {
+  return readFileSync(join(REPO, 'driftcheck.config.yaml'), 'utf8');
+}
