@@ -30,40 +30,34 @@ export function resultFromOutcome(
   prices?: Prices,
 ): CaseResult {
   const completion = outcome.completion;
-  const { local } = splitExpectations(planned.case.expect);
-  const base = {
-    ...sampleIdentity(planned),
-    model: completion?.model ?? (outcome.status === 'error' ? outcome.error.model : null) ?? null,
+  const failed = outcome.status === 'error';
+  // Local checks only (judges run later, in the runner); on an error every expectation,
+  // judges included, shows as not evaluated.
+  const checks = failed
+    ? runChecks(planned.case.expect, null)
+    : runChecks(splitExpectations(planned.case.expect).local, completion);
+  const result = newResult(planned, {
+    model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
     finish_reason: completion?.finish_reason ?? null,
     usage: completion ? withCost(completion.usage, completion.model, prices) : null,
     latency_ms: Math.round(outcome.latency_ms),
     wait_ms: Math.round(outcome.wait_ms),
     attempts: outcome.attempts,
+    status: failed ? 'error' : checks.every((c) => c.pass) ? 'pass' : 'fail',
+    error: failed ? outcome.error : null,
     attempt_errors: outcome.attempt_errors,
-    drift: [],
+    checks,
     content: completion?.content ?? null,
     started_at: startedAt,
-    redacted: false,
-    ...(outcome.cache_status ? { cache_status: outcome.cache_status } : {}),
-  };
-  if (outcome.status === 'error') {
-    return {
-      ...base,
-      status: 'error',
-      error: outcome.error,
-      // Every expectation, judges included, shows as not evaluated.
-      checks: runChecks(planned.case.expect, null),
-    };
-  }
-  const checks = runChecks(local, completion);
-  return { ...base, status: checks.every((c) => c.pass) ? 'pass' : 'fail', error: null, checks };
+  });
+  if (outcome.cache_status) result.cache_status = outcome.cache_status;
+  return result;
 }
 
 /** A planned sample that was never sent (budget pause, auth stop, interrupt). */
 export function notRunResult(planned: PlannedCase, reason: CaseError | null): CaseResult {
-  return {
-    ...sampleIdentity(planned),
+  return newResult(planned, {
     model: null,
     response_id: null,
     finish_reason: null,
@@ -75,23 +69,36 @@ export function notRunResult(planned: PlannedCase, reason: CaseError | null): Ca
     error: reason,
     attempt_errors: [],
     checks: [],
-    drift: [],
     content: null,
     started_at: null,
-    redacted: false,
-  };
+  });
 }
 
-/** Adds the judges' verdicts to a finished sample and recomputes its status. */
-export function withJudgeChecks(result: CaseResult, judged: CheckResult[]): CaseResult {
-  if (judged.length === 0) return result;
-  const checks = [...result.checks, ...judged];
-  return { ...result, checks, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
-}
+type Outcome = Pick<
+  CaseResult,
+  | 'model'
+  | 'response_id'
+  | 'finish_reason'
+  | 'usage'
+  | 'latency_ms'
+  | 'wait_ms'
+  | 'attempts'
+  | 'status'
+  | 'error'
+  | 'attempt_errors'
+  | 'checks'
+  | 'content'
+  | 'started_at'
+>;
 
-/** What every result of a sample says about which sample it is. */
-function sampleIdentity(planned: PlannedCase) {
-  return {
+/**
+ * One sample's result, written out as a single literal: every result has the same
+ * shape, so V8 keeps them as fast objects. (Spreading a wide object and adding fields,
+ * `{ ...a, b, c }`, measured at over 30 µs a result on Node 20 — most of the
+ * harness's own time per case.)
+ */
+function newResult(planned: PlannedCase, o: Outcome): CaseResult {
+  const result: CaseResult = {
     key: planned.key,
     suite: planned.suite.suite,
     case: planned.case.id,
@@ -99,6 +106,29 @@ function sampleIdentity(planned: PlannedCase) {
     service: planned.service,
     requested_model: planned.model,
     messages: planned.case.messages,
-    ...(planned.adaptive ? { sampling: 'auto' as const } : {}),
+    model: o.model,
+    response_id: o.response_id,
+    finish_reason: o.finish_reason,
+    usage: o.usage,
+    latency_ms: o.latency_ms,
+    wait_ms: o.wait_ms,
+    attempts: o.attempts,
+    attempt_errors: o.attempt_errors,
+    drift: [],
+    content: o.content,
+    started_at: o.started_at,
+    redacted: false,
+    status: o.status,
+    error: o.error,
+    checks: o.checks,
   };
+  if (planned.adaptive) result.sampling = 'auto';
+  return result;
+}
+
+/** Adds the judges' verdicts to a finished sample and recomputes its status. */
+export function withJudgeChecks(result: CaseResult, judged: CheckResult[]): CaseResult {
+  if (judged.length === 0) return result;
+  const checks = [...result.checks, ...judged];
+  return { ...result, checks, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
 }
