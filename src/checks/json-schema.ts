@@ -1,4 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { ajv2020Library } from '../util/lazy.js';
 import type { CheckResult, Completion } from '../types.js';
 import { extractJson } from './extract-json.js';
 
@@ -6,7 +7,7 @@ import { extractJson } from './extract-json.js';
  * One Ajv for every suite. `addUsedSchema: false` lets two different schemas share an `$id`;
  * `validateFormats: false` because no format plugin ships: `format` is an annotation only.
  */
-const ajv = new Ajv2020({ allErrors: true, strict: false, addUsedSchema: false, validateFormats: false });
+let ajv: Ajv2020 | undefined;
 
 /** Compiled validators by schema JSON text: each distinct schema is compiled once per process. */
 const compiled = new Map<string, ValidateFunction | { error: string }>();
@@ -19,6 +20,12 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction | { err
   let entry = compiled.get(key);
   if (entry === undefined) {
     try {
+      ajv ??= new (ajv2020Library().Ajv2020)({
+        allErrors: true,
+        strict: false,
+        addUsedSchema: false,
+        validateFormats: false,
+      });
       entry = ajv.compile(schema);
     } catch (error) {
       entry = { error: error instanceof Error ? error.message : String(error) };

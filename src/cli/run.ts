@@ -3,19 +3,17 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
-import { renderConsoleSummary } from '../report/console.js';
 import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
 import { parseShard } from '../run/plan.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
-import { type CandidateRun, renderCandidateComparison } from '../report/candidates.js';
+import type { CandidateRun } from '../report/candidates.js';
 import { MAX_REPEAT } from '../suite/repeat-limits.js';
 import type { Config, ExitCode, Report, Suite } from '../types.js';
 import type { CliIO } from './io.js';
 import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
-import { simulateServices } from './sim-setup.js';
 import { version } from './version.js';
 
 const OPTIONS = {
@@ -88,7 +86,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     { allowAlias: meta.allow_alias, cwd: io.cwd },
   );
   let env = io.env;
-  const sim = meta.sim ? await simulateServices(config, env) : null;
+  // The simulator's code loads only for --sim runs.
+  const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
   const interrupts = watchInterrupts(io, graceMs(io.env));
   const once = (runMeta: typeof meta, dir?: string) =>
@@ -106,6 +105,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       io.stderr(`\ndriftcheck: candidate ${model}\n`);
       runs.push({ model, report: await once({ ...meta, plan: { ...meta.plan, model } }) });
     }
+    const { renderCandidateComparison } = await import('../report/candidates.js');
     io.stdout(`\nCandidates against the current baseline:\n${renderCandidateComparison(runs)}`);
     return worstExitCode(runs.map((r) => r.report.run.exit_code));
   } finally {
@@ -134,6 +134,9 @@ async function runAndPrint(
 ): Promise<Report> {
   const { io, reporters } = ctx;
   const progress = createProgress({ write: io.stderr, tty: io.tty });
+  // Loaded while requests are in flight, not before the first one.
+  let summaryModule: Promise<typeof import('../report/console.js')> | undefined;
+  const loadSummary = () => (summaryModule ??= import('../report/console.js'));
   const result = await runSuites({
     config: ctx.config,
     suites: ctx.suites,
@@ -155,11 +158,17 @@ async function runAndPrint(
       );
       progress.start(planned, alreadyDone);
     },
-    onResult: (r) => progress.update(r),
+    onResult: (r) => {
+      void loadSummary();
+      progress.update(r);
+    },
   });
   progress.finish();
   const { report, runDir } = result;
-  if (reporters.has('console')) io.stdout(renderConsoleSummary(report, { color: io.color }));
+  if (reporters.has('console')) {
+    const { renderConsoleSummary } = await loadSummary();
+    io.stdout(renderConsoleSummary(report, { color: io.color }));
+  }
   await publishSummary(io, runDir, reporters);
   const redacted = report.cases.filter((c) => c.redacted).length;
   if (redacted)

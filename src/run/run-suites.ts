@@ -1,12 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { baselineFromResults } from '../baseline/build.js';
 import { baselinePath, readBaseline, writeBaseline } from '../baseline/store.js';
 import { InputError } from '../errors.js';
-import { buildReport } from '../report/build.js';
-import { writeReportFiles } from '../report/outputs.js';
-import { updateLatest } from '../report/write.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor } from '../service/redact.js';
@@ -21,6 +17,15 @@ import { type PlannedCase, planRun } from './plan.js';
 import { isAccessStop } from './result.js';
 
 const ALL_FILE_REPORTERS: ReadonlySet<string> = new Set(['html', 'junit', 'markdown']);
+
+/**
+ * The code that runs once every answer is in (report building and writing). It is
+ * loaded once the first answer has come back, while requests are in flight, instead of
+ * before the first request is sent or after the last one.
+ */
+function finishingModules() {
+  return Promise.all([import('../report/build.js'), import('../report/outputs.js'), import('../report/write.js')]);
+}
 
 export interface RunSuitesOptions {
   config: Config;
@@ -110,6 +115,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     );
   }
   const journal = openJournal(journalFile);
+  let finishing: ReturnType<typeof finishingModules> | undefined;
+  const loadFinishing = () => (finishing ??= finishingModules());
   let outcome: Awaited<ReturnType<typeof executePlan>>;
   try {
     outcome = await executePlan({
@@ -128,7 +135,10 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       ...(options.interrupt ? { interrupt: options.interrupt } : {}),
       ...(options.abortInFlight ? { abortInFlight: options.abortInFlight } : {}),
       now,
-      ...(options.onResult ? { onResult: options.onResult } : {}),
+      onResult: (result) => {
+        void loadFinishing();
+        options.onResult?.(result);
+      },
       ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
     });
   } finally {
@@ -136,6 +146,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     await Promise.all([...clients.values()].map((c) => c.close()));
   }
 
+  const [{ buildReport }, { writeReportFiles }, { updateLatest }] = await loadFinishing();
   const results = inPlanOrder(plan, [...done.values(), ...outcome.results]);
   const report = buildReport({
     run: {
@@ -181,6 +192,7 @@ export async function acceptResults(
   baselines: ReadonlyMap<string, { baseline: Baseline | null }>,
   selection?: ReadonlyMap<string, string[]>,
 ): Promise<string[]> {
+  const { baselineFromResults } = await import('../baseline/build.js');
   const written: string[] = [];
   for (const { suite } of suites) {
     const info = report.suites.find((s) => s.suite === suite);

@@ -1,4 +1,5 @@
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { sendRequest } from './undici-lite.js';
 import type { CaseError, Completion, ServiceKind } from '../types.js';
 import { parseJson, readCappedBody } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';
@@ -83,8 +84,7 @@ export async function sendAttempt(
   });
 
   try {
-    const res = await request(http.url, {
-      dispatcher: ctx.dispatcher,
+    const res = await sendRequest(ctx.dispatcher, http.url, {
       method: 'POST',
       headers: http.headers,
       body: http.body,

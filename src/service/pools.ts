@@ -1,7 +1,8 @@
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher, Pool as UndiciPool } from 'undici';
+import { Pool } from './undici-lite.js';
 
 interface SharedPool {
-  pool: Pool;
+  pool: UndiciPool;
   users: number;
 }
 

@@ -1,4 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { ajv2020Library } from '../util/lazy.js';
 import type { CheckType, Expectation, JudgeSpec, StringCheckType } from '../types.js';
 
 const STRING_CHECKS: readonly StringCheckType[] = [
@@ -51,7 +52,7 @@ export function jsonSchemaProblem(schema: Record<string, unknown>): string | nul
   const known = verdicts.get(key);
   if (known !== undefined) return known;
   // addUsedSchema false: a user schema's $id must not leak into the next compile.
-  userSchemaAjv ??= new Ajv2020({ allErrors: true, addUsedSchema: false, logger: false });
+  userSchemaAjv ??= new (ajv2020Library().Ajv2020)({ allErrors: true, addUsedSchema: false, logger: false });
   let problem: string | null = null;
   try {
     userSchemaAjv.compile(schema);

@@ -1,5 +1,5 @@
-import type { Document } from 'yaml';
-import { isAlias, isCollection, isMap, isScalar, type LineCounter, type Node, type Pair } from 'yaml';
+import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { yamlLibrary } from '../util/lazy.js';
 
 export interface Position {
   line: number;
@@ -38,6 +38,7 @@ export function locate(
   pointer: string,
   options?: { key?: boolean },
 ): Position {
+  const { isAlias, isCollection, isMap } = yamlLibrary();
   let node: Node | null = doc.contents as Node | null;
   let reached: Node | null = node;
   let lastPair: Pair | undefined;
@@ -74,11 +75,13 @@ export function positionOf(node: Node | null | undefined, lineCounter: LineCount
 }
 
 function keyText(key: unknown): string | undefined {
+  const { isScalar } = yamlLibrary();
   if (isScalar(key)) return String(key.value);
   if (typeof key === 'string' || typeof key === 'number') return String(key);
   return undefined;
 }
 
 function isEmptyScalar(node: Node): boolean {
+  const { isScalar } = yamlLibrary();
   return isScalar(node) && node.value === null && node.range?.[0] === node.range?.[1];
 }

@@ -1,4 +1,4 @@
-import { isMap, LineCounter, parseAllDocuments } from 'yaml';
+import { yamlLibrary } from '../util/lazy.js';
 import type { Diagnostic, Validated } from '../types.js';
 import { fastYamlMapping, FastPathUnsure } from './fast-mapping.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from './limits.js';
@@ -63,6 +63,7 @@ export type ParsedYaml =
  * `what` names the file's role in messages ("suite", "config").
  */
 export function parseYamlMapping(text: string, file: string, what: string, expectedKeys: string): ParsedYaml {
+  const { isMap, LineCounter, parseAllDocuments } = yamlLibrary();
   const lineCounter = new LineCounter();
   const here = (offset: number, message: string, hint?: string): Diagnostic => {
     // Before parsing the counter knows no lines and would say 0:0; diagnostics are 1-based.

@@ -1,4 +1,5 @@
-import { type Document, isAlias, isCollection, isPair, isScalar, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
+import { yamlLibrary } from '../util/lazy.js';
 
 /** Deeper than any hand-written suite or JSON Schema needs; deeper data only exhausts the stack later. */
 export const MAX_DEPTH = 64;
@@ -25,6 +26,7 @@ const TYPE_NAMES: Record<string, string> = {
  * depth cannot overflow it; aliases are not followed (their anchor is checked where it is).
  */
 export function findNonPlainNodes(doc: Document.Parsed): NonPlainNode[] {
+  const { isAlias, isCollection, isPair, isScalar } = yamlLibrary();
   const found: NonPlainNode[] = [];
   const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 1 }];
   while (stack.length > 0) {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { ajvLibrary } from '../util/lazy.js';
 
 /** The JSON Schemas that ship in the package's `schemas/` folder. */
 export type ShippedSchema = 'suite' | 'config';
@@ -28,7 +29,7 @@ export function shippedValidator(name: ShippedSchema): ValidateFunction {
   }
   // validateSchema: false — the shipped schemas are checked against the meta-schema by the
   // tests; re-checking them on every start-up was half of the compile time.
-  ajv ??= new Ajv({
+  ajv ??= new (ajvLibrary().Ajv)({
     allErrors: true,
     verbose: true,
     strict: true,
