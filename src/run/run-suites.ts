@@ -24,7 +24,11 @@ const ALL_FILE_REPORTERS: ReadonlySet<string> = new Set(['html', 'junit', 'markd
  * before the first request is sent or after the last one.
  */
 function finishingModules() {
-  return Promise.all([import('../report/build.js'), import('../report/outputs.js'), import('../report/write.js')]);
+  return Promise.all([
+    import('../report/build.js'),
+    import('../report/outputs.js'),
+    import('../report/write.js'),
+  ]);
 }
 
 export interface RunSuitesOptions {

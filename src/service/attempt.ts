@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
-import { sendRequest } from './undici-lite.js';
+import { exchange, type Exchanged, ExchangeTimeout } from './undici-lite.js';
 import type { CaseError, Completion, ServiceKind } from '../types.js';
-import { parseJson, readCappedBody } from './body.js';
+import { parseJson } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';
 import { readErrorFields } from './error-fields.js';
 import { normalizeCompletion } from './normalize.js';
@@ -49,21 +49,6 @@ export async function sendAttempt(
   http: ChatHttpRequest,
   callerSignal?: AbortSignal,
 ): Promise<AttemptResult> {
-  // One controller, one timer cleared on the way out: AbortSignal.timeout/any per attempt
-  // cost a measurable share of a fast run and keep signals alive until their timers fire.
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer =
-    ctx.timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new Error('timeout'));
-        }, timerMs(ctx.timeoutMs))
-      : undefined;
-  const onCallerAbort = () => controller.abort(callerSignal?.reason);
-  if (callerSignal?.aborted) onCallerAbort();
-  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  const signal = controller.signal;
   let httpStatus: number | null = null;
   let cacheStatus: string | null = null;
   const fail: Fail = (error, extra = {}) => ({
@@ -83,81 +68,66 @@ export async function sendAttempt(
     model: ctx.model,
   });
 
+  let res: Exchanged;
   try {
-    const res = await sendRequest(ctx.dispatcher, http.url, {
+    res = await exchange(ctx.dispatcher, http.url, {
       method: 'POST',
       headers: http.headers,
       body: http.body,
-      signal,
+      timeoutMs: ctx.timeoutMs,
+      maxBodyBytes: ctx.maxBodyBytes,
+      ...(callerSignal ? { signal: callerSignal } : {}),
     });
-    httpStatus = res.statusCode;
-    const headers = res.headers as Headers;
-    cacheStatus = headerValue(headers, 'x-openrouter-cache-status') ?? null;
-    if (httpStatus >= 300 && httpStatus < 400) {
-      await res.body.dump();
-      return fail(
-        plain('bad_response', redirectMessage(httpStatus, http.url, headerValue(headers, 'location'))),
-      );
-    }
-    const declared = Number(headerValue(headers, 'content-length'));
-    const read = await readCappedBody(
-      res.body,
-      ctx.maxBodyBytes,
-      Number.isFinite(declared) ? declared : null,
-    );
-    if (read.status === 'too_large') {
-      return fail(
-        plain('bad_response', `response body exceeded the ${ctx.maxBodyBytes}-byte cap; reading stopped`),
-      );
-    }
-    const parsed = read.text.trim() === '' ? null : parseJson(read.text);
-    if (httpStatus >= 200 && httpStatus < 300) {
-      if (parsed === undefined || parsed === null) {
-        const type = headerValue(headers, 'content-type')?.split(';')[0] || 'no content type';
-        return fail(
-          plain(
-            'bad_response',
-            `HTTP ${httpStatus} with ${parsed === null ? 'an empty body' : `a body that is not JSON (${type})`}`,
-          ),
-        );
-      }
-      const normalized = normalizeCompletion(ctx.kind, parsed, ctx.model, httpStatus);
-      if (normalized.error === null) {
-        return {
-          status: 'ok',
-          completion: normalized.completion,
-          http_status: httpStatus,
-          cache_status: cacheStatus,
-        };
-      }
-      return withWait(ctx, headers, parsed, fail, normalized.error, normalized.completion);
-    }
-    const error = classifyHttpFailure({
-      kind: ctx.kind,
-      status: httpStatus,
-      body: parsed === undefined ? read.text : parsed,
-      headers,
-      model: ctx.model,
-    });
-    return withWait(ctx, headers, parsed, fail, error, null);
   } catch (cause) {
+    // Only the caller's own abort is thrown: a cancelled run is not a service failure.
     if (callerSignal?.aborted) throw callerSignal.reason;
-    if (timedOut || isUndiciTimeout(cause)) {
+    if (cause instanceof ExchangeTimeout || isUndiciTimeout(cause)) {
       return fail(plain('timeout', `no complete answer within ${ctx.timeoutMs / 1000} s`));
     }
     return fail(plain('network', networkMessage(http.url, cause)));
-  } finally {
-    clearTimeout(timer);
-    callerSignal?.removeEventListener('abort', onCallerAbort);
   }
-}
-
-/**
- * A time-out Node's timers accept: whole milliseconds below 2^31 (a longer one fires
- * after 1 ms), so `timeout_s: 0.0015` does not throw and `timeout_s: 1e12` does not fire at once.
- */
-export function timerMs(ms: number): number {
-  return Math.min(Math.max(1, Math.ceil(ms)), 2 ** 31 - 1);
+  const status = res.statusCode;
+  httpStatus = status;
+  const headers = res.headers;
+  cacheStatus = headerValue(headers, 'x-openrouter-cache-status') ?? null;
+  if (status >= 300 && status < 400) {
+    return fail(plain('bad_response', redirectMessage(status, http.url, headerValue(headers, 'location'))));
+  }
+  if (res.body === undefined) {
+    return fail(
+      plain('bad_response', `response body exceeded the ${ctx.maxBodyBytes}-byte cap; reading stopped`),
+    );
+  }
+  const parsed = res.body.trim() === '' ? null : parseJson(res.body);
+  if (status >= 200 && status < 300) {
+    if (parsed === undefined || parsed === null) {
+      const type = headerValue(headers, 'content-type')?.split(';')[0] || 'no content type';
+      return fail(
+        plain(
+          'bad_response',
+          `HTTP ${status} with ${parsed === null ? 'an empty body' : `a body that is not JSON (${type})`}`,
+        ),
+      );
+    }
+    const normalized = normalizeCompletion(ctx.kind, parsed, ctx.model, status);
+    if (normalized.error === null) {
+      return {
+        status: 'ok',
+        completion: normalized.completion,
+        http_status: status,
+        cache_status: cacheStatus,
+      };
+    }
+    return withWait(ctx, headers, parsed, fail, normalized.error, normalized.completion);
+  }
+  const error = classifyHttpFailure({
+    kind: ctx.kind,
+    status,
+    body: parsed === undefined ? res.body : parsed,
+    headers,
+    model: ctx.model,
+  });
+  return withWait(ctx, headers, parsed, fail, error, null);
 }
 
 /** Adds the service's requested wait and retry hint to a classified failure. */

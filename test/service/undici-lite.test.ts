@@ -1,38 +1,120 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
-import { describe, expect, it } from 'vitest';
-import { Pool, sendRequest } from '../../src/service/undici-lite.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchange, ExchangeTimeout, Pool } from '../../src/service/undici-lite.js';
 
-// The run path loads two of undici's own modules instead of its whole index (start-up
-// time). If an undici upgrade moves or changes them, this fails before anything else does.
+// The run path loads one of undici's own modules instead of its whole index (start-up
+// time) and reads answers with its dispatch API. If an undici upgrade moves or changes
+// either, this fails before anything else does.
+
+type Route = (req: IncomingMessage, res: ServerResponse) => void;
+const routes: Record<string, Route> = {
+  '/v1/chat/completions?x=1': (req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-openrouter-cache-status', 'MISS');
+      res.end(JSON.stringify({ method: req.method, probe: req.headers['x-probe'], body }));
+    });
+  },
+  '/chunked': (_req, res) => {
+    res.write('a'.repeat(600));
+    setTimeout(() => res.end('b'.repeat(600)), 5);
+  },
+  '/declared-large': (_req, res) => {
+    res.setHeader('content-length', '5000');
+    res.end('c'.repeat(5000));
+  },
+  '/never': () => {},
+  '/redirect': (_req, res) => {
+    res.statusCode = 307;
+    res.setHeader('location', 'https://elsewhere.example/steal');
+    res.end();
+  },
+};
+
+let base = '';
+let pool: InstanceType<typeof Pool>;
+const server = createServer((req, res) => routes[req.url ?? '']?.(req, res));
+beforeAll(async () => {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  pool = new Pool(base);
+});
+afterAll(async () => {
+  await pool.destroy();
+  server.closeAllConnections();
+  server.close();
+});
+
+const send = (path: string, extra: Partial<Parameters<typeof exchange>[2]> = {}) =>
+  exchange(pool, `${base}${path}`, {
+    method: 'POST',
+    headers: { 'x-probe': 'yes' },
+    body: '{"q":1}',
+    timeoutMs: 5000,
+    maxBodyBytes: 1000,
+    ...extra,
+  });
+
 describe('undici-lite', () => {
   it('hands out the same Pool class as the undici package', () => {
     expect(Pool).toBe(undici.Pool);
   });
 
-  it('sends a request through a pool, path and query included, and reads the answer', async () => {
-    const seen: string[] = [];
-    const server = createServer((req, res) => {
-      seen.push(`${req.method} ${req.url} ${req.headers['x-probe']}`);
-      res.setHeader('content-type', 'application/json');
-      res.end('{"ok":true}');
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const { port } = server.address() as AddressInfo;
-    const pool = new Pool(`http://127.0.0.1:${port}`);
+  it('sends method, path with query, headers and body, and reads status, headers and body', async () => {
+    const res = await send('/v1/chat/completions?x=1', { maxBodyBytes: 10_000 });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-openrouter-cache-status']).toBe('MISS');
+    expect(JSON.parse(res.body!)).toEqual({ method: 'POST', probe: 'yes', body: '{"q":1}' });
+  });
+
+  it('reads a body that arrives in pieces, and stops past the cap', async () => {
+    expect((await send('/chunked', { maxBodyBytes: 2000 })).body).toBe('a'.repeat(600) + 'b'.repeat(600));
+    const capped = await send('/chunked', { maxBodyBytes: 1000 });
+    expect(capped.body).toBeUndefined();
+    expect(capped.tooLarge).toBe(1200);
+  });
+
+  it('refuses a declared length past the cap before reading it', async () => {
+    const res = await send('/declared-large');
+    expect(res).toMatchObject({ statusCode: 200, tooLarge: 5000 });
+  });
+
+  it('returns a redirect as it is, without following it', async () => {
+    const res = await send('/redirect');
+    expect(res.statusCode).toBe(307);
+    expect(res.headers.location).toBe('https://elsewhere.example/steal');
+  });
+
+  it('times out a silent server', async () => {
+    await expect(send('/never', { timeoutMs: 50 })).rejects.toBeInstanceOf(ExchangeTimeout);
+  });
+
+  it("rejects with the caller's reason on abort, before or during the exchange", async () => {
+    const before = new AbortController();
+    before.abort(new Error('stop before'));
+    await expect(send('/never', { signal: before.signal })).rejects.toThrow('stop before');
+    const during = new AbortController();
+    const pending = send('/never', { signal: during.signal });
+    setTimeout(() => during.abort(new Error('stop during')), 20);
+    await expect(pending).rejects.toThrow('stop during');
+  });
+
+  it('rejects with the network error when nothing listens', async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    closed.close();
+    const lonely = new Pool(url);
     try {
-      const res = await sendRequest(pool, `http://127.0.0.1:${port}/v1/chat/completions?x=1`, {
-        method: 'POST',
-        headers: { 'x-probe': 'yes' },
-        body: '{}',
-      });
-      expect(res.statusCode).toBe(200);
-      expect(await res.body.json()).toEqual({ ok: true });
-      expect(seen).toEqual(['POST /v1/chat/completions?x=1 yes']);
+      await expect(
+        exchange(lonely, `${url}/x`, { method: 'GET', headers: {}, timeoutMs: 5000, maxBodyBytes: 10 }),
+      ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     } finally {
-      await pool.close();
-      server.close();
+      await lonely.destroy();
     }
   });
 });
