@@ -183,6 +183,15 @@ const countAttrs = (n: Counts): string =>
  * goes to its system-out.
  */
 export function renderJunit(report: Report): string {
+  return [...renderJunitChunks(report)].join('');
+}
+
+/**
+ * The same document in pieces, one testcase at a time, so that a 100,000-case file is
+ * written without ever holding it as one string. The counts every testsuite (and the
+ * root) opens with are computed first.
+ */
+export function* renderJunitChunks(report: Report): Generator<string> {
   const bySuite = new Map<string, CaseResult[]>();
   for (const c of report.cases) {
     const list = bySuite.get(c.suite);
@@ -193,42 +202,38 @@ export function renderJunit(report: Report): string {
   const names = [...new Set([...report.suites.map((s) => s.suite), ...bySuite.keys()])];
   const repeated = new Set(report.cases.filter((c) => c.repeat > 0).map((c) => `${c.suite}/${c.case}`));
   const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
-  const blocks = names.map((name) => {
+  const parts = names.map((name) => {
     const suite = suites.get(name);
     const cases = bySuite.get(name) ?? [];
     const failing = suite?.drift.filter((d) => d.severity === 'fail') ?? [];
     const stats = new Map((suite?.pass_rates ?? []).map((x) => [x.case, x]));
     const n = counts(cases, failing.length, stats);
     for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += n[k];
-    const props = suite
-      ? [
-          ['service', suite.service],
-          ['requested_model', suite.requested_model],
-          ['models', suite.models.join(', ')],
-          ['baseline', suite.baseline ?? 'none'],
-        ]
-          .map(([k, v]) => `<property name="${k}" value="${attr(v ?? '')}"/>`)
-          .join('\n      ')
-      : '';
+    return { name, suite, cases, failing, stats, n };
+  });
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
+  yield `<testsuites name="${attr(`driftcheck ${report.run.id}`)}" ${countAttrs(total)} timestamp="${attr(report.run.started_at)}">\n`;
+  for (const { name, suite, cases, failing, stats, n } of parts) {
+    yield `  <testsuite name="${attr(name)}" ${countAttrs(n)} timestamp="${attr(report.run.started_at)}"${suite ? ` file="${attr(suite.file)}"` : ''}>\n`;
+    if (suite) {
+      const props = [
+        ['service', suite.service],
+        ['requested_model', suite.requested_model],
+        ['models', suite.models.join(', ')],
+        ['baseline', suite.baseline ?? 'none'],
+      ]
+        .map(([k, v]) => `<property name="${k}" value="${attr(v ?? '')}"/>`)
+        .join('\n      ');
+      yield `    <properties>\n      ${props}\n    </properties>\n`;
+    }
+    for (const c of cases) yield `    ${testcase(c, suite, repeated, stats.get(c.case))}\n`;
+    if (suite) for (const d of failing) yield `    ${suiteDriftCase(suite, d)}\n`;
     const suiteNotes = [
       ...driftLines(suite?.drift.filter((d) => d.severity !== 'fail') ?? []),
       ...[...stats.values()].map((x) => `pass rate ${x.case}: ${passRateText(x)}`),
     ];
-    const lines = [
-      `  <testsuite name="${attr(name)}" ${countAttrs(n)} timestamp="${attr(report.run.started_at)}"${suite ? ` file="${attr(suite.file)}"` : ''}>`,
-      ...(props ? [`    <properties>\n      ${props}\n    </properties>`] : []),
-      ...cases.map((c) => `    ${testcase(c, suite, repeated, stats.get(c.case))}`),
-      ...(suite ? failing.map((d) => `    ${suiteDriftCase(suite, d)}`) : []),
-      ...(suiteNotes.length ? [`    <system-out>${xmlText(suiteNotes.join('\n'))}</system-out>`] : []),
-      '  </testsuite>',
-    ];
-    return lines.join('\n');
-  });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${attr(`driftcheck ${report.run.id}`)}" ${countAttrs(total)} timestamp="${attr(report.run.started_at)}">`,
-    ...blocks,
-    '</testsuites>',
-    '',
-  ].join('\n');
+    if (suiteNotes.length) yield `    <system-out>${xmlText(suiteNotes.join('\n'))}</system-out>\n`;
+    yield '  </testsuite>\n';
+  }
+  yield '</testsuites>\n';
 }

@@ -19,9 +19,8 @@ const FILE_REPORTERS = {
   },
   junit: {
     file: 'junit.xml',
-    render: async (report: Report): Promise<Iterable<string>> => [
-      (await import('./junit.js')).renderJunit(report),
-    ],
+    render: async (report: Report): Promise<Iterable<string>> =>
+      (await import('./junit.js')).renderJunitChunks(report),
   },
   markdown: {
     file: 'summary.md',
