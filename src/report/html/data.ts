@@ -116,13 +116,36 @@ function clip(text: string | null, limit: number | null): string | null {
 
 /** The JSON the page embeds, sorted with regressions first (stable within a rank). */
 export function pageData(report: Report, baselines: HtmlBaselines = {}): PageData {
+  const page = pageCases(report, baselines);
+  return { cases: [...page.cases()], text_limit: page.text_limit };
+}
+
+/**
+ * The page's cases in page order, each built only when asked for: the renderer embeds
+ * one and drops it before building the next, so a large report never holds a second
+ * copy of every case. Only the sort keys are computed up front.
+ */
+export function pageCases(
+  report: Report,
+  baselines: HtmlBaselines = {},
+): { text_limit: number | null; cases: () => Generator<PageCase> } {
   const limit = report.cases.length > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
   const withBaseline = new Set(report.suites.filter((s) => s.baseline !== null).map((s) => s.suite));
   const stats = new Map(
     report.suites.flatMap((x) => x.pass_rates.map((p) => [`${x.suite}/${p.case}`, p] as const)),
   );
-  const cases = report.cases.map((c): PageCase => {
-    const stat = stats.get(`${c.suite}/${c.case}`);
+  const statOf = (c: CaseResult) => stats.get(`${c.suite}/${c.case}`);
+  const ranks = report.cases.map((c) => rankOf(c, statOf(c)));
+  const order = ranks.map((_, i) => i).sort((x, y) => ranks[x]! - ranks[y]! || x - y);
+  return {
+    text_limit: limit,
+    *cases() {
+      for (const i of order) yield pageCase(report.cases[i]!, ranks[i]!);
+    },
+  };
+
+  function pageCase(c: CaseResult, rank: number): PageCase {
+    const stat = statOf(c);
     const base = baselineText(c, withBaseline.has(c.suite), baselines[`${c.suite}/${c.case}`]);
     const content = clip(c.content, limit);
     const baselineContent = clip(base.text, limit);
@@ -132,7 +155,7 @@ export function pageData(report: Report, baselines: HtmlBaselines = {}): PageDat
       case: c.case,
       repeat: c.repeat,
       status: c.status,
-      rank: rankOf(c, stat),
+      rank,
       regressed: isRegressed(c),
       service: c.service,
       requested_model: c.requested_model,
@@ -165,8 +188,5 @@ export function pageData(report: Report, baselines: HtmlBaselines = {}): PageDat
         c.messages.some((m) => m.content.length > (limit ?? Infinity)),
       pass_rate: stat ?? null,
     };
-  });
-  const order = cases.map((c, i) => ({ c, i }));
-  order.sort((x, y) => x.c.rank - y.c.rank || x.i - y.i);
-  return { cases: order.map((o) => o.c), text_limit: limit };
+  }
 }

@@ -1,5 +1,5 @@
 import type { Report } from '../../types.js';
-import { type HtmlBaselines, LARGE_REPORT_CASES, pageData } from './data.js';
+import { type HtmlBaselines, LARGE_REPORT_CASES, pageCases } from './data.js';
 import { cspHash, embedJson, escapeHtml } from './escape.js';
 import { renderBar, renderRunInfo } from './header.js';
 import { clientScript } from './script.js';
@@ -33,7 +33,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 export function* renderHtmlChunks(report: Report, options: HtmlOptions = {}): Generator<string> {
   const title = options.title ?? `driftcheck ${report.run.id}`;
   const baselines = options.baselines ?? {};
-  const data = pageData(report, baselines);
+  const page = pageCases(report, baselines);
   const script = clientScript();
   const csp = [
     "default-src 'none'",
@@ -47,10 +47,9 @@ export function* renderHtmlChunks(report: Report, options: HtmlOptions = {}): Ge
     "trusted-types 'none'",
   ].join('; ');
   const large =
-    data.text_limit === null
+    page.text_limit === null
       ? ''
-      : `<p class="notice">This report has ${report.cases.length.toLocaleString('en-US')} cases (more than ${LARGE_REPORT_CASES.toLocaleString('en-US')}): each prompt and answer is shortened to ${data.text_limit.toLocaleString('en-US')} characters here. report.json holds them whole.</p>`;
-  const { cases, ...rest } = data;
+      : `<p class="notice">This report has ${report.cases.length.toLocaleString('en-US')} cases (more than ${LARGE_REPORT_CASES.toLocaleString('en-US')}): each prompt and answer is shortened to ${page.text_limit.toLocaleString('en-US')} characters here. report.json holds them whole.</p>`;
   yield `<!doctype html>
 <html lang="en">
 <head>
@@ -75,9 +74,12 @@ ${large}
 <script type="application/json" id="report-data">`;
   // {"cases":[ …one case at a time… ], …rest}: the same JSON embedJson(data) would give.
   yield '{"cases":[';
-  for (let i = 0; i < cases.length; i++) yield `${i ? ',' : ''}${embedJson(cases[i])}`;
-  const tail = embedJson(rest);
-  yield `]${tail === '{}' ? '' : `,${tail.slice(1, -1)}`}}`;
+  let first = true;
+  for (const c of page.cases()) {
+    yield `${first ? '' : ','}${embedJson(c)}`;
+    first = false;
+  }
+  yield `],"text_limit":${embedJson(page.text_limit)}}`;
   yield `</script>
 <script>${script}</script>
 </body>
