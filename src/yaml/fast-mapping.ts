@@ -1,4 +1,12 @@
-import { constructFromEvents, CORE_SCHEMA, type Event, getScalarValue, parseEvents } from 'js-yaml';
+import {
+  constructFromEvents,
+  CORE_SCHEMA,
+  type Event,
+  EVENT_ID,
+  getScalarValue,
+  parseEvents,
+  SCALAR_STYLE,
+} from 'js-yaml';
 import type { Position } from './locate.js';
 import { pointerSegments } from './locate.js';
 import { MAX_DEPTH } from './plain-data.js';
@@ -19,17 +27,6 @@ export class FastPathUnsure extends Error {
     super('position not known on the fast path');
   }
 }
-
-// js-yaml's event ids and scalar styles (EVENT_ID, SCALAR_STYLE), inlined for the hot loop.
-const DOCUMENT = 1;
-const SEQUENCE = 2;
-const MAPPING = 3;
-const SCALAR = 4;
-const POP = 6;
-const SINGLE_QUOTED = 2;
-const DOUBLE_QUOTED = 3;
-const LITERAL_BLOCK = 4;
-const FOLDED_BLOCK = 5;
 
 interface PosScalar {
   kind: 'scalar';
@@ -113,28 +110,29 @@ function positionTree(events: Event[], source: string): PosNode | null {
   };
   for (const event of events) {
     switch (event.type) {
-      case DOCUMENT:
+      case EVENT_ID.DOCUMENT:
         documents += 1;
         if (documents > 1 || event.directives.length > 0) return null;
         break;
-      case SEQUENCE:
-      case MAPPING: {
+      case EVENT_ID.SEQUENCE:
+      case EVENT_ID.MAPPING: {
         if (event.anchorStart !== -1 || event.tagStart !== -1 || stack.length >= MAX_DEPTH) return null;
         const node: PosMap | PosSeq =
-          event.type === MAPPING
+          event.type === EVENT_ID.MAPPING
             ? { kind: 'map', at: event.start, pairs: [] }
             : { kind: 'seq', at: event.start, items: [] };
         if (!place(node)) return null;
         stack.push({ node, key: null });
         break;
       }
-      case SCALAR: {
+      case EVENT_ID.SCALAR: {
         if (event.anchorStart !== -1 || event.tagStart !== -1) return null;
-        const quoted = event.style === SINGLE_QUOTED || event.style === DOUBLE_QUOTED;
+        const quoted =
+          event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED;
         const node: PosScalar = {
           kind: 'scalar',
           at: event.valueStart === -1 ? -1 : quoted ? event.valueStart - 1 : event.valueStart,
-          block: event.style === LITERAL_BLOCK || event.style === FOLDED_BLOCK,
+          block: event.style === SCALAR_STYLE.LITERAL_BLOCK || event.style === SCALAR_STYLE.FOLDED_BLOCK,
         };
         const frame = stack[stack.length - 1];
         if (frame?.node.kind === 'map' && frame.key === null) {
@@ -145,7 +143,7 @@ function positionTree(events: Event[], source: string): PosNode | null {
         } else if (!place(node)) return null;
         break;
       }
-      case POP:
+      case EVENT_ID.POP:
         // Closing a document pops nothing of ours.
         if (stack.length > 0) stack.pop();
         break;
