@@ -83,7 +83,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const runDir = options.resumeDir ?? join(options.reportDir, id);
 
   const plan = planRun(options.suites, meta.plan);
-  const plannedSuites = options.suites.filter((s) => plan.some((p) => p.suite === s));
+  const used = new Set(plan.map((p) => p.suite));
+  const plannedSuites = options.suites.filter((s) => used.has(s));
   // Read before the first request: a corrupt baseline is an input error that costs nothing.
   const baselines = await loadBaselines(options.baselineDir, plannedSuites);
   const services = checkServices(plan, options.config, meta.plan.service);
@@ -198,9 +199,16 @@ export async function acceptResults(
 ): Promise<string[]> {
   const { baselineFromResults } = await import('../baseline/build.js');
   const written: string[] = [];
+  const sent = new Map<string, CaseResult[]>();
+  for (const c of report.cases) {
+    if (c.status === 'not_run') continue;
+    const list = sent.get(c.suite);
+    if (list) list.push(c);
+    else sent.set(c.suite, [c]);
+  }
   for (const { suite } of suites) {
     const info = report.suites.find((s) => s.suite === suite);
-    const results = report.cases.filter((c) => c.suite === suite && c.status !== 'not_run');
+    const results = sent.get(suite) ?? [];
     const only = selection?.get(suite);
     if (!info || results.length === 0 || (selection && !only)) continue;
     const baseline = baselineFromResults({
