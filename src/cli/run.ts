@@ -15,7 +15,7 @@ import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
-import type * as ConsoleReport from '../report/console.js';
+import { prefetch } from '../util/lazy.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -136,8 +136,7 @@ async function runAndPrint(
   const { io, reporters } = ctx;
   const progress = createProgress({ write: io.stderr, tty: io.tty });
   // Loaded while requests are in flight, not before the first one.
-  let summaryModule: Promise<typeof ConsoleReport> | undefined;
-  const loadSummary = () => (summaryModule ??= import('../report/console.js'));
+  const loadSummary = prefetch(() => import('../report/console.js'));
   const result = await runSuites({
     config: ctx.config,
     suites: ctx.suites,

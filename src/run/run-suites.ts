@@ -7,6 +7,7 @@ import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor } from '../service/redact.js';
 import type { Baseline, BaselineCase, CaseResult, Config, Report, ServiceClient, Suite } from '../types.js';
+import { prefetch } from '../util/lazy.js';
 import { isLoopbackUrl } from '../util/loopback.js';
 import { judgeTargets } from '../checks/judge.js';
 import { unconfiguredServices } from '../config/services.js';
@@ -120,8 +121,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     );
   }
   const journal = openJournal(journalFile);
-  let finishing: ReturnType<typeof finishingModules> | undefined;
-  const loadFinishing = () => (finishing ??= finishingModules());
+  const loadFinishing = prefetch(finishingModules);
   let outcome: Awaited<ReturnType<typeof executePlan>>;
   try {
     outcome = await executePlan({

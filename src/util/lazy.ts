@@ -16,3 +16,19 @@ export const yamlLibrary = (): typeof Yaml => (yamlLib ??= require('yaml') as ty
 export const ajvLibrary = (): typeof Ajv => (ajvLib ??= require('ajv') as typeof Ajv);
 export const ajv2020Library = (): typeof Ajv2020 =>
   (ajv2020Lib ??= require('ajv/dist/2020.js') as typeof Ajv2020);
+
+/**
+ * A module (or anything async) loaded ahead of need: the first call starts it, later
+ * calls return the same promise. A failure surfaces where the result is awaited, never
+ * as an unhandled rejection of the early call.
+ */
+export function prefetch<T>(load: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    if (!promise) {
+      promise = load();
+      promise.catch(() => {});
+    }
+    return promise;
+  };
+}
