@@ -1,32 +1,64 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { CaseResult } from '../types.js';
 
 /** Append-only record of finished samples: `reports/<run-id>/results.jsonl`. */
 export interface Journal {
   readonly file: string;
-  /** Called the moment a sample finishes with its (already redacted) JSON line; in the OS before this returns. */
+  /**
+   * Called the moment a sample finishes with its (already redacted) JSON line. The line
+   * reaches the OS before the event loop next waits for I/O, together with the others
+   * finished in the same turn.
+   */
   appendLine(line: string): void;
+  /** Writes what is pending now (close does too). */
+  flush(): void;
   close(): void;
 }
 
 /**
- * Opens the journal for appending. Each result is one `writeSync` of one line, so a
- * `kill -9` can at worst tear the last line, never reorder or lose an earlier one.
+ * Opens the journal for appending. The lines of the samples that finish in one turn of
+ * the event loop go out in one `writeSync` at the end of that turn (`setImmediate`): with
+ * instant answers a dozen lines per system call instead of one. A `kill -9` can at worst
+ * lose that turn's lines (those samples are sent again on resume) or tear the last line
+ * (readJournal skips it), never reorder or lose an earlier one.
  */
 export function openJournal(file: string): Journal {
-  const fd = openSync(file, 'a');
+  const fd = openSync(file, 'a+');
   let open = true;
+  // A run killed mid-write leaves a torn last line: start on a line of our own, so the
+  // first new line is not glued to it (and lost to the next resume).
+  let pending = endsMidLine(fd) ? '\n' : '';
+  let scheduled: NodeJS.Immediate | null = null;
+  const flush = () => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = null;
+    if (pending === '' || !open) return;
+    const text = pending;
+    pending = '';
+    writeSync(fd, text);
+  };
   return {
     file,
     appendLine(line) {
-      writeSync(fd, `${line}\n`);
+      pending += `${line}\n`;
+      scheduled ??= setImmediate(flush);
     },
+    flush,
     close() {
+      flush();
       if (open) closeSync(fd);
       open = false;
     },
   };
+}
+
+function endsMidLine(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
 }
 
 export interface JournalContents {
