@@ -1,6 +1,7 @@
 import type { CaseResult, CaseStats, Report } from '../types.js';
 import { reasons } from './console.js';
 import { isRegressed } from './verdict.js';
+import { groupDigits } from './numbers.js';
 
 export interface MarkdownOptions {
   /** Case rows across all sections (default 30); the rest become "… and N more". */
@@ -131,7 +132,7 @@ function head(report: Report): string[] {
   return [
     `## ${verdict} — driftcheck${found.length ? `: ${found.join(', ')}` : ''}`,
     '',
-    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${s.total} samples · ${tokens.toLocaleString('en-US')} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${r.candidate_model ? ` · candidate ${code(r.candidate_model)}` : ''}`,
+    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${s.total} samples · ${groupDigits(tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${r.candidate_model ? ` · candidate ${code(r.candidate_model)}` : ''}`,
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),

@@ -1,6 +1,8 @@
 import type { DriftKind, Report } from '../../types.js';
 import type { HtmlBaselines } from './data.js';
 import { escapeHtml as h } from './escape.js';
+import { groupDigits } from '../numbers.js';
+import { compareText } from '../../yaml/show.js';
 
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
@@ -39,7 +41,7 @@ function driftOptions(report: Report): string {
   const counts = new Map<DriftKind, number>();
   for (const c of report.cases)
     for (const kind of new Set(c.drift.map((d) => d.kind))) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  const options = [...counts].sort((a, b) => a[0].localeCompare(b[0]));
+  const options = [...counts].sort((a, b) => compareText(a[0], b[0]));
   return [
     `<option value="">any drift kind</option>`,
     ...options.map(([kind, n]) => `<option value="${h(kind)}">${h(kind)} (${n})</option>`),
@@ -57,7 +59,7 @@ export function renderBar(report: Report, title: string): string {
 </header>`;
 }
 
-const int = (n: number): string => n.toLocaleString('en-US');
+const int = groupDigits;
 /** Credits are often fractions of a cent: keep 8 decimals below 1, 4 above, without trailing zeros. */
 const money = (n: number): string => n.toFixed(Math.abs(n) < 1 ? 8 : 4).replace(/\.?0+$/, '');
 

@@ -4,6 +4,7 @@ import { cspHash, embedJson, escapeHtml } from './escape.js';
 import { renderBar, renderRunInfo } from './header.js';
 import { clientScript } from './script.js';
 import { STYLE } from './style.js';
+import { groupDigits } from '../numbers.js';
 
 export interface HtmlOptions {
   /**
@@ -49,7 +50,7 @@ export function* renderHtmlChunks(report: Report, options: HtmlOptions = {}): Ge
   const large =
     page.text_limit === null
       ? ''
-      : `<p class="notice">This report has ${report.cases.length.toLocaleString('en-US')} cases (more than ${LARGE_REPORT_CASES.toLocaleString('en-US')}): each prompt and answer is shortened to ${page.text_limit.toLocaleString('en-US')} characters here. report.json holds them whole.</p>`;
+      : `<p class="notice">This report has ${groupDigits(report.cases.length)} cases (more than ${groupDigits(LARGE_REPORT_CASES)}): each prompt and answer is shortened to ${groupDigits(page.text_limit)} characters here. report.json holds them whole.</p>`;
   yield `<!doctype html>
 <html lang="en">
 <head>
