@@ -261,11 +261,10 @@ function inPlanOrder(plan: readonly PlannedCase[], results: readonly CaseResult[
     if (!rank.has(id)) rank.set(id, rank.size);
   }
   const byKey = new Map(results.map((r) => [r.key, r]));
-  return [...byKey.values()].sort(
-    (a, b) =>
-      (rank.get(`${a.suite}/${a.case}`) ?? 0) - (rank.get(`${b.suite}/${b.case}`) ?? 0) ||
-      a.repeat - b.repeat,
-  );
+  // Each result's place computed once, not twice per comparison.
+  const keyed = [...byKey.values()].map((r) => ({ r, at: rank.get(`${r.suite}/${r.case}`) ?? 0 }));
+  keyed.sort((a, b) => a.at - b.at || a.r.repeat - b.r.repeat);
+  return keyed.map((k) => k.r);
 }
 
 /** A baseline case's samples ({0, 0} when it has none — adaptive sampling then runs to the cap). */
