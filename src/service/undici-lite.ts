@@ -41,8 +41,8 @@ const targets = new Map<string, { origin: string; path: string }>();
 /**
  * Sends one request through `dispatcher` and reads the whole answer, with undici's
  * dispatch API and a handler of our own: no response stream, no async iterator, no
- * AbortController per request — together about a tenth of the client's time per request
- * when answers come back at once. Rejects with ExchangeTimeout, the caller's abort
+ * AbortController per request (together about 5 % of a 20,000-case run's profile when
+ * answers come back at once). Rejects with ExchangeTimeout, the caller's abort
  * reason, or undici's network error; never follows a redirect.
  */
 export function exchange(dispatcher: Dispatcher, url: string, options: ExchangeOptions): Promise<Exchanged> {
