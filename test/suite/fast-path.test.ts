@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import { parseSuite } from '../../src/suite/parse.js';
-import { fastYamlMapping } from '../../src/yaml/fast-mapping.js';
+import { fastYamlMapping, FastPathUnsure } from '../../src/yaml/fast-mapping.js';
 import { REPO } from '../helpers/cli.js';
 
 // The fast YAML path (js-yaml events) must give exactly what the full path (`yaml`)
@@ -69,6 +69,17 @@ describe('fast YAML path: same suites as the full path', () => {
         '17:5',
       ]);
     }
+  });
+
+  it('hands a position it cannot give (a block scalar header) to the full path', () => {
+    // `>-` folds to a valid id, but the fast path does not know where the `>-` is.
+    const text =
+      'suite: >-\n  folded-name\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: a\n    prompt: x\n';
+    expect(() => fastYamlMapping(text)?.locate('/suite')).toThrow(FastPathUnsure);
+    const auto = parseSuite(text, 'suites/folded.yaml');
+    expect(auto.value?.suite).toBe('folded-name');
+    expect(auto.value?.location).toEqual({ file: 'suites/folded.yaml', line: 1, column: 8 });
+    expect(auto).toEqual(parseSuite(text, 'suites/folded.yaml', { yamlEngine: 'full' }));
   });
 
   it('gives the same diagnostics as the full path for a suite with problems', () => {
