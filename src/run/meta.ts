@@ -23,14 +23,16 @@ export interface RunMeta {
   update_baselines: boolean;
 }
 
-/** Sortable, filesystem-safe: `20261122T043114Z-3fa2`. */
+/** Sortable, filesystem-safe: `20261122T043114123Z-3fa2` (start time to the millisecond, UTC). */
 export function newRunId(now: Date): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
+  // Milliseconds included: two runs can start within one second (`--models` runs its
+  // candidates back to back), and name order must stay start order (`--resume`, latest).
+  const stamp = now.toISOString().replace(/[-:.]/g, '');
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
+
+/** A run folder's name (runs written by earlier versions have no milliseconds). */
+export const RUN_ID_PATTERN = /^\d{8}T\d{6}(?:\d{3})?Z-[0-9a-f]{4}$/;
 
 export async function writeRunMeta(runDir: string, meta: RunMeta): Promise<void> {
   await writeFileAtomic(join(runDir, 'run.json'), `${JSON.stringify(meta, null, 2)}\n`);
@@ -56,7 +58,7 @@ export async function readRunMeta(runDir: string): Promise<RunMeta> {
 export async function findResumableRun(reportDir: string): Promise<string | null> {
   const entries = await readdir(reportDir, { withFileTypes: true }).catch(() => []);
   const runs = entries
-    .filter((e) => e.isDirectory() && /^\d{8}T\d{6}Z-/.test(e.name))
+    .filter((e) => e.isDirectory() && RUN_ID_PATTERN.test(e.name))
     .map((e) => e.name)
     .sort()
     .reverse();

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findResumableRun } from '../../src/run/meta.js';
+import { findResumableRun, newRunId, RUN_ID_PATTERN } from '../../src/run/meta.js';
 import { writeJsonReport } from '../../src/report/write.js';
 import type { Report } from '../../src/types.js';
 import { sampleResult } from '../helpers/results.js';
@@ -35,6 +35,19 @@ describe('findResumableRun', () => {
     const interrupted = await run('20261121T000000Z-bbbb', 'interrupted');
     await run('20261122T000000Z-cccc', 'completed', 5000);
     expect(await findResumableRun(dir)).toBe(interrupted);
+  });
+
+  it('orders runs started within one second by their start (run ids carry milliseconds)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'driftcheck-meta-'));
+    const second = Date.parse('2026-11-22T08:14:27Z');
+    // Random suffixes would decide the order of two ids in one second; the milliseconds must.
+    const ids = Array.from({ length: 20 }, (_, i) => newRunId(new Date(second + i * 37)));
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.every((id) => RUN_ID_PATTERN.test(id))).toBe(true);
+    expect(ids[0]).toMatch(/^20261122T081427000Z-[0-9a-f]{4}$/);
+    await run(ids[0]!, 'paused');
+    const newer = await run(ids[1]!, 'paused');
+    expect(await findResumableRun(dir)).toBe(newer);
   });
 
   it('takes a run killed before its report was written, and finds none when all completed', async () => {
