@@ -1,4 +1,5 @@
 import type { Baseline, BaselineCase, Usage } from '../types.js';
+import { compareText } from '../util/compare-text.js';
 
 /**
  * Field order of a baseline file. Fixed orders put the fields a reviewer looks at first;
@@ -21,11 +22,6 @@ const USAGE_FIELDS = ['prompt_tokens', 'completion_tokens', 'total_tokens', 'cos
 const CHECK_FIELDS = ['type', 'pass'];
 const SAMPLES_FIELDS = ['pass', 'total'];
 
-/** Code-unit order: the same on every machine and locale, unlike localeCompare. */
-export function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Copies an object with the listed keys first (in that order), then the rest sorted. */
 function ordered(value: object, fixed: string[], child: (key: string, v: unknown) => unknown): object {
   const entries = Object.entries(value);
@@ -33,7 +29,7 @@ function ordered(value: object, fixed: string[], child: (key: string, v: unknown
     const i = fixed.indexOf(key);
     return i < 0 ? fixed.length : i;
   };
-  entries.sort(([a], [b]) => rank(a) - rank(b) || compareIds(a, b));
+  entries.sort(([a], [b]) => rank(a) - rank(b) || compareText(a, b));
   return Object.fromEntries(entries.map(([k, v]) => [k, child(k, v)]));
 }
 
@@ -64,7 +60,7 @@ export function serializeBaseline(baseline: Baseline): string {
     if (key !== 'cases') return sortedDeep(v);
     // Integer-like ids ("2", "10") still come first in numeric order — a rule of JS objects —
     // which is just as deterministic.
-    const ids = Object.keys(v as Record<string, BaselineCase>).sort(compareIds);
+    const ids = Object.keys(v as Record<string, BaselineCase>).sort(compareText);
     return Object.fromEntries(ids.map((id) => [id, orderCase((v as Record<string, BaselineCase>)[id]!)]));
   });
   return `${JSON.stringify(value, null, 2)}\n`;

@@ -1,6 +1,10 @@
-import { request } from 'undici';
 import type { ServiceConfig } from '../types.js';
-import { readCappedBody, parseJson } from './body.js';
+import { parseJson } from './body.js';
+import { acquirePool } from './pools.js';
+import { exchange } from './undici-lite.js';
+
+/** A catalog is large (hundreds of models) but not this large. */
+const MAX_CATALOG_BYTES = 32 * 1024 * 1024;
 
 /** One row of the router's `GET /models`: a `~` alias row names its current concrete target. */
 export interface CatalogModel {
@@ -16,16 +20,20 @@ export async function fetchModelCatalog(
   service: ServiceConfig,
   apiKey: string | null,
 ): Promise<CatalogModel[] | null> {
+  const url = `${service.base_url.replace(/\/+$/, '')}/models`;
+  let lease: ReturnType<typeof acquirePool> | null = null;
   try {
-    const response = await request(`${service.base_url.replace(/\/+$/, '')}/models`, {
+    lease = acquirePool(new URL(url).origin);
+    // The run's own exchange: the same body cap, whole-exchange time-out, and no redirects
+    // (the key never goes to another host).
+    const response = await exchange(lease.dispatcher, url, {
       method: 'GET',
       headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-      // undici's request() follows no redirect: the key never goes to another host.
-      signal: AbortSignal.timeout(service.timeout_s * 1000),
+      timeoutMs: service.timeout_s * 1000,
+      maxBodyBytes: MAX_CATALOG_BYTES,
     });
-    const read = await readCappedBody(response.body, 32 * 1024 * 1024, null);
-    if (response.statusCode !== 200 || read.status !== 'ok') return null;
-    const data = (parseJson(read.text) as { data?: unknown } | undefined)?.data;
+    if (response.statusCode !== 200 || response.body === undefined) return null;
+    const data = (parseJson(response.body) as { data?: unknown } | undefined)?.data;
     if (!Array.isArray(data)) return null;
     return data.flatMap((row: { id?: unknown; alias_target?: { slug?: unknown } | null }) =>
       typeof row?.id === 'string'
@@ -39,5 +47,7 @@ export async function fetchModelCatalog(
     );
   } catch {
     return null;
+  } finally {
+    await lease?.release();
   }
 }

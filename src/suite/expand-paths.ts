@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../types.js';
 import { displayPath } from '../yaml/display-path.js';
 import { describeFsError } from '../yaml/read-text.js';
-import { compareText } from '../yaml/show.js';
+import { compareText } from '../util/compare-text.js';
 
 export interface SuiteFile {
   /** Absolute path, for reading. */

@@ -7,8 +7,7 @@ import {
   parseEvents,
   SCALAR_STYLE,
 } from 'js-yaml';
-import type { Position } from './locate.js';
-import { pointerSegments } from './locate.js';
+import { type PointerStep, type Position, walkPointer } from './locate.js';
 import { MAX_DEPTH } from './plain-data.js';
 
 /**
@@ -154,30 +153,17 @@ function positionTree(events: Event[], source: string): PosNode | null {
   return root;
 }
 
-/** The full path's `locate`, on the position tree (see src/yaml/locate.ts for the rules). */
+/** The full path's `locate` rules (walkPointer), on the position tree. */
 function locateNode(root: PosNode, pointer: string, options?: { key?: boolean }): PosNode {
-  let node: PosNode | null = root;
-  let reached: PosNode = root;
-  let lastPair: PosMap['pairs'][number] | undefined;
-  for (const segment of pointerSegments(pointer)) {
-    lastPair = undefined;
-    if (node === null || node.kind === 'scalar') break;
-    let next: PosNode | null = null;
+  const step: PointerStep<PosNode> = (node, segment) => {
     if (node.kind === 'map') {
-      const pair: PosMap['pairs'][number] | undefined = node.pairs.find((p) => p.key === segment);
-      if (pair) {
-        lastPair = pair;
-        next = pair.value;
-        reached = next && !(next.kind === 'scalar' && next.at === -1) ? next : pair.keyNode;
-      }
-    } else {
-      next = node.items[Number(segment)] ?? null;
-      if (next) reached = next;
+      const pair = node.pairs.find((p) => p.key === segment);
+      return pair ? { value: pair.value, key: pair.keyNode } : undefined;
     }
-    if (!next && !lastPair) break;
-    node = next;
-  }
-  return options?.key && lastPair ? lastPair.keyNode : reached;
+    const item = node.kind === 'seq' ? node.items[Number(segment)] : undefined;
+    return item ? { value: item, key: null } : undefined;
+  };
+  return walkPointer(root, pointer, step, (n) => n.kind === 'scalar' && n.at === -1, options) ?? root;
 }
 
 function positionAt(lines: number[], node: PosNode): Position {

@@ -27,11 +27,40 @@ export function describePointer(pointer: string): string {
   return out;
 }
 
+/** One step of a pointer walk: the value under `segment`, and its key when `node` is a mapping. */
+export type PointerStep<N> = (node: N, segment: string) => { value: N | null; key: N | null } | undefined;
+
 /**
- * Finds where the value at `pointer` sits in the source — or, with `key: true`, where
- * its key sits (unknown keys are reported at the key). When the path cannot be walked
- * to the end (a merged key, an alias), the deepest node reached is used.
+ * The rules both YAML readers locate by. Finds the node holding the value at `pointer`
+ * or, with `key: true`, its key (unknown keys are reported at the key). An empty value
+ * (`expect:`) has no text of its own, so its key stands in. When the path cannot be
+ * walked to the end (a merged key, an alias), the deepest node reached is used.
+ * `step` answers undefined when `node` is not a collection or has no such member.
  */
+export function walkPointer<N>(
+  root: N | null,
+  pointer: string,
+  step: PointerStep<N>,
+  isEmpty: (node: N) => boolean,
+  options?: { key?: boolean },
+): N | null {
+  let node = root;
+  let reached = root;
+  let key: N | null = null;
+  for (const segment of pointerSegments(pointer)) {
+    key = null;
+    const hit = node === null ? undefined : step(node, segment);
+    if (!hit) break;
+    key = hit.key;
+    if (hit.key !== null) reached = hit.value !== null && !isEmpty(hit.value) ? hit.value : hit.key;
+    else if (hit.value !== null) reached = hit.value;
+    if (hit.value === null && hit.key === null) break;
+    node = hit.value;
+  }
+  return options?.key && key !== null ? key : reached;
+}
+
+/** `walkPointer` on a `yaml` Document (the full path), as a 1-based position. */
 export function locate(
   doc: Document,
   lineCounter: LineCounter,
@@ -39,31 +68,17 @@ export function locate(
   options?: { key?: boolean },
 ): Position {
   const { isAlias, isCollection, isMap } = yamlLibrary();
-  let node: Node | null = doc.contents as Node | null;
-  let reached: Node | null = node;
-  let lastPair: Pair | undefined;
-  for (const segment of pointerSegments(pointer)) {
-    lastPair = undefined;
-    if (node && isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
-    if (!node || !isCollection(node)) break;
-    let next: Node | null = null;
+  const step: PointerStep<Node> = (at, segment) => {
+    const node = isAlias(at) ? ((at.resolve(doc) as Node | undefined) ?? null) : at;
+    if (!node || !isCollection(node)) return undefined;
     if (isMap(node)) {
-      const pair = node.items.find((p) => keyText(p.key) === segment);
-      if (pair) {
-        lastPair = pair as Pair;
-        next = (pair.value as Node | null) ?? null;
-        // An empty value (`expect:`) has no text of its own: point at the key instead.
-        reached = next && !isEmptyScalar(next) ? next : (pair.key as Node);
-      }
-    } else {
-      const item = node.items[Number(segment)];
-      next = (item as Node | undefined) ?? null;
-      if (next) reached = next;
+      const pair = node.items.find((p) => keyText(p.key) === segment) as Pair | undefined;
+      return pair ? { value: (pair.value as Node | null) ?? null, key: pair.key as Node } : undefined;
     }
-    if (!next && !lastPair) break;
-    node = next;
-  }
-  const target = options?.key && lastPair ? (lastPair.key as Node) : reached;
+    const item = (node.items[Number(segment)] as Node | undefined) ?? null;
+    return item ? { value: item, key: null } : undefined;
+  };
+  const target = walkPointer(doc.contents as Node | null, pointer, step, isEmptyScalar, options);
   return positionOf(target, lineCounter);
 }
 

@@ -34,6 +34,7 @@ export function readYamlMapping<T>(
   check: (yaml: YamlMapping) => Validated<T>,
   engine: YamlEngine = 'auto',
 ): Validated<T> {
+  // Oversized and binary text is refused outright below, whatever a parser would make of it.
   if (engine === 'auto' && text.length <= MAX_FILE_BYTES && !text.includes('\u0000')) {
     const fast = fastYamlMapping(normaliseBreaks(text));
     if (fast) {

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../types.js';
+import { compareText } from '../util/compare-text.js';
 
 /** `sk-…` keys, or a long unbroken run of mixed-case letters and digits (how keys look). */
 function looksSecret(value: string): boolean {
@@ -62,9 +63,4 @@ export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
       seen.add(id);
       return true;
     });
-}
-
-/** Code-point order: the same on every machine, unlike localeCompare. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -114,12 +114,6 @@ function clip(text: string | null, limit: number | null): string | null {
   return `${text.slice(0, limit)}…`;
 }
 
-/** The JSON the page embeds, sorted with regressions first (stable within a rank). */
-export function pageData(report: Report, baselines: HtmlBaselines = {}): PageData {
-  const page = pageCases(report, baselines);
-  return { cases: [...page.cases()], text_limit: page.text_limit };
-}
-
 /**
  * The page's cases in page order, each built only when asked for: the renderer embeds
  * one and drops it before building the next, so a large report never holds a second

@@ -2,7 +2,7 @@ import type { DriftKind, Report } from '../../types.js';
 import type { HtmlBaselines } from './data.js';
 import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../numbers.js';
-import { compareText } from '../../yaml/show.js';
+import { compareText } from '../../util/compare-text.js';
 
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },

@@ -1,0 +1,60 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchModelCatalog } from '../../src/service/models.js';
+import type { ServiceConfig } from '../../src/types.js';
+
+let reply: (req: IncomingMessage, res: ServerResponse) => void = () => {};
+const seen: string[] = [];
+const server = createServer((req, res) => {
+  seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`);
+  reply(req, res);
+});
+let base = '';
+beforeAll(async () => {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const service = (): ServiceConfig =>
+  ({ kind: 'router', base_url: `${base}/`, timeout_s: 2, headers: {} }) as unknown as ServiceConfig;
+
+describe('fetchModelCatalog', () => {
+  it('reads the catalog with the key, keeping each alias row’s concrete target', async () => {
+    seen.length = 0;
+    reply = (_req, res) =>
+      res.end(
+        JSON.stringify({
+          data: [
+            { id: 'anthropic/claude-opus-4.5' },
+            { id: '~anthropic/claude-opus-latest', alias_target: { slug: 'anthropic/claude-opus-4.5' } },
+            { name: 'a row without an id' },
+          ],
+        }),
+      );
+    expect(await fetchModelCatalog(service(), 'sk-or-v1-test-key-0000')).toEqual([
+      { id: 'anthropic/claude-opus-4.5', alias_target: null },
+      { id: '~anthropic/claude-opus-latest', alias_target: 'anthropic/claude-opus-4.5' },
+    ]);
+    expect(seen).toEqual(['GET /api/v1/models Bearer sk-or-v1-test-key-0000']);
+  });
+
+  it.each<[string, (req: IncomingMessage, res: ServerResponse) => void]>([
+    [
+      'a redirect (not followed: the key stays on its host)',
+      (_q, r) => r.writeHead(307, { location: 'http://x.example/' }).end(),
+    ],
+    ['an error status', (_q, r) => r.writeHead(503).end('down')],
+    ['a body that is not JSON', (_q, r) => r.end('<html>')],
+    ['no data list', (_q, r) => r.end('{"models":[]}')],
+    ['no answer within timeout_s', () => {}],
+  ])('gives null on %s, so pin falls back to one minimal call', async (_what, answer) => {
+    reply = answer;
+    const slow = { ...service(), timeout_s: 0.2 } as ServiceConfig;
+    expect(await fetchModelCatalog(slow, null)).toBeNull();
+  });
+});
