@@ -27,5 +27,7 @@ export function withCost(
 ): Usage | null {
   if (usage === null || (typeof usage.cost === 'number' && Number.isFinite(usage.cost))) return usage;
   const cost = costOf(usage, model, prices);
-  return cost === null ? usage : { ...usage, cost };
+  if (cost === null) return usage;
+  const { prompt_tokens, completion_tokens, total_tokens } = usage;
+  return { prompt_tokens, completion_tokens, total_tokens, cost };
 }

@@ -2,6 +2,7 @@ import { type DiffOptions, diffSuite } from '../baseline/diff.js';
 import { tolerancesOf } from '../baseline/tolerance.js';
 import type { StopReason } from '../run/execute.js';
 import type { Baseline, CaseResult, Report, RunInfo, Suite, SuiteReport } from '../types.js';
+import { NONE } from '../run/result.js';
 import { analysePassRates } from './pass-rates.js';
 import { exitCodeFor, failingUnits, runStatusFor, summarize } from './verdict.js';
 
@@ -12,7 +13,11 @@ export interface BuildReportInput {
   /** The suites the plan touched (a loaded Suite, or a report's suite entry when merging). */
   suites: readonly (Pick<Suite, 'suite' | 'file' | 'service' | 'model'> &
     Partial<Pick<Suite, 'drift' | 'cases'>>)[];
-  /** One result per planned sample (not_run included). */
+  /**
+   * One result per planned sample (not_run included). The report takes them over: each
+   * one's `drift` is set in place, and they become the report's `cases` (copying 100,000
+   * results just to add their drift held every result twice while the reports were written).
+   */
   results: readonly CaseResult[];
   /** Baseline per suite name (null when the suite has none yet), and where it lives. */
   baselines: ReadonlyMap<string, { baseline: Baseline | null; path: string }>;
@@ -40,7 +45,7 @@ function firstRepeats(results: readonly CaseResult[]): Map<string, number> {
 
 /**
  * Assembles the finished report: drift against baselines, counts, verdict and exit code.
- * Pure — reporters only render what this returns.
+ * Reporters only render what this returns. The results are taken over (see `results`).
  */
 export function buildReport(input: BuildReportInput): Report {
   const bySuite = new Map<string, CaseResult[]>();
@@ -49,7 +54,6 @@ export function buildReport(input: BuildReportInput): Report {
     list.push(result);
     bySuite.set(result.suite, list);
   }
-  const drifted = new Map<string, CaseResult>();
   const suites: SuiteReport[] = [];
   for (const suite of input.suites) {
     const results = bySuite.get(suite.suite) ?? [];
@@ -76,7 +80,7 @@ export function buildReport(input: BuildReportInput): Report {
         const dropped = rates.caseDrift.get(result.case);
         if (dropped && result.repeat === firsts?.get(result.case)) drift = [dropped, ...drift];
       }
-      drifted.set(result.key, { ...result, drift });
+      result.drift = drift.length === 0 ? NONE : drift;
     }
     if (rates.suiteDrift) suiteDrift.push(rates.suiteDrift);
     const first = results.find((r) => r.status !== 'not_run') ?? results[0];
@@ -91,7 +95,7 @@ export function buildReport(input: BuildReportInput): Report {
       pass_rates: rates.stats,
     });
   }
-  const cases = input.results.map((r) => drifted.get(r.key) ?? r);
+  const cases = [...input.results];
   const summary = summarize(cases, suites);
   const { id, ...runRest } = input.run;
   return {

@@ -4,6 +4,13 @@ import { splitExpectations } from '../checks/judge.js';
 import type { CallOutcome, CaseError, CaseResult, CheckResult, ErrorKind, Prices } from '../types.js';
 import type { PlannedCase } from './plan.js';
 
+/**
+ * The one empty list every result without drift or without earlier failed attempts shares
+ * (most of them): 100,000 empty arrays are 3 MB each. Frozen, so an accidental push throws
+ * instead of adding to every result at once.
+ */
+export const NONE: never[] = Object.freeze([]) as unknown as never[];
+
 /** Budget conditions pause the run (exit 3); they never become an answer or a failure. */
 const BUDGET_KINDS: ReadonlySet<ErrorKind> = new Set(['insufficient_credit', 'budget_exceeded', 'depleted']);
 
@@ -113,8 +120,8 @@ function newResult(planned: PlannedCase, o: Outcome): CaseResult {
     latency_ms: o.latency_ms,
     wait_ms: o.wait_ms,
     attempts: o.attempts,
-    attempt_errors: o.attempt_errors,
-    drift: [],
+    attempt_errors: o.attempt_errors.length === 0 ? NONE : o.attempt_errors,
+    drift: NONE,
     content: o.content,
     started_at: o.started_at,
     redacted: false,

@@ -1,3 +1,4 @@
+import { detach } from '../util/detach.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ajv2020Library } from '../util/lazy.js';
 import type { CheckType, Expectation, JudgeSpec, StringCheckType } from '../types.js';
@@ -19,7 +20,7 @@ let userSchemaAjv: Ajv2020 | undefined;
 export function toExpectation(item: Record<string, unknown>): Expectation {
   const [type, value] = Object.entries(item)[0] as [CheckType, unknown];
   if ((STRING_CHECKS as readonly string[]).includes(type)) {
-    return { type: type as StringCheckType, value: value as string };
+    return { type: type as StringCheckType, value: detach(value as string) };
   }
   if (type === 'json_schema') return { type, value: value as Record<string, unknown> };
   if (type === 'max_completion_tokens') return { type, value: value as number };
