@@ -1,21 +1,15 @@
-import {
-  constructFromEvents,
-  CORE_SCHEMA,
-  type Event,
-  EVENT_ID,
-  getScalarValue,
-  parseEvents,
-  SCALAR_STYLE,
-} from 'js-yaml';
+import { CORE_SCHEMA, load, type LoadOptions, type State } from 'js-yaml';
 import { type PointerStep, type Position, walkPointer } from './locate.js';
 import { MAX_DEPTH } from './plain-data.js';
 
 /**
- * The fast path for reading a suite or config: js-yaml's event parser (several times
- * faster than the `yaml` package, most of the load time of a large suite) on the plain
- * subset of YAML that hand-written suites use. It gives up — returns null — on anything
- * outside that subset (anchors, aliases, tags, directives, merge keys, complex keys, more
- * than one document, deep nesting, any syntax error); the full path (`parseYamlMapping`)
+ * The fast path for reading a suite or config: js-yaml's loader (about five times faster
+ * than the `yaml` package, which was most of the load time of a large suite) on the plain
+ * subset of YAML that hand-written suites use. Where each node starts is taken from the
+ * loader's open/close listener. It gives up — returns null — on anything outside that
+ * subset (anchors, aliases, tags, directives, explicit or non-string keys, merge and
+ * prototype keys, more than one document, deep nesting, any syntax error, any plain
+ * scalar the two YAML readers would type differently); the full path (`parseYamlMapping`)
  * then reads the file again and produces the exact diagnostics. It never reports a
  * problem itself.
  */
@@ -31,13 +25,13 @@ interface PosScalar {
   kind: 'scalar';
   /** Where the full path's node starts (a quoted scalar starts at its quote); -1 when empty. */
   at: number;
-  /** A block scalar (`|`, `>`): its header is not in the event, so its position is unsure. */
+  /** A block scalar (`|`, `>`): where the full path puts its start is not known here. */
   block: boolean;
 }
 interface PosMap {
   kind: 'map';
   at: number;
-  pairs: { key: string; keyNode: PosScalar; value: PosNode | null }[];
+  pairs: { key: string; keyNode: PosScalar; value: PosNode }[];
 }
 interface PosSeq {
   kind: 'seq';
@@ -46,36 +40,36 @@ interface PosSeq {
 }
 type PosNode = PosScalar | PosMap | PosSeq;
 
-interface Frame {
-  node: PosMap | PosSeq;
-  /** In a mapping: the key read, waiting for its value. */
-  key: { text: string; node: PosScalar } | null;
-}
-
 export interface FastMapping {
   data: Record<string, unknown>;
   locate(pointer: string, options?: { key?: boolean }): Position;
 }
 
+/** Thrown from the listener to stop reading: the full path takes the file. */
+class Decline extends Error {}
+
 /** Reads `source` (CRs already normalised) on the fast path, or returns null to say "use the full path". */
 export function fastYamlMapping(source: string): FastMapping | null {
-  // A byte-order mark would shift js-yaml's offsets against the full path's.
-  if (source.startsWith('\uFEFF')) return null;
-  let events: Event[];
-  try {
-    events = parseEvents(source, { maxDepth: MAX_DEPTH });
-  } catch {
-    return null;
-  }
-  const root = positionTree(events, source);
-  if (root === null || root.kind !== 'map') return null;
+  // A byte-order mark would shift offsets against the full path's; a directive is the full path's.
+  if (source.startsWith('\uFEFF') || /^%/m.test(source)) return null;
+  const tree = new TreeBuilder(source);
   let data: unknown;
   try {
-    // No aliases reach here (positionTree refuses them); 0 makes sure of it.
-    [data] = constructFromEvents(events, { source, schema: CORE_SCHEMA, maxAliases: 0 });
+    data = load(source, {
+      schema: CORE_SCHEMA,
+      // The full path refuses deeper nesting with a diagnostic; scalars count here too, so
+      // this declines a little early, never late.
+      maxDepth: MAX_DEPTH,
+      listener: (event, state) => (event === 'open' ? tree.open(state) : tree.close(state)),
+      onWarning: () => {
+        throw new Decline();
+      },
+    } as LoadOptions);
   } catch {
-    return null; // duplicate keys, out-of-range values: the full path explains them
+    return null; // a syntax error, duplicate keys, or something declined above
   }
+  const root = tree.root;
+  if (root === null || root.kind !== 'map') return null;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
   const lines = lineStarts(source);
   return {
@@ -84,73 +78,179 @@ export function fastYamlMapping(source: string): FastMapping | null {
   };
 }
 
-/**
- * One pass over the events: refuses what only the full path handles, and keeps where
- * each node starts, as the full path would report it.
- */
-function positionTree(events: Event[], source: string): PosNode | null {
-  let root: PosNode | null = null;
-  let documents = 0;
-  const stack: Frame[] = [];
-  const place = (node: PosNode): boolean => {
-    const frame = stack[stack.length - 1];
-    if (!frame) {
-      root = node;
-      return true;
+interface Frame {
+  at: number;
+  /** The nodes read inside this one, in order (null until the first: most nodes are scalars). */
+  children: { node: PosNode; key: string | null }[] | null;
+}
+
+/** Builds the position tree from js-yaml's open/close events, declining what it cannot vouch for. */
+class TreeBuilder {
+  root: PosNode | null = null;
+  private readonly stack: Frame[] = [];
+
+  constructor(private readonly source: string) {}
+
+  open(state: State): void {
+    const at = this.skipSeparation(state.position);
+    const c = this.source.charCodeAt(at);
+    // `&anchor`, `*alias`, `!tag`, an explicit `? key`, or a `#` that is not a comment.
+    if (c === AMP || c === STAR || c === BANG || c === HASH) throw new Decline();
+    if (c === QUESTION && isBlankOrEnd(this.source.charCodeAt(at + 1))) throw new Decline();
+    this.stack.push({ at, children: null });
+  }
+
+  close(state: State): void {
+    const frame = this.stack.pop();
+    if (!frame) throw new Decline();
+    const node = this.nodeOf(frame, state);
+    const isKey = this.source.charCodeAt(this.skipSpaces(state.position)) === COLON;
+    let key: string | null = null;
+    if (isKey) {
+      // Only plain string keys: the two readers turn other keys into different strings.
+      const result: unknown = state.result;
+      if (node.kind !== 'scalar' || typeof result !== 'string') throw new Decline();
+      if (result === '<<' || result === '__proto__') throw new Decline();
+      key = result;
     }
-    if (frame.node.kind === 'seq') {
-      frame.node.items.push(node);
-      return true;
-    }
-    if (frame.key === null) return false; // a list or mapping as a key
-    frame.node.pairs.push({ key: frame.key.text, keyNode: frame.key.node, value: node });
-    frame.key = null;
-    return true;
-  };
-  for (const event of events) {
-    switch (event.type) {
-      case EVENT_ID.DOCUMENT:
-        documents += 1;
-        if (documents > 1 || event.directives.length > 0) return null;
-        break;
-      case EVENT_ID.SEQUENCE:
-      case EVENT_ID.MAPPING: {
-        if (event.anchorStart !== -1 || event.tagStart !== -1 || stack.length >= MAX_DEPTH) return null;
-        const node: PosMap | PosSeq =
-          event.type === EVENT_ID.MAPPING
-            ? { kind: 'map', at: event.start, pairs: [] }
-            : { kind: 'seq', at: event.start, items: [] };
-        if (!place(node)) return null;
-        stack.push({ node, key: null });
-        break;
+    const parent = this.stack[this.stack.length - 1];
+    if (parent) (parent.children ??= []).push({ node, key });
+    else if (this.root === null) this.root = node;
+    else throw new Decline();
+  }
+
+  private nodeOf(frame: Frame, state: State): PosNode {
+    // js-yaml reads a block value by first trying it as a mapping's key; when no `:`
+    // follows, it keeps what it read as the value itself. That attempt opened and closed
+    // a node of its own, at the same place: it is this node.
+    const children = frame.children ?? [];
+    const only = children.length === 1 ? children[0]! : null;
+    if (only && only.key === null && only.node.at === frame.at) return only.node;
+    const result: unknown = state.result;
+    switch (state.kind as string | null) {
+      case 'mapping': {
+        // Keys and values alternate; a key straight after a key had an empty value.
+        const pairs: PosMap['pairs'] = [];
+        let key: string | null = null;
+        let keyNode: PosScalar = EMPTY;
+        for (const child of children) {
+          if (child.key !== null) {
+            if (key !== null) pairs.push({ key, keyNode, value: EMPTY });
+            key = child.key;
+            keyNode = child.node as PosScalar;
+          } else if (key !== null) {
+            pairs.push({ key, keyNode, value: child.node });
+            key = null;
+          } else throw new Decline();
+        }
+        if (key !== null) pairs.push({ key, keyNode, value: EMPTY });
+        if (typeof result !== 'object' || result === null || !sameSize(result, pairs.length))
+          throw new Decline();
+        return { kind: 'map', at: frame.at, pairs };
       }
-      case EVENT_ID.SCALAR: {
-        if (event.anchorStart !== -1 || event.tagStart !== -1) return null;
-        const quoted =
-          event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED;
-        const node: PosScalar = {
-          kind: 'scalar',
-          at: event.valueStart === -1 ? -1 : quoted ? event.valueStart - 1 : event.valueStart,
-          block: event.style === SCALAR_STYLE.LITERAL_BLOCK || event.style === SCALAR_STYLE.FOLDED_BLOCK,
-        };
-        const frame = stack[stack.length - 1];
-        if (frame?.node.kind === 'map' && frame.key === null) {
-          const text = getScalarValue(source, event);
-          // Merge keys and prototype keys: the full path's rules, not the fast path's.
-          if (text === '<<' || text === '__proto__') return null;
-          frame.key = { text, node };
-        } else if (!place(node)) return null;
-        break;
+      case 'sequence': {
+        const items = children.map((c) => {
+          if (c.key !== null) throw new Decline(); // `[a: b]`, a mapping inside a flow list
+          return c.node;
+        });
+        // `- ` with nothing after it adds an item without a node of its own.
+        if (!Array.isArray(result) || result.length !== items.length) throw new Decline();
+        return { kind: 'seq', at: frame.at, items };
       }
-      case EVENT_ID.POP:
-        // Closing a document pops nothing of ours.
-        if (stack.length > 0) stack.pop();
-        break;
+      case 'scalar': {
+        const c = this.source.charCodeAt(frame.at);
+        const block = c === PIPE || c === GT;
+        if (!block && c !== QUOTE && c !== DQUOTE) this.checkPlainType(frame.at, result);
+        return { kind: 'scalar', at: frame.at, block };
+      }
       default:
-        return null; // an alias
+        return EMPTY; // an empty value
     }
   }
-  return root;
+
+  /**
+   * A plain scalar must come out with the type and value the full path (YAML 1.2 core
+   * schema) gives it: js-yaml reads `1_000` as a number and `+.5` as text, the full path the
+   * other way round.
+   */
+  private checkPlainType(at: number, result: unknown): void {
+    if (typeof result === 'string') {
+      if (coreValue(result) !== NOT_TYPED) throw new Decline();
+      return;
+    }
+    const token = /^[^\s,[\]{}:#]*/.exec(this.source.slice(at, at + 64))?.[0] ?? '';
+    if (!Object.is(coreValue(token), result)) throw new Decline();
+  }
+
+  /** Past spaces, tabs, line breaks and comments. */
+  private skipSeparation(from: number): number {
+    const s = this.source;
+    let i = from;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === SPACE || c === TAB || c === LF) i += 1;
+      else if (c === HASH && (i === 0 || isBlank(s.charCodeAt(i - 1)))) {
+        const end = s.indexOf('\n', i);
+        if (end === -1) return s.length;
+        i = end + 1;
+      } else return i;
+    }
+  }
+
+  /** Past spaces and tabs: an implicit key's `:` is on its own line. */
+  private skipSpaces(from: number): number {
+    let i = from;
+    while (isSpace(this.source.charCodeAt(i))) i += 1;
+    return i;
+  }
+}
+
+/** Whether `object` has exactly `size` own keys, without listing them. */
+function sameSize(object: object, size: number): boolean {
+  let count = 0;
+  for (const key in object) if (Object.hasOwn(object, key) && ++count > size) return false;
+  return count === size;
+}
+
+const EMPTY: PosScalar = { kind: 'scalar', at: -1, block: false };
+
+const code = (c: string) => c.charCodeAt(0);
+const TAB = code('\t');
+const LF = code('\n');
+const SPACE = code(' ');
+const BANG = code('!');
+const DQUOTE = code('"');
+const HASH = code('#');
+const AMP = code('&');
+const QUOTE = code("'");
+const STAR = code('*');
+const COLON = code(':');
+const GT = code('>');
+const QUESTION = code('?');
+const PIPE = code('|');
+
+const isSpace = (c: number) => c === SPACE || c === TAB;
+const isBlank = (c: number) => isSpace(c) || c === LF;
+const isBlankOrEnd = (c: number) => isBlank(c) || Number.isNaN(c);
+
+const NOT_TYPED = Symbol('string');
+const CORE_FIRST = /^[-+.~0-9nNtTfF]/;
+
+/** What the YAML 1.2 core schema (the full path's) makes of a plain scalar's text: a string when NOT_TYPED. */
+function coreValue(text: string): unknown {
+  // Every typed scalar starts with one of `0-9 + - . ~ n N t T f F` (or is empty).
+  if (text.length > 0 && !CORE_FIRST.test(text)) return NOT_TYPED;
+  if (/^(?:~|[Nn]ull|NULL)?$/.test(text)) return null;
+  if (/^(?:[Tt]rue|TRUE)$/.test(text)) return true;
+  if (/^(?:[Ff]alse|FALSE)$/.test(text)) return false;
+  if (/^[-+]?[0-9]+$/.test(text)) return Number.parseInt(text, 10);
+  if (/^0o[0-7]+$/.test(text)) return Number.parseInt(text.slice(2), 8);
+  if (/^0x[0-9a-fA-F]+$/.test(text)) return Number.parseInt(text.slice(2), 16);
+  if (/^[-+]?\.(?:inf|Inf|INF)$/.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (/^\.(?:nan|NaN|NAN)$/.test(text)) return Number.NaN;
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(text))
+    return Number.parseFloat(text);
+  return NOT_TYPED;
 }
 
 /** The full path's `locate` rules (walkPointer), on the position tree. */

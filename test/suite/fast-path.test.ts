@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import { parseSuite } from '../../src/suite/parse.js';
 import { fastYamlMapping, FastPathUnsure } from '../../src/yaml/fast-mapping.js';
+import { parseYamlMapping } from '../../src/yaml/parse-mapping.js';
 import { REPO } from '../helpers/cli.js';
 
-// The fast YAML path (js-yaml events) must give exactly what the full path (`yaml`)
+// The fast YAML path (js-yaml with its open/close listener) must give exactly what the full path (`yaml`)
 // gives, positions included, and must decline whatever it does not handle itself.
 // The loader fuzz test compares the two on thousands of hostile inputs as well.
 
@@ -71,6 +72,37 @@ describe('fast YAML path: same suites as the full path', () => {
     }
   });
 
+  it('types plain scalars as the full path does, and keeps empty values and values on the next line', () => {
+    const text = [
+      'suite: s',
+      'service: router',
+      'model: openai/gpt-4o-mini',
+      'params:',
+      '  temperature: 0.5',
+      '  max_tokens: 0x40',
+      '  top_p: 1.',
+      'cases:',
+      '  - id: a',
+      '    prompt:',
+      '      a prompt on the next line',
+      '    expect:',
+      '      - contains: yes',
+      '      - contains: "007"',
+      '  - {id: b, prompt: hi}',
+      '',
+    ].join('\n');
+    expect(fastYamlMapping(text)).not.toBeNull();
+    const auto = parseSuite(text, 'suites/types.yaml');
+    expect(auto).toEqual(parseSuite(text, 'suites/types.yaml', { yamlEngine: 'full' }));
+    expect(auto.value?.params).toEqual({ temperature: 0.5, max_tokens: 64, top_p: 1 });
+    const config = 'services:\n  router:\n    kind: router\n    base_url:\n    api_key_env: K\n';
+    const fast = fastYamlMapping(config);
+    expect(fast?.data).toEqual({
+      services: { router: { kind: 'router', base_url: null, api_key_env: 'K' } },
+    });
+    expect(parseConfig(config, 'c.yaml', {})).toEqual(parseConfig(config, 'c.yaml', {}, 'full'));
+  });
+
   it('hands a position it cannot give (a block scalar header) to the full path', () => {
     // `>-` folds to a valid id, but the fast path does not know where the `>-` is.
     const text =
@@ -117,6 +149,11 @@ describe('fast YAML path: declines what only the full path handles', () => {
     ['a syntax error', 'a: [1, 2\n'],
     ['a root that is a list', '- a\n- b\n'],
     ['nesting deeper than 64 levels', `${'['.repeat(70)}${']'.repeat(70)}\n`],
+    ['a signed fraction without a leading digit (a number in YAML 1.2, text to js-yaml)', 'a: +.5\n'],
+    ['a key that is not a string', 'null: a\n1: b\n'],
+    ['a list item with nothing after the dash', 'a:\n  -\n  - b\n'],
+    ['a mapping inside a flow list', 'a: [b: c]\n'],
+    ['an alias used as a value', 'a: x\nb: *x\n'],
   ])('%s', (_what, text) => {
     expect(fastYamlMapping(text)).toBeNull();
     // …and the answer is still the full path's.
@@ -124,6 +161,33 @@ describe('fast YAML path: declines what only the full path handles', () => {
       parseSuite(text, 'suites/x.yaml', { yamlEngine: 'full' }),
     );
     expect(parseConfig(text, 'c.yaml', {})).toEqual(parseConfig(text, 'c.yaml', {}, 'full'));
+  });
+});
+
+describe('fast YAML path: plain scalars typed as the full path types them (YAML 1.2 core)', () => {
+  it.each([
+    'a: 1_000',
+    'a: 0b101',
+    'a: 1:20',
+    'a: 0o17',
+    'a: 0x1F',
+    'a: -0',
+    'a: 1e3',
+    'a: .inf',
+    'a: -.Inf',
+    'a: .NaN',
+    'a: ~',
+    'a: Null',
+    'a: TRUE',
+    'a: yes',
+    'a: 2026-11-22',
+    'a: 12345678901234567890',
+    'a: [1, +2, -3.5, .5, "4"]',
+  ])('%s', (line) => {
+    const text = `${line}\n`;
+    expect(parseConfig(text, 'c.yaml', {})).toEqual(parseConfig(text, 'c.yaml', {}, 'full'));
+    const fast = fastYamlMapping(text);
+    if (fast) expect(fast.data).toEqual(parseYamlMapping(text, 'c.yaml', 'config', 'x').value?.data);
   });
 });
 

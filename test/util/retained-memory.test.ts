@@ -71,6 +71,6 @@ describe('retained memory', () => {
       console.log(JSON.stringify({ short, long, held: kept.length }));
     `);
     expect(out.held).toBe(40000);
-    expect(out.long - out.short).toBeLessThan(3);
+    expect(out.long! - out.short!).toBeLessThan(3);
   });
 });
