@@ -1,3 +1,4 @@
+import { tuneV8ForRun } from '../util/v8-tuning.js';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,6 +39,7 @@ const OPTIONS = {
 /** `driftcheck run`: the main job. */
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  tuneV8ForRun();
   const reportDir = resolve(io.cwd, values['report-dir'] ?? 'reports');
   const baselineDir = resolve(io.cwd, values['baseline-dir'] ?? 'baselines');
   const reporters = parseReporters(values.reporter);
