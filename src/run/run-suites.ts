@@ -253,16 +253,32 @@ function checkServices(plan: readonly PlannedCase[], config: Config, override?: 
 /**
  * Results in the order an unsharded, uninterrupted run would list them: cases in plan
  * order, each case's samples by repeat (adaptive samples beyond the plan included).
+ * Planned samples go straight to their slot in the plan (keys are the plan's own strings,
+ * no new ones: at 100,000 cases the sort keys were 20 MB); only adaptive samples beyond
+ * the plan need sorting in.
  */
 function inPlanOrder(plan: readonly PlannedCase[], results: readonly CaseResult[]): CaseResult[] {
+  const slotOf = new Map<string, number>();
+  for (let i = 0; i < plan.length; i++) slotOf.set(plan[i]!.key, i);
+  const slots: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(plan.length);
+  const extras = new Map<string, CaseResult>();
+  for (const r of results) {
+    const slot = slotOf.get(r.key);
+    // A later result for the same key (a resumed sample sent again) replaces the earlier one.
+    if (slot === undefined) extras.set(r.key, r);
+    else slots[slot] = r;
+  }
+  const planned = slots.filter((r): r is CaseResult => r !== undefined);
+  if (extras.size === 0) return planned;
   const rank = new Map<string, number>();
   for (const p of plan) {
     const id = `${p.suite.suite}/${p.case.id}`;
     if (!rank.has(id)) rank.set(id, rank.size);
   }
-  const byKey = new Map(results.map((r) => [r.key, r]));
-  // Each result's place computed once, not twice per comparison.
-  const keyed = [...byKey.values()].map((r) => ({ r, at: rank.get(`${r.suite}/${r.case}`) ?? 0 }));
+  const keyed = [...planned, ...extras.values()].map((r) => ({
+    r,
+    at: rank.get(`${r.suite}/${r.case}`) ?? 0,
+  }));
   keyed.sort((a, b) => a.at - b.at || a.r.repeat - b.r.repeat);
   return keyed.map((k) => k.r);
 }

@@ -63,6 +63,14 @@ describe('repeats with statistics (repeat: auto)', () => {
       report.cases.filter((c) => c.case === 'flaky').flatMap((c) => c.drift.map((d) => d.kind)),
     ).not.toContain('regressed');
     expect(report.cases.every((c) => c.sampling === 'auto')).toBe(true);
+    // Samples added beyond the plan are listed with their case, in repeat order.
+    const order = report.cases.map((c) => `${c.case}#${c.repeat}`);
+    const cases = [...new Set(report.cases.map((c) => c.case))];
+    expect(order).toEqual(
+      cases.flatMap((id) => report.cases.filter((c) => c.case === id).map((c, i) => `${id}#${i}`)),
+    );
+    // …which this run has: the flaky case went past the 10 planned samples.
+    expect(report.cases.filter((c) => c.case === 'flaky').length).toBeGreaterThan(10);
   });
 
   it('a run without drift exits 0 even though some samples of the flaky case fail', async () => {
