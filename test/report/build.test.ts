@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build.js';
 import { NONE } from '../../src/run/result.js';
-import type { Baseline } from '../../src/types.js';
+import type { Baseline, CaseResult } from '../../src/types.js';
 import { makeCase } from './fixture.js';
 
 const run = {
@@ -45,6 +45,18 @@ function baselineWith(caseIds: string[]): Baseline {
   };
 }
 
+/** A report of `results` against a baseline holding (passing) `baselineCases`. */
+function reportOf(results: CaseResult[], baselineCases: string[]) {
+  return buildReport({
+    run,
+    stop: null,
+    suites: [suite],
+    results,
+    baselines: new Map([['support', { baseline: baselineWith(baselineCases), path: 'b.json' }]]),
+    complete: true,
+  });
+}
+
 describe('buildReport', () => {
   it('takes the results over instead of copying them: one object per sample while the reports are written', () => {
     const results = [
@@ -55,14 +67,7 @@ describe('buildReport', () => {
         checks: [{ type: 'contains', pass: false, message: 'x' }],
       }),
     ];
-    const report = buildReport({
-      run,
-      stop: null,
-      suites: [suite],
-      results,
-      baselines: new Map([['support', { baseline: baselineWith(['same', 'gone-bad']), path: 'b.json' }]]),
-      complete: true,
-    });
+    const report = reportOf(results, ['same', 'gone-bad']);
     expect(report.cases).toHaveLength(2);
     expect(report.cases[0]).toBe(results[0]);
     expect(report.cases[1]).toBe(results[1]);
@@ -72,14 +77,7 @@ describe('buildReport', () => {
 
   it('gives every sample without drift the one shared, frozen empty list', () => {
     const results = [makeCase({ case: 'a' }), makeCase({ case: 'b' })];
-    const report = buildReport({
-      run,
-      stop: null,
-      suites: [suite],
-      results,
-      baselines: new Map([['support', { baseline: baselineWith(['a', 'b']), path: 'b.json' }]]),
-      complete: true,
-    });
+    const report = reportOf(results, ['a', 'b']);
     expect(report.cases.map((c) => c.drift)).toEqual([[], []]);
     expect(report.cases[0]!.drift).toBe(NONE);
     expect(report.cases[1]!.drift).toBe(NONE);
