@@ -182,13 +182,13 @@ class TreeBuilder {
     if (!Object.is(coreValue(token), result)) throw new Decline();
   }
 
-  /** Past spaces, tabs, line breaks and comments. */
+  /** Past spaces, tabs, line breaks (CRLF too) and comments. */
   private skipSeparation(from: number): number {
     const s = this.source;
     let i = from;
     for (;;) {
       const c = s.charCodeAt(i);
-      if (c === SPACE || c === TAB || c === LF) i += 1;
+      if (isBlank(c)) i += 1;
       else if (c === HASH && (i === 0 || isBlank(s.charCodeAt(i - 1)))) {
         const end = s.indexOf('\n', i);
         if (end === -1) return s.length;
@@ -217,6 +217,7 @@ const EMPTY: PosScalar = { kind: 'scalar', at: -1, block: false };
 const code = (c: string) => c.charCodeAt(0);
 const TAB = code('\t');
 const LF = code('\n');
+const CR = code('\r');
 const SPACE = code(' ');
 const BANG = code('!');
 const DQUOTE = code('"');
@@ -230,7 +231,7 @@ const QUESTION = code('?');
 const PIPE = code('|');
 
 const isSpace = (c: number) => c === SPACE || c === TAB;
-const isBlank = (c: number) => isSpace(c) || c === LF;
+const isBlank = (c: number) => isSpace(c) || c === LF || c === CR;
 const isBlankOrEnd = (c: number) => isBlank(c) || Number.isNaN(c);
 
 const NOT_TYPED = Symbol('string');

@@ -9,6 +9,8 @@ import { InputError } from '../../src/errors.js';
 import { ID_PATTERN } from '../../src/suite/ids.js';
 import { loadSuites } from '../../src/suite/load.js';
 import { parseSuite } from '../../src/suite/parse.js';
+import { fastYamlMapping, FastPathUnsure } from '../../src/yaml/fast-mapping.js';
+import { parseYamlMapping } from '../../src/yaml/parse-mapping.js';
 import type { Config, Diagnostic, Suite, Validated } from '../../src/types.js';
 import { REPO } from '../helpers/cli.js';
 import { asYaml, configLike, mutated, readYamlTree, suiteLike } from './mutate.js';
@@ -27,8 +29,9 @@ const CONFIG_SEEDS = [
 ];
 
 let inputsRun = 0;
+let fastAccepted = 0;
 afterAll(() => {
-  console.log(`loader fuzz: ${inputsRun} inputs run (seed ${SEED})`);
+  console.log(`loader fuzz: ${inputsRun} inputs run, ${fastAccepted} taken by the fast path (seed ${SEED})`);
 });
 
 /** Plain checks, not expect(): they run thousands of times and must stay cheap. */
@@ -99,6 +102,47 @@ function loadBoth(text: string): void {
   // The fast YAML path must never change an answer: same value, same diagnostics.
   sameAnswer(parsedSuite, parseSuite(text, 'suites/fuzz.yaml', { yamlEngine: 'full' }), 'suite');
   sameAnswer(parsedConfig, parseConfig(text, 'driftcheck.config.yaml', ENV, 'full'), 'config');
+  sameYamlLayer(text);
+}
+
+/**
+ * Where the fast path takes a file, it must read the same data as the full path and
+ * place every node, and every key, where the full path does (or say it cannot).
+ */
+function sameYamlLayer(text: string): void {
+  const fast = fastYamlMapping(text.replace(/\r(?!\n)/g, '\n'));
+  if (!fast) return;
+  fastAccepted += 1;
+  const full = parseYamlMapping(text, 'f.yaml', 'suite', 'keys');
+  check(full.value !== undefined, `fast path took what the full path refuses: ${JSON.stringify(text)}`);
+  check(isDeepStrictEqual(fast.data, full.value!.data), `data differs for ${JSON.stringify(text)}`);
+  for (const pointer of pointersOf(fast.data)) {
+    for (const key of [false, true]) {
+      let at: unknown;
+      try {
+        at = fast.locate(pointer, { key });
+      } catch (error) {
+        if (error instanceof FastPathUnsure) continue;
+        throw error;
+      }
+      const want = full.value!.locate(pointer, { key });
+      check(
+        isDeepStrictEqual(at, want),
+        `${pointer}${key ? ' (key)' : ''}: fast ${JSON.stringify(at)}, full ${JSON.stringify(want)} in ${JSON.stringify(text)}`,
+      );
+    }
+  }
+}
+
+/** Every JSON Pointer into plain data, the root's children first. */
+function pointersOf(data: unknown, prefix = ''): string[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(data)) {
+    const pointer = `${prefix}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    out.push(pointer, ...pointersOf(v, pointer));
+  }
+  return out;
 }
 
 function sameAnswer<T>(auto: Validated<T>, full: Validated<T>, what: string): void {

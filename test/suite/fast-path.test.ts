@@ -103,6 +103,27 @@ describe('fast YAML path: same suites as the full path', () => {
     expect(parseConfig(config, 'c.yaml', {})).toEqual(parseConfig(config, 'c.yaml', {}, 'full'));
   });
 
+  it('places a value written on the line after its key, with any line break', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const text = [
+        'suite:',
+        '  on-the-next-line',
+        'cases:',
+        '  -',
+        '    id: a',
+        '    prompt:',
+        '      hi',
+        '',
+      ].join(eol);
+      const fast = fastYamlMapping(text.replace(/\r(?!\n)/g, '\n'));
+      const full = parseYamlMapping(text, 's.yaml', 'suite', 'x').value!;
+      for (const pointer of ['/suite', '/cases/0', '/cases/0/prompt']) {
+        expect(fast?.locate(pointer), `${pointer} ${JSON.stringify(eol)}`).toEqual(full.locate(pointer));
+      }
+      expect(fast?.locate('/suite')).toEqual({ line: 2, column: 3 });
+    }
+  });
+
   it('hands a position it cannot give (a block scalar header) to the full path', () => {
     // `>-` folds to a valid id, but the fast path does not know where the `>-` is.
     const text =
