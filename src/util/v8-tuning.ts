@@ -6,8 +6,7 @@ const YOUNG_GENERATION_BYTES = 8 * 2 ** 20;
 /**
  * V8 settings for `driftcheck run`, which the CLI applies (the library never changes a
  * host process's engine). Measured with `npm run bench` on 20,000 instant cases (2 cores):
- * together they take peak RSS from 150–200 MB to about 127 MB at no measurable cost in
- * CPU or wall time.
+ * together they take peak RSS from 150–200 MB to 117–129 MB, with 4–6 % less CPU.
  *
  * - WebAssembly stays on V8's baseline compiler (`--liftoff-only`). undici's HTTP parser
  *   is WebAssembly, and V8's optimising tier compiled it again in the background during
@@ -18,10 +17,10 @@ const YOUNG_GENERATION_BYTES = 8 * 2 ** 20;
  *   it to 32 MB) only adds resident memory. Node cannot change the nursery's maximum
  *   after start-up, so it is grown to the cap at once and growth switched off.
  * - Young-generation collections run on the main thread alone (`--no-parallel-scavenge`).
- *   An 8 MB nursery is collected in well under a millisecond, and handing that to helper
- *   threads cost more CPU than it saved, on a machine whose other core is busy with the
- *   service's side of the connection (the simulator, in the benchmark): 5–6 % less CPU
- *   and wall time at 20,000 cases.
+ *   With a nursery this small, handing each collection to helper threads cost more CPU
+ *   than it saved on a machine whose other core is busy with the service's side of the
+ *   connection (the simulator, in the benchmark): 4–6 % less CPU and wall time at 20,000
+ *   cases.
  *
  * Each is left alone when the user passed V8 flags of that kind (node's own flags or
  * NODE_OPTIONS): theirs win. Must run before the first request (the parser is compiled on
