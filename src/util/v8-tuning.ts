@@ -36,8 +36,8 @@ export function tuneV8ForRun(execArgv: readonly string[] = process.execArgv, env
 /**
  * Grows the nursery to the cap now, then switches growth off. V8 grows it only in a
  * collection that finds much of it still alive, and Node gives no way to set its size
- * after start-up; so a few short-lived chunks are kept alive until it has grown (a few
- * milliseconds, at most 32 MB allocated). Waiting for the run's own collections instead
+ * after start-up; so a few short-lived chunks are kept alive until it has grown (9 ms
+ * measured when `run` starts, at most 32 MB allocated). Waiting for the run's own collections instead
  * lets it grow two or three steps at once inside a long synchronous stretch (the first
  * suite file, compiled cold), past the cap.
  */

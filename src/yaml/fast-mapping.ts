@@ -3,8 +3,8 @@ import { type PointerStep, type Position, walkPointer } from './locate.js';
 import { MAX_DEPTH } from './plain-data.js';
 
 /**
- * The fast path for reading a suite or config: js-yaml's loader (about five times faster
- * than the `yaml` package, which was most of the load time of a large suite) on the plain
+ * The fast path for reading a suite or config: js-yaml's loader (`validate` on 20,000
+ * cases: 3.0 s on the `yaml` package, 0.85 s on this path) on the plain
  * subset of YAML that hand-written suites use. Where each node starts is taken from the
  * loader's open/close listener. It gives up — returns null — on anything outside that
  * subset (anchors, aliases, tags, directives, explicit or non-string keys, merge and
@@ -170,7 +170,7 @@ class TreeBuilder {
 
   /**
    * A plain scalar must come out with the type and value the full path (YAML 1.2 core
-   * schema) gives it: js-yaml reads `1_000` as a number and `+.5` as text, the full path the
+   * schema) gives it: js-yaml reads `0b101` as a number and `+.5` as text, the full path the
    * other way round.
    */
   private checkPlainType(at: number, result: unknown): void {
@@ -237,7 +237,11 @@ const isBlankOrEnd = (c: number) => isBlank(c) || Number.isNaN(c);
 const NOT_TYPED = Symbol('string');
 const CORE_FIRST = /^[-+.~0-9nNtTfF]/;
 
-/** What the YAML 1.2 core schema (the full path's) makes of a plain scalar's text: a string when NOT_TYPED. */
+/**
+ * What the YAML 1.2 core schema (the full path's) makes of a plain scalar's text: a string
+ * when NOT_TYPED. The `yaml` package has these rules, but loading it is what the fast path
+ * saves; test/suite/fast-path.test.ts holds the two to the same answers.
+ */
 function coreValue(text: string): unknown {
   // Every typed scalar starts with one of `0-9 + - . ~ n N t T f F` (or is empty).
   if (text.length > 0 && !CORE_FIRST.test(text)) return NOT_TYPED;

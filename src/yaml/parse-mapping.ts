@@ -51,7 +51,7 @@ export function readYamlMapping<T>(
 }
 
 /** YAML allows a lone CR as a line break (old Mac files); the parsers do not. Same length, same offsets. */
-function normaliseBreaks(text: string): string {
+export function normaliseBreaks(text: string): string {
   return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 

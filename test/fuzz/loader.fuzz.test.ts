@@ -10,7 +10,7 @@ import { ID_PATTERN } from '../../src/suite/ids.js';
 import { loadSuites } from '../../src/suite/load.js';
 import { parseSuite } from '../../src/suite/parse.js';
 import { fastYamlMapping, FastPathUnsure } from '../../src/yaml/fast-mapping.js';
-import { parseYamlMapping } from '../../src/yaml/parse-mapping.js';
+import { normaliseBreaks, parseYamlMapping } from '../../src/yaml/parse-mapping.js';
 import type { Config, Diagnostic, Suite, Validated } from '../../src/types.js';
 import { REPO } from '../helpers/cli.js';
 import { asYaml, configLike, mutated, readYamlTree, suiteLike } from './mutate.js';
@@ -110,7 +110,7 @@ function loadBoth(text: string): void {
  * place every node, and every key, where the full path does (or say it cannot).
  */
 function sameYamlLayer(text: string): void {
-  const fast = fastYamlMapping(text.replace(/\r(?!\n)/g, '\n'));
+  const fast = fastYamlMapping(normaliseBreaks(text));
   if (!fast) return;
   fastAccepted += 1;
   const full = parseYamlMapping(text, 'f.yaml', 'suite', 'keys');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { baselineFromResults } from '../../src/baseline/build.js';
 import { buildReport } from '../../src/report/build.js';
 import { NONE } from '../../src/run/result.js';
 import type { Baseline, CaseResult } from '../../src/types.js';
@@ -21,28 +22,16 @@ const suite = {
   model: 'openai/gpt-4o-mini',
 };
 
+/** The baseline these (passing) cases would give when accepted: no drift against it. */
 function baselineWith(caseIds: string[]): Baseline {
-  const cases: Baseline['cases'] = {};
-  for (const id of caseIds) {
-    cases[id] = {
-      status: 'pass',
-      model: 'openai/gpt-4o-mini',
-      finish_reason: 'stop',
-      usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32, cost: 0.0001 },
-      content: 'Refunds are accepted within 30 days of purchase.',
-      error_kind: null,
-      requested_model: 'openai/gpt-4o-mini',
-      checks: [{ type: 'contains', pass: true }],
-    };
-  }
-  return {
-    schema_version: 1,
+  return baselineFromResults({
     suite: 'support',
     service: 'router',
     model: 'openai/gpt-4o-mini',
-    source_run: 'earlier',
-    cases,
-  };
+    run_id: 'earlier',
+    results: caseIds.map((id) => makeCase({ case: id })),
+    previous: null,
+  });
 }
 
 /** A report of `results` against a baseline holding (passing) `baselineCases`. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import { parseSuite } from '../../src/suite/parse.js';
 import { fastYamlMapping, FastPathUnsure } from '../../src/yaml/fast-mapping.js';
-import { parseYamlMapping } from '../../src/yaml/parse-mapping.js';
+import { normaliseBreaks, parseYamlMapping } from '../../src/yaml/parse-mapping.js';
 import { REPO } from '../helpers/cli.js';
 
 // The fast YAML path (js-yaml with its open/close listener) must give exactly what the full path (`yaml`)
@@ -115,7 +115,7 @@ describe('fast YAML path: same suites as the full path', () => {
         '      hi',
         '',
       ].join(eol);
-      const fast = fastYamlMapping(text.replace(/\r(?!\n)/g, '\n'));
+      const fast = fastYamlMapping(normaliseBreaks(text));
       const full = parseYamlMapping(text, 's.yaml', 'suite', 'x').value!;
       for (const pointer of ['/suite', '/cases/0', '/cases/0/prompt']) {
         expect(fast?.locate(pointer), `${pointer} ${JSON.stringify(eol)}`).toEqual(full.locate(pointer));
