@@ -21,25 +21,6 @@ export class FastPathUnsure extends Error {
   }
 }
 
-interface PosScalar {
-  kind: 'scalar';
-  /** Where the full path's node starts (a quoted scalar starts at its quote); -1 when empty. */
-  at: number;
-  /** A block scalar (`|`, `>`): where the full path puts its start is not known here. */
-  block: boolean;
-}
-interface PosMap {
-  kind: 'map';
-  at: number;
-  pairs: { key: string; keyNode: PosScalar; value: PosNode }[];
-}
-interface PosSeq {
-  kind: 'seq';
-  at: number;
-  items: PosNode[];
-}
-type PosNode = PosScalar | PosMap | PosSeq;
-
 export interface FastMapping {
   data: Record<string, unknown>;
   locate(pointer: string, options?: { key?: boolean }): Position;
@@ -68,28 +49,56 @@ export function fastYamlMapping(source: string): FastMapping | null {
   } catch {
     return null; // a syntax error, duplicate keys, or something declined above
   }
-  const root = tree.root;
-  if (root === null || root.kind !== 'map') return null;
+  if (tree.root < 0 || tree.kindOf(tree.root) !== MAP) return null;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
   const lines = lineStarts(source);
   return {
     data: data as Record<string, unknown>,
-    locate: (pointer, options) => positionAt(lines, locateNode(root, pointer, options)),
+    locate: (pointer, options) => positionAt(lines, tree, tree.locate(pointer, options)),
   };
 }
 
-interface Frame {
-  at: number;
-  /** The nodes read inside this one, in order (null until the first: most nodes are scalars). */
-  children: { node: PosNode; key: string | null }[] | null;
-}
+/** Node kinds in the position tree (the low bits of a node's `info`). */
+const SCALAR = 0;
+const MAP = 1;
+const SEQ = 2;
+const KIND = 3;
+/** A block scalar (`|`, `>`): where the full path puts its start is not known here. */
+const BLOCK = 4;
+/** The node is a mapping's key (its text is in `keys`). */
+const KEY = 8;
+/** The empty value of a key straight after a key: not a recorded node. */
+const EMPTY = -1;
 
-/** Builds the position tree from js-yaml's open/close events, declining what it cannot vouch for. */
+/**
+ * Builds the position tree from js-yaml's open/close events, declining what it cannot
+ * vouch for. The tree is flat: one slot per node in typed arrays, in the order nodes
+ * close (children before their parent), each slot knowing where its subtree starts. With
+ * an object per node, the tree took most of a suite's load time and memory.
+ */
 class TreeBuilder {
-  root: PosNode | null = null;
-  private readonly stack: Frame[] = [];
+  /** The root's slot, or -1 before it closes. */
+  root = -1;
+  private count = 0;
+  /** Where each node starts (a quoted scalar at its quote); -1 for an empty value. */
+  private at = new Int32Array(256);
+  private info = new Uint8Array(256);
+  /** The first slot of each node's subtree (its own slot when it has no children). */
+  private first = new Int32Array(256);
+  private readonly keys: (string | undefined)[] = [];
+  /** The nodes open now: where each starts, and the slot count when it opened. */
+  private readonly openAt: number[] = [];
+  private readonly openFirst: number[] = [];
+  /** One closing node's children (reused: closing never nests). */
+  private readonly scratch: number[] = [];
+  /** Each collection's children in order, listed when `locate` first walks it. */
+  private readonly lists = new Map<number, number[]>();
 
   constructor(private readonly source: string) {}
+
+  kindOf(slot: number): number {
+    return slot === EMPTY ? SCALAR : this.info[slot]! & KIND;
+  }
 
   open(state: State): void {
     const at = this.skipSeparation(state.position);
@@ -97,75 +106,134 @@ class TreeBuilder {
     // `&anchor`, `*alias`, `!tag`, an explicit `? key`, or a `#` that is not a comment.
     if (c === AMP || c === STAR || c === BANG || c === HASH) throw new Decline();
     if (c === QUESTION && isBlankOrEnd(this.source.charCodeAt(at + 1))) throw new Decline();
-    this.stack.push({ at, children: null });
+    this.openAt.push(at);
+    this.openFirst.push(this.count);
   }
 
   close(state: State): void {
-    const frame = this.stack.pop();
-    if (!frame) throw new Decline();
-    const node = this.nodeOf(frame, state);
-    const isKey = this.source.charCodeAt(this.skipSpaces(state.position)) === COLON;
-    let key: string | null = null;
-    if (isKey) {
+    const at = this.openAt.pop();
+    const first = this.openFirst.pop();
+    if (at === undefined || first === undefined) throw new Decline();
+    const slot = this.nodeOf(at, first, state);
+    if (this.source.charCodeAt(this.skipSpaces(state.position)) === COLON) {
       // Only plain string keys: the two readers turn other keys into different strings.
       const result: unknown = state.result;
-      if (node.kind !== 'scalar' || typeof result !== 'string') throw new Decline();
+      if (this.kindOf(slot) !== SCALAR || typeof result !== 'string') throw new Decline();
       if (result === '<<' || result === '__proto__') throw new Decline();
-      key = result;
+      this.info[slot]! |= KEY;
+      this.keys[slot] = result;
     }
-    const parent = this.stack[this.stack.length - 1];
-    if (parent) (parent.children ??= []).push({ node, key });
-    else if (this.root === null) this.root = node;
+    // Inside another node, the parent finds it when it closes.
+    if (this.openAt.length > 0) return;
+    if (this.root === -1) this.root = slot;
     else throw new Decline();
   }
 
-  private nodeOf(frame: Frame, state: State): PosNode {
+  /** The slot of the node closing now: a new one, or the one read inside it. */
+  private nodeOf(at: number, first: number, state: State): number {
+    const children = this.childrenOf(first, this.count, this.scratch);
     // js-yaml reads a block value by first trying it as a mapping's key; when no `:`
     // follows, it keeps what it read as the value itself. That attempt opened and closed
     // a node of its own, at the same place: it is this node.
-    const children = frame.children ?? [];
-    const only = children.length === 1 ? children[0]! : null;
-    if (only && only.key === null && only.node.at === frame.at) return only.node;
+    if (children.length === 1) {
+      const only = children[0]!;
+      if ((this.info[only]! & KEY) === 0 && this.at[only] === at) return only;
+    }
     const result: unknown = state.result;
     switch (state.kind as string | null) {
       case 'mapping': {
         // Keys and values alternate; a key straight after a key had an empty value.
-        const pairs: PosMap['pairs'] = [];
-        let key: string | null = null;
-        let keyNode: PosScalar = EMPTY;
+        let pairs = 0;
+        let key = false;
         for (const child of children) {
-          if (child.key !== null) {
-            if (key !== null) pairs.push({ key, keyNode, value: EMPTY });
-            key = child.key;
-            keyNode = child.node as PosScalar;
-          } else if (key !== null) {
-            pairs.push({ key, keyNode, value: child.node });
-            key = null;
+          if ((this.info[child]! & KEY) !== 0) {
+            if (key) pairs += 1;
+            key = true;
+          } else if (key) {
+            pairs += 1;
+            key = false;
           } else throw new Decline();
         }
-        if (key !== null) pairs.push({ key, keyNode, value: EMPTY });
-        if (typeof result !== 'object' || result === null || !sameSize(result, pairs.length))
-          throw new Decline();
-        return { kind: 'map', at: frame.at, pairs };
+        if (key) pairs += 1;
+        if (typeof result !== 'object' || result === null || !sameSize(result, pairs)) throw new Decline();
+        return this.record(at, MAP, first);
       }
       case 'sequence': {
-        const items = children.map((c) => {
-          if (c.key !== null) throw new Decline(); // `[a: b]`, a mapping inside a flow list
-          return c.node;
-        });
+        // `[a: b]`, a mapping inside a flow list.
+        for (const child of children) if ((this.info[child]! & KEY) !== 0) throw new Decline();
         // `- ` with nothing after it adds an item without a node of its own.
-        if (!Array.isArray(result) || result.length !== items.length) throw new Decline();
-        return { kind: 'seq', at: frame.at, items };
+        if (!Array.isArray(result) || result.length !== children.length) throw new Decline();
+        return this.record(at, SEQ, first);
       }
       case 'scalar': {
-        const c = this.source.charCodeAt(frame.at);
+        const c = this.source.charCodeAt(at);
         const block = c === PIPE || c === GT;
-        if (!block && c !== QUOTE && c !== DQUOTE) this.checkPlainType(frame.at, result);
-        return { kind: 'scalar', at: frame.at, block };
+        if (!block && c !== QUOTE && c !== DQUOTE) this.checkPlainType(at, result);
+        return this.record(at, block ? SCALAR | BLOCK : SCALAR, first);
       }
       default:
-        return EMPTY; // an empty value
+        return this.record(-1, SCALAR, first); // an empty value
     }
+  }
+
+  /** Adds a node whose subtree is the slots from `first` on; returns its slot. */
+  private record(at: number, info: number, first: number): number {
+    const slot = this.count;
+    if (slot === this.at.length) {
+      this.at = grown(this.at, new Int32Array(slot * 2));
+      this.info = grown(this.info, new Uint8Array(slot * 2));
+      this.first = grown(this.first, new Int32Array(slot * 2));
+    }
+    this.at[slot] = at;
+    this.info[slot] = info;
+    this.first[slot] = first;
+    this.count = slot + 1;
+    return slot;
+  }
+
+  /**
+   * The direct children among the slots from `first` to `end - 1`, in order: the last
+   * slot is a child, and the slot just before a child's subtree is the child before it.
+   */
+  private childrenOf(first: number, end: number, into: number[]): number[] {
+    into.length = 0;
+    for (let slot = end - 1; slot >= first; slot = this.first[slot]! - 1) into.push(slot);
+    return into.reverse();
+  }
+
+  /** The full path's `locate` rules (walkPointer), on the position tree. */
+  locate(pointer: string, options?: { key?: boolean }): number {
+    const step: PointerStep<number> = (node, segment) => {
+      const kind = this.kindOf(node);
+      if (kind === SCALAR) return undefined;
+      const children = this.listOf(node);
+      if (kind === SEQ) {
+        const item = children[Number(segment)];
+        return item === undefined ? undefined : { value: item, key: null };
+      }
+      const i = children.findIndex((child) => this.keys[child] === segment);
+      if (i === -1) return undefined;
+      const next = children[i + 1];
+      const value = next === undefined || (this.info[next]! & KEY) !== 0 ? EMPTY : next;
+      return { value, key: children[i]! };
+    };
+    const isEmpty = (node: number) => node === EMPTY || this.at[node] === -1;
+    return walkPointer(this.root, pointer, step, isEmpty, options) ?? this.root;
+  }
+
+  /** Where a node starts (-1 when empty), or null where the full path's answer is not known here. */
+  startOf(slot: number): number | null {
+    if (slot === EMPTY) return -1;
+    return (this.info[slot]! & BLOCK) !== 0 ? null : this.at[slot]!;
+  }
+
+  private listOf(slot: number): number[] {
+    let list = this.lists.get(slot);
+    if (!list) {
+      list = this.childrenOf(this.first[slot]!, slot, []);
+      this.lists.set(slot, list);
+    }
+    return list;
   }
 
   /**
@@ -212,8 +280,6 @@ function sameSize(object: object, size: number): boolean {
   return count === size;
 }
 
-const EMPTY: PosScalar = { kind: 'scalar', at: -1, block: false };
-
 const code = (c: string) => c.charCodeAt(0);
 const TAB = code('\t');
 const LF = code('\n');
@@ -258,22 +324,10 @@ function coreValue(text: string): unknown {
   return NOT_TYPED;
 }
 
-/** The full path's `locate` rules (walkPointer), on the position tree. */
-function locateNode(root: PosNode, pointer: string, options?: { key?: boolean }): PosNode {
-  const step: PointerStep<PosNode> = (node, segment) => {
-    if (node.kind === 'map') {
-      const pair = node.pairs.find((p) => p.key === segment);
-      return pair ? { value: pair.value, key: pair.keyNode } : undefined;
-    }
-    const item = node.kind === 'seq' ? node.items[Number(segment)] : undefined;
-    return item ? { value: item, key: null } : undefined;
-  };
-  return walkPointer(root, pointer, step, (n) => n.kind === 'scalar' && n.at === -1, options) ?? root;
-}
-
-function positionAt(lines: number[], node: PosNode): Position {
-  if (node.kind === 'scalar' && node.block) throw new FastPathUnsure();
-  const offset = Math.max(0, node.at);
+function positionAt(lines: number[], tree: TreeBuilder, node: number): Position {
+  const start = tree.startOf(node);
+  if (start === null) throw new FastPathUnsure();
+  const offset = Math.max(0, start);
   let lo = 0;
   let hi = lines.length - 1;
   while (lo < hi) {
@@ -288,4 +342,10 @@ function lineStarts(source: string): number[] {
   const starts = [0];
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
+}
+
+/** `to` with `from` copied to its start. */
+function grown<T extends Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

@@ -103,6 +103,20 @@ describe('fast YAML path: same suites as the full path', () => {
     expect(parseConfig(config, 'c.yaml', {})).toEqual(parseConfig(config, 'c.yaml', {}, 'full'));
   });
 
+  it('takes a mapping whose one key has an empty value, and places both as the full path does', () => {
+    const text = 'suite: s\ndrift:\n  answer:\nparams:\n  x: 1\n';
+    const fast = fastYamlMapping(text);
+    expect(fast?.data).toEqual({ suite: 's', drift: { answer: null }, params: { x: 1 } });
+    const full = parseYamlMapping(text, 'a.yaml', 'suite', 'x');
+    for (const pointer of ['/drift', '/drift/answer', '/params/x', '/params']) {
+      for (const key of [false, true]) {
+        expect(fast?.locate(pointer, { key }), `${pointer} key=${key}`).toEqual(
+          full.value?.locate(pointer, { key }),
+        );
+      }
+    }
+  });
+
   it('places a value written on the line after its key, with any line break', () => {
     for (const eol of ['\n', '\r\n', '\r']) {
       const text = [
