@@ -139,27 +139,53 @@ export function timerMs(ms: number): number {
   return Math.min(Math.max(1, Math.ceil(ms)), 2 ** 31 - 1);
 }
 
+/** One waiting exchange in a signal's ring of listeners (the ring's head has no listener). */
+interface Waiter {
+  next: Waiter;
+  prev: Waiter;
+  listener: (() => void) | null;
+}
+
 /**
- * Calls `listener` once `signal` aborts. One real listener per signal however many
- * exchanges wait on it (a run passes the same signal to every request).
+ * Calls `listener` once `signal` aborts; returns the way to stop waiting. One real listener
+ * per signal however many exchanges wait on it (a run passes the same signal to every
+ * request), kept in a ring of waiters rather than a Set. Adding and deleting one Set entry
+ * per request made young-generation collections promote far more (at 100,000 instant
+ * answers, 230 → 430–630 KB a collection, and peak RSS 260 → 450 MB); the ring does not.
+ * Which part of V8's Set does that was not pinned down.
  */
-const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+const rings = new WeakMap<AbortSignal, Waiter>();
 function onAbort(signal: AbortSignal, listener: () => void): () => void {
-  let set = waiting.get(signal);
-  if (!set) {
-    const listeners = new Set<() => void>();
-    set = listeners;
-    waiting.set(signal, listeners);
+  let head = rings.get(signal);
+  if (!head) {
+    const ring = { listener: null } as Waiter;
+    ring.next = ring.prev = ring;
+    head = ring;
+    rings.set(signal, ring);
     signal.addEventListener(
       'abort',
       () => {
-        for (const l of [...listeners]) l();
-        listeners.clear();
+        const listeners: (() => void)[] = [];
+        while (ring.next !== ring) {
+          const waiter = ring.next;
+          if (waiter.listener) listeners.push(waiter.listener);
+          detach(waiter);
+        }
+        for (const l of listeners) l();
       },
       { once: true },
     );
   }
-  set.add(listener);
-  const own = set;
-  return () => own.delete(listener);
+  const waiter: Waiter = { next: head, prev: head.prev, listener };
+  head.prev.next = waiter;
+  head.prev = waiter;
+  return () => detach(waiter);
+}
+
+/** Takes a waiter out of its ring (again is harmless). */
+function detach(waiter: Waiter): void {
+  waiter.prev.next = waiter.next;
+  waiter.next.prev = waiter.prev;
+  waiter.next = waiter.prev = waiter;
+  waiter.listener = null;
 }

@@ -103,6 +103,25 @@ describe('undici-lite', () => {
     await expect(pending).rejects.toThrow('stop during');
   });
 
+  it('with one signal shared by many exchanges, an abort rejects exactly those still waiting', async () => {
+    const shared = new AbortController();
+    const finished = await Promise.all([
+      send('/v1/chat/completions?x=1', { signal: shared.signal }),
+      send('/v1/chat/completions?x=1', { signal: shared.signal }),
+    ]);
+    expect(finished.map((a) => a.statusCode)).toEqual([200, 200]);
+    const waiting = [1, 2, 3].map(() => send('/never', { signal: shared.signal }));
+    const answered = send('/v1/chat/completions?x=1', { signal: shared.signal });
+    expect((await answered).statusCode).toBe(200);
+    setTimeout(() => shared.abort(new Error('stop all')), 20);
+    const settled = await Promise.allSettled(waiting);
+    expect(settled.map((s) => (s.status === 'rejected' ? (s.reason as Error).message : 'answered'))).toEqual([
+      'stop all',
+      'stop all',
+      'stop all',
+    ]);
+  });
+
   it('rejects with the network error when nothing listens', async () => {
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
