@@ -31,7 +31,7 @@ const rows: Row[] = [
     undefined,
     {},
     [['new_case', 'info']],
-    /new case "c": not in the baseline/,
+    /^new case: not in the baseline yet$/,
   ],
   ['not_run → nothing, even without baseline', { status: 'not_run' }, undefined, {}, [], null],
   [
@@ -305,6 +305,17 @@ describe('diffSuite', () => {
     expect([...byKey.keys()]).toEqual(['refunds/a#0']);
     expect(byKey.get('refunds/a#0')?.map((d) => d.kind)).toEqual(['new_case']);
     expect(suiteDrift).toEqual([]);
+  });
+
+  it('new cases with the same status share one frozen drift list; each status has its own', () => {
+    const results = [result({ case: 'a' }), result({ case: 'b' }), result({ case: 'c', status: 'fail' })];
+    const { byKey } = diffSuite({ suite: 'refunds', results, baseline: null, complete: true });
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => byKey.get(`refunds/${id}#0`)!);
+    expect(a).toBe(b);
+    expect(Object.isFrozen(a) && Object.isFrozen(a![0])).toBe(true);
+    expect(c).not.toBe(a);
+    expect([a![0]!.current, c![0]!.current]).toEqual(['pass', 'fail']);
+    expect(() => (a as unknown[]).push('x')).toThrow(TypeError);
   });
 
   it('compares every repeat with the same baseline case and passes options through', () => {
