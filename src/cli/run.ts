@@ -1,4 +1,4 @@
-import { tuneV8ForRun } from '../util/v8-tuning.js';
+import { tuneV8ForLargeRun, tuneV8ForRun } from '../util/v8-tuning.js';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -86,7 +86,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
-    { allowAlias: meta.allow_alias, cwd: io.cwd },
+    { allowAlias: meta.allow_alias, cwd: io.cwd, onRead: tuneV8ForLargeRun },
   );
   let env = io.env;
   // The simulator's code loads only for --sim runs.

@@ -8,6 +8,8 @@ import { type ParseSuiteOptions, parseSuite } from './parse.js';
 export interface LoadSuitesOptions extends ParseSuiteOptions {
   /** Base for relative paths and for the file names shown in messages (default process.cwd()). */
   cwd?: string;
+  /** Called once every file is read, before any is parsed, with their total length in characters. */
+  onRead?: (chars: number) => void;
 }
 
 /**
@@ -20,6 +22,7 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
   const { files, diagnostics } = await expandSuitePaths(paths.length > 0 ? paths : ['suites'], cwd);
   const suites: Suite[] = [];
   const reads = await Promise.all(files.map((f) => readTextFile(f.path, f.shown)));
+  options.onRead?.(reads.reduce((n, r) => n + (r.text?.length ?? 0), 0));
   files.forEach((f, i) => {
     const read = reads[i];
     if (!read) return;

@@ -30,6 +30,18 @@ async function diagnosticsOf(paths: string[], options: { allowAlias?: boolean } 
 }
 
 describe('loadSuites', () => {
+  it('reports the total length of the suite text once, before parsing (even when a file then fails)', async () => {
+    const good = suite('good');
+    const bad = 'suite: [unclosed\n';
+    await writeFile(join(dir, 'a.yaml'), good);
+    await writeFile(join(dir, 'b.yaml'), bad);
+    const told: number[] = [];
+    await expect(loadSuites(['.'], { cwd: dir, onRead: (chars) => told.push(chars) })).rejects.toBeInstanceOf(
+      InputError,
+    );
+    expect(told).toEqual([good.length + bad.length]);
+  });
+
   it('expands folders recursively, sorted, skipping hidden entries and non-YAML files', async () => {
     await cp(join(fixtures, 'folder-a'), join(dir, 'suites'), { recursive: true });
     const suites = await loadSuites([], { cwd: dir });

@@ -49,3 +49,28 @@ describe('tuneV8ForRun', () => {
     expect(viaEnv.after).toBe(viaEnv.before);
   });
 });
+
+describe('tuneV8ForLargeRun', () => {
+  // In a child process too: applying it changes the V8 of the process that calls it.
+  function decide(call: string): boolean {
+    const script = `
+      const { tuneV8ForLargeRun, LARGE_RUN_CHARS } = await import(${JSON.stringify(tuning)});
+      console.log(JSON.stringify(${call}));
+    `;
+    return JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+    ) as boolean;
+  }
+
+  it('applies from the large-run threshold of suite text on, not below it', () => {
+    expect(decide('tuneV8ForLargeRun(LARGE_RUN_CHARS - 1, [], {})')).toBe(false);
+    expect(decide('tuneV8ForLargeRun(LARGE_RUN_CHARS, [], {})')).toBe(true);
+  });
+
+  it("lets the user's own heap-growing flag win, on the command line or in NODE_OPTIONS", () => {
+    expect(decide("tuneV8ForLargeRun(LARGE_RUN_CHARS, ['--heap-growing-percent=80'], {})")).toBe(false);
+    expect(
+      decide("tuneV8ForLargeRun(LARGE_RUN_CHARS, [], { NODE_OPTIONS: '--heap-growing-percent=80' })"),
+    ).toBe(false);
+  });
+});
