@@ -54,6 +54,20 @@ describe('baseline store', () => {
     expect(await readBaseline(dir, 'refunds')).toEqual(sample());
   });
 
+  it('shares repeated check lists between entries, unchanged in value and frozen', async () => {
+    const many = sample();
+    for (const id of ['b', 'c'])
+      many.cases[id] = baselineCase({ checks: [{ type: 'contains', pass: true }] });
+    many.cases.d = baselineCase({ checks: [{ type: 'contains', pass: false }] });
+    await writeBaseline(dir, many);
+    const read = (await readBaseline(dir, 'refunds'))!;
+    expect(read).toEqual(many);
+    const [b, c, d] = [read.cases.b!, read.cases.c!, read.cases.d!];
+    expect(b.checks).toBe(c.checks);
+    expect(d.checks).not.toBe(b.checks);
+    expect(Object.isFrozen(b.checks)).toBe(true);
+  });
+
   it('returns null when the suite has no baseline yet', async () => {
     expect(await readBaseline(dir, 'refunds')).toBeNull();
     expect(await readBaseline(join(dir, 'no-such-dir'), 'refunds')).toBeNull();
