@@ -1,6 +1,8 @@
 // `npm run bench`: driftcheck against the raw transport limit on the simulator.
 // Usage: node bench/run.mjs [--sizes 1000,20000] [--slow-sizes 1000] [--latency-ms 50]
 //   [--concurrency 16] [--runs 3] [--quick] [--no-startup] [--out bench/results/bench.json]
+//   [--with-baselines]  (accept one untimed run as the baselines first: the steady nightly run,
+//                        where every case is compared with its baseline, instead of a first run)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     quick: { type: 'boolean', default: false },
     'no-startup': { type: 'boolean', default: false },
+    'with-baselines': { type: 'boolean', default: false },
     out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
     root: { type: 'string', default: REPO },
   },
@@ -39,6 +42,7 @@ const slowSizes = list(values['slow-sizes']);
 const latencyMs = Number(values['latency-ms']);
 const concurrency = Number(values.concurrency);
 const runs = quick ? 1 : Math.max(1, Number(values.runs));
+const withBaselines = values['with-baselines'];
 const log = (text) => process.stderr.write(`${text}\n`);
 
 const loadAtStart = loadavg()[0];
@@ -76,7 +80,14 @@ try {
       simulator: 'driftcheck sim in its own process, warmed up with one untimed pass per mode',
       order: 'undici first on odd runs, driftcheck first on even runs',
     },
-    options: { sizes, slow_sizes: slowSizes, latency_ms: latencyMs, concurrency, runs },
+    options: {
+      sizes,
+      slow_sizes: slowSizes,
+      latency_ms: latencyMs,
+      concurrency,
+      runs,
+      with_baselines: withBaselines,
+    },
     startup,
     startup_targets: startupTargets(startup),
     rows: rows.map((row) => ({
@@ -117,6 +128,7 @@ async function measureSize(size, latency) {
         tmp: root,
       },
     ).catch(() => null);
+    if (withBaselines) await runDriftcheck(workload, dir, size, ['--update-baselines']);
     const samples = { undici: [], driftcheck: [] };
     for (let run = 0; run < runs; run++) {
       const order = run % 2 === 0 ? ['undici', 'driftcheck'] : ['driftcheck', 'undici'];
@@ -137,6 +149,7 @@ async function measureSize(size, latency) {
     return {
       size,
       latencyMs: latency,
+      baselines: withBaselines,
       concurrency,
       undici,
       driftcheck,
@@ -158,7 +171,7 @@ async function runUndici(args, dir, size) {
   return m;
 }
 
-async function runDriftcheck(workload, dir, size) {
+async function runDriftcheck(workload, dir, size, extra = []) {
   const reportDir = join(dir, 'reports');
   const args = [
     BIN,
@@ -169,12 +182,14 @@ async function runDriftcheck(workload, dir, size) {
     '--concurrency',
     String(concurrency),
   ];
-  args.push('--report-dir', reportDir, '--baseline-dir', join(dir, 'baselines'));
+  args.push('--report-dir', reportDir, '--baseline-dir', join(dir, 'baselines'), ...extra);
   const m = await measureNode(args, { cwd: dir, env, tmp: root });
   await rm(reportDir, { recursive: true, force: true });
   // Every case passes on the simulator (new cases drift as info only), so anything but 0 is a bench bug.
   if (m.code !== 0 || !m.stderr.includes(`${size} samples`))
     throw new Error(`driftcheck run failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
+  if (extra.includes('--update-baselines') && !m.stderr.includes('baseline written'))
+    throw new Error(`driftcheck wrote no baselines:\n${m.stderr}`);
   return m;
 }
 

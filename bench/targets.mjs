@@ -53,7 +53,7 @@ export function renderTable(rows, startup) {
     const targets = [throughputTarget(row), memoryTarget(row)].filter(Boolean);
     body.push([
       String(row.size),
-      row.latencyMs ? `${row.latencyMs} ms` : 'instant',
+      `${row.latencyMs ? `${row.latencyMs} ms` : 'instant'}${row.baselines ? ', baselines' : ''}`,
       String(row.concurrency),
       fmt(row.undici.wallMs / 1000, 2),
       fmt(row.driftcheck.wallMs / 1000, 2),
