@@ -183,7 +183,8 @@ async function runDriftcheck(workload, dir, size, extra = []) {
     String(concurrency),
   ];
   args.push('--report-dir', reportDir, '--baseline-dir', join(dir, 'baselines'), ...extra);
-  const m = await measureNode(args, { cwd: dir, env, tmp: root });
+  // Accepting baselines prints a line per suite after the plan line the check below looks for.
+  const m = await measureNode(args, { cwd: dir, env, tmp: root, keepOutput: extra.length ? 2 ** 20 : 4000 });
   await rm(reportDir, { recursive: true, force: true });
   // Every case passes on the simulator (new cases drift as info only), so anything but 0 is a bench bug.
   if (m.code !== 0 || !m.stderr.includes(`${size} samples`))
