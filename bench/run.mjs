@@ -1,5 +1,5 @@
 // `npm run bench`: driftcheck against the raw transport limit on the simulator.
-// Usage: node bench/run.mjs [--sizes 1000,20000] [--slow-sizes 1000] [--latency-ms 50]
+// Usage: node bench/run.mjs [--sizes 1000,20000,100000] [--slow-sizes 1000] [--latency-ms 50]
 //   [--concurrency 16] [--runs 3] [--quick] [--no-startup] [--out bench/results/bench.json]
 //   [--with-baselines]  (accept one untimed run as the baselines first: the steady nightly run,
 //                        where every case is compared with its baseline, instead of a first run)
@@ -16,7 +16,7 @@ import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
 const { values } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '1000,20000' },
+    sizes: { type: 'string', default: '1000,20000,100000' },
     'slow-sizes': { type: 'string', default: '1000' },
     'latency-ms': { type: 'string', default: '50' },
     concurrency: { type: 'string', default: '16' },
