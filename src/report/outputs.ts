@@ -58,13 +58,11 @@ export async function writeReportFiles(
   return written;
 }
 
-/** The baseline answer and usage per `suite/case`, for the HTML report's diffs and totals. */
+/** The baseline answer and usage of a case, for the HTML report's diffs and totals (read in place, not copied). */
 function htmlBaselines(context: RenderContext): HtmlBaselines {
-  const out: HtmlBaselines = {};
-  for (const [suite, { baseline }] of context.baselines ?? []) {
-    for (const [id, entry] of Object.entries(baseline?.cases ?? {})) {
-      out[`${suite}/${id}`] = { content: entry.content, usage: entry.usage };
-    }
-  }
-  return out;
+  const baselines = context.baselines;
+  return (suite, caseId) => {
+    const cases = baselines?.get(suite)?.baseline?.cases;
+    return cases && Object.hasOwn(cases, caseId) ? cases[caseId] : undefined;
+  };
 }

@@ -141,20 +141,29 @@ describe('renderHtml', () => {
     expect(page.cases[0]).toMatchObject({ baseline: kind, baseline_content: text });
   });
 
-  it('takes baseline answers and usage from the caller when given', () => {
+  it('takes baseline answers and usage from the caller when given, keyed or looked up', () => {
     const c = makeCase({ case: 'a', status: 'error', content: null, drift: [regressedDrift('errors')] });
-    const html = renderHtml(makeReport([c, makeCase({ case: 'b' })]), {
-      baselines: {
-        'support/a': {
-          content: 'the old answer',
-          usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
-        },
-        'support/b': {
-          content: 'Refunds are accepted within 30 days of purchase.',
-          usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
-        },
+    const report = makeReport([c, makeCase({ case: 'b' })]);
+    const keyed = {
+      'support/a': {
+        content: 'the old answer',
+        usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
+      },
+      'support/b': {
+        content: 'Refunds are accepted within 30 days of purchase.',
+        usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
+      },
+    };
+    const html = renderHtml(report, { baselines: keyed });
+    const asked: string[] = [];
+    const lookedUp = renderHtml(report, {
+      baselines: (suite, id) => {
+        asked.push(`${suite}/${id}`);
+        return keyed[`${suite}/${id}` as keyof typeof keyed];
       },
     });
+    expect(lookedUp).toBe(html);
+    expect(new Set(asked)).toEqual(new Set(['support/a', 'support/b']));
     expect(embedded(html).cases.map((x) => [x.case, x.baseline, x.baseline_content])).toEqual([
       ['a', 'text', 'the old answer'],
       ['b', 'same', null],

@@ -17,7 +17,22 @@ export interface HtmlBaselineCase {
   content: string | null;
   usage?: Usage | null;
 }
-export type HtmlBaselines = Record<string, HtmlBaselineCase | undefined>;
+/**
+ * The baseline entries the page may use: keyed by `suite/case`, or looked up by suite and
+ * case id (what `run` passes: a copy of 100,000 entries under new keys cost 10 MB).
+ */
+export type HtmlBaselines =
+  | Record<string, HtmlBaselineCase | undefined>
+  | ((suite: string, caseId: string) => HtmlBaselineCase | undefined);
+
+/** A case's baseline entry, from either form of HtmlBaselines. */
+export function baselineOf(
+  baselines: HtmlBaselines,
+  suite: string,
+  caseId: string,
+): HtmlBaselineCase | undefined {
+  return typeof baselines === 'function' ? baselines(suite, caseId) : baselines[`${suite}/${caseId}`];
+}
 
 /** Above this many cases the page embeds shortened texts, so the file stays openable. */
 export const LARGE_REPORT_CASES = 20_000;
@@ -140,7 +155,7 @@ export function pageCases(
 
   function pageCase(c: CaseResult, rank: number): PageCase {
     const stat = statOf(c);
-    const base = baselineText(c, withBaseline.has(c.suite), baselines[`${c.suite}/${c.case}`]);
+    const base = baselineText(c, withBaseline.has(c.suite), baselineOf(baselines, c.suite, c.case));
     const content = clip(c.content, limit);
     const baselineContent = clip(base.text, limit);
     return {

@@ -1,5 +1,5 @@
 import type { DriftKind, Report } from '../../types.js';
-import type { HtmlBaselines } from './data.js';
+import { baselineOf, type HtmlBaselines } from './data.js';
 import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../numbers.js';
 import { compareText } from '../../util/compare-text.js';
@@ -104,7 +104,7 @@ function usageLine(report: Report, baselines: HtmlBaselines): string {
   for (const c of report.cases) {
     if (!c.usage) continue;
     add(run, c.usage);
-    const base = baselines[`${c.suite}/${c.case}`]?.usage;
+    const base = baselineOf(baselines, c.suite, c.case)?.usage;
     if (base) {
       add(now, c.usage);
       add(then, base);
