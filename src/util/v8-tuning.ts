@@ -41,10 +41,10 @@ export const LARGE_RUN_CHARS = 4 * 2 ** 20;
  * may grow by 40 % of what a full collection left alive before the next one, not by V8's
  * own factor, which reaches 4× on a machine with memory to spare. A large run keeps every
  * case and result to the end, so the old generation holds over 100 MB, and four times
- * that is what made its peak RSS. Measured with the benchmark's 100,000 cases: peak RSS
- * 275–339 → 249–251 MB, wall time within the noise. Below the threshold it is left
- * alone: at 20,000 cases it saved 5 MB for 7–8 % more CPU. A `--heap-growing-percent`
- * of the user's wins. Returns whether it applied.
+ * that is what made its peak RSS. Measured with the benchmark's 100,000 cases, runs
+ * alternating with V8's own factor: peak RSS 239–241 against 267–284 MB, for about 5 %
+ * more CPU. Below the threshold it is left alone: at 20,000 cases it saved 5 MB for
+ * 7–8 % more CPU. A `--heap-growing-percent` of the user's wins. Returns whether it applied.
  */
 export function tuneV8ForLargeRun(
   chars: number,
