@@ -169,7 +169,7 @@ function onAbort(signal: AbortSignal, listener: () => void): () => void {
         while (ring.next !== ring) {
           const waiter = ring.next;
           if (waiter.listener) listeners.push(waiter.listener);
-          detach(waiter);
+          leave(waiter);
         }
         for (const l of listeners) l();
       },
@@ -179,11 +179,11 @@ function onAbort(signal: AbortSignal, listener: () => void): () => void {
   const waiter: Waiter = { next: head, prev: head.prev, listener };
   head.prev.next = waiter;
   head.prev = waiter;
-  return () => detach(waiter);
+  return () => leave(waiter);
 }
 
 /** Takes a waiter out of its ring (again is harmless). */
-function detach(waiter: Waiter): void {
+function leave(waiter: Waiter): void {
   waiter.prev.next = waiter.next;
   waiter.next.prev = waiter.prev;
   waiter.next = waiter.prev = waiter;

@@ -27,7 +27,7 @@ const YOUNG_GENERATION_BYTES = 8 * 2 ** 20;
  * first use) and before suites are read.
  */
 export function tuneV8ForRun(execArgv: readonly string[] = process.execArgv, env = process.env): void {
-  const given = `${execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`;
+  const given = flagsGiven(execArgv, env);
   if (!/liftoff|wasm-tier|wasm-dynamic-tiering/.test(given)) v8.setFlagsFromString('--liftoff-only');
   if (!/semi-space|young-generation/.test(given)) capYoungGeneration();
   if (!/scavenge/.test(given)) v8.setFlagsFromString('--no-parallel-scavenge');
@@ -51,8 +51,7 @@ export function tuneV8ForLargeRun(
   execArgv: readonly string[] = process.execArgv,
   env = process.env,
 ): boolean {
-  const given = `${execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`;
-  if (chars < LARGE_RUN_CHARS || /heap-growing/.test(given)) return false;
+  if (chars < LARGE_RUN_CHARS || /heap-growing/.test(flagsGiven(execArgv, env))) return false;
   v8.setFlagsFromString('--heap-growing-percent=40');
   return true;
 }
@@ -76,4 +75,9 @@ function capYoungGeneration(): void {
   keep.length = 0;
   // Not reached (another V8 may grow differently): leave V8's own growth alone.
   if ((size() ?? 0) >= YOUNG_GENERATION_BYTES) v8.setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** The node and V8 flags the user passed: on the command line, or in NODE_OPTIONS. */
+function flagsGiven(execArgv: readonly string[], env: NodeJS.ProcessEnv): string {
+  return `${execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`;
 }
