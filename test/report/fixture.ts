@@ -1,3 +1,4 @@
+import type { PageData } from '../../src/report/html/data.js';
 import type { CaseResult, CaseStats, Drift, Report, SuiteReport } from '../../src/types.js';
 import { sampleResult } from '../helpers/results.js';
 
@@ -251,4 +252,18 @@ export function repeatedReport(): Report {
   const report = makeReport(cases);
   report.suites[0]!.pass_rates = [stat('noisy', 4, 5, false), stat('dropped', 2, 5, true)];
   return report;
+}
+
+/** The inline `<script>` or `<style>` blocks of a page, with their attributes. */
+export function inlineBlocks(html: string, tag: 'script' | 'style'): { attrs: string; body: string }[] {
+  return [...html.matchAll(new RegExp(`<${tag}([^>]*)>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => ({
+    attrs: m[1]!,
+    body: m[2]!,
+  }));
+}
+
+/** The data the page embeds for its script. */
+export function embedded(html: string): PageData {
+  const block = inlineBlocks(html, 'script').find((b) => b.attrs.includes('application/json'))!;
+  return JSON.parse(block.body) as PageData;
 }

@@ -5,6 +5,8 @@ import type { PageData } from '../../src/report/html/data.js';
 import type { CaseResult } from '../../src/types.js';
 import {
   contentDrift,
+  embedded,
+  inlineBlocks,
   makeCase,
   makeReport,
   regressedDrift,
@@ -13,18 +15,6 @@ import {
 } from './fixture.js';
 
 const XSS = '</script><script>window.__xss=1</script><img src=x onerror="window.__xss=1"><!-- \u2028\u2029';
-
-function inlineBlocks(html: string, tag: 'script' | 'style'): { attrs: string; body: string }[] {
-  return [...html.matchAll(new RegExp(`<${tag}([^>]*)>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => ({
-    attrs: m[1]!,
-    body: m[2]!,
-  }));
-}
-
-function embedded(html: string): PageData {
-  const block = inlineBlocks(html, 'script').find((b) => b.attrs.includes('application/json'))!;
-  return JSON.parse(block.body) as PageData;
-}
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 

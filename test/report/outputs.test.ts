@@ -2,11 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PageData } from '../../src/report/html/data.js';
 import { writeReportFiles } from '../../src/report/outputs.js';
 import type { Baseline } from '../../src/types.js';
 import { baselineCase } from '../baseline/fixtures.js';
-import { makeCase, makeReport, regressedDrift } from './fixture.js';
+import { embedded, makeCase, makeReport, regressedDrift } from './fixture.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -36,9 +35,7 @@ describe('writeReportFiles', () => {
     });
     expect(files).toEqual([join(dir, 'report.json'), join(dir, 'report.html')]);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
-    const data = /<script type="application\/json"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1];
-    const page = JSON.parse(data!) as PageData;
-    expect(page.cases.find((c) => c.case === 'a')).toMatchObject({
+    expect(embedded(html).cases.find((c) => c.case === 'a')).toMatchObject({
       baseline: 'text',
       baseline_content: 'the old answer',
     });

@@ -23,9 +23,14 @@ function probe(nodeFlags: string[], call: string): { before: number; after: numb
     }
     console.log(JSON.stringify({ before, after, later: young(), kept: kept.length }));
   `;
+  return runModule(script, nodeFlags) as { before: number; after: number; later: number };
+}
+
+/** Runs `script` as an ES module in a node process of its own; returns what it printed, parsed. */
+function runModule(script: string, nodeFlags: string[] = []): unknown {
   return JSON.parse(
     execFileSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], { encoding: 'utf8' }),
-  ) as { before: number; after: number; later: number };
+  );
 }
 
 describe('tuneV8ForRun', () => {
@@ -57,9 +62,7 @@ describe('tuneV8ForLargeRun', () => {
       const { tuneV8ForLargeRun, LARGE_RUN_CHARS } = await import(${JSON.stringify(tuning)});
       console.log(JSON.stringify(${call}));
     `;
-    return JSON.parse(
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
-    ) as boolean;
+    return runModule(script) as boolean;
   }
 
   it('applies from the large-run threshold of suite text on, not below it', () => {
