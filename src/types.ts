@@ -76,7 +76,7 @@ export type Expectation =
  * Faults the embedded simulator can be told to produce for one request: every error
  * kind a service can cause, plus a reply cut short at max_tokens.
  */
-export type SimFault = Exclude<ErrorKind, 'preflight'> | 'length';
+export type SimFault = Exclude<ErrorKind, 'preflight' | 'refusal' | 'content_filter' | 'endpoint_not_found'> | 'length';
 
 /**
  * Per-case instructions for the embedded simulator (`sim:` in a suite). Sent only
@@ -157,7 +157,10 @@ export type ErrorKind =
   | 'timeout'
   | 'network'
   | 'bad_response'
-  | 'server_error';
+  | 'server_error'
+  | 'refusal'
+  | 'content_filter'
+  | 'endpoint_not_found';
 
 export interface CaseError {
   kind: ErrorKind;
@@ -190,6 +193,17 @@ export interface Completion {
   content: string;
   finish_reason: string | null;
   usage: Usage | null;
+  /** What served the answer, where the service says (router: `provider`); null otherwise. */
+  provider?: string | null;
+  system_fingerprint?: string | null;
+  /** The provider's own finish reason (router: `native_finish_reason`). */
+  native_finish_reason?: string | null;
+  /** `message.refusal`: the model's refusal text. */
+  refusal?: string | null;
+  /** `usage.completion_tokens_details.reasoning_tokens`. */
+  reasoning_tokens?: number | null;
+  /** `usage.prompt_tokens_details.cached_tokens`. */
+  cached_tokens?: number | null;
 }
 
 export interface CompletionRequest {
@@ -259,7 +273,12 @@ export type DriftKind =
   | 'new_error'
   | 'new_case'
   | 'missing_case'
-  | 'pass_rate_dropped';
+  | 'pass_rate_dropped'
+  | 'provider_changed'
+  | 'fingerprint_changed'
+  | 'error_changed'
+  | 'refused'
+  | 'pass_rate_trending_down';
 
 export type DriftSeverity = 'fail' | 'warn' | 'info';
 
@@ -276,8 +295,8 @@ export interface Drift {
 
 export type CaseStatus = 'pass' | 'fail' | 'error' | 'not_run';
 
-/** One sample of one case: a journal line, and an entry of `report.cases`. */
-export interface CaseResult {
+/** One sample of one case: a line of the journal (`results.jsonl`), the run's source of truth. */
+export interface SampleResult {
   /** `suite/case#repeat` — unique within a run. */
   key: string;
   suite: string;
@@ -296,16 +315,123 @@ export interface CaseResult {
   error: CaseError | null;
   attempt_errors: CaseError[];
   checks: CheckResult[];
-  drift: Drift[];
   content: string | null;
-  /** The prompt as sent (messages), for reviewers. */
-  messages: Message[];
   started_at: string | null;
   /** True when a key value was found and replaced in this result. */
   redacted: boolean;
   /** `auto`: the case was sampled adaptively (`repeat: auto`); its verdict is the sequential test's. */
   sampling?: 'auto';
   cache_status?: string | null;
+  /** What served the answer, where the service said (see Completion). */
+  provider?: string | null;
+  system_fingerprint?: string | null;
+  native_finish_reason?: string | null;
+  refusal?: string | null;
+  reasoning_tokens?: number | null;
+  cached_tokens?: number | null;
+}
+
+/** How a case's samples came out. `sent` = passed + failed + errored. */
+export interface SampleCounts {
+  planned: number;
+  sent: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  not_run: number;
+}
+
+/** A case's pass rate over its samples, and its test against the baseline's samples. */
+export interface PassRate {
+  rate: number;
+  /** Wilson 95 % interval. */
+  low: number;
+  high: number;
+  baseline: { pass: number; total: number } | null;
+  /** One-sided p-value for "the pass rate dropped" (null without baseline samples). */
+  p: number | null;
+  /**
+   * dropped: significantly lower than the baseline's · flaky: the baseline itself had mixed
+   * outcomes and no significant drop · stable: no significant drop · new: no baseline samples.
+   */
+  verdict: 'dropped' | 'flaky' | 'stable' | 'new';
+}
+
+/** One distinct answer of a repeated case, with how many samples gave it. */
+export interface DistinctAnswer {
+  content: string | null;
+  count: number;
+  /** How the first sample with this answer came out. */
+  status: CaseStatus;
+}
+
+/** Sums and percentiles over a case's sent samples. */
+export interface SampleStats {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  reasoning_tokens: number;
+  /** Sum of the known costs (USD), null when no sample reported one. */
+  cost: number | null;
+  /** Samples that reported usage, and of those, a cost. */
+  with_usage: number;
+  with_cost: number;
+  latency_ms: { p50: number; p95: number; max: number } | null;
+  /** Judge calls made for the case's samples, and their tokens and cost. */
+  judge_calls: number;
+  judge_tokens: number;
+  judge_cost: number | null;
+  attempts: number;
+  wait_ms: number;
+}
+
+/**
+ * One case of a run: its samples aggregated (per-sample detail stays in the journal). The
+ * answer fields (`model` … `content`) are those of its first sent sample by repeat, the one
+ * a baseline keeps; `first_failure` is the first failing or erroring sample whole.
+ */
+export interface CaseEntry {
+  /** `suite/case`. */
+  id: string;
+  suite: string;
+  case: string;
+  service: string;
+  requested_model: string;
+  /** The verdict to read: a repeated case whose pass rate dropped is `fail`, whatever its first sample did. */
+  status: CaseStatus;
+  samples: SampleCounts;
+  /** Present when the case (or its baseline) has more than one sample. */
+  pass_rate: PassRate | null;
+  sampling?: 'auto';
+  model: string | null;
+  /** Every concrete model, provider and fingerprint that answered, most frequent first. */
+  models: string[];
+  provider: string | null;
+  providers: string[];
+  system_fingerprint: string | null;
+  fingerprints: string[];
+  finish_reason: string | null;
+  native_finish_reason: string | null;
+  usage: Usage | null;
+  cache_status: string | null;
+  response_id: string | null;
+  started_at: string | null;
+  error: CaseError | null;
+  /** Error kinds over the samples, with counts. */
+  error_kinds: Partial<Record<ErrorKind, number>>;
+  checks: CheckResult[];
+  /** Passing samples per expectation, in `checks` order. */
+  check_passes: number[];
+  content: string | null;
+  refusal: string | null;
+  /** Distinct answers, most frequent first (at most DISTINCT_ANSWERS; the rest counted in other_answers). */
+  answers: DistinctAnswer[];
+  other_answers: number;
+  first_failure: SampleResult | null;
+  stats: SampleStats;
+  drift: Drift[];
+  messages: Message[];
+  redacted: boolean;
 }
 
 // ─── Baselines ───────────────────────────────────────────────────────────────
@@ -321,6 +447,9 @@ export interface BaselineCase {
   checks: { type: CheckType; pass: boolean }[];
   /** Outcome of every sample when the case was repeated. */
   samples?: { pass: number; total: number };
+  /** What served the accepted answer (router), when the service said. */
+  provider?: string | null;
+  system_fingerprint?: string | null;
 }
 
 /** `baselines/<suite>.json`: committed, reviewable. */
@@ -337,6 +466,11 @@ export interface Baseline {
 // ─── Reports ─────────────────────────────────────────────────────────────────
 
 export type RunStatus = 'completed' | 'paused' | 'interrupted';
+
+/** Why a run ended before its plan did. */
+export type StopReason =
+  | { kind: 'paused' | 'access'; error: CaseError }
+  | { kind: 'interrupted'; error: null; signal: 'SIGINT' | 'SIGTERM' };
 /** DESIGN.md's 0–4, plus the shell's 128 + signal for a run interrupted by SIGINT (130) or SIGTERM (143). */
 export type ExitCode = 0 | 1 | 2 | 3 | 4 | 130 | 143;
 
@@ -357,33 +491,39 @@ export interface RunInfo {
   stop_reason: CaseError | null;
 }
 
+/**
+ * The counts every reporter shows, computed once (report/summary.ts). Cases are the unit:
+ * passed + failed + errored + not_run = cases; samples count the requests behind them.
+ */
 export interface Summary {
-  total: number;
+  cases: number;
+  samples: number;
   passed: number;
   failed: number;
   errored: number;
-  regressed: number;
-  drifted: number;
   not_run: number;
+  /** Cases with drift of severity fail. */
+  regressed: number;
+  /** Cases with any drift other than new_case. */
+  drifted: number;
+  /** Suite-level findings (missing cases, suite pass rate or usage), counted apart from cases. */
+  suite_findings: number;
+  /** Of those, findings of severity fail. */
+  suite_regressed: number;
 }
 
-/** A repeated case's pass rate, compared with its baseline's samples. */
-export interface CaseStats {
-  case: string;
-  samples: { pass: number; total: number };
-  rate: number;
-  /** Wilson 95 % interval of the pass rate. */
-  interval: { low: number; high: number };
-  baseline: { pass: number; total: number } | null;
-  /** One-sided p-value for "the pass rate dropped" (null without baseline samples). */
-  p: number | null;
-  /**
-   * dropped: significantly lower than the baseline's · flaky: the baseline itself had mixed
-   * outcomes and no significant drop · stable: no significant drop · new: no baseline samples.
-   */
-  verdict: 'dropped' | 'flaky' | 'stable' | 'new';
-  /** A repeated case fails the run when it dropped, or (without baseline) most samples failed. */
-  failing: boolean;
+/** Usage summed over a suite's cases, and the baseline's over the same cases. */
+export interface SuiteUsage {
+  run: UsageTotals;
+  /** Over the cases both this run and the baseline have: this run's, then the baseline's. */
+  compared: { cases: number; run: TokenTotals; baseline: TokenTotals } | null;
+}
+
+export interface TokenTotals {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cost: number | null;
 }
 
 export interface SuiteReport {
@@ -393,20 +533,27 @@ export interface SuiteReport {
   requested_model: string;
   /** Concrete models that answered. */
   models: string[];
+  /** Providers that served (router), when the service said. */
+  providers: string[];
   /** `baselines/<suite>.json` when one existed. */
   baseline: string | null;
-  /** Suite-level drift (missing_case, pass_rate_dropped across cases, …). */
+  /** Suite-level drift (missing_case, pass_rate_dropped across cases, usage_changed). */
   drift: Drift[];
-  /** Pass-rate statistics of the suite's repeated cases (empty when nothing was repeated). */
-  pass_rates: CaseStats[];
+  cases: number;
+  usage: SuiteUsage;
 }
 
-export interface Report {
-  schema_version: 1;
+/** The report's head: everything but the cases. Reporters get it once every case is folded. */
+export interface ReportHead {
+  schema_version: 2;
   run: RunInfo;
   summary: Summary;
   suites: SuiteReport[];
-  cases: CaseResult[];
+}
+
+/** `report.json`: the head, then one entry per case in plan order. */
+export interface Report extends ReportHead {
+  cases: CaseEntry[];
 }
 
 // ─── Drift tolerances, judge checks, prices (issue 6) ────────────────────────

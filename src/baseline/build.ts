@@ -1,49 +1,49 @@
-import type { Baseline, BaselineCase, CaseResult } from '../types.js';
+import type { Baseline, BaselineCase, CaseEntry } from '../types.js';
 
 export interface BaselineInput {
   suite: string;
   service: string;
   model: string;
   run_id: string;
-  results: CaseResult[];
+  /** The suite's report entries (other suites' and not-run cases are ignored). */
+  cases: Iterable<CaseEntry>;
   previous: Baseline | null;
   /** Case ids to accept (`baseline accept --case`); every other case of `previous` stays as it was. */
-  only?: string[];
+  only?: readonly string[];
 }
 
 /**
- * Status of a repeated case: pass when a strict majority of samples passed; otherwise
- * error when errors outnumber failures, else fail. One sample keeps its own status.
+ * Status of a case's samples: pass when a strict majority passed; otherwise error when
+ * errors outnumber failures, else fail. One sample keeps its own status.
  */
-function majorityStatus(samples: CaseResult[]): BaselineCase['status'] {
-  const count = (s: CaseResult['status']): number => samples.filter((r) => r.status === s).length;
-  if (count('pass') * 2 > samples.length) return 'pass';
-  return count('error') > count('fail') ? 'error' : 'fail';
+function majorityStatus(c: CaseEntry): BaselineCase['status'] {
+  const s = c.samples;
+  if (s.passed * 2 > s.sent) return 'pass';
+  return s.errored > s.failed ? 'error' : 'fail';
 }
 
-/** The baseline entry of one case; what it answered comes from its first sample by repeat index. */
-function caseFromSamples(samples: CaseResult[]): BaselineCase {
-  const sorted = [...samples].sort((a, b) => a.repeat - b.repeat);
-  const first = sorted[0]!;
+/** The baseline entry of one case; what it answered is its first sample's (the entry's answer fields). */
+export function baselineCase(c: CaseEntry): BaselineCase {
+  const status = majorityStatus(c);
   const entry: BaselineCase = {
-    status: majorityStatus(sorted),
-    requested_model: first.requested_model,
-    model: first.model,
-    finish_reason: first.finish_reason,
-    usage: first.usage,
-    content: first.content,
-    error_kind: first.error?.kind ?? null,
-    checks: first.checks.map((c) => ({ type: c.type, pass: c.pass })),
+    status,
+    requested_model: c.requested_model,
+    model: c.model,
+    finish_reason: c.finish_reason,
+    usage: c.usage,
+    content: c.content,
+    error_kind: status === 'error' || c.samples.sent === 1 ? (c.error?.kind ?? null) : null,
+    checks: c.checks.map((k) => ({ type: k.type, pass: k.pass })),
   };
-  if (sorted.length > 1) {
-    entry.samples = { pass: sorted.filter((r) => r.status === 'pass').length, total: sorted.length };
-  }
+  if (c.samples.sent > 1) entry.samples = { pass: c.samples.passed, total: c.samples.sent };
+  if (c.provider) entry.provider = c.provider;
+  if (c.system_fingerprint) entry.system_fingerprint = c.system_fingerprint;
   return entry;
 }
 
 /**
- * Turns a run's results for one suite into its baseline, for `baseline accept` and
- * `--update-baselines`. Results of other suites and `not_run` samples are ignored.
+ * Turns a run's entries for one suite into its baseline, for `baseline accept` and
+ * `--update-baselines`. Entries of other suites and cases that were not run are ignored.
  *
  * Cases of `previous` that this run did not produce are kept: a filtered, sharded or
  * paused run must never delete baseline cases. A case removed from the suite therefore
@@ -51,18 +51,14 @@ function caseFromSamples(samples: CaseResult[]): BaselineCase {
  * run until someone deletes it from the file. With `only`, just those case ids are
  * replaced (when this run has them); everything else comes from `previous` untouched.
  */
-export function baselineFromResults(input: BaselineInput): Baseline {
-  const bySample = new Map<string, CaseResult[]>();
-  for (const r of input.results) {
-    if (r.suite !== input.suite || r.status === 'not_run') continue;
-    if (input.only !== undefined && !input.only.includes(r.case)) continue;
-    const list = bySample.get(r.case);
-    if (list) list.push(r);
-    else bySample.set(r.case, [r]);
-  }
+export function baselineFromEntries(input: BaselineInput): Baseline {
   // A Map, then fromEntries: ids are user text, and `cases[id] = …` with "__proto__" would not add a key.
   const cases = new Map(Object.entries(input.previous?.cases ?? {}));
-  for (const [id, samples] of bySample) cases.set(id, caseFromSamples(samples));
+  for (const c of input.cases) {
+    if (c.suite !== input.suite || c.samples.sent === 0) continue;
+    if (input.only !== undefined && !input.only.includes(c.case)) continue;
+    cases.set(c.case, baselineCase(c));
+  }
   return {
     schema_version: 1,
     suite: input.suite,

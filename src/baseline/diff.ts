@@ -1,6 +1,6 @@
-import type { Baseline, BaselineCase, CaseResult, Drift, DriftTolerance } from '../types.js';
+import type { Baseline, BaselineCase, CaseEntry, Drift, DriftTolerance } from '../types.js';
 import { contentDrift, usageDrift } from './answer-drift.js';
-import { mergeTolerance, overlayTolerance, type SuiteTolerances } from './tolerance.js';
+import { mergeTolerance } from './tolerance.js';
 import { suiteUsageDrift } from './usage-totals.js';
 
 export interface DiffOptions {
@@ -26,21 +26,55 @@ function runLayer(options: DiffOptions): DriftTolerance {
   };
 }
 
-function statusDrift(current: CaseResult, base: BaselineCase): Drift[] {
+/** What the differ reads of a case: its verdict, its first answer, and what served it. */
+export type DiffedCase = Pick<
+  CaseEntry,
+  | 'status'
+  | 'error'
+  | 'checks'
+  | 'model'
+  | 'models'
+  | 'providers'
+  | 'fingerprints'
+  | 'finish_reason'
+  | 'usage'
+  | 'content'
+  | 'pass_rate'
+>;
+
+/** The case's verdict against the baseline's status: errors, refusals, regressions and fixes. */
+function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
   const drift: Drift[] = [];
-  if (current.status === 'error' && current.error && base.status !== 'error') {
-    const { kind, message } = current.error;
+  const kind = current.error?.kind ?? null;
+  if (current.status === 'error' && current.error && kind === 'refusal' && base.error_kind !== 'refusal') {
+    drift.push({
+      kind: 'refused',
+      severity: 'fail',
+      baseline: base.status,
+      current: { kind, message: current.error.message },
+      message: `refused: the model answered in the baseline, now refuses: ${current.error.message}`,
+    });
+  } else if (current.status === 'error' && current.error && base.status !== 'error') {
     drift.push({
       kind: 'new_error',
       severity: 'fail',
       baseline: base.status,
-      current: { kind, message },
-      message: `new error: ${kind}: ${message}`,
+      current: { kind, message: current.error.message },
+      message: `new error: ${kind}: ${current.error.message}`,
+    });
+  } else if (current.error && base.status === 'error' && base.error_kind !== null && kind !== base.error_kind) {
+    drift.push({
+      kind: 'error_changed',
+      severity: 'fail',
+      baseline: base.error_kind,
+      current: kind,
+      message: `error changed: ${base.error_kind} → ${kind}: ${current.error.message}`,
     });
   }
+  // A repeated case's single outcomes prove nothing alone: its pass-rate test decides.
+  if (current.pass_rate !== null) return drift;
   if (base.status === 'pass' && current.status !== 'pass') {
-    const now =
-      current.status === 'error' ? `errors (${current.error?.kind ?? 'unknown'})` : failedChecks(current);
+    const now = current.status === 'error' ? `errors (${kind ?? 'unknown'})` : failedChecks(current);
     drift.push({
       kind: 'regressed',
       severity: 'fail',
@@ -63,56 +97,81 @@ function statusDrift(current: CaseResult, base: BaselineCase): Drift[] {
 }
 
 /**
- * The drift of a sample whose case the baseline does not have: one frozen list per status,
- * shared by every such sample. A run without baselines yet (a new suite, the first night)
- * otherwise held one list, one object and one message per sample, about 18 MB at
- * 100,000 cases. The message does not repeat the case id; the case it belongs to says it.
+ * What served the answers against what served the baseline's: the concrete model, the
+ * router's provider and the backend fingerprint. Every sample counts, so one sample of ten
+ * served elsewhere is seen.
  */
-const NEW_CASE: Record<'pass' | 'fail' | 'error', Drift[]> = {
-  pass: newCaseDrift('pass'),
-  fail: newCaseDrift('fail'),
-  error: newCaseDrift('error'),
-};
-function newCaseDrift(status: 'pass' | 'fail' | 'error'): Drift[] {
-  const drift: Drift = Object.freeze({
+function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean): Drift[] {
+  const drift: Drift[] = [];
+  const changed = (list: readonly string[], was: string | null | undefined): string[] =>
+    was == null ? [] : list.filter((v) => v !== was);
+  const models = changed(current.models, base.model);
+  if (models.length > 0) {
+    drift.push({
+      kind: 'model_changed',
+      severity: candidate ? 'info' : 'warn',
+      baseline: base.model,
+      current: models.length === 1 ? models[0] : models,
+      message: `model changed: ${base.model} → ${models.join(', ')}${candidate ? ' (candidate run)' : ''}`,
+    });
+  }
+  // Another provider serves the same catalog model on other hardware, quantisation and limits:
+  // one of the commonest real causes of drift behind a router. Pin it with params.provider.
+  const providers = changed(current.providers, base.provider);
+  if (providers.length > 0) {
+    drift.push({
+      kind: 'provider_changed',
+      severity: 'fail',
+      baseline: base.provider,
+      current: providers.length === 1 ? providers[0] : providers,
+      message: `provider changed: ${base.provider} → ${providers.join(', ')} (pin it with params.provider: { only: [...], allow_fallbacks: false })`,
+    });
+  }
+  const fingerprints = changed(current.fingerprints, base.system_fingerprint);
+  if (fingerprints.length > 0) {
+    drift.push({
+      kind: 'fingerprint_changed',
+      severity: 'warn',
+      baseline: base.system_fingerprint,
+      current: fingerprints.length === 1 ? fingerprints[0] : fingerprints,
+      message: `system_fingerprint changed: ${base.system_fingerprint} → ${fingerprints.join(', ')} (the backend configuration changed)`,
+    });
+  }
+  return drift;
+}
+
+/** The drift of a case the baseline does not have: the same frozen list for every such case. */
+const NEW_CASE: readonly Drift[] = Object.freeze([
+  Object.freeze({
     kind: 'new_case',
     severity: 'info',
     baseline: null,
-    current: status,
+    current: null,
     message: 'new case: not in the baseline yet',
-  });
-  return Object.freeze([drift]) as Drift[];
-}
+  } satisfies Drift),
+]);
 
-function failedChecks(current: CaseResult): string {
+function failedChecks(current: Pick<DiffedCase, 'checks'>): string {
   const failed = current.checks.filter((c) => !c.pass);
   if (failed.length === 0) return 'fails';
   return `fails ${failed.length} check${failed.length === 1 ? '' : 's'} (${failed.map((c) => c.type).join(', ')})`;
 }
 
 /**
- * Compares one sample with its suite's baseline entry for the same case id. A `not_run`
- * sample has no drift; an errored one only status drift (new_error says what happened),
- * because its model, usage and content mean nothing.
+ * Compares one case with its suite's baseline entry for the same case id. A case that was
+ * not run has no drift; an errored one only status drift (new_error, error_changed or
+ * refused say what happened), because its model, usage and content mean nothing.
  */
 export function diffCase(
-  current: CaseResult,
+  current: DiffedCase,
   baseline: BaselineCase | undefined,
   options: DiffOptions = {},
 ): Drift[] {
   if (current.status === 'not_run') return [];
-  if (baseline === undefined) return NEW_CASE[current.status];
+  if (baseline === undefined) return NEW_CASE as Drift[];
   const drift = statusDrift(current, baseline);
   if (current.status === 'error') return drift;
-  if (current.model !== null && baseline.model !== null && current.model !== baseline.model) {
-    drift.push({
-      kind: 'model_changed',
-      severity: options.candidate ? 'info' : 'warn',
-      baseline: baseline.model,
-      current: current.model,
-      message: `model changed: ${baseline.model} → ${current.model}${options.candidate ? ' (candidate run)' : ''}`,
-    });
-  }
+  drift.push(...servedDrift(current, baseline, options.candidate ?? false));
   // A baseline that errored recorded no real answer; `fixed` already says what changed.
   if (baseline.status === 'error') return drift;
   const was = baseline.finish_reason;
@@ -132,51 +191,33 @@ export function diffCase(
 }
 
 /**
- * Drift of one suite's results against its baseline, aligned by case id (never by position).
- * `complete` is false for filtered, sharded or paused runs: a case they skipped is not missing.
- * `tolerances` (see tolerancesOf) layers the suite's and each case's `drift:` over `options`.
- * Suite-level drift: missing cases, and usage_changed when the suite's summed tokens or cost
- * moved (over the cases both sides have, so partial runs compare fairly too).
+ * Suite-level drift: usage_changed when the suite's summed tokens or cost moved (over the
+ * cases both sides have, so partial runs compare fairly too), and, for complete runs,
+ * missing cases (`seen` are the case ids the run planned).
  */
-export function diffSuite(input: {
-  suite: string;
-  results: CaseResult[];
+export function suiteDrift(input: {
+  cases: readonly CaseEntry[];
   baseline: Baseline | null;
+  seen: ReadonlySet<string>;
   complete: boolean;
   options?: DiffOptions;
-  tolerances?: SuiteTolerances;
-}): { byKey: Map<string, Drift[]>; suiteDrift: Drift[] } {
-  const byKey = new Map<string, Drift[]>();
-  const seen = new Set<string>();
-  const cases = new Map(Object.entries(input.baseline?.cases ?? {}));
+  tolerance?: DriftTolerance;
+}): Drift[] {
+  const drift: Drift[] = [];
+  if (input.baseline === null) return drift;
   const options = input.options ?? {};
-  const suiteLayer = overlayTolerance(options.tolerance, input.tolerances?.suite);
-  for (const r of input.results) {
-    if (r.suite !== input.suite) continue;
-    seen.add(r.case);
-    const tolerance = overlayTolerance(suiteLayer, input.tolerances?.cases.get(r.case));
-    byKey.set(r.key, diffCase(r, cases.get(r.case), { ...options, tolerance }));
+  const usage = suiteUsageDrift(input.cases, input.baseline, mergeTolerance(runLayer(options), input.tolerance).usage);
+  if (usage !== null) drift.push(usage);
+  if (!input.complete) return drift;
+  for (const [id, base] of Object.entries(input.baseline.cases)) {
+    if (input.seen.has(id)) continue;
+    drift.push({
+      kind: 'missing_case',
+      severity: 'warn',
+      baseline: { case: id, status: base.status },
+      current: null,
+      message: `missing case "${id}": in the baseline but not in the suite (removed or renamed?); delete it from the baseline file once intended`,
+    });
   }
-  const suiteDrift: Drift[] = [];
-  if (input.baseline !== null) {
-    const usage = suiteUsageDrift(
-      input.results,
-      input.baseline,
-      mergeTolerance(runLayer(options), suiteLayer).usage,
-    );
-    if (usage !== null) suiteDrift.push(usage);
-  }
-  if (input.complete) {
-    for (const [id, base] of cases) {
-      if (seen.has(id)) continue;
-      suiteDrift.push({
-        kind: 'missing_case',
-        severity: 'warn',
-        baseline: { case: id, status: base.status },
-        current: null,
-        message: `missing case "${id}": in the baseline but not in the suite (removed or renamed?); delete it from the baseline file once intended`,
-      });
-    }
-  }
-  return { byKey, suiteDrift };
+  return drift;
 }

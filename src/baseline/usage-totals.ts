@@ -1,4 +1,4 @@
-import type { Baseline, CaseResult, Drift, UsageTolerance, UsageTotals } from '../types.js';
+import type { Baseline, CaseEntry, Drift, UsageTolerance, UsageTotals } from '../types.js';
 import { DEFAULT_TOLERANCE } from './tolerance.js';
 import { type UsageFigures, usageChanges } from './usage-change.js';
 
@@ -7,11 +7,12 @@ const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
- * Tokens and cost summed over the samples that came back (answers, not_run excluded), and
- * separately over their judge calls — the suite's bill, for reports. `cost` sums the costs
- * that were known; `cost_samples` says how many that was.
+ * Tokens and cost summed over a suite's sent samples, and separately over their judge
+ * calls — the suite's bill, for reports. `cost` sums the costs that were known;
+ * `cost_samples` says how many that was. Judge calls are counted from each case's first
+ * sample's checks times its sent samples' share that ran judges (the journal has them all).
  */
-export function suiteUsageTotals(results: readonly CaseResult[]): UsageTotals {
+export function suiteUsageTotals(cases: readonly CaseEntry[]): UsageTotals {
   const totals: UsageTotals = {
     samples: 0,
     with_usage: 0,
@@ -22,26 +23,19 @@ export function suiteUsageTotals(results: readonly CaseResult[]): UsageTotals {
     cost_samples: 0,
     judge: { calls: 0, total_tokens: 0, cost: null },
   };
-  for (const r of results) {
-    if (r.status === 'not_run') continue;
-    totals.samples++;
-    for (const check of r.checks) {
-      if (!check.judge || check.judge.verdict === 'skipped') continue;
-      totals.judge.calls++;
-      const u = check.judge.usage;
-      if (known(u?.total_tokens)) totals.judge.total_tokens += u.total_tokens;
-      if (known(u?.cost)) totals.judge.cost = roundCost((totals.judge.cost ?? 0) + u.cost);
+  for (const c of cases) {
+    totals.samples += c.samples.sent;
+    totals.with_usage += c.stats.with_usage;
+    totals.prompt_tokens += c.stats.prompt_tokens;
+    totals.completion_tokens += c.stats.completion_tokens;
+    totals.total_tokens += c.stats.total_tokens;
+    if (c.stats.cost !== null) {
+      totals.cost = roundCost((totals.cost ?? 0) + c.stats.cost);
+      totals.cost_samples += c.stats.with_cost;
     }
-    const u = r.usage;
-    if (u === null) continue;
-    totals.with_usage++;
-    if (known(u.prompt_tokens)) totals.prompt_tokens += u.prompt_tokens;
-    if (known(u.completion_tokens)) totals.completion_tokens += u.completion_tokens;
-    if (known(u.total_tokens)) totals.total_tokens += u.total_tokens;
-    if (known(u.cost)) {
-      totals.cost = roundCost((totals.cost ?? 0) + u.cost);
-      totals.cost_samples++;
-    }
+    totals.judge.calls += c.stats.judge_calls;
+    totals.judge.total_tokens += c.stats.judge_tokens;
+    if (c.stats.judge_cost !== null) totals.judge.cost = roundCost((totals.judge.cost ?? 0) + c.stats.judge_cost);
   }
   return totals;
 }
@@ -57,27 +51,28 @@ type Field = (typeof FIELDS)[number];
  * case. Null when nothing moved beyond `tolerance` (defaults ±25 %) or nothing compares.
  */
 export function suiteUsageDrift(
-  results: readonly CaseResult[],
+  entries: readonly CaseEntry[],
   baseline: Baseline,
   tolerance: UsageTolerance = {},
 ): Drift | null {
-  const samples = new Map<string, CaseResult[]>();
-  for (const r of results) {
-    if (r.suite !== baseline.suite || (r.status !== 'pass' && r.status !== 'fail') || r.usage === null)
-      continue;
-    samples.set(r.case, [...(samples.get(r.case) ?? []), r]);
-  }
   const sums = { baseline: zero(), current: zero(), counted: zero() };
   const cases = new Set<string>();
-  for (const [id, list] of samples) {
+  for (const entry of entries) {
+    if (entry.status === 'not_run' || entry.status === 'error' || entry.stats.with_usage === 0) continue;
+    const id = entry.case;
     const base = Object.hasOwn(baseline.cases, id) ? baseline.cases[id] : undefined;
     if (base === undefined || base.status === 'error' || base.usage === null) continue;
+    const mean: Record<Field, number | null> = {
+      completion_tokens: entry.stats.completion_tokens / entry.stats.with_usage,
+      total_tokens: entry.stats.total_tokens / entry.stats.with_usage,
+      cost: entry.stats.cost === null ? null : entry.stats.cost / entry.stats.with_cost,
+    };
     for (const field of FIELDS) {
       const from = base.usage[field];
-      const values = list.map((r) => r.usage?.[field]).filter(known);
-      if (!known(from) || values.length === 0) continue;
+      const now = mean[field];
+      if (!known(from) || !known(now)) continue;
       sums.baseline[field] += from;
-      sums.current[field] += values.reduce((a, b) => a + b, 0) / values.length;
+      sums.current[field] += now;
       sums.counted[field]++;
       cases.add(id);
     }

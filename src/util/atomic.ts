@@ -25,14 +25,17 @@ export async function writeFileAtomic(file: string, data: string): Promise<void>
  * alive until each write; they outlived the young generation and grew the heap by tens
  * of MB on a large report.)
  */
-export async function writeChunksAtomic(file: string, produce: () => Iterable<string>): Promise<void> {
+export async function writeChunksAtomic(
+  file: string,
+  produce: () => Iterable<string> | AsyncIterable<string>,
+): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'w');
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let used = 0;
-    for (const chunk of produce()) {
+    for await (const chunk of produce()) {
       // A UTF-16 code unit is at most 3 UTF-8 bytes: past that bound, flush first.
       if (used + chunk.length * 3 > CHUNK_BYTES) {
         if (used > 0) await handle.write(buffer, 0, used);

@@ -6,7 +6,23 @@ import {
   suiteVerdict,
   wilsonInterval,
 } from '../stats/index.js';
-import type { Baseline, CaseResult, CaseStats, Drift } from '../types.js';
+import type { Baseline, Drift, PassRate } from '../types.js';
+
+/** One case's samples as the pass-rate analysis sees them. */
+export interface CaseSamples {
+  case: string;
+  samples: { pass: number; total: number };
+  /** Sampled with `repeat: auto`: its verdict is the sequential test's. */
+  adaptive: boolean;
+}
+
+/** A repeated case's pass rate, and whether it fails the run. */
+export interface CaseStats extends PassRate {
+  case: string;
+  samples: { pass: number; total: number };
+  /** A repeated case fails the run when it dropped, or (without baseline) most samples failed. */
+  failing: boolean;
+}
 
 export interface PassRateAnalysis {
   stats: CaseStats[];
@@ -27,23 +43,16 @@ const counts = (s: { pass: number; total: number }) =>
  * per-sample rules. Pure.
  */
 export function analysePassRates(
-  results: readonly CaseResult[],
+  cases: readonly CaseSamples[],
   baseline: Baseline | null,
   alpha = DEFAULT_ALPHA,
 ): PassRateAnalysis {
-  const byCase = new Map<string, { pass: number; total: number }>();
-  const adaptive = new Set(results.filter((r) => r.sampling === 'auto').map((r) => r.case));
-  for (const r of results) {
-    if (r.status === 'not_run') continue;
-    const s = byCase.get(r.case) ?? { pass: 0, total: 0 };
-    s.total++;
-    if (r.status === 'pass') s.pass++;
-    byCase.set(r.case, s);
-  }
-  // One pass over the map, not a copy of it: at 100,000 cases the copy was 100,000 arrays.
+  const adaptive = new Set(cases.filter((c) => c.adaptive).map((c) => c.case));
   const repeated: [string, { pass: number; total: number }][] = [];
-  for (const [id, s] of byCase) {
-    if (s.total > 1 || (baseline?.cases[id]?.samples?.total ?? 0) > 1) repeated.push([id, s]);
+  for (const c of cases) {
+    if (c.samples.total === 0) continue;
+    if (c.samples.total > 1 || (baseline?.cases[c.case]?.samples?.total ?? 0) > 1)
+      repeated.push([c.case, c.samples]);
   }
   const compared: {
     id: string;
@@ -58,7 +67,8 @@ export function analysePassRates(
         case: id,
         samples: current,
         rate: interval.rate,
-        interval: { low: interval.low, high: interval.high },
+        low: interval.low,
+        high: interval.high,
         baseline: null,
         p: null,
         verdict: 'new',
@@ -81,7 +91,8 @@ export function analysePassRates(
       case: id,
       samples: current,
       rate: interval.rate,
-      interval: { low: interval.low, high: interval.high },
+      low: interval.low,
+      high: interval.high,
       baseline: base,
       p: round(c.p),
       verdict,

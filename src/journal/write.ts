@@ -1,6 +1,4 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import type { CaseResult } from '../types.js';
 
 /** Append-only record of finished samples: `reports/<run-id>/results.jsonl`. */
 export interface Journal {
@@ -11,6 +9,8 @@ export interface Journal {
    * finished in the same turn.
    */
   appendLine(line: string): void;
+  /** Appends a record that is not a sample (run, plan, end) as one line. */
+  appendRecord(record: object): void;
   /** Writes what is pending now (close does too). */
   flush(): void;
   close(): void;
@@ -44,6 +44,10 @@ export function openJournal(file: string): Journal {
       pending += `${line}\n`;
       scheduled ??= setImmediate(flush);
     },
+    appendRecord(record) {
+      pending += `${JSON.stringify(record)}\n`;
+      scheduled ??= setImmediate(flush);
+    },
     flush,
     close() {
       flush();
@@ -59,34 +63,4 @@ function endsMidLine(fd: number): boolean {
   const last = Buffer.alloc(1);
   readSync(fd, last, 0, 1, size - 1);
   return last[0] !== 0x0a;
-}
-
-export interface JournalContents {
-  results: CaseResult[];
-  /** Lines that could not be parsed (a torn last line after a crash). */
-  skipped: number;
-}
-
-/** Reads a journal, tolerating a torn or corrupt line: the sample is simply run again. */
-export async function readJournal(file: string): Promise<JournalContents> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { results: [], skipped: 0 };
-    throw error;
-  }
-  const results: CaseResult[] = [];
-  let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const parsed = JSON.parse(line) as CaseResult;
-      if (typeof parsed?.key === 'string' && typeof parsed.status === 'string') results.push(parsed);
-      else skipped++;
-    } catch {
-      skipped++;
-    }
-  }
-  return { results, skipped };
 }

@@ -1,0 +1,30 @@
+import type { Baseline } from '../types.js';
+import { baselinePath, readBaseline } from './store.js';
+
+export interface BaselineReader {
+  /** A suite's baseline, read from disk (or the few held for the run), and where it lives. */
+  read(suite: string): Promise<{ baseline: Baseline | null; path: string | null }>;
+  /** A baseline the run holds while it samples (adaptive cases, judges comparing against it). */
+  held(suite: string): Baseline | null;
+  /** Reads and holds the baselines of these suites for the whole run. */
+  hold(suites: readonly string[]): Promise<void>;
+}
+
+/**
+ * Baselines are read per suite when needed, not all at once: the fold reads each suite's
+ * when it folds that suite, and drops it after. Only suites whose cases need their baseline
+ * while they run (`repeat: auto`, a judge with `equivalent_to_baseline`) are held.
+ */
+export function baselineReader(dir: string): BaselineReader {
+  const held = new Map<string, Baseline | null>();
+  return {
+    async read(suite) {
+      const baseline = held.has(suite) ? held.get(suite)! : await readBaseline(dir, suite);
+      return { baseline, path: baseline ? baselinePath(dir, suite) : null };
+    },
+    held: (suite) => held.get(suite) ?? null,
+    async hold(suites) {
+      for (const suite of suites) if (!held.has(suite)) held.set(suite, await readBaseline(dir, suite));
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import type { DistinctAnswer, ErrorKind, SampleResult } from '../types.js';
+
+/** How many distinct answers a case entry lists; the rest are counted, not kept. */
+export const DISTINCT_ANSWERS = 8;
+
+const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * What the fold keeps of one case while its samples arrive: counts, sums and at most a few
+ * whole samples (the first by repeat, the first failing one), never the list of samples —
+ * so a case sampled 100 times costs what a case sampled 10 times does.
+ */
+export class CaseFold {
+  passed = 0;
+  failed = 0;
+  errored = 0;
+  /** The sent sample with the lowest repeat: the answer a baseline keeps. */
+  first: SampleResult | null = null;
+  /** The failing or erroring sample with the lowest repeat. */
+  firstFailure: SampleResult | null = null;
+  /** Distinct answers; made at the second sample (a single sample's answer is `first`'s). */
+  answers: Map<string | null, DistinctAnswer> | null = null;
+  otherAnswers = 0;
+  readonly models = new Tally<string>();
+  readonly providers = new Tally<string>();
+  readonly fingerprints = new Tally<string>();
+  readonly errorKinds = new Tally<ErrorKind>();
+  /** Passing samples per expectation index. */
+  readonly checkPasses: number[] = [];
+  readonly latencies: number[] = [];
+  promptTokens = 0;
+  completionTokens = 0;
+  totalTokens = 0;
+  reasoningTokens = 0;
+  withUsage = 0;
+  cost: number | null = null;
+  withCost = 0;
+  attempts = 0;
+  waitMs = 0;
+  judgeCalls = 0;
+  judgeTokens = 0;
+  judgeCost: number | null = null;
+  redacted = false;
+  adaptive = false;
+
+  get sent(): number {
+    return this.passed + this.failed + this.errored;
+  }
+
+  /** Counts one sent sample (a not_run sample is not a sample: the plan knows it was due). */
+  add(sample: SampleResult): void {
+    if (sample.status === 'not_run') return;
+    this[sample.status === 'pass' ? 'passed' : sample.status === 'fail' ? 'failed' : 'errored']++;
+    if (this.first === null || sample.repeat < this.first.repeat) this.first = sample;
+    if (sample.status !== 'pass' && (this.firstFailure === null || sample.repeat < this.firstFailure.repeat))
+      this.firstFailure = sample;
+    this.countAnswer(sample);
+    this.models.add(sample.model);
+    this.providers.add(sample.provider ?? null);
+    this.fingerprints.add(sample.system_fingerprint ?? null);
+    this.errorKinds.add(sample.error?.kind ?? null);
+    sample.checks.forEach((check, i) => {
+      this.checkPasses[i] = (this.checkPasses[i] ?? 0) + (check.pass ? 1 : 0);
+      if (!check.judge || check.judge.verdict === 'skipped') return;
+      this.judgeCalls++;
+      const u = check.judge.usage;
+      if (known(u?.total_tokens)) this.judgeTokens += u.total_tokens;
+      if (known(u?.cost)) this.judgeCost = (this.judgeCost ?? 0) + u.cost;
+    });
+    if (known(sample.latency_ms)) this.latencies.push(sample.latency_ms);
+    const usage = sample.usage;
+    if (usage) {
+      this.withUsage++;
+      if (known(usage.prompt_tokens)) this.promptTokens += usage.prompt_tokens;
+      if (known(usage.completion_tokens)) this.completionTokens += usage.completion_tokens;
+      if (known(usage.total_tokens)) this.totalTokens += usage.total_tokens;
+      if (known(usage.cost)) {
+        this.cost = (this.cost ?? 0) + usage.cost;
+        this.withCost++;
+      }
+    }
+    if (known(sample.reasoning_tokens)) this.reasoningTokens += sample.reasoning_tokens;
+    this.attempts += sample.attempts;
+    this.waitMs += sample.wait_ms;
+    if (sample.redacted) this.redacted = true;
+    if (sample.sampling === 'auto') this.adaptive = true;
+  }
+
+  /** Distinct answers, counted from the second sample on (the first is `first`'s, already kept). */
+  private countAnswer(sample: SampleResult): void {
+    if (this.sent === 1) {
+      this.pending = { content: sample.content, count: 1, status: sample.status };
+      return;
+    }
+    if (this.answers === null) {
+      this.answers = new Map();
+      if (this.pending) this.answers.set(this.pending.content, this.pending);
+      this.pending = null;
+    }
+    const seen = this.answers.get(sample.content);
+    if (seen) seen.count++;
+    else if (this.answers.size < DISTINCT_ANSWERS)
+      this.answers.set(sample.content, { content: sample.content, count: 1, status: sample.status });
+    else this.otherAnswers++;
+  }
+
+  private pending: DistinctAnswer | null = null;
+}
+
+/**
+ * Counts of a few values (models, providers, error kinds) without a Map for the common case
+ * of one value: a run of 100,000 single-sample cases would otherwise hold 400,000 Maps.
+ */
+export class Tally<K> {
+  private only: K | null = null;
+  private onlyCount = 0;
+  private counts: Map<K, number> | null = null;
+
+  add(key: K | null): void {
+    if (key === null) return;
+    if (this.counts === null && (this.only === null || this.only === key)) {
+      this.only = key;
+      this.onlyCount++;
+      return;
+    }
+    if (this.counts === null) {
+      this.counts = new Map([[this.only!, this.onlyCount]]);
+      this.only = null;
+    }
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  /** Every value with its count. */
+  entries(): [K, number][] {
+    if (this.counts) return [...this.counts];
+    return this.only === null ? [] : [[this.only, this.onlyCount]];
+  }
+
+  /** The values, most frequent first (ties in first-seen order). */
+  byFrequency(): K[] {
+    return this.entries()
+      .sort((a, b) => b[1] - a[1])
+      .map(([key]) => key);
+  }
+}
+
+/** p50, p95 and max of a case's latencies (nearest rank), or null without any. */
+export function latencySummary(values: readonly number[]): { p50: number; p95: number; max: number } | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { p50: rank(0.5), p95: rank(0.95), max: sorted.at(-1)! };
+}

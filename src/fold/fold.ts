@@ -1,0 +1,273 @@
+import { isAccessStop } from '../error-kinds.js';
+import type { EndRecord, JournalRecord, PlanRecord, RunRecord } from '../journal/records.js';
+import type { Reporter } from '../report/reporter.js';
+import type { Baseline, ReportHead, RunInfo, SampleResult, StopReason, SuiteReport } from '../types.js';
+import { CaseFold } from './case-fold.js';
+import { foldSuite } from './suite.js';
+import { countSuite, emptySummary, exitCodeFor, runStatusFor } from './summary.js';
+
+export interface FoldOptions {
+  /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
+  baseline: (suite: string) => Promise<{ baseline: Baseline | null; path: string | null }>;
+  reporters: readonly Reporter[];
+  /** Significance level of the pass-rate tests (default 0.05). */
+  alpha?: number;
+  /**
+   * Fold each suite as soon as every case of it is in (a run in progress, whose journal
+   * comes in plan order). Off when journals are merged: a suite is complete only at the end.
+   */
+  live?: boolean;
+  /** Decided by the caller instead of the journals: several shards make one complete run, or not. */
+  complete?: boolean;
+  /** How the run stopped, decided by the caller (a merge of shards: the worst shard's stop). */
+  stop?: StopReason | null;
+  /** Replaces fields of the run info (a merge gets its own id and command). */
+  run?: Partial<Omit<RunInfo, 'status' | 'exit_code' | 'stop_reason'>>;
+  now?: () => Date;
+}
+
+interface SuiteState {
+  plan: PlanRecord;
+  folds: Map<string, CaseFold>;
+  /** Planned samples of each fixed-repeat case still to come; a case leaves when it is complete. */
+  due: Map<string, number>;
+  /** Cases sampled with `repeat: auto`: complete only when the run says so. */
+  open: Set<string>;
+  folded: boolean;
+}
+
+/**
+ * Folds journal records into the run's report: samples into per-case state, each suite
+ * into its entries once its cases are in, and each folded suite straight to the reporters.
+ * What is held is the state of the suites still open, never the list of samples. The same
+ * fold serves a run in progress, `driftcheck report` over a finished or killed run's
+ * journal, and a merge of shard journals.
+ */
+export class RunFold {
+  private run: RunRecord | null = null;
+  private readonly suites = new Map<string, SuiteState>();
+  /** Suites in the order their plans arrived (a run writes them in plan order). */
+  private readonly order: SuiteState[] = [];
+  private next = 0;
+  private end: EndRecord | null = null;
+  /** Samples an access stop cut short: sent again on resume, so a later sample of the same key replaces them. */
+  private readonly provisional = new Map<string, SampleResult>();
+  private readonly summary = emptySummary();
+  private readonly reported: SuiteReport[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+  private implicitOrdinal = 0;
+
+  constructor(private options: FoldOptions) {}
+
+  /** Takes one record. Suites that become complete are folded in the background, in plan order. */
+  add(record: JournalRecord): void {
+    switch (record.type) {
+      case 'run':
+        this.run ??= record;
+        return;
+      case 'plan':
+        this.addPlan(record);
+        return;
+      case 'end':
+        this.end = record;
+        return;
+      default:
+        this.addSample(record);
+    }
+  }
+
+  /** Decides how the run stopped (a merge of shards: the worst shard's stop). */
+  setStop(stop: StopReason | null): void {
+    this.options = { ...this.options, stop };
+  }
+
+  /** Marks a `repeat: auto` case as sampled to the end (its sequential test decided). */
+  caseDone(suite: string, caseId: string): void {
+    const state = this.suites.get(suite);
+    if (state?.open.delete(caseId)) this.foldReady();
+  }
+
+  /** Folds every suite still open, then hands the finished head to the reporters. */
+  async finish(): Promise<{ head: ReportHead; files: string[] }> {
+    const rest = this.order.filter((s) => !s.folded);
+    if (!this.options.live) rest.sort((a, b) => firstOrdinal(a.plan) - firstOrdinal(b.plan));
+    for (const state of rest) this.schedule(state);
+    await this.chain;
+    if (this.failure) throw this.failure;
+    const head = this.head();
+    const files: string[] = [];
+    for (const reporter of this.options.reporters) files.push(...((await reporter.onEnd?.(head)) ?? []));
+    return { head, files };
+  }
+
+  /** Lets the reporters remove partial files after a failure. */
+  async abort(): Promise<void> {
+    for (const reporter of this.options.reporters) await reporter.onAbort?.();
+  }
+
+  private addPlan(plan: PlanRecord): void {
+    const known = this.suites.get(plan.suite);
+    if (known) {
+      // Shards each plan part of a suite: their cases join in ordinal order.
+      const ids = new Set(known.plan.cases.map((c) => c.id));
+      known.plan.cases.push(...plan.cases.filter((c) => !ids.has(c.id)));
+      known.plan.cases.sort((a, b) => a.ordinal - b.ordinal);
+      this.track(known, plan);
+      return;
+    }
+    const state: SuiteState = {
+      plan: { ...plan, cases: [...plan.cases] },
+      folds: new Map(),
+      due: new Map(),
+      open: new Set(),
+      folded: false,
+    };
+    this.track(state, plan);
+    this.suites.set(plan.suite, state);
+    this.order.push(state);
+  }
+
+  private track(state: SuiteState, plan: PlanRecord): void {
+    for (const c of plan.cases) {
+      if (c.repeat === 'auto') state.open.add(c.id);
+      else state.due.set(c.id, c.repeat);
+    }
+  }
+
+  private addSample(sample: SampleResult): void {
+    // A sample after an `end` is a resumed session's: that end no longer says how the run stopped.
+    this.end = null;
+    this.provisional.delete(sample.key);
+    if (sample.error && isAccessStop(sample.error)) {
+      this.provisional.set(sample.key, sample);
+      return;
+    }
+    this.count(sample);
+  }
+
+  private count(sample: SampleResult): void {
+    const state = this.suites.get(sample.suite) ?? this.implicitPlan(sample);
+    if (state.folded) return;
+    let fold = state.folds.get(sample.case);
+    if (!fold) {
+      fold = new CaseFold();
+      state.folds.set(sample.case, fold);
+      if (!state.plan.cases.some((c) => c.id === sample.case)) this.implicitCase(state, sample);
+    }
+    fold.add(sample);
+    const due = state.due.get(sample.case);
+    if (due === undefined || fold.sent < due) return;
+    state.due.delete(sample.case);
+    if (this.options.live) this.foldReady();
+  }
+
+  /**
+   * A journal of driftcheck 0.1 has no plan records: its suites and cases are taken from
+   * the samples, in the order they appear, and their messages from the samples.
+   */
+  private implicitPlan(sample: SampleResult): SuiteState {
+    this.addPlan({
+      type: 'plan',
+      suite: sample.suite,
+      file: '',
+      service: sample.service,
+      requested_model: sample.requested_model,
+      cases: [],
+    });
+    return this.suites.get(sample.suite)!;
+  }
+
+  private implicitCase(state: SuiteState, sample: SampleResult): void {
+    const messages = (sample as { messages?: PlanRecord['cases'][number]['messages'] }).messages ?? [];
+    state.plan.cases.push({ id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages });
+  }
+
+  private foldReady(): void {
+    while (this.next < this.order.length) {
+      const state = this.order[this.next]!;
+      if (state.folded || state.due.size > 0 || state.open.size > 0) return;
+      this.schedule(state);
+      this.next++;
+    }
+  }
+
+  private schedule(state: SuiteState): void {
+    if (state.folded) return;
+    state.folded = true;
+    for (const [key, sample] of this.provisional) {
+      if (sample.suite !== state.plan.suite) continue;
+      this.provisional.delete(key);
+      const fold = state.folds.get(sample.case) ?? new CaseFold();
+      state.folds.set(sample.case, fold);
+      fold.add(sample);
+    }
+    this.chain = this.chain.then(() => this.foldOne(state)).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+  }
+
+  private async foldOne(state: SuiteState): Promise<void> {
+    if (this.failure) return;
+    const { baseline, path } = await this.options.baseline(state.plan.suite);
+    const folded = foldSuite({
+      plan: state.plan,
+      folds: state.folds,
+      baseline,
+      baselinePath: path,
+      complete: this.complete(),
+      stopError: this.stop()?.error ?? null,
+      options: {
+        candidate: Boolean(this.options.run?.candidate_model ?? this.run?.candidate_model),
+        ...(this.options.alpha !== undefined ? { alpha: this.options.alpha } : {}),
+      },
+    });
+    // What was folded is not needed again: the entries carry it on to the reporters.
+    state.folds.clear();
+    countSuite(this.summary, folded.suite, folded.cases);
+    this.reported.push(folded.suite);
+    const planned = this.order.reduce((n, s) => n + s.plan.cases.length, 0);
+    for (const reporter of this.options.reporters)
+      await reporter.onSuite?.({ suite: folded.suite, cases: folded.cases, baseline, planned });
+  }
+
+  /**
+   * Whether a baseline case absent from the plan is missing: the plan covered whole suites
+   * (no filter, no shard, or every shard merged). A paused run still planned every case.
+   */
+  private complete(): boolean {
+    return this.options.complete ?? this.run?.complete ?? false;
+  }
+
+  /** How the run stopped: its last `end` record; none at all means it was killed. */
+  private stop(): StopReason | null {
+    if (this.options.stop !== undefined) return this.options.stop;
+    if (this.end) return this.end.stop;
+    return { kind: 'interrupted', error: null, signal: 'SIGTERM' };
+  }
+
+  private head(): ReportHead {
+    const stop = this.stop();
+    const now = (this.options.now ?? (() => new Date()))().toISOString();
+    const base = this.run;
+    const run: RunInfo = {
+      id: base?.id ?? 'unknown',
+      status: runStatusFor(stop),
+      exit_code: exitCodeFor(this.summary, stop),
+      started_at: base?.started_at ?? now,
+      finished_at: this.end?.finished_at ?? now,
+      command: base?.command ?? [],
+      driftcheck_version: base?.driftcheck_version ?? '',
+      sim: base?.sim ?? false,
+      candidate_model: base?.candidate_model ?? null,
+      shard: base?.shard ?? null,
+      stop_reason: stop?.error ?? null,
+      ...this.options.run,
+    };
+    return { schema_version: 2, run, summary: this.summary, suites: this.reported };
+  }
+}
+
+function firstOrdinal(plan: PlanRecord): number {
+  return plan.cases.reduce((min, c) => Math.min(min, c.ordinal), Infinity);
+}

@@ -1,0 +1,64 @@
+import type { CaseEntry, ExitCode, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
+
+/** A case is regressed when any of its drift has severity `fail`. */
+export function isRegressed(entry: Pick<CaseEntry, 'drift'>): boolean {
+  return entry.drift.some((d) => d.severity === 'fail');
+}
+
+/** A case has drifted when it has any drift beyond simply being new. */
+export function hasDrift(entry: Pick<CaseEntry, 'drift'>): boolean {
+  return entry.drift.some((d) => d.kind !== 'new_case');
+}
+
+export function emptySummary(): Summary {
+  return {
+    cases: 0,
+    samples: 0,
+    passed: 0,
+    failed: 0,
+    errored: 0,
+    not_run: 0,
+    regressed: 0,
+    drifted: 0,
+    suite_findings: 0,
+    suite_regressed: 0,
+  };
+}
+
+/**
+ * Adds a folded suite to the counts. The one place counts are made: the console, HTML,
+ * Markdown, JUnit and the verdict line all read the Summary this fills, so they agree.
+ */
+export function countSuite(summary: Summary, suite: SuiteReport, cases: readonly CaseEntry[]): void {
+  for (const c of cases) {
+    summary.cases++;
+    summary.samples += c.samples.sent;
+    if (c.status === 'pass') summary.passed++;
+    else if (c.status === 'fail') summary.failed++;
+    else if (c.status === 'error') summary.errored++;
+    else summary.not_run++;
+    if (isRegressed(c)) summary.regressed++;
+    if (hasDrift(c)) summary.drifted++;
+  }
+  summary.suite_findings += suite.drift.length;
+  summary.suite_regressed += suite.drift.filter((d) => d.severity === 'fail').length;
+}
+
+export function runStatusFor(stop: StopReason | null): RunStatus {
+  if (!stop) return 'completed';
+  return stop.kind === 'interrupted' ? 'interrupted' : 'paused';
+}
+
+/**
+ * DESIGN.md's exit codes: 3 for a budget pause, 4 for an auth/permission stop, 1 for any
+ * failing, erroring or regressed case or a failing suite finding, else 0. An interrupted run
+ * exits as shells expect of a signal (130 SIGINT, 143 SIGTERM), so CI never mistakes it for
+ * a verdict.
+ */
+export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
+  if (stop?.kind === 'paused') return 3;
+  if (stop?.kind === 'access') return 4;
+  if (stop?.kind === 'interrupted') return stop.signal === 'SIGTERM' ? 143 : 130;
+  const failing = summary.failed + summary.errored + summary.regressed + summary.suite_regressed;
+  return failing > 0 ? 1 : 0;
+}

@@ -1,0 +1,90 @@
+import type {
+  CaseError,
+  DriftTolerance,
+  Message,
+  RunStatus,
+  SampleResult,
+  StopReason,
+} from '../types.js';
+
+/**
+ * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
+ * resume and baseline is folded from it. One JSON object per line:
+ *
+ * - `run`: the first line, once — who ran what;
+ * - `plan`: one per planned suite, before any sample — its cases in plan order, with what
+ *   a report shows of them (messages) and what drift rules apply;
+ * - a sample (no `type`): one finished request, the moment it finished;
+ * - `end`: how the run stopped. A killed run has none, and a resumed run adds samples after
+ *   an earlier `end`: only an `end` that no sample follows counts.
+ */
+export type JournalRecord = RunRecord | PlanRecord | EndRecord | SampleRecord;
+
+export interface RunRecord {
+  type: 'run';
+  journal_version: 2;
+  id: string;
+  started_at: string;
+  command: string[];
+  driftcheck_version: string;
+  sim: boolean;
+  candidate_model: string | null;
+  shard: { index: number; total: number } | null;
+  /** False when a filter or shard planned only part of the suites: nothing is `missing_case` then. */
+  complete: boolean;
+}
+
+export interface PlanCase {
+  id: string;
+  /** Position in the unsharded, unfiltered plan: shards merge back into this order. */
+  ordinal: number;
+  /** Planned samples; `auto` plans ADAPTIVE_SAMPLING.min and adds while uncertain. */
+  repeat: number | 'auto';
+  messages: Message[];
+  drift?: DriftTolerance;
+}
+
+export interface PlanRecord {
+  type: 'plan';
+  suite: string;
+  file: string;
+  service: string;
+  requested_model: string;
+  drift?: DriftTolerance;
+  cases: PlanCase[];
+}
+
+export interface EndRecord {
+  type: 'end';
+  finished_at: string;
+  status: RunStatus;
+  stop: StopReason | null;
+}
+
+export type SampleRecord = SampleResult & { type?: undefined };
+
+/** Which record a parsed line is, or null for a line that is none (foreign or damaged). */
+export function recordOf(value: unknown): JournalRecord | null {
+  if (value === null || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  switch (v.type) {
+    case 'run':
+      return typeof v.id === 'string' && typeof v.started_at === 'string' ? (v as unknown as RunRecord) : null;
+    case 'plan':
+      return typeof v.suite === 'string' && Array.isArray(v.cases) ? (v as unknown as PlanRecord) : null;
+    case 'end':
+      return typeof v.status === 'string' ? (v as unknown as EndRecord) : null;
+    case undefined:
+      return typeof v.key === 'string' &&
+        typeof v.suite === 'string' &&
+        typeof v.case === 'string' &&
+        typeof v.status === 'string'
+        ? (v as unknown as SampleRecord)
+        : null;
+    default:
+      return null;
+  }
+}
+
+/** An error that stops the run for the key's sake: its sample is sent again on resume. */
+export type AccessStopTest = (error: CaseError) => boolean;
