@@ -3,8 +3,9 @@
  * Load suites, run them, diff against baselines, render the results.
  */
 
-export { baselineFromResults } from './baseline/build.js';
-export { type DiffOptions, diffCase, diffSuite } from './baseline/diff.js';
+export { acceptReport } from './baseline/accept.js';
+export { baselineCase, baselineFromEntries } from './baseline/build.js';
+export { type DiffOptions, diffCase, suiteDrift } from './baseline/diff.js';
 export { similarity } from './baseline/similarity.js';
 export { readBaseline, writeBaseline } from './baseline/store.js';
 export { runChecks } from './checks/run.js';
@@ -20,9 +21,15 @@ export {
   PreflightError,
   UsageError,
 } from './errors.js';
-export { buildReport } from './report/build.js';
+export { RunFold, type FoldOptions } from './fold/fold.js';
+export { foldRunDirs } from './fold/run-dirs.js';
+export { foldSuite } from './fold/suite.js';
+export { readJournal, readJournalHead } from './journal/read.js';
+export type { EndRecord, JournalRecord, PlanRecord, RunRecord } from './journal/records.js';
 export { renderConsoleSummary } from './report/console.js';
-export { readJournal } from './run/journal.js';
+export { createReporters, REPORTERS } from './report/outputs.js';
+export { loadReport, openReport } from './report/read.js';
+export type { FoldedSuiteEvent, Reporter } from './report/reporter.js';
 export { type PlannedCase, type PlanOptions, planRun } from './run/plan.js';
 export { type RunSuitesOptions, type RunSuitesResult, runSuites } from './run/run-suites.js';
 export { classifyHttpFailure } from './service/classify.js';

@@ -1,55 +1,49 @@
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import Table from 'cli-table3';
-import { baselineFromResults } from '../baseline/build.js';
+import { baselineFromEntries } from '../baseline/build.js';
 import { UsageError } from '../errors.js';
-import { buildReport } from '../report/build.js';
-import { writeReportFiles } from '../report/outputs.js';
-import type { Baseline, CaseResult, Report } from '../types.js';
+import { foldRunDirs } from '../fold/run-dirs.js';
+import { createReporters } from '../report/outputs.js';
+import { openReport, type StoredReport } from '../report/read.js';
+import type { Reporter } from '../report/reporter.js';
+import { truncate, wrap } from '../report/terminal.js';
+import type { Baseline, CaseEntry, Drift } from '../types.js';
 import type { CliIO } from './io.js';
 import { parseReporters } from './outputs.js';
-import { readReportAt } from './report-file.js';
 
 /**
- * Compares two stored runs case by case (suite + id, never position), treating A as the
- * baseline of B: the same drift rules, pass-rate tests and verdict as a run against
- * baselines/. Pure.
+ * A's answers as the baselines of B, one per suite: the same drift rules, pass-rate tests
+ * and verdict as a run against baselines/.
  */
-export function diffReports(a: Report, b: Report): Report {
-  const baselines = new Map<string, { baseline: Baseline | null; path: string }>();
-  for (const suite of new Set(b.cases.map((c) => c.suite))) {
-    const results = a.cases.filter((c) => c.suite === suite && c.status !== 'not_run');
-    const info = a.suites.find((s) => s.suite === suite);
-    const baseline = results.length
-      ? baselineFromResults({
-          suite,
-          service: info?.service ?? '',
-          model: info?.requested_model ?? '',
-          run_id: a.run.id,
-          results,
-          previous: null,
-        })
-      : null;
-    baselines.set(suite, { baseline, path: `run ${a.run.id}` });
+async function baselinesOf(a: StoredReport): Promise<Map<string, Baseline>> {
+  const bySuite = new Map<string, CaseEntry[]>();
+  for await (const c of a.cases()) {
+    if (c.samples.sent === 0) continue;
+    const list = bySuite.get(c.suite);
+    if (list) list.push(c);
+    else bySuite.set(c.suite, [c]);
   }
-  return buildReport({
-    run: { ...b.run, id: `${a.run.id}..${b.run.id}`, command: ['driftcheck', 'diff', a.run.id, b.run.id] },
-    stop: null,
-    suites: b.suites.map((s) => ({
-      suite: s.suite,
-      file: s.file,
-      service: s.service,
-      model: s.requested_model,
-    })),
-    results: b.cases.map((c) => ({ ...c, drift: [] })),
-    baselines,
-    complete: true,
-    diff: { candidate: a.run.candidate_model !== b.run.candidate_model },
-  });
+  const baselines = new Map<string, Baseline>();
+  for (const info of a.head.suites) {
+    const cases = bySuite.get(info.suite);
+    if (!cases) continue;
+    baselines.set(
+      info.suite,
+      baselineFromEntries({
+        suite: info.suite,
+        service: info.service,
+        model: info.requested_model,
+        run_id: a.head.run.id,
+        cases,
+        previous: null,
+      }),
+    );
+  }
+  return baselines;
 }
 
-/** `driftcheck diff REPORT_A REPORT_B [--reporter console,json,html,…] [--out DIR]`. Exit 1 when B regressed against A. */
+/** `driftcheck diff RUN_A RUN_B [--reporter console,json,html,…] [--out DIR]`. Exit 1 when B regressed against A. */
 export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -58,45 +52,64 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     strict: true,
   });
   if (positionals.length !== 2) {
-    throw new UsageError(
-      'usage: driftcheck diff REPORT_A REPORT_B [--reporter LIST] [--out DIR] (run folders or report.json files)',
+    throw new UsageError('usage: driftcheck diff RUN_A RUN_B [--reporter LIST] [--out DIR] (run folders)');
+  }
+  // With --out and no --reporter, every report is written there; without --out, the table only.
+  const names = parseReporters(values.reporter ?? (values.out ? undefined : 'console'));
+  const [dirA, dirB] = positionals.map((p) => resolve(io.cwd, p).replace(/[/\\]report\.json$/, ''));
+  const a = await openReport(dirA!);
+  const b = await openReport(dirB!);
+  const baselines = await baselinesOf(a);
+  const table = diffTable(a.head.run.id, b.head.run.id);
+  const reporters: Reporter[] = names.has('console') ? [table.reporter] : [];
+  const files = [...names].filter((r) => r !== 'console');
+  const outDir = resolve(io.cwd, values.out ?? join('reports', `diff-${a.head.run.id}-${b.head.run.id}`));
+  if (files.length) {
+    await mkdir(outDir, { recursive: true });
+    reporters.push(
+      ...(await createReporters(new Set(files), { dir: outDir, redact: (t) => t, write: io.stdout, color: io.color })),
     );
   }
-  const reporters = parseReporters(values.reporter ?? 'console');
-  const [a, b] = await Promise.all(positionals.map((p) => readReportAt(resolve(io.cwd, p))));
-  const report = diffReports(a!, b!);
-  if (reporters.has('console')) io.stdout(renderDiffTable(report, a!.run.id, b!.run.id));
-  const files = [...reporters].filter((r) => r !== 'console');
-  if (files.length) {
-    const outDir = resolve(io.cwd, values.out ?? join('reports', `diff-${a!.run.id}-${b!.run.id}`));
-    await mkdir(outDir, { recursive: true });
-    const written = await writeReportFiles(outDir, report, new Set(files), (t) => t);
-    io.stderr(`diff: ${written.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
-  }
-  return report.cases.some((c) => c.drift.some((d) => d.severity === 'fail')) ||
-    report.suites.some((s) => s.drift.some((d) => d.severity === 'fail'))
-    ? 1
-    : 0;
-}
-
-function renderDiffTable(report: Report, aId: string, bId: string): string {
-  const changed = report.cases.filter((c) => c.drift.some((d) => d.kind !== 'new_case'));
-  const suiteDrift = report.suites.flatMap((s) => s.drift.map((d) => ({ suite: s.suite, d })));
-  const table = new Table({
-    head: ['case', `${bId} (against ${aId})`, 'drift'],
-    style: { head: [], border: [] },
-    colWidths: [36, 30, 70],
-    wordWrap: true,
+  const folded = await foldRunDirs([dirB!], {
+    baseline: async (suite) => ({ baseline: baselines.get(suite) ?? null, path: `run ${a.head.run.id}` }),
+    reporters,
+    complete: true,
+    run: {
+      id: `${a.head.run.id}..${b.head.run.id}`,
+      command: ['driftcheck', 'diff', a.head.run.id, b.head.run.id],
+      candidate_model: b.head.run.candidate_model,
+    },
   });
-  for (const c of changed)
-    table.push([c.key, cell(c), c.drift.map((d) => `${d.kind} (${d.severity}): ${d.message}`).join('\n')]);
-  for (const { suite, d } of suiteDrift)
-    table.push([suite, 'suite', `${d.kind} (${d.severity}): ${d.message}`]);
-  const total = report.cases.length;
-  const head = `${changed.length} of ${total} case(s) differ${suiteDrift.length ? `, ${suiteDrift.length} suite-level finding(s)` : ''}\n`;
-  return changed.length || suiteDrift.length ? `${head}${table.toString()}\n` : head;
+  if (names.has('console')) io.stdout(table.render(folded.head.summary.cases, io.columns ?? 100));
+  if (files.length) io.stderr(`diff: ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  const s = folded.head.summary;
+  return s.regressed + s.suite_regressed > 0 ? 1 : 0;
 }
 
-function cell(c: CaseResult): string {
-  return `${c.status}${c.error ? ` (${c.error.kind})` : ''} ${c.model ?? ''}`.trim();
+/** The console view of a diff: every case that differs (bounded), and suite-level findings. */
+function diffTable(aId: string, bId: string) {
+  const changed: CaseEntry[] = [];
+  let count = 0;
+  const suiteDrift: { suite: string; d: Drift }[] = [];
+  const reporter: Reporter = {
+    onSuite({ suite, cases }) {
+      for (const c of cases) {
+        if (!c.drift.some((d) => d.kind !== 'new_case')) continue;
+        count++;
+        if (changed.length < 200) changed.push(c);
+      }
+      for (const d of suite.drift) suiteDrift.push({ suite: suite.suite, d });
+    },
+  };
+  const render = (total: number, columns: number): string => {
+    const lines = [`${count} of ${total} case(s) differ in ${bId} against ${aId}${suiteDrift.length ? `, ${suiteDrift.length} suite-level finding(s)` : ''}`];
+    for (const c of changed) {
+      lines.push(truncate(`${c.id} · ${c.status}${c.error ? ` (${c.error.kind})` : ''} · ${c.model ?? ''}`, columns));
+      for (const d of c.drift) lines.push(...wrap(`${d.kind} (${d.severity}): ${d.message}`, columns, '    '));
+    }
+    if (count > changed.length) lines.push(`… and ${count - changed.length} more (see report.json with --out)`);
+    for (const { suite, d } of suiteDrift) lines.push(...wrap(`${suite} (suite) ${d.kind} (${d.severity}): ${d.message}`, columns));
+    return `${lines.join('\n')}\n`;
+  };
+  return { reporter, render };
 }

@@ -8,6 +8,8 @@ export interface CliIO {
   color: boolean;
   /** stderr is an interactive terminal outside CI: progress redraws one line in place. */
   tty: boolean;
+  /** The terminal's width in columns, when output goes to one (or COLUMNS says). */
+  columns?: number;
 }
 
 export function processIO(): CliIO {
@@ -18,5 +20,14 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     color: Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI && process.env.TERM !== 'dumb',
+    ...columnsOf(),
   };
+}
+
+/** Where the output goes to a terminal, its width; else COLUMNS when set (CI logs have no width). */
+function columnsOf(): { columns?: number } {
+  const tty = process.stdout.columns || process.stderr.columns;
+  const env = Number(process.env.COLUMNS);
+  const columns = tty || (Number.isInteger(env) && env > 0 ? env : 0);
+  return columns ? { columns } : {};
 }

@@ -13,7 +13,8 @@ Commands:
   validate [paths…]            check suites and config without calling any service
   baseline accept RUN_DIR      promote a run's results to baselines/ (--case ID… for some cases)
   diff REPORT_A REPORT_B       compare two stored runs case by case (--reporter json,html… --out DIR)
-  merge REPORT… --out DIR      merge shard reports into one (verdict as an unsharded run)
+  merge RUN_DIR… --out DIR     merge shard runs into one report (verdict as an unsharded run)
+  report RUN_DIR…              re-render a run's reports from its journal (a killed run, or after an upgrade)
   pin SUITE… [--dry-run]       replace ~author/family-latest aliases with today's concrete models
   sim [--port N]               start the embedded simulator of both services on loopback
 
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   baseline: async () => (await import('./baseline.js')).baselineCommand,
   diff: async () => (await import('./diff.js')).diffCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
+  report: async () => (await import('./report.js')).reportCommand,
   pin: async () => (await import('./pin.js')).pinCommand,
   sim: async () => (await import('./sim.js')).simCommand,
 };

@@ -1,19 +1,24 @@
-import type { CaseResult } from '../types.js';
+import { truncate } from '../report/terminal.js';
+import type { SampleResult } from '../types.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;
   /** An interactive terminal: one line redrawn in place. Otherwise plain lines (CI logs). */
   tty: boolean;
+  /** The terminal's width: a redrawn line never wraps (a wrapped line leaves a stale copy on every redraw). */
+  columns?: number | undefined;
   now?: () => number;
 }
 
 export interface Progress {
   start(total: number, alreadyDone: number): void;
-  update(result: CaseResult): void;
+  update(result: SampleResult): void;
   finish(): void;
 }
 
 const BAR_WIDTH = 24;
+/** Narrower than this, the bar is left out and only the counts are drawn. */
+const BAR_FROM_COLUMNS = 60;
 
 /**
  * Shows how far a run is: a redrawn bar on a terminal (at most 10 redraws a second),
@@ -47,8 +52,11 @@ export function createProgress(options: ProgressOptions): Progress {
       if (options.tty) {
         if (t - lastDraw < 100 && done < total) return;
         lastDraw = t;
+        const columns = options.columns ?? 80;
         const filled = total ? Math.round((done / total) * BAR_WIDTH) : BAR_WIDTH;
-        options.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${line()}\u001b[K`);
+        const bar = columns >= BAR_FROM_COLUMNS ? `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` : '';
+        // One column short of the edge: a line that fills the last column wraps in some terminals.
+        options.write(`\r${truncate(`${bar}${line()}`, columns - 1)}\u001b[K`);
         return;
       }
       // A short run needs no progress lines in a log: its summary follows in a moment.

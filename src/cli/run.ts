@@ -1,4 +1,3 @@
-import { tuneV8ForLargeRun, tuneV8ForRun } from '../util/v8-tuning.js';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,13 +9,13 @@ import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
 import type { CandidateRun } from '../report/candidates.js';
 import { MAX_REPEAT } from '../suite/repeat-limits.js';
-import type { Config, ExitCode, Report, Suite } from '../types.js';
+import type { Config, ExitCode, ReportHead, Suite } from '../types.js';
 import type { CliIO } from './io.js';
 import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
-import { prefetch } from '../util/lazy.js';
+import { loadReport } from '../report/read.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -39,7 +38,6 @@ const OPTIONS = {
 /** `driftcheck run`: the main job. */
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  tuneV8ForRun();
   const reportDir = resolve(io.cwd, values['report-dir'] ?? 'reports');
   const baselineDir = resolve(io.cwd, values['baseline-dir'] ?? 'baselines');
   const reporters = parseReporters(values.reporter);
@@ -86,7 +84,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
-    { allowAlias: meta.allow_alias, cwd: io.cwd, onRead: tuneV8ForLargeRun },
+    { allowAlias: meta.allow_alias, cwd: io.cwd },
   );
   let env = io.env;
   // The simulator's code loads only for --sim runs.
@@ -106,7 +104,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     for (const model of candidates) {
       if (interrupts.interrupt.aborted) break;
       io.stderr(`\ndriftcheck: candidate ${model}\n`);
-      runs.push({ model, report: await once({ ...meta, plan: { ...meta.plan, model } }) });
+      const head = await once({ ...meta, plan: { ...meta.plan, model } });
+      runs.push({ model, report: await loadReport(join(reportDir, head.run.id)) });
     }
     const { renderCandidateComparison } = await import('../report/candidates.js');
     io.stdout(`\nCandidates against the current baseline:\n${renderCandidateComparison(runs)}`);
@@ -134,11 +133,9 @@ async function runAndPrint(
   ctx: RunContext,
   meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>,
   resumeDir?: string,
-): Promise<Report> {
+): Promise<ReportHead> {
   const { io, reporters } = ctx;
-  const progress = createProgress({ write: io.stderr, tty: io.tty });
-  // Loaded while requests are in flight, not before the first one.
-  const loadSummary = prefetch(() => import('../report/console.js'));
+  const progress = createProgress({ write: io.stderr, tty: io.tty, columns: io.columns });
   const result = await runSuites({
     config: ctx.config,
     suites: ctx.suites,
@@ -149,32 +146,26 @@ async function runAndPrint(
     ...(resumeDir ? { resumeDir } : {}),
     version: version(),
     reporters,
+    console: { write: io.stdout, color: io.color, ...(io.columns ? { columns: io.columns } : {}) },
     interrupt: ctx.interrupts.interrupt,
     abortInFlight: ctx.interrupts.abortInFlight,
     onThrottle: (service, concurrency) =>
       io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`),
-    onPlan: ({ runDir, planned, alreadyDone }) => {
+    onPlan: ({ runDir, planned, alreadyDone, cases, suites }) => {
       const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
+      const samples = planned === cases ? '' : ` (${planned} samples)`;
       io.stderr(
-        `driftcheck: ${planned} samples from ${ctx.suites.length} suite(s)${resumed}${ctx.sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
+        `driftcheck: ${cases} case(s)${samples} from ${suites} suite(s)${resumed}${ctx.sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
       );
       progress.start(planned, alreadyDone);
     },
-    onResult: (r) => {
-      void loadSummary();
-      progress.update(r);
-    },
+    onResult: (r) => progress.update(r),
   });
   progress.finish();
   const { report, runDir } = result;
-  if (reporters.has('console')) {
-    const { renderConsoleSummary } = await loadSummary();
-    io.stdout(renderConsoleSummary(report, { color: io.color }));
-  }
   await publishSummary(io, runDir, reporters);
-  const redacted = report.cases.filter((c) => c.redacted).length;
-  if (redacted)
-    io.stderr(`driftcheck: a key value was found and replaced by [REDACTED] in ${redacted} case(s)\n`);
+  if (result.redacted)
+    io.stderr(`driftcheck: a key value was found and replaced by [REDACTED] in ${result.redacted} sample(s)\n`);
   if (result.journalSkipped) {
     io.stderr(
       `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,
@@ -185,7 +176,7 @@ async function runAndPrint(
   if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
   if (report.run.status !== 'completed') {
     io.stderr(
-      `${report.run.status}: ${report.summary.not_run} sample(s) not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
+      `${report.run.status}: ${report.summary.not_run} case(s) not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
     );
   }
   return report;

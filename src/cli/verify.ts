@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { PreflightError, UsageError } from '../errors.js';
-import { isAccessStop, isBudgetCondition } from '../run/result.js';
+import { isAccessStop, isBudgetCondition } from '../error-kinds.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor } from '../service/redact.js';

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
-import type { CaseResult, Report } from '../types.js';
-import { isRegressed } from './verdict.js';
+import { formatUsd } from '../baseline/usage-change.js';
+import { isRegressed } from '../fold/summary.js';
+import type { CaseEntry, Report } from '../types.js';
 
 /** One candidate's run, as `--models` compares them. */
 export interface CandidateRun {
@@ -27,8 +28,8 @@ export function candidateTotals(report: Report): Totals {
     if (c.status === 'error') totals.errored++;
     if (isRegressed(c)) totals.regressed++;
     if (c.drift.some((d) => d.kind === 'fixed')) totals.fixed++;
-    totals.tokens += c.usage?.total_tokens ?? 0;
-    if (c.usage?.cost != null) totals.cost = (totals.cost ?? 0) + c.usage.cost;
+    totals.tokens += c.stats.total_tokens;
+    if (c.stats.cost !== null) totals.cost = (totals.cost ?? 0) + c.stats.cost;
   }
   return totals;
 }
@@ -41,8 +42,8 @@ export function renderCandidateComparison(
   runs: readonly CandidateRun[],
   options: { maxRows?: number } = {},
 ): string {
-  const keys = [...new Set(runs.flatMap((r) => r.report.cases.map((c) => c.key)))];
-  const byKey = runs.map((r) => new Map(r.report.cases.map((c) => [c.key, c])));
+  const keys = [...new Set(runs.flatMap((r) => r.report.cases.map((c) => c.id)))];
+  const byKey = runs.map((r) => new Map(r.report.cases.map((c) => [c.id, c])));
   const table = new Table({ head: ['case', ...runs.map((r) => r.model)], style: { head: [], border: [] } });
   const interesting = keys.filter((k) =>
     byKey.some((m) => {
@@ -57,7 +58,7 @@ export function renderCandidateComparison(
     ['passed / total', ...totals.map((t, i) => `${t.passed} / ${runs[i]!.report.cases.length}`)],
     ['regressed · fixed', ...totals.map((t) => `${t.regressed} · ${t.fixed}`)],
     ['tokens', ...totals.map((t) => String(t.tokens))],
-    ['cost', ...totals.map((t) => (t.cost === null ? '—' : `$${t.cost.toPrecision(3)}`))],
+    ['cost', ...totals.map((t) => (t.cost === null ? '—' : formatUsd(t.cost)))],
     [
       'verdict',
       ...runs.map((r) => (r.report.run.exit_code === 0 ? 'no regression' : `exit ${r.report.run.exit_code}`)),
@@ -68,10 +69,10 @@ export function renderCandidateComparison(
       ? `\n… and ${interesting.length - max} more changed case(s) (see each report)`
       : '';
   const same = keys.length - interesting.length;
-  return `${table.toString()}${more}\n${same} of ${keys.length} sample(s) pass with no notable change under every candidate\n`;
+  return `${table.toString()}${more}\n${same} of ${keys.length} case(s) pass with no notable change under every candidate\n`;
 }
 
-function cell(c: CaseResult | undefined): string {
+function cell(c: CaseEntry | undefined): string {
   if (!c) return '—';
   if (c.status === 'error') return `error (${c.error?.kind})`;
   if (isRegressed(c)) return `REGRESSED (${c.status})`;

@@ -1,12 +1,17 @@
-import Table from 'cli-table3';
-import type { CaseResult, Drift, Report } from '../types.js';
-import { isRegressed } from './verdict.js';
+import { formatUsd } from '../baseline/usage-change.js';
+import { isRegressed } from '../fold/summary.js';
+import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
+import { groupDigits } from './numbers.js';
+import type { Reporter } from './reporter.js';
+import { truncate, width, wrap } from './terminal.js';
 
 export interface ConsoleOptions {
   /** ANSI colours (off when NO_COLOR is set or output is not a terminal). */
   color: boolean;
-  /** At most this many case rows in the findings table. */
+  /** At most this many case rows (default 50). */
   maxRows?: number;
+  /** Terminal width; every line fits it (default 100 when output is not a terminal). */
+  columns?: number;
 }
 
 const VERDICT_TEXT = {
@@ -19,59 +24,85 @@ const VERDICT_TEXT = {
   143: 'INTERRUPTED (SIGTERM) — finish it with --resume',
 } as const;
 
-/** The end-of-run summary: counts, then every failing, errored or drifted case with its reason. */
-export function renderConsoleSummary(report: Report, options: ConsoleOptions): string {
-  const paint = painter(options.color);
-  const s = report.summary;
-  const counts = new Table({
-    head: ['total', 'passed', 'failed', 'errored', 'regressed', 'drifted', 'not run'],
-    style: { head: [], border: [] },
-  });
-  counts.push([s.total, s.passed, s.failed, s.errored, s.regressed, s.drifted, s.not_run]);
+/** Cases kept for the console while a run is folded: worst first, bounded. */
+export class ConsoleFindings {
+  readonly cases: CaseEntry[] = [];
+  count = 0;
+  cost: number | null = null;
+  constructor(private readonly keep = 200) {}
 
-  const lines = [`driftcheck run ${report.run.id}`, counts.toString()];
-  const findings = report.cases.filter(
-    (c) => c.status === 'fail' || c.status === 'error' || c.drift.some(notable),
-  );
-  findings.sort((a, b) => rank(a) - rank(b));
-  const suiteDrift = report.suites.flatMap((suite) =>
-    suite.drift.map((d) => ({ suite: suite.suite, drift: d })),
-  );
-  if (findings.length > 0 || suiteDrift.length > 0) {
-    const table = new Table({
-      head: ['case', 'status', 'model', 'why'],
-      style: { head: [], border: [] },
-      colWidths: [34, 9, 30, 60],
-      wordWrap: true,
-    });
-    const max = options.maxRows ?? 50;
-    for (const c of findings.slice(0, max)) {
-      table.push([
-        `${c.suite}/${c.case}${c.repeat > 0 ? `#${c.repeat}` : ''}`,
-        paint(statusColor(c), c.status),
-        c.model ?? c.requested_model,
-        reasons(c),
-      ]);
+  add(c: CaseEntry): void {
+    if (c.stats.cost !== null) this.cost = (this.cost ?? 0) + c.stats.cost;
+    if (!(c.status === 'fail' || c.status === 'error' || c.drift.some(notable))) return;
+    this.count++;
+    this.cases.push(c);
+    if (this.cases.length > this.keep * 2) {
+      this.cases.sort((a, b) => rank(a) - rank(b));
+      this.cases.length = this.keep;
     }
-    for (const { suite, drift } of suiteDrift)
-      table.push([suite, 'suite', '', `${drift.kind}: ${drift.message}`]);
-    lines.push(table.toString());
-    if (findings.length > max) lines.push(`… and ${findings.length - max} more (see report.json)`);
   }
+}
+
+/** The end-of-run summary: counts, then one line per failing, errored or drifted case with why. */
+export function renderConsoleSummary(report: Report, options: ConsoleOptions): string {
+  const found = new ConsoleFindings();
+  for (const c of report.cases) found.add(c);
+  return renderConsoleFindings(report, found, options);
+}
+
+/** The summary from findings collected as suites were folded (see consoleReporter). */
+export function renderConsoleFindings(report: ReportHead, found: ConsoleFindings, options: ConsoleOptions): string {
+  const paint = painter(options.color);
+  const columns = Math.max(40, options.columns ?? 100);
+  const s = report.summary;
+  const counts = [
+    `${groupDigits(s.cases)} cases`,
+    `${s.passed} passed`,
+    `${s.failed} failed`,
+    `${s.errored} errored`,
+    `${s.not_run} not run`,
+    `${s.regressed} regressed`,
+    `${s.drifted} drifted`,
+    `${groupDigits(s.samples)} samples`,
+    ...(found.cost !== null ? [`cost ${formatUsd(found.cost)}`] : []),
+  ];
+  const lines = [truncate(`driftcheck run ${report.run.id}`, columns), ...wrap(counts.join(' · '), columns)];
+  const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
+  const suiteDrift = report.suites.flatMap((suite) => suite.drift.map((d) => ({ suite: suite.suite, drift: d })));
+  if (rows.length > 0 || suiteDrift.length > 0) lines.push('');
+  for (const c of rows) lines.push(...caseLines(c, columns, paint));
+  for (const { suite, drift } of suiteDrift) {
+    const head = `${drift.severity === 'fail' ? '✗' : '!'} ${suite} (suite) ${drift.kind}`;
+    lines.push(paint(drift.severity === 'fail' ? 'red' : 'yellow', truncate(head, columns)), ...wrap(drift.message, columns, '    '));
+  }
+  if (found.count > rows.length) lines.push(`… and ${found.count - rows.length} more (see report.json)`);
   const verdict = VERDICT_TEXT[report.run.exit_code];
-  lines.push(
-    paint(report.run.exit_code === 0 ? 'green' : 'red', `${verdict} (exit ${report.run.exit_code})`),
-  );
+  lines.push(paint(report.run.exit_code === 0 ? 'green' : 'red', truncate(`${verdict} (exit ${report.run.exit_code})`, columns)));
   if (report.run.stop_reason)
-    lines.push(`stopped on: ${report.run.stop_reason.kind} — ${report.run.stop_reason.message}`);
+    lines.push(...wrap(`stopped on: ${report.run.stop_reason.kind} — ${report.run.stop_reason.message}`, columns));
   return `${lines.join('\n')}\n`;
+}
+
+/** One case: a head line (mark, id, status, samples, model) cut to the width, then why, wrapped under it. */
+function caseLines(c: CaseEntry, columns: number, paint: Paint): string[] {
+  const mark = c.status === 'error' || c.status === 'fail' || isRegressed(c) ? '✗' : '!';
+  const samples = samplesLabel(c);
+  const tail = ` ${c.status}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`;
+  const id = `${mark} ${c.id}`;
+  const head = width(id) + width(tail) <= columns ? `${id}${tail}` : truncate(`${id}${tail}`, columns);
+  return [paint(colorOf(c), head), ...wrap(reasons(c), columns, '    ')];
+}
+
+/** `9/10` for a repeated case (passing samples of those sent), empty for one sample. */
+export function samplesLabel(c: CaseEntry): string {
+  return c.samples.sent > 1 ? `${c.samples.passed}/${c.samples.sent}` : '';
 }
 
 function notable(d: Drift): boolean {
   return d.severity !== 'info';
 }
 
-function rank(c: CaseResult): number {
+function rank(c: CaseEntry): number {
   if (isRegressed(c)) return 0;
   if (c.status === 'error') return 1;
   if (c.status === 'fail') return 2;
@@ -79,25 +110,45 @@ function rank(c: CaseResult): number {
 }
 
 /** Why a case is listed: the error, the failed checks, then the notable drift. */
-export function reasons(c: CaseResult): string {
+export function reasons(c: CaseEntry): string {
   const out: string[] = [];
   if (c.error)
-    out.push(
-      `${c.error.kind}${c.error.http_status ? ` (HTTP ${c.error.http_status})` : ''}: ${c.error.message}`,
-    );
-  else for (const check of c.checks) if (!check.pass) out.push(`${check.type}: ${check.message}`);
+    out.push(`${c.error.kind}${c.error.http_status ? ` (HTTP ${c.error.http_status})` : ''}: ${c.error.message}`);
+  else {
+    const sent = c.samples.sent;
+    c.checks.forEach((check, i) => {
+      const passes = c.check_passes[i] ?? (check.pass ? 1 : 0);
+      if (sent > 1 && passes < sent) out.push(`${check.type}: ${sent - passes}/${sent} samples fail`);
+      else if (sent <= 1 && !check.pass) out.push(`${check.type}: ${check.message}`);
+    });
+  }
   for (const d of c.drift) if (notable(d) && d.kind !== 'new_error') out.push(d.message);
   return out.join('; ') || 'drift';
 }
 
-function statusColor(c: CaseResult): Color {
+function colorOf(c: CaseEntry): Color {
   if (c.status === 'pass') return isRegressed(c) ? 'red' : 'yellow';
   return c.status === 'not_run' ? 'yellow' : 'red';
 }
 
+/** Prints the summary at the end of a run, from findings kept as suites are folded. */
+export function consoleReporter(write: (text: string) => void, options: ConsoleOptions): Reporter {
+  const found = new ConsoleFindings();
+  return {
+    onSuite({ cases }) {
+      for (const c of cases) found.add(c);
+    },
+    async onEnd(head) {
+      write(renderConsoleFindings(head, found, options));
+      return [];
+    },
+  };
+}
+
 type Color = 'red' | 'green' | 'yellow';
+type Paint = (c: Color, text: string) => string;
 const CODES: Record<Color, number> = { red: 31, green: 32, yellow: 33 };
 
-function painter(color: boolean): (c: Color, text: string) => string {
+function painter(color: boolean): Paint {
   return color ? (c, text) => `\u001b[${CODES[c]}m${text}\u001b[39m` : (_c, text) => text;
 }

@@ -1,5 +1,9 @@
-import type { CaseResult, CaseStats, Drift, Report, SuiteReport } from '../types.js';
-import { isRegressed } from './verdict.js';
+import { join } from 'node:path';
+import { isRegressed } from '../fold/summary.js';
+import type { CaseEntry, Drift, Report, ReportHead, SuiteReport } from '../types.js';
+import { writeChunksAtomic } from '../util/atomic.js';
+import { Spool } from '../util/spool.js';
+import type { Reporter } from './reporter.js';
 
 /** Longest `message` attribute; the full story goes in the element's text. */
 const MESSAGE_CHARS = 500;
@@ -34,27 +38,39 @@ function clip(text: string): string {
 
 const seconds = (ms: number | null): string => ((ms ?? 0) / 1000).toFixed(3);
 
-/** Test name: the case id, with `#repeat` when the case ran more than once. */
-function testName(c: CaseResult, repeated: ReadonlySet<string>): string {
-  return repeated.has(`${c.suite}/${c.case}`) ? `${c.case}#${c.repeat}` : c.case;
-}
-
-function failedChecks(c: CaseResult): string[] {
-  return c.checks.filter((k) => !k.pass).map((k) => `${k.type}: ${k.message}`);
+function failedChecks(c: CaseEntry): string[] {
+  const sent = c.samples.sent;
+  return c.checks.flatMap((k, i) => {
+    const passes = c.check_passes[i] ?? 0;
+    if (sent > 1) return passes < sent ? [`${k.type}: ${sent - passes}/${sent} samples fail (${k.message})`] : [];
+    return k.pass ? [] : [`${k.type}: ${k.message}`];
+  });
 }
 
 function driftLines(drift: readonly Drift[]): string[] {
   return drift.map((d) => `drift ${d.severity} ${d.kind}: ${d.message}`);
 }
 
+/** `4/5 pass (80%, 95% CI 38–96%) vs baseline 5/5, p=0.5: stable` */
+export function passRateText(c: CaseEntry): string {
+  const s = c.pass_rate;
+  if (!s) return `${c.samples.passed}/${c.samples.sent} pass`;
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const base = s.baseline ? ` vs baseline ${s.baseline.pass}/${s.baseline.total}` : ' (no baseline samples)';
+  const p = s.p === null ? '' : `, p=${s.p}`;
+  return `${c.samples.passed}/${c.samples.sent} pass (${pct(s.rate)}, 95% CI ${pct(s.low)}–${pct(s.high)})${base}${p}: ${s.verdict}${c.status === 'fail' ? ', failing' : ''}`;
+}
+
 /** The details under a failure, error or skip: what failed, what drifted, what answered. */
-function details(c: CaseResult): string {
+function details(c: CaseEntry): string {
   const lines = [
-    `case: ${c.key}`,
+    `case: ${c.id}`,
     `service: ${c.service}`,
     `requested model: ${c.requested_model}`,
-    `concrete model: ${c.model ?? 'none'}`,
+    `concrete model: ${c.models.length ? c.models.join(', ') : 'none'}`,
   ];
+  if (c.providers.length) lines.push(`provider: ${c.providers.join(', ')}`);
+  if (c.samples.planned > 1 || c.samples.sent > 1) lines.push(`samples: ${passRateText(c)}`);
   if (c.error) {
     const e = c.error;
     lines.push(`error kind: ${e.kind}`, `http status: ${e.http_status ?? 'none'}`);
@@ -63,82 +79,48 @@ function details(c: CaseResult): string {
     if (e.model) lines.push(`error model: ${e.model}`);
     lines.push(`error message: ${e.message}`);
   }
-  lines.push(`finish_reason: ${c.finish_reason ?? 'none'}`, `attempts: ${c.attempts}`);
+  lines.push(`finish_reason: ${c.finish_reason ?? 'none'}`, `attempts: ${c.stats.attempts}`);
   for (const k of c.checks) lines.push(`check ${k.pass ? 'pass' : 'FAIL'} ${k.type}: ${k.message}`);
   lines.push(...driftLines(c.drift));
   return lines.join('\n');
 }
 
-/** `4/5 pass (80%, 95% CI 38–96%) vs baseline 5/5, p=0.5: stable` */
-export function passRateText(s: CaseStats): string {
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
-  const base = s.baseline ? ` vs baseline ${s.baseline.pass}/${s.baseline.total}` : ' (no baseline samples)';
-  const p = s.p === null ? '' : `, p=${s.p}`;
-  return `${s.samples.pass}/${s.samples.total} pass (${pct(s.rate)}, 95% CI ${pct(s.interval.low)}–${pct(s.interval.high)})${base}${p}: ${s.verdict}${s.failing ? ', failing' : ''}`;
-}
-
 type Outcome = 'error' | 'failure' | 'skipped' | 'pass';
 
-/**
- * How CI should count one sample. A failed sample of a repeated case is expected noise
- * unless the case's pass rate fails (that is what decides the exit code), so it passes.
- */
-function outcomeOf(c: CaseResult, stat: CaseStats | undefined): Outcome {
-  if (c.status === 'error' && c.error) return 'error';
-  if (isRegressed(c)) return 'failure';
-  if (c.status === 'fail') return stat && !stat.failing ? 'pass' : 'failure';
+/** How CI should count one case: its verdict, as the console and the exit code read it. */
+function outcomeOf(c: CaseEntry): Outcome {
+  if (c.status === 'error') return 'error';
+  if (c.status === 'fail' || isRegressed(c)) return 'failure';
   return c.status === 'not_run' ? 'skipped' : 'pass';
 }
 
 /** One `<testcase>`: error for a service error, failure for failed checks or regressions, skipped when not run. */
-function testcase(
-  c: CaseResult,
-  suite: SuiteReport | undefined,
-  repeated: ReadonlySet<string>,
-  stat: CaseStats | undefined,
-): string {
-  const open = `<testcase name="${attr(testName(c, repeated))}" classname="${attr(c.suite)}" time="${seconds(c.latency_ms)}"${suite ? ` file="${attr(suite.file)}"` : ''}>`;
+function testcase(c: CaseEntry, suite: SuiteReport): string {
+  const time = c.stats.latency_ms ? c.stats.latency_ms.p50 * Math.max(1, c.samples.sent) : null;
+  const open = `<testcase name="${attr(c.case)}" classname="${attr(c.suite)}" time="${seconds(time)}" file="${attr(suite.file)}">`;
   const body: string[] = [];
   const regressions = c.drift.filter((d) => d.severity === 'fail' && d.kind !== 'new_error');
-  const outcome = outcomeOf(c, stat);
+  const outcome = outcomeOf(c);
   if (outcome === 'error' && c.error) {
     const e = c.error;
     const message = `${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}: ${e.message}${regressions.length ? ` — ${regressions.map((d) => d.message).join('; ')}` : ''}`;
-    body.push(
-      `<error message="${attr(oneLine(message))}" type="${attr(e.kind)}">${xmlText(details(c))}</error>`,
-    );
+    body.push(`<error message="${attr(oneLine(message))}" type="${attr(e.kind)}">${xmlText(details(c))}</error>`);
   } else if (outcome === 'failure') {
-    const reasons = [
-      ...regressions.map((d) => d.message),
-      ...failedChecks(c),
-      ...(stat ? [`pass rate ${passRateText(stat)}`] : []),
-    ];
+    const reasons = [...regressions.map((d) => d.message), ...failedChecks(c)];
     const type = regressions.length > 0 ? regressions.map((d) => d.kind).join(',') : 'expectation';
     body.push(
       `<failure message="${attr(oneLine(reasons.join('; ') || 'failed'))}" type="${attr(type)}">${xmlText(details(c))}</failure>`,
     );
   } else if (outcome === 'skipped') {
-    body.push(`<skipped message="not run: the run stopped before this sample was sent"/>`);
+    body.push(`<skipped message="not run: the run stopped before this case was sent"/>`);
   }
-  const notes =
-    outcome !== 'pass'
-      ? []
-      : [
-          ...(c.status === 'fail' && stat
-            ? [
-                `this sample failed (${failedChecks(c).join('; ')}), but the case's pass rate does not fail: ${passRateText(stat)}`,
-              ]
-            : []),
-          ...driftLines(c.drift),
-        ];
+  const notes = outcome !== 'pass' ? [] : [...(c.pass_rate ? [`pass rate ${passRateText(c)}`] : []), ...driftLines(c.drift)];
   const out = [...notes, ...(c.content === null ? [] : [`content:\n${clip(c.content)}`])];
   if (out.length > 0) body.push(`<system-out>${xmlText(out.join('\n'))}</system-out>`);
-  return body.length === 0
-    ? `${open.slice(0, -1)}/>`
-    : `${open}\n      ${body.join('\n      ')}\n    </testcase>`;
+  return body.length === 0 ? `${open.slice(0, -1)}/>` : `${open}\n      ${body.join('\n      ')}\n    </testcase>`;
 }
 
-/** Suite-level drift that fails the run (none today; missing cases warn) still gets a red testcase. */
+/** Suite-level drift that fails the run (a suite pass rate that dropped) still gets a red testcase. */
 function suiteDriftCase(suite: SuiteReport, d: Drift): string {
   return `<testcase name="${attr(`(suite) ${d.kind}`)}" classname="${attr(suite.suite)}" time="0.000" file="${attr(suite.file)}">\n      <failure message="${attr(oneLine(d.message))}" type="${attr(d.kind)}"/>\n    </testcase>`;
 }
@@ -151,89 +133,95 @@ interface Counts {
   time: number;
 }
 
-function counts(
-  cases: readonly CaseResult[],
-  suiteFailures: number,
-  stats: ReadonlyMap<string, CaseStats>,
-): Counts {
-  const n: Counts = {
-    tests: cases.length + suiteFailures,
-    failures: suiteFailures,
-    errors: 0,
-    skipped: 0,
-    time: 0,
-  };
-  for (const c of cases) {
-    const outcome = outcomeOf(c, stats.get(c.case));
-    if (outcome === 'error') n.errors++;
-    else if (outcome === 'failure') n.failures++;
-    else if (outcome === 'skipped') n.skipped++;
-    n.time += c.latency_ms ?? 0;
-  }
-  return n;
-}
-
 const countAttrs = (n: Counts): string =>
   `tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}" time="${seconds(n.time)}"`;
 
-/**
- * `junit.xml` for CI test views (GitHub, GitLab, Jenkins): one testsuite per suite, one
- * testcase per case and repeat (classname = suite, name = case id), failures and errors
- * that say what drifted or failed and the error kind. Warn/info drift on a passing case
- * goes to its system-out.
- */
-export function renderJunit(report: Report): string {
-  return [...renderJunitChunks(report)].join('');
+/** One `<testsuite>` with its counts, a testcase per case, and its suite-level findings. Pure. */
+export function renderJunitSuite(suite: SuiteReport, cases: readonly CaseEntry[]): { xml: string; counts: Counts } {
+  const failing = suite.drift.filter((d) => d.severity === 'fail');
+  const n: Counts = { tests: cases.length + failing.length, failures: failing.length, errors: 0, skipped: 0, time: 0 };
+  const lines: string[] = [];
+  for (const c of cases) {
+    const outcome = outcomeOf(c);
+    if (outcome === 'error') n.errors++;
+    else if (outcome === 'failure') n.failures++;
+    else if (outcome === 'skipped') n.skipped++;
+    n.time += (c.stats.latency_ms?.p50 ?? 0) * Math.max(1, c.samples.sent);
+    lines.push(`    ${testcase(c, suite)}\n`);
+  }
+  for (const d of failing) lines.push(`    ${suiteDriftCase(suite, d)}\n`);
+  const props = [
+    ['service', suite.service],
+    ['requested_model', suite.requested_model],
+    ['models', suite.models.join(', ')],
+    ['providers', suite.providers.join(', ')],
+    ['baseline', suite.baseline ?? 'none'],
+  ]
+    .map(([k, v]) => `<property name="${k}" value="${attr(v ?? '')}"/>`)
+    .join('\n      ');
+  const notes = driftLines(suite.drift.filter((d) => d.severity !== 'fail'));
+  const xml = [
+    `  <testsuite name="${attr(suite.suite)}" ${countAttrs(n)} file="${attr(suite.file)}">\n`,
+    `    <properties>\n      ${props}\n    </properties>\n`,
+    ...lines,
+    notes.length ? `    <system-out>${xmlText(notes.join('\n'))}</system-out>\n` : '',
+    '  </testsuite>\n',
+  ].join('');
+  return { xml, counts: n };
 }
 
+function root(head: ReportHead, total: Counts): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${attr(`driftcheck ${head.run.id}`)}" ${countAttrs(total)} timestamp="${attr(head.run.started_at)}">\n`;
+}
+
+function addCounts(total: Counts, n: Counts): void {
+  for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += n[k];
+}
+
+const zero = (): Counts => ({ tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 });
+
 /**
- * The same document in pieces, one testcase at a time, so that a 100,000-case file is
- * written without ever holding it as one string. The counts every testsuite (and the
- * root) opens with are computed first.
+ * `junit.xml` for CI test views (GitLab and Jenkins read it; GitHub needs a publishing
+ * step): one testsuite per suite, one testcase per case (classname = suite, name = case
+ * id), failures and errors that say what drifted or failed and the error kind. Pure.
  */
-export function* renderJunitChunks(report: Report): Generator<string> {
-  const bySuite = new Map<string, CaseResult[]>();
-  for (const c of report.cases) {
-    const list = bySuite.get(c.suite);
-    if (list) list.push(c);
-    else bySuite.set(c.suite, [c]);
-  }
-  const suites = new Map(report.suites.map((s) => [s.suite, s]));
-  const names = [...new Set([...report.suites.map((s) => s.suite), ...bySuite.keys()])];
-  const repeated = new Set(report.cases.filter((c) => c.repeat > 0).map((c) => `${c.suite}/${c.case}`));
-  const total: Counts = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
-  const parts = names.map((name) => {
-    const suite = suites.get(name);
-    const cases = bySuite.get(name) ?? [];
-    const failing = suite?.drift.filter((d) => d.severity === 'fail') ?? [];
-    const stats = new Map((suite?.pass_rates ?? []).map((x) => [x.case, x]));
-    const n = counts(cases, failing.length, stats);
-    for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += n[k];
-    return { name, suite, cases, failing, stats, n };
+export function renderJunit(report: Report): string {
+  const total = zero();
+  const suites = report.suites.map((suite) => {
+    const rendered = renderJunitSuite(
+      suite,
+      report.cases.filter((c) => c.suite === suite.suite),
+    );
+    addCounts(total, rendered.counts);
+    return rendered.xml;
   });
-  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
-  yield `<testsuites name="${attr(`driftcheck ${report.run.id}`)}" ${countAttrs(total)} timestamp="${attr(report.run.started_at)}">\n`;
-  for (const { name, suite, cases, failing, stats, n } of parts) {
-    yield `  <testsuite name="${attr(name)}" ${countAttrs(n)} timestamp="${attr(report.run.started_at)}"${suite ? ` file="${attr(suite.file)}"` : ''}>\n`;
-    if (suite) {
-      const props = [
-        ['service', suite.service],
-        ['requested_model', suite.requested_model],
-        ['models', suite.models.join(', ')],
-        ['baseline', suite.baseline ?? 'none'],
-      ]
-        .map(([k, v]) => `<property name="${k}" value="${attr(v ?? '')}"/>`)
-        .join('\n      ');
-      yield `    <properties>\n      ${props}\n    </properties>\n`;
-    }
-    for (const c of cases) yield `    ${testcase(c, suite, repeated, stats.get(c.case))}\n`;
-    if (suite) for (const d of failing) yield `    ${suiteDriftCase(suite, d)}\n`;
-    const suiteNotes = [
-      ...driftLines(suite?.drift.filter((d) => d.severity !== 'fail') ?? []),
-      ...[...stats.values()].map((x) => `pass rate ${x.case}: ${passRateText(x)}`),
-    ];
-    if (suiteNotes.length) yield `    <system-out>${xmlText(suiteNotes.join('\n'))}</system-out>\n`;
-    yield '  </testsuite>\n';
-  }
-  yield '</testsuites>\n';
+  return `${root(report, total)}${suites.join('')}</testsuites>\n`;
+}
+
+/** Writes `junit.xml`: each suite's testsuite as it is folded, the root (with the totals) at the end. */
+export function junitReporter(dir: string, redact: (text: string) => string = (t) => t): Reporter {
+  let spool: Spool | null = null;
+  const total = zero();
+  return {
+    async onSuite({ suite, cases }) {
+      spool ??= await Spool.open(dir, 'junit.xml');
+      const rendered = renderJunitSuite(suite, cases);
+      addCounts(total, rendered.counts);
+      await spool.write(redact(rendered.xml));
+    },
+    async onEnd(head) {
+      const file = join(dir, 'junit.xml');
+      const parts = spool;
+      await writeChunksAtomic(file, async function* () {
+        yield redact(root(head, total));
+        if (parts) yield* parts.read();
+        yield '</testsuites>\n';
+      });
+      await spool?.remove();
+      return [file];
+    },
+    async onAbort() {
+      await spool?.remove();
+    },
+  };
 }

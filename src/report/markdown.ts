@@ -1,7 +1,11 @@
-import type { CaseResult, CaseStats, Report } from '../types.js';
-import { reasons } from './console.js';
-import { isRegressed } from './verdict.js';
+import { join } from 'node:path';
+import { formatUsd } from '../baseline/usage-change.js';
+import { isRegressed } from '../fold/summary.js';
+import type { CaseEntry, Report, ReportHead } from '../types.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import { reasons, samplesLabel } from './console.js';
 import { groupDigits } from './numbers.js';
+import type { Reporter } from './reporter.js';
 
 export interface MarkdownOptions {
   /** Case rows across all sections (default 30); the rest become "… and N more". */
@@ -56,128 +60,127 @@ function safeUrl(url: string): string | null {
   return encodeURI(decoded).replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function caseId(c: CaseResult): string {
-  return `${c.suite}/${c.case}${c.repeat > 0 ? `#${c.repeat}` : ''}`;
-}
-
-function row(c: CaseResult): string {
+function row(c: CaseEntry): string {
   const status = isRegressed(c) && c.status === 'pass' ? 'pass (regressed)' : c.status;
-  return `| ${code(caseId(c))} | ${status} | ${code(c.model ?? c.requested_model)} | ${mdText(reasons(c))} |`;
+  const samples = samplesLabel(c);
+  return `| ${code(c.id)} | ${status}${samples ? ` ${samples}` : ''} | ${code(c.model ?? c.requested_model)} | ${mdText(reasons(c))} |`;
 }
 
 interface Section {
   title: string;
-  cases: CaseResult[];
+  /** The first cases of the section, at most as many as can be shown. */
+  cases: CaseEntry[];
+  /** All cases of the section. */
+  count: number;
 }
 
+/** Rows kept per section while a run is folded: more than any summary shows. */
+const KEPT_ROWS = 100;
+
 /**
- * Regressions, then failures and errors that are not regressions, then warnings to review.
- * A failed sample of a repeated case whose pass rate does not fail is noise, not a failure:
- * its case shows up under the pass rates instead.
+ * What the summary needs of the cases, collected as suites are folded and bounded: the
+ * first regressions, failures and warnings to review, the notable pass rates, the totals.
  */
-function sections(report: Report): Section[] {
-  const stats = new Map(
-    report.suites.flatMap((x) => x.pass_rates.map((p) => [`${x.suite}/${p.case}`, p] as const)),
-  );
-  const regressed: CaseResult[] = [];
-  const failing: CaseResult[] = [];
-  const warned: CaseResult[] = [];
-  for (const c of report.cases) {
-    const noise = c.status === 'fail' && stats.get(`${c.suite}/${c.case}`)?.failing === false;
-    if (isRegressed(c)) regressed.push(c);
-    else if (c.status === 'error' || (c.status === 'fail' && !noise)) failing.push(c);
-    else if (c.drift.some((d) => d.severity === 'warn')) warned.push(c);
-  }
-  return [
-    { title: 'Regressions', cases: regressed },
-    { title: 'Failures and errors', cases: failing },
-    { title: 'Drift to review', cases: warned },
+export class MarkdownFindings {
+  readonly sections: Section[] = [
+    { title: 'Regressions', cases: [], count: 0 },
+    { title: 'Failures and errors', cases: [], count: 0 },
+    { title: 'Drift to review', cases: [], count: 0 },
   ];
+  readonly rates: { rows: string[]; count: number } = { rows: [], count: 0 };
+  tokens = 0;
+  cost: number | null = null;
+
+  add(c: CaseEntry): void {
+    const at = isRegressed(c) ? 0 : c.status === 'error' || c.status === 'fail' ? 1 : c.drift.some((d) => d.severity === 'warn') ? 2 : -1;
+    if (at >= 0) {
+      const section = this.sections[at]!;
+      section.count++;
+      if (section.cases.length < KEPT_ROWS) section.cases.push(c);
+    }
+    const p = c.pass_rate;
+    if (p && (c.status === 'fail' || p.verdict === 'dropped' || p.verdict === 'flaky')) {
+      this.rates.count++;
+      if (this.rates.rows.length < KEPT_ROWS) {
+        const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
+        this.rates.rows.push(
+          `| ${code(c.id)} | ${c.samples.passed}/${c.samples.sent} (${pct(p.rate)}, CI ${pct(p.low)}–${pct(p.high)}) | ${base} | ${p.p ?? '—'} | ${p.verdict}${c.status === 'fail' ? ' ❌' : ''} |`,
+        );
+      }
+    }
+    this.tokens += c.stats.total_tokens;
+    if (c.stats.cost !== null) this.cost = (this.cost ?? 0) + c.stats.cost;
+  }
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-/** Repeated cases worth a look (failing, dropped or flaky), failing first. */
-function passRateRows(report: Report): string[] {
-  const notable = report.suites.flatMap((x) =>
-    x.pass_rates
-      .filter((p) => p.failing || p.verdict === 'dropped' || p.verdict === 'flaky')
-      .map((p) => ({ suite: x.suite, p })),
-  );
-  notable.sort((a, b) => Number(b.p.failing) - Number(a.p.failing));
-  return notable.map(({ suite, p }: { suite: string; p: CaseStats }) => {
-    const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
-    return `| ${code(`${suite}/${p.case}`)} | ${p.samples.pass}/${p.samples.total} (${pct(p.rate)}, CI ${pct(p.interval.low)}–${pct(p.interval.high)}) | ${base} | ${p.p ?? '—'} | ${p.verdict}${p.failing ? ' ❌' : ''} |`;
-  });
-}
-
-function head(report: Report): string[] {
+function head(report: ReportHead, found: MarkdownFindings): string[] {
   const r = report.run;
   const s = report.summary;
   const verdict = VERDICTS[r.exit_code] ?? '⏹️ INTERRUPTED';
-  const found = [
+  const list = [
     s.regressed && `${s.regressed} regressed`,
     s.failed && `${s.failed} failed`,
     s.errored && `${s.errored} errored`,
     s.drifted && `${s.drifted} drifted`,
     s.not_run && `${s.not_run} not run`,
   ].filter(Boolean);
-  const tokens = report.cases.reduce((n, c) => n + (c.usage?.total_tokens ?? 0), 0);
-  const costs = report.cases.map((c) => c.usage?.cost).filter((x): x is number => typeof x === 'number');
-  const cost = costs.length ? ` · cost ${Number(costs.reduce((a, b) => a + b, 0).toPrecision(4))}` : '';
+  const cost = found.cost === null ? '' : ` · cost ${formatUsd(found.cost)}`;
   const models = report.suites.map(
     (x) =>
-      `${mdText(x.suite)} (${mdText(x.service)}): ${x.models.length ? x.models.map(code).join(', ') : code(x.requested_model)}`,
+      `${mdText(x.suite)} (${mdText(x.service)}): ${x.models.length ? x.models.map(code).join(', ') : code(x.requested_model)}${x.providers.length ? ` via ${x.providers.map(code).join(', ')}` : ''}`,
   );
   return [
-    `## ${verdict} — driftcheck${found.length ? `: ${found.join(', ')}` : ''}`,
+    `## ${verdict} — driftcheck${list.length ? `: ${list.join(', ')}` : ''}`,
     '',
-    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${s.total} samples · ${groupDigits(tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${r.candidate_model ? ` · candidate ${code(r.candidate_model)}` : ''}`,
+    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${groupDigits(s.cases)} cases · ${groupDigits(s.samples)} samples · ${groupDigits(found.tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${r.candidate_model ? ` · candidate ${code(r.candidate_model)}` : ''}`,
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),
     '',
     `**Models:** ${models.join(' · ') || 'none'}`,
     '',
-    '| total | passed | failed | errored | regressed | drifted | not run |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${s.total} | ${s.passed} | ${s.failed} | ${s.errored} | ${s.regressed} | ${s.drifted} | ${s.not_run} |`,
+    '| cases | passed | failed | errored | not run | regressed | drifted | samples |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${s.cases} | ${s.passed} | ${s.failed} | ${s.errored} | ${s.not_run} | ${s.regressed} | ${s.drifted} | ${s.samples} |`,
   ];
 }
 
-function render(report: Report, found: Section[], maxRows: number, reportUrl: string | undefined): string {
-  const lines = head(report);
+function render(report: ReportHead, findings: MarkdownFindings, maxRows: number, reportUrl: string | undefined): string {
+  const lines = head(report, findings);
   let budget = maxRows;
   let left = 0;
   const suiteDrift = report.suites.flatMap((x) =>
     x.drift.map((d) => `- ${mdText(x.suite)}: ${mdText(d.message)}`),
   );
-  for (const { title, cases } of found) {
-    if (cases.length === 0) continue;
-    lines.push('', `### ${title} (${cases.length})`, '');
+  for (const { title, cases, count } of findings.sections) {
+    if (count === 0) continue;
+    lines.push('', `### ${title} (${count})`, '');
     const shown = cases.slice(0, Math.max(0, budget));
     budget -= shown.length;
-    left += cases.length - shown.length;
+    left += count - shown.length;
     if (shown.length === 0) {
-      lines.push(`… ${cases.length} not listed here.`);
+      lines.push(`… ${count} not listed here.`);
       continue;
     }
     lines.push('| case | status | model | why |', '| --- | --- | --- | --- |', ...shown.map(row));
-    if (shown.length < cases.length) lines.push('', `… and ${cases.length - shown.length} more.`);
+    if (shown.length < count) lines.push('', `… and ${count - shown.length} more.`);
   }
-  const rates = passRateRows(report);
-  if (rates.length > 0) {
+  const rates = findings.rates.rows;
+  const rateCount = findings.rates.count;
+  if (rateCount > 0) {
     const shown = rates.slice(0, Math.max(0, budget));
     budget -= shown.length;
-    left += rates.length - shown.length;
-    lines.push('', `### Pass rates of repeated cases (${rates.length})`, '');
+    left += rateCount - shown.length;
+    lines.push('', `### Pass rates of repeated cases (${rateCount})`, '');
     if (shown.length > 0)
       lines.push(
         '| case | samples (95% CI) | baseline | p | verdict |',
         '| --- | --- | --- | --- | --- |',
         ...shown,
       );
-    if (shown.length < rates.length) lines.push('', `… and ${rates.length - shown.length} more.`);
+    if (shown.length < rateCount) lines.push('', `… and ${rateCount - shown.length} more.`);
   }
   if (suiteDrift.length > 0) {
     const shown = suiteDrift.slice(0, Math.max(0, budget));
@@ -208,9 +211,19 @@ const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
  * `maxRows` rows or `maxBytes` bytes.
  */
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
+  const found = new MarkdownFindings();
+  for (const c of report.cases) found.add(c);
+  return renderMarkdownSummary(report, found, options);
+}
+
+/** The summary from findings collected as suites were folded (see markdownReporter). */
+export function renderMarkdownSummary(
+  report: ReportHead,
+  found: MarkdownFindings,
+  options: MarkdownOptions = {},
+): string {
   const maxBytes = options.maxBytes ?? 60_000;
   let rows = Math.max(0, options.maxRows ?? 30);
-  const found = sections(report);
   let text = render(report, found, rows, options.reportUrl);
   while (bytes(text) > maxBytes && rows > 0) {
     rows = Math.floor(rows * 0.7);
@@ -223,4 +236,19 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     .subarray(0, maxBytes - bytes(note))
     .toString('utf8');
   return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}${note}`;
+}
+
+/** Writes `summary.md` once the run is folded, from findings collected suite by suite. */
+export function markdownReporter(dir: string, redact: (text: string) => string = (t) => t): Reporter {
+  const found = new MarkdownFindings();
+  return {
+    onSuite({ cases }) {
+      for (const c of cases) found.add(c);
+    },
+    async onEnd(head) {
+      const file = join(dir, 'summary.md');
+      await writeFileAtomic(file, redact(renderMarkdownSummary(head, found)));
+      return [file];
+    },
+  };
 }

@@ -1,68 +1,43 @@
-import { join } from 'node:path';
-import type { Baseline, Report } from '../types.js';
-import { writeChunksAtomic } from '../util/atomic.js';
-import type { HtmlBaselines } from './html/data.js';
-import { writeJsonReport } from './write.js';
+import type { Reporter } from './reporter.js';
 
-/** What renderers may use besides the report: the baselines the run was compared with. */
-export interface RenderContext {
-  baselines?: ReadonlyMap<string, { baseline: Baseline | null }>;
+/** What a reporter is made from: where files go, how every piece is scrubbed, how to print. */
+export interface ReporterContext {
+  dir: string;
+  redact: (text: string) => string;
+  /** Where the console reporter prints. */
+  write: (text: string) => void;
+  color: boolean;
+  columns?: number;
 }
-
-/** Reporters that write a file into the run folder; `console` prints, `json` is always written. */
-const FILE_REPORTERS = {
-  html: {
-    file: 'report.html',
-    // In pieces: a 100,000-case page is never held as one string.
-    render: async (report: Report, context: RenderContext): Promise<Iterable<string>> =>
-      (await import('./html/index.js')).renderHtmlChunks(report, { baselines: htmlBaselines(context) }),
-  },
-  junit: {
-    file: 'junit.xml',
-    render: async (report: Report): Promise<Iterable<string>> =>
-      (await import('./junit.js')).renderJunitChunks(report),
-  },
-  markdown: {
-    file: 'summary.md',
-    render: async (report: Report): Promise<Iterable<string>> => [
-      (await import('./markdown.js')).renderMarkdown(report),
-    ],
-  },
-} as const;
-
-export type ReporterName = 'console' | 'json' | keyof typeof FILE_REPORTERS;
-export const REPORTER_NAMES: readonly ReporterName[] = ['console', 'json', 'html', 'junit', 'markdown'];
 
 /**
- * Writes report.json and every selected file reporter into the run folder, each
- * atomically and through `redact`, the last guard against a key reaching disk.
- * Returns the files written, report.json first.
+ * Every reporter, by the name `--reporter` takes: the one registry the CLI, its help and its
+ * validation read. Each is loaded only when asked for.
  */
-export async function writeReportFiles(
-  runDir: string,
-  report: Report,
-  reporters: ReadonlySet<string>,
-  redact: (text: string) => string,
-  context: RenderContext = {},
-): Promise<string[]> {
-  const written = [await writeJsonReport(runDir, report, redact)];
-  for (const [name, reporter] of Object.entries(FILE_REPORTERS)) {
-    if (!reporters.has(name)) continue;
-    const file = join(runDir, reporter.file);
-    const pieces = await reporter.render(report, context);
-    await writeChunksAtomic(file, function* () {
-      for (const piece of pieces) yield redact(piece);
-    });
-    written.push(file);
-  }
-  return written;
-}
+export const REPORTERS = {
+  console: async (c: ReporterContext): Promise<Reporter> =>
+    (await import('./console.js')).consoleReporter(c.write, {
+      color: c.color,
+      ...(c.columns ? { columns: c.columns } : {}),
+    }),
+  json: async (c: ReporterContext): Promise<Reporter> => (await import('./json.js')).jsonReporter(c.dir, c.redact),
+  html: async (c: ReporterContext): Promise<Reporter> =>
+    (await import('./html/render.js')).htmlReporter(c.dir, { redact: c.redact }),
+  junit: async (c: ReporterContext): Promise<Reporter> => (await import('./junit.js')).junitReporter(c.dir, c.redact),
+  markdown: async (c: ReporterContext): Promise<Reporter> =>
+    (await import('./markdown.js')).markdownReporter(c.dir, c.redact),
+} as const;
 
-/** The baseline answer and usage of a case, for the HTML report's diffs and totals (read in place, not copied). */
-function htmlBaselines(context: RenderContext): HtmlBaselines {
-  const baselines = context.baselines;
-  return (suite, caseId) => {
-    const cases = baselines?.get(suite)?.baseline?.cases;
-    return cases && Object.hasOwn(cases, caseId) ? cases[caseId] : undefined;
-  };
+export type ReporterName = keyof typeof REPORTERS;
+export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
+
+/**
+ * The reporters for a set of names. report.json is always written: `--resume`, `diff`,
+ * `merge`, `baseline accept` and the history read it.
+ */
+export async function createReporters(names: ReadonlySet<string>, context: ReporterContext): Promise<Reporter[]> {
+  const wanted = new Set([...names, 'json']);
+  const reporters: Reporter[] = [];
+  for (const name of REPORTER_NAMES) if (wanted.has(name)) reporters.push(await REPORTERS[name](context));
+  return reporters;
 }

@@ -1,6 +1,6 @@
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import { nextLook, nextSampleDecision, type Samples } from '../stats/index.js';
-import type { CaseResult } from '../types.js';
+import type { SampleResult } from '../types.js';
 import type { ExecuteOptions } from './execute.js';
 import { type PlannedCase, plannedSample } from './plan.js';
 
@@ -30,7 +30,10 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
     if (state.outstanding > 0) return;
     const { suite, case: testCase } = state.template;
     const baseline = options.adaptive?.baselineSamples(suite.suite, testCase.id) ?? { pass: 0, total: 0 };
-    if (nextSampleDecision(baseline, state.current, sampling) !== 'continue') return;
+    if (nextSampleDecision(baseline, state.current, sampling) !== 'continue') {
+      options.adaptive?.onCaseDone?.(suite.suite, testCase.id);
+      return;
+    }
     const target = nextLook(state.current, sampling);
     for (let n = state.current.total; n < target; n++) {
       state.outstanding++;
@@ -41,6 +44,7 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
           state.nextRepeat++,
           { model: state.template.model, service: state.template.service },
           true,
+          state.template.ordinal,
         ),
       );
     }
@@ -79,7 +83,7 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
       for (const state of states.values()) decide(state);
     },
     /** A sample of an adaptive case finished: count it, and decide once its look is complete. */
-    finished(planned: PlannedCase, result: CaseResult) {
+    finished(planned: PlannedCase, result: SampleResult) {
       const state = states.get(id(result));
       if (!state) return;
       state.outstanding--;
@@ -89,6 +93,6 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
   };
 }
 
-function tally(samples: Samples, result: CaseResult): Samples {
+function tally(samples: Samples, result: SampleResult): Samples {
   return { pass: samples.pass + (result.status === 'pass' ? 1 : 0), total: samples.total + 1 };
 }

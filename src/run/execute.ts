@@ -1,24 +1,15 @@
-import type { CaseError, CaseResult, CheckResult, Prices, ServiceClient } from '../types.js';
-import type { Journal } from './journal.js';
+import type { CheckResult, Prices, SampleResult, ServiceClient, StopReason } from '../types.js';
+import type { Journal } from '../journal/write.js';
 import type { PlannedCase } from './plan.js';
 import { runJudge } from '../checks/judge-run.js';
 import { splitExpectations } from '../checks/judge.js';
-import {
-  isAccessStop,
-  isBudgetCondition,
-  notRunResult,
-  resultFromOutcome,
-  withJudgeChecks,
-} from './result.js';
+import { isAccessStop, isBudgetCondition } from '../error-kinds.js';
+import { resultFromOutcome, withJudgeChecks } from './result.js';
 import { createFeeder } from './feeder.js';
 import { createThrottle, type Throttle } from './throttle.js';
 import { createAdaptiveSampler } from './adaptive.js';
 import type { Samples } from '../stats/index.js';
 
-/** Why a run ended before its plan did. */
-export type StopReason =
-  | { kind: 'paused' | 'access'; error: CaseError }
-  | { kind: 'interrupted'; error: null; signal: 'SIGINT' | 'SIGTERM' };
 
 export interface ExecuteOptions {
   plan: readonly PlannedCase[];
@@ -34,8 +25,8 @@ export interface ExecuteOptions {
   /** Abort in-flight requests too (after a grace period, or a second signal); they become not_run. */
   abortInFlight?: AbortSignal;
   now?: () => Date;
-  /** Fires after each finished (journaled) sample — progress display. */
-  onResult?: (result: CaseResult) => void;
+  /** Fires after each finished (journaled) sample: the fold and the progress display. */
+  onResult?: (result: SampleResult) => void;
   /** Fires when a service's 429s lower (or clean answers raise) its concurrency. */
   onThrottle?: (service: string, concurrency: number) => void;
   /** Prices per model, for a cost where the service reports none. */
@@ -47,14 +38,14 @@ export interface ExecuteOptions {
     baselineSamples: (suite: string, caseId: string) => Samples;
     /** The whole plan, samples already journaled included. */
     plan: readonly PlannedCase[];
-    done: readonly CaseResult[];
+    done: readonly SampleResult[];
     alpha?: number;
+    /** An adaptive case's sequential test decided: no more samples of it. */
+    onCaseDone?: (suite: string, caseId: string) => void;
   };
 }
 
 export interface ExecuteOutcome {
-  /** One result per sent or skipped sample (not_run included), adaptive additions too. */
-  results: CaseResult[];
   stop: StopReason | null;
 }
 
@@ -77,7 +68,6 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     if (!options.interrupt?.aborted) return null;
     return { kind: 'interrupted', error: null, signal: reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT' };
   };
-  const results: CaseResult[] = [];
   const feeder = createFeeder<PlannedCase>({
     start: (planned) => runOne(planned),
     lane: (planned) => planned.service,
@@ -120,19 +110,14 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     } catch (error) {
       // Only our own abort is thrown: the answer never came, so the sample is simply not run.
       if (!options.abortInFlight?.aborted) throw error;
-      results.push(notRunResult(planned, null));
       return;
     }
-    if (outcome === null) {
-      results.push(notRunResult(planned, stop?.error ?? null));
-      return;
-    }
+    if (outcome === null) return;
     const changed = throttles.get(planned.service)!.observe(outcome);
     if (changed !== null) options.onThrottle?.(planned.service, changed);
     if (outcome.status === 'error' && isBudgetCondition(outcome.error)) {
       // Not an answer: the sample goes back to not_run and `--resume` sends it again.
       stop ??= { kind: 'paused', error: outcome.error };
-      results.push(notRunResult(planned, outcome.error));
       return;
     }
     let result = resultFromOutcome(planned, outcome, startedAt, options.prices);
@@ -141,7 +126,6 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       if (judged.stop) {
         // The judge hit a budget or access condition: no verdict, so the sample is not run.
         stop ??= judged.stop;
-        results.push(notRunResult(planned, judged.stop.error));
         return;
       }
       result = withJudgeChecks(result, judged.checks);
@@ -150,12 +134,11 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     let line = JSON.stringify(result);
     const scrubbed = options.redact(line);
     if (scrubbed.redacted) {
-      result = { ...(JSON.parse(scrubbed.text) as CaseResult), redacted: true };
+      result = { ...(JSON.parse(scrubbed.text) as SampleResult), redacted: true };
       line = JSON.stringify(result);
     }
     if (result.error && isAccessStop(result.error)) stop ??= { kind: 'access', error: result.error };
     options.journal.appendLine(line);
-    results.push(result);
     options.onResult?.(result);
     if (planned.adaptive && !stop) sampler.finished(planned, result);
   };
@@ -192,5 +175,5 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   await feeder.drained();
   // A signal that arrived once everything was already in flight still marks the run.
   stop ??= interrupted();
-  return { results, stop };
+  return { stop };
 }

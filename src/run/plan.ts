@@ -14,6 +14,8 @@ export interface PlannedCase {
   service: string;
   /** `repeat: auto`: more samples are planned while the run goes, only while the verdict is uncertain. */
   adaptive: boolean;
+  /** The case's position in the unsharded plan (filter applied): shards merge back into this order. */
+  ordinal: number;
 }
 
 export interface PlanOptions {
@@ -46,11 +48,11 @@ export function caseKey(suite: string, caseId: string, repeat: number): string {
  */
 export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase[] {
   const match = options.filter ? globToRegExp(options.filter) : null;
-  const selected: { suite: Suite; testCase: SuiteCase }[] = [];
+  const selected: { suite: Suite; testCase: SuiteCase; ordinal: number }[] = [];
   for (const suite of suites) {
     for (const testCase of suite.cases) {
       if (match && !match.test(`${suite.suite}/${testCase.id}`) && !match.test(testCase.id)) continue;
-      selected.push({ suite, testCase });
+      selected.push({ suite, testCase, ordinal: selected.length });
     }
   }
   // Shard by case, not by sample: every repeat of a case lands in the same shard so its
@@ -60,14 +62,19 @@ export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase
     ? selected.filter((_, i) => i % options.shard!.total === options.shard!.index - 1)
     : selected;
   const plan: PlannedCase[] = [];
-  for (const { suite, testCase } of sharded) {
-    const wanted = options.repeat ?? testCase.repeat ?? suite.repeat ?? 1;
+  for (const { suite, testCase, ordinal } of sharded) {
+    const wanted = plannedRepeat(suite, testCase, options);
     const adaptive = wanted === 'auto';
     const repeats = adaptive ? ADAPTIVE_SAMPLING.min : wanted;
     for (let repeat = 0; repeat < repeats; repeat++)
-      plan.push(plannedSample(suite, testCase, repeat, options, adaptive));
+      plan.push(plannedSample(suite, testCase, repeat, options, adaptive, ordinal));
   }
   return plan;
+}
+
+/** How many samples a case is planned for: `--repeat`, else the case's, else the suite's, else 1. */
+export function plannedRepeat(suite: Suite, testCase: SuiteCase, options: PlanOptions): number | 'auto' {
+  return options.repeat ?? testCase.repeat ?? suite.repeat ?? 1;
 }
 
 /** One sample of a case; also how the runner adds samples to an adaptive case. */
@@ -77,8 +84,10 @@ export function plannedSample(
   repeat: number,
   options: PlanOptions,
   adaptive: boolean,
+  ordinal: number,
 ): PlannedCase {
   return {
+    ordinal,
     key: caseKey(suite.suite, testCase.id, repeat),
     suite,
     case: testCase,

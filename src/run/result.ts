@@ -1,30 +1,8 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
-import type { CallOutcome, CaseError, CaseResult, CheckResult, ErrorKind, Prices } from '../types.js';
+import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
 import type { PlannedCase } from './plan.js';
-
-/**
- * The one empty list every result without drift or without earlier failed attempts shares
- * (most of them): 100,000 separate empty arrays took 3 MB per field. Frozen, so an
- * accidental push throws instead of adding to every result at once.
- */
-export const NONE: never[] = Object.freeze([]) as unknown as never[];
-
-/** Budget conditions pause the run (exit 3); they never become an answer or a failure. */
-const BUDGET_KINDS: ReadonlySet<ErrorKind> = new Set(['insufficient_credit', 'budget_exceeded', 'depleted']);
-
-export function isBudgetCondition(error: CaseError): boolean {
-  return BUDGET_KINDS.has(error.kind);
-}
-
-/**
- * Auth and permission failures stop the run (exit 4) rather than burn every case — except
- * a moderation block, which is about one prompt, not about the key.
- */
-export function isAccessStop(error: CaseError): boolean {
-  return error.kind === 'auth' || (error.kind === 'permission' && error.code !== 'moderation');
-}
 
 /**
  * Turns one call's outcome into the sample's result, local checks evaluated (judges run
@@ -35,7 +13,7 @@ export function resultFromOutcome(
   outcome: CallOutcome,
   startedAt: string,
   prices?: Prices,
-): CaseResult {
+): SampleResult {
   const completion = outcome.completion;
   const failed = outcome.status === 'error';
   // Local checks only (judges run later, in the runner); on an error every expectation,
@@ -59,11 +37,22 @@ export function resultFromOutcome(
     started_at: startedAt,
   });
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
+  if (completion) servedBy(result, completion);
   return result;
 }
 
+/** Copies what served the answer onto the sample, only the fields the service gave (journal lines stay short). */
+function servedBy(result: SampleResult, completion: NonNullable<CallOutcome['completion']>): void {
+  if (completion.provider != null) result.provider = completion.provider;
+  if (completion.system_fingerprint != null) result.system_fingerprint = completion.system_fingerprint;
+  if (completion.native_finish_reason != null) result.native_finish_reason = completion.native_finish_reason;
+  if (completion.refusal != null) result.refusal = completion.refusal;
+  if (completion.reasoning_tokens != null) result.reasoning_tokens = completion.reasoning_tokens;
+  if (completion.cached_tokens != null) result.cached_tokens = completion.cached_tokens;
+}
+
 /** A planned sample that was never sent (budget pause, auth stop, interrupt). */
-export function notRunResult(planned: PlannedCase, reason: CaseError | null): CaseResult {
+export function notRunResult(planned: PlannedCase, reason: CaseError | null): SampleResult {
   return newResult(planned, {
     model: null,
     response_id: null,
@@ -82,7 +71,7 @@ export function notRunResult(planned: PlannedCase, reason: CaseError | null): Ca
 }
 
 type Outcome = Pick<
-  CaseResult,
+  SampleResult,
   | 'model'
   | 'response_id'
   | 'finish_reason'
@@ -98,21 +87,15 @@ type Outcome = Pick<
   | 'started_at'
 >;
 
-/**
- * One sample's result, written out as a single literal: every result has the same
- * shape, so V8 keeps them as fast objects. (Spreading a wide object and adding fields,
- * `{ ...a, b, c }`, measured at over 30 µs a result on Node 20 — most of the
- * harness's own time per case.)
- */
-function newResult(planned: PlannedCase, o: Outcome): CaseResult {
-  const result: CaseResult = {
+/** One sample's result. */
+function newResult(planned: PlannedCase, o: Outcome): SampleResult {
+  const result: SampleResult = {
     key: planned.key,
     suite: planned.suite.suite,
     case: planned.case.id,
     repeat: planned.repeat,
     service: planned.service,
     requested_model: planned.model,
-    messages: planned.case.messages,
     model: o.model,
     response_id: o.response_id,
     finish_reason: o.finish_reason,
@@ -120,8 +103,7 @@ function newResult(planned: PlannedCase, o: Outcome): CaseResult {
     latency_ms: o.latency_ms,
     wait_ms: o.wait_ms,
     attempts: o.attempts,
-    attempt_errors: o.attempt_errors.length === 0 ? NONE : o.attempt_errors,
-    drift: NONE,
+    attempt_errors: o.attempt_errors,
     content: o.content,
     started_at: o.started_at,
     redacted: false,
@@ -134,7 +116,7 @@ function newResult(planned: PlannedCase, o: Outcome): CaseResult {
 }
 
 /** Adds the judges' verdicts to a finished sample and recomputes its status. */
-export function withJudgeChecks(result: CaseResult, judged: CheckResult[]): CaseResult {
+export function withJudgeChecks(result: SampleResult, judged: CheckResult[]): SampleResult {
   if (judged.length === 0) return result;
   const checks = [...result.checks, ...judged];
   return { ...result, checks, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };

@@ -1,36 +1,25 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { baselinePath, readBaseline, writeBaseline } from '../baseline/store.js';
-import { InputError } from '../errors.js';
-import { createServiceClient } from '../service/client.js';
-import { resolveApiKey } from '../service/preflight.js';
-import { createRedactor } from '../service/redact.js';
-import type { Baseline, BaselineCase, CaseResult, Config, Report, ServiceClient, Suite } from '../types.js';
-import { prefetch } from '../util/lazy.js';
-import { isLoopbackUrl } from '../util/loopback.js';
+import { acceptReport } from '../baseline/accept.js';
+import { baselineReader } from '../baseline/cache.js';
+import { readBaseline } from '../baseline/store.js';
 import { judgeTargets } from '../checks/judge.js';
 import { unconfiguredServices } from '../config/services.js';
+import { isAccessStop } from '../error-kinds.js';
+import { InputError } from '../errors.js';
+import { RunFold } from '../fold/fold.js';
+import { readJournal } from '../journal/read.js';
+import type { EndRecord, PlanRecord, RunRecord } from '../journal/records.js';
+import { openJournal } from '../journal/write.js';
+import { updateLatest } from '../report/json.js';
+import { createReporters, type ReporterContext } from '../report/outputs.js';
+import { openReport } from '../report/read.js';
+import { openClients } from '../service/setup.js';
+import type { Baseline, Config, ReportHead, SampleResult, Suite } from '../types.js';
 import { executePlan } from './execute.js';
-import { openJournal, readJournal } from './journal.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import { type PlannedCase, planRun } from './plan.js';
-import { isAccessStop } from './result.js';
-
-const ALL_FILE_REPORTERS: ReadonlySet<string> = new Set(['html', 'junit', 'markdown']);
-
-/**
- * The code that runs once every answer is in (report building and writing). It is
- * loaded once the first answer has come back, while requests are in flight, instead of
- * before the first request is sent or after the last one.
- */
-function finishingModules() {
-  return Promise.all([
-    import('../report/build.js'),
-    import('../report/outputs.js'),
-    import('../report/write.js'),
-  ]);
-}
 
 export interface RunSuitesOptions {
   config: Config;
@@ -52,29 +41,37 @@ export interface RunSuitesOptions {
   onThrottle?: (service: string, concurrency: number) => void;
   dispatcher?: Dispatcher;
   now?: () => Date;
-  onResult?: (result: CaseResult) => void;
+  onResult?: (result: SampleResult) => void;
   /** Called once the plan is known, before anything is sent. */
-  onPlan?: (info: { runDir: string; planned: number; alreadyDone: number }) => void;
-  /** File reporters to write besides report.json (html, junit, markdown); default all. */
+  onPlan?: (info: { runDir: string; planned: number; alreadyDone: number; cases: number; suites: number }) => void;
+  /** Reporters by name (console, json, html, junit, markdown); report.json is always written. Default: the file reporters. */
   reporters?: ReadonlySet<string>;
+  /** Where the console reporter prints, when it is asked for. */
+  console?: Pick<ReporterContext, 'write' | 'color' | 'columns'>;
 }
 
 export interface RunSuitesResult {
-  report: Report;
+  /** The report's head: run (status, exit code), summary and suites. The cases are in report.json. */
+  report: ReportHead;
   runDir: string;
   /** Baseline files written by `update_baselines`. */
   baselinesWritten: string[];
   /** Why update_baselines wrote nothing, when it did not. */
   baselinesSkipped: string | null;
-  /** Report files written into the run folder, report.json first. */
+  /** Report files written into the run folder. */
   files: string[];
   /** Journal lines that could not be read back on resume (a torn last line). */
   journalSkipped: number;
+  /** Samples in which a key value was found and replaced. */
+  redacted: number;
 }
 
+const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
+
 /**
- * The main job: plan → pre-flight → send (journaling each result) → diff against
- * baselines → report.json. The CLI's `run` is a thin wrapper over this.
+ * The main job, as a composition of the pipeline's stages: plan → pre-flight → send, each
+ * sample to the journal and the fold → the fold's reporters → baselines. The CLI's `run`
+ * is a thin wrapper over this.
  */
 export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
   const now = options.now ?? (() => new Date());
@@ -86,162 +83,190 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const plan = planRun(options.suites, meta.plan);
   const used = new Set(plan.map((p) => p.suite));
   const plannedSuites = options.suites.filter((s) => used.has(s));
-  // Read before the first request: a corrupt baseline is an input error that costs nothing.
-  const baselines = await loadBaselines(options.baselineDir, plannedSuites);
   const services = checkServices(plan, options.config, meta.plan.service);
-  // Pre-flight every service before the first request: a missing key must cost nothing.
-  const keys = new Map(
-    services.map((name) => [name, resolveApiKey(options.config.services[name]!, options.env)]),
-  );
-  const redactor = createRedactor([...keys.values()]);
-  const redactText = (text: string) => redactor.redact(text).text;
+  // Read before the first request, one at a time: a corrupt baseline is an input error that costs nothing.
+  for (const s of plannedSuites) await readBaseline(options.baselineDir, s.suite);
+  const baselines = baselineReader(options.baselineDir);
+  await baselines.hold(plannedSuites.filter(needsBaselineWhileRunning).map((s) => s.suite));
+  const opened = openClients(options.config, services, options.env, {
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  const redactText = (text: string) => opened.redactor.redact(text).text;
 
   await mkdir(runDir, { recursive: true });
   if (!options.resumeDir) await writeRunMeta(runDir, meta);
-  const journalFile = join(runDir, 'results.jsonl');
-  const previous = options.resumeDir ? await readJournal(journalFile) : { results: [], skipped: 0 };
-  // An auth stop's failing sample is sent again on resume: the key was the problem, not the case.
-  const done = new Map(
-    previous.results.filter((r) => !(r.error && isAccessStop(r.error))).map((r) => [r.key, r]),
-  );
-  const todo = plan.filter((p) => !done.has(p.key));
-  options.onPlan?.({ runDir, planned: plan.length, alreadyDone: plan.length - todo.length });
+  const caseCount = new Set(plan.map((p) => p.ordinal)).size;
+  const reporters = await createReporters(options.reporters ?? FILE_REPORTERS, {
+    dir: runDir,
+    redact: redactText,
+    write: options.console?.write ?? (() => {}),
+    color: options.console?.color ?? false,
+    ...(options.console?.columns ? { columns: options.console.columns } : {}),
+  });
+  const fold = new RunFold({ baseline: baselines.read, reporters, live: true, ...(options.now ? { now: options.now } : {}) });
 
-  const clients = new Map<string, ServiceClient>();
-  for (const name of services) {
-    const service = options.config.services[name]!;
-    clients.set(
-      name,
-      createServiceClient({
-        service,
-        apiKey: keys.get(name)!,
-        simDirectives: isLoopbackUrl(service.base_url),
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-      }),
-    );
-  }
+  const journalFile = join(runDir, 'results.jsonl');
+  const previous = options.resumeDir ? await replay(journalFile, fold) : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false };
   const journal = openJournal(journalFile);
-  const loadFinishing = prefetch(finishingModules);
+  if (!previous.planned) {
+    for (const record of [runRecord(meta, options.version), ...planRecords(plan)]) {
+      journal.appendRecord(record);
+      fold.add(record);
+    }
+  }
+  const todo = plan.filter((p) => !previous.done.has(p.key));
+  options.onPlan?.({
+    runDir,
+    planned: plan.length,
+    alreadyDone: plan.length - todo.length,
+    cases: caseCount,
+    suites: plannedSuites.length,
+  });
+
+  let redacted = 0;
   let outcome: Awaited<ReturnType<typeof executePlan>>;
   try {
     outcome = await executePlan({
       plan: todo,
       ...(options.config.prices ? { prices: options.config.prices } : {}),
-      baselineContent: (suite, caseId) => baselines.get(suite)?.baseline?.cases[caseId]?.content ?? null,
+      baselineContent: (suite, caseId) => baselines.held(suite)?.cases[caseId]?.content ?? null,
       adaptive: {
         plan,
-        done: [...done.values()],
-        baselineSamples: (suite, caseId) => samplesOf(baselines.get(suite)?.baseline?.cases[caseId]),
+        done: previous.adaptive,
+        baselineSamples: (suite, caseId) => samplesOf(baselines.held(suite), caseId),
+        onCaseDone: (suite, caseId) => fold.caseDone(suite, caseId),
       },
-      clients,
+      clients: opened.clients,
       ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
       journal,
-      redact: (text) => redactor.redact(text),
+      redact: (text) => opened.redactor.redact(text),
       ...(options.interrupt ? { interrupt: options.interrupt } : {}),
       ...(options.abortInFlight ? { abortInFlight: options.abortInFlight } : {}),
       now,
       onResult: (result) => {
-        void loadFinishing();
+        if (result.redacted) redacted++;
+        fold.add(result);
         options.onResult?.(result);
       },
       ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
     });
+    const end: EndRecord = {
+      type: 'end',
+      finished_at: now().toISOString(),
+      status: outcome.stop === null ? 'completed' : outcome.stop.kind === 'interrupted' ? 'interrupted' : 'paused',
+      stop: outcome.stop,
+    };
+    journal.appendRecord(end);
+    fold.add(end);
+  } catch (error) {
+    await fold.abort();
+    throw error;
   } finally {
     journal.close();
-    await Promise.all([...clients.values()].map((c) => c.close()));
+    await opened.close();
   }
 
-  const [{ buildReport }, { writeReportFiles }, { updateLatest }] = await loadFinishing();
-  const results = inPlanOrder(plan, [...done.values(), ...outcome.results]);
-  const report = buildReport({
-    run: {
-      id,
-      started_at: startedAt,
-      finished_at: now().toISOString(),
-      command: meta.command,
-      driftcheck_version: options.version,
-      sim: meta.sim,
-      candidate_model: meta.plan.model ?? null,
-      shard: meta.plan.shard ?? null,
-    },
-    stop: outcome.stop,
-    suites: plannedSuites,
-    results,
-    baselines,
-    complete: !meta.plan.filter && !meta.plan.shard,
-    diff: { candidate: Boolean(meta.plan.model) },
-  });
-  const files = await writeReportFiles(runDir, report, options.reporters ?? ALL_FILE_REPORTERS, redactText, {
-    baselines,
-  });
+  const { head, files } = await finishFold(fold);
   await updateLatest(options.reportDir, id);
-
   let baselinesWritten: string[] = [];
   let baselinesSkipped: string | null = null;
   if (meta.update_baselines) {
-    if (report.run.status !== 'completed')
-      baselinesSkipped = `the run is ${report.run.status}; finish it with --resume first`;
-    else baselinesWritten = await acceptResults(options.baselineDir, report, plannedSuites, baselines);
+    if (head.run.status !== 'completed')
+      baselinesSkipped = `the run is ${head.run.status}; finish it with --resume first`;
+    else baselinesWritten = await acceptReport(options.baselineDir, await openReport(runDir));
   }
-  return { report, runDir, files, baselinesWritten, baselinesSkipped, journalSkipped: previous.skipped };
+  return {
+    report: head,
+    runDir,
+    files,
+    baselinesWritten,
+    baselinesSkipped,
+    journalSkipped: previous.skipped,
+    redacted,
+  };
+}
+
+async function finishFold(fold: RunFold): Promise<{ head: ReportHead; files: string[] }> {
+  try {
+    return await fold.finish();
+  } catch (error) {
+    await fold.abort();
+    throw error;
+  }
 }
 
 /**
- * Writes one baseline per suite from a finished report (`--update-baselines` and
- * `baseline accept`). `selection` limits it to some case ids per suite.
+ * Feeds a resumed run's journal to the fold, and returns what not to send again: every
+ * sample already journaled, except those an auth stop cut short (the key was the problem,
+ * not the case), and the samples of adaptive cases (their sequential test continues).
  */
-export async function acceptResults(
-  baselineDir: string,
-  report: Report,
-  suites: readonly { suite: string }[],
-  baselines: ReadonlyMap<string, { baseline: Baseline | null }>,
-  selection?: ReadonlyMap<string, string[]>,
-): Promise<string[]> {
-  const { baselineFromResults } = await import('../baseline/build.js');
-  const written: string[] = [];
-  const sent = new Map<string, CaseResult[]>();
-  for (const c of report.cases) {
-    if (c.status === 'not_run') continue;
-    const list = sent.get(c.suite);
-    if (list) list.push(c);
-    else sent.set(c.suite, [c]);
+async function replay(file: string, fold: RunFold) {
+  const done = new Set<string>();
+  const adaptive: SampleResult[] = [];
+  const stats = { skipped: [] as number[] };
+  let planned = false;
+  for await (const record of readJournal(file, stats)) {
+    // The earlier session's end no longer holds: this one appends its own.
+    if (record.type === 'end') continue;
+    if (record.type === 'plan') planned = true;
+    fold.add(record);
+    if (record.type !== undefined) continue;
+    if (!(record.error && isAccessStop(record.error))) done.add(record.key);
+    if (record.sampling === 'auto') adaptive.push(record);
   }
-  for (const { suite } of suites) {
-    const info = report.suites.find((s) => s.suite === suite);
-    const results = sent.get(suite) ?? [];
-    const only = selection?.get(suite);
-    if (!info || results.length === 0 || (selection && !only)) continue;
-    const baseline = baselineFromResults({
-      suite,
-      service: info.service,
-      model: info.requested_model,
-      run_id: report.run.id,
-      results,
-      previous: baselines.get(suite)?.baseline ?? null,
-      ...(only ? { only } : {}),
-    });
-    written.push(await writeBaseline(baselineDir, baseline));
-  }
-  return written;
+  return { done, adaptive, skipped: stats.skipped.length, planned };
 }
 
-/**
- * Reads every planned suite's baseline. One file at a time: a file's text is garbage once
- * parsed, and reading them all at once held every text with every parse (100 baselines of
- * 1,000 cases, 45 MB of text: the loading phase's peak RSS went from 216–218 to 166–169 MB).
- */
-export async function loadBaselines(
-  baselineDir: string,
-  suites: readonly { suite: string }[],
-): Promise<Map<string, { baseline: Baseline | null; path: string }>> {
-  const loaded = new Map<string, { baseline: Baseline | null; path: string }>();
-  for (const s of suites) {
-    loaded.set(s.suite, {
-      baseline: await readBaseline(baselineDir, s.suite),
-      path: baselinePath(baselineDir, s.suite),
-    });
+function runRecord(meta: RunMeta, version: string): RunRecord {
+  return {
+    type: 'run',
+    journal_version: 2,
+    id: meta.id,
+    started_at: meta.started_at,
+    command: meta.command,
+    driftcheck_version: version,
+    sim: meta.sim,
+    candidate_model: meta.plan.model ?? null,
+    shard: meta.plan.shard ?? null,
+    complete: !meta.plan.filter && !meta.plan.shard,
+  };
+}
+
+/** One plan record per suite, in plan order: its cases, what a report shows of them, their drift rules. */
+function planRecords(plan: readonly PlannedCase[]): PlanRecord[] {
+  const records = new Map<Suite, PlanRecord>();
+  let last: PlanRecord['cases'][number] | null = null;
+  let lastOrdinal = -1;
+  for (const p of plan) {
+    // A case's samples are consecutive in the plan: count them onto its entry.
+    if (p.ordinal === lastOrdinal && last) {
+      if (last.repeat !== 'auto') last.repeat++;
+      continue;
+    }
+    lastOrdinal = p.ordinal;
+    let record = records.get(p.suite);
+    if (!record) {
+      record = {
+        type: 'plan',
+        suite: p.suite.suite,
+        file: p.suite.file,
+        service: p.service,
+        requested_model: p.model,
+        ...(p.suite.drift ? { drift: p.suite.drift } : {}),
+        cases: [],
+      };
+      records.set(p.suite, record);
+    }
+    last = {
+      id: p.case.id,
+      ordinal: p.ordinal,
+      repeat: p.adaptive ? 'auto' : 1,
+      messages: p.case.messages,
+      ...(p.case.drift ? { drift: p.case.drift } : {}),
+    };
+    record.cases.push(last);
   }
-  return loaded;
+  return [...records.values()];
 }
 
 /** Every service the plan will call (suites' and judges'), all configured — or an input error. */
@@ -253,41 +278,18 @@ function checkServices(plan: readonly PlannedCase[], config: Config, override?: 
   return [...new Set([...plan.map((p) => p.service), ...judges])];
 }
 
-/**
- * Results in the order an unsharded, uninterrupted run would list them: cases in plan
- * order, each case's samples by repeat (adaptive samples beyond the plan included).
- * Planned samples go straight to their slot in the plan (keys are the plan's own strings,
- * no new ones: at 100,000 cases the sort keys were 20 MB); only adaptive samples beyond
- * the plan need sorting in.
- */
-function inPlanOrder(plan: readonly PlannedCase[], results: readonly CaseResult[]): CaseResult[] {
-  const slotOf = new Map<string, number>();
-  for (let i = 0; i < plan.length; i++) slotOf.set(plan[i]!.key, i);
-  const slots: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(plan.length);
-  const extras = new Map<string, CaseResult>();
-  for (const r of results) {
-    const slot = slotOf.get(r.key);
-    // A later result for the same key (a resumed sample sent again) replaces the earlier one.
-    if (slot === undefined) extras.set(r.key, r);
-    else slots[slot] = r;
-  }
-  const planned = slots.filter((r): r is CaseResult => r !== undefined);
-  if (extras.size === 0) return planned;
-  const rank = new Map<string, number>();
-  for (const p of plan) {
-    const id = `${p.suite.suite}/${p.case.id}`;
-    if (!rank.has(id)) rank.set(id, rank.size);
-  }
-  const keyed = [...planned, ...extras.values()].map((r) => ({
-    r,
-    at: rank.get(`${r.suite}/${r.case}`) ?? 0,
-  }));
-  keyed.sort((a, b) => a.at - b.at || a.r.repeat - b.r.repeat);
-  return keyed.map((k) => k.r);
+/** Suites whose cases read their baseline while they run: `repeat: auto`, or a judge comparing against it. */
+function needsBaselineWhileRunning(suite: Suite): boolean {
+  return (
+    suite.repeat === 'auto' ||
+    suite.cases.some((c) => c.repeat === 'auto' || c.expect.some((e) => e.type === 'judge' && e.value.equivalent_to_baseline))
+  );
 }
 
 /** A baseline case's samples ({0, 0} when it has none — adaptive sampling then runs to the cap). */
-function samplesOf(entry: BaselineCase | undefined): { pass: number; total: number } {
+function samplesOf(baseline: Baseline | null, caseId: string): { pass: number; total: number } {
+  const entry = baseline && Object.hasOwn(baseline.cases, caseId) ? baseline.cases[caseId] : undefined;
   if (!entry) return { pass: 0, total: 0 };
   return entry.samples ?? { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
 }
+

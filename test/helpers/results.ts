@@ -1,7 +1,7 @@
-import type { CaseResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/types.js';
 
 /** A finished sample of `suite/case#repeat` with sensible defaults; override what a test is about. */
-export function sampleResult(over: Partial<CaseResult> & { case: string }): CaseResult {
+export function sampleResult(over: Partial<SampleResult> & { case: string }): SampleResult {
   const suite = over.suite ?? 'refunds';
   const repeat = over.repeat ?? 0;
   return {
@@ -21,9 +21,7 @@ export function sampleResult(over: Partial<CaseResult> & { case: string }): Case
     error: null,
     attempt_errors: [],
     checks: [{ type: 'contains', pass: true, message: 'contains "30 days"' }],
-    drift: [],
     content: 'Refunds are accepted within 30 days of purchase.',
-    messages: [{ role: 'user', content: 'What is the refund window?' }],
     started_at: '2026-01-01T00:00:00.000Z',
     redacted: false,
     ...over,

@@ -1,5 +1,4 @@
-import type { DriftKind, Report } from '../../types.js';
-import { baselineOf, type HtmlBaselines } from './data.js';
+import type { CaseEntry, DriftKind, PassRate, ReportHead } from '../../types.js';
 import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../numbers.js';
 import { compareText } from '../../util/compare-text.js';
@@ -18,10 +17,10 @@ const INTERRUPTED = {
 } as const;
 
 /** Status filters offered as buttons; `data-view` is what the script filters on. */
-function viewButtons(report: Report): string {
+function viewButtons(report: ReportHead): string {
   const s = report.summary;
   const views: [view: string, label: string, count: number, tone: string][] = [
-    ['all', 'all', s.total, ''],
+    ['all', 'all', s.cases, ''],
     ['regressed', 'regressed', s.regressed, 'bad'],
     ['fail', 'failed', s.failed, 'bad'],
     ['error', 'errored', s.errored, 'bad'],
@@ -37,10 +36,14 @@ function viewButtons(report: Report): string {
     .join('');
 }
 
-function driftOptions(report: Report): string {
-  const counts = new Map<DriftKind, number>();
-  for (const c of report.cases)
-    for (const kind of new Set(c.drift.map((d) => d.kind))) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+/** Cases per drift kind, counted as the page's cases are written. */
+export type DriftCounts = Map<DriftKind, number>;
+
+export function countDrift(counts: DriftCounts, c: CaseEntry): void {
+  for (const kind of new Set(c.drift.map((d) => d.kind))) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+}
+
+function driftOptions(counts: DriftCounts): string {
   const options = [...counts].sort((a, b) => compareText(a[0], b[0]));
   return [
     `<option value="">any drift kind</option>`,
@@ -49,45 +52,19 @@ function driftOptions(report: Report): string {
 }
 
 /** The sticky bar: verdict, counts that double as status filters, drift-kind filter, search. */
-export function renderBar(report: Report, title: string): string {
+export function renderBar(report: ReportHead, title: string, drift: DriftCounts): string {
   const code = report.run.exit_code;
   const v = code in VERDICTS ? VERDICTS[code as keyof typeof VERDICTS] : INTERRUPTED;
   return `<header class="bar">
 <div class="verdict ${v.tone}"><span class="word">${v.word}</span><span class="title">${h(title)}</span><span class="why">${h(v.text)} · exit ${report.run.exit_code}</span></div>
 <nav class="views" aria-label="filter by status">${viewButtons(report)}</nav>
-<div class="tools"><input id="q" type="search" placeholder="search case id" aria-label="search case id" autocomplete="off" disabled><select id="kind" aria-label="filter by drift kind" disabled>${driftOptions(report)}</select></div>
+<div class="tools"><input id="q" type="search" placeholder="search case id" aria-label="search case id" autocomplete="off" disabled><select id="kind" aria-label="filter by drift kind" disabled>${driftOptions(drift)}</select></div>
 </header>`;
 }
 
 const int = groupDigits;
 /** Credits are often fractions of a cent: keep 8 decimals below 1, 4 above, without trailing zeros. */
 const money = (n: number): string => n.toFixed(Math.abs(n) < 1 ? 8 : 4).replace(/\.?0+$/, '');
-
-interface Totals {
-  cases: number;
-  prompt: number;
-  completion: number;
-  total: number;
-  cost: number | null;
-}
-
-function add(
-  t: Totals,
-  u: {
-    prompt_tokens: number | null;
-    completion_tokens: number | null;
-    total_tokens: number | null;
-    cost?: number | null;
-  },
-): void {
-  t.cases++;
-  t.prompt += u.prompt_tokens ?? 0;
-  t.completion += u.completion_tokens ?? 0;
-  t.total += u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0);
-  if (typeof u.cost === 'number') t.cost = (t.cost ?? 0) + u.cost;
-}
-
-const empty = (): Totals => ({ cases: 0, prompt: 0, completion: 0, total: 0, cost: null });
 
 function change(from: number, to: number): string {
   if (from === 0) return to === 0 ? '±0%' : 'from zero';
@@ -96,23 +73,32 @@ function change(from: number, to: number): string {
   return `${p > 0 ? '+' : ''}${p.toFixed(1)}%`;
 }
 
-/** Tokens and cost of this run, and of the baseline over the same cases when the caller passed baselines. */
-function usageLine(report: Report, baselines: HtmlBaselines): string {
-  const run = empty();
-  const now = empty();
-  const then = empty();
-  for (const c of report.cases) {
-    if (!c.usage) continue;
-    add(run, c.usage);
-    const base = baselineOf(baselines, c.suite, c.case)?.usage;
-    if (base) {
-      add(now, c.usage);
-      add(then, base);
-    }
+/** Tokens and cost of this run, and against the baseline over the cases both answered. */
+function usageLine(report: ReportHead): string {
+  let samples = 0;
+  let prompt = 0;
+  let completion = 0;
+  let total = 0;
+  let cost: number | null = null;
+  const then = { cases: 0, total: 0, cost: null as number | null };
+  const now = { total: 0, cost: null as number | null };
+  for (const s of report.suites) {
+    const u = s.usage.run;
+    samples += u.samples;
+    prompt += u.prompt_tokens;
+    completion += u.completion_tokens;
+    total += u.total_tokens;
+    if (u.cost !== null) cost = (cost ?? 0) + u.cost;
+    const c = s.usage.compared;
+    if (!c) continue;
+    then.cases += c.cases;
+    then.total += c.baseline.total_tokens;
+    now.total += c.run.total_tokens;
+    if (c.baseline.cost !== null) then.cost = (then.cost ?? 0) + c.baseline.cost;
+    if (c.run.cost !== null) now.cost = (now.cost ?? 0) + c.run.cost;
   }
-  const cost = (t: Totals): string => (t.cost === null ? '' : ` · cost ${money(t.cost)}`);
   const lines = [
-    `<dt>usage</dt><dd>${int(run.total)} tokens (${int(run.prompt)} prompt, ${int(run.completion)} completion) over ${int(run.cases)} samples${cost(run)}</dd>`,
+    `<dt>usage</dt><dd>${int(total)} tokens (${int(prompt)} prompt, ${int(completion)} completion) over ${int(samples)} samples${cost === null ? '' : ` · cost ${money(cost)}`}</dd>`,
   ];
   if (then.cases > 0) {
     const costChange =
@@ -120,9 +106,9 @@ function usageLine(report: Report, baselines: HtmlBaselines): string {
         ? ` · cost ${money(then.cost)} → ${money(now.cost)} (${change(then.cost, now.cost)})`
         : '';
     lines.push(
-      `<dt>vs baseline</dt><dd>${int(then.total)} → ${int(now.total)} tokens (${change(then.total, now.total)}) over the ${int(now.cases)} samples both have${costChange}</dd>`,
+      `<dt>vs baseline</dt><dd>${int(then.total)} → ${int(now.total)} tokens (${change(then.total, now.total)}) over the ${int(then.cases)} cases both answered${costChange}</dd>`,
     );
-  } else lines.push(`<dt>vs baseline</dt><dd class="muted">baseline usage not included in this report</dd>`);
+  } else lines.push(`<dt>vs baseline</dt><dd class="muted">no baseline usage to compare with</dd>`);
   return lines.join('\n');
 }
 
@@ -135,34 +121,58 @@ function duration(from: string, to: string): string {
 }
 
 const VERDICT_ORDER = { dropped: 0, flaky: 1, new: 2, stable: 3 } as const;
-const PASS_RATE_ROWS = 50;
+/** How many repeated cases the page's pass-rate table lists. */
+export const PASS_RATE_ROWS = 50;
+
+/** A repeated case as the pass-rate table shows it. */
+export interface PassRateRow {
+  id: string;
+  failing: boolean;
+  samples: { pass: number; total: number };
+  rate: PassRate;
+}
+
+/** Keeps the rows the table will show (failing first, then dropped, flaky, new, stable), bounded. */
+export function keepPassRateRow(rows: PassRateRow[], c: CaseEntry): void {
+  if (!c.pass_rate) return;
+  rows.push({
+    id: c.id,
+    failing: c.status === 'fail',
+    samples: { pass: c.samples.passed, total: c.samples.sent },
+    rate: c.pass_rate,
+  });
+  if (rows.length > PASS_RATE_ROWS * 4) {
+    rows.sort(byConcern);
+    rows.length = PASS_RATE_ROWS;
+  }
+}
+
+function byConcern(a: PassRateRow, b: PassRateRow): number {
+  return Number(b.failing) - Number(a.failing) || VERDICT_ORDER[a.rate.verdict] - VERDICT_ORDER[b.rate.verdict];
+}
 
 /** Repeated cases with their pass rates: failing first, then dropped, flaky, new, stable. */
-function passRateTable(report: Report): string {
-  const rows = report.suites.flatMap((s) => s.pass_rates.map((p) => ({ suite: s.suite, p })));
+function passRateTable(rows: PassRateRow[], repeated: number): string {
   if (rows.length === 0) return '';
-  rows.sort(
-    (a, b) =>
-      Number(b.p.failing) - Number(a.p.failing) || VERDICT_ORDER[a.p.verdict] - VERDICT_ORDER[b.p.verdict],
-  );
+  rows.sort(byConcern);
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const body = rows
     .slice(0, PASS_RATE_ROWS)
-    .map(({ suite, p }) => {
-      const tone = p.failing ? 'bad' : p.verdict === 'stable' || p.verdict === 'new' ? '' : 'warn';
+    .map(({ id, failing, samples, rate: p }) => {
+      const tone = failing ? 'bad' : p.verdict === 'stable' || p.verdict === 'new' ? '' : 'warn';
       const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
-      return `<tr><td><code>${h(suite)}/${h(p.case)}</code></td><td>${p.samples.pass}/${p.samples.total}</td><td>${pct(p.rate)} (${pct(p.interval.low)}–${pct(p.interval.high)})</td><td>${base}</td><td>${p.p ?? '—'}</td><td class="${tone}">${h(p.verdict)}${p.failing ? ', failing' : ''}</td></tr>`;
+      return `<tr><td><code>${h(id)}</code></td><td>${samples.pass}/${samples.total}</td><td>${pct(p.rate)} (${pct(p.low)}–${pct(p.high)})</td><td>${base}</td><td>${p.p ?? '—'}</td><td class="${tone}">${h(p.verdict)}${failing ? ', failing' : ''}</td></tr>`;
     })
     .join('');
   const more =
-    rows.length > PASS_RATE_ROWS
-      ? `<p class="muted">… and ${rows.length - PASS_RATE_ROWS} more repeated cases in report.json.</p>`
+    repeated > PASS_RATE_ROWS
+      ? `<p class="muted">… and ${repeated - PASS_RATE_ROWS} more repeated cases in report.json.</p>`
       : '';
   return `<h2 class="sub">Pass rates of repeated cases</h2><div class="scroll"><table class="rates"><thead><tr><th>case</th><th>passed</th><th>rate (95% CI)</th><th>baseline</th><th>p</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table></div>${more}`;
 }
 
 /** Run facts, services with their requested and concrete models, usage, and suite-level drift. */
-export function renderRunInfo(report: Report, baselines: HtmlBaselines): string {
+export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; repeated: number }): string {
   const r = report.run;
   const facts = [
     `<dt>run</dt><dd><code>${h(r.id)}</code> · ${h(r.status)}${r.sim ? ' · embedded simulator' : ''}${r.shard ? ` · shard ${r.shard.index}/${r.shard.total}` : ''}</dd>`,
@@ -173,7 +183,7 @@ export function renderRunInfo(report: Report, baselines: HtmlBaselines): string 
     r.stop_reason
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',
-    usageLine(report, baselines),
+    usageLine(report),
     `<dt>command</dt><dd><code>${h(r.command.join(' '))}</code> · driftcheck ${h(r.driftcheck_version)}</dd>`,
   ].filter(Boolean);
   const suites = report.suites
@@ -184,10 +194,11 @@ export function renderRunInfo(report: Report, baselines: HtmlBaselines): string 
           : s.models
               .map((m) => `<code class="${m === s.requested_model ? '' : 'warn'}">${h(m)}</code>`)
               .join(' ');
-      return `<tr><td>${h(s.suite)}</td><td>${h(s.service)}</td><td><code>${h(s.requested_model)}</code></td><td>${models}</td><td>${s.baseline === null ? '<span class="muted">none</span>' : 'yes'}</td></tr>`;
+      const providers = s.providers.length ? s.providers.map((p) => `<code>${h(p)}</code>`).join(' ') : '<span class="muted">—</span>';
+      return `<tr><td>${h(s.suite)}</td><td>${h(s.service)}</td><td><code>${h(s.requested_model)}</code></td><td>${models}</td><td>${providers}</td><td>${s.baseline === null ? '<span class="muted">none</span>' : 'yes'}</td></tr>`;
     })
     .join('');
-  const rates = passRateTable(report);
+  const table = passRateTable(rates.rows, rates.repeated);
   const suiteDrift = report.suites.flatMap((s) =>
     s.drift.map(
       (d) =>
@@ -196,8 +207,8 @@ export function renderRunInfo(report: Report, baselines: HtmlBaselines): string 
   );
   return `<section class="run" aria-label="run">
 <dl>${facts.join('\n')}</dl>
-<div class="scroll"><table class="suites"><thead><tr><th>suite</th><th>service</th><th>requested model</th><th>concrete models</th><th>baseline</th></tr></thead><tbody>${suites}</tbody></table></div>
+<div class="scroll"><table class="suites"><thead><tr><th>suite</th><th>service</th><th>requested model</th><th>concrete models</th><th>providers</th><th>baseline</th></tr></thead><tbody>${suites}</tbody></table></div>
 ${suiteDrift.length ? `<ul class="suite-drift">${suiteDrift.join('')}</ul>` : ''}
-${rates}
+${table}
 </section>`;
 }

@@ -1,3 +1,3 @@
-export type { HtmlBaselineCase, HtmlBaselines } from './data.js';
-export { type HtmlOptions, renderHtml, renderHtmlChunks } from './render.js';
+export { type HtmlOptions, htmlReporter, renderHtml } from './render.js';
+export { type PageCase, pageCase } from './data.js';
 export { wordDiff, type DiffOp } from './word-diff.js';

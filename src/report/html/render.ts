@@ -1,40 +1,76 @@
-import type { Report } from '../../types.js';
-import { type HtmlBaselines, LARGE_REPORT_CASES, pageCases } from './data.js';
+import { join } from 'node:path';
+import type { Baseline, Report, ReportHead } from '../../types.js';
+import { writeChunksAtomic } from '../../util/atomic.js';
+import { Spool } from '../../util/spool.js';
+import type { Reporter } from '../reporter.js';
+import { LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase } from './data.js';
 import { cspHash, embedJson, escapeHtml } from './escape.js';
-import { renderBar, renderRunInfo } from './header.js';
+import { countDrift, type DriftCounts, keepPassRateRow, type PassRateRow, renderBar, renderRunInfo } from './header.js';
 import { clientScript } from './script.js';
 import { STYLE } from './style.js';
 import { groupDigits } from '../numbers.js';
 
 export interface HtmlOptions {
-  /**
-   * Baseline answers (and usage) by `suite/case`, for what the report alone cannot show:
-   * the baseline text of an errored case, and tokens and cost against the baseline.
-   */
-  baselines?: HtmlBaselines;
   /** Page title; defaults to "driftcheck <run id>". */
   title?: string;
+  /** Applies to every piece written: the last guard against a key reaching disk. */
+  redact?: (text: string) => string;
 }
 
 /**
  * `report.html`: one self-contained page (no network, no external file) with the verdict,
  * counts, services and models, and every case filterable, searchable and diffable. Model
  * output is data: the page escapes it, embeds it as inert JSON, and its CSP allows only
- * the page's own script and style, by hash.
+ * the page's own script and style, by hash. Cases are embedded as their suites are folded
+ * (through a spool file), the head once the counts are known; the page sorts them itself.
  */
-export function renderHtml(report: Report, options: HtmlOptions = {}): string {
-  return [...renderHtmlChunks(report, options)].join('');
+export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
+  const redact = options.redact ?? ((t: string) => t);
+  let spool: Spool | null = null;
+  let written = 0;
+  let limit: number | null = null;
+  const drift: DriftCounts = new Map();
+  const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
+  return {
+    async onSuite({ cases, baseline, planned }) {
+      if (spool === null) {
+        spool = await Spool.open(dir, 'report.html');
+        limit = planned > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+      }
+      for (const c of cases) {
+        countDrift(drift, c);
+        if (c.pass_rate) rates.repeated++;
+        keepPassRateRow(rates.rows, c);
+        const base = baseline && Object.hasOwn(baseline.cases, c.case) ? baseline.cases[c.case] : undefined;
+        await spool.write(`${written++ ? ',' : ''}${redact(embedJson(pageCase(c, base, limit)))}`);
+      }
+    },
+    async onEnd(head) {
+      const file = join(dir, 'report.html');
+      const cases = spool;
+      await writeChunksAtomic(file, async function* () {
+        const [top, bottom] = page(head, options.title ?? `driftcheck ${head.run.id}`, drift, rates, limit);
+        yield redact(top);
+        if (cases) yield* cases.read();
+        yield bottom;
+      });
+      await spool?.remove();
+      return [file];
+    },
+    async onAbort() {
+      await spool?.remove();
+    },
+  };
 }
 
-/**
- * The same page in pieces, the embedded data one case at a time, so that a report of
- * 100,000 cases is written without ever holding the page as one string. (The data block is
- * inert JSON, not script: the CSP hashes only the page's own script and style.)
- */
-export function* renderHtmlChunks(report: Report, options: HtmlOptions = {}): Generator<string> {
-  const title = options.title ?? `driftcheck ${report.run.id}`;
-  const baselines = options.baselines ?? {};
-  const page = pageCases(report, baselines);
+/** The page around its case data: everything before the cases' JSON, and everything after. */
+function page(
+  head: ReportHead,
+  title: string,
+  drift: DriftCounts,
+  rates: { rows: PassRateRow[]; repeated: number },
+  limit: number | null,
+): [string, string] {
   const script = clientScript();
   const csp = [
     "default-src 'none'",
@@ -48,10 +84,10 @@ export function* renderHtmlChunks(report: Report, options: HtmlOptions = {}): Ge
     "trusted-types 'none'",
   ].join('; ');
   const large =
-    page.text_limit === null
+    limit === null
       ? ''
-      : `<p class="notice">This report has ${groupDigits(report.cases.length)} cases (more than ${groupDigits(LARGE_REPORT_CASES)}): each prompt and answer is shortened to ${groupDigits(page.text_limit)} characters here. report.json holds them whole.</p>`;
-  yield `<!doctype html>
+      : `<p class="notice">This report has ${groupDigits(head.summary.cases)} cases (more than ${groupDigits(LARGE_REPORT_CASES)}): each prompt and answer is shortened to ${groupDigits(limit)} characters here. report.json holds them whole.</p>`;
+  const top = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -63,27 +99,39 @@ export function* renderHtmlChunks(report: Report, options: HtmlOptions = {}): Ge
 <style>${STYLE}</style>
 </head>
 <body>
-${renderBar(report, title)}
+${renderBar(head, title, drift)}
 <main>
-${renderRunInfo(report, baselines)}
+${renderRunInfo(head, rates)}
 ${large}
 <noscript><p class="notice">The case list needs JavaScript. The summary above and report.json hold the results.</p></noscript>
 <p id="count" aria-live="polite"></p>
 <div id="cases"></div>
 <button type="button" id="more" hidden></button>
 </main>
-<script type="application/json" id="report-data">`;
-  // {"cases":[ …one case at a time… ], …rest}: the same JSON embedJson(data) would give.
-  yield '{"cases":[';
-  let first = true;
-  for (const c of page.cases()) {
-    yield `${first ? '' : ','}${embedJson(c)}`;
-    first = false;
-  }
-  yield `],"text_limit":${embedJson(page.text_limit)}}`;
-  yield `</script>
+<script type="application/json" id="report-data">{"cases":[`;
+  const bottom = `],"text_limit":${embedJson(limit)}}</script>
 <script>${script}</script>
 </body>
 </html>
 `;
+  return [top, bottom];
+}
+
+/** The whole page as one string, from a report held in memory: the same pieces the reporter writes. */
+export function renderHtml(
+  report: Report,
+  options: HtmlOptions & { baselines?: ReadonlyMap<string, Baseline | null> } = {},
+): string {
+  const limit = report.cases.length > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+  const drift: DriftCounts = new Map();
+  const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
+  const embedded = report.cases.map((c) => {
+    countDrift(drift, c);
+    if (c.pass_rate) rates.repeated++;
+    keepPassRateRow(rates.rows, c);
+    const cases = options.baselines?.get(c.suite)?.cases;
+    return embedJson(pageCase(c, cases && Object.hasOwn(cases, c.case) ? cases[c.case] : undefined, limit));
+  });
+  const [top, bottom] = page(report, options.title ?? `driftcheck ${report.run.id}`, drift, rates, limit);
+  return `${top}${embedded.join(',')}${bottom}`;
 }

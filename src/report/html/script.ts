@@ -12,6 +12,8 @@ performance.mark('driftcheck:start');
 const PAGE = 100;
 const data = JSON.parse(document.getElementById('report-data').textContent);
 const cases = data.cases;
+// Regressions first, then errors, failures, warnings; plan order within a rank (the sort is stable).
+cases.sort(function (a, b) { return a.rank - b.rank; });
 const state = { view: 'all', kind: '', q: '' };
 const list = document.getElementById('cases');
 const more = document.getElementById('more');
@@ -29,12 +31,12 @@ function el(tag, cls, text) {
   if (text !== undefined && text !== null) e.textContent = String(text);
   return e;
 }
-function id(c) { return c.suite + '/' + c.case + (c.repeat > 0 ? '#' + c.repeat : ''); }
+function id(c) { return c.id; }
 function drifted(c) { return c.drift.some(function (d) { return d.kind !== 'new_case'; }); }
 function badge(c) {
   if (c.regressed) return ['regressed', 'bad'];
   if (c.status === 'error') return ['error', 'bad'];
-  if (c.status === 'fail') return c.pass_rate && !c.pass_rate.failing ? ['sample fail', 'warn'] : ['fail', 'bad'];
+  if (c.status === 'fail') return ['fail', 'bad'];
   if (c.status === 'not_run') return ['not run', 'muted'];
   if (c.drift.some(function (d) { return d.severity === 'warn'; })) return ['drift', 'warn'];
   return ['pass', 'ok'];
@@ -55,15 +57,16 @@ function keep(c) {
   if (state.view === 'drifted' && !drifted(c)) return false;
   if (state.view !== 'all' && state.view !== 'regressed' && state.view !== 'drifted' && c.status !== state.view) return false;
   if (state.kind && !c.drift.some(function (d) { return d.kind === state.kind; })) return false;
-  return !state.q || c.key.toLowerCase().indexOf(state.q) !== -1;
+  return !state.q || c.id.toLowerCase().indexOf(state.q) !== -1;
 }
 
 function row(c) {
   const item = el('details', 'case');
-  item.dataset.key = c.key;
+  item.dataset.key = c.id;
   const head = el('summary');
   const b = badge(c);
   head.append(el('span', 'badge ' + b[1], b[0]), el('span', 'id', id(c)), el('span', 'model', c.model || c.requested_model));
+  if (c.samples.sent > 1) head.append(el('span', 'samples', c.samples.passed + '/' + c.samples.sent));
   const why = reason(c);
   if (why) head.append(el('span', 'reason', why));
   item.append(head);
@@ -89,10 +92,18 @@ function usageText(u) {
 }
 
 function pct(x) { return Math.round(x * 100) + '%'; }
-function passRate(p) {
-  return p.samples.pass + '/' + p.samples.total + ' pass (' + pct(p.rate) + ', 95% CI ' + pct(p.interval.low) + '–' + pct(p.interval.high) + ')' +
+function passRate(c) {
+  const p = c.pass_rate;
+  return c.samples.passed + '/' + c.samples.sent + ' pass (' + pct(p.rate) + ', 95% CI ' + pct(p.low) + '–' + pct(p.high) + ')' +
     (p.baseline ? ' vs baseline ' + p.baseline.pass + '/' + p.baseline.total : ', no baseline samples') +
-    (p.p === null ? '' : ', p = ' + p.p) + ': ' + p.verdict + (p.failing ? ' — fails the run' : ' — does not fail the run');
+    (p.p === null ? '' : ', p = ' + p.p) + ': ' + p.verdict + (c.status === 'fail' ? ' — fails the run' : ' — does not fail the run');
+}
+function samplesText(s) {
+  const parts = [s.passed + ' passed'];
+  if (s.failed) parts.push(s.failed + ' failed');
+  if (s.errored) parts.push(s.errored + ' errored');
+  if (s.not_run) parts.push(s.not_run + ' not run');
+  return s.sent + ' sent of ' + s.planned + ' planned: ' + parts.join(', ');
 }
 
 function detail(c) {
@@ -109,9 +120,10 @@ function detail(c) {
 
   const checks = section('Expectations');
   const ul = el('ul', 'checks');
-  c.checks.forEach(function (k) {
+  c.checks.forEach(function (k, i) {
     const li = el('li', k.pass ? 'ok' : 'bad');
-    li.append(el('span', 'mark', k.pass ? '✓' : '✗'), el('b', null, k.type), el('span', null, ' ' + k.message));
+    const tally = c.samples.sent > 1 && c.check_passes[i] !== undefined ? ' (' + c.check_passes[i] + '/' + c.samples.sent + ' samples pass)' : '';
+    li.append(el('span', 'mark', k.pass ? '✓' : '✗'), el('b', null, k.type), el('span', null, ' ' + k.message + tally));
     ul.append(li);
   });
   if (c.checks.length === 0) checks.append(el('p', 'muted', c.status === 'error' || c.status === 'not_run' ? 'not checked (no answer)' : 'no expectations'));
@@ -121,12 +133,18 @@ function detail(c) {
   const dl = el('dl', 'meta');
   pair(dl, 'requested model', c.requested_model);
   pair(dl, 'concrete model', c.model === null ? 'none reported' : c.model, c.model !== null && c.model !== c.requested_model ? 'warn' : null);
+  if (c.models.length > 1) pair(dl, 'models (all samples)', c.models.join(', '), 'warn');
+  pair(dl, 'provider', c.providers.length ? c.providers.join(', ') : null, c.providers.length > 1 ? 'warn' : null);
+  pair(dl, 'system_fingerprint', c.fingerprints.length ? c.fingerprints.join(', ') : null);
   pair(dl, 'service', c.service);
+  pair(dl, 'samples', samplesText(c.samples));
   pair(dl, 'finish_reason', c.finish_reason === null ? 'none' : c.finish_reason, c.finish_reason !== null && c.finish_reason !== 'stop' ? 'warn' : null);
   pair(dl, 'usage', usageText(c.usage) || 'not reported');
-  pair(dl, 'latency', c.latency_ms === null ? 'n/a' : c.latency_ms + ' ms' + (c.wait_ms ? ' (+' + c.wait_ms + ' ms waiting between attempts)' : ''));
+  pair(dl, 'native finish_reason', c.native_finish_reason);
+  pair(dl, 'latency', c.latency_ms === null ? 'n/a' : (c.samples.sent > 1 ? 'p50 ' + c.latency_ms.p50 + ' ms · p95 ' + c.latency_ms.p95 + ' ms · max ' + c.latency_ms.max + ' ms' : c.latency_ms.p50 + ' ms') + (c.wait_ms ? ' (+' + c.wait_ms + ' ms waiting between attempts)' : ''));
   pair(dl, 'attempts', c.attempts);
-  if (c.pass_rate) pair(dl, 'pass rate (repeats)', passRate(c.pass_rate), c.pass_rate.failing ? 'bad' : c.pass_rate.verdict === 'stable' ? null : 'warn');
+  if (c.pass_rate) pair(dl, 'pass rate (repeats)', passRate(c), c.status === 'fail' ? 'bad' : c.pass_rate.verdict === 'stable' ? null : 'warn');
+  pair(dl, 'refusal', c.refusal, 'bad');
   if (c.error) {
     pair(dl, 'error kind', c.error.kind, 'bad');
     pair(dl, 'HTTP status', c.error.http_status === null ? 'none (no response)' : c.error.http_status, 'bad');
@@ -135,7 +153,6 @@ function detail(c) {
     pair(dl, 'error model', c.error.model);
     pair(dl, 'error message', c.error.message, 'bad');
   }
-  c.attempt_errors.forEach(function (e, i) { pair(dl, 'attempt ' + (i + 1), errorLine(e), 'warn'); });
   pair(dl, 'cache', c.cache_status);
   pair(dl, 'response id', c.response_id);
   pair(dl, 'started', c.started_at);
@@ -155,6 +172,15 @@ function detail(c) {
     body.append(drift);
   }
   body.append(meta, answer(c));
+  if (c.answers.length > 1) {
+    const distinct = section('Distinct answers (' + c.answers.length + (c.other_answers ? ' shown, ' + c.other_answers + ' more samples differ' : '') + ')');
+    c.answers.forEach(function (a) {
+      const msg = el('div', 'msg');
+      msg.append(el('span', 'role', a.count + '× ' + a.status), el('pre', 'text', a.content === null ? '(no content)' : a.content));
+      distinct.append(msg);
+    });
+    body.append(distinct);
+  }
   return body;
 }
 
@@ -254,7 +280,19 @@ document.addEventListener('keydown', function (e) {
 });
 query.disabled = false;
 kind.disabled = false;
-apply();
+// A deep link (#suite/case, as the history page makes) opens that case.
+function openLinked() {
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  if (!wanted || !cases.some(function (c) { return c.id === wanted; })) return false;
+  query.value = wanted;
+  state.q = wanted.toLowerCase();
+  apply();
+  const target = Array.prototype.find.call(list.children, function (item) { return item.dataset.key === wanted; });
+  if (target) { target.open = true; target.scrollIntoView(); }
+  return true;
+}
+window.addEventListener('hashchange', openLinked);
+if (!openLinked()) apply();
 document.documentElement.dataset.ready = 'true';
 performance.mark('driftcheck:ready');
 `;

@@ -1,0 +1,48 @@
+import { mkdir } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { baselineReader } from '../baseline/cache.js';
+import { UsageError } from '../errors.js';
+import { foldRunDirs } from '../fold/run-dirs.js';
+import { createReporters } from '../report/outputs.js';
+import type { CliIO } from './io.js';
+import { parseReporters, publishSummary } from './outputs.js';
+
+/**
+ * `driftcheck report RUN_DIR [--out DIR] [--reporter LIST]`: re-renders every report of a
+ * run from its journal and the baselines — a run that was killed before its reports were
+ * written, or one whose reports a fixed reporter should render again. Several folders are
+ * folded into one report (as `merge` does) and need `--out`.
+ */
+export async function reportCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { out: { type: 'string' }, reporter: { type: 'string' }, 'baseline-dir': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length === 0)
+    throw new UsageError('usage: driftcheck report RUN_DIR… [--out DIR] [--reporter LIST] (run folders under reports/)');
+  if (positionals.length > 1 && !values.out)
+    throw new UsageError('driftcheck report: several run folders are folded into one report; say where with --out DIR');
+  const dirs = positionals.map((p) => resolve(io.cwd, p));
+  const out = values.out ? resolve(io.cwd, values.out) : dirs[0]!;
+  await mkdir(out, { recursive: true });
+  const reporters = parseReporters(values.reporter);
+  const folded = await foldRunDirs(dirs, {
+    baseline: baselineReader(resolve(io.cwd, values['baseline-dir'] ?? 'baselines')).read,
+    reporters: await createReporters(reporters, {
+      dir: out,
+      redact: (t) => t,
+      write: io.stdout,
+      color: io.color,
+      ...(io.columns ? { columns: io.columns } : {}),
+    }),
+    ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
+  });
+  for (const { dir, lines } of folded.skipped)
+    io.stderr(`driftcheck report: ${relative(io.cwd, dir) || '.'}: passed over ${lines.length} unreadable journal line(s) (line ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})\n`);
+  await publishSummary(io, out, reporters);
+  io.stderr(`report: ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  return folded.head.run.exit_code;
+}

@@ -1,0 +1,106 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { FileError } from '../errors.js';
+import type { CaseEntry, Report, ReportHead } from '../types.js';
+
+export interface StoredReport {
+  file: string;
+  head: ReportHead;
+  /** The cases in file order, read one line at a time. */
+  cases(): AsyncGenerator<CaseEntry>;
+}
+
+/**
+ * Opens a run's report (a run folder or a report.json path) with actionable errors: a
+ * missing file says how to re-render it from the journal, a report of driftcheck 0.1
+ * (schema 1, one entry per sample) says the command that converts it.
+ */
+export async function openReport(path: string): Promise<StoredReport> {
+  const isDir = (await stat(path).catch(() => null))?.isDirectory() ?? false;
+  const dir = isDir ? path : join(path, '..');
+  const file = isDir ? join(path, 'report.json') : path;
+  const head = await readHead(file, isDir);
+  if (head.schema_version !== 2) {
+    throw new FileError(
+      file,
+      `report schema ${String(head.schema_version)} is from an older driftcheck (one entry per sample); re-render it from its journal with \`driftcheck report ${dir}\`, then run this again`,
+    );
+  }
+  return { file, head, cases: () => readCases(file) };
+}
+
+/** The whole report in memory: for small reports and tests (large ones stream with openReport). */
+export async function loadReport(path: string): Promise<Report> {
+  const stored = await openReport(path);
+  const cases: CaseEntry[] = [];
+  for await (const c of stored.cases()) cases.push(c);
+  return { ...stored.head, cases };
+}
+
+async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
+  const lines: string[] = [];
+  try {
+    const input = createReadStream(file, { encoding: 'utf8' });
+    const reader = createInterface({ input, crlfDelay: Infinity });
+    for await (const line of reader) {
+      if (line === '  "cases": [' || line.startsWith('  "cases": []')) break;
+      lines.push(line);
+      // The head is a few kilobytes per suite; a file without the layout is read whole below.
+      if (lines.length > 1_000_000) break;
+    }
+    input.destroy();
+  } catch (error) {
+    throw new FileError(
+      file,
+      isDir
+        ? 'no report.json in this run folder; render it from the journal with `driftcheck report FOLDER` (or finish the run with `driftcheck run --resume FOLDER`)'
+        : 'cannot read this report',
+      { cause: error },
+    );
+  }
+  try {
+    const text = lines.join('\n').replace(/,\s*$/, '');
+    const head = JSON.parse(`${text}\n}`) as ReportHead;
+    if (typeof head?.run?.id !== 'string') throw new Error('no run in it');
+    return head;
+  } catch {
+    // Not in the layout driftcheck writes (edited by hand?): parse the whole file.
+    return wholeHead(file);
+  }
+}
+
+async function wholeHead(file: string): Promise<ReportHead> {
+  try {
+    const report = JSON.parse(await readFile(file, 'utf8')) as Report;
+    if (typeof report?.run?.id !== 'string' || !Array.isArray(report.cases)) throw new Error('not a driftcheck report');
+    const { cases: _cases, ...head } = report;
+    return head;
+  } catch (error) {
+    throw new FileError(
+      file,
+      `not a driftcheck report (${(error as Error).message}); pass a run folder under reports/ or its report.json`,
+      { cause: error },
+    );
+  }
+}
+
+async function* readCases(file: string): AsyncGenerator<CaseEntry> {
+  const reader = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let inCases = false;
+  let layout = false;
+  for await (const line of reader) {
+    if (!inCases) {
+      if (line === '  "cases": [') inCases = layout = true;
+      continue;
+    }
+    if (line === '  ]') return;
+    const text = line.trim().replace(/,$/, '');
+    if (text) yield JSON.parse(text) as CaseEntry;
+  }
+  if (!layout) {
+    const report = JSON.parse(await readFile(file, 'utf8')) as Report;
+    yield* report.cases;
+  }
+}

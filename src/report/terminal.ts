@@ -1,0 +1,39 @@
+import stringWidth from 'string-width';
+
+/** Columns a text takes in a terminal (wide characters count two, escapes none). */
+export const width = (text: string): number => stringWidth(text);
+
+/** The text cut to `columns` terminal columns, with an ellipsis when it was longer. */
+export function truncate(text: string, columns: number): string {
+  if (width(text) <= columns) return text;
+  let out = '';
+  for (const ch of text) {
+    if (width(`${out}${ch}`) > columns - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/** The text broken into lines of at most `columns` (at spaces where it can), each after `indent`. */
+export function wrap(text: string, columns: number, indent = ''): string[] {
+  const room = Math.max(10, columns - width(indent));
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (width(next) <= room) {
+      line = next;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = word;
+    // A word longer than the room is cut into pieces.
+    while (width(line) > room) {
+      const head = truncate(line, room + 1).slice(0, -1);
+      lines.push(head);
+      line = line.slice(head.length);
+    }
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${indent}${l}`);
+}

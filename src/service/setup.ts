@@ -1,0 +1,47 @@
+import type { Dispatcher } from 'undici';
+import type { Config, ServiceClient } from '../types.js';
+import { isLoopbackUrl } from '../util/loopback.js';
+import { createServiceClient } from './client.js';
+import { resolveApiKey } from './preflight.js';
+import { createRedactor, type Redactor } from './redact.js';
+
+export interface OpenedClients {
+  clients: Map<string, ServiceClient>;
+  /** Scrubs every key of these services from text (the last guard before disk and output). */
+  redactor: Redactor;
+  close(): Promise<void>;
+}
+
+/**
+ * Pre-flight and clients for the services a run will call: every key is resolved before
+ * the first request (a missing key must cost nothing), then one client per service.
+ */
+export function openClients(
+  config: Config,
+  services: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: { dispatcher?: Dispatcher } = {},
+): OpenedClients {
+  const keys = new Map(services.map((name) => [name, resolveApiKey(config.services[name]!, env)]));
+  const redactor = createRedactor([...keys.values()]);
+  const clients = new Map<string, ServiceClient>();
+  for (const name of services) {
+    const service = config.services[name]!;
+    clients.set(
+      name,
+      createServiceClient({
+        service,
+        apiKey: keys.get(name)!,
+        simDirectives: isLoopbackUrl(service.base_url),
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      }),
+    );
+  }
+  return {
+    clients,
+    redactor,
+    async close() {
+      await Promise.all([...clients.values()].map((c) => c.close()));
+    },
+  };
+}
