@@ -1,3 +1,5 @@
+import type { CheckType, Expectation } from './checks/registry.js';
+
 /**
  * Shared domain types. Every stage of the pipeline (suite → service → run → checks →
  * baseline → report) speaks these; a module's own options type lives beside it.
@@ -60,17 +62,7 @@ export interface RequestParams {
   reasoning_effort?: string;
 }
 
-export type StringCheckType =
-  'contains' | 'not_contains' | 'icontains' | 'equals' | 'regex' | 'finish_reason';
-export type CheckType = StringCheckType | 'json_schema' | 'max_completion_tokens' | 'non_empty' | 'judge';
-
-/** One `expect:` item, parsed from `- contains: 30 days` into `{ type, value }`. */
-export type Expectation =
-  | { type: StringCheckType; value: string }
-  | { type: 'json_schema'; value: Record<string, unknown> }
-  | { type: 'max_completion_tokens'; value: number }
-  | { type: 'non_empty'; value: boolean }
-  | { type: 'judge'; value: JudgeSpec };
+export type { CheckType, Expectation } from './checks/registry.js';
 
 /**
  * Faults the embedded simulator can be told to produce for one request: every error

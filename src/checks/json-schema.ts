@@ -67,3 +67,29 @@ export function checkJsonSchema(schema: Record<string, unknown>, c: Completion):
     message: `JSON (${extracted.source}) does not match the schema: ${formatAjvErrors(validate.errors ?? [])}`,
   };
 }
+
+// Checks compile json_schema expectations with ajv's 2020-12 dialect; validating a suite compiles
+// the same way, so a schema that validates now also compiles at run time.
+let userSchemaAjv: Ajv2020 | undefined;
+
+// Compiling is milliseconds per schema; suites repeat the same schema across cases.
+const verdicts = new Map<string, string | null>();
+const MAX_REMEMBERED = 256;
+
+/** Why a `json_schema` value is not a schema ajv can compile, or null. */
+export function schemaProblem(schema: Record<string, unknown>): string | null {
+  const key = JSON.stringify(schema);
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  // addUsedSchema false: a user schema's $id must not leak into the next compile.
+  userSchemaAjv ??= new (ajv2020Library().Ajv2020)({ allErrors: true, addUsedSchema: false, logger: false });
+  let problem: string | null = null;
+  try {
+    userSchemaAjv.compile(schema);
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+  verdicts.set(key, problem);
+  return problem;
+}

@@ -1,15 +1,5 @@
-import type { CheckResult, Completion, Expectation } from '../types.js';
-import { checkJsonSchema } from './json-schema.js';
-import { checkRegex } from './regex.js';
-import {
-  checkContains,
-  checkEquals,
-  checkFinishReason,
-  checkIcontains,
-  checkMaxCompletionTokens,
-  checkNonEmpty,
-  checkNotContains,
-} from './text.js';
+import type { CheckResult, Completion } from '../types.js';
+import { CHECKS, type CheckDefinition, type Expectation } from './registry.js';
 
 /** Message of every check when there is no completion to look at; the runner decides the status. */
 export const NOT_EVALUATED = 'not evaluated: the call failed';
@@ -30,26 +20,7 @@ export function runChecks(expect: Expectation[], completion: Completion | null):
 }
 
 function runCheck(e: Expectation, c: Completion): CheckResult {
-  switch (e.type) {
-    case 'contains':
-      return checkContains(e.value, c);
-    case 'not_contains':
-      return checkNotContains(e.value, c);
-    case 'icontains':
-      return checkIcontains(e.value, c);
-    case 'equals':
-      return checkEquals(e.value, c);
-    case 'regex':
-      return checkRegex(e.value, c);
-    case 'finish_reason':
-      return checkFinishReason(e.value, c);
-    case 'json_schema':
-      return checkJsonSchema(e.value, c);
-    case 'max_completion_tokens':
-      return checkMaxCompletionTokens(e.value, c);
-    case 'non_empty':
-      return checkNonEmpty(e.value, c);
-    case 'judge':
-      return { type: 'judge', pass: false, message: JUDGE_NOT_RUN };
-  }
+  const definition = CHECKS[e.type] as CheckDefinition<unknown>;
+  if (!definition.run) return { type: e.type, pass: false, message: JUDGE_NOT_RUN };
+  return definition.run(e.value, c);
 }

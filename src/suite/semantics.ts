@@ -2,8 +2,7 @@ import type { Diagnostic } from '../types.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
 import { isAlias } from './alias.js';
-import { jsonSchemaProblem, regexProblem } from './expectations.js';
-import { judgeProblems } from './judge-problems.js';
+import { CHECKS, type CheckDefinition, isCheckType } from '../checks/registry.js';
 import { repeatProblems } from './repeat-limits.js';
 
 /**
@@ -48,30 +47,11 @@ export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean
     c.expect.forEach((item: unknown, j) => {
       if (!isRecord(item)) return;
       const where = `cases[${i}].expect[${j}]`;
-      if (typeof item.regex === 'string' && item.regex !== '') {
-        const problem = regexProblem(item.regex);
-        if (problem) {
-          at(
-            `/cases/${i}/expect/${j}/regex`,
-            `'${where}.regex' is not a valid regular expression: ${problem}`,
-            'write a JavaScript pattern, bare (refund.*30) or as /pattern/flags; quote it in YAML',
-          );
-        }
-      }
-      if (isRecord(item.json_schema)) {
-        const problem = jsonSchemaProblem(item.json_schema);
-        if (problem) {
-          at(
-            `/cases/${i}/expect/${j}/json_schema`,
-            `'${where}.json_schema' is not a JSON Schema ajv can compile: ${problem}`,
-            'fix the schema (draft 2020-12 keywords, e.g. { type: object, required: [order_id] })',
-          );
-        }
-      }
-      if (isRecord(item.judge)) {
-        for (const p of judgeProblems(item.judge, `${where}.judge`, options)) {
-          at(`/cases/${i}/expect/${j}/judge${p.pointer}`, p.message, p.hint);
-        }
+      for (const [type, value] of Object.entries(item)) {
+        if (!isCheckType(type)) continue;
+        const definition = CHECKS[type] as CheckDefinition<unknown>;
+        for (const p of definition.problems?.(value, `${where}.${type}`, options) ?? [])
+          at(`/cases/${i}/expect/${j}/${type}${p.pointer}`, p.message, p.hint);
       }
     });
   });

@@ -1,0 +1,59 @@
+import type { CheckResult, Completion } from '../types.js';
+import { contains } from './kinds/contains.js';
+import { equals } from './kinds/equals.js';
+import { finishReason } from './kinds/finish-reason.js';
+import { icontains } from './kinds/icontains.js';
+import { jsonSchema } from './kinds/json-schema.js';
+import { judge } from './kinds/judge.js';
+import { maxCompletionTokens } from './kinds/max-completion-tokens.js';
+import { nonEmpty } from './kinds/non-empty.js';
+import { notContains } from './kinds/not-contains.js';
+import { regex } from './kinds/regex.js';
+
+/** Something wrong with a schema-valid expectation value, at a JSON pointer below it. */
+export interface CheckProblem {
+  pointer: string;
+  message: string;
+  hint: string;
+}
+
+/**
+ * One check type: everything the suite loader, the validator, the runner and the shipped
+ * JSON Schema know of it. Adding a check is one module in `kinds/` and one line in CHECKS.
+ */
+export interface CheckDefinition<V> {
+  /** JSON Schema of the value under `- <type>:`; schemas/suite.schema.json holds exactly these (`npm run schemas`). */
+  schema: Record<string, unknown>;
+  /** The schema-valid YAML value as the expectation's value. */
+  parse(value: unknown): V;
+  /** What the schema cannot say about a value (a regex that does not compile); `where` names it. */
+  problems?(value: unknown, where: string, options: { allowAlias?: boolean }): CheckProblem[];
+  /** Evaluates one completion. Without it the runner evaluates the check itself (judge: it calls a service). */
+  run?(value: V, completion: Completion): CheckResult;
+}
+
+/** Every check type by its name in `expect:`: the unions, lists and schema are derived from it. */
+export const CHECKS = {
+  contains,
+  not_contains: notContains,
+  icontains,
+  equals,
+  regex,
+  finish_reason: finishReason,
+  json_schema: jsonSchema,
+  max_completion_tokens: maxCompletionTokens,
+  non_empty: nonEmpty,
+  judge,
+} as const;
+
+export type CheckType = keyof typeof CHECKS;
+type ValueOf<K extends CheckType> = (typeof CHECKS)[K] extends CheckDefinition<infer V> ? V : never;
+
+/** One `expect:` item, parsed from `- contains: 30 days` into `{ type, value }`. */
+export type Expectation = { [K in CheckType]: { type: K; value: ValueOf<K> } }[CheckType];
+
+export const CHECK_TYPES = Object.keys(CHECKS) as CheckType[];
+
+export function isCheckType(name: string): name is CheckType {
+  return Object.hasOwn(CHECKS, name);
+}
