@@ -55,23 +55,25 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
      * Registers every adaptive case of the full plan, counts the samples to send now and
      * those already journaled, and decides at once for cases with nothing left to send.
      */
-    start(todo: readonly PlannedCase[]) {
-      for (const planned of options.adaptive?.plan ?? todo) {
-        if (!planned.adaptive) continue;
-        const key = id({ suite: planned.suite.suite, case: planned.case.id });
-        const state = states.get(key) ?? {
-          template: planned,
+    start() {
+      for (const group of options.adaptive?.cases ?? []) {
+        const template = plannedSample(
+          group.suite,
+          group.case,
+          0,
+          { model: group.model, service: group.service },
+          true,
+          group.ordinal,
+        );
+        states.set(id({ suite: group.suite.suite, case: group.case.id }), {
+          template,
           current: { pass: 0, total: 0 },
           outstanding: 0,
-          nextRepeat: 0,
-        };
-        state.nextRepeat = Math.max(state.nextRepeat, planned.repeat + 1);
-        states.set(key, state);
+          nextRepeat: group.repeats,
+        });
       }
-      for (const planned of todo) {
-        const state = planned.adaptive
-          ? states.get(id({ suite: planned.suite.suite, case: planned.case.id }))
-          : undefined;
+      for (const planned of options.adaptive?.todo ?? []) {
+        const state = states.get(id({ suite: planned.suite.suite, case: planned.case.id }));
         if (state) state.outstanding++;
       }
       for (const done of options.adaptive?.done ?? []) {

