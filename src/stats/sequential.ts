@@ -53,9 +53,14 @@ export function nextSampleDecision(
   const alpha = checkAlpha(options.alpha ?? DEFAULT_ALPHA);
   const looks = sampleLooks(options);
   const cap = looks[looks.length - 1]!;
-  // No baseline samples: nothing to test, and the run's samples may become the baseline,
-  // so it gets the full cap.
-  if (baseline.total === 0) return current.total >= cap ? 'no_drift' : 'continue';
+  // No baseline samples: nothing to test. The run's samples may become the baseline, so a
+  // case whose samples disagree gets the full cap (a good estimate of a flaky rate); one
+  // whose samples all agree at a look stops there — 40 of 40 says no more than 10 of 10.
+  if (baseline.total === 0) {
+    if (current.total >= cap) return 'no_drift';
+    const unanimous = current.pass === 0 || current.pass === current.total;
+    return looks.includes(current.total) && unanimous ? 'no_drift' : 'continue';
+  }
   const k = current.total >= cap ? looks.length - 1 : looks.indexOf(current.total);
   if (k < 0) return 'continue';
   const design = sequentialDesign(baseline.total, looks, alpha);

@@ -48,8 +48,16 @@ describe('nextSampleDecision', () => {
     expect(nextSampleDecision(baseline, current, CAP)).toBe(expected);
   });
 
-  it('samples a case with no baseline up to the cap', () => {
-    expect(nextSampleDecision(s(0, 0), s(10, 10), CAP)).toBe('continue');
+  it('stops a case with no baseline at the first look where its samples all agree', () => {
+    expect(nextSampleDecision(s(0, 0), s(10, 10), CAP)).toBe('no_drift');
+    expect(nextSampleDecision(s(0, 0), s(0, 10), CAP)).toBe('no_drift');
+    // Between looks nothing is decided.
+    expect(nextSampleDecision(s(0, 0), s(7, 7), CAP)).toBe('continue');
+  });
+
+  it('samples a case with no baseline and mixed outcomes up to the cap', () => {
+    expect(nextSampleDecision(s(0, 0), s(9, 10), CAP)).toBe('continue');
+    expect(nextSampleDecision(s(0, 0), s(29, 30), CAP)).toBe('continue');
     expect(nextSampleDecision(s(0, 0), s(40, 40), CAP)).toBe('no_drift');
   });
 
