@@ -60,6 +60,21 @@ export interface RequestParams {
   top_p?: number;
   seed?: number;
   reasoning_effort?: string;
+  /** Router provider preferences (`provider: { only, order, allow_fallbacks, … }`), sent as given to router services. */
+  provider?: ProviderPreferences;
+}
+
+/** The routing service's documented provider preferences (a suite pins the provider with them). */
+export interface ProviderPreferences {
+  order?: string[];
+  only?: string[];
+  ignore?: string[];
+  allow_fallbacks?: boolean;
+  require_parameters?: boolean;
+  data_collection?: 'allow' | 'deny';
+  zdr?: boolean;
+  quantizations?: string[];
+  sort?: 'price' | 'throughput' | 'latency';
 }
 
 export type { CheckType, Expectation } from './checks/registry.js';

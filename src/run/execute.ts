@@ -124,8 +124,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       return;
     }
     let result = resultFromOutcome(planned, outcome, startedAt, options.prices);
-    if (outcome.status === 'ok') {
-      const judged = await runJudges(planned, outcome.completion.content);
+    // A judge reads the answer, or the refusal the model gave instead of one.
+    const answer = outcome.status === 'ok' ? outcome.completion.content : result.error?.kind === 'refusal' ? result.refusal : null;
+    if (typeof answer === 'string') {
+      const judged = await runJudges(planned, answer);
       if (judged.stop) {
         // The judge hit a budget or access condition: no verdict, so the sample is not run.
         stop ??= judged.stop;

@@ -16,11 +16,17 @@ export function resultFromOutcome(
 ): SampleResult {
   const completion = outcome.completion;
   const failed = outcome.status === 'error';
-  // Local checks only (judges run later, in the runner); on an error every expectation,
-  // judges included, shows as not evaluated.
-  const checks = failed
-    ? runChecks(planned.case.expect, null)
-    : runChecks(splitExpectations(planned.case.expect).local, completion);
+  const refusal = refusalText(outcome);
+  // Local checks only (judges run later, in the runner). A refusal is checked as the answer
+  // it is (a `not_contains: "I can't"` fails on it, and says so); on any other error every
+  // expectation, judges included, shows as not evaluated.
+  const local = splitExpectations(planned.case.expect).local;
+  const checks =
+    refusal !== null && completion
+      ? runChecks(local, { ...completion, content: refusal })
+      : failed
+        ? runChecks(planned.case.expect, null)
+        : runChecks(local, completion);
   const result = newResult(planned, {
     model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
@@ -39,6 +45,12 @@ export function resultFromOutcome(
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
   if (completion) servedBy(result, completion);
   return result;
+}
+
+/** The refusal text of an outcome the service classified as a refusal, or null. */
+function refusalText(outcome: CallOutcome): string | null {
+  if (outcome.status !== 'error' || outcome.error.kind !== 'refusal') return null;
+  return outcome.completion?.refusal ?? outcome.error.message;
 }
 
 /** Copies what served the answer onto the sample, only the fields the service gave (journal lines stay short). */
@@ -119,5 +131,7 @@ function newResult(planned: PlannedCase, o: Outcome): SampleResult {
 export function withJudgeChecks(result: SampleResult, judged: CheckResult[]): SampleResult {
   if (judged.length === 0) return result;
   const checks = [...result.checks, ...judged];
+  // An error (a refusal) stays an error: the judges' verdicts are recorded beside it.
+  if (result.status === 'error') return { ...result, checks };
   return { ...result, checks, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
 }
