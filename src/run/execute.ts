@@ -125,7 +125,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     }
     let result = resultFromOutcome(planned, outcome, startedAt, options.prices);
     // A judge reads the answer, or the refusal the model gave instead of one.
-    const answer = outcome.status === 'ok' ? outcome.completion.content : result.error?.kind === 'refusal' ? result.refusal : null;
+    const answer = outcome.status === 'ok' ? outcome.completion.content : result.error?.kind === 'refusal' ? (result.refusal ?? result.error.message) : null;
     if (typeof answer === 'string') {
       const judged = await runJudges(planned, answer);
       if (judged.stop) {
