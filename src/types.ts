@@ -384,6 +384,8 @@ export interface SampleStats {
   with_usage: number;
   with_cost: number;
   latency_ms: { p50: number; p95: number; max: number } | null;
+  /** Usage of the answered samples only (pass or fail): what usage drift compares, so an error's usage never skews it. */
+  answered: { with_usage: number; completion_tokens: number; total_tokens: number; cost: number | null; with_cost: number };
   /** Judge calls made for the case's samples, and their tokens and cost. */
   judge_calls: number;
   judge_tokens: number;

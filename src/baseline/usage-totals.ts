@@ -7,10 +7,9 @@ const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
- * Tokens and cost summed over a suite's sent samples, and separately over their judge
- * calls — the suite's bill, for reports. `cost` sums the costs that were known;
- * `cost_samples` says how many that was. Judge calls are counted from each case's first
- * sample's checks times its sent samples' share that ran judges (the journal has them all).
+ * Tokens and cost summed over a suite's sent samples (errors included: they were billed),
+ * and separately over their judge calls — the suite's bill, for reports. `cost` sums the
+ * costs that were known; `cost_samples` says how many that was.
  */
 export function suiteUsageTotals(cases: readonly CaseEntry[]): UsageTotals {
   const totals: UsageTotals = {
@@ -58,14 +57,16 @@ export function suiteUsageDrift(
   const sums = { baseline: zero(), current: zero(), counted: zero() };
   const cases = new Set<string>();
   for (const entry of entries) {
-    if (entry.status === 'not_run' || entry.status === 'error' || entry.stats.with_usage === 0) continue;
+    const answered = entry.stats.answered;
+    if (answered.with_usage === 0) continue;
     const id = entry.case;
     const base = Object.hasOwn(baseline.cases, id) ? baseline.cases[id] : undefined;
     if (base === undefined || base.status === 'error' || base.usage === null) continue;
+    // Repeated samples of a case count as their mean, since the baseline keeps one answer per case.
     const mean: Record<Field, number | null> = {
-      completion_tokens: entry.stats.completion_tokens / entry.stats.with_usage,
-      total_tokens: entry.stats.total_tokens / entry.stats.with_usage,
-      cost: entry.stats.cost === null ? null : entry.stats.cost / entry.stats.with_cost,
+      completion_tokens: answered.completion_tokens / answered.with_usage,
+      total_tokens: answered.total_tokens / answered.with_usage,
+      cost: answered.cost === null ? null : answered.cost / answered.with_cost,
     };
     for (const field of FIELDS) {
       const from = base.usage[field];

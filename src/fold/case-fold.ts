@@ -35,6 +35,8 @@ export class CaseFold {
   withUsage = 0;
   cost: number | null = null;
   withCost = 0;
+  /** Usage of the answered samples (pass or fail): completion tokens, total tokens, cost. */
+  readonly answered = { with_usage: 0, completion_tokens: 0, total_tokens: 0, cost: null as number | null, with_cost: 0 };
   attempts = 0;
   waitMs = 0;
   judgeCalls = 0;
@@ -77,6 +79,16 @@ export class CaseFold {
       if (known(usage.cost)) {
         this.cost = (this.cost ?? 0) + usage.cost;
         this.withCost++;
+      }
+      if (sample.status !== 'error') {
+        const a = this.answered;
+        a.with_usage++;
+        if (known(usage.completion_tokens)) a.completion_tokens += usage.completion_tokens;
+        if (known(usage.total_tokens)) a.total_tokens += usage.total_tokens;
+        if (known(usage.cost)) {
+          a.cost = (a.cost ?? 0) + usage.cost;
+          a.with_cost++;
+        }
       }
     }
     if (known(sample.reasoning_tokens)) this.reasoningTokens += sample.reasoning_tokens;

@@ -151,6 +151,7 @@ function caseEntry(
       cost: fold.cost === null ? null : roundCost(fold.cost),
       with_usage: fold.withUsage,
       with_cost: fold.withCost,
+      answered: { ...fold.answered, cost: fold.answered.cost === null ? null : roundCost(fold.answered.cost) },
       latency_ms: latencySummary(fold.latencies),
       attempts: fold.attempts,
       wait_ms: fold.waitMs,

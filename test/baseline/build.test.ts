@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { baselineFromResults } from '../../src/baseline/build.js';
 import type { Baseline, CaseStatus } from '../../src/types.js';
-import { baselineCase, caseError, result } from './fixtures.js';
+import { baselineCase, caseError, fromResults, result } from './fixtures.js';
 
-const base = { suite: 'refunds', service: 'router', model: 'openai/gpt-4o-mini', run_id: 'run-2' };
 
 function repeats(statuses: CaseStatus[]) {
   return statuses.map((status, repeat) =>
@@ -17,9 +15,9 @@ function repeats(statuses: CaseStatus[]) {
   );
 }
 
-describe('baselineFromResults', () => {
-  it('records one case per id with fields from the result', () => {
-    const b = baselineFromResults({ ...base, results: [result({ case: 'refund-window' })], previous: null });
+describe('baselineFromEntries (over folded samples)', () => {
+  it('records one case per id with fields from the result', async () => {
+    const b = await fromResults({ results: [result({ case: 'refund-window' })], previous: null });
     expect(b).toEqual({
       schema_version: 1,
       suite: 'refunds',
@@ -39,26 +37,25 @@ describe('baselineFromResults', () => {
     [['fail', 'pass', 'pass', 'error'], 'fail', { pass: 2, total: 4 }],
     [['error', 'error', 'fail'], 'error', { pass: 0, total: 3 }],
     [['pass', 'error', 'not_run'], 'error', { pass: 1, total: 2 }],
-  ])('repeats %j → %s %j', (statuses, status, samples) => {
-    const b = baselineFromResults({ ...base, results: repeats(statuses), previous: null });
+  ])('repeats %j → %s %j', async (statuses, status, samples) => {
+    const b = await fromResults({ results: repeats(statuses), previous: null });
     expect(b.cases.c?.status).toBe(status);
     expect(b.cases.c?.samples).toEqual(samples);
   });
 
-  it('takes the answer from the first sample by repeat index, not by arrival order', () => {
+  it('takes the answer from the first sample by repeat index, not by arrival order', async () => {
     const [r0, r1, r2] = repeats(['pass', 'pass', 'pass']);
-    const b = baselineFromResults({ ...base, results: [r2!, r0!, r1!], previous: null });
+    const b = await fromResults({ results: [r2!, r0!, r1!], previous: null });
     expect(b.cases.c?.content).toBe('answer 0');
   });
 
-  it('records the error kind of an errored case', () => {
-    const b = baselineFromResults({ ...base, results: repeats(['error']), previous: null });
+  it('records the error kind of an errored case', async () => {
+    const b = await fromResults({ results: repeats(['error']), previous: null });
     expect(b.cases.c?.error_kind).toBe('server_error');
   });
 
-  it('skips not_run samples and results of other suites', () => {
-    const b = baselineFromResults({
-      ...base,
+  it('skips not_run samples and results of other suites', async () => {
+    const b = await fromResults({
       results: [
         result({ case: 'skipped', status: 'not_run' }),
         result({ case: 'elsewhere', suite: 'other' }),
@@ -81,9 +78,8 @@ describe('baselineFromResults', () => {
     },
   };
 
-  it('keeps cases of the previous baseline that this (filtered) run did not produce', () => {
-    const b = baselineFromResults({
-      ...base,
+  it('keeps cases of the previous baseline that this (filtered) run did not produce', async () => {
+    const b = await fromResults({
       results: [result({ case: 'a', content: 'new a' }), result({ case: 'fresh', content: 'new fresh' })],
       previous,
     });
@@ -96,9 +92,8 @@ describe('baselineFromResults', () => {
     expect(b.source_run).toBe('run-2');
   });
 
-  it('with only, replaces just those cases and leaves the rest of previous untouched', () => {
-    const b = baselineFromResults({
-      ...base,
+  it('with only, replaces just those cases and leaves the rest of previous untouched', async () => {
+    const b = await fromResults({
       results: [
         result({ case: 'a', content: 'new a' }),
         result({ case: 'b', content: 'new b' }),
@@ -111,8 +106,8 @@ describe('baselineFromResults', () => {
     expect(previous.cases.b?.content).toBe('old b');
   });
 
-  it('does not treat a "__proto__" case id specially', () => {
-    const b = baselineFromResults({ ...base, results: [result({ case: '__proto__' })], previous: null });
+  it('does not treat a "__proto__" case id specially', async () => {
+    const b = await fromResults({ results: [result({ case: '__proto__' })], previous: null });
     expect(Object.keys(b.cases)).toEqual(['__proto__']);
   });
 });

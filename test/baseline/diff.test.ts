@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { type DiffOptions, diffCase, diffSuite } from '../../src/baseline/diff.js';
-import type { Baseline, BaselineCase, CaseResult, DriftKind, DriftSeverity } from '../../src/types.js';
+import { type DiffedCase, type DiffOptions, diffCase } from '../../src/baseline/diff.js';
+import type { Baseline, BaselineCase, DriftKind, DriftSeverity, SampleResult } from '../../src/types.js';
+import { foldSamples } from '../helpers/fold.js';
 import { baselineCase, caseError, result } from './fixtures.js';
+
+/** One sample as the case it is when sampled once: what diffCase reads of a case entry. */
+function asCase(sample: SampleResult): DiffedCase {
+  return {
+    status: sample.status,
+    error: sample.error,
+    checks: sample.checks,
+    model: sample.model,
+    models: sample.model ? [sample.model] : [],
+    providers: sample.provider ? [sample.provider] : [],
+    fingerprints: sample.system_fingerprint ? [sample.system_fingerprint] : [],
+    finish_reason: sample.finish_reason,
+    usage: sample.usage,
+    content: sample.content,
+    pass_rate: null,
+  };
+}
 
 const failing = [
   { type: 'contains' as const, pass: false, message: 'expected content to contain "30 days"' },
@@ -16,7 +34,7 @@ const errored = (kind = caseError('server_error', 'upstream exploded')) =>
 
 type Row = [
   string,
-  Partial<CaseResult>,
+  Partial<SampleResult>,
   BaselineCase | undefined,
   DiffOptions,
   [DriftKind, DriftSeverity][],
@@ -70,12 +88,20 @@ const rows: Row[] = [
     null,
   ],
   [
-    'error → error is no drift',
+    'error → error of the same kind is no drift',
     errored(),
-    baselineCase({ status: 'error', error_kind: 'timeout', content: null }),
+    baselineCase({ status: 'error', error_kind: 'server_error', content: null }),
     {},
     [],
     null,
+  ],
+  [
+    'error → error of another kind is error_changed',
+    errored(),
+    baselineCase({ status: 'error', error_kind: 'timeout', content: null }),
+    {},
+    [['error_changed', 'fail']],
+    /^error changed: timeout → server_error: upstream exploded$/,
   ],
   [
     'fail → pass is fixed',
@@ -225,14 +251,14 @@ const rows: Row[] = [
 
 describe('diffCase', () => {
   it.each(rows)('%s', (_name, over, baseline, options, expected, message) => {
-    const drift = diffCase(result({ case: 'c', ...over }), baseline, options);
+    const drift = diffCase(asCase(result({ case: 'c', ...over })), baseline, options);
     expect(drift.map((d) => [d.kind, d.severity])).toEqual(expected);
     for (const d of drift) expect(d.message).not.toMatch(/\n/);
     if (message) expect(drift.map((d) => d.message).join(' | ')).toMatch(message);
   });
 
   it('content_changed carries the similarity and both texts', () => {
-    const [d] = diffCase(result({ case: 'c', content: 'Refunds within 30 days.' }), baselineCase());
+    const [d] = diffCase(asCase(result({ case: 'c', content: 'Refunds within 30 days.' })), baselineCase());
     expect(d).toMatchObject({
       kind: 'content_changed',
       baseline: 'Refunds are accepted within 30 days of purchase.',
@@ -244,16 +270,49 @@ describe('diffCase', () => {
 
   it('new_error carries the error kind and message; usage_changed both usage objects', () => {
     const [newError] = diffCase(
-      result({ case: 'c', ...errored(caseError('timeout', 'no answer in 60 s')) }),
+      asCase(result({ case: 'c', ...errored(caseError('timeout', 'no answer in 60 s')) })),
       baselineCase(),
     );
     expect(newError?.current).toEqual({ kind: 'timeout', message: 'no answer in 60 s' });
-    const [usageDrift] = diffCase(result({ case: 'c', usage: usage(200, 220) }), baselineCase());
+    const [usageDrift] = diffCase(asCase(result({ case: 'c', usage: usage(200, 220) })), baselineCase());
     expect(usageDrift).toMatchObject({ baseline: usage(100, 120), current: usage(200, 220) });
   });
 });
 
-describe('diffSuite', () => {
+describe('what served the answer', () => {
+  it.each<[string, Partial<SampleResult>, Partial<BaselineCase>, [DriftKind, DriftSeverity][]]>([
+    ['another provider → provider_changed (fail)', { provider: 'Together' }, { provider: 'OpenAI' }, [['provider_changed', 'fail']]],
+    ['same provider → nothing', { provider: 'OpenAI' }, { provider: 'OpenAI' }, []],
+    ['no provider in the baseline → nothing', { provider: 'OpenAI' }, {}, []],
+    ['another fingerprint → fingerprint_changed (warn)', { system_fingerprint: 'fp_2' }, { system_fingerprint: 'fp_1' }, [['fingerprint_changed', 'warn']]],
+  ])('%s', (_name, over, base, expected) => {
+    const drift = diffCase(asCase(result({ case: 'c', ...over })), baselineCase(base));
+    expect(drift.map((d) => [d.kind, d.severity])).toEqual(expected);
+  });
+
+  it("an error of another kind than the baseline's → error_changed (fail), naming both kinds", () => {
+    const drift = diffCase(
+      asCase(result({ case: 'c', ...errored(caseError('invalid_model', 'no such model')) })),
+      baselineCase({ status: 'error', error_kind: 'server_error' }),
+    );
+    expect(drift.map((d) => d.kind)).toEqual(['error_changed']);
+    expect(drift[0]?.message).toMatch(/server_error → invalid_model/);
+  });
+
+  it('a case that answered and now refuses → refused (fail) with the refusal text', () => {
+    const drift = diffCase(
+      asCase(result({ case: 'c', ...errored(caseError('refusal', "I can't help with that.")) })),
+      baselineCase(),
+    );
+    expect(drift.map((d) => [d.kind, d.severity])).toEqual([
+      ['refused', 'fail'],
+      ['regressed', 'fail'],
+    ]);
+    expect(drift[0]?.message).toMatch(/I can't help with that/);
+  });
+});
+
+describe('a suite folded against its baseline', () => {
   const baseline: Baseline = {
     schema_version: 1,
     suite: 'refunds',
@@ -262,72 +321,56 @@ describe('diffSuite', () => {
     source_run: 'run-1',
     cases: { a: baselineCase(), b: baselineCase(), removed: baselineCase({ status: 'fail' }) },
   };
+  const kinds = (report: Awaited<ReturnType<typeof foldSamples>>) =>
+    report.cases.map((c) => [c.id, c.drift.map((d) => d.kind)]);
 
-  it('aligns by case id, not position, and flags missing cases on a complete run', () => {
+  it('aligns by case id, not position, and flags missing cases on a complete run', async () => {
     const results = [
       result({ case: 'b', status: 'fail', checks: failing }),
       result({ case: 'a' }),
       result({ case: 'added' }),
     ];
-    const { byKey, suiteDrift } = diffSuite({ suite: 'refunds', results, baseline, complete: true });
-    expect([...byKey].map(([key, drift]) => [key, drift.map((d) => d.kind)])).toEqual([
-      ['refunds/b#0', ['regressed']],
-      ['refunds/a#0', []],
-      ['refunds/added#0', ['new_case']],
+    const report = await foldSamples(results, { baselines: { refunds: baseline } });
+    expect(kinds(report)).toEqual([
+      ['refunds/b', ['regressed']],
+      ['refunds/a', []],
+      ['refunds/added', ['new_case']],
     ]);
+    const suiteDrift = report.suites[0]!.drift;
     expect(suiteDrift).toHaveLength(1);
     expect(suiteDrift[0]).toMatchObject({ kind: 'missing_case', severity: 'warn', current: null });
     expect(suiteDrift[0]?.message).toMatch(/missing case "removed"/);
   });
 
-  it('reports no missing_case when the run was filtered, sharded or paused', () => {
-    const { suiteDrift } = diffSuite({
-      suite: 'refunds',
-      results: [result({ case: 'a' })],
-      baseline,
-      complete: false,
+  it('reports no missing_case when the run was filtered or sharded', async () => {
+    const report = await foldSamples([result({ case: 'a' })], { baselines: { refunds: baseline }, complete: false });
+    expect(report.suites[0]!.drift).toEqual([]);
+  });
+
+  it('a planned case that was not run is not missing, and has no drift', async () => {
+    const report = await foldSamples([result({ case: 'a' })], {
+      baselines: { refunds: baseline },
+      unsent: { refunds: ['b', 'removed'] },
+      stop: { kind: 'paused', error: caseError('insufficient_credit', 'out of credit') },
     });
-    expect(suiteDrift).toEqual([]);
+    expect(report.suites[0]!.drift).toEqual([]);
+    expect(report.cases.find((c) => c.case === 'b')).toMatchObject({ status: 'not_run', drift: [] });
+    expect(report.run.status).toBe('paused');
   });
 
-  it('a not_run case is not missing', () => {
-    const results = ['a', 'b', 'removed'].map((id) =>
-      result({ case: id, status: id === 'a' ? 'pass' : 'not_run' }),
-    );
-    const { suiteDrift, byKey } = diffSuite({ suite: 'refunds', results, baseline, complete: true });
-    expect(suiteDrift).toEqual([]);
-    expect(byKey.get('refunds/b#0')).toEqual([]);
+  it('every case is new without a baseline; cases of other suites are their own suite', async () => {
+    const report = await foldSamples([result({ case: 'a' }), result({ case: 'a', suite: 'other' })]);
+    expect(kinds(report)).toEqual([
+      ['refunds/a', ['new_case']],
+      ['other/a', ['new_case']],
+    ]);
+    expect(report.suites.map((s) => s.drift)).toEqual([[], []]);
   });
 
-  it('every case is new without a baseline; results of other suites are ignored', () => {
-    const results = [result({ case: 'a' }), result({ case: 'a', suite: 'other' })];
-    const { byKey, suiteDrift } = diffSuite({ suite: 'refunds', results, baseline: null, complete: true });
-    expect([...byKey.keys()]).toEqual(['refunds/a#0']);
-    expect(byKey.get('refunds/a#0')?.map((d) => d.kind)).toEqual(['new_case']);
-    expect(suiteDrift).toEqual([]);
-  });
-
-  it('new cases with the same status share one frozen drift list; each status has its own', () => {
-    const results = [result({ case: 'a' }), result({ case: 'b' }), result({ case: 'c', status: 'fail' })];
-    const { byKey } = diffSuite({ suite: 'refunds', results, baseline: null, complete: true });
-    const [a, b, c] = ['a', 'b', 'c'].map((id) => byKey.get(`refunds/${id}#0`)!);
-    expect(a).toBe(b);
-    expect(Object.isFrozen(a) && Object.isFrozen(a![0])).toBe(true);
-    expect(c).not.toBe(a);
-    expect([a![0]!.current, c![0]!.current]).toEqual(['pass', 'fail']);
-    expect(() => (a as unknown[]).push('x')).toThrow(TypeError);
-  });
-
-  it('compares every repeat with the same baseline case and passes options through', () => {
+  it('a candidate run sees another model as info, over every sample of the case', async () => {
     const results = [0, 1].map((repeat) => result({ case: 'a', repeat, model: 'x/candidate' }));
-    const { byKey } = diffSuite({
-      suite: 'refunds',
-      results,
-      baseline,
-      complete: false,
-      options: { candidate: true },
-    });
-    expect(byKey.get('refunds/a#1')?.map((d) => [d.kind, d.severity])).toEqual([['model_changed', 'info']]);
-    expect(byKey.size).toBe(2);
+    const report = await foldSamples(results, { baselines: { refunds: baseline }, complete: false, candidate: 'x/candidate' });
+    expect(report.cases).toHaveLength(1);
+    expect(report.cases[0]!.drift.map((d) => [d.kind, d.severity])).toEqual([['model_changed', 'info']]);
   });
 });

@@ -1,4 +1,6 @@
-import type { BaselineCase, CaseError } from '../../src/types.js';
+import { baselineFromEntries } from '../../src/baseline/build.js';
+import type { Baseline, BaselineCase, CaseEntry, CaseError, SampleResult } from '../../src/types.js';
+import { type FoldFixture, foldSamples } from '../helpers/fold.js';
 import { sampleResult } from '../helpers/results.js';
 
 /** A finished sample with the baseline tests' defaults (suite `refunds`). */
@@ -21,4 +23,31 @@ export function baselineCase(over: Partial<BaselineCase> = {}): BaselineCase {
     checks: [{ type: 'contains', pass: true }],
     ...over,
   };
+}
+
+/** The report entry of one case, folded from its samples by the real fold (their suite's only case, or `caseId`). */
+export async function entryOf(samples: SampleResult[], options: FoldFixture = {}, caseId?: string): Promise<CaseEntry> {
+  const report = await foldSamples(samples, options);
+  const entry = report.cases.find((c) => caseId === undefined || c.case === caseId);
+  if (!entry) throw new Error(`no case ${caseId ?? ''} in the folded report`);
+  return entry;
+}
+
+/** baselineFromEntries over samples folded as a run folds them. */
+export async function fromResults(input: {
+  results: SampleResult[];
+  previous: Baseline | null;
+  only?: string[];
+  suite?: string;
+}): Promise<Baseline> {
+  const report = await foldSamples(input.results);
+  return baselineFromEntries({
+    suite: input.suite ?? 'refunds',
+    service: 'router',
+    model: 'openai/gpt-4o-mini',
+    run_id: 'run-2',
+    cases: report.cases,
+    previous: input.previous,
+    ...(input.only ? { only: input.only } : {}),
+  });
 }

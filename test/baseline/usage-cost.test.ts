@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { usageDrift } from '../../src/baseline/answer-drift.js';
 import { costOf, withCost } from '../../src/baseline/cost.js';
-import { diffSuite } from '../../src/baseline/diff.js';
 import { suiteUsageDrift, suiteUsageTotals } from '../../src/baseline/usage-totals.js';
 import { formatUsd } from '../../src/baseline/usage-change.js';
-import type { Baseline, Prices, Usage } from '../../src/types.js';
+import type { Baseline, Prices, SampleResult, Usage } from '../../src/types.js';
+import { foldSamples } from '../helpers/fold.js';
 import { baselineCase, caseError, result } from './fixtures.js';
+
+/** The cases these samples fold into, as a run folds them. */
+const entries = async (samples: SampleResult[]) => (await foldSamples(samples)).cases;
 
 const usage = (completion: number, total: number, cost?: number | null): Usage => ({
   prompt_tokens: total - completion,
@@ -45,7 +48,7 @@ describe('usageDrift (per case)', () => {
     }
   });
 
-  it('honours a per-field tolerance', () => {
+  it('honours a per-field tolerance', async () => {
     expect(
       usageDrift(usage(100, 120), usage(150, 170), { ...limits, completion_tokens: 0.6, total_tokens: 0.6 }),
     ).toEqual([]);
@@ -77,7 +80,7 @@ describe('costOf and withCost', () => {
     else expect(cost).toBeCloseTo(expected, 12);
   });
 
-  it('withCost fills only a missing cost', () => {
+  it('withCost fills only a missing cost', async () => {
     expect(withCost(usage(100, 120), 'kimi-k2-0905-preview', prices)?.cost).toBeCloseTo(0.000262, 12);
     expect(withCost(usage(100, 120, 0.5), 'kimi-k2-0905-preview', prices)?.cost).toBe(0.5);
     const bare = usage(100, 120);
@@ -113,14 +116,14 @@ describe('suiteUsageDrift', () => {
     broke: baselineCase({ status: 'error', usage: null, content: null }),
   });
 
-  it('sums cases present on both sides only, and reports both totals', () => {
+  it('sums cases present on both sides only, and reports both totals', async () => {
     const results = [
       result({ case: 'a', usage: usage(160, 180, 0.0016) }),
       result({ case: 'b', usage: usage(150, 170, 0.0015) }),
       result({ case: 'new', usage: usage(9000, 9020, 5) }),
       result({ case: 'broke', usage: usage(9000, 9020, 5) }),
     ];
-    const drift = suiteUsageDrift(results, base);
+    const drift = suiteUsageDrift(await entries(results), base);
     expect(drift).not.toBeNull();
     expect(drift!.severity).toBe('warn');
     expect(drift!.message).toBe(
@@ -130,20 +133,20 @@ describe('suiteUsageDrift', () => {
     expect(drift!.current).toEqual({ cases: 2, completion_tokens: 310, total_tokens: 350, cost: 0.0031 });
   });
 
-  it('is null within tolerance, or with a wider one', () => {
+  it('is null within tolerance, or with a wider one', async () => {
     const results = [
       result({ case: 'a', usage: usage(110, 130, 0.0011) }),
       result({ case: 'b', usage: usage(100, 120, 0.001) }),
     ];
-    expect(suiteUsageDrift(results, base)).toBeNull();
+    expect(suiteUsageDrift(await entries(results), base)).toBeNull();
     const big = [
       result({ case: 'a', usage: usage(200, 220, 0.002) }),
       result({ case: 'b', usage: usage(200, 220, 0.002) }),
     ];
-    expect(suiteUsageDrift(big, base, { completion_tokens: 2, total_tokens: 2, cost: 2 })).toBeNull();
+    expect(suiteUsageDrift(await entries(big), base, { completion_tokens: 2, total_tokens: 2, cost: 2 })).toBeNull();
   });
 
-  it('averages repeated samples of a case and skips errors and not_run', () => {
+  it('averages repeated samples of a case and skips errors and not_run', async () => {
     const results = [
       result({ case: 'a', repeat: 0, usage: usage(100, 120, 0.001) }),
       result({ case: 'a', repeat: 1, usage: usage(300, 320, 0.003) }),
@@ -156,40 +159,40 @@ describe('suiteUsageDrift', () => {
       }),
       result({ case: 'b', status: 'not_run', usage: null }),
     ];
-    const drift = suiteUsageDrift(results, base);
+    const drift = suiteUsageDrift(await entries(results), base);
     expect(drift!.current).toEqual({ cases: 1, completion_tokens: 200, total_tokens: 220, cost: 0.002 });
   });
 
-  it('compares cost only over cases with a cost on both sides', () => {
+  it('compares cost only over cases with a cost on both sides', async () => {
     const results = [
       result({ case: 'a', usage: usage(100, 120) }),
       result({ case: 'b', usage: usage(100, 120, 0.005) }),
     ];
-    const drift = suiteUsageDrift(results, base);
+    const drift = suiteUsageDrift(await entries(results), base);
     expect(drift!.baseline).toMatchObject({ cost: 0.001 });
     expect(drift!.current).toMatchObject({ cost: 0.005 });
   });
 
-  it('is null when no case compares', () => {
-    expect(suiteUsageDrift([result({ case: 'new' })], base)).toBeNull();
+  it('is null when no case compares', async () => {
+    expect(suiteUsageDrift(await entries([result({ case: 'new' })]), base)).toBeNull();
   });
 });
 
 describe('suiteUsageTotals', () => {
-  it('sums answered samples, counts known costs, and keeps judge calls apart', () => {
+  it('sums answered samples, counts known costs, and keeps judge calls apart', async () => {
     const judged = {
       type: 'judge' as const,
       pass: true,
       message: 'judge: pass',
       judge: { model: 'openai/gpt-4o-mini', usage: usage(10, 110, 0.0001), verdict: 'pass', reason: '' },
     };
-    const totals = suiteUsageTotals([
+    const totals = suiteUsageTotals(await entries([
       result({ case: 'a', usage: usage(100, 120, 0.001), checks: [judged] }),
       result({ case: 'b', usage: usage(50, 60) }),
       result({ case: 'c', status: 'error', error: caseError('empty_content'), usage: usage(0, 20, 0) }),
       result({ case: 'd', status: 'not_run', usage: null }),
       result({ case: 'e', usage: null }),
-    ]);
+    ]));
     expect(totals).toEqual({
       samples: 4,
       with_usage: 3,
@@ -202,12 +205,12 @@ describe('suiteUsageTotals', () => {
     });
   });
 
-  it('has a null cost when nothing reported one', () => {
-    expect(suiteUsageTotals([result({ case: 'a' })]).cost).toBeNull();
+  it('has a null cost when nothing reported one', async () => {
+    expect(suiteUsageTotals(await entries([result({ case: 'a' })])).cost).toBeNull();
   });
 });
 
-describe('diffSuite with drift tolerances', () => {
+describe('drift tolerances in the fold', () => {
   const base = baselineOf({
     strict: baselineCase({ content: 'Refunds in 30 days.' }),
     lax: baselineCase({ content: 'Refunds in 30 days.' }),
@@ -217,35 +220,31 @@ describe('diffSuite with drift tolerances', () => {
     result({ case: 'lax', content: 'REFUNDS in 30 days.' }),
   ];
 
-  it('applies suite tolerance, overridden per case', () => {
-    const { byKey } = diffSuite({
-      suite: 'refunds',
-      results,
-      baseline: base,
-      complete: true,
-      tolerances: {
-        suite: { content: { normalize: ['case'] } },
-        cases: new Map([['strict', { content: { normalize: [] } }]]),
+  it('applies suite tolerance, overridden per case', async () => {
+    const report = await foldSamples(results, {
+      baselines: { refunds: base },
+      drift: {
+        suites: { refunds: { content: { normalize: ['case'] } } },
+        cases: { 'refunds/strict': { content: { normalize: [] } } },
       },
     });
-    expect(byKey.get('refunds/strict#0')!.map((d) => d.kind)).toEqual(['content_changed']);
-    expect(byKey.get('refunds/lax#0')).toEqual([]);
+    expect(report.cases.map((c) => [c.case, c.drift.map((d) => d.kind)])).toEqual([
+      ['strict', ['content_changed']],
+      ['lax', []],
+    ]);
   });
 
-  it('adds suite-level usage drift beside missing cases', () => {
+  it("adds suite-level usage drift, within the suite's own usage tolerance", async () => {
     const grown = [
       result({ case: 'strict', usage: { prompt_tokens: 20, completion_tokens: 300, total_tokens: 320 } }),
       result({ case: 'lax', usage: { prompt_tokens: 20, completion_tokens: 300, total_tokens: 320 } }),
     ];
-    const { suiteDrift } = diffSuite({ suite: 'refunds', results: grown, baseline: base, complete: true });
-    expect(suiteDrift.map((d) => d.kind)).toEqual(['usage_changed']);
-    const relaxed = diffSuite({
-      suite: 'refunds',
-      results: grown,
-      baseline: base,
-      complete: true,
-      tolerances: { suite: { usage: { completion_tokens: 5, total_tokens: 5 } }, cases: new Map() },
+    const report = await foldSamples(grown, { baselines: { refunds: base } });
+    expect(report.suites[0]!.drift.map((d) => d.kind)).toEqual(['usage_changed']);
+    const relaxed = await foldSamples(grown, {
+      baselines: { refunds: base },
+      drift: { suites: { refunds: { usage: { completion_tokens: 5, total_tokens: 5 } } } },
     });
-    expect(relaxed.suiteDrift).toEqual([]);
+    expect(relaxed.suites[0]!.drift).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { RunFold } from '../../src/fold/fold.js';
 import type { PlanRecord, RunRecord } from '../../src/journal/records.js';
 import type { Reporter } from '../../src/report/reporter.js';
-import type { Baseline, CaseEntry, Report, SampleResult, StopReason } from '../../src/types.js';
+import type { Baseline, CaseEntry, DriftTolerance, Report, SampleResult, StopReason } from '../../src/types.js';
 
 export interface FoldFixture {
   /** Baseline per suite name. */
@@ -15,6 +15,8 @@ export interface FoldFixture {
   reporters?: Reporter[];
   /** Planned repeats per `suite/case` when more were planned than sent. */
   planned?: Record<string, number | 'auto'>;
+  /** `drift:` tolerances: per suite name, and per `suite/case`. */
+  drift?: { suites?: Record<string, DriftTolerance>; cases?: Record<string, DriftTolerance> };
 }
 
 /**
@@ -36,6 +38,7 @@ export async function foldSamples(samples: readonly SampleResult[], fixture: Fol
         file: `suites/${suite}.yaml`,
         service: sample?.service ?? 'router',
         requested_model: sample?.requested_model ?? 'openai/gpt-4o-mini',
+        ...(fixture.drift?.suites?.[suite] ? { drift: fixture.drift.suites[suite] } : {}),
         cases: [],
       };
       plans.set(suite, record);
@@ -47,6 +50,7 @@ export async function foldSamples(samples: readonly SampleResult[], fixture: Fol
       ordinal: ordinal++,
       repeat: fixture.planned?.[id] ?? (sample?.sampling === 'auto' ? 'auto' : Math.max(1, counts.get(id) ?? 1)),
       messages: [{ role: 'user', content: `prompt of ${caseId}` }],
+      ...(fixture.drift?.cases?.[id] ? { drift: fixture.drift.cases[id] } : {}),
     });
   };
   for (const s of samples) plan(s.suite, s.case, s);
