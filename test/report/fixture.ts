@@ -1,16 +1,27 @@
-import type { PageData } from '../../src/report/html/data.js';
-import type { CaseResult, CaseStats, Drift, Report, SuiteReport } from '../../src/types.js';
+import type { PageCase } from '../../src/report/html/data.js';
+import type { CaseEntry, Drift, Report, SampleResult, SuiteReport } from '../../src/types.js';
+import { entryOf, reportOf } from '../helpers/entries.js';
 import { sampleResult } from '../helpers/results.js';
 
-/** A passing case of suite `support`, with any field overridden. */
-export function makeCase(overrides: Partial<CaseResult> & { case: string }): CaseResult {
-  return sampleResult({
-    suite: 'support',
-    usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32, cost: 0.0001 },
-    latency_ms: 120,
-    started_at: '2026-11-22T05:00:01.000Z',
-    ...overrides,
-  });
+/** The data the page embeds for its script. */
+export interface PageData {
+  cases: PageCase[];
+  text_limit: number | null;
+}
+
+/** A passing case of suite `support` sampled once, with any sample field overridden, and its drift. */
+export function makeCase(overrides: Partial<SampleResult> & { case: string; drift?: Drift[] }): CaseEntry {
+  const { drift, ...sample } = overrides;
+  return entryOf(
+    sampleResult({
+      suite: 'support',
+      usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32, cost: 0.0001 },
+      latency_ms: 120,
+      started_at: '2026-11-22T05:00:01.000Z',
+      ...sample,
+    }),
+    drift ?? [],
+  );
 }
 
 export const regressedDrift = (now = 'fails 1 check (contains)'): Drift => ({
@@ -31,7 +42,7 @@ export const contentDrift = (baseline: string, current: string, similarity = 0.7
 });
 
 /** The demo's findings in miniature: a regression with changed content, an error, a failure, a drift, passes. */
-export function sampleCases(): CaseResult[] {
+export function sampleCases(): CaseEntry[] {
   return [
     makeCase({ case: 'greeting' }),
     makeCase({
@@ -126,70 +137,17 @@ export function sampleCases(): CaseResult[] {
   ];
 }
 
-/** A report around the given cases, with counts computed the way the verdict module does. */
-export function makeReport(
-  cases: CaseResult[],
-  extra: { suites?: SuiteReport[]; exit_code?: 0 | 1 | 3 } = {},
-): Report {
-  const suiteNames = [...new Set(cases.map((c) => c.suite))];
-  const suites: SuiteReport[] =
-    extra.suites ??
-    suiteNames.map((suite) => {
-      const first = cases.find((c) => c.suite === suite)!;
-      return {
-        suite,
-        file: `suites/${suite}.yaml`,
-        service: first.service,
-        requested_model: first.requested_model,
-        models: [
-          ...new Set(cases.filter((c) => c.suite === suite).flatMap((c) => (c.model ? [c.model] : []))),
-        ],
-        baseline: `baselines/${suite}.json`,
-        drift: [],
-        pass_rates: [],
-      };
-    });
-  const regressed = cases.filter((c) => c.drift.some((d) => d.severity === 'fail')).length;
-  const failed = cases.filter((c) => c.status === 'fail').length;
-  const errored = cases.filter((c) => c.status === 'error').length;
-  return {
-    schema_version: 1,
-    run: {
-      id: '20261122T050004Z-e9d8',
-      started_at: '2026-11-22T05:00:04.000Z',
-      finished_at: '2026-11-22T05:00:09.500Z',
-      status: 'completed',
-      exit_code: extra.exit_code ?? (regressed + failed + errored > 0 ? 1 : 0),
-      command: ['driftcheck', 'run', '--sim', 'suites/demo'],
-      driftcheck_version: '0.1.0',
-      sim: true,
-      candidate_model: null,
-      shard: null,
-      stop_reason: null,
-    },
-    summary: {
-      total: cases.length,
-      passed: cases.filter((c) => c.status === 'pass').length,
-      failed,
-      errored,
-      regressed:
-        regressed + suites.reduce((n, s) => n + s.drift.filter((d) => d.severity === 'fail').length, 0),
-      drifted:
-        cases.filter((c) => c.drift.some((d) => d.kind !== 'new_case')).length +
-        suites.reduce((n, s) => n + s.drift.length, 0),
-      not_run: cases.filter((c) => c.status === 'not_run').length,
-    },
-    suites,
-    cases,
-  };
+/** A report around the given cases, counted the one way every reporter counts. */
+export function makeReport(cases: CaseEntry[], extra: { suites?: SuiteReport[]; exit_code?: 0 | 1 | 3 } = {}): Report {
+  return reportOf(cases, extra);
 }
 
 const WORDS =
   'the refund window is thirty days from purchase and requires a receipt for every order we ship'.split(' ');
 
 /** `n` cases over a few suites, about one in ten failing, regressed or drifted; deterministic. */
-export function manyCases(n: number): CaseResult[] {
-  const out: CaseResult[] = [];
+export function manyCases(n: number): CaseEntry[] {
+  const out: CaseEntry[] = [];
   for (let i = 0; i < n; i++) {
     const words = Array.from({ length: 40 + (i % 30) }, (_, j) => WORDS[(i * 7 + j * 3) % WORDS.length]);
     const content = words.join(' ');
@@ -225,33 +183,44 @@ export function manyCases(n: number): CaseResult[] {
   return out;
 }
 
-const stat = (id: string, pass: number, total: number, failing: boolean): CaseStats => ({
-  case: id,
-  samples: { pass, total },
-  rate: pass / total,
-  interval: { low: 0.2, high: 0.95 },
-  baseline: { pass: 5, total: 5 },
-  p: failing ? 0.004 : 0.5,
-  verdict: failing ? 'dropped' : 'stable',
-  failing,
-});
-
 /**
- * Repeated cases: `noisy` failed one sample of five but its pass rate holds (not failing);
- * `dropped` failed three of five and its pass rate dropped (failing).
+ * Repeated cases: `noisy` failed one sample of five but its pass rate holds (it passes);
+ * `dropped` failed three of five and its pass rate dropped (it fails).
  */
 export function repeatedReport(): Report {
-  const fail = {
-    status: 'fail' as const,
-    checks: [{ type: 'contains' as const, pass: false, message: 'expected "30 days"' }],
+  const repeated = (id: string, passed: number, dropped: boolean): CaseEntry => {
+    const failing = { type: 'contains' as const, pass: false, message: 'expected "30 days"' };
+    const entry = makeCase({
+      case: id,
+      status: dropped ? 'fail' : 'pass',
+      ...(dropped ? { checks: [failing] } : {}),
+      drift: dropped
+        ? [
+            {
+              kind: 'pass_rate_dropped',
+              severity: 'fail',
+              baseline: { pass: 5, total: 5 },
+              current: { pass: passed, total: 5 },
+              message: `pass rate 100% (5/5) → ${passed * 20}% (${passed}/5), p = 0.004 (alpha 0.05)`,
+            },
+          ]
+        : [],
+    });
+    return {
+      ...entry,
+      samples: { planned: 5, sent: 5, passed, failed: 5 - passed, errored: 0, not_run: 0 },
+      check_passes: [passed],
+      pass_rate: {
+        rate: passed / 5,
+        low: 0.2,
+        high: 0.95,
+        baseline: { pass: 5, total: 5 },
+        p: dropped ? 0.004 : 0.5,
+        verdict: dropped ? 'dropped' : 'stable',
+      },
+    };
   };
-  const cases = [
-    ...[0, 1, 2, 3, 4].map((repeat) => makeCase({ case: 'noisy', repeat, ...(repeat === 2 ? fail : {}) })),
-    ...[0, 1, 2, 3, 4].map((repeat) => makeCase({ case: 'dropped', repeat, ...(repeat < 3 ? fail : {}) })),
-  ];
-  const report = makeReport(cases);
-  report.suites[0]!.pass_rates = [stat('noisy', 4, 5, false), stat('dropped', 2, 5, true)];
-  return report;
+  return makeReport([repeated('noisy', 4, false), repeated('dropped', 2, true)]);
 }
 
 /** The inline `<script>` or `<style>` blocks of a page, with their attributes. */
@@ -262,7 +231,7 @@ export function inlineBlocks(html: string, tag: 'script' | 'style'): { attrs: st
   }));
 }
 
-/** The data the page embeds for its script. */
+/** The data the page embeds for its script (cases in plan order; the page sorts them itself). */
 export function embedded(html: string): PageData {
   const block = inlineBlocks(html, 'script').find((b) => b.attrs.includes('application/json'))!;
   return JSON.parse(block.body) as PageData;

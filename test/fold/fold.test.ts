@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { DISTINCT_ANSWERS } from '../../src/fold/case-fold.js';
+import { RunFold } from '../../src/fold/fold.js';
+import type { PlanRecord } from '../../src/journal/records.js';
+import type { Baseline, CheckResult, SampleResult } from '../../src/types.js';
+import { baselineCase, caseError } from '../baseline/fixtures.js';
+import { foldSamples } from '../helpers/fold.js';
+import { sampleResult } from '../helpers/results.js';
+
+const failing: CheckResult[] = [{ type: 'contains', pass: false, message: 'expected "30 days"' }];
+const sample = (repeat: number, over: Partial<SampleResult> = {}) =>
+  sampleResult({ case: 'c', repeat, content: `answer ${repeat % 3}`, ...over });
+
+describe('one entry per case', () => {
+  it("aggregates a case's samples whatever order they finished in", async () => {
+    const samples = [9, 3, 0, 8, 1, 2, 4, 7, 5, 6].map((r) =>
+      sample(r, r === 3 || r === 7 || r === 8 ? { status: 'fail', checks: failing } : {}),
+    );
+    const report = await foldSamples(samples);
+    expect(report.cases).toHaveLength(1);
+    const c = report.cases[0]!;
+    expect(c.samples).toEqual({ planned: 10, sent: 10, passed: 7, failed: 3, errored: 0, not_run: 0 });
+    // The answer shown is the first sample's by repeat, the one a baseline keeps.
+    expect(c.content).toBe('answer 0');
+    expect(c.first_failure?.repeat).toBe(3);
+    expect(c.check_passes).toEqual([7]);
+    // Most frequent first (ties in the order they were first seen).
+    expect(c.answers[0]).toMatchObject({ content: 'answer 0', count: 4, status: 'pass' });
+    expect(c.answers.map((a) => [a.content, a.count]).slice(1).sort()).toEqual([
+      ['answer 1', 3],
+      ['answer 2', 3],
+    ]);
+    expect(c.pass_rate).toMatchObject({ verdict: 'new', rate: 0.7 });
+    // Without a baseline a repeated case fails only when most samples failed.
+    expect(c.status).toBe('pass');
+    expect(report.summary).toMatchObject({ cases: 1, samples: 10, passed: 1 });
+  });
+
+  it('keeps at most DISTINCT_ANSWERS distinct answers and counts the rest', async () => {
+    const samples = Array.from({ length: 20 }, (_, r) => sample(r, { content: `answer number ${r}` }));
+    const [c] = (await foldSamples(samples)).cases;
+    expect(c!.answers).toHaveLength(DISTINCT_ANSWERS);
+    expect(c!.other_answers).toBe(20 - DISTINCT_ANSWERS);
+  });
+
+  it('shows a case whose pass rate dropped as failing, with the test in its drift', async () => {
+    const baseline: Baseline = {
+      schema_version: 1,
+      suite: 'refunds',
+      service: 'router',
+      model: 'openai/gpt-4o-mini',
+      source_run: 'r0',
+      cases: { c: baselineCase({ samples: { pass: 40, total: 40 }, content: 'answer 0' }) },
+    };
+    const samples = Array.from({ length: 10 }, (_, r) => sample(r, r < 3 ? {} : { status: 'fail', checks: failing }));
+    const report = await foldSamples(samples, { baselines: { refunds: baseline } });
+    const c = report.cases[0]!;
+    expect(c.status).toBe('fail');
+    expect(c.pass_rate?.verdict).toBe('dropped');
+    expect(c.drift.map((d) => [d.kind, d.severity])).toEqual([['pass_rate_dropped', 'fail']]);
+    expect(c.drift[0]?.message).toMatch(/^pass rate 100% \(40\/40\) → 30% \(3\/10\), p = /);
+    expect(report.run.exit_code).toBe(1);
+  });
+
+  it('counts cases and samples one way: statuses add up to the cases, suite findings apart', async () => {
+    const report = await foldSamples(
+      [sample(0), sample(1), sampleResult({ case: 'd', status: 'error', error: caseError('timeout') })],
+      { unsent: { refunds: ['e'] }, stop: { kind: 'paused', error: caseError('insufficient_credit') } },
+    );
+    const s = report.summary;
+    expect(s.passed + s.failed + s.errored + s.not_run).toBe(s.cases);
+    expect(s).toMatchObject({ cases: 3, samples: 3, passed: 1, errored: 1, not_run: 1 });
+    expect(report.run).toMatchObject({ status: 'paused', exit_code: 3 });
+  });
+});
+
+describe('the fold', () => {
+  const plan = (suite: string, ids: string[], first: number): PlanRecord => ({
+    type: 'plan',
+    suite,
+    file: `suites/${suite}.yaml`,
+    service: 'router',
+    requested_model: 'openai/gpt-4o-mini',
+    cases: ids.map((id, i) => ({ id, ordinal: first + i, repeat: 1, messages: [] })),
+  });
+
+  it('folds a live run suite by suite, in plan order, as soon as each suite is in', async () => {
+    const seen: string[] = [];
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: [{ onSuite: ({ suite }) => void seen.push(suite.suite) }],
+      live: true,
+    });
+    fold.add(plan('a', ['a1', 'a2'], 0));
+    fold.add(plan('b', ['b1'], 2));
+    fold.add(sampleResult({ suite: 'b', case: 'b1' }));
+    fold.add(sampleResult({ suite: 'a', case: 'a1' }));
+    await Promise.resolve();
+    // b is complete but waits for a, which comes first in the plan.
+    expect(seen).toEqual([]);
+    fold.add(sampleResult({ suite: 'a', case: 'a2' }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['a', 'b']);
+    fold.add({ type: 'end', finished_at: '2026-11-22T05:00:09.000Z', status: 'completed', stop: null });
+    const { head } = await fold.finish();
+    expect(head.suites.map((s) => s.suite)).toEqual(['a', 'b']);
+    expect(head.run.status).toBe('completed');
+  });
+
+  it('replaces a sample an auth stop cut short by the same sample sent again on resume', async () => {
+    const cut = sampleResult({ case: 'c', status: 'error', error: caseError('auth', 'invalid key') });
+    const report = await foldSamples([cut, sampleResult({ case: 'c' })]);
+    expect(report.cases[0]).toMatchObject({ status: 'pass', samples: { sent: 1, passed: 1, errored: 0 } });
+  });
+
+  it('reads a journal without an end that no sample follows as a run that was killed', async () => {
+    const fold = new RunFold({ baseline: async () => ({ baseline: null, path: null }), reporters: [] });
+    fold.add(plan('a', ['a1', 'a2'], 0));
+    fold.add({ type: 'end', finished_at: 'x', status: 'paused', stop: { kind: 'paused', error: caseError('depleted') } });
+    // A resumed session sent one more sample, then was killed before it could write its end.
+    fold.add(sampleResult({ suite: 'a', case: 'a1' }));
+    const { head } = await fold.finish();
+    expect(head.run).toMatchObject({ status: 'interrupted', exit_code: 143 });
+    expect(head.summary).toMatchObject({ passed: 1, not_run: 1 });
+  });
+});
