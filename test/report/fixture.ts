@@ -10,9 +10,11 @@ export interface PageData {
 }
 
 /** A passing case of suite `support` sampled once, with any sample field overridden, and its drift. */
-export function makeCase(overrides: Partial<SampleResult> & { case: string; drift?: Drift[] }): CaseEntry {
-  const { drift, ...sample } = overrides;
-  return entryOf(
+export function makeCase(
+  overrides: Partial<SampleResult> & { case: string; drift?: Drift[]; messages?: CaseEntry['messages'] },
+): CaseEntry {
+  const { drift, messages, ...sample } = overrides;
+  const entry = entryOf(
     sampleResult({
       suite: 'support',
       usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32, cost: 0.0001 },
@@ -22,6 +24,7 @@ export function makeCase(overrides: Partial<SampleResult> & { case: string; drif
     }),
     drift ?? [],
   );
+  return messages ? { ...entry, messages } : entry;
 }
 
 export const regressedDrift = (now = 'fails 1 check (contains)'): Drift => ({

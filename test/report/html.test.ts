@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html/index.js';
-import type { PageData } from '../../src/report/html/data.js';
-import type { CaseResult } from '../../src/types.js';
+import type { Baseline, CaseEntry } from '../../src/types.js';
 import {
   contentDrift,
   embedded,
+  type PageData,
   inlineBlocks,
   makeCase,
   makeReport,
@@ -91,9 +91,12 @@ describe('renderHtml', () => {
     expect(outsideData).toContain('<title>&lt;title&gt;</title>');
   });
 
-  it('sorts regressions first, then errors, failures and warnings, keeping report order within each', () => {
+  it('ranks regressions first, then errors, failures and warnings; the page sorts by rank, plan order within each', () => {
     const page = embedded(renderHtml(makeReport(sampleCases())));
-    expect(page.cases.map((c) => c.case)).toEqual([
+    // Embedded in plan order; the page's script sorts by rank (a stable sort keeps plan order within a rank).
+    expect(page.cases.map((c) => c.case)).toEqual(sampleCases().map((c) => c.case));
+    const sorted = [...page.cases].sort((a, b) => a.rank - b.rank);
+    expect(sorted.map((c) => c.case)).toEqual([
       'refund-window',
       'warranty',
       'release-notes',
@@ -103,7 +106,7 @@ describe('renderHtml', () => {
     ]);
   });
 
-  it.each<[string, CaseResult, string | null, PageData['cases'][number]['baseline']]>([
+  it.each<[string, CaseEntry, string | null, PageData['cases'][number]['baseline']]>([
     [
       'content drift carries the baseline text',
       makeCase({ case: 'a', content: 'new text', drift: [contentDrift('old text', 'new text')] }),
@@ -127,40 +130,23 @@ describe('renderHtml', () => {
       'none',
     ],
   ])('baseline answer: %s', (_name, c, text, kind) => {
-    const page = embedded(renderHtml(makeReport([c])));
+    const baseline = kind === 'none' ? null : baselineWith({ a: 'Refunds are accepted within 30 days of purchase.' });
+    const page = embedded(renderHtml(makeReport([c]), { baselines: new Map([['support', baseline]]) }));
     expect(page.cases[0]).toMatchObject({ baseline: kind, baseline_content: text });
   });
 
-  it('takes baseline answers and usage from the caller when given, keyed or looked up', () => {
+  it('takes the baseline answers of the suite it was compared with', () => {
     const c = makeCase({ case: 'a', status: 'error', content: null, drift: [regressedDrift('errors')] });
     const report = makeReport([c, makeCase({ case: 'b' })]);
-    const keyed = {
-      'support/a': {
-        content: 'the old answer',
-        usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
-      },
-      'support/b': {
-        content: 'Refunds are accepted within 30 days of purchase.',
-        usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
-      },
-    };
-    const html = renderHtml(report, { baselines: keyed });
-    const asked: string[] = [];
-    const lookedUp = renderHtml(report, {
-      baselines: (suite, id) => {
-        asked.push(`${suite}/${id}`);
-        return keyed[`${suite}/${id}` as keyof typeof keyed];
-      },
+    const html = renderHtml(report, {
+      baselines: new Map([
+        ['support', baselineWith({ a: 'the old answer', b: 'Refunds are accepted within 30 days of purchase.' })],
+      ]),
     });
-    expect(lookedUp).toBe(html);
-    expect(new Set(asked)).toEqual(new Set(['support/a', 'support/b']));
     expect(embedded(html).cases.map((x) => [x.case, x.baseline, x.baseline_content])).toEqual([
       ['a', 'text', 'the old answer'],
       ['b', 'same', null],
     ]);
-    expect(html).toContain(
-      '<dt>vs baseline</dt><dd>40 → 64 tokens (+60.0%) over the 2 samples both have · cost 0.0002 → 0.0002 (±0%)</dd>',
-    );
   });
 
   it('shortens texts and says so above 20,000 cases', () => {
@@ -170,7 +156,7 @@ describe('renderHtml', () => {
     const html = renderHtml(makeReport(cases));
     const page = embedded(html);
     expect(page.text_limit).toBe(2_048);
-    const first = page.cases.find((c) => c.key === cases[0]!.key)!;
+    const first = page.cases.find((c) => c.id === cases[0]!.id)!;
     expect(first.content).toHaveLength(2_049);
     expect(first.messages[0]!.content).toHaveLength(2_049);
     expect(first.truncated).toBe(true);
@@ -180,18 +166,42 @@ describe('renderHtml', () => {
 });
 
 describe('renderHtml with repeated cases', () => {
-  it('ranks a noise sample below real failures and shows the pass-rate table', () => {
+  it('shows one row per case with its samples, and the pass-rate table', () => {
     const html = renderHtml(repeatedReport());
     const page = embedded(html);
-    expect(page.cases.slice(0, 4).map((c) => c.key)).toEqual([
-      'support/dropped#0',
-      'support/dropped#1',
-      'support/dropped#2',
-      'support/noisy#2',
+    expect(page.cases.map((c) => [c.id, c.status, c.samples.passed, c.samples.sent])).toEqual([
+      ['support/noisy', 'pass', 4, 5],
+      ['support/dropped', 'fail', 2, 5],
     ]);
-    expect(page.cases[3]!.pass_rate).toMatchObject({ case: 'noisy', failing: false });
+    expect(page.cases[1]!.rank).toBeLessThan(page.cases[0]!.rank);
     expect(html).toContain(
       '<tr><td><code>support/dropped</code></td><td>2/5</td><td>40% (20%–95%)</td><td>5/5</td><td>0.004</td><td class="bad">dropped, failing</td></tr>',
     );
   });
 });
+
+/** A baseline of suite `support` whose cases answered these texts. */
+function baselineWith(contents: Record<string, string>): Baseline {
+  return {
+    schema_version: 1,
+    suite: 'support',
+    service: 'router',
+    model: 'openai/gpt-4o-mini',
+    source_run: 'earlier',
+    cases: Object.fromEntries(
+      Object.entries(contents).map(([id, content]) => [
+        id,
+        {
+          status: 'pass' as const,
+          requested_model: 'openai/gpt-4o-mini',
+          model: 'openai/gpt-4o-mini',
+          finish_reason: 'stop',
+          usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 },
+          content,
+          error_kind: null,
+          checks: [],
+        },
+      ]),
+    ),
+  };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.js';
-import type { CaseResult } from '../../src/types.js';
+import type { CaseEntry, SuiteReport } from '../../src/types.js';
 import {
   contentDrift,
   makeCase,
@@ -11,7 +11,7 @@ import {
 } from './fixture.js';
 import { findAll, parseXml, type XmlElement } from './xml.js';
 
-function junit(cases: CaseResult[], extra?: Parameters<typeof makeReport>[1]): XmlElement {
+function junit(cases: CaseEntry[], extra?: Parameters<typeof makeReport>[1]): XmlElement {
   return parseXml(renderJunit(makeReport(cases, extra)));
 }
 
@@ -98,20 +98,21 @@ describe('renderJunit', () => {
     expect(tone.children[0]!.text).toContain('drift warn usage_changed');
   });
 
-  it('names repeats case#N and times cases from their latency', () => {
-    const cases = [0, 1, 2].map((repeat) => makeCase({ case: 'again', repeat, latency_ms: 1500 + repeat }));
-    const root = junit([...cases, makeCase({ case: 'once' })]);
+  it('names a testcase by its case id, one per case however often it was sampled, timed from its latency', () => {
+    const again = { ...makeCase({ case: 'again', latency_ms: 1500 }) };
+    again.samples = { ...again.samples, planned: 3, sent: 3, passed: 3 };
+    const root = junit([again, makeCase({ case: 'once' })]);
     expect(findAll(root, 'testcase').map((t) => [t.attrs.name, t.attrs.time])).toEqual([
-      ['again#0', '1.500'],
-      ['again#1', '1.501'],
-      ['again#2', '1.502'],
+      ['again', '4.500'],
       ['once', '0.120'],
     ]);
   });
 
   it('turns failing suite-level drift into a failed testcase and warnings into suite system-out', () => {
-    const suites = [
+    const base = makeReport([makeCase({ case: 'a' })]).suites[0]!;
+    const suites: SuiteReport[] = [
       {
+        ...base,
         suite: 'support',
         file: 'suites/support.yaml',
         service: 'router',
@@ -134,7 +135,6 @@ describe('renderJunit', () => {
             message: 'pass rate dropped 10/10 → 4/10',
           },
         ],
-        pass_rates: [],
       },
     ];
     const root = junit([makeCase({ case: 'a' })], { suites });
@@ -193,28 +193,20 @@ describe('renderJunit', () => {
 });
 
 describe('renderJunit with repeated cases', () => {
-  it('passes a failed sample whose case keeps its pass rate, and fails the samples of a dropped case', () => {
+  it('is one testcase per case: a noisy case that keeps its pass rate passes, a dropped one fails', () => {
     const root = parseXml(renderJunit(repeatedReport()));
     const outcome = (name: string) => {
       const tc = findAll(root, 'testcase').find((t) => t.attrs.name === name)!;
       return tc.children.map((c) => c.name).filter((n) => n !== 'system-out')[0] ?? 'pass';
     };
-    expect(['noisy#0', 'noisy#2', 'dropped#0', 'dropped#2', 'dropped#3'].map(outcome)).toEqual([
-      'pass',
-      'pass',
-      'failure',
-      'failure',
-      'pass',
-    ]);
+    expect(findAll(root, 'testcase').map((t) => t.attrs.name)).toEqual(['noisy', 'dropped']);
+    expect(['noisy', 'dropped'].map(outcome)).toEqual(['pass', 'failure']);
     const suite = findAll(root, 'testsuite')[0]!;
-    expect(suite.attrs).toMatchObject({ tests: '10', failures: '3' });
-    const noisy = findAll(root, 'testcase').find((t) => t.attrs.name === 'noisy#2')!;
-    expect(noisy.children[0]!.text).toContain(
-      'this sample failed (contains: expected "30 days"), but the case\'s pass rate does not fail: 4/5 pass (80%, 95% CI 20%–95%) vs baseline 5/5, p=0.5: stable',
-    );
-    expect(findAll(root, 'failure')[0]!.attrs.message).toContain('pass rate 2/5 pass (40%');
-    expect(suite.children.find((c) => c.name === 'system-out')!.text).toContain(
-      'pass rate dropped: 2/5 pass',
-    );
+    expect(suite.attrs).toMatchObject({ tests: '2', failures: '1' });
+    const noisy = findAll(root, 'testcase').find((t) => t.attrs.name === 'noisy')!;
+    expect(noisy.children[0]!.text).toContain('pass rate 4/5 pass (80%, 95% CI 20%–95%) vs baseline 5/5, p=0.5: stable');
+    const failure = findAll(root, 'failure')[0]!;
+    expect(failure.attrs.message).toContain('pass rate 100% (5/5) → 40% (2/5)');
+    expect(failure.attrs.message).toContain('contains: 3/5 samples fail');
   });
 });

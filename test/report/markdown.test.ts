@@ -13,7 +13,8 @@ describe('renderMarkdown', () => {
     expect(md.split('\n')[0]).toBe(
       '## ❌ FAIL — driftcheck: 2 regressed, 2 failed, 1 errored, 4 drifted, 1 not run',
     );
-    expect(md).toContain('| 6 | 2 | 2 | 1 | 2 | 4 | 1 |');
+    // cases, passed, failed, errored, not run, regressed, drifted, samples: the same counts as the console and HTML.
+    expect(md).toContain('| 6 | 2 | 2 | 1 | 1 | 2 | 4 | 5 |');
     const headings = [...md.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
     expect(headings).toEqual(['Regressions (2)', 'Failures and errors (1)', 'Drift to review (1)']);
     expect(rowIds(md)).toEqual([
@@ -97,15 +98,10 @@ describe('renderMarkdown', () => {
 });
 
 describe('renderMarkdown with repeated cases', () => {
-  it('lists failing pass rates, not the noise samples of a case that holds', () => {
+  it('lists a dropped case once with its samples, and its pass-rate row; not the case that holds', () => {
     const md = renderMarkdown(repeatedReport());
-    // Three failing samples of the dropped case, then its pass-rate row; no noisy sample.
-    expect(rowIds(md)).toEqual([
-      'support/dropped',
-      'support/dropped#1',
-      'support/dropped#2',
-      'support/dropped',
-    ]);
+    expect(rowIds(md)).toEqual(['support/dropped', 'support/dropped']);
+    expect(md).toContain('| `support/dropped` | fail 2/5 |');
     expect(md).toContain('### Pass rates of repeated cases (1)');
     expect(md).toContain('| `support/dropped` | 2/5 (40%, CI 20%–95%) | 5/5 | 0.004 | dropped ❌ |');
   });

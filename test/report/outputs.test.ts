@@ -1,11 +1,14 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeReportFiles } from '../../src/report/outputs.js';
+import { createReporters } from '../../src/report/outputs.js';
+import { loadReport } from '../../src/report/read.js';
 import type { Baseline } from '../../src/types.js';
-import { baselineCase } from '../baseline/fixtures.js';
-import { embedded, makeCase, makeReport, regressedDrift } from './fixture.js';
+import { baselineCase, caseError } from '../baseline/fixtures.js';
+import { foldSamples } from '../helpers/fold.js';
+import { sampleResult } from '../helpers/results.js';
+import { embedded } from './fixture.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -15,30 +18,44 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('writeReportFiles', () => {
-  it("gives the HTML report the run's baselines: old answers and the usage comparison", async () => {
-    const usage = { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 };
-    const baseline: Baseline = {
-      schema_version: 1,
-      suite: 'support',
-      service: 'router',
-      model: 'openai/gpt-4o-mini',
-      source_run: 'run-0',
-      cases: { a: baselineCase({ content: 'the old answer', usage }), b: baselineCase({ usage }) },
-    };
-    const report = makeReport([
-      makeCase({ case: 'a', status: 'error', content: null, drift: [regressedDrift('errors')] }),
-      makeCase({ case: 'b' }),
-    ]);
-    const files = await writeReportFiles(dir, report, new Set(['html']), (t) => t, {
-      baselines: new Map([['support', { baseline }]]),
+const usage = { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20, cost: 0.0001 };
+const baseline: Baseline = {
+  schema_version: 1,
+  suite: 'support',
+  service: 'router',
+  model: 'openai/gpt-4o-mini',
+  source_run: 'run-0',
+  cases: { a: baselineCase({ content: 'the old answer', usage }), b: baselineCase({ usage }) },
+};
+const samples = [
+  sampleResult({ suite: 'support', case: 'a', status: 'error', content: null, usage: null, error: caseError('timeout', 'sk-secret-123 timed out') }),
+  sampleResult({ suite: 'support', case: 'b', usage: { prompt_tokens: 20, completion_tokens: 24, total_tokens: 44, cost: 0.0002 } }),
+];
+
+describe('the file reporters, fed by the fold', () => {
+  it('write report.json, report.html, junit.xml and summary.md from the folded suites, and leave no spool behind', async () => {
+    const reporters = await createReporters(new Set(['json', 'html', 'junit', 'markdown']), {
+      dir,
+      redact: (t) => t.replaceAll('sk-secret-123', '[REDACTED]'),
+      write: () => {},
+      color: false,
     });
-    expect(files).toEqual([join(dir, 'report.json'), join(dir, 'report.html')]);
+    const folded = await foldSamples(samples, { baselines: { support: baseline }, reporters });
+    expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+
+    const stored = await loadReport(dir);
+    // What was written is what was folded, every piece through the redactor.
+    expect(stored).toEqual(JSON.parse(JSON.stringify(folded).replaceAll('sk-secret-123', '[REDACTED]')));
+    for (const file of ['report.json', 'report.html', 'junit.xml', 'summary.md'])
+      expect(await readFile(join(dir, file), 'utf8')).not.toContain('sk-secret-123');
+
     const html = await readFile(join(dir, 'report.html'), 'utf8');
     expect(embedded(html).cases.find((c) => c.case === 'a')).toMatchObject({
       baseline: 'text',
       baseline_content: 'the old answer',
     });
-    expect(html).toContain('<dt>vs baseline</dt><dd>40 → 64 tokens');
+    // b answered on both sides: 20 → 44 tokens.
+    expect(html).toContain('<dt>vs baseline</dt><dd>20 → 44 tokens (+120.0%) over the 1 cases both answered');
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(/\| 2 \| 1 \| 0 \| 1 \| 0 \| 1 \| 2 \| 2 \|/);
   });
 });
