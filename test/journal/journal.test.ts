@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal, readJournalHead } from '../../src/journal/read.js';
+import { openJournal } from '../../src/journal/write.js';
+
+async function keysOf(file: string, stats = { skipped: [] as number[] }): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const record of readJournal(file, stats)) if (record.type === undefined) keys.push(record.key);
+  return keys;
+}
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'driftcheck-journal-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const line = (n: number) => JSON.stringify({ key: `s/c${n}#0`, suite: 's', case: `c${n}`, status: 'pass' });
+const turn = () => new Promise((done) => setImmediate(done));
+
+describe('journal', () => {
+  it("writes a turn's lines at the end of that turn, in order, and every pending line on close", async () => {
+    const file = join(dir, 'a.jsonl');
+    const journal = openJournal(file);
+    journal.appendLine(line(1));
+    journal.appendLine(line(2));
+    expect(readFileSync(file, 'utf8')).toBe(''); // still this turn
+    await turn();
+    expect(readFileSync(file, 'utf8')).toBe(`${line(1)}\n${line(2)}\n`);
+    journal.appendLine(line(3));
+    journal.close(); // no turn in between: close writes it
+    expect(readFileSync(file, 'utf8')).toBe(`${line(1)}\n${line(2)}\n${line(3)}\n`);
+    await turn(); // the timer was cleared: nothing is written twice, nothing throws on the closed fd
+    expect(await keysOf(file)).toEqual(['s/c1#0', 's/c2#0', 's/c3#0']);
+  });
+
+  it('appends after a torn last line (resume after kill -9) without gluing the new line to it', async () => {
+    const file = join(dir, 'b.jsonl');
+    await writeFile(file, `${line(1)}\n{"key":"s/c2#0","sta`);
+    const journal = openJournal(file);
+    journal.appendLine(line(3));
+    journal.flush();
+    journal.close();
+    const stats = { skipped: [] as number[] };
+    // The torn sample runs again; the line written after it starts on a line of its own.
+    expect(await keysOf(file, stats)).toEqual(['s/c1#0', 's/c3#0']);
+    expect(stats.skipped).toEqual([2]);
+  });
+
+  it('reads records by type, passes over foreign lines with their numbers, and finds its head', async () => {
+    const file = join(dir, 'c.jsonl');
+    const run = { type: 'run', journal_version: 2, id: 'r', started_at: 't', command: [], driftcheck_version: 'x', sim: false, candidate_model: null, shard: null, complete: true };
+    const plan = { type: 'plan', suite: 's', file: 'f', service: 'router', requested_model: 'm', cases: [] };
+    await writeFile(file, [JSON.stringify(run), JSON.stringify(plan), 'not json', '{"type":"other"}', line(1), JSON.stringify({ type: 'end', finished_at: 't', status: 'completed', stop: null })].join('\n'));
+    const stats = { skipped: [] as number[] };
+    const types: (string | undefined)[] = [];
+    for await (const record of readJournal(file, stats)) types.push(record.type ?? 'sample');
+    expect(types).toEqual(['run', 'plan', 'sample', 'end']);
+    expect(stats.skipped).toEqual([3, 4]);
+    const head = await readJournalHead(file);
+    expect(head.run?.id).toBe('r');
+    expect(head.plans.map((p) => p.suite)).toEqual(['s']);
+  });
+
+  it('reads a missing journal as an empty one', async () => {
+    expect(await keysOf(join(dir, 'none.jsonl'))).toEqual([]);
+  });
+});
