@@ -17,7 +17,12 @@ import { parseReporters, publishSummary } from './outputs.js';
 export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { out: { type: 'string' }, 'baseline-dir': { type: 'string' }, reporter: { type: 'string' } },
+    options: {
+      out: { type: 'string' },
+      'baseline-dir': { type: 'string' },
+      reporter: { type: 'string' },
+      'allow-partial': { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -26,7 +31,15 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   }
   const reporters = parseReporters(values.reporter);
   const dirs = positionals.map((p) => resolve(io.cwd, p).replace(/[/\\]report\.json$/, ''));
-  const complete = await checkShards(dirs, io);
+  const { complete, missing } = await checkShards(dirs, io);
+  if (!complete) {
+    // A merge that lacks a shard checked less than the run asked for: never a quiet pass.
+    if (!values['allow-partial'])
+      throw new UsageError(
+        `driftcheck merge: ${missing}; the merged report would be partial\n  → pass every shard's run folder, or --allow-partial to merge what is there (no case can then be called missing)`,
+      );
+    io.stderr(`driftcheck merge: warning: ${missing}: the merged report is partial (--allow-partial)\n`);
+  }
   const outDir = resolve(io.cwd, values.out);
   await mkdir(outDir, { recursive: true });
   const folded = await foldRunDirs(dirs, {
@@ -48,9 +61,9 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
 
 /**
  * Reads each shard's journal head and refuses a case planned by two of them (the same shard
- * twice). Returns whether the shards are every shard of one plan (1/N … N/N).
+ * twice). Returns whether the shards are every shard of one plan (1/N … N/N), and if not, what is missing.
  */
-async function checkShards(dirs: readonly string[], io: CliIO): Promise<boolean> {
+async function checkShards(dirs: readonly string[], io: CliIO): Promise<{ complete: boolean; missing: string }> {
   const owner = new Map<string, string>();
   const shards: ({ index: number; total: number } | null)[] = [];
   for (const dir of dirs) {
@@ -61,8 +74,11 @@ async function checkShards(dirs: readonly string[], io: CliIO): Promise<boolean>
         const id = `${plan.suite}/${c.id}`;
         const seen = owner.get(id);
         if (seen !== undefined) {
-          const same = seen === dir ? 'twice' : `in both ${relative(io.cwd, seen) || '.'} and ${relative(io.cwd, dir) || '.'}`;
-          throw new UsageError(`case ${id} is planned ${same}\n  → pass each shard's run folder once`);
+          const where =
+            seen === dir
+              ? `run folder ${relative(io.cwd, dir) || '.'} was given twice`
+              : `case ${id} is in both ${relative(io.cwd, seen) || '.'} and ${relative(io.cwd, dir) || '.'}`;
+          throw new UsageError(`driftcheck merge: ${where}\n  → pass each shard's run folder once`);
         }
         owner.set(id, dir);
       }
@@ -71,5 +87,12 @@ async function checkShards(dirs: readonly string[], io: CliIO): Promise<boolean>
   const totals = new Set(shards.map((s) => s?.total ?? 1));
   const indexes = new Set(shards.map((s) => s?.index ?? 1));
   const total = [...totals][0] ?? 1;
-  return totals.size === 1 && indexes.size === total && dirs.length === total;
+  if (totals.size > 1)
+    return { complete: false, missing: `the runs come from different shard counts (${[...totals].join(', ')})` };
+  const absent = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !indexes.has(i));
+  if (absent.length === 0) return { complete: true, missing: '' };
+  return {
+    complete: false,
+    missing: `shard${absent.length > 1 ? 's' : ''} ${absent.map((i) => `${i}/${total}`).join(', ')} missing`,
+  };
 }

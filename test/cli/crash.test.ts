@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CaseResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/types.js';
 import { makeProject, readReport, runCli, spawnCli, startSimProcess } from '../helpers/cli.js';
 
 const KEY = `sk-or-v1-${'c0ffee42'.repeat(8)}`;
@@ -26,7 +26,8 @@ async function journalKeys(runDir: string): Promise<string[]> {
     .filter((l) => l.trim())
     .flatMap((l) => {
       try {
-        return [(JSON.parse(l) as CaseResult).key];
+        const record = JSON.parse(l) as SampleResult & { type?: string };
+        return record.type === undefined ? [record.key] : [];
       } catch {
         return [];
       }
@@ -78,6 +79,15 @@ describe('crash and interrupt safety', () => {
     expect(finished.size).toBeGreaterThanOrEqual(60);
     expect(finished.size).toBeLessThan(N);
 
+    // The killed run wrote no report; its journal renders one: interrupted, what finished counted.
+    const rendered = await runCli(['report', runDir], { cwd: project.dir, env });
+    expect(rendered.code).toBe(143);
+    expect(rendered.stderr).toMatch(/passed over 1 unreadable journal line/);
+    const killed = await readReport(runDir);
+    expect(killed.run.status).toBe('interrupted');
+    expect(killed.summary).toMatchObject({ cases: N, passed: finished.size, not_run: N - finished.size });
+    expect(await readFile(join(runDir, 'report.html'), 'utf8')).toContain('INTERRUPTED');
+
     const fresh = await startSimProcess();
     cleanups.push(fresh.stop);
     await writeFile(join(project.dir, 'driftcheck.config.yaml'), config(fresh.url));
@@ -87,9 +97,9 @@ describe('crash and interrupt safety', () => {
 
     const report = await readReport(runDir);
     expect(report.run.status).toBe('completed');
-    expect(report.summary).toMatchObject({ total: N, passed: N, not_run: 0 });
+    expect(report.summary).toMatchObject({ cases: N, passed: N, not_run: 0 });
     const resent = (await fresh.stats()).byCase;
-    const lost = report.cases.filter((c) => !finished.has(c.key) && !resent[c.key]).length;
+    const lost = report.cases.filter((c) => !finished.has(`${c.id}#0`) && !resent[`${c.id}#0`]).length;
     const finishedSentAgain = Object.keys(resent).filter((k) => finished.has(k)).length;
     const sentTwiceOnResume = Object.values(resent).filter((n) => n > 1).length;
     expect({ lost, finishedSentAgain, sentTwiceOnResume }).toEqual({

@@ -24,7 +24,8 @@ function verdict(report: Report) {
     status: report.run.status,
     summary: report.summary,
     cases: report.cases.map((c) => [
-      c.key,
+      c.id,
+      c.samples,
       c.status,
       c.error?.kind ?? null,
       c.drift.map((d) => d.kind).sort(),
@@ -66,8 +67,8 @@ describe('shards and merge', () => {
       expect(report.run.shard).toEqual({ index: i, total });
       expect(report.suites.flatMap((s) => s.drift)).toEqual([]); // a shard cannot know what is missing
       for (const c of report.cases) {
-        expect(seen.has(c.key)).toBe(false); // every case in exactly one shard
-        seen.add(c.key);
+        expect(seen.has(c.id)).toBe(false); // every case in exactly one shard
+        seen.add(c.id);
       }
       dirs.push(dir);
     }
@@ -82,7 +83,7 @@ describe('shards and merge', () => {
     ]);
   });
 
-  it('refuses the same shard twice, and warns when one is missing', async () => {
+  it('refuses the same shard twice, and a shard missing unless --allow-partial', async () => {
     const shard = await runCli(['run', '--sim', '--shard', '1/2', '--reporter', 'json'], {
       cwd: project.dir,
     });
@@ -91,8 +92,16 @@ describe('shards and merge', () => {
       cwd: project.dir,
     });
     expect(twice.code).toBe(2);
-    expect(twice.stderr).toMatch(/is in both run/);
+    expect(twice.stderr).toMatch(/run folder \S+ was given twice/);
     const partial = await runCli(['merge', dir, '--out', join(project.dir, 'partial')], { cwd: project.dir });
-    expect(partial.stderr).toMatch(/shard\(s\) 2\/2 missing/);
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toMatch(/shard 2\/2 missing/);
+    const allowed = await runCli(['merge', dir, '--out', join(project.dir, 'partial'), '--allow-partial'], {
+      cwd: project.dir,
+    });
+    expect(allowed.stderr).toMatch(/shard 2\/2 missing: the merged report is partial/);
+    const merged = await readReport(join(project.dir, 'partial'));
+    // Partial: nothing in the baseline can be called missing.
+    expect(merged.suites.flatMap((s) => s.drift.map((d) => d.kind))).not.toContain('missing_case');
   });
 });

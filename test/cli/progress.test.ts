@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/cli/progress.js';
-import type { CaseResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/types.js';
 
-const sample = (status: CaseResult['status']) => ({ status }) as CaseResult;
+const sample = (status: SampleResult['status']) => ({ status }) as SampleResult;
 
 describe('createProgress', () => {
   it('in CI prints a plain line at every tenth of a long run, counting failures', () => {
@@ -43,5 +43,21 @@ describe('createProgress', () => {
     expect(out.slice(0, -1).every((t) => t.startsWith('\r['))).toBe(true);
     expect(out.at(-2)).toMatch(/\[#{24}\] 100% 1000\/1000/);
     expect(out.at(-1)).toBe('\n');
+  });
+
+  it.each([40, 80, 120])('never draws a line wider than a %i-column terminal, whatever the counts', (columns) => {
+    const out: string[] = [];
+    let now = 0;
+    const progress = createProgress({ write: (t) => out.push(t), tty: true, columns, now: () => now });
+    progress.start(123_456, 0);
+    for (let i = 0; i < 123_456; i += 1) {
+      now += 1;
+      progress.update(sample(i % 7 === 0 ? 'fail' : i % 11 === 0 ? 'error' : 'pass'));
+    }
+    const lines = out.filter((t) => t.startsWith('\r')).map((t) => t.slice(1).replace('\u001b[K', ''));
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(line.length).toBeLessThan(columns);
+    // A narrow terminal leaves the bar out rather than the counts.
+    if (columns < 60) expect(lines.at(-1)).toMatch(/^100% 123456\/123456 samples/);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
-import { makeProject, readReport, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
+import type { Report, SampleResult } from '../../src/types.js';
+import { makeProject, readReport, readSamples, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
 
 // Every case is rate limited once (Retry-After: 1 s), then answered.
 const SUITE = `suite: busy
@@ -22,11 +22,13 @@ describe('retries that respect the service', () => {
   let project: Awaited<ReturnType<typeof makeProject>>;
   let run: CliResult;
   let report: Report;
+  let samples: SampleResult[];
 
   beforeAll(async () => {
     project = await makeProject({ 'suites/busy.yaml': SUITE });
     run = await runCli(['run', '--sim', '--concurrency', '8'], { cwd: project.dir });
     report = await readReport(runDirFrom(run, project.dir));
+    samples = await readSamples(runDirFrom(run, project.dir));
   });
   afterAll(() => project.cleanup());
 
@@ -35,10 +37,12 @@ describe('retries that respect the service', () => {
     expect(busy).toHaveLength(8);
     for (const c of busy) {
       expect(c.status).toBe('pass');
-      expect(c.attempts).toBe(2);
-      expect(c.attempt_errors).toEqual([expect.objectContaining({ kind: 'rate_limited', http_status: 429 })]);
-      expect(c.wait_ms).toBeGreaterThanOrEqual(1000); // the service asked for 1 s
+      expect(c.stats.attempts).toBe(2);
+      expect(c.stats.wait_ms).toBeGreaterThanOrEqual(1000); // the service asked for 1 s
     }
+    // Each attempt's error is in the journal, the run's per-sample record.
+    for (const sample of samples.filter((s) => s.case.startsWith('c')))
+      expect(sample.attempt_errors).toEqual([expect.objectContaining({ kind: 'rate_limited', http_status: 429 })]);
   });
 
   it('lowers the concurrency while the service rate limits', () => {
@@ -48,6 +52,6 @@ describe('retries that respect the service', () => {
   it('never retries what cannot succeed (an invalid model)', () => {
     const c = report.cases.find((x) => x.case === 'never-retried')!;
     expect(c.error?.kind).toBe('invalid_model');
-    expect(c.attempts).toBe(1);
+    expect(c.stats.attempts).toBe(1);
   });
 });

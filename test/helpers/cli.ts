@@ -3,7 +3,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../../src/types.js';
+import type { Report, SampleResult } from '../../src/types.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(REPO, 'bin/driftcheck.js');
@@ -114,6 +114,16 @@ export interface SimStats {
 
 export async function readReport(runDir: string): Promise<Report> {
   return JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8'));
+}
+
+/** Every sample line of a run's journal (results.jsonl), in the order they finished. */
+export async function readSamples(runDir: string): Promise<SampleResult[]> {
+  const text = await readFile(join(runDir, 'results.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as SampleResult & { type?: string })
+    .filter((record) => record.type === undefined);
 }
 
 /** The run folder a `run` printed (`report: reports/<id>/report.json`). */
