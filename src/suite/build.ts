@@ -8,7 +8,6 @@ import type {
   SuiteCase,
 } from '../types.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
-import { detach } from '../util/detach.js';
 import { toExpectation } from './expectations.js';
 
 interface RawCase {
@@ -46,13 +45,13 @@ export function buildSuite(yaml: YamlMapping): Suite {
     const at = yaml.locate(pointer);
     return { file: yaml.file, line: at.line, column: at.column };
   };
-  const system: Message[] = raw.system === undefined ? [] : [{ role: 'system', content: detach(raw.system) }];
+  const system: Message[] = raw.system === undefined ? [] : [{ role: 'system', content: raw.system }];
   const cases = raw.cases.map((c, i): SuiteCase => {
     const asked: Message[] =
       c.prompt !== undefined ? [{ role: 'user', content: c.prompt }] : (c.messages ?? []);
     return {
-      id: detach(c.id),
-      messages: system.concat(asked.map((m): Message => ({ role: m.role, content: detach(m.content) }))),
+      id: c.id,
+      messages: system.concat(asked.map((m): Message => ({ role: m.role, content: m.content }))),
       expect: (c.expect ?? []).map(toExpectation),
       ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
       ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
@@ -61,10 +60,10 @@ export function buildSuite(yaml: YamlMapping): Suite {
     };
   });
   return {
-    suite: detach(raw.suite),
+    suite: raw.suite,
     file: yaml.file,
-    service: detach(raw.service),
-    model: detach(raw.model),
+    service: raw.service,
+    model: raw.model,
     params: { ...raw.params },
     ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
     ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),

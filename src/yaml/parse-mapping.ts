@@ -3,6 +3,7 @@ import type { Diagnostic, Validated } from '../types.js';
 import { fastYamlMapping, FastPathUnsure } from './fast-mapping.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from './limits.js';
 import { locate, type Position } from './locate.js';
+import { ownStrings } from './own-strings.js';
 import { findNonPlainNodes } from './plain-data.js';
 import { describeSyntaxError } from './syntax-error.js';
 
@@ -39,7 +40,7 @@ export function readYamlMapping<T>(
     const fast = fastYamlMapping(normaliseBreaks(text));
     if (fast) {
       try {
-        const checked = check({ file, ...fast });
+        const checked = check({ file, ...fast, data: ownStrings(fast.data) });
         if (checked.errors === undefined) return checked;
       } catch (error) {
         if (!(error instanceof FastPathUnsure)) throw error;
@@ -47,7 +48,7 @@ export function readYamlMapping<T>(
     }
   }
   const parsed = parseYamlMapping(text, file, what, expectedKeys);
-  return parsed.errors ? { errors: parsed.errors } : check(parsed.value);
+  return parsed.errors ? { errors: parsed.errors } : check({ ...parsed.value, data: ownStrings(parsed.value.data) });
 }
 
 /** YAML allows a lone CR as a line break (old Mac files); the parsers do not. Same length, same offsets. */
