@@ -49,7 +49,7 @@ cases:
       const outputs = [run.stdout, run.stderr, verify.stdout, verify.stderr, ...files.values()].join('\n');
       // The keys are in the environment only; they were sent, echoed, written by the model…
       expect(outputs).toContain('[REDACTED]');
-      expect(run.stderr).toMatch(/replaced by \[REDACTED\] in 1 case/);
+      expect(run.stderr).toMatch(/replaced by \[REDACTED\] in 1 sample/);
       // …and appear nowhere we wrote.
       expect(outputs).not.toContain(ROUTER_KEY);
       expect(outputs).not.toContain(DIRECT_KEY);

@@ -52,7 +52,7 @@ describe('a credit limit reached mid-run', () => {
     expect(runDirFrom(second, project.dir)).toBe(runDir);
     const done = await readReport(runDir);
     expect(done.run.status).toBe('completed');
-    expect(done.summary).toMatchObject({ total: 8, passed: 8, not_run: 0 });
+    expect(done.summary).toMatchObject({ cases: 8, passed: 8, not_run: 0 });
     expect(done.run.id).toBe(paused.run.id);
 
     // Nothing finished was sent twice: the resumed run sent exactly the 5 that had not run.

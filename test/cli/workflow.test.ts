@@ -36,7 +36,7 @@ describe('baseline workflow on the simulator', () => {
     expect(run.code).toBe(0);
     const report = await readReport(runDirFrom(run, project.dir));
     expect(reportSchemaErrors(report)).toEqual([]);
-    expect(report.summary).toMatchObject({ total: 3, passed: 3, regressed: 0 });
+    expect(report.summary).toMatchObject({ cases: 3, passed: 3, regressed: 0 });
     expect(report.cases.every((c) => c.drift.some((d) => d.kind === 'new_case'))).toBe(true);
     expect(report.cases.every((c) => c.model === 'openai/gpt-4o-mini')).toBe(true);
     const baseline = await readFile(join(project.dir, 'baselines/support.json'), 'utf8');
@@ -104,7 +104,7 @@ describe('baseline workflow on the simulator', () => {
     );
     expect(run.stdout).toMatch(/Candidates against the current baseline/);
     expect(run.stdout).toMatch(/openai\/gpt-4o .*anthropic\/claude-sonnet-4\.5/);
-    expect(run.stdout).toMatch(/support\/greeting#0 .*REGRESSED/);
+    expect(run.stdout).toMatch(/support\/greeting .*REGRESSED/);
     expect(run.stdout).toMatch(/cost .*\$/);
     expect(run.code).toBe(1);
     expect((run.stderr.match(/report: /g) ?? []).length).toBe(2); // one run folder per candidate
@@ -131,7 +131,7 @@ describe('baseline workflow on the simulator', () => {
       .sort();
     const diff = await runCli(['diff', `reports/${runs[1]}`, `reports/${runs[2]}`], { cwd: project.dir });
     expect(diff.code).toBe(1);
-    expect(diff.stdout).toMatch(/support\/greeting#0/);
+    expect(diff.stdout).toMatch(/support\/greeting · /);
     expect(diff.stdout).toMatch(/regressed/);
     const out = join(project.dir, 'diff-out');
     const rendered = await runCli(

@@ -71,7 +71,7 @@ export function entryOf(sample: SampleResult, drift: Drift[] = [], extra: Partia
       judge_cost: null,
     },
     drift,
-    messages: [{ role: 'user', content: `prompt of ${sample.case}` }],
+    messages: [{ role: 'user', content: 'What is the refund window?' }],
     redacted: sample.redacted,
     ...extra,
   };

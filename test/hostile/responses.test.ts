@@ -198,7 +198,7 @@ describe('hostile responses become classified case errors; the run goes on', () 
         if (scenario.message) expect(hostile?.error?.message).toMatch(scenario.message);
         expect(control?.status, `${kind} control`).toBe('pass');
       }
-      expect(report.summary).toMatchObject({ total: 4, passed: 2, errored: 2 });
+      expect(report.summary).toMatchObject({ cases: 4, passed: 2, errored: 2 });
 
       // Each key went to its own service only, and nowhere else.
       for (const seen of service.seen) {
