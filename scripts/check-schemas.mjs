@@ -12,7 +12,9 @@ const current = schema.definitions.expectation.properties;
 const same = JSON.stringify(current) === JSON.stringify(wanted);
 if (process.argv.includes('--check')) {
   if (!same) {
-    console.error('schemas/suite.schema.json does not list the checks of src/checks/registry.ts: run npm run schemas');
+    console.error(
+      'schemas/suite.schema.json does not list the checks of src/checks/registry.ts: run npm run schemas',
+    );
     process.exit(1);
   }
 } else if (!same) {

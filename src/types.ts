@@ -83,7 +83,8 @@ export type { CheckType, Expectation } from './checks/registry.js';
  * Faults the embedded simulator can be told to produce for one request: every error
  * kind a service can cause, plus a reply cut short at max_tokens.
  */
-export type SimFault = Exclude<ErrorKind, 'preflight' | 'refusal' | 'content_filter' | 'endpoint_not_found'> | 'length';
+export type SimFault =
+  Exclude<ErrorKind, 'preflight' | 'refusal' | 'content_filter' | 'endpoint_not_found'> | 'length';
 
 /**
  * Per-case instructions for the embedded simulator (`sim:` in a suite). Sent only
@@ -385,7 +386,13 @@ export interface SampleStats {
   with_cost: number;
   latency_ms: { p50: number; p95: number; max: number } | null;
   /** Usage of the answered samples only (pass or fail): what usage drift compares, so an error's usage never skews it. */
-  answered: { with_usage: number; completion_tokens: number; total_tokens: number; cost: number | null; with_cost: number };
+  answered: {
+    with_usage: number;
+    completion_tokens: number;
+    total_tokens: number;
+    cost: number | null;
+    with_cost: number;
+  };
   /** Judge calls made for the case's samples, and their tokens and cost. */
   judge_calls: number;
   judge_tokens: number;

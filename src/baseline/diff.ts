@@ -62,7 +62,12 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
       current: { kind, message: current.error.message },
       message: `new error: ${kind}: ${current.error.message}`,
     });
-  } else if (current.error && base.status === 'error' && base.error_kind !== null && kind !== base.error_kind) {
+  } else if (
+    current.error &&
+    base.status === 'error' &&
+    base.error_kind !== null &&
+    kind !== base.error_kind
+  ) {
     drift.push({
       kind: 'error_changed',
       severity: 'fail',
@@ -206,7 +211,11 @@ export function suiteDrift(input: {
   const drift: Drift[] = [];
   if (input.baseline === null) return drift;
   const options = input.options ?? {};
-  const usage = suiteUsageDrift(input.cases, input.baseline, mergeTolerance(runLayer(options), input.tolerance).usage);
+  const usage = suiteUsageDrift(
+    input.cases,
+    input.baseline,
+    mergeTolerance(runLayer(options), input.tolerance).usage,
+  );
   if (usage !== null) drift.push(usage);
   if (!input.complete) return drift;
   for (const [id, base] of Object.entries(input.baseline.cases)) {

@@ -34,7 +34,8 @@ export function suiteUsageTotals(cases: readonly CaseEntry[]): UsageTotals {
     }
     totals.judge.calls += c.stats.judge_calls;
     totals.judge.total_tokens += c.stats.judge_tokens;
-    if (c.stats.judge_cost !== null) totals.judge.cost = roundCost((totals.judge.cost ?? 0) + c.stats.judge_cost);
+    if (c.stats.judge_cost !== null)
+      totals.judge.cost = roundCost((totals.judge.cost ?? 0) + c.stats.judge_cost);
   }
   return totals;
 }

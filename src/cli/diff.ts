@@ -67,7 +67,12 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   if (files.length) {
     await mkdir(outDir, { recursive: true });
     reporters.push(
-      ...(await createReporters(new Set(files), { dir: outDir, redact: (t) => t, write: io.stdout, color: io.color })),
+      ...(await createReporters(new Set(files), {
+        dir: outDir,
+        redact: (t) => t,
+        write: io.stdout,
+        color: io.color,
+      })),
     );
   }
   const folded = await foldRunDirs([dirB!], {
@@ -102,13 +107,20 @@ function diffTable(aId: string, bId: string) {
     },
   };
   const render = (total: number, columns: number): string => {
-    const lines = [`${count} of ${total} case(s) differ in ${bId} against ${aId}${suiteDrift.length ? `, ${suiteDrift.length} suite-level finding(s)` : ''}`];
+    const lines = [
+      `${count} of ${total} case(s) differ in ${bId} against ${aId}${suiteDrift.length ? `, ${suiteDrift.length} suite-level finding(s)` : ''}`,
+    ];
     for (const c of changed) {
-      lines.push(truncate(`${c.id} · ${c.status}${c.error ? ` (${c.error.kind})` : ''} · ${c.model ?? ''}`, columns));
-      for (const d of c.drift) lines.push(...wrap(`${d.kind} (${d.severity}): ${d.message}`, columns, '    '));
+      lines.push(
+        truncate(`${c.id} · ${c.status}${c.error ? ` (${c.error.kind})` : ''} · ${c.model ?? ''}`, columns),
+      );
+      for (const d of c.drift)
+        lines.push(...wrap(`${d.kind} (${d.severity}): ${d.message}`, columns, '    '));
     }
-    if (count > changed.length) lines.push(`… and ${count - changed.length} more (see report.json with --out)`);
-    for (const { suite, d } of suiteDrift) lines.push(...wrap(`${suite} (suite) ${d.kind} (${d.severity}): ${d.message}`, columns));
+    if (count > changed.length)
+      lines.push(`… and ${count - changed.length} more (see report.json with --out)`);
+    for (const { suite, d } of suiteDrift)
+      lines.push(...wrap(`${suite} (suite) ${d.kind} (${d.severity}): ${d.message}`, columns));
     return `${lines.join('\n')}\n`;
   };
   return { reporter, render };

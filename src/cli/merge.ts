@@ -27,7 +27,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     strict: true,
   });
   if (!values.out || positionals.length === 0) {
-    throw new UsageError('usage: driftcheck merge RUN_DIR… --out DIR (the shards\' run folders)');
+    throw new UsageError("usage: driftcheck merge RUN_DIR… --out DIR (the shards' run folders)");
   }
   const reporters = parseReporters(values.reporter);
   const dirs = positionals.map((p) => resolve(io.cwd, p).replace(/[/\\]report\.json$/, ''));
@@ -63,7 +63,10 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
  * Reads each shard's journal head and refuses a case planned by two of them (the same shard
  * twice). Returns whether the shards are every shard of one plan (1/N … N/N), and if not, what is missing.
  */
-async function checkShards(dirs: readonly string[], io: CliIO): Promise<{ complete: boolean; missing: string }> {
+async function checkShards(
+  dirs: readonly string[],
+  io: CliIO,
+): Promise<{ complete: boolean; missing: string }> {
   const owner = new Map<string, string>();
   const shards: ({ index: number; total: number } | null)[] = [];
   for (const dir of dirs) {
@@ -88,7 +91,10 @@ async function checkShards(dirs: readonly string[], io: CliIO): Promise<{ comple
   const indexes = new Set(shards.map((s) => s?.index ?? 1));
   const total = [...totals][0] ?? 1;
   if (totals.size > 1)
-    return { complete: false, missing: `the runs come from different shard counts (${[...totals].join(', ')})` };
+    return {
+      complete: false,
+      missing: `the runs come from different shard counts (${[...totals].join(', ')})`,
+    };
   const absent = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !indexes.has(i));
   if (absent.length === 0) return { complete: true, missing: '' };
   return {

@@ -54,7 +54,8 @@ export function createProgress(options: ProgressOptions): Progress {
         lastDraw = t;
         const columns = options.columns ?? 80;
         const filled = total ? Math.round((done / total) * BAR_WIDTH) : BAR_WIDTH;
-        const bar = columns >= BAR_FROM_COLUMNS ? `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` : '';
+        const bar =
+          columns >= BAR_FROM_COLUMNS ? `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` : '';
         // One column short of the edge: a line that fills the last column wraps in some terminals.
         options.write(`\r${truncate(`${bar}${line()}`, columns - 1)}\u001b[K`);
         return;

@@ -22,9 +22,13 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     strict: true,
   });
   if (positionals.length === 0)
-    throw new UsageError('usage: driftcheck report RUN_DIR… [--out DIR] [--reporter LIST] (run folders under reports/)');
+    throw new UsageError(
+      'usage: driftcheck report RUN_DIR… [--out DIR] [--reporter LIST] (run folders under reports/)',
+    );
   if (positionals.length > 1 && !values.out)
-    throw new UsageError('driftcheck report: several run folders are folded into one report; say where with --out DIR');
+    throw new UsageError(
+      'driftcheck report: several run folders are folded into one report; say where with --out DIR',
+    );
   const dirs = positionals.map((p) => resolve(io.cwd, p));
   const out = values.out ? resolve(io.cwd, values.out) : dirs[0]!;
   await mkdir(out, { recursive: true });
@@ -41,7 +45,9 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
   });
   for (const { dir, lines } of folded.skipped)
-    io.stderr(`driftcheck report: ${relative(io.cwd, dir) || '.'}: passed over ${lines.length} unreadable journal line(s) (line ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})\n`);
+    io.stderr(
+      `driftcheck report: ${relative(io.cwd, dir) || '.'}: passed over ${lines.length} unreadable journal line(s) (line ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})\n`,
+    );
   await publishSummary(io, out, reporters);
   io.stderr(`report: ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   return folded.head.run.exit_code;

@@ -165,7 +165,9 @@ async function runAndPrint(
   const { report, runDir } = result;
   await publishSummary(io, runDir, reporters);
   if (result.redacted)
-    io.stderr(`driftcheck: a key value was found and replaced by [REDACTED] in ${result.redacted} sample(s)\n`);
+    io.stderr(
+      `driftcheck: a key value was found and replaced by [REDACTED] in ${result.redacted} sample(s)\n`,
+    );
   if (result.journalSkipped) {
     io.stderr(
       `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,

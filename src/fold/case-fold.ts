@@ -36,7 +36,13 @@ export class CaseFold {
   cost: number | null = null;
   withCost = 0;
   /** Usage of the answered samples (pass or fail): completion tokens, total tokens, cost. */
-  readonly answered = { with_usage: 0, completion_tokens: 0, total_tokens: 0, cost: null as number | null, with_cost: 0 };
+  readonly answered = {
+    with_usage: 0,
+    completion_tokens: 0,
+    total_tokens: 0,
+    cost: null as number | null,
+    with_cost: 0,
+  };
   attempts = 0;
   waitMs = 0;
   judgeCalls = 0;

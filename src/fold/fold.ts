@@ -202,9 +202,11 @@ export class RunFold {
       state.folds.set(sample.case, fold);
       fold.add(sample);
     }
-    this.chain = this.chain.then(() => this.foldOne(state)).catch((error: unknown) => {
-      this.failure ??= error;
-    });
+    this.chain = this.chain
+      .then(() => this.foldOne(state))
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      });
   }
 
   private async foldOne(state: SuiteState): Promise<void> {

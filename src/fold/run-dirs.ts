@@ -41,7 +41,10 @@ export async function foldRunDirs(
   for (const dir of dirs) {
     const file = join(dir, 'results.jsonl');
     if (!(await stat(file).catch(() => null)))
-      throw new FileError(file, 'no journal (results.jsonl) in this folder: pass a run folder under reports/');
+      throw new FileError(
+        file,
+        'no journal (results.jsonl) in this folder: pass a run folder under reports/',
+      );
     streams.push({ dir, file });
   }
   const fold = new RunFold({
@@ -62,7 +65,11 @@ export async function foldRunDirs(
       fold.add(record);
     }
     // No `end` that no sample follows: the run was killed (or is still running).
-    runs.push({ dir, run, stop: end === undefined ? { kind: 'interrupted', error: null, signal: 'SIGTERM' } : end });
+    runs.push({
+      dir,
+      run,
+      stop: end === undefined ? { kind: 'interrupted', error: null, signal: 'SIGTERM' } : end,
+    });
     if (stats.skipped.length) skipped.push({ dir, lines: stats.skipped });
   }
   if (dirs.length > 1) fold.setStop(worstStop(runs.map((r) => r.stop)));

@@ -119,7 +119,14 @@ function caseEntry(
       not_run: planned - sent,
     },
     pass_rate: stat
-      ? { rate: stat.rate, low: stat.low, high: stat.high, baseline: stat.baseline, p: stat.p, verdict: stat.verdict }
+      ? {
+          rate: stat.rate,
+          low: stat.low,
+          high: stat.high,
+          baseline: stat.baseline,
+          p: stat.p,
+          verdict: stat.verdict,
+        }
       : null,
     model: first?.model ?? null,
     models: fold.models.byFrequency(),
@@ -151,7 +158,10 @@ function caseEntry(
       cost: fold.cost === null ? null : roundCost(fold.cost),
       with_usage: fold.withUsage,
       with_cost: fold.withCost,
-      answered: { ...fold.answered, cost: fold.answered.cost === null ? null : roundCost(fold.answered.cost) },
+      answered: {
+        ...fold.answered,
+        cost: fold.answered.cost === null ? null : roundCost(fold.answered.cost),
+      },
       latency_ms: latencySummary(fold.latencies),
       attempts: fold.attempts,
       wait_ms: fold.waitMs,
@@ -179,7 +189,10 @@ function statusOf(fold: CaseFold, stat: CaseStats | undefined): CaseStatus {
 }
 
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */
-function comparedUsage(cases: readonly CaseEntry[], baseline: Baseline | null): FoldedSuite['suite']['usage']['compared'] {
+function comparedUsage(
+  cases: readonly CaseEntry[],
+  baseline: Baseline | null,
+): FoldedSuite['suite']['usage']['compared'] {
   if (!baseline) return null;
   const run = zero();
   const base = zero();

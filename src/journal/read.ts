@@ -13,11 +13,16 @@ export interface JournalReadStats {
  * passed over: a torn last line after a crash costs that sample, which `--resume` sends again.
  * A missing file is an empty journal.
  */
-export async function* readJournal(file: string, stats: JournalReadStats = { skipped: [] }): AsyncGenerator<JournalRecord> {
+export async function* readJournal(
+  file: string,
+  stats: JournalReadStats = { skipped: [] },
+): AsyncGenerator<JournalRecord> {
   const stream = createReadStream(file, { encoding: 'utf8' });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('ready', () => resolve(true));
-    stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
+    stream.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? resolve(false) : reject(error),
+    );
   });
   if (!opened) return;
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
@@ -25,7 +30,7 @@ export async function* readJournal(file: string, stats: JournalReadStats = { ski
   for await (const line of lines) {
     number++;
     if (line.trim() === '') continue;
-    let record: JournalRecord | null = null;
+    let record: JournalRecord | null;
     try {
       record = recordOf(JSON.parse(line));
     } catch {

@@ -1,11 +1,4 @@
-import type {
-  CaseError,
-  DriftTolerance,
-  Message,
-  RunStatus,
-  SampleResult,
-  StopReason,
-} from '../types.js';
+import type { CaseError, DriftTolerance, Message, RunStatus, SampleResult, StopReason } from '../types.js';
 
 /**
  * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
@@ -69,7 +62,9 @@ export function recordOf(value: unknown): JournalRecord | null {
   const v = value as Record<string, unknown>;
   switch (v.type) {
     case 'run':
-      return typeof v.id === 'string' && typeof v.started_at === 'string' ? (v as unknown as RunRecord) : null;
+      return typeof v.id === 'string' && typeof v.started_at === 'string'
+        ? (v as unknown as RunRecord)
+        : null;
     case 'plan':
       return typeof v.suite === 'string' && Array.isArray(v.cases) ? (v as unknown as PlanRecord) : null;
     case 'end':

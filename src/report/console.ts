@@ -51,7 +51,11 @@ export function renderConsoleSummary(report: Report, options: ConsoleOptions): s
 }
 
 /** The summary from findings collected as suites were folded (see consoleReporter). */
-export function renderConsoleFindings(report: ReportHead, found: ConsoleFindings, options: ConsoleOptions): string {
+export function renderConsoleFindings(
+  report: ReportHead,
+  found: ConsoleFindings,
+  options: ConsoleOptions,
+): string {
   const paint = painter(options.color);
   const columns = Math.max(40, options.columns ?? 100);
   const s = report.summary;
@@ -68,18 +72,30 @@ export function renderConsoleFindings(report: ReportHead, found: ConsoleFindings
   ];
   const lines = [truncate(`driftcheck run ${report.run.id}`, columns), ...wrap(counts.join(' · '), columns)];
   const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
-  const suiteDrift = report.suites.flatMap((suite) => suite.drift.map((d) => ({ suite: suite.suite, drift: d })));
+  const suiteDrift = report.suites.flatMap((suite) =>
+    suite.drift.map((d) => ({ suite: suite.suite, drift: d })),
+  );
   if (rows.length > 0 || suiteDrift.length > 0) lines.push('');
   for (const c of rows) lines.push(...caseLines(c, columns, paint));
   for (const { suite, drift } of suiteDrift) {
     const head = `${drift.severity === 'fail' ? '✗' : '!'} ${suite} (suite) ${drift.kind}`;
-    lines.push(paint(drift.severity === 'fail' ? 'red' : 'yellow', truncate(head, columns)), ...wrap(drift.message, columns, '    '));
+    lines.push(
+      paint(drift.severity === 'fail' ? 'red' : 'yellow', truncate(head, columns)),
+      ...wrap(drift.message, columns, '    '),
+    );
   }
   if (found.count > rows.length) lines.push(`… and ${found.count - rows.length} more (see report.json)`);
   const verdict = VERDICT_TEXT[report.run.exit_code];
-  lines.push(paint(report.run.exit_code === 0 ? 'green' : 'red', truncate(`${verdict} (exit ${report.run.exit_code})`, columns)));
+  lines.push(
+    paint(
+      report.run.exit_code === 0 ? 'green' : 'red',
+      truncate(`${verdict} (exit ${report.run.exit_code})`, columns),
+    ),
+  );
   if (report.run.stop_reason)
-    lines.push(...wrap(`stopped on: ${report.run.stop_reason.kind} — ${report.run.stop_reason.message}`, columns));
+    lines.push(
+      ...wrap(`stopped on: ${report.run.stop_reason.kind} — ${report.run.stop_reason.message}`, columns),
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -113,7 +129,9 @@ function rank(c: CaseEntry): number {
 export function reasons(c: CaseEntry): string {
   const out: string[] = [];
   if (c.error)
-    out.push(`${c.error.kind}${c.error.http_status ? ` (HTTP ${c.error.http_status})` : ''}: ${c.error.message}`);
+    out.push(
+      `${c.error.kind}${c.error.http_status ? ` (HTTP ${c.error.http_status})` : ''}: ${c.error.message}`,
+    );
   else {
     const sent = c.samples.sent;
     c.checks.forEach((check, i) => {

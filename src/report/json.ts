@@ -38,7 +38,17 @@ export function jsonReporter(dir: string, redact: (text: string) => string = (t)
 /** Everything before the first case: the head, pretty-printed, up to and with `"cases": [`. */
 export function reportTop(head: ReportHead): string {
   // Key order matters: `--resume` and readers find the run's status in the file's first lines.
-  const top = JSON.stringify({ schema_version: head.schema_version, run: head.run, summary: head.summary, suites: head.suites, cases: [] }, null, 2);
+  const top = JSON.stringify(
+    {
+      schema_version: head.schema_version,
+      run: head.run,
+      summary: head.summary,
+      suites: head.suites,
+      cases: [],
+    },
+    null,
+    2,
+  );
   return `${top.slice(0, top.lastIndexOf('[]'))}[`;
 }
 

@@ -42,7 +42,8 @@ function failedChecks(c: CaseEntry): string[] {
   const sent = c.samples.sent;
   return c.checks.flatMap((k, i) => {
     const passes = c.check_passes[i] ?? 0;
-    if (sent > 1) return passes < sent ? [`${k.type}: ${sent - passes}/${sent} samples fail (${k.message})`] : [];
+    if (sent > 1)
+      return passes < sent ? [`${k.type}: ${sent - passes}/${sent} samples fail (${k.message})`] : [];
     return k.pass ? [] : [`${k.type}: ${k.message}`];
   });
 }
@@ -104,7 +105,9 @@ function testcase(c: CaseEntry, suite: SuiteReport): string {
   if (outcome === 'error' && c.error) {
     const e = c.error;
     const message = `${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}: ${e.message}${regressions.length ? ` — ${regressions.map((d) => d.message).join('; ')}` : ''}`;
-    body.push(`<error message="${attr(oneLine(message))}" type="${attr(e.kind)}">${xmlText(details(c))}</error>`);
+    body.push(
+      `<error message="${attr(oneLine(message))}" type="${attr(e.kind)}">${xmlText(details(c))}</error>`,
+    );
   } else if (outcome === 'failure') {
     const reasons = [...regressions.map((d) => d.message), ...failedChecks(c)];
     const type = regressions.length > 0 ? regressions.map((d) => d.kind).join(',') : 'expectation';
@@ -114,10 +117,15 @@ function testcase(c: CaseEntry, suite: SuiteReport): string {
   } else if (outcome === 'skipped') {
     body.push(`<skipped message="not run: the run stopped before this case was sent"/>`);
   }
-  const notes = outcome !== 'pass' ? [] : [...(c.pass_rate ? [`pass rate ${passRateText(c)}`] : []), ...driftLines(c.drift)];
+  const notes =
+    outcome !== 'pass'
+      ? []
+      : [...(c.pass_rate ? [`pass rate ${passRateText(c)}`] : []), ...driftLines(c.drift)];
   const out = [...notes, ...(c.content === null ? [] : [`content:\n${clip(c.content)}`])];
   if (out.length > 0) body.push(`<system-out>${xmlText(out.join('\n'))}</system-out>`);
-  return body.length === 0 ? `${open.slice(0, -1)}/>` : `${open}\n      ${body.join('\n      ')}\n    </testcase>`;
+  return body.length === 0
+    ? `${open.slice(0, -1)}/>`
+    : `${open}\n      ${body.join('\n      ')}\n    </testcase>`;
 }
 
 /** Suite-level drift that fails the run (a suite pass rate that dropped) still gets a red testcase. */
@@ -137,9 +145,18 @@ const countAttrs = (n: Counts): string =>
   `tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}" time="${seconds(n.time)}"`;
 
 /** One `<testsuite>` with its counts, a testcase per case, and its suite-level findings. Pure. */
-export function renderJunitSuite(suite: SuiteReport, cases: readonly CaseEntry[]): { xml: string; counts: Counts } {
+export function renderJunitSuite(
+  suite: SuiteReport,
+  cases: readonly CaseEntry[],
+): { xml: string; counts: Counts } {
   const failing = suite.drift.filter((d) => d.severity === 'fail');
-  const n: Counts = { tests: cases.length + failing.length, failures: failing.length, errors: 0, skipped: 0, time: 0 };
+  const n: Counts = {
+    tests: cases.length + failing.length,
+    failures: failing.length,
+    errors: 0,
+    skipped: 0,
+    time: 0,
+  };
   const lines: string[] = [];
   for (const c of cases) {
     const outcome = outcomeOf(c);

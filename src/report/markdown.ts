@@ -92,7 +92,13 @@ export class MarkdownFindings {
   cost: number | null = null;
 
   add(c: CaseEntry): void {
-    const at = isRegressed(c) ? 0 : c.status === 'error' || c.status === 'fail' ? 1 : c.drift.some((d) => d.severity === 'warn') ? 2 : -1;
+    const at = isRegressed(c)
+      ? 0
+      : c.status === 'error' || c.status === 'fail'
+        ? 1
+        : c.drift.some((d) => d.severity === 'warn')
+          ? 2
+          : -1;
     if (at >= 0) {
       const section = this.sections[at]!;
       section.count++;
@@ -147,7 +153,12 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
   ];
 }
 
-function render(report: ReportHead, findings: MarkdownFindings, maxRows: number, reportUrl: string | undefined): string {
+function render(
+  report: ReportHead,
+  findings: MarkdownFindings,
+  maxRows: number,
+  reportUrl: string | undefined,
+): string {
   const lines = head(report, findings);
   let budget = maxRows;
   let left = 0;

@@ -20,10 +20,12 @@ export const REPORTERS = {
       color: c.color,
       ...(c.columns ? { columns: c.columns } : {}),
     }),
-  json: async (c: ReporterContext): Promise<Reporter> => (await import('./json.js')).jsonReporter(c.dir, c.redact),
+  json: async (c: ReporterContext): Promise<Reporter> =>
+    (await import('./json.js')).jsonReporter(c.dir, c.redact),
   html: async (c: ReporterContext): Promise<Reporter> =>
     (await import('./html/render.js')).htmlReporter(c.dir, { redact: c.redact }),
-  junit: async (c: ReporterContext): Promise<Reporter> => (await import('./junit.js')).junitReporter(c.dir, c.redact),
+  junit: async (c: ReporterContext): Promise<Reporter> =>
+    (await import('./junit.js')).junitReporter(c.dir, c.redact),
   markdown: async (c: ReporterContext): Promise<Reporter> =>
     (await import('./markdown.js')).markdownReporter(c.dir, c.redact),
 } as const;
@@ -35,7 +37,10 @@ export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
  * The reporters for a set of names. report.json is always written: `--resume`, `diff`,
  * `merge`, `baseline accept` and the history read it.
  */
-export async function createReporters(names: ReadonlySet<string>, context: ReporterContext): Promise<Reporter[]> {
+export async function createReporters(
+  names: ReadonlySet<string>,
+  context: ReporterContext,
+): Promise<Reporter[]> {
   const wanted = new Set([...names, 'json']);
   const reporters: Reporter[] = [];
   for (const name of REPORTER_NAMES) if (wanted.has(name)) reporters.push(await REPORTERS[name](context));

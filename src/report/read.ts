@@ -74,7 +74,8 @@ async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
 async function wholeHead(file: string): Promise<ReportHead> {
   try {
     const report = JSON.parse(await readFile(file, 'utf8')) as Report;
-    if (typeof report?.run?.id !== 'string' || !Array.isArray(report.cases)) throw new Error('not a driftcheck report');
+    if (typeof report?.run?.id !== 'string' || !Array.isArray(report.cases))
+      throw new Error('not a driftcheck report');
     const { cases: _cases, ...head } = report;
     return head;
   } catch (error) {
@@ -87,7 +88,10 @@ async function wholeHead(file: string): Promise<ReportHead> {
 }
 
 async function* readCases(file: string): AsyncGenerator<CaseEntry> {
-  const reader = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const reader = createInterface({
+    input: createReadStream(file, { encoding: 'utf8' }),
+    crlfDelay: Infinity,
+  });
   let inCases = false;
   let layout = false;
   for await (const line of reader) {

@@ -10,7 +10,6 @@ import { createThrottle, type Throttle } from './throttle.js';
 import { createAdaptiveSampler } from './adaptive.js';
 import type { Samples } from '../stats/index.js';
 
-
 export interface ExecuteOptions {
   /** The samples to send, in plan order; taken as the services have room. */
   plan: Iterable<PlannedCase>;
@@ -125,7 +124,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     }
     let result = resultFromOutcome(planned, outcome, startedAt, options.prices);
     // A judge reads the answer, or the refusal the model gave instead of one.
-    const answer = outcome.status === 'ok' ? outcome.completion.content : result.error?.kind === 'refusal' ? (result.refusal ?? result.error.message) : null;
+    const answer =
+      outcome.status === 'ok'
+        ? outcome.completion.content
+        : result.error?.kind === 'refusal'
+          ? (result.refusal ?? result.error.message)
+          : null;
     if (typeof answer === 'string') {
       const judged = await runJudges(planned, answer);
       if (judged.stop) {

@@ -93,7 +93,14 @@ export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCa
 export function* planSamples(cases: Iterable<PlannedCaseGroup>): Generator<PlannedCase> {
   for (const c of cases) {
     for (let repeat = 0; repeat < c.repeats; repeat++)
-      yield plannedSample(c.suite, c.case, repeat, { model: c.model, service: c.service }, c.adaptive, c.ordinal);
+      yield plannedSample(
+        c.suite,
+        c.case,
+        repeat,
+        { model: c.model, service: c.service },
+        c.adaptive,
+        c.ordinal,
+      );
   }
 }
 

@@ -43,7 +43,13 @@ export interface RunSuitesOptions {
   now?: () => Date;
   onResult?: (result: SampleResult) => void;
   /** Called once the plan is known, before anything is sent. */
-  onPlan?: (info: { runDir: string; planned: number; alreadyDone: number; cases: number; suites: number }) => void;
+  onPlan?: (info: {
+    runDir: string;
+    planned: number;
+    alreadyDone: number;
+    cases: number;
+    suites: number;
+  }) => void;
   /** Reporters by name (console, json, html, junit, markdown); report.json is always written. Default: the file reporters. */
   reporters?: ReadonlySet<string>;
   /** Where the console reporter prints, when it is asked for. */
@@ -102,10 +108,17 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     color: options.console?.color ?? false,
     ...(options.console?.columns ? { columns: options.console.columns } : {}),
   });
-  const fold = new RunFold({ baseline: baselines.read, reporters, live: true, ...(options.now ? { now: options.now } : {}) });
+  const fold = new RunFold({
+    baseline: baselines.read,
+    reporters,
+    live: true,
+    ...(options.now ? { now: options.now } : {}),
+  });
 
   const journalFile = join(runDir, 'results.jsonl');
-  const previous = options.resumeDir ? await replay(journalFile, fold) : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false };
+  const previous = options.resumeDir
+    ? await replay(journalFile, fold)
+    : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false };
   const journal = openJournal(journalFile);
   if (!previous.planned) {
     for (const record of [runRecord(meta, options.version), ...planRecords(cases)]) {
@@ -158,7 +171,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     const end: EndRecord = {
       type: 'end',
       finished_at: now().toISOString(),
-      status: outcome.stop === null ? 'completed' : outcome.stop.kind === 'interrupted' ? 'interrupted' : 'paused',
+      status:
+        outcome.stop === null ? 'completed' : outcome.stop.kind === 'interrupted' ? 'interrupted' : 'paused',
       stop: outcome.stop,
     };
     journal.appendRecord(end);
@@ -285,7 +299,10 @@ function countDone(cases: readonly PlannedCaseGroup[], done: ReadonlySet<string>
 function needsBaselineWhileRunning(suite: Suite): boolean {
   return (
     suite.repeat === 'auto' ||
-    suite.cases.some((c) => c.repeat === 'auto' || c.expect.some((e) => e.type === 'judge' && e.value.equivalent_to_baseline))
+    suite.cases.some(
+      (c) =>
+        c.repeat === 'auto' || c.expect.some((e) => e.type === 'judge' && e.value.equivalent_to_baseline),
+    )
   );
 }
 
@@ -295,4 +312,3 @@ function samplesOf(baseline: Baseline | null, caseId: string): { pass: number; t
   if (!entry) return { pass: 0, total: 0 };
   return entry.samples ?? { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
 }
-

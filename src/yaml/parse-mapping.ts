@@ -48,7 +48,9 @@ export function readYamlMapping<T>(
     }
   }
   const parsed = parseYamlMapping(text, file, what, expectedKeys);
-  return parsed.errors ? { errors: parsed.errors } : check({ ...parsed.value, data: ownStrings(parsed.value.data) });
+  return parsed.errors
+    ? { errors: parsed.errors }
+    : check({ ...parsed.value, data: ownStrings(parsed.value.data) });
 }
 
 /** YAML allows a lone CR as a line break (old Mac files); the parsers do not. Same length, same offsets. */

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { Baseline, CaseStatus } from '../../src/types.js';
 import { baselineCase, caseError, fromResults, result } from './fixtures.js';
 
-
 function repeats(statuses: CaseStatus[]) {
   return statuses.map((status, repeat) =>
     result({

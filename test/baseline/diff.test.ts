@@ -281,10 +281,20 @@ describe('diffCase', () => {
 
 describe('what served the answer', () => {
   it.each<[string, Partial<SampleResult>, Partial<BaselineCase>, [DriftKind, DriftSeverity][]]>([
-    ['another provider → provider_changed (fail)', { provider: 'Together' }, { provider: 'OpenAI' }, [['provider_changed', 'fail']]],
+    [
+      'another provider → provider_changed (fail)',
+      { provider: 'Together' },
+      { provider: 'OpenAI' },
+      [['provider_changed', 'fail']],
+    ],
     ['same provider → nothing', { provider: 'OpenAI' }, { provider: 'OpenAI' }, []],
     ['no provider in the baseline → nothing', { provider: 'OpenAI' }, {}, []],
-    ['another fingerprint → fingerprint_changed (warn)', { system_fingerprint: 'fp_2' }, { system_fingerprint: 'fp_1' }, [['fingerprint_changed', 'warn']]],
+    [
+      'another fingerprint → fingerprint_changed (warn)',
+      { system_fingerprint: 'fp_2' },
+      { system_fingerprint: 'fp_1' },
+      [['fingerprint_changed', 'warn']],
+    ],
   ])('%s', (_name, over, base, expected) => {
     const drift = diffCase(asCase(result({ case: 'c', ...over })), baselineCase(base));
     expect(drift.map((d) => [d.kind, d.severity])).toEqual(expected);
@@ -343,7 +353,10 @@ describe('a suite folded against its baseline', () => {
   });
 
   it('reports no missing_case when the run was filtered or sharded', async () => {
-    const report = await foldSamples([result({ case: 'a' })], { baselines: { refunds: baseline }, complete: false });
+    const report = await foldSamples([result({ case: 'a' })], {
+      baselines: { refunds: baseline },
+      complete: false,
+    });
     expect(report.suites[0]!.drift).toEqual([]);
   });
 
@@ -369,7 +382,11 @@ describe('a suite folded against its baseline', () => {
 
   it('a candidate run sees another model as info, over every sample of the case', async () => {
     const results = [0, 1].map((repeat) => result({ case: 'a', repeat, model: 'x/candidate' }));
-    const report = await foldSamples(results, { baselines: { refunds: baseline }, complete: false, candidate: 'x/candidate' });
+    const report = await foldSamples(results, {
+      baselines: { refunds: baseline },
+      complete: false,
+      candidate: 'x/candidate',
+    });
     expect(report.cases).toHaveLength(1);
     expect(report.cases[0]!.drift.map((d) => [d.kind, d.severity])).toEqual([['model_changed', 'info']]);
   });

@@ -26,7 +26,11 @@ export function baselineCase(over: Partial<BaselineCase> = {}): BaselineCase {
 }
 
 /** The report entry of one case, folded from its samples by the real fold (their suite's only case, or `caseId`). */
-export async function entryOf(samples: SampleResult[], options: FoldFixture = {}, caseId?: string): Promise<CaseEntry> {
+export async function entryOf(
+  samples: SampleResult[],
+  options: FoldFixture = {},
+  caseId?: string,
+): Promise<CaseEntry> {
   const report = await foldSamples(samples, options);
   const entry = report.cases.find((c) => caseId === undefined || c.case === caseId);
   if (!entry) throw new Error(`no case ${caseId ?? ''} in the folded report`);

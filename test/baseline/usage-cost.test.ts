@@ -143,7 +143,9 @@ describe('suiteUsageDrift', () => {
       result({ case: 'a', usage: usage(200, 220, 0.002) }),
       result({ case: 'b', usage: usage(200, 220, 0.002) }),
     ];
-    expect(suiteUsageDrift(await entries(big), base, { completion_tokens: 2, total_tokens: 2, cost: 2 })).toBeNull();
+    expect(
+      suiteUsageDrift(await entries(big), base, { completion_tokens: 2, total_tokens: 2, cost: 2 }),
+    ).toBeNull();
   });
 
   it('averages repeated samples of a case and skips errors and not_run', async () => {
@@ -186,13 +188,15 @@ describe('suiteUsageTotals', () => {
       message: 'judge: pass',
       judge: { model: 'openai/gpt-4o-mini', usage: usage(10, 110, 0.0001), verdict: 'pass', reason: '' },
     };
-    const totals = suiteUsageTotals(await entries([
-      result({ case: 'a', usage: usage(100, 120, 0.001), checks: [judged] }),
-      result({ case: 'b', usage: usage(50, 60) }),
-      result({ case: 'c', status: 'error', error: caseError('empty_content'), usage: usage(0, 20, 0) }),
-      result({ case: 'd', status: 'not_run', usage: null }),
-      result({ case: 'e', usage: null }),
-    ]));
+    const totals = suiteUsageTotals(
+      await entries([
+        result({ case: 'a', usage: usage(100, 120, 0.001), checks: [judged] }),
+        result({ case: 'b', usage: usage(50, 60) }),
+        result({ case: 'c', status: 'error', error: caseError('empty_content'), usage: usage(0, 20, 0) }),
+        result({ case: 'd', status: 'not_run', usage: null }),
+        result({ case: 'e', usage: null }),
+      ]),
+    );
     expect(totals).toEqual({
       samples: 4,
       with_usage: 3,

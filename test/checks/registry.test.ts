@@ -4,7 +4,9 @@ import { CHECK_TYPES, CHECKS, type CheckDefinition } from '../../src/checks/regi
 import { runChecks } from '../../src/checks/run.js';
 import { toExpectation } from '../../src/suite/expectations.js';
 
-const schema = JSON.parse(readFileSync(new URL('../../schemas/suite.schema.json', import.meta.url), 'utf8')) as {
+const schema = JSON.parse(
+  readFileSync(new URL('../../schemas/suite.schema.json', import.meta.url), 'utf8'),
+) as {
   definitions: { expectation: { properties: Record<string, unknown> } };
 };
 

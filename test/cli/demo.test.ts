@@ -19,7 +19,9 @@ describe('the demo (npm start)', () => {
 
   it('prints the summary and exits 1 on what it caught', () => {
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^9 cases · 5 passed · 2 failed · 2 errored · 0 not run · 4 regressed · 4 drifted · 9 samples/m);
+    expect(run.stdout).toMatch(
+      /^9 cases · 5 passed · 2 failed · 2 errored · 0 not run · 4 regressed · 4 drifted · 9 samples/m,
+    );
     expect(run.stdout).toMatch(/FAIL — failures, errors or regressions \(exit 1\)/);
   });
 

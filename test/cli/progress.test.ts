@@ -45,19 +45,22 @@ describe('createProgress', () => {
     expect(out.at(-1)).toBe('\n');
   });
 
-  it.each([40, 80, 120])('never draws a line wider than a %i-column terminal, whatever the counts', (columns) => {
-    const out: string[] = [];
-    let now = 0;
-    const progress = createProgress({ write: (t) => out.push(t), tty: true, columns, now: () => now });
-    progress.start(123_456, 0);
-    for (let i = 0; i < 123_456; i += 1) {
-      now += 1;
-      progress.update(sample(i % 7 === 0 ? 'fail' : i % 11 === 0 ? 'error' : 'pass'));
-    }
-    const lines = out.filter((t) => t.startsWith('\r')).map((t) => t.slice(1).replace('\u001b[K', ''));
-    expect(lines.length).toBeGreaterThan(5);
-    for (const line of lines) expect(line.length).toBeLessThan(columns);
-    // A narrow terminal leaves the bar out rather than the counts.
-    if (columns < 60) expect(lines.at(-1)).toMatch(/^100% 123456\/123456 samples/);
-  });
+  it.each([40, 80, 120])(
+    'never draws a line wider than a %i-column terminal, whatever the counts',
+    (columns) => {
+      const out: string[] = [];
+      let now = 0;
+      const progress = createProgress({ write: (t) => out.push(t), tty: true, columns, now: () => now });
+      progress.start(123_456, 0);
+      for (let i = 0; i < 123_456; i += 1) {
+        now += 1;
+        progress.update(sample(i % 7 === 0 ? 'fail' : i % 11 === 0 ? 'error' : 'pass'));
+      }
+      const lines = out.filter((t) => t.startsWith('\r')).map((t) => t.slice(1).replace('\u001b[K', ''));
+      expect(lines.length).toBeGreaterThan(5);
+      for (const line of lines) expect(line.length).toBeLessThan(columns);
+      // A narrow terminal leaves the bar out rather than the counts.
+      if (columns < 60) expect(lines.at(-1)).toMatch(/^100% 123456\/123456 samples/);
+    },
+  );
 });

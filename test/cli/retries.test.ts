@@ -42,7 +42,9 @@ describe('retries that respect the service', () => {
     }
     // Each attempt's error is in the journal, the run's per-sample record.
     for (const sample of samples.filter((s) => s.case.startsWith('c')))
-      expect(sample.attempt_errors).toEqual([expect.objectContaining({ kind: 'rate_limited', http_status: 429 })]);
+      expect(sample.attempt_errors).toEqual([
+        expect.objectContaining({ kind: 'rate_limited', http_status: 429 }),
+      ]);
   });
 
   it('lowers the concurrency while the service rate limits', () => {

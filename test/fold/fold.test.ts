@@ -26,7 +26,12 @@ describe('one entry per case', () => {
     expect(c.check_passes).toEqual([7]);
     // Most frequent first (ties in the order they were first seen).
     expect(c.answers[0]).toMatchObject({ content: 'answer 0', count: 4, status: 'pass' });
-    expect(c.answers.map((a) => [a.content, a.count]).slice(1).sort()).toEqual([
+    expect(
+      c.answers
+        .map((a) => [a.content, a.count])
+        .slice(1)
+        .sort(),
+    ).toEqual([
       ['answer 1', 3],
       ['answer 2', 3],
     ]);
@@ -52,7 +57,9 @@ describe('one entry per case', () => {
       source_run: 'r0',
       cases: { c: baselineCase({ samples: { pass: 40, total: 40 }, content: 'answer 0' }) },
     };
-    const samples = Array.from({ length: 10 }, (_, r) => sample(r, r < 3 ? {} : { status: 'fail', checks: failing }));
+    const samples = Array.from({ length: 10 }, (_, r) =>
+      sample(r, r < 3 ? {} : { status: 'fail', checks: failing }),
+    );
     const report = await foldSamples(samples, { baselines: { refunds: baseline } });
     const c = report.cases[0]!;
     expect(c.status).toBe('fail');
@@ -116,7 +123,12 @@ describe('the fold', () => {
   it('reads a journal without an end that no sample follows as a run that was killed', async () => {
     const fold = new RunFold({ baseline: async () => ({ baseline: null, path: null }), reporters: [] });
     fold.add(plan('a', ['a1', 'a2'], 0));
-    fold.add({ type: 'end', finished_at: 'x', status: 'paused', stop: { kind: 'paused', error: caseError('depleted') } });
+    fold.add({
+      type: 'end',
+      finished_at: 'x',
+      status: 'paused',
+      stop: { kind: 'paused', error: caseError('depleted') },
+    });
     // A resumed session sent one more sample, then was killed before it could write its end.
     fold.add(sampleResult({ suite: 'a', case: 'a1' }));
     const { head } = await fold.finish();

@@ -6,7 +6,11 @@ import { sampleResult } from './results.js';
  * The report entry of a case sampled once, from its sample: for renderer tests that are about
  * one detail of one case (a whole run's entries come from foldSamples).
  */
-export function entryOf(sample: SampleResult, drift: Drift[] = [], extra: Partial<CaseEntry> = {}): CaseEntry {
+export function entryOf(
+  sample: SampleResult,
+  drift: Drift[] = [],
+  extra: Partial<CaseEntry> = {},
+): CaseEntry {
   const sent = sample.status === 'not_run' ? 0 : 1;
   const usage = sample.usage;
   const known = (v: number | null | undefined) => (typeof v === 'number' ? v : 0);
@@ -63,7 +67,9 @@ export function entryOf(sample: SampleResult, drift: Drift[] = [], extra: Partia
         with_cost: sample.status !== 'error' && typeof usage?.cost === 'number' ? 1 : 0,
       },
       latency_ms:
-        sample.latency_ms === null ? null : { p50: sample.latency_ms, p95: sample.latency_ms, max: sample.latency_ms },
+        sample.latency_ms === null
+          ? null
+          : { p50: sample.latency_ms, p95: sample.latency_ms, max: sample.latency_ms },
       attempts: sample.attempts,
       wait_ms: sample.wait_ms,
       judge_calls: 0,
@@ -83,7 +89,10 @@ export function makeEntry(over: Partial<SampleResult> & { case: string }, drift:
 }
 
 /** A report around the given entries, counted the one way every reporter counts. */
-export function reportOf(cases: CaseEntry[], extra: { suites?: SuiteReport[]; exit_code?: 0 | 1 | 3 } = {}): Report {
+export function reportOf(
+  cases: CaseEntry[],
+  extra: { suites?: SuiteReport[]; exit_code?: 0 | 1 | 3 } = {},
+): Report {
   const names = [...new Set(cases.map((c) => c.suite))];
   const suites: SuiteReport[] =
     extra.suites ??
@@ -106,7 +115,9 @@ export function reportOf(cases: CaseEntry[], extra: { suites?: SuiteReport[]; ex
             prompt_tokens: own.reduce((n, c) => n + c.stats.prompt_tokens, 0),
             completion_tokens: own.reduce((n, c) => n + c.stats.completion_tokens, 0),
             total_tokens: own.reduce((n, c) => n + c.stats.total_tokens, 0),
-            cost: own.some((c) => c.stats.cost !== null) ? own.reduce((n, c) => n + (c.stats.cost ?? 0), 0) : null,
+            cost: own.some((c) => c.stats.cost !== null)
+              ? own.reduce((n, c) => n + (c.stats.cost ?? 0), 0)
+              : null,
             cost_samples: own.reduce((n, c) => n + c.stats.with_cost, 0),
             judge: { calls: 0, total_tokens: 0, cost: null },
           },
@@ -115,7 +126,12 @@ export function reportOf(cases: CaseEntry[], extra: { suites?: SuiteReport[]; ex
       };
     });
   const summary = emptySummary();
-  for (const s of suites) countSuite(summary, s, cases.filter((c) => c.suite === s.suite));
+  for (const s of suites)
+    countSuite(
+      summary,
+      s,
+      cases.filter((c) => c.suite === s.suite),
+    );
   return {
     schema_version: 2,
     run: {

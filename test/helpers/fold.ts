@@ -1,7 +1,14 @@
 import { RunFold } from '../../src/fold/fold.js';
 import type { PlanRecord, RunRecord } from '../../src/journal/records.js';
 import type { Reporter } from '../../src/report/reporter.js';
-import type { Baseline, CaseEntry, DriftTolerance, Report, SampleResult, StopReason } from '../../src/types.js';
+import type {
+  Baseline,
+  CaseEntry,
+  DriftTolerance,
+  Report,
+  SampleResult,
+  StopReason,
+} from '../../src/types.js';
 
 export interface FoldFixture {
   /** Baseline per suite name. */
@@ -24,7 +31,10 @@ export interface FoldFixture {
  * order they first appear, then every sample, then the end) and returns the whole report:
  * the real fold, so a test of a reporter or the verdict reads what a run would produce.
  */
-export async function foldSamples(samples: readonly SampleResult[], fixture: FoldFixture = {}): Promise<Report> {
+export async function foldSamples(
+  samples: readonly SampleResult[],
+  fixture: FoldFixture = {},
+): Promise<Report> {
   const plans = new Map<string, PlanRecord>();
   let ordinal = 0;
   const counts = new Map<string, number>();
@@ -48,7 +58,8 @@ export async function foldSamples(samples: readonly SampleResult[], fixture: Fol
     record.cases.push({
       id: caseId,
       ordinal: ordinal++,
-      repeat: fixture.planned?.[id] ?? (sample?.sampling === 'auto' ? 'auto' : Math.max(1, counts.get(id) ?? 1)),
+      repeat:
+        fixture.planned?.[id] ?? (sample?.sampling === 'auto' ? 'auto' : Math.max(1, counts.get(id) ?? 1)),
       messages: [{ role: 'user', content: `prompt of ${caseId}` }],
       ...(fixture.drift?.cases?.[id] ? { drift: fixture.drift.cases[id] } : {}),
     });
@@ -84,7 +95,12 @@ export async function foldSamples(samples: readonly SampleResult[], fixture: Fol
   fold.add(run);
   for (const record of plans.values()) fold.add(record);
   for (const s of samples) fold.add(s);
-  fold.add({ type: 'end', finished_at: '2026-11-22T05:00:09.000Z', status: 'completed', stop: fixture.stop ?? null });
+  fold.add({
+    type: 'end',
+    finished_at: '2026-11-22T05:00:09.000Z',
+    status: 'completed',
+    stop: fixture.stop ?? null,
+  });
   const { head } = await fold.finish();
   return { ...head, cases };
 }

@@ -52,9 +52,30 @@ describe('journal', () => {
 
   it('reads records by type, passes over foreign lines with their numbers, and finds its head', async () => {
     const file = join(dir, 'c.jsonl');
-    const run = { type: 'run', journal_version: 2, id: 'r', started_at: 't', command: [], driftcheck_version: 'x', sim: false, candidate_model: null, shard: null, complete: true };
+    const run = {
+      type: 'run',
+      journal_version: 2,
+      id: 'r',
+      started_at: 't',
+      command: [],
+      driftcheck_version: 'x',
+      sim: false,
+      candidate_model: null,
+      shard: null,
+      complete: true,
+    };
     const plan = { type: 'plan', suite: 's', file: 'f', service: 'router', requested_model: 'm', cases: [] };
-    await writeFile(file, [JSON.stringify(run), JSON.stringify(plan), 'not json', '{"type":"other"}', line(1), JSON.stringify({ type: 'end', finished_at: 't', status: 'completed', stop: null })].join('\n'));
+    await writeFile(
+      file,
+      [
+        JSON.stringify(run),
+        JSON.stringify(plan),
+        'not json',
+        '{"type":"other"}',
+        line(1),
+        JSON.stringify({ type: 'end', finished_at: 't', status: 'completed', stop: null }),
+      ].join('\n'),
+    );
     const stats = { skipped: [] as number[] };
     const types: (string | undefined)[] = [];
     for await (const record of readJournal(file, stats)) types.push(record.type ?? 'sample');

@@ -141,7 +141,10 @@ export function sampleCases(): CaseEntry[] {
 }
 
 /** A report around the given cases, counted the one way every reporter counts. */
-export function makeReport(cases: CaseEntry[], extra: { suites?: SuiteReport[]; exit_code?: 0 | 1 | 3 } = {}): Report {
+export function makeReport(
+  cases: CaseEntry[],
+  extra: { suites?: SuiteReport[]; exit_code?: 0 | 1 | 3 } = {},
+): Report {
   return reportOf(cases, extra);
 }
 

@@ -130,7 +130,8 @@ describe('renderHtml', () => {
       'none',
     ],
   ])('baseline answer: %s', (_name, c, text, kind) => {
-    const baseline = kind === 'none' ? null : baselineWith({ a: 'Refunds are accepted within 30 days of purchase.' });
+    const baseline =
+      kind === 'none' ? null : baselineWith({ a: 'Refunds are accepted within 30 days of purchase.' });
     const page = embedded(renderHtml(makeReport([c]), { baselines: new Map([['support', baseline]]) }));
     expect(page.cases[0]).toMatchObject({ baseline: kind, baseline_content: text });
   });
@@ -140,7 +141,10 @@ describe('renderHtml', () => {
     const report = makeReport([c, makeCase({ case: 'b' })]);
     const html = renderHtml(report, {
       baselines: new Map([
-        ['support', baselineWith({ a: 'the old answer', b: 'Refunds are accepted within 30 days of purchase.' })],
+        [
+          'support',
+          baselineWith({ a: 'the old answer', b: 'Refunds are accepted within 30 days of purchase.' }),
+        ],
       ]),
     });
     expect(embedded(html).cases.map((x) => [x.case, x.baseline, x.baseline_content])).toEqual([

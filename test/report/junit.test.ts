@@ -204,7 +204,9 @@ describe('renderJunit with repeated cases', () => {
     const suite = findAll(root, 'testsuite')[0]!;
     expect(suite.attrs).toMatchObject({ tests: '2', failures: '1' });
     const noisy = findAll(root, 'testcase').find((t) => t.attrs.name === 'noisy')!;
-    expect(noisy.children[0]!.text).toContain('pass rate 4/5 pass (80%, 95% CI 20%–95%) vs baseline 5/5, p=0.5: stable');
+    expect(noisy.children[0]!.text).toContain(
+      'pass rate 4/5 pass (80%, 95% CI 20%–95%) vs baseline 5/5, p=0.5: stable',
+    );
     const failure = findAll(root, 'failure')[0]!;
     expect(failure.attrs.message).toContain('pass rate 100% (5/5) → 40% (2/5)');
     expect(failure.attrs.message).toContain('contains: 3/5 samples fail');

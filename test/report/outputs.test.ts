@@ -28,8 +28,19 @@ const baseline: Baseline = {
   cases: { a: baselineCase({ content: 'the old answer', usage }), b: baselineCase({ usage }) },
 };
 const samples = [
-  sampleResult({ suite: 'support', case: 'a', status: 'error', content: null, usage: null, error: caseError('timeout', 'sk-secret-123 timed out') }),
-  sampleResult({ suite: 'support', case: 'b', usage: { prompt_tokens: 20, completion_tokens: 24, total_tokens: 44, cost: 0.0002 } }),
+  sampleResult({
+    suite: 'support',
+    case: 'a',
+    status: 'error',
+    content: null,
+    usage: null,
+    error: caseError('timeout', 'sk-secret-123 timed out'),
+  }),
+  sampleResult({
+    suite: 'support',
+    case: 'b',
+    usage: { prompt_tokens: 20, completion_tokens: 24, total_tokens: 44, cost: 0.0002 },
+  }),
 ];
 
 describe('the file reporters, fed by the fold', () => {
@@ -56,6 +67,8 @@ describe('the file reporters, fed by the fold', () => {
     });
     // b answered on both sides: 20 → 44 tokens.
     expect(html).toContain('<dt>vs baseline</dt><dd>20 → 44 tokens (+120.0%) over the 1 cases both answered');
-    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(/\| 2 \| 1 \| 0 \| 1 \| 0 \| 1 \| 2 \| 2 \|/);
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(
+      /\| 2 \| 1 \| 0 \| 1 \| 0 \| 1 \| 2 \| 2 \|/,
+    );
   });
 });

@@ -22,7 +22,10 @@ async function run(id: string, status: Report['run']['status'] | null, cases = 1
       summary: {},
       suites: [],
     } as unknown as ReportHead;
-    const lines = Array.from({ length: cases }, (_, i) => `\n    ${JSON.stringify(sampleResult({ case: `c${i}` }))}`);
+    const lines = Array.from(
+      { length: cases },
+      (_, i) => `\n    ${JSON.stringify(sampleResult({ case: `c${i}` }))}`,
+    );
     await writeFile(join(runDir, 'report.json'), `${reportTop(head)}${lines.join(',')}\n  ]\n}\n`);
   }
   return runDir;

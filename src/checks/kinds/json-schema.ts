@@ -4,18 +4,17 @@ import type { CheckDefinition } from '../registry.js';
 /** `json_schema`: Passes when the JSON in the answer validates against the schema. */
 export const jsonSchema: CheckDefinition<Record<string, unknown>> = {
   schema: {
-  "type": "object",
-  "title": "Content is JSON matching a schema",
-  "description": "The answer (or the first JSON value in it, also inside a ```json fence) must parse and validate against this JSON Schema (draft 2020-12).",
-  "examples": [
-    {
-      "type": "object",
-      "required": [
-        "order_id"
-      ]
-    }
-  ]
-},
+    type: 'object',
+    title: 'Content is JSON matching a schema',
+    description:
+      'The answer (or the first JSON value in it, also inside a ```json fence) must parse and validate against this JSON Schema (draft 2020-12).',
+    examples: [
+      {
+        type: 'object',
+        required: ['order_id'],
+      },
+    ],
+  },
   parse: (value) => value as Record<string, unknown>,
   problems: (value, where) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];

@@ -4,14 +4,13 @@ import type { CheckDefinition } from '../registry.js';
 /** `regex`: Passes when a JavaScript regular expression matches the answer. */
 export const regex: CheckDefinition<string> = {
   schema: {
-  "type": "string",
-  "minLength": 1,
-  "title": "Content matches a regular expression",
-  "description": "A JavaScript regular expression, bare (`refund.*30`) or as /pattern/flags (`/refund/i`). Quote it in YAML when it contains ': ' or starts with a special character.",
-  "examples": [
-    "/\\b30 days\\b/i"
-  ]
-},
+    type: 'string',
+    minLength: 1,
+    title: 'Content matches a regular expression',
+    description:
+      "A JavaScript regular expression, bare (`refund.*30`) or as /pattern/flags (`/refund/i`). Quote it in YAML when it contains ': ' or starts with a special character.",
+    examples: ['/\\b30 days\\b/i'],
+  },
   parse: (value) => String(value),
   problems: (value, where) => {
     if (typeof value !== 'string' || value === '') return [];

@@ -82,11 +82,16 @@ export function rankOf(c: CaseEntry): number {
  * The baseline answer shown in the diff: the baseline entry's content when it differs from
  * tonight's, `same` when equal, `none` when there is nothing to compare.
  */
-function baselineText(c: CaseEntry, base: BaselineCase | undefined): { baseline: BaselineText; text: string | null } {
+function baselineText(
+  c: CaseEntry,
+  base: BaselineCase | undefined,
+): { baseline: BaselineText; text: string | null } {
   const changed = c.drift.find((d) => d.kind === 'content_changed');
   if (changed && typeof changed.baseline === 'string') return { baseline: 'text', text: changed.baseline };
   if (base === undefined || base.content === null) return { baseline: 'none', text: null };
-  return base.content === c.content ? { baseline: 'same', text: null } : { baseline: 'text', text: base.content };
+  return base.content === c.content
+    ? { baseline: 'same', text: null }
+    : { baseline: 'text', text: base.content };
 }
 
 function clip(text: string | null, limit: number | null): string | null {

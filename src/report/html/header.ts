@@ -148,7 +148,9 @@ export function keepPassRateRow(rows: PassRateRow[], c: CaseEntry): void {
 }
 
 function byConcern(a: PassRateRow, b: PassRateRow): number {
-  return Number(b.failing) - Number(a.failing) || VERDICT_ORDER[a.rate.verdict] - VERDICT_ORDER[b.rate.verdict];
+  return (
+    Number(b.failing) - Number(a.failing) || VERDICT_ORDER[a.rate.verdict] - VERDICT_ORDER[b.rate.verdict]
+  );
 }
 
 /** Repeated cases with their pass rates: failing first, then dropped, flaky, new, stable. */
@@ -194,7 +196,9 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
           : s.models
               .map((m) => `<code class="${m === s.requested_model ? '' : 'warn'}">${h(m)}</code>`)
               .join(' ');
-      const providers = s.providers.length ? s.providers.map((p) => `<code>${h(p)}</code>`).join(' ') : '<span class="muted">—</span>';
+      const providers = s.providers.length
+        ? s.providers.map((p) => `<code>${h(p)}</code>`).join(' ')
+        : '<span class="muted">—</span>';
       return `<tr><td>${h(s.suite)}</td><td>${h(s.service)}</td><td><code>${h(s.requested_model)}</code></td><td>${models}</td><td>${providers}</td><td>${s.baseline === null ? '<span class="muted">none</span>' : 'yes'}</td></tr>`;
     })
     .join('');

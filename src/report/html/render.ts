@@ -5,7 +5,14 @@ import { Spool } from '../../util/spool.js';
 import type { Reporter } from '../reporter.js';
 import { LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase } from './data.js';
 import { cspHash, embedJson, escapeHtml } from './escape.js';
-import { countDrift, type DriftCounts, keepPassRateRow, type PassRateRow, renderBar, renderRunInfo } from './header.js';
+import {
+  countDrift,
+  type DriftCounts,
+  keepPassRateRow,
+  type PassRateRow,
+  renderBar,
+  renderRunInfo,
+} from './header.js';
 import { clientScript } from './script.js';
 import { STYLE } from './style.js';
 import { groupDigits } from '../numbers.js';
