@@ -50,6 +50,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   merge: async () => (await import('./merge.js')).mergeCommand,
   pin: async () => (await import('./pin.js')).pinCommand,
   sim: async () => (await import('./sim.js')).simCommand,
+  history: async () => (await import('./history.js')).historyCommand,
 };
 
 /**

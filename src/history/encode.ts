@@ -4,9 +4,10 @@
  *
  * - run: `{"t":"run","v":1,"id","start","end","exit","status","git"?,"suites":[{"suite","models","providers","baseline"}]}`
  * - case (no `t`), right after its run's line (a run is appended in one write, so they stay
- *   together): `{"s":suite,"c":case,"st":status,"n":samples,"k":passes,"ek"?:error kinds,
+ *   together): `{"s":suite,"c":case,"st"?:status,"n":samples,"k":passes,"ek"?:error kinds,
  *   "dk"?:drift kinds,"m"?:model,"pv"?:provider,"tk"?:[prompt,completion(,total)],"usd"?:cost,
- *   "ms"?:[latency p50,p95]}`. Status is `p` pass · `f` fail · `e` error · `n` not run.
+ *   "ms"?:[latency p50,p95]}`. Status is `p` pass · `f` fail · `e` error · `n` not run;
+ *   left out when it is the implied one (pass when every sample passed, else fail).
  *   `m`/`pv` are left out when they equal the suite's only model/provider in the run line
  *   (absent means that one, or none; `null` means none despite it); total tokens only when not prompt + completion.
  * - `{"t":"baseline_accepted","v":1,"suite","source_run","at"}`
@@ -66,10 +67,10 @@ function encodeCase(c: HistoryCaseInput, sole: Sole | undefined): Record<string,
   const line: Record<string, unknown> = {
     s: c.suite,
     c: c.case,
-    st: STATUS_CODES[c.status],
     n: c.samples,
     k: c.passes,
   };
+  if (c.status !== impliedStatus(c.samples, c.passes)) line.st = STATUS_CODES[c.status];
   if (c.error_kinds.length > 0) line.ek = c.error_kinds;
   if (c.drift_kinds.length > 0) line.dk = c.drift_kinds;
   // null is written only when the run line names a sole value that would otherwise fill in.
@@ -92,6 +93,10 @@ export type DecodedLine =
   | { kind: 'case'; entry: (sole: (suite: string) => Sole | undefined) => HistoryCaseInput }
   | { kind: 'baseline_accepted'; event: BaselineAcceptedInput }
   | { kind: 'skip'; reason: string };
+
+/** The status a case line leaves out: pass when every sample passed, else fail. */
+const impliedStatus = (samples: number, passes: number): HistoryCaseStatus =>
+  samples > 0 && passes === samples ? 'pass' : 'fail';
 
 const STATUS_CODES: Record<HistoryCaseStatus, string> = { pass: 'p', fail: 'f', error: 'e', not_run: 'n' };
 const STATUSES = new Map(
@@ -154,9 +159,10 @@ function decodeBaseline(v: Record<string, unknown>): DecodedLine {
 }
 
 function decodeCase(v: Record<string, unknown>): DecodedLine {
-  const status = STATUSES.get(String(v.st));
-  if (!str(v.s) || !str(v.c) || !status || !count(v.n) || !count(v.k) || v.k > v.n)
-    return { kind: 'skip', reason: 'case line without suite, case, status or sample counts' };
+  if (!str(v.s) || !str(v.c) || !count(v.n) || !count(v.k) || v.k > v.n)
+    return { kind: 'skip', reason: 'case line without suite, case or sample counts' };
+  const status = v.st === undefined ? impliedStatus(v.n, v.k) : STATUSES.get(String(v.st));
+  if (!status) return { kind: 'skip', reason: `case line with an unknown status ${JSON.stringify(v.st)}` };
   const tk = numbers(v.tk);
   const ms =
     Array.isArray(v.ms) && v.ms.length === 2 ? v.ms.map((x) => (typeof x === 'number' ? x : null)) : null;

@@ -55,7 +55,6 @@ describe('history store', () => {
     expect(JSON.parse(line!)).toEqual({
       s: 'support',
       c: 'a',
-      st: 'p',
       n: 10,
       k: 10,
       tk: [1200, 310],
