@@ -25,7 +25,7 @@ const USAGE = `usage: driftcheck history DIR --out FILE.html [--report-base PATH
 
 /** `driftcheck history …`: render the trend page, or `add` finished runs to the history. */
 export async function historyCommand(args: string[], io: CliIO): Promise<number> {
-  if (args[0] === '--help' || args[0] === '-h') {
+  if (args.includes('--help') || args.includes('-h')) {
     io.stdout(USAGE);
     return 0;
   }

@@ -97,7 +97,13 @@ describe('driftcheck history: simulated nights end to end', () => {
     const usage = await runCli(['history', 'history'], { cwd: project.dir, env });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('usage: driftcheck history DIR --out FILE.html');
-    const help = await runCli(['history', '--help'], { cwd: project.dir, env });
-    expect(help.code).toBe(0);
+    for (const args of [
+      ['history', '--help'],
+      ['history', 'add', '--help'],
+    ]) {
+      const help = await runCli(args, { cwd: project.dir, env });
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('driftcheck history add DIR REPORT_DIR…');
+    }
   });
 });
