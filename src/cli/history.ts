@@ -3,14 +3,13 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
 import { hasRun } from '../history/dedupe.js';
-import { fromReportV1 } from '../history/from-report.js';
 import { gitInfo } from '../history/git.js';
 import { renderTrendPage } from '../history/page/render.js';
 import { readHistory } from '../history/read.js';
+import { readRunForHistory } from '../history/report-input.js';
 import { appendRun } from '../history/store.js';
 import type { History } from '../history/types.js';
 import type { CliIO } from './io.js';
-import { readReportAt } from './report-file.js';
 
 const USAGE = `usage: driftcheck history DIR --out FILE.html [--report-base PATH] [--link TEMPLATE] [--title TEXT]
        driftcheck history add DIR REPORT_DIR…
@@ -76,15 +75,14 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
   const dir = resolve(io.cwd, positionals[0]!);
   const git = await gitInfo(io.env, io.cwd);
   for (const path of positionals.slice(1)) {
-    const report = await readReportAt(resolve(io.cwd, path));
-    const { run, cases } = fromReportV1(report);
+    const { run, cases, baselines } = await readRunForHistory(resolve(io.cwd, path));
     if (await hasRun(dir, run.run_id, run.started_at)) {
       io.stderr(`history: run ${run.run_id} is already in ${relative(io.cwd, dir) || '.'}; skipped\n`);
       continue;
     }
-    // Schema-1 reports name the baseline file, not the run it came from: read it now.
+    // Reports name the baseline file, not the run it came from: read it now.
     for (const s of run.suites) {
-      const file = report.suites.find((x) => x.suite === s.suite)?.baseline;
+      const file = baselines.get(s.suite);
       if (file) s.baseline_source_run = await baselineSource(resolve(io.cwd, file));
     }
     const file = await appendRun(dir, { ...run, ...(git.commit || git.branch ? { git } : {}) }, cases);
