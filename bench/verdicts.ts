@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bernoulli, createRng, sequentialDesign, wilsonInterval } from '../src/stats/index.js';
 import { type CaseSampler, evaluateScenario, type RepeatPolicy } from './scenario.js';
+import { printTrendRows, trendBench } from './verdicts-trend.js';
 
 interface Scenario {
   name: string;
@@ -141,12 +142,19 @@ console.log(
 );
 const rows = runAll();
 printTable(rows);
-const targets = checkTargets(rows);
+// Across nights: the slow-drift detector of the nightly history (bench/verdicts-trend.ts).
+const trend = trendBench();
+console.log('');
+printTrendRows(trend.rows);
+const targets = [...checkTargets(rows), ...trend.targets];
 console.log('');
 for (const t of targets) console.log(`${t.ok ? 'met    ' : 'MISSED '} ${t.target}: ${pct(t.value)}`);
 if (targets.some((t) => !t.ok)) process.exitCode = 1;
 
 const out = fileURLToPath(new URL('../../verdicts.json', import.meta.url));
 mkdirSync(fileURLToPath(new URL('../../', import.meta.url)), { recursive: true });
-writeFileSync(out, `${JSON.stringify({ alpha: ALPHA, design, rows, targets }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, targets }, null, 2)}\n`,
+);
 console.log(`\nfigures written to ${out}`);

@@ -52,6 +52,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./report.js')).reportCommand,
   pin: async () => (await import('./pin.js')).pinCommand,
   sim: async () => (await import('./sim.js')).simCommand,
+  history: async () => (await import('./history.js')).historyCommand,
 };
 
 /**

@@ -1,0 +1,110 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FileError, UsageError } from '../errors.js';
+import { hasRun } from '../history/dedupe.js';
+import { gitInfo } from '../history/git.js';
+import { renderTrendPage } from '../history/page/render.js';
+import { readHistory } from '../history/read.js';
+import { readRunForHistory } from '../history/report-input.js';
+import { appendRun } from '../history/store.js';
+import type { History } from '../history/types.js';
+import type { CliIO } from './io.js';
+
+const USAGE = `usage: driftcheck history DIR --out FILE.html [--report-base PATH] [--link TEMPLATE] [--title TEXT]
+       driftcheck history add DIR REPORT_DIR…
+
+  DIR                 the history folder (JSON Lines, one file per month)
+  --out FILE.html     write the trend page (self-contained; works from file:// and GitHub Pages)
+  --report-base PATH  where each night's run folder is, relative to the page (default reports)
+  --link TEMPLATE     link to a night's report; {run} {suite} {case} are filled in
+                      (default <report-base>/{run}/report.html#{suite}/{case})
+  add                 append the runs of existing run folders (or report.json files) to DIR
+`;
+
+/** `driftcheck history …`: render the trend page, or `add` finished runs to the history. */
+export async function historyCommand(args: string[], io: CliIO): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  return args[0] === 'add' ? addCommand(args.slice(1), io) : pageCommand(args, io);
+}
+
+async function pageCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      out: { type: 'string' },
+      'report-base': { type: 'string' },
+      link: { type: 'string' },
+      title: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE.trimEnd());
+  const dir = resolve(io.cwd, positionals[0]!);
+  const history = await readHistory(dir);
+  reportProblems(history, io);
+  if (history.runs.length === 0)
+    io.stderr(
+      `driftcheck history: warning: no run in ${dir}; add some with 'driftcheck history add ${positionals[0]} REPORT_DIR…'\n`,
+    );
+  const html = renderTrendPage(history, {
+    ...(values['report-base'] !== undefined ? { reportBase: values['report-base'] } : {}),
+    ...(values.link !== undefined ? { link: values.link } : {}),
+    ...(values.title !== undefined ? { title: values.title } : {}),
+  });
+  const out = resolve(io.cwd, values.out);
+  await writeFile(out, html).catch((error: unknown) => {
+    throw new FileError(out, 'cannot write the trend page; check the folder exists and is writable', {
+      cause: error,
+    });
+  });
+  const cases = new Set(history.runs.flatMap((r) => r.cases.map((c) => `${c.suite}/${c.case}`))).size;
+  io.stderr(
+    `trend page: ${relative(io.cwd, out)} (${history.runs.length} nights, ${cases} cases, ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`,
+  );
+  return 0;
+}
+
+async function addCommand(args: string[], io: CliIO): Promise<number> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+  if (positionals.length < 2) throw new UsageError(USAGE.trimEnd());
+  const dir = resolve(io.cwd, positionals[0]!);
+  const git = await gitInfo(io.env, io.cwd);
+  for (const path of positionals.slice(1)) {
+    const { run, cases, baselines } = await readRunForHistory(resolve(io.cwd, path));
+    if (await hasRun(dir, run.run_id, run.started_at)) {
+      io.stderr(`history: run ${run.run_id} is already in ${relative(io.cwd, dir) || '.'}; skipped\n`);
+      continue;
+    }
+    // Reports name the baseline file, not the run it came from: read it now.
+    for (const s of run.suites) {
+      const file = baselines.get(s.suite);
+      if (file) s.baseline_source_run = await baselineSource(resolve(io.cwd, file));
+    }
+    const file = await appendRun(dir, { ...run, ...(git.commit || git.branch ? { git } : {}) }, cases);
+    io.stderr(`history: added run ${run.run_id} (${cases.length} cases) to ${relative(io.cwd, file)}\n`);
+  }
+  return 0;
+}
+
+async function baselineSource(file: string): Promise<string | null> {
+  try {
+    const source = (JSON.parse(await readFile(file, 'utf8')) as { source_run?: unknown }).source_run;
+    return typeof source === 'string' ? source : null;
+  } catch {
+    return null;
+  }
+}
+
+function reportProblems(history: History, io: CliIO): void {
+  for (const p of history.problems.slice(0, 10))
+    io.stderr(
+      `driftcheck history: warning: ${relative(io.cwd, p.file)}:${p.line}: ${p.reason}; line skipped\n`,
+    );
+  if (history.problems.length > 10)
+    io.stderr(`driftcheck history: warning: ${history.problems.length - 10} more skipped line(s)\n`);
+}

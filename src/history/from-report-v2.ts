@@ -1,0 +1,76 @@
+import type { HistoryCaseInput, HistoryCaseStatus, HistoryRunInput } from './types.js';
+
+/**
+ * The parts of a schema-2 report.json (one entry per case, samples aggregated) the history
+ * reads. Declared here, structurally, so the adapter does not depend on which report types
+ * this build carries; a schema-2 `Report` satisfies it.
+ */
+export interface ReportV2Like {
+  schema_version: 2;
+  run: { id: string; started_at: string; finished_at: string; exit_code: number; status: string };
+  suites: { suite: string; models: string[]; providers?: string[]; baseline: string | null }[];
+  cases: {
+    suite: string;
+    case: string;
+    status: HistoryCaseStatus;
+    samples: { sent: number; passed: number };
+    model: string | null;
+    models?: string[];
+    provider?: string | null;
+    providers?: string[];
+    error_kinds?: Record<string, number | undefined>;
+    drift: { kind: string }[];
+    stats: {
+      prompt_tokens: number;
+      completion_tokens: number;
+      total_tokens: number;
+      cost: number | null;
+      with_usage: number;
+      latency_ms: { p50: number; p95: number } | null;
+    };
+  }[];
+}
+
+/** Maps a schema-2 report onto the history's inputs. Pure; the case status is the report's verdict. */
+export function fromReportV2(report: ReportV2Like): { run: HistoryRunInput; cases: HistoryCaseInput[] } {
+  const run: HistoryRunInput = {
+    run_id: report.run.id,
+    started_at: report.run.started_at,
+    finished_at: report.run.finished_at,
+    exit_code: report.run.exit_code,
+    status: report.run.status,
+    suites: report.suites.map((s) => ({
+      suite: s.suite,
+      models: [...s.models],
+      providers: [...(s.providers ?? [])],
+      baseline_source_run: null,
+    })),
+  };
+  const cases = report.cases.map((c): HistoryCaseInput => ({
+    suite: c.suite,
+    case: c.case,
+    status: c.status,
+    samples: c.samples.sent,
+    passes: c.samples.passed,
+    error_kinds: Object.entries(c.error_kinds ?? {})
+      .filter(([, n]) => (n ?? 0) > 0)
+      .map(([kind]) => kind)
+      .sort(),
+    drift_kinds: [...new Set(c.drift.map((d) => d.kind))].sort(),
+    // Most frequent first in the report: the one that served most samples.
+    model: c.models?.[0] ?? c.model,
+    provider: c.providers?.[0] ?? c.provider ?? null,
+    tokens:
+      c.stats.with_usage > 0
+        ? {
+            prompt: c.stats.prompt_tokens,
+            completion: c.stats.completion_tokens,
+            total: c.stats.total_tokens,
+          }
+        : null,
+    cost: c.stats.cost,
+    latency_p50_ms: c.stats.latency_ms?.p50 ?? null,
+    latency_p95_ms: c.stats.latency_ms?.p95 ?? null,
+  }));
+  return { run, cases };
+}

@@ -1,0 +1,111 @@
+import type { CaseError, Drift, RunInfo, SampleResult, Usage } from '../types.js';
+import type { HistoryCaseInput, HistoryCaseStatus, HistoryRunInput } from './types.js';
+
+/** A sample as a schema-1 report.json listed it (one entry per sample, with its drift). */
+type CaseResult = Pick<SampleResult, 'suite' | 'case' | 'status' | 'latency_ms' | 'model'> & {
+  usage: Usage | null;
+  error: CaseError | null;
+  drift: Drift[];
+};
+
+/** What this adapter reads of a schema-1 report.json (driftcheck 0.1). */
+export interface ReportV1Like {
+  schema_version: 1;
+  run: Pick<RunInfo, 'id' | 'started_at' | 'finished_at' | 'exit_code' | 'status'>;
+  suites: { suite: string; models: string[]; pass_rates: { case: string; failing: boolean }[] }[];
+  cases: CaseResult[];
+}
+
+/**
+ * Maps a schema-1 report.json (one entry per sample) onto the history's inputs, samples
+ * aggregated per case. Pure. The per-case report of the next schema gets its own adapter.
+ */
+export function fromReportV1(report: ReportV1Like): { run: HistoryRunInput; cases: HistoryCaseInput[] } {
+  const groups = new Map<string, CaseResult[]>();
+  for (const sample of report.cases) {
+    const key = `${sample.suite}/${sample.case}`;
+    const group = groups.get(key);
+    if (group) group.push(sample);
+    else groups.set(key, [sample]);
+  }
+  const run: HistoryRunInput = {
+    run_id: report.run.id,
+    started_at: report.run.started_at,
+    finished_at: report.run.finished_at,
+    exit_code: report.run.exit_code,
+    status: report.run.status,
+    suites: report.suites.map((s) => ({
+      suite: s.suite,
+      models: [...s.models],
+      // Schema 1 records no provider; the next schema's adapter fills it.
+      providers: [],
+      baseline_source_run: null,
+    })),
+  };
+  const failing = new Set(
+    report.suites.flatMap((s) => s.pass_rates.filter((p) => p.failing).map((p) => `${s.suite}/${p.case}`)),
+  );
+  const cases = [...groups.entries()].map(([key, samples]) => aggregate(samples, failing.has(key)));
+  return { run, cases };
+}
+
+function aggregate(samples: CaseResult[], failingRate: boolean): HistoryCaseInput {
+  const first = samples[0]!;
+  const answered = samples.filter((s) => s.status !== 'not_run');
+  const passes = answered.filter((s) => s.status === 'pass').length;
+  const errors = answered.filter((s) => s.status === 'error').length;
+  const latencies = answered.map((s) => s.latency_ms).filter((x): x is number => x !== null);
+  const withUsage = answered.filter((s) => s.usage?.total_tokens != null);
+  const costs = answered.map((s) => s.usage?.cost).filter((x): x is number => typeof x === 'number');
+  return {
+    suite: first.suite,
+    case: first.case,
+    status: statusOf(answered.length, passes, errors, failingRate),
+    samples: answered.length,
+    passes,
+    error_kinds: distinct(answered.map((s) => s.error?.kind)),
+    drift_kinds: distinct(samples.flatMap((s) => s.drift.map((d) => d.kind))),
+    model: mostFrequent(answered.map((s) => s.model)),
+    provider: null,
+    tokens:
+      withUsage.length === 0
+        ? null
+        : {
+            prompt: sum(withUsage.map((s) => s.usage?.prompt_tokens ?? 0)),
+            completion: sum(withUsage.map((s) => s.usage?.completion_tokens ?? 0)),
+            total: sum(withUsage.map((s) => s.usage?.total_tokens ?? 0)),
+          },
+    cost: costs.length === 0 ? null : sum(costs),
+    latency_p50_ms: percentile(latencies, 0.5),
+    latency_p95_ms: percentile(latencies, 0.95),
+  };
+}
+
+function statusOf(answered: number, passes: number, errors: number, failingRate: boolean): HistoryCaseStatus {
+  if (answered === 0) return 'not_run';
+  if (passes === answered && !failingRate) return 'pass';
+  // A case is `error` only when nothing answered well and errors outnumber wrong answers.
+  if (passes === 0 && errors * 2 >= answered) return 'error';
+  return 'fail';
+}
+
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+
+function distinct(xs: (string | null | undefined)[]): string[] {
+  return [...new Set(xs.filter((x): x is string => typeof x === 'string'))].sort();
+}
+
+function mostFrequent(xs: (string | null)[]): string | null {
+  const counts = new Map<string, number>();
+  for (const x of xs) if (x !== null) counts.set(x, (counts.get(x) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [x, n] of counts) if (best === null || n > counts.get(best)!) best = x;
+  return best;
+}
+
+/** Nearest-rank percentile (an observed latency, never an interpolated one). */
+export function percentile(xs: number[], q: number): number | null {
+  if (xs.length === 0) return null;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}

@@ -1,0 +1,89 @@
+import { cspHash, embedJson, escapeHtml } from '../../report/html/escape.js';
+import type { History } from '../types.js';
+import { trendPageData } from './data.js';
+import { trendScript } from './script.js';
+import { TREND_STYLE } from './style.js';
+
+/** Where a night's report.html sits, relative to the trend page. */
+export const DEFAULT_REPORT_BASE = 'reports';
+
+export interface TrendPageOptions {
+  /** Link template: `{run}`, `{suite}`, `{case}` are filled in (default `<base>/{run}/report.html#{suite}/{case}`). */
+  link?: string;
+  /** Used in the default link template. */
+  reportBase?: string;
+  title?: string;
+}
+
+/**
+ * The trend page: one self-contained file (no network, no external file, the same CSP as
+ * report.html), so it works from file:// and on GitHub Pages. Plain SVG and one canvas, no
+ * chart library: the charts are four line series with marks, which take less script than
+ * any library's setup, and the heat map needs a canvas either way.
+ */
+export function renderTrendPage(history: History, options: TrendPageOptions = {}): string {
+  const base = (options.reportBase ?? DEFAULT_REPORT_BASE).replace(/\/+$/, '');
+  const link = options.link ?? `${base}/{run}/report.html#{suite}/{case}`;
+  const data = trendPageData(history, link);
+  const title = options.title ?? 'driftcheck history';
+  const script = trendScript();
+  const csp = [
+    "default-src 'none'",
+    `script-src ${cspHash(script)}`,
+    `style-src ${cspHash(TREND_STYLE)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ].join('; ');
+  const first = data.nights[0]?.at.slice(0, 10) ?? '–';
+  const last = data.nights[data.nights.length - 1]?.at.slice(0, 10) ?? '–';
+  const problems =
+    data.problems > 0
+      ? `<p class="notice">${data.problems} history line(s) were corrupt or foreign and were skipped; <code>driftcheck history</code> lists them.</p>`
+      : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style>${TREND_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(title)}</h1>
+<p class="muted">${data.nights.length} nights (${first} → ${last}) · ${data.cases.length} cases · ${data.suites.length} suites</p>
+<div class="tools">
+<select id="suite" aria-label="suite"><option value="">all suites</option></select>
+<input id="q" type="search" placeholder="search suite/case" aria-label="search cases">
+<button type="button" class="view" data-view="all" aria-pressed="true">all</button>
+<button type="button" class="view" data-view="failing" aria-pressed="false">failing now</button>
+<button type="button" class="view" data-view="trending" aria-pressed="false">trending down</button>
+<button type="button" class="view" data-view="flaky" aria-pressed="false">flaky</button>
+</div>
+</header>
+<main>
+${problems}
+<noscript><p class="notice">The trend page needs JavaScript; the history files are plain JSON Lines.</p></noscript>
+<section id="detail" hidden></section>
+<div id="suites"></div>
+<h2>Cases × nights</h2>
+<p id="heat-note" class="muted"></p>
+<div class="heat"><canvas id="heat" width="1" height="1"></canvas></div>
+<p id="count" aria-live="polite"></p>
+<div class="table"><table><thead><tr><th>case</th><th>now</th><th>failing since</th><th>flips</th><th>trend</th></tr></thead><tbody id="rows"></tbody></table></div>
+<button type="button" id="more" hidden></button>
+<h2>Flaky cases (most flips between pass and fail)</h2>
+<div class="table"><table><thead><tr><th>case</th><th>flips</th><th>now</th></tr></thead><tbody id="flaky"></tbody></table></div>
+</main>
+<script type="application/json" id="trend-data">${embedJson(data)}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,45 @@
+/** The trend page's only stylesheet, allowed by its CSP hash. Light and dark follow the system. */
+export const TREND_STYLE = `
+:root {
+  color-scheme: light dark;
+  --bg: #f7f7f8; --panel: #ffffff; --text: #1d1f23; --muted: #6a6f78; --line: #e1e3e8;
+  --ok: #1a7f37; --bad: #c4262e; --warn: #9a6700; --accent: #2f5fd0;
+}
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #111317; --panel: #1a1d22; --text: #e6e8eb; --muted: #9aa1ab; --line: #2d3138;
+    --ok: #5cc97b; --bad: #ff7b7b; --warn: #e3b341; --accent: #7aa2ff; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--text); font: 15px/1.45 system-ui, sans-serif; }
+header { background: var(--panel); border-bottom: 1px solid var(--line); padding: 10px 16px; position: sticky; top: 0; z-index: 2; }
+h1 { font-size: 18px; margin: 0 0 6px; }
+h2 { font-size: 16px; margin: 18px 0 6px; }
+main { padding: 8px 16px 40px; max-width: 1200px; margin: 0 auto; }
+.muted { color: var(--muted); } .bad { color: var(--bad); } .warn { color: var(--warn); } .ok { color: var(--ok); }
+.tools { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.tools input, .tools select { font: inherit; font-size: 14px; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; min-width: 0; max-width: 100%; }
+button { font: inherit; color: inherit; cursor: pointer; }
+.view, #more { border: 1px solid var(--line); background: var(--bg); border-radius: 999px; padding: 2px 10px; font-size: 13px; }
+.view[aria-pressed="true"] { background: var(--text); color: var(--bg); border-color: var(--text); }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 10px; }
+figure { margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px; min-width: 0; }
+figcaption { font-size: 13px; color: var(--muted); display: flex; justify-content: space-between; gap: 8px; }
+svg.chart { width: 100%; height: 80px; display: block; }
+svg.chart .line { fill: none; stroke: var(--accent); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+svg.chart .line.alt { stroke: var(--warn); }
+svg.chart .event { stroke: var(--muted); stroke-dasharray: 2 2; vector-effect: non-scaling-stroke; }
+svg.chart .event.baseline_accepted { stroke: var(--ok); } svg.chart .event.paused { stroke: var(--bad); }
+ul.events { font-size: 13px; padding-left: 18px; margin: 6px 0; }
+.heat { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 6px; }
+.heat canvas { display: block; cursor: pointer; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; }
+th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
+td.id, td.id a { overflow-wrap: anywhere; }
+.table { overflow-x: auto; }
+a { color: var(--accent); }
+#detail { background: var(--panel); border: 2px solid var(--accent); border-radius: 8px; padding: 8px 12px; margin: 10px 0; }
+#detail ol { list-style: none; padding: 0; margin: 6px 0; max-height: 360px; overflow-y: auto; }
+#detail li { display: flex; gap: 8px; flex-wrap: wrap; border-bottom: 1px solid var(--line); padding: 2px 0; font-size: 13px; }
+.chip { font-weight: 600; font-family: ui-monospace, monospace; }
+.notice { background: var(--panel); border-left: 3px solid var(--warn); padding: 6px 10px; }
+`;

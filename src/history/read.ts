@@ -1,0 +1,54 @@
+import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { FileError } from '../errors.js';
+import { decodeLine, soleOf } from './encode.js';
+import type { History, HistoryProblem, HistoryRun } from './types.js';
+
+const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
+
+/**
+ * Reads every month file of a history folder, line by line (streaming; no file is held
+ * whole). Corrupt and foreign lines are listed in `problems` and skipped, never fatal.
+ * Runs come back in start-time order, whatever order concurrent appends left them in.
+ */
+export async function readHistory(dir: string): Promise<History> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => MONTH_FILE.test(n)).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { runs: [], baselines: [], problems: [] };
+    throw new FileError(dir, `cannot read the history folder (${code ?? 'error'})`, { cause: error });
+  }
+  const history: History = { runs: [], baselines: [], problems: [] };
+  for (const name of names) await readFile(join(dir, name), history);
+  history.runs.sort((a, b) => cmp(a.started_at, b.started_at) || cmp(a.run_id, b.run_id));
+  history.baselines.sort((a, b) => cmp(a.at, b.at));
+  return history;
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+async function readFile(file: string, into: History): Promise<void> {
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  let current: { run: HistoryRun; sole: ReturnType<typeof soleOf> } | null = null;
+  let n = 0;
+  const problem = (reason: string): void => {
+    into.problems.push({ file, line: n, reason } satisfies HistoryProblem);
+  };
+  for await (const text of lines) {
+    n++;
+    if (text.trim() === '') continue;
+    const line = decodeLine(text);
+    if (line.kind === 'skip') problem(line.reason);
+    else if (line.kind === 'baseline_accepted') into.baselines.push(line.event);
+    else if (line.kind === 'run') {
+      const run: HistoryRun = { ...line.run, cases: [] };
+      into.runs.push(run);
+      current = { run, sole: soleOf(line.run) };
+    } else if (current === null) problem('case line before any run line');
+    else current.run.cases.push(line.entry(current.sole));
+  }
+}

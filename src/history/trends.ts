@@ -1,0 +1,113 @@
+import { type CusumOptions, detectTrend } from '../stats/cusum.js';
+import type { DriftSeverity } from '../types.js';
+import { type CaseNight, nightsByCase, resetIndex } from './nights.js';
+import type { History, HistoryCaseStatus } from './types.js';
+
+/** A night as tonight's report shows it in a case's strip. */
+export interface StripNight {
+  run_id: string;
+  started_at: string;
+  status: HistoryCaseStatus;
+  passes: number;
+  samples: number;
+}
+
+export interface NightRef {
+  run_id: string;
+  started_at: string;
+}
+
+/** `pass_rate_trending_down`, shaped like a report Drift, plus the night the change began. */
+export interface TrendDrift {
+  kind: 'pass_rate_trending_down';
+  severity: DriftSeverity;
+  /** Pass rate before the change (the detector's reference). */
+  baseline: number;
+  /** Pass rate since the change began. */
+  current: number;
+  message: string;
+  began: NightRef;
+  raised: NightRef;
+}
+
+export interface CaseTrend {
+  /** The last `nights` nights of the case, oldest first. */
+  strip: StripNight[];
+  /** The first night of the case's current status, when an earlier night had another one. */
+  first_changed: NightRef | null;
+  trending: TrendDrift | null;
+}
+
+export interface TrendOptions {
+  /** Nights in the strip (default 14). */
+  nights?: number;
+  cusum?: CusumOptions;
+}
+
+/**
+ * For tonight's report: per `suite/case`, the last nights as a strip, the night its current
+ * status began, and the slow-drift verdict since the suite's last baseline acceptance. Pure;
+ * cases absent from the history are absent from the map.
+ */
+export function caseTrends(
+  history: History,
+  caseIds: Iterable<string>,
+  options: TrendOptions = {},
+): Map<string, CaseTrend> {
+  const width = options.nights ?? 14;
+  const out = new Map<string, CaseTrend>();
+  for (const [id, nights] of nightsByCase(history, new Set(caseIds))) {
+    out.set(id, {
+      strip: nights.slice(-width).map(({ run, entry }) => ({
+        run_id: run.run_id,
+        started_at: run.started_at,
+        status: entry.status,
+        passes: entry.passes,
+        samples: entry.samples,
+      })),
+      first_changed: firstChanged(nights),
+      trending: trendOf(history, nights, options.cusum),
+    });
+  }
+  return out;
+}
+
+const ref = (night: CaseNight): NightRef => ({ run_id: night.run.run_id, started_at: night.run.started_at });
+
+/** Start of the latest streak of one status; not-run nights neither break nor start one. */
+export function firstChanged(nights: readonly CaseNight[]): NightRef | null {
+  const ran = nights.filter((n) => n.entry.status !== 'not_run');
+  const last = ran[ran.length - 1];
+  if (!last) return null;
+  for (let i = ran.length - 2; i >= 0; i--) {
+    if (ran[i]!.entry.status !== last.entry.status) return ref(ran[i + 1]!);
+  }
+  return null;
+}
+
+/** The CUSUM over the nights since the suite's last reset, as a warning drift. */
+export function trendOf(
+  history: History,
+  nights: readonly CaseNight[],
+  options?: CusumOptions,
+): TrendDrift | null {
+  const first = nights[0];
+  if (!first) return null;
+  const since = nights.slice(resetIndex(history, first.entry.suite, nights));
+  const alarm = detectTrend(
+    since.map((n) => ({ passes: n.entry.passes, samples: n.entry.samples })),
+    options,
+  );
+  if (!alarm) return null;
+  const began = ref(since[alarm.began]!);
+  const pct = (x: number): string => `${Math.round(100 * x)} %`;
+  return {
+    kind: 'pass_rate_trending_down',
+    severity: 'warn',
+    baseline: alarm.before,
+    current: alarm.after,
+    message: `pass rate trending down: ${pct(alarm.before)} → ${pct(alarm.after)} since ${began.started_at.slice(0, 10)} (run ${began.run_id})`,
+    began,
+    raised: ref(since[alarm.raised]!),
+  };
+}

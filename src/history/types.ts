@@ -1,0 +1,91 @@
+/**
+ * The nightly history's own types. They are what the history needs per run and per case,
+ * independent of report.json's shape: adapters (`fromReportV1`, the lead's v2 adapter) map
+ * a report onto them, so the store outlives report schema changes.
+ */
+
+export type HistoryCaseStatus = 'pass' | 'fail' | 'error' | 'not_run';
+
+export interface HistoryTokens {
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+/** One case of one run, samples aggregated. */
+export interface HistoryCaseInput {
+  suite: string;
+  case: string;
+  status: HistoryCaseStatus;
+  samples: number;
+  passes: number;
+  /** Distinct error kinds among the samples (`timeout`, `rate_limited`, …). */
+  error_kinds: string[];
+  /** Distinct drift kinds against the baseline (`regressed`, `model_changed`, …). */
+  drift_kinds: string[];
+  /** Concrete model that answered (the most frequent one), when any did. */
+  model: string | null;
+  /** Upstream provider behind a routing service, when the service said. */
+  provider: string | null;
+  /** Tokens summed over the samples that reported usage. */
+  tokens: HistoryTokens | null;
+  /** USD summed over the samples that reported a cost. */
+  cost: number | null;
+  latency_p50_ms: number | null;
+  latency_p95_ms: number | null;
+}
+
+export interface HistorySuiteInput {
+  suite: string;
+  /** Concrete models that answered in this run. */
+  models: string[];
+  providers: string[];
+  /** The run the suite's baseline was accepted from, when it had one. */
+  baseline_source_run: string | null;
+}
+
+export interface GitInfo {
+  commit: string | null;
+  branch: string | null;
+}
+
+/** One run, as the history records it. */
+export interface HistoryRunInput {
+  run_id: string;
+  started_at: string;
+  finished_at: string;
+  exit_code: number;
+  /** `completed` · `paused` · `interrupted` (free text: a newer driftcheck may add values). */
+  status: string;
+  git?: GitInfo;
+  suites: HistorySuiteInput[];
+}
+
+/** `baseline_accepted`: from this run on, a suite's detector starts over. */
+export interface BaselineAcceptedInput {
+  suite: string;
+  /** The run the baseline was accepted from. */
+  source_run: string;
+  /** When it was accepted (ISO time). */
+  at: string;
+}
+
+/** A run read back from the store, with its cases. */
+export interface HistoryRun extends HistoryRunInput {
+  cases: HistoryCaseInput[];
+}
+
+/** A line the reader skipped, for a reviewer to see (never fatal). */
+export interface HistoryProblem {
+  file: string;
+  /** 1-based. */
+  line: number;
+  reason: string;
+}
+
+/** Everything read from a history folder, runs in time order. */
+export interface History {
+  runs: HistoryRun[];
+  baselines: BaselineAcceptedInput[];
+  problems: HistoryProblem[];
+}

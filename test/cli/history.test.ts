@@ -1,0 +1,109 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readHistory } from '../../src/history/read.js';
+import { caseTrends } from '../../src/history/trends.js';
+import { makeProject, runCli, runDirFrom } from '../helpers/cli.js';
+
+// The simulator's coins are seeded so the nights are reproducible.
+const env = { DRIFTCHECK_SIM_SEED: '11', GITHUB_SHA: 'c0ffee', GITHUB_REF_NAME: 'main' };
+
+/** One suite whose `moving` case passes with `rate` tonight (the simulator's stochastic model). */
+const suite = (rate: number): string =>
+  [
+    'suite: nightly',
+    'service: router',
+    'model: openai/gpt-4o-mini',
+    'repeat: 10',
+    'cases:',
+    '  - id: steady',
+    '    prompt: "Say exactly: answer steady"',
+    '    expect: [{ contains: answer }]',
+    '  - id: moving',
+    '    prompt: "Say exactly: answer moving"',
+    `    sim: { pass_rate: ${rate} }`,
+    '    expect: [{ contains: answer }]',
+    '',
+  ].join('\n');
+
+describe('driftcheck history: simulated nights end to end', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  const runs: string[] = [];
+
+  /** Runs one night with the case at `rate`, and appends it to the history. */
+  async function night(rate: number, extra: string[] = []): Promise<string> {
+    await writeFile(join(project.dir, 'suites/nightly.yaml'), suite(rate));
+    const run = await runCli(['run', '--sim', '--reporter', 'json', ...extra], { cwd: project.dir, env });
+    expect([0, 1]).toContain(run.code);
+    const dir = runDirFrom(run, project.dir);
+    const add = await runCli(['history', 'add', 'history', dir], { cwd: project.dir, env });
+    expect(add.code).toBe(0);
+    expect(add.stderr).toMatch(/history: added run \S+ \(2 cases\) to history\/\d{4}-\d{2}\.jsonl/);
+    runs.push(dir.split(/[\\/]/).pop()!);
+    return dir;
+  }
+
+  beforeAll(async () => {
+    project = await makeProject({ 'suites/nightly.yaml': suite(1) });
+    await night(1, ['--update-baselines']);
+    await night(0.2);
+    await night(0.2);
+  }, 120_000);
+  afterAll(() => project.cleanup());
+
+  it('records each night with its git commit and branch, and adds a run only once', async () => {
+    const history = await readHistory(join(project.dir, 'history'));
+    expect(history.problems).toEqual([]);
+    expect(history.runs.map((r) => r.run_id)).toEqual(runs);
+    expect(history.runs[0]!.git).toEqual({ commit: 'c0ffee', branch: 'main' });
+    expect(history.runs[1]!.suites[0]!.baseline_source_run).toBe(runs[0]);
+    const moving = history.runs.map((r) => r.cases.find((c) => c.case === 'moving')!);
+    expect(moving.map((c) => c.samples)).toEqual([10, 10, 10]);
+    expect(moving[0]!.passes).toBe(10);
+    expect(moving[1]!.passes).toBeLessThan(7);
+
+    const again = await runCli(['history', 'add', 'history', join('reports', runs[0]!)], {
+      cwd: project.dir,
+      env,
+    });
+    expect(again.stderr).toContain(`run ${runs[0]} is already in history; skipped`);
+    expect((await readHistory(join(project.dir, 'history'))).runs).toHaveLength(3);
+  });
+
+  it('renders the trend page from the history', async () => {
+    const page = await runCli(['history', 'history', '--out', 'trend.html'], { cwd: project.dir, env });
+    expect(page.code).toBe(0);
+    expect(page.stderr).toMatch(/trend page: trend\.html \(3 nights, 2 cases, \d+ KiB\)/);
+    const html = await readFile(join(project.dir, 'trend.html'), 'utf8');
+    expect(html).toContain('"id":"nightly/moving"');
+    expect(html).toContain(`reports/{run}/report.html#{suite}/{case}`);
+  });
+
+  it('lets a fourth night name the night the change began', async () => {
+    await night(0.2);
+    const history = await readHistory(join(project.dir, 'history'));
+    const trend = caseTrends(history, ['nightly/moving', 'nightly/steady']);
+    expect(trend.get('nightly/moving')!.first_changed?.run_id).toBe(runs[1]);
+    expect(trend.get('nightly/moving')!.strip.map((n) => n.status)).toEqual(['pass', 'fail', 'fail', 'fail']);
+    expect(trend.get('nightly/steady')!.first_changed).toBeNull();
+  });
+
+  it('reports corrupt lines and keeps rendering; usage errors exit 2', async () => {
+    const [month] = await readdir(join(project.dir, 'history'));
+    await writeFile(join(project.dir, 'history', month!), '{"s":"nightly","c":"torn","n":1', { flag: 'a' });
+    const page = await runCli(['history', 'history', '--out', 'trend.html'], { cwd: project.dir, env });
+    expect(page.code).toBe(0);
+    expect(page.stderr).toMatch(new RegExp(`history/${month}:\\d+: not JSON .*; line skipped`));
+    const usage = await runCli(['history', 'history'], { cwd: project.dir, env });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('usage: driftcheck history DIR --out FILE.html');
+    for (const args of [
+      ['history', '--help'],
+      ['history', 'add', '--help'],
+    ]) {
+      const help = await runCli(args, { cwd: project.dir, env });
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('driftcheck history add DIR REPORT_DIR…');
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { trendPageData } from '../../../src/history/page/data.js';
+import { runEvents, suiteEvents } from '../../../src/history/page/events.js';
+import { renderTrendPage } from '../../../src/history/page/render.js';
+import type { History } from '../../../src/history/types.js';
+import { makeCase, makeRun } from '../fixture.js';
+
+const sha = (body: string) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
+
+function history(): History {
+  const suites = (models: string[], providers: string[], baseline: string | null) => [
+    { suite: 'support', models, providers, baseline_source_run: baseline },
+  ];
+  const runs = [
+    { ...makeRun(0, { suites: suites(['a'], ['P'], null) }), cases: [makeCase('x')] },
+    { ...makeRun(1, { suites: suites([], [], null), status: 'paused', exit_code: 3 }), cases: [] },
+    {
+      ...makeRun(2, { suites: suites(['b'], ['P'], 'r0') }),
+      cases: [makeCase('x', { status: 'fail', passes: 3 })],
+    },
+    { ...makeRun(3, { suites: suites(['b'], ['Q'], 'r0') }), cases: [makeCase('x')] },
+  ];
+  return { runs, baselines: [], problems: [] };
+}
+
+describe('trend page data', () => {
+  it('marks model, provider and baseline changes, never a night nobody answered', () => {
+    expect(suiteEvents(history(), 'support')).toEqual([
+      { night: 2, kind: 'model_changed', text: 'model a → b' },
+      { night: 2, kind: 'baseline_accepted', text: 'baseline from run r0' },
+      { night: 3, kind: 'provider_changed', text: 'provider P → Q' },
+    ]);
+    expect(runEvents(history().runs)).toEqual([{ night: 1, kind: 'paused', text: 'run paused (exit 3)' }]);
+  });
+
+  it('encodes each case as one character per night', () => {
+    const data = trendPageData(history(), 'L');
+    expect(data.cases).toEqual([
+      {
+        id: 'support/x',
+        suite: 'support',
+        status: 'p.fp',
+        rate: 'a.3a',
+        failing_since: null,
+        flips: 2,
+        trend: null,
+      },
+    ]);
+    expect(data.suites[0]!.rate).toEqual([1, null, 0.3, 1]);
+  });
+});
+
+describe('renderTrendPage', () => {
+  it('allows exactly its own script and style, and escapes the title', () => {
+    const html = renderTrendPage(history(), { title: 'nightly <b>' });
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/
+      .exec(html)![1]!
+      .replaceAll('&#39;', "'");
+    expect(csp).toContain(`script-src ${sha(script)}`);
+    expect(csp).toContain(`style-src ${sha(style)}`);
+    expect(html).toContain('<title>nightly &lt;b&gt;</title>');
+    // No URL to load anything from; the SVG namespace is a name, not a fetch.
+    expect(html.replaceAll('http://www.w3.org/2000/svg', '')).not.toMatch(/https?:\/\//);
+  });
+
+  it('renders an empty history', () => {
+    const html = renderTrendPage({ runs: [], baselines: [], problems: [] });
+    expect(html).toContain('0 nights (– → –) · 0 cases · 0 suites');
+  });
+});

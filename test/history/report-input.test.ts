@@ -1,0 +1,68 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRunForHistory } from '../../src/history/report-input.js';
+
+const V2 = fileURLToPath(new URL('../fixtures/history/report-v2.json', import.meta.url));
+
+describe('readRunForHistory', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'driftcheck-history-input-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('maps a schema-2 report (one entry per case) onto the history', async () => {
+    const { run, cases, baselines } = await readRunForHistory(V2);
+    expect(run).toEqual({
+      run_id: '20261123T031700000Z-ab12',
+      started_at: '2026-11-23T03:17:00.000Z',
+      finished_at: '2026-11-23T03:19:10.000Z',
+      exit_code: 1,
+      status: 'completed',
+      suites: [
+        {
+          suite: 'support',
+          models: ['openai/gpt-4o-mini-2024-07-18'],
+          providers: ['OpenAI', 'Azure'],
+          baseline_source_run: null,
+        },
+      ],
+    });
+    expect(baselines).toEqual(new Map([['support', 'baselines/support.json']]));
+    expect(cases).toEqual([
+      {
+        suite: 'support',
+        case: 'refund-window',
+        status: 'fail',
+        samples: 10,
+        passes: 6,
+        error_kinds: ['timeout'],
+        drift_kinds: ['pass_rate_dropped', 'provider_changed'],
+        model: 'openai/gpt-4o-mini-2024-07-18',
+        provider: 'OpenAI',
+        tokens: { prompt: 1200, completion: 300, total: 1530 },
+        cost: 0.0021,
+        latency_p50_ms: 800,
+        latency_p95_ms: 1900,
+      },
+      expect.objectContaining({ case: 'greeting', status: 'pass', passes: 10, provider: null, tokens: null }),
+    ]);
+  });
+
+  it.each([
+    ['future.json', '{"schema_version":3,"run":{"id":"x"},"cases":[],"suites":[]}', /schema 3 is newer/],
+    ['foreign.json', '{"hello":1}', /not a driftcheck report/],
+    ['broken.json', '{"schema_version":', /not JSON/],
+  ])('refuses %s with a message naming the file', async (name, text, message) => {
+    await writeFile(join(dir, name), text);
+    await expect(readRunForHistory(join(dir, name))).rejects.toThrow(message);
+    await expect(readRunForHistory(join(dir, name))).rejects.toThrow(name);
+  });
+
+  it('says what to pass when the folder has no report', async () => {
+    await expect(readRunForHistory(dir)).rejects.toThrow(/no report\.json here; pass a finished run folder/);
+  });
+});
