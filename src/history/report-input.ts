@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileError } from '../errors.js';
-import type { Report } from '../types.js';
 import { fromReportV1, type ReportV1Like } from './from-report.js';
 import { fromReportV2, type ReportV2Like } from './from-report-v2.js';
 import type { HistoryCaseInput, HistoryRunInput } from './types.js';
