@@ -34,6 +34,8 @@ export interface Config {
   services: Record<string, ServiceConfig>;
   /** `prices:` — USD per 1M tokens by concrete model id; used where a service reports no usage.cost. */
   prices?: Prices;
+  /** `history: { dir }` — the nightly history folder, as written in the config (relative to the config file). */
+  history?: { dir: string };
 }
 
 // ─── Suites ──────────────────────────────────────────────────────────────────
@@ -448,6 +450,16 @@ export interface CaseEntry {
   drift: Drift[];
   messages: Message[];
   redacted: boolean;
+  /** From the nightly history, for a case that changed: its last nights and the night the change began. */
+  history?: CaseHistory;
+}
+
+/** A changed case's recent nights, from the history (`run --history`). */
+export interface CaseHistory {
+  /** Oldest first; tonight is not among them. */
+  nights: { run_id: string; started_at: string; status: CaseStatus; passes: number; samples: number }[];
+  /** The first night of the case's current streak, counting tonight; null when nothing changed within the history. */
+  since: { run_id: string; started_at: string } | null;
 }
 
 // ─── Baselines ───────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { acceptReport } from '../baseline/accept.js';
+import { baselinePath } from '../baseline/store.js';
 import { UsageError } from '../errors.js';
 import { openReport } from '../report/read.js';
 import type { CliIO } from './io.js';
@@ -9,7 +10,12 @@ import type { CliIO } from './io.js';
 export async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { case: { type: 'string', multiple: true }, 'baseline-dir': { type: 'string' } },
+    options: {
+      case: { type: 'string', multiple: true },
+      'baseline-dir': { type: 'string' },
+      history: { type: 'string' },
+      config: { type: 'string' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -50,5 +56,26 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
   const written = await acceptReport(baselineDir, report, selection);
   for (const file of written) io.stdout(`baseline written: ${relative(io.cwd, file)}\n`);
   if (!written.length) io.stdout('nothing to accept: the run has no finished cases\n');
+  // The nightly history notes the acceptance: its slow-drift detector starts over for these suites.
+  const historyDir = await historyDirOf(values, io);
+  if (historyDir && written.length) {
+    const { appendBaselineAccepted } = await import('../history/store.js');
+    const at = new Date().toISOString();
+    const accepted = report.head.suites.filter((s) => written.includes(baselinePath(baselineDir, s.suite)));
+    for (const { suite } of accepted)
+      await appendBaselineAccepted(historyDir, { suite, source_run: run.id, at });
+    io.stdout(`history: baseline acceptance noted in ${relative(io.cwd, historyDir) || '.'}\n`);
+  }
   return 0;
+}
+
+/** `--history DIR`, else the config's `history: { dir }` (relative to the config file), else none. */
+async function historyDirOf(
+  values: { history?: string; config?: string },
+  io: CliIO,
+): Promise<string | null> {
+  if (values.history) return resolve(io.cwd, values.history);
+  const { loadConfig } = await import('../config/load.js');
+  const config = await loadConfig(values.config, io.env, io.cwd);
+  return config.history ? resolve(config.file ? dirname(config.file) : io.cwd, config.history.dir) : null;
 }

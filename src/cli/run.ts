@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
@@ -33,6 +33,7 @@ const OPTIONS = {
   'baseline-dir': { type: 'string' },
   reporter: { type: 'string' },
   'allow-alias': { type: 'boolean' },
+  history: { type: 'string' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -91,9 +92,26 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
   const interrupts = watchInterrupts(io, graceMs(io.env));
+  // `--history DIR`, else the config's `history: { dir }` (relative to the config file).
+  const historyDir = values.history
+    ? resolve(io.cwd, values.history)
+    : config.history
+      ? resolve(config.file ? dirname(config.file) : io.cwd, config.history.dir)
+      : null;
   const once = (runMeta: typeof meta, dir?: string) =>
     runAndPrint(
-      { io, config, env, suites, reportDir, baselineDir, reporters, interrupts, sim: Boolean(sim) },
+      {
+        io,
+        config,
+        env,
+        suites,
+        reportDir,
+        baselineDir,
+        reporters,
+        interrupts,
+        sim: Boolean(sim),
+        historyDir,
+      },
       runMeta,
       dir,
     );
@@ -126,6 +144,7 @@ interface RunContext {
   reporters: Set<string>;
   interrupts: ReturnType<typeof watchInterrupts>;
   sim: boolean;
+  historyDir: string | null;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -147,6 +166,7 @@ async function runAndPrint(
     version: version(),
     reporters,
     console: { write: io.stdout, color: io.color, ...(io.columns ? { columns: io.columns } : {}) },
+    ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd } } : {}),
     interrupt: ctx.interrupts.interrupt,
     abortInFlight: ctx.interrupts.abortInFlight,
     onThrottle: (service, concurrency) =>
@@ -168,6 +188,9 @@ async function runAndPrint(
     io.stderr(
       `driftcheck: a key value was found and replaced by [REDACTED] in ${result.redacted} sample(s)\n`,
     );
+  for (const problem of result.history?.problems ?? [])
+    io.stderr(`driftcheck: history: passed over ${problem}\n`);
+  if (result.history?.appended) io.stderr(`history: ${relative(io.cwd, result.history.appended)}\n`);
   if (result.journalSkipped) {
     io.stderr(
       `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,

@@ -54,5 +54,6 @@ function checkConfig(yaml: YamlMapping, file: string, env: NodeJS.ProcessEnv): V
   // fromEntries: model ids are user text, and `prices[id] = …` with "__proto__" would not add a key.
   const prices = yaml.data.prices as Prices | undefined;
   const priced = prices === undefined ? {} : { prices: Object.fromEntries(Object.entries(prices)) };
-  return { value: { file, services, ...priced } };
+  const history = yaml.data.history as { dir: string } | undefined;
+  return { value: { file, services, ...priced, ...(history ? { history: { dir: history.dir } } : {}) } };
 }

@@ -1,7 +1,15 @@
 import { isAccessStop } from '../error-kinds.js';
 import type { EndRecord, JournalRecord, PlanRecord, RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
-import type { Baseline, ReportHead, RunInfo, SampleResult, StopReason, SuiteReport } from '../types.js';
+import type {
+  Baseline,
+  CaseEntry,
+  ReportHead,
+  RunInfo,
+  SampleResult,
+  StopReason,
+  SuiteReport,
+} from '../types.js';
 import { CaseFold } from './case-fold.js';
 import { foldSuite } from './suite.js';
 import { countSuite, emptySummary, exitCodeFor, runStatusFor } from './summary.js';
@@ -17,6 +25,11 @@ export interface FoldOptions {
    * comes in plan order). Off when journals are merged: a suite is complete only at the end.
    */
   live?: boolean;
+  /**
+   * Adds what the fold alone cannot know to a folded suite's entries before they are counted
+   * and reported (the nightly history: the nights each changed case shows, slow drift).
+   */
+  annotate?: (suite: { suite: SuiteReport; cases: CaseEntry[]; baseline: Baseline | null }) => void;
   /** Decided by the caller instead of the journals: several shards make one complete run, or not. */
   complete?: boolean;
   /** How the run stopped, decided by the caller (a merge of shards: the worst shard's stop). */
@@ -226,6 +239,7 @@ export class RunFold {
     });
     // What was folded is not needed again: the entries carry it on to the reporters.
     state.folds.clear();
+    this.options.annotate?.({ suite: folded.suite, cases: folded.cases, baseline });
     countSuite(this.summary, folded.suite, folded.cases);
     this.reported.push(folded.suite);
     const planned = this.order.reduce((n, s) => n + s.plan.cases.length, 0);

@@ -14,3 +14,4 @@ export {
   type TrendOptions,
 } from './trends.js';
 export type * from './types.js';
+export { historyAnnotator, STRIP_NIGHTS, type TonightRun } from './tonight.js';

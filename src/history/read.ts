@@ -25,6 +25,10 @@ export async function readHistory(dir: string): Promise<History> {
   const history: History = { runs: [], baselines: [], problems: [] };
   for (const name of names) await readFile(join(dir, name), history);
   history.runs.sort((a, b) => cmp(a.started_at, b.started_at) || cmp(a.run_id, b.run_id));
+  // A run appended twice (paused, then resumed to the end) counts once, as last appended (the sort is stable).
+  const last = new Map(history.runs.map((run, i) => [run.run_id, i]));
+  if (last.size < history.runs.length)
+    history.runs = history.runs.filter((run, i) => last.get(run.run_id) === i);
   history.baselines.sort((a, b) => cmp(a.at, b.at));
   return history;
 }

@@ -1,6 +1,7 @@
 import { formatUsd } from '../baseline/usage-change.js';
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
+import { historyLine } from './history-strip.js';
 import { groupDigits } from './numbers.js';
 import type { Reporter } from './reporter.js';
 import { truncate, width, wrap } from './terminal.js';
@@ -106,7 +107,12 @@ function caseLines(c: CaseEntry, columns: number, paint: Paint): string[] {
   const tail = ` ${c.status}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`;
   const id = `${mark} ${c.id}`;
   const head = width(id) + width(tail) <= columns ? `${id}${tail}` : truncate(`${id}${tail}`, columns);
-  return [paint(colorOf(c), head), ...wrap(reasons(c), columns, '    ')];
+  const history = historyLine(c.history);
+  return [
+    paint(colorOf(c), head),
+    ...wrap(reasons(c), columns, '    '),
+    ...(history ? wrap(history, columns, '    ') : []),
+  ];
 }
 
 /** `9/10` for a repeated case (passing samples of those sent), empty for one sample. */

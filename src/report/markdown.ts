@@ -4,6 +4,7 @@ import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { reasons, samplesLabel } from './console.js';
+import { historyLine } from './history-strip.js';
 import { groupDigits } from './numbers.js';
 import type { Reporter } from './reporter.js';
 
@@ -63,7 +64,9 @@ function safeUrl(url: string): string | null {
 function row(c: CaseEntry): string {
   const status = isRegressed(c) && c.status === 'pass' ? 'pass (regressed)' : c.status;
   const samples = samplesLabel(c);
-  return `| ${code(c.id)} | ${status}${samples ? ` ${samples}` : ''} | ${code(c.model ?? c.requested_model)} | ${mdText(reasons(c))} |`;
+  const history = historyLine(c.history);
+  const why = history ? `${reasons(c)} — ${history}` : reasons(c);
+  return `| ${code(c.id)} | ${status}${samples ? ` ${samples}` : ''} | ${code(c.model ?? c.requested_model)} | ${mdText(why, 300)} |`;
 }
 
 interface Section {

@@ -14,7 +14,7 @@ import type { EndRecord, PlanRecord, RunRecord } from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
-import { openReport } from '../report/read.js';
+import { loadReport, openReport } from '../report/read.js';
 import { openClients } from '../service/setup.js';
 import type { Baseline, Config, ReportHead, SampleResult, Suite } from '../types.js';
 import { executePlan } from './execute.js';
@@ -54,6 +54,12 @@ export interface RunSuitesOptions {
   reporters?: ReadonlySet<string>;
   /** Where the console reporter prints, when it is asked for. */
   console?: Pick<ReporterContext, 'write' | 'color' | 'columns'>;
+  /**
+   * The nightly history folder (`run --history`, `history: { dir }`): earlier nights inform
+   * tonight's report (when each changed case began changing, slow drift), and tonight is
+   * appended to it once the run completes.
+   */
+  history?: { dir: string; cwd?: string };
 }
 
 export interface RunSuitesResult {
@@ -70,6 +76,8 @@ export interface RunSuitesResult {
   journalSkipped: number;
   /** Samples in which a key value was found and replaced. */
   redacted: number;
+  /** What the history said: the file tonight was appended to, and lines it passed over. */
+  history: { appended: string | null; problems: string[] } | null;
 }
 
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
@@ -108,11 +116,15 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     color: options.console?.color ?? false,
     ...(options.console?.columns ? { columns: options.console.columns } : {}),
   });
+  const tonight = options.history
+    ? await openHistory(options.history.dir, { id, started_at: startedAt })
+    : null;
   const fold = new RunFold({
     baseline: baselines.read,
     reporters,
     live: true,
     ...(options.now ? { now: options.now } : {}),
+    ...(tonight ? { annotate: tonight.annotator.annotate } : {}),
   });
 
   const journalFile = join(runDir, 'results.jsonl');
@@ -187,6 +199,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
 
   const { head, files } = await finishFold(fold);
   await updateLatest(options.reportDir, id);
+  const history =
+    tonight && options.history ? await appendTonight(options.history, runDir, tonight, head) : null;
   let baselinesWritten: string[] = [];
   let baselinesSkipped: string | null = null;
   if (meta.update_baselines) {
@@ -202,7 +216,43 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     baselinesSkipped,
     journalSkipped: previous.skipped,
     redacted,
+    history,
   };
+}
+
+/** Reads the history (lines it cannot read are passed over and said) and prepares tonight's annotations. */
+async function openHistory(dir: string, run: { id: string; started_at: string }) {
+  const { historyAnnotator, readHistory } = await import('../history/index.js');
+  const history = await readHistory(dir);
+  return {
+    annotator: historyAnnotator(history, run),
+    problems: history.problems.map((p) => `${p.file}:${p.line}: ${p.reason}`),
+  };
+}
+
+/**
+ * Appends tonight's run to the history: a run that stopped early is recorded too (its
+ * status says so), so the trend page can show paused nights.
+ */
+async function appendTonight(
+  history: { dir: string; cwd?: string },
+  runDir: string,
+  tonight: NonNullable<Awaited<ReturnType<typeof openHistory>>>,
+  head: ReportHead,
+): Promise<{ appended: string; problems: string[] }> {
+  const { appendRun, fromReportV2, gitInfo } = await import('../history/index.js');
+  const { run, cases } = fromReportV2(await loadReport(runDir));
+  const suites = run.suites.map((s) => ({
+    ...s,
+    baseline_source_run: tonight.annotator.sources.get(s.suite) ?? null,
+  }));
+  const git = await gitInfo(process.env, history.cwd ?? process.cwd());
+  const appended = await appendRun(
+    history.dir,
+    { ...run, exit_code: head.run.exit_code, suites, git },
+    cases,
+  );
+  return { appended, problems: tonight.problems };
 }
 
 async function finishFold(fold: RunFold): Promise<{ head: ReportHead; files: string[] }> {

@@ -2,6 +2,7 @@ import type {
   BaselineCase,
   CaseEntry,
   CaseError,
+  CaseHistory,
   CaseStatus,
   CheckResult,
   DistinctAnswer,
@@ -65,6 +66,8 @@ export interface PageCase {
   truncated: boolean;
   samples: SampleCounts;
   pass_rate: PassRate | null;
+  /** From the nightly history, for a changed case: its last nights and when the change began. */
+  history: CaseHistory | null;
 }
 
 /** Regressions first, then errors, failures, warnings; passes last. */
@@ -149,5 +152,6 @@ export function pageCase(c: CaseEntry, base: BaselineCase | undefined, limit: nu
       c.messages.some((m) => m.content.length > (limit ?? Infinity)),
     samples: c.samples,
     pass_rate: c.pass_rate,
+    history: c.history ?? null,
   };
 }

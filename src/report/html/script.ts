@@ -69,6 +69,7 @@ function row(c) {
   if (c.samples.sent > 1) head.append(el('span', 'samples', c.samples.passed + '/' + c.samples.sent));
   const why = reason(c);
   if (why) head.append(el('span', 'reason', why));
+  if (c.history && c.history.since) head.append(el('span', 'since', 'since ' + c.history.since.started_at.slice(0, 10)));
   item.append(head);
   item.addEventListener('toggle', function () {
     if (item.open && item.childElementCount === 1) item.append(detail(c));
@@ -172,6 +173,7 @@ function detail(c) {
     body.append(drift);
   }
   body.append(meta, answer(c));
+  if (c.history) body.append(nights(c));
   if (c.answers.length > 1) {
     const distinct = section('Distinct answers (' + c.answers.length + (c.other_answers ? ' shown, ' + c.other_answers + ' more samples differ' : '') + ')');
     c.answers.forEach(function (a) {
@@ -182,6 +184,22 @@ function detail(c) {
     body.append(distinct);
   }
   return body;
+}
+
+// A changed case's recent nights (from the history): each links to that night's report, opened at this case.
+function nights(c) {
+  const s = section('Recent nights');
+  if (c.history.since) s.append(el('p', null, 'Since ' + c.history.since.started_at.slice(0, 10) + ' (run ' + c.history.since.run_id + ').'));
+  const list = el('ol', 'nights');
+  c.history.nights.forEach(function (n) {
+    const li = el('li', n.status === 'pass' ? 'ok' : n.status === 'not_run' ? 'muted' : 'bad');
+    const link = el('a', null, n.started_at.slice(0, 10) + ' ' + n.status + ' ' + n.passes + '/' + n.samples);
+    link.href = '../' + encodeURIComponent(n.run_id) + '/report.html#' + encodeURIComponent(c.id);
+    li.append(link);
+    list.append(li);
+  });
+  s.append(list);
+  return s;
 }
 
 function answer(c) {
