@@ -74,6 +74,7 @@ export function normalizeCompletion(
     content: content ?? '',
     finish_reason: first ? internOrNull(strOrNull(first.finish_reason)) : null,
     usage: readUsage(root.usage),
+    ...servedBy(root, first, message),
   };
   const fail = (errorKind: ErrorKind, text: string, fields?: ErrorFields): Normalized => ({
     completion,
@@ -103,6 +104,14 @@ export function normalizeCompletion(
   if (content === null) {
     return fail('bad_response', `the message content is ${jsonKind(message.content)}, not text`);
   }
+  // A refusal is its own outcome (OpenAI's `message.refusal`): its text is kept, and checks run on it.
+  if (completion.refusal && completion.content.trim() === '') return fail('refusal', completion.refusal);
+  // The provider's filter stopped the answer: say so, rather than "no content".
+  if (completion.finish_reason === 'content_filter' && completion.content.trim() === '')
+    return fail(
+      'content_filter',
+      'the provider\'s content filter stopped the answer (finish_reason "content_filter")',
+    );
   // A tool call is an answer even without text; suites send no tools, but do not misreport it.
   const hasToolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
   if (completion.content.trim() === '' && !hasToolCalls) {
@@ -113,6 +122,40 @@ export function normalizeCompletion(
     return fail('empty_content', `the model returned no content${hint}`);
   }
   return { completion, error: null };
+}
+
+/**
+ * What served the answer, where the body says: the router's `provider` (documented in its
+ * chunk examples, not in its OpenAPI ChatResult) and `native_finish_reason`, both services'
+ * `system_fingerprint`, the message's `refusal`, reasoning and cached token counts
+ * (`usage.completion_tokens_details.reasoning_tokens`, `usage.prompt_tokens_details.cached_tokens`).
+ */
+function servedBy(
+  root: Record<string, unknown>,
+  choice: Record<string, unknown> | null,
+  message: Record<string, unknown> | null,
+): Pick<
+  Completion,
+  | 'provider'
+  | 'system_fingerprint'
+  | 'native_finish_reason'
+  | 'refusal'
+  | 'reasoning_tokens'
+  | 'cached_tokens'
+> {
+  const usage = isRecord(root.usage) ? root.usage : {};
+  const details = (key: string, field: string): number | null => {
+    const d = usage[key];
+    return isRecord(d) ? count(d[field]) : null;
+  };
+  return {
+    provider: internOrNull(strOrNull(root.provider)),
+    system_fingerprint: internOrNull(strOrNull(root.system_fingerprint)),
+    native_finish_reason: choice ? internOrNull(strOrNull(choice.native_finish_reason)) : null,
+    refusal: message ? strOrNull(message.refusal) : null,
+    reasoning_tokens: details('completion_tokens_details', 'reasoning_tokens'),
+    cached_tokens: details('prompt_tokens_details', 'cached_tokens'),
+  };
 }
 
 function serviceName(kind: ServiceKind): string {

@@ -23,9 +23,59 @@ describe('normalizeCompletion', () => {
         content: 'Thirty days.',
         finish_reason: 'stop',
         usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12, cost: 0.00042 },
+        provider: null,
+        system_fingerprint: null,
+        native_finish_reason: null,
+        refusal: null,
+        reasoning_tokens: null,
+        cached_tokens: null,
       },
       error: null,
     });
+  });
+
+  it('records what served the answer: provider, fingerprint, native finish reason, reasoning and cached tokens', () => {
+    const body = {
+      ...okBody('Thirty days.', {
+        usage: {
+          prompt_tokens: 9,
+          completion_tokens: 30,
+          total_tokens: 39,
+          prompt_tokens_details: { cached_tokens: 4 },
+          completion_tokens_details: { reasoning_tokens: 27 },
+        },
+      }),
+      provider: 'Together',
+      system_fingerprint: 'fp_0042',
+    };
+    (body.choices as Record<string, unknown>[])[0]!.native_finish_reason = 'eos';
+    const { completion, error } = normalizeCompletion('router', body, MODEL);
+    expect(error).toBeNull();
+    expect(completion).toMatchObject({
+      provider: 'Together',
+      system_fingerprint: 'fp_0042',
+      native_finish_reason: 'eos',
+      reasoning_tokens: 27,
+      cached_tokens: 4,
+    });
+  });
+
+  it('keeps a refusal as its own outcome, with its text (not "no content")', () => {
+    const body = okBody('');
+    const message = (body.choices as { message: Record<string, unknown> }[])[0]!.message;
+    message.content = null;
+    message.refusal = "I can't help with that request.";
+    const { completion, error } = normalizeCompletion('direct', body, MODEL);
+    expect(error).toMatchObject({ kind: 'refusal', message: "I can't help with that request." });
+    expect(completion.refusal).toBe("I can't help with that request.");
+  });
+
+  it('names a content filter stop as such', () => {
+    const body = okBody('');
+    (body.choices as Record<string, unknown>[])[0]!.finish_reason = 'content_filter';
+    const { error } = normalizeCompletion('router', body, MODEL);
+    expect(error?.kind).toBe('content_filter');
+    expect(error?.message).toMatch(/content filter/);
   });
 
   it('leaves usage null when absent rather than inventing zeros', () => {
