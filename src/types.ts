@@ -85,8 +85,7 @@ export type { CheckType, Expectation } from './checks/registry.js';
  * Faults the embedded simulator can be told to produce for one request: every error
  * kind a service can cause, plus a reply cut short at max_tokens.
  */
-export type SimFault =
-  Exclude<ErrorKind, 'preflight' | 'refusal' | 'content_filter' | 'endpoint_not_found'> | 'length';
+export type SimFault = Exclude<ErrorKind, 'preflight' | 'endpoint_not_found'> | 'length';
 
 /**
  * Per-case instructions for the embedded simulator (`sim:` in a suite). Sent only
@@ -110,6 +109,10 @@ export interface SimDirective {
   pass_rate?: number;
   /** The answer of a sample that "fails" under pass_rate (default "I am not sure."). */
   fail_reply?: string;
+  /** Router: the provider that serves this case (another provider answers the same model differently). */
+  provider?: string;
+  /** The `system_fingerprint` to report (a backend change). */
+  fingerprint?: string;
 }
 
 export interface SuiteCase {

@@ -41,13 +41,29 @@ export function answerReply(
   }
   if (d.finish_reason !== undefined) finish = d.finish_reason;
   if (active === 'empty_content') [content, finish, completionTokens] = ['', null, 0];
+  // OpenAI's refusal shape: no content, the refusal in `message.refusal`, a normal stop.
+  const refusal = active === 'refusal' ? REFUSAL : null;
+  if (refusal !== null) [content, finish, completionTokens] = ['', 'stop', tokenCount(REFUSAL)];
+  if (active === 'content_filter') [content, finish, completionTokens] = ['', 'content_filter', 0];
 
   const created = Math.floor(Date.now() / 1000);
   const id = kind === 'router' ? `gen-${created}-${state.nextId()}` : `chatcmpl-${state.nextId()}`;
   const cost = model.priced ? routerCost(model.priced, base.promptTokens, completionTokens) : 0;
   const shape =
     active === 'empty_choices' ? 'empty_choices' : active === 'body_error' ? 'body_error' : 'normal';
-  const parts = { id, created, model: model.id, provider: model.provider, content, finishReason: finish };
+  // Another provider (or a backend change) serves the same model: the directive says which.
+  const provider = d.provider ?? model.provider;
+  const fingerprint = d.fingerprint ?? fingerprintOf(model.id, provider);
+  const parts = {
+    id,
+    created,
+    model: model.id,
+    provider,
+    fingerprint,
+    content,
+    refusal,
+    finishReason: finish,
+  };
   const body = JSON.stringify(
     completionBody(kind, { ...parts, promptTokens: base.promptTokens, completionTokens, cost }, shape),
   );
@@ -56,6 +72,17 @@ export function answerReply(
     return { action: 'respond', status: 200, headers, body: body.slice(0, Math.floor(body.length / 2)) };
   }
   // Only a usable answer spends credit: empty and broken replies are free, as with zero-completion insurance.
-  if (shape === 'normal' && active !== 'empty_content') state.countSuccess(key);
+  if (shape === 'normal' && active !== 'empty_content' && active !== 'content_filter')
+    state.countSuccess(key);
   return { action: 'respond', status: 200, headers, body };
+}
+
+/** What the simulated model says when it refuses. */
+const REFUSAL = "I'm sorry, but I can't help with that request.";
+
+/** A stable `system_fingerprint` per model and provider, as the services report one per backend configuration. */
+function fingerprintOf(model: string, provider: string): string {
+  let h = 2166136261;
+  for (const ch of `${model}|${provider}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return `fp_${(h >>> 0).toString(16).padStart(8, '0')}`;
 }

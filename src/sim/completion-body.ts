@@ -8,7 +8,11 @@ export interface BodyParts {
   model: string;
   /** Router only: upstream provider name. */
   provider: string;
+  /** `system_fingerprint`: the backend configuration that answered. */
+  fingerprint: string;
   content: string;
+  /** A refusal: no content, this text in `message.refusal`. */
+  refusal?: string | null;
   finishReason: string | null;
   promptTokens: number;
   completionTokens: number;
@@ -23,8 +27,21 @@ export type BodyShape = 'normal' | 'empty_choices' | 'body_error';
 export function completionBody(kind: ServiceKind, p: BodyParts, shape: BodyShape): Record<string, unknown> {
   const head: Record<string, unknown> =
     kind === 'router'
-      ? { id: p.id, provider: p.provider, model: p.model, object: 'chat.completion', created: p.created }
-      : { id: p.id, object: 'chat.completion', created: p.created, model: p.model };
+      ? {
+          id: p.id,
+          provider: p.provider,
+          model: p.model,
+          object: 'chat.completion',
+          created: p.created,
+          system_fingerprint: p.fingerprint,
+        }
+      : {
+          id: p.id,
+          object: 'chat.completion',
+          created: p.created,
+          model: p.model,
+          system_fingerprint: p.fingerprint,
+        };
   if (shape === 'body_error') {
     return {
       ...head,
@@ -43,7 +60,9 @@ export function completionBody(kind: ServiceKind, p: BodyParts, shape: BodyShape
   };
   if (kind === 'router') usage.cost = p.cost;
   if (shape === 'empty_choices') return { ...head, choices: [], usage };
-  const message = { role: 'assistant', content: p.content };
+  const message = p.refusal
+    ? { role: 'assistant', content: null, refusal: p.refusal }
+    : { role: 'assistant', content: p.content, refusal: null };
   const choice: Record<string, unknown> =
     kind === 'router'
       ? {

@@ -20,6 +20,8 @@ const FAULTS: Record<SimFault, true> = {
   bad_response: true,
   server_error: true,
   length: true,
+  refusal: true,
+  content_filter: true,
 };
 
 export const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];
@@ -95,7 +97,13 @@ export function directiveProblem(d: Record<string, unknown>): string | null {
       if (typeof value !== 'string' || !(value in FAULTS)) {
         return `unknown fault ${JSON.stringify(value)}; expected one of ${SIM_FAULTS.join(', ')}.`;
       }
-    } else if (key === 'reply' || key === 'finish_reason' || key === 'fail_reply') {
+    } else if (
+      key === 'reply' ||
+      key === 'finish_reason' ||
+      key === 'fail_reply' ||
+      key === 'provider' ||
+      key === 'fingerprint'
+    ) {
       if (typeof value !== 'string') return `${key} must be a string.`;
     } else if (key in NUMBER_FIELDS) {
       const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
@@ -110,7 +118,7 @@ export function directiveProblem(d: Record<string, unknown>): string | null {
         return `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
       }
     } else {
-      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate or fail_reply.`;
+      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider or fingerprint.`;
     }
   }
   return null;

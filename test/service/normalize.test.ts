@@ -48,7 +48,7 @@ describe('normalizeCompletion', () => {
       provider: 'Together',
       system_fingerprint: 'fp_0042',
     };
-    (body.choices as Record<string, unknown>[])[0]!.native_finish_reason = 'eos';
+    ((body as Record<string, unknown>).choices as Record<string, unknown>[])[0]!.native_finish_reason = 'eos';
     const { completion, error } = normalizeCompletion('router', body, MODEL);
     expect(error).toBeNull();
     expect(completion).toMatchObject({

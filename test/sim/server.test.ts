@@ -21,13 +21,14 @@ describe('chat completions', () => {
       provider: 'OpenAI',
       object: 'chat.completion',
     });
+    expect(r.json.system_fingerprint).toMatch(/^fp_[0-9a-f]{8}$/);
     expect(r.json.choices).toEqual([
       {
         index: 0,
         logprobs: null,
         finish_reason: 'stop',
         native_finish_reason: 'stop',
-        message: { role: 'assistant', content: 'PONG' },
+        message: { role: 'assistant', content: 'PONG', refusal: null },
       },
     ]);
     const { prompt_tokens, completion_tokens, total_tokens, cost } = r.json.usage;
