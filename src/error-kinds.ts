@@ -14,3 +14,21 @@ export function isBudgetCondition(error: CaseError): boolean {
 export function isAccessStop(error: CaseError): boolean {
   return error.kind === 'auth' || (error.kind === 'permission' && error.code !== 'moderation');
 }
+
+/**
+ * A request that reached no chat-completion endpoint at all (a wrong base_url): every other
+ * case would fail the same way, so the run stops (exit 2) and says to check base_url.
+ */
+export function isConfigStop(error: CaseError): boolean {
+  return error.kind === 'endpoint_not_found';
+}
+
+/** An error that stops the run for reasons outside the case: its sample is sent again on resume. */
+export function isRunStop(error: CaseError): boolean {
+  return isAccessStop(error) || isConfigStop(error);
+}
+
+/** How a run-stopping error stops the run: `access` (exit 4) or `config` (exit 2). */
+export function stopKindOf(error: CaseError): 'access' | 'config' {
+  return isConfigStop(error) ? 'config' : 'access';
+}

@@ -500,7 +500,7 @@ export type RunStatus = 'completed' | 'paused' | 'interrupted';
 
 /** Why a run ended before its plan did. */
 export type StopReason =
-  | { kind: 'paused' | 'access'; error: CaseError }
+  | { kind: 'paused' | 'access' | 'config'; error: CaseError }
   | { kind: 'interrupted'; error: null; signal: 'SIGINT' | 'SIGTERM' };
 /** DESIGN.md's 0–4, plus the shell's 128 + signal for a run interrupted by SIGINT (130) or SIGTERM (143). */
 export type ExitCode = 0 | 1 | 2 | 3 | 4 | 130 | 143;

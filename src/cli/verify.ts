@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { PreflightError, UsageError } from '../errors.js';
-import { isAccessStop, isBudgetCondition } from '../error-kinds.js';
+import { isAccessStop, isBudgetCondition, isConfigStop } from '../error-kinds.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor } from '../service/redact.js';
@@ -111,7 +111,8 @@ async function verifyService(
     lines.push(
       `  verdict: ${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}${e.type ? ` type=${e.type}` : ''}${e.code ? ` code=${e.code}` : ''} — ${e.message}`,
     );
-    code = isAccessStop(e) ? 4 : isBudgetCondition(e) ? 3 : 1;
+    // A wrong base_url is a configuration problem (exit 2), as the message says.
+    code = isConfigStop(e) ? 2 : isAccessStop(e) ? 4 : isBudgetCondition(e) ? 3 : 1;
   }
   io.stdout(`${redactor.redact(lines.join('\n')).text}\n`);
   return code;

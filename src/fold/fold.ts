@@ -1,4 +1,4 @@
-import { isAccessStop } from '../error-kinds.js';
+import { isRunStop } from '../error-kinds.js';
 import type { EndRecord, JournalRecord, PlanRecord, RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
 import type {
@@ -152,7 +152,7 @@ export class RunFold {
     // A sample after an `end` is a resumed session's: that end no longer says how the run stopped.
     this.end = null;
     this.provisional.delete(sample.key);
-    if (sample.error && isAccessStop(sample.error)) {
+    if (sample.error && isRunStop(sample.error)) {
       this.provisional.set(sample.key, sample);
       return;
     }

@@ -16,8 +16,8 @@ export interface FoldedRuns {
   skipped: { dir: string; lines: number[] }[];
 }
 
-/** Worst first: an access stop outranks a budget pause, which outranks an interrupt. */
-const STOP_RANK: Record<StopReason['kind'], number> = { access: 0, paused: 1, interrupted: 2 };
+/** Worst first: a configuration stop, an access stop, a budget pause, an interrupt. */
+const STOP_RANK: Record<StopReason['kind'], number> = { config: 0, access: 1, paused: 2, interrupted: 3 };
 
 /**
  * Folds the journals of one or more run folders into reports: `driftcheck report` (one

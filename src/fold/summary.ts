@@ -50,7 +50,8 @@ export function runStatusFor(stop: StopReason | null): RunStatus {
 }
 
 /**
- * DESIGN.md's exit codes: 3 for a budget pause, 4 for an auth/permission stop, 1 for any
+ * DESIGN.md's exit codes: 3 for a budget pause, 4 for an auth/permission stop, 2 for a
+ * configuration stop (the base_url reached no chat-completion endpoint), 1 for any
  * failing, erroring or regressed case or a failing suite finding, else 0. An interrupted run
  * exits as shells expect of a signal (130 SIGINT, 143 SIGTERM), so CI never mistakes it for
  * a verdict.
@@ -58,6 +59,7 @@ export function runStatusFor(stop: StopReason | null): RunStatus {
 export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
   if (stop?.kind === 'paused') return 3;
   if (stop?.kind === 'access') return 4;
+  if (stop?.kind === 'config') return 2;
   if (stop?.kind === 'interrupted') return stop.signal === 'SIGTERM' ? 143 : 130;
   const failing = summary.failed + summary.errored + summary.regressed + summary.suite_regressed;
   return failing > 0 ? 1 : 0;

@@ -18,7 +18,7 @@ export interface ConsoleOptions {
 const VERDICT_TEXT = {
   0: 'PASS — no failure, no regression',
   1: 'FAIL — failures, errors or regressions',
-  2: 'ERROR — nothing was sent',
+  2: 'ERROR — a configuration problem stopped the run (see above)',
   3: 'PAUSED — budget or credit condition; resume with --resume',
   4: 'STOPPED — authentication or permission failure',
   130: 'INTERRUPTED (SIGINT) — finish it with --resume',

@@ -3,7 +3,7 @@ import type { Journal } from '../journal/write.js';
 import type { PlannedCase, PlannedCaseGroup } from './plan.js';
 import { runJudge } from '../checks/judge-run.js';
 import { splitExpectations } from '../checks/judge.js';
-import { isAccessStop, isBudgetCondition } from '../error-kinds.js';
+import { isBudgetCondition, isRunStop, stopKindOf } from '../error-kinds.js';
 import { resultFromOutcome, withJudgeChecks } from './result.js';
 import { createFeeder } from './feeder.js';
 import { createThrottle, type Throttle } from './throttle.js';
@@ -104,8 +104,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
             // Decided before the slot is freed: the next queued request must already see the stop.
             if (answer.status === 'error' && isBudgetCondition(answer.error))
               stop ??= { kind: 'paused', error: answer.error };
-            else if (answer.status === 'error' && isAccessStop(answer.error))
-              stop ??= { kind: 'access', error: answer.error };
+            else if (answer.status === 'error' && isRunStop(answer.error))
+              stop ??= { kind: stopKindOf(answer.error), error: answer.error };
             return answer;
           });
       });
@@ -146,7 +146,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       result = { ...(JSON.parse(scrubbed.text) as SampleResult), redacted: true };
       line = JSON.stringify(result);
     }
-    if (result.error && isAccessStop(result.error)) stop ??= { kind: 'access', error: result.error };
+    if (result.error && isRunStop(result.error))
+      stop ??= { kind: stopKindOf(result.error), error: result.error };
     options.journal.appendLine(line);
     options.onResult?.(result);
     if (planned.adaptive && !stop) sampler.finished(planned, result);
@@ -170,8 +171,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       if (outcome?.status === 'error' && isBudgetCondition(outcome.error)) {
         return { checks, stop: { kind: 'paused', error: outcome.error } as StopReason };
       }
-      if (outcome?.status === 'error' && isAccessStop(outcome.error)) {
-        return { checks, stop: { kind: 'access', error: outcome.error } as StopReason };
+      if (outcome?.status === 'error' && isRunStop(outcome.error)) {
+        return { checks, stop: { kind: stopKindOf(outcome.error), error: outcome.error } as StopReason };
       }
       checks.push(check);
     }

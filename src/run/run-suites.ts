@@ -6,7 +6,7 @@ import { baselineReader } from '../baseline/cache.js';
 import { readBaseline } from '../baseline/store.js';
 import { judgeTargets } from '../checks/judge.js';
 import { unconfiguredServices } from '../config/services.js';
-import { isAccessStop } from '../error-kinds.js';
+import { isRunStop } from '../error-kinds.js';
 import { InputError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
 import { readJournal } from '../journal/read.js';
@@ -280,7 +280,7 @@ async function replay(file: string, fold: RunFold) {
     if (record.type === 'plan') planned = true;
     fold.add(record);
     if (record.type !== undefined) continue;
-    if (!(record.error && isAccessStop(record.error))) done.add(record.key);
+    if (!(record.error && isRunStop(record.error))) done.add(record.key);
     if (record.sampling === 'auto') adaptive.push(record);
   }
   return { done, adaptive, skipped: stats.skipped.length, planned };

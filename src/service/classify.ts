@@ -1,8 +1,8 @@
 import type { CaseError, ServiceKind } from '../types.js';
 import { DIRECT_RULES } from './classify-direct.js';
 import { ROUTER_RULES } from './classify-router.js';
-import { type ErrorFields, readErrorFields } from './error-fields.js';
-import { applyRules } from './rules.js';
+import { type ErrorFields, isRecord, readErrorFields, trimMessage } from './error-fields.js';
+import { applyRules, MODEL_ID_MESSAGE } from './rules.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -40,6 +40,24 @@ export function headerValue(headers: HeaderMap, name: string): string | undefine
   return undefined;
 }
 
+const CHECK_BASE_URL =
+  "no chat-completion endpoint answered there: check the service's base_url (it ends in /v1; the router's in /api/v1)";
+
+/**
+ * Whether a 404 came from something other than the chat-completion API: both services
+ * answer with an `error` object (OpenAI-style `{error:{type,message}}`, the router's
+ * `{error:{code,message}}`); a web framework's own 404 says `{"error":"Not Found",
+ * "message":"Cannot POST /v2/chat/completions"}` or just `{"message":…}`.
+ */
+function notTheApi(body: unknown, fields: ErrorFields): boolean {
+  // OpenAI: "Invalid URL (POST /v1/chat/completionz)"; frameworks: "Cannot POST …", "no route".
+  const path =
+    /\b(?:cannot (?:post|get)|no route|invalid url|unknown (?:request )?(?:path|url|endpoint|route))\b/i;
+  if (path.test(fields.message) || fields.code === 'unknown_url') return true;
+  if (MODEL_ID_MESSAGE.test(fields.message)) return false;
+  return !(isRecord(body) && isRecord(body.error));
+}
+
 /** Turns a non-2xx answer into DESIGN's error vocabulary; pure and table-driven, per service kind. */
 export function classifyHttpFailure(input: HttpFailure): CaseError {
   const { status } = input;
@@ -58,14 +76,21 @@ export function classifyHttpFailure(input: HttpFailure): CaseError {
     const what = empty ? 'an empty body' : `a non-JSON body (${contentType})`;
     // A 404 page that is not JSON comes from a wrong path, not from the API: the base URL is the suspect.
     if (status === 404) {
-      return {
-        ...base,
-        kind: 'bad_response',
-        message: `HTTP 404 with ${what}; check the service's base_url`,
-      };
+      return { ...base, kind: 'endpoint_not_found', message: `HTTP 404 with ${what}; ${CHECK_BASE_URL}` };
     }
     const verdict = applyRules(input.kind === 'router' ? ROUTER_RULES : DIRECT_RULES, { ...fields, status });
     return { ...base, kind: verdict.kind, message: `HTTP ${status} with ${what}` };
+  }
+  // Both services document a 404 for an unknown model (OpenAI "The model … does not exist",
+  // Moonshot "Not found the model", the router's model_not_found / no_endpoints). A 404 that
+  // says nothing about a model (`Cannot POST /v2/chat/completions`, `Not Found`) reached no
+  // chat-completion endpoint: the base URL is wrong, and every case would fail the same way.
+  if (status === 404 && notTheApi(input.body, fields)) {
+    return {
+      ...base,
+      kind: 'endpoint_not_found',
+      message: trimMessage(`${fields.message || 'HTTP 404'}; ${CHECK_BASE_URL}`),
+    };
   }
   const verdict = applyRules(input.kind === 'router' ? ROUTER_RULES : DIRECT_RULES, { ...fields, status });
   return {

@@ -56,7 +56,11 @@ export function readErrorFields(body: unknown): ErrorFields | null {
     return loose === null ? null : fromObject({ message: loose }, body);
   }
   if (isRecord(raw)) return fromObject(raw, body);
-  return fromObject({ message: str(raw) ?? JSON.stringify(raw) }, body);
+  // `{"error":"Not Found","message":"Cannot POST /v2/chat/completions"}` (web frameworks'
+  // 404s): the string is only a title, the sibling message says what happened — keep both.
+  const title = str(raw) ?? JSON.stringify(raw);
+  const detail = str(body.message) ?? str(body.detail);
+  return fromObject({ message: detail && detail !== title ? `${title}: ${detail}` : title }, body);
 }
 
 /** The same reading for an error object found elsewhere (e.g. `choices[0].error`). */

@@ -359,8 +359,47 @@ describe.each([
 
   it('blames the base URL for a non-JSON 404 instead of the model', () => {
     const error = classifyHttpFailure({ kind, status: 404, body: 'Not Found', headers: {}, model: MODEL });
-    expect(error.kind).toBe('bad_response');
-    expect(error.message).toContain('base_url');
+    expect(error.kind).toBe('endpoint_not_found');
+    expect(error.message).toContain("check the service's base_url");
+  });
+
+  it.each([
+    [
+      'a web framework 404 (string error, sibling message)',
+      { error: 'Not Found', message: 'Cannot POST /v2/chat/completions' },
+    ],
+    ['a bare message', { message: 'Route POST:/v2/chat/completions not found' }],
+    ['an API-shaped error naming the path', { error: { message: 'Cannot POST /v1/chats' } }],
+    [
+      "OpenAI's invalid URL",
+      {
+        error: {
+          message: 'Invalid URL (POST /v1/chat/completionz)',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
+    ],
+  ])('calls %s a wrong base_url, keeping its message', (_name, body) => {
+    const error = classifyHttpFailure({ kind, status: 404, body, headers: {}, model: MODEL });
+    expect(error.kind).toBe('endpoint_not_found');
+    expect(error.message).toMatch(
+      /^(Not Found: Cannot POST|Route POST|Cannot POST|Invalid URL).*; no chat-completion endpoint answered there: check the service's base_url/,
+    );
+  });
+
+  it('keeps an unknown model a model problem', () => {
+    const body = {
+      error: {
+        message: `The model \`${MODEL}\` does not exist or you do not have access to it.`,
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+      },
+    };
+    expect(classifyHttpFailure({ kind, status: 404, body, headers: {}, model: MODEL }).kind).toBe(
+      'invalid_model',
+    );
   });
 });
 

@@ -6,7 +6,7 @@ import { compareText } from '../../util/compare-text.js';
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
   1: { word: 'FAIL', tone: 'bad', text: 'failures, errors or regressions' },
-  2: { word: 'ERROR', tone: 'bad', text: 'nothing was sent' },
+  2: { word: 'ERROR', tone: 'bad', text: 'a configuration problem stopped the run' },
   3: { word: 'PAUSED', tone: 'warn', text: 'budget or credit condition; continue with --resume' },
   4: { word: 'STOPPED', tone: 'bad', text: 'authentication or permission failure' },
 } as const;
