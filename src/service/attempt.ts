@@ -140,7 +140,12 @@ function withWait(
   completion: Completion | null,
 ): AttemptResult {
   const fields = readErrorFields(parsed) ?? readErrorFields({ error: firstChoiceError(parsed) });
-  const retryAfter = requestedWaitSeconds(headers, ctx.wallNow(), fields?.retryAfterS ?? null);
+  const retryAfter = requestedWaitSeconds(
+    headers,
+    ctx.wallNow(),
+    fields?.retryAfterS ?? null,
+    fields?.message ?? '',
+  );
   const withRetry = retryAfter === null ? error : { ...error, retry_after_s: retryAfter };
   return fail(withRetry, { completion, serviceSaysRetryable: fields?.retryable ?? null });
 }

@@ -92,6 +92,20 @@ export function classifyHttpFailure(input: HttpFailure): CaseError {
       message: trimMessage(`${fields.message || 'HTTP 404'}; ${CHECK_BASE_URL}`),
     };
   }
+  // The router's 402 for its *in-flight* budget says when to come back (Retry-After): a
+  // wait, not an account out of credit ("a 402 without the header is not a wait-and-retry case").
+  if (
+    status === 402 &&
+    fields.metadata?.limit_source === 'openrouter_in_flight_budget' &&
+    headerValue(input.headers, 'retry-after') !== undefined
+  ) {
+    return {
+      ...base,
+      kind: 'rate_limited',
+      code: 'openrouter_in_flight_budget',
+      message: fields.message || 'in-flight budget in use',
+    };
+  }
   const verdict = applyRules(input.kind === 'router' ? ROUTER_RULES : DIRECT_RULES, { ...fields, status });
   return {
     ...base,

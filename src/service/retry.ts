@@ -38,7 +38,13 @@ export function isRetryable(error: CaseError, serviceSaysRetryable: boolean | nu
     case 'network':
       return true;
     case 'routing':
-      return serviceSaysRetryable === true || error.code === 'temporarily_unavailable';
+      // The router's 503 "no available provider meets your routing requirements" may come
+      // with Retry-After (documented for 429 and 503): a provider may be back by then.
+      return (
+        serviceSaysRetryable === true ||
+        error.code === 'temporarily_unavailable' ||
+        (error.http_status === 503 && error.retry_after_s != null)
+      );
     case 'body_error':
       return (
         (error.type !== null && TRANSIENT_BODY_TYPES.has(error.type)) ||
@@ -74,17 +80,52 @@ export function parseRateLimitReset(value: string | undefined, nowMs: number): n
   return n;
 }
 
-/** How long the service asked us to wait, from its headers, else its availability hint. */
+/** Never wait longer than this for one attempt, whatever a service says (the total-wait budget still applies). */
+export const MAX_REQUESTED_WAIT_S = 300;
+
+/**
+ * OpenAI-style durations (`x-ratelimit-reset-requests: 1s`, `6m0s`, `20ms`, `1h2m3.5s`) as
+ * seconds; null for anything else.
+ */
+export function parseDuration(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  const m =
+    /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(text);
+  if (!m || text === '') return null;
+  const [, h, min, sec, ms] = m.map((x) => (x === undefined ? 0 : Number(x))) as number[];
+  return h! * 3600 + min! * 60 + sec! + ms! / 1000;
+}
+
+/** "Please try again in 20s" / "in 1.5s" / "in 250ms" / "in 6m0s" in an error message, as seconds. */
+export function waitInMessage(message: string): number | null {
+  const m = /\btry again in (\d+(?:\.\d+)?(?:ms|s|m(?:\d+(?:\.\d+)?s)?|h))\b/i.exec(message);
+  return m ? parseDuration(m[1]) : null;
+}
+
+/**
+ * How long the service asked us to wait: `Retry-After` when sent (the explicit answer);
+ * else the longest of OpenAI's `x-ratelimit-reset-requests` / `-tokens` (either limit may be
+ * the one hit) and "try again in Ns" in the message; else the router's `X-RateLimit-Reset`;
+ * else the availability hint. Capped at MAX_REQUESTED_WAIT_S.
+ */
 export function requestedWaitSeconds(
   headers: HeaderMap,
   nowMs: number,
   availabilityRetryAfterS: number | null = null,
+  message = '',
 ): number | null {
-  return (
+  const openai = [
+    parseDuration(headerValue(headers, 'x-ratelimit-reset-requests')),
+    parseDuration(headerValue(headers, 'x-ratelimit-reset-tokens')),
+    waitInMessage(message),
+  ].filter((s): s is number => s !== null);
+  const wait =
     parseRetryAfter(headerValue(headers, 'retry-after'), nowMs) ??
+    (openai.length ? Math.max(...openai) : null) ??
     parseRateLimitReset(headerValue(headers, 'x-ratelimit-reset'), nowMs) ??
-    availabilityRetryAfterS
-  );
+    availabilityRetryAfterS;
+  return wait === null ? null : Math.min(wait, MAX_REQUESTED_WAIT_S);
 }
 
 /** Exponential backoff with full jitter: uniform in [0, min(cap, base·2^(attempt-1))). */

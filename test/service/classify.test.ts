@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isBudgetCondition } from '../../src/error-kinds.js';
 import { classifyHttpFailure } from '../../src/service/classify.js';
 import type { ErrorKind, ServiceKind } from '../../src/types.js';
 
@@ -451,5 +452,27 @@ describe('classifyHttpFailure fields', () => {
     expect(
       classifyHttpFailure({ kind: 'direct', status: 500, body: {}, headers: {}, model: MODEL }).message,
     ).toBe('HTTP 500 without an error message');
+  });
+});
+
+describe("the router's in-flight budget", () => {
+  const body = {
+    error: {
+      code: 402,
+      message: 'In-flight budget exhausted',
+      metadata: { limit_source: 'openrouter_in_flight_budget' },
+    },
+  };
+  it('is a wait with Retry-After (rate_limited, retried), and a budget pause without', () => {
+    const wait = classifyHttpFailure({
+      kind: 'router',
+      status: 402,
+      body,
+      headers: { 'retry-after': '3' },
+      model: MODEL,
+    });
+    expect(wait).toMatchObject({ kind: 'rate_limited', code: 'openrouter_in_flight_budget' });
+    const pause = classifyHttpFailure({ kind: 'router', status: 402, body, headers: {}, model: MODEL });
+    expect(isBudgetCondition(pause)).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import {
   parseRateLimitReset,
   parseRetryAfter,
   planRetry,
+  parseDuration,
   requestedWaitSeconds,
 } from '../../src/service/retry.js';
 import type { CaseError, ErrorKind } from '../../src/types.js';
@@ -55,6 +56,34 @@ describe('parseRateLimitReset', () => {
     expect(requestedWaitSeconds({ 'x-ratelimit-reset': String(NOW + 9000) }, NOW, 20)).toBe(9);
     expect(requestedWaitSeconds({}, NOW, 20)).toBe(20);
     expect(requestedWaitSeconds({}, NOW)).toBeNull();
+  });
+
+  it("honours OpenAI's reset headers and 'try again in Ns', the longest stated wait", () => {
+    expect(
+      requestedWaitSeconds({ 'x-ratelimit-reset-requests': '1s' }, NOW, null, 'Please try again in 20s.'),
+    ).toBe(20);
+    expect(
+      requestedWaitSeconds(
+        { 'x-ratelimit-reset-requests': '6m0s', 'x-ratelimit-reset-tokens': '250ms' },
+        NOW,
+      ),
+    ).toBe(300);
+    expect(requestedWaitSeconds({}, NOW, null, 'Rate limit reached … Please try again in 1.5s.')).toBe(1.5);
+    expect(requestedWaitSeconds({}, NOW, null, 'try again in 250ms')).toBe(0.25);
+    // Retry-After is the explicit answer when sent; anything past 300 s is capped.
+    expect(requestedWaitSeconds({ 'retry-after': '2', 'x-ratelimit-reset-tokens': '9s' }, NOW)).toBe(2);
+    expect(requestedWaitSeconds({ 'retry-after': '86400' }, NOW)).toBe(300);
+  });
+
+  it.each([
+    ['1s', 1],
+    ['6m0s', 360],
+    ['20ms', 0.02],
+    ['1h2m3.5s', 3723.5],
+    ['soon', null],
+    ['', null],
+  ])('parses the duration %j as %j seconds', (text, seconds) => {
+    expect(parseDuration(text)).toBe(seconds);
   });
 });
 
@@ -139,5 +168,21 @@ describe('planRetry', () => {
     const plan = planRetry({ ...base, waitedMs: 9000, error: err('rate_limited', { retry_after_s: 5 }) });
     expect(plan.retry).toBe(false);
     if (!plan.retry) expect(plan.error.message).toMatch(/retry budget/);
+  });
+});
+
+describe('waits the router asks for', () => {
+  const routing = (retry_after_s: number | null) => ({
+    kind: 'routing' as const,
+    http_status: 503,
+    type: null,
+    code: null,
+    message: 'No available provider meets your routing requirements',
+    model: null,
+    retry_after_s,
+  });
+  it('retries a 503 routing failure that says when to come back, not one that does not', () => {
+    expect(isRetryable(routing(5))).toBe(true);
+    expect(isRetryable(routing(null))).toBe(false);
   });
 });
