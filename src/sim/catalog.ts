@@ -139,20 +139,36 @@ export function routerCost(m: RouterModel, promptTokens: number, completionToken
 
 /** `GET /api/v1/models`: concrete rows, then alias rows showing their current target. */
 export function routerModelsBody(resolutions: number, moveAfter: number | null): unknown {
+  // The documented Model fields (OpenAPI `Model`), so clients that validate the list accept it.
   const row = (m: RouterModel, id = m.id, name = m.name) => ({
     id,
     canonical_slug: id,
     name,
     created: m.created,
+    description: `${name} (simulated)`,
     context_length: m.context_length,
+    architecture: {
+      modality: 'text->text',
+      input_modalities: ['text'],
+      output_modalities: ['text'],
+      tokenizer: 'Other',
+      instruct_type: null,
+    },
     pricing: { prompt: m.pricing.prompt, completion: m.pricing.completion, request: '0' },
+    top_provider: { context_length: m.context_length, max_completion_tokens: 16_384, is_moderated: false },
+    per_request_limits: null,
     supported_parameters: SUPPORTED_PARAMETERS,
+    default_parameters: { temperature: null, top_p: null, frequency_penalty: null },
+    supported_voices: null,
+    links: { details: `/api/v1/models/${id}/endpoints` },
+    expiration_date: null,
   });
   const aliases = ROUTER_ALIASES.map((a) => {
     const target = aliasTarget(a, resolutions, moveAfter);
     return { ...row(target, a.id, a.name), alias_target: { slug: target.id, name: target.name } };
   });
-  return { data: [...ROUTER_MODELS.map((m) => row(m)), ...aliases] };
+  const data = [...ROUTER_MODELS.map((m) => row(m)), ...aliases];
+  return { data, links: { next: null }, total_count: data.length };
 }
 
 /** `GET /v1/models` in the OpenAI-compatible list shape. */

@@ -8,6 +8,7 @@ import { routerBadRequest, routerFault } from './errors-router.js';
 import { bearerToken, keyShape } from './keys.js';
 import { type ErrorContext, type ErrorFault, isErrorFault, type SimReply } from './reply.js';
 import { readCompletionRequest } from './request.js';
+import { asEventStream } from './stream.js';
 import type { SimState } from './state.js';
 import { hash } from './words.js';
 
@@ -65,12 +66,13 @@ export function handleCompletion(
   if (!dir.ok)
     return later(kind === 'router' ? routerBadRequest(dir.message) : directBadRequest(dir.message));
   const d: SimDirective = dir.directive ?? {};
-  const { model: requested, maxTokens } = read.request;
+  const { model: requested, maxTokens, stream } = read.request;
   const ctx: ErrorContext = {
     model: requested,
     key,
     echoKey: config.echoKey,
     retryAfterS: d.retry_after_s ?? 1,
+    retryAfterSet: d.retry_after_s !== undefined,
   };
   const delay = d.delay_ms ?? 0;
 
@@ -95,7 +97,8 @@ export function handleCompletion(
     d.pass_rate !== undefined && state.random() >= d.pass_rate
       ? { ...d, reply: d.fail_reply ?? 'I am not sure.' }
       : d;
-  return later(answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state), delay);
+  const reply = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state);
+  return later(stream ? asEventStream(kind, reply) : reply, delay);
 }
 
 /** fail_times: the fault fires for the first N requests of one case (or one conversation), then stops. */

@@ -1,5 +1,5 @@
 import { maskKey } from './keys.js';
-import { type ErrorContext, type ErrorFault, jsonReply, rateLimitHeaders, type SimReply } from './reply.js';
+import { type ErrorContext, type ErrorFault, jsonReply, type SimReply } from './reply.js';
 
 /**
  * Service B (OpenAI/Moonshot-compatible) error replies: `{error:{message, type, param, code}}`
@@ -80,7 +80,13 @@ export function directFault(fault: ErrorFault, ctx: ErrorContext): SimReply {
         'requests',
         'rate_limit_exceeded',
         null,
-        rateLimitHeaders(ctx.retryAfterS),
+        // OpenAI's headers: no Retry-After, the reset times as durations.
+        {
+          'x-ratelimit-limit-requests': '60',
+          'x-ratelimit-remaining-requests': '0',
+          'x-ratelimit-reset-requests': `${ctx.retryAfterS}s`,
+          'x-ratelimit-reset-tokens': '1ms',
+        },
       );
     case 'invalid_model':
       return directError(

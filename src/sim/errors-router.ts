@@ -37,6 +37,15 @@ export function routerFault(fault: ErrorFault, ctx: ErrorContext): SimReply {
         error_type: 'permission_denied',
       });
     case 'insufficient_credit':
+      // With a wait: the in-flight budget (requests under way hold credit) — "wait and retry".
+      if (ctx.retryAfterSet)
+        return routerError(
+          402,
+          'Insufficient credits: the in-flight budget of this key is in use by requests under way.',
+          { error_type: 'payment_required', limit_source: 'openrouter_in_flight_budget' },
+          {},
+          { 'retry-after': String(ctx.retryAfterS) },
+        );
       return routerError(402, 'Insufficient credits: this key has reached its credit limit.', {
         error_type: 'payment_required',
         limit_source: 'openrouter_key_limit',
@@ -56,6 +65,15 @@ export function routerFault(fault: ErrorFault, ctx: ErrorContext): SimReply {
         error_type: 'payment_required',
       });
     case 'routing':
+      // With a wait: providers are busy or down for now, come back after Retry-After (503 may carry it).
+      if (ctx.retryAfterSet)
+        return routerError(
+          503,
+          'No available model provider meets your routing requirements.',
+          { error_type: 'provider_unavailable' },
+          {},
+          { 'retry-after': String(ctx.retryAfterS) },
+        );
       return routerError(
         503,
         'No available model provider meets your routing requirements.',

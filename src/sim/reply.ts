@@ -44,6 +44,8 @@ export interface ErrorContext {
   /** Echo the whole key instead of a masked one (tests that keys get redacted downstream). */
   echoKey: boolean;
   retryAfterS: number;
+  /** The directive set `retry_after_s` itself: the routing and credit faults then send their wait-and-retry variants. */
+  retryAfterSet?: boolean;
 }
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): SimReply {

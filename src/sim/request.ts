@@ -8,9 +8,54 @@ export interface ParsedRequest {
   model: string;
   messages: ChatMessage[];
   maxTokens: number | null;
+  /** `stream: true`: answer as server-sent events. */
+  stream: boolean;
 }
 
 export type RequestRead = { ok: true; request: ParsedRequest } | { ok: false; reply: SimReply };
+
+/** OpenAI's ReasoningEffort values (openai-openapi). */
+const REASONING_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+
+/**
+ * One message as the real APIs accept it: content a string or a list of parts (the text
+ * parts are what the simulated model reads), an assistant message with `content: null` and
+ * `tool_calls`, a `tool` message answering one. Returns the problem as text when invalid.
+ */
+function readMessage(m: unknown): ChatMessage | string {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'must be an object';
+  const msg = m as Record<string, unknown>;
+  if (typeof msg.role !== 'string' || !ROLES.has(msg.role))
+    return `\`role\` must be one of ${[...ROLES].join(', ')}`;
+  const { content } = msg;
+  if (typeof content === 'string') return { role: msg.role, content };
+  if (Array.isArray(content)) {
+    const parts = content as unknown[];
+    if (
+      !parts.every(
+        (p) => typeof p === 'object' && p !== null && typeof (p as { type?: unknown }).type === 'string',
+      )
+    )
+      return '`content` parts must be objects with a `type`';
+    const text = parts
+      .map((p) =>
+        (p as { type: string; text?: unknown }).type === 'text'
+          ? String((p as { text?: unknown }).text ?? '')
+          : '',
+      )
+      .join('');
+    return { role: msg.role, content: text };
+  }
+  if (
+    content === null &&
+    msg.role === 'assistant' &&
+    Array.isArray(msg.tool_calls) &&
+    msg.tool_calls.length > 0
+  )
+    return { role: msg.role, content: '' };
+  return '`content` must be a string or a list of content parts';
+}
 
 /** Reads and validates a chat-completion body; a bad one gets that platform's 400. */
 export function readCompletionRequest(kind: ServiceKind, raw: string): RequestRead {
@@ -35,30 +80,37 @@ export function readCompletionRequest(kind: ServiceKind, raw: string): RequestRe
   }
   const messages: ChatMessage[] = [];
   for (const [i, m] of b.messages.entries()) {
-    const msg = m as Record<string, unknown> | null;
-    if (
-      typeof msg !== 'object' ||
-      msg === null ||
-      typeof msg.role !== 'string' ||
-      typeof msg.content !== 'string'
-    ) {
+    const read = readMessage(m);
+    if (typeof read === 'string') return fail(`messages[${i}]: ${read}`, `messages[${i}]`);
+    messages.push(read);
+  }
+  // `max_completion_tokens` is OpenAI's current name for the cap; `max_tokens` the older one.
+  const cap = b.max_completion_tokens ?? b.max_tokens;
+  const capName = b.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+  if (cap != null && !(typeof cap === 'number' && Number.isInteger(cap) && cap > 0)) {
+    return fail(`\`${capName}\` must be a positive integer.`, capName);
+  }
+  const maxTokens = cap;
+  if (b.stream != null && typeof b.stream !== 'boolean') return fail('`stream` must be a boolean.', 'stream');
+  if (b.reasoning_effort != null) {
+    if (typeof b.reasoning_effort !== 'string')
+      return fail('`reasoning_effort` must be a string.', 'reasoning_effort');
+    // The direct service rejects what OpenAI's ReasoningEffort enum does not list; the router's
+    // documented ~latest compatibility remaps rather than rejects, and passes others to the provider.
+    if (kind === 'direct' && !REASONING_EFFORTS.has(b.reasoning_effort)) {
       return fail(
-        `messages[${i}] must be an object with string \`role\` and string \`content\`.`,
-        `messages[${i}]`,
+        `Invalid value: '${b.reasoning_effort}'. Supported values are: ${[...REASONING_EFFORTS].map((v) => `'${v}'`).join(', ')}.`,
+        'reasoning_effort',
       );
     }
-    messages.push({ role: msg.role, content: msg.content });
-  }
-  const maxTokens = b.max_tokens;
-  if (maxTokens != null && !(typeof maxTokens === 'number' && Number.isInteger(maxTokens) && maxTokens > 0)) {
-    return fail('`max_tokens` must be a positive integer.', 'max_tokens');
-  }
-  // reasoning_effort is accepted and ignored (the simulated models do not reason); only its type is checked.
-  if (b.reasoning_effort != null && typeof b.reasoning_effort !== 'string') {
-    return fail('`reasoning_effort` must be a string.', 'reasoning_effort');
   }
   return {
     ok: true,
-    request: { model: b.model, messages, maxTokens: (maxTokens as number | null | undefined) ?? null },
+    request: {
+      model: b.model,
+      messages,
+      maxTokens: (maxTokens as number | null | undefined) ?? null,
+      stream: b.stream === true,
+    },
   };
 }

@@ -108,18 +108,32 @@ describe('direct error faults: {error:{message, type, param, code}}', () => {
 });
 
 describe('faults in a successful status', () => {
-  it.each(['router', 'direct'] as const)(
-    '%s rate_limited: Retry-After and X-RateLimit headers',
-    async (kind) => {
-      const r = await withDirective(kind, { fault: 'rate_limited', retry_after_s: 3 });
-      expect(r.headers['retry-after']).toBe('3');
-      expect(r.headers['x-ratelimit-limit']).toBe('60');
-      expect(r.headers['x-ratelimit-remaining']).toBe('0');
-      expect(Number(r.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
-      const plain = await withDirective(kind, { fault: 'rate_limited' });
-      expect(plain.headers['retry-after']).toBe('1');
-    },
-  );
+  it('router rate_limited: Retry-After and X-RateLimit headers', async () => {
+    const r = await withDirective('router', { fault: 'rate_limited', retry_after_s: 3 });
+    expect(r.headers['retry-after']).toBe('3');
+    expect(r.headers['x-ratelimit-limit']).toBe('60');
+    expect(r.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(r.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    const plain = await withDirective('router', { fault: 'rate_limited' });
+    expect(plain.headers['retry-after']).toBe('1');
+  });
+
+  it("direct rate_limited: OpenAI's reset headers as durations and 'try again in Ns', no Retry-After", async () => {
+    const r = await withDirective('direct', { fault: 'rate_limited', retry_after_s: 3 });
+    expect(r.headers['retry-after']).toBeUndefined();
+    expect(r.headers['x-ratelimit-reset-requests']).toBe('3s');
+    expect(r.json.error.message).toMatch(/try again in 3s/);
+  });
+
+  it('router routing and in-flight credit with retry_after_s: the wait-and-retry variants', async () => {
+    const routing = await withDirective('router', { fault: 'routing', retry_after_s: 5 });
+    expect(routing.status).toBe(503);
+    expect(routing.headers['retry-after']).toBe('5');
+    const credit = await withDirective('router', { fault: 'insufficient_credit', retry_after_s: 2 });
+    expect(credit.status).toBe(402);
+    expect(credit.headers['retry-after']).toBe('2');
+    expect(credit.json.error.metadata.limit_source).toBe('openrouter_in_flight_budget');
+  });
 
   it.each(['router', 'direct'] as const)(
     '%s body_error: 200 with an error object and no choices',

@@ -1,0 +1,59 @@
+import type { ServiceKind } from '../types.js';
+import type { SimReply } from './reply.js';
+
+/**
+ * A 200 answer as server-sent events, the way `stream: true` is answered: the content in a
+ * chunk (`object: chat.completion.chunk`, a `delta`), then the finish reason, then usage in a
+ * final chunk with empty `choices`, then `data: [DONE]`. The router first sends a
+ * `: OPENROUTER PROCESSING` comment (clients must skip it), and an error inside the answer
+ * becomes its documented mid-stream error chunk (`finish_reason: "error"`, the stream ends).
+ * A reply that is not a complete JSON answer (an HTTP error, a broken body) is left as it is.
+ */
+export function asEventStream(kind: ServiceKind, reply: SimReply): SimReply {
+  if (reply.action !== 'respond' || reply.status !== 200) return reply;
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(reply.body) as Record<string, unknown>;
+  } catch {
+    return reply;
+  }
+  const { choices, usage, error, object: _object, ...head } = body;
+  const chunk = (extra: Record<string, unknown>) =>
+    `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', ...extra })}\n\n`;
+  const events: string[] = kind === 'router' ? [': OPENROUTER PROCESSING\n\n'] : [];
+  if (error !== undefined) {
+    events.push(
+      chunk({
+        error,
+        choices: [
+          { index: 0, delta: { content: '' }, finish_reason: 'error', native_finish_reason: 'error' },
+        ],
+      }),
+    );
+  } else {
+    for (const c of Array.isArray(choices) ? (choices as Record<string, unknown>[]) : []) {
+      const message = (c.message ?? {}) as Record<string, unknown>;
+      const delta = message.refusal
+        ? { role: 'assistant', content: null, refusal: message.refusal }
+        : { role: 'assistant', content: message.content ?? '' };
+      events.push(chunk({ choices: [{ index: c.index ?? 0, delta, finish_reason: null, logprobs: null }] }));
+      const end: Record<string, unknown> = {
+        index: c.index ?? 0,
+        delta: {},
+        finish_reason: c.finish_reason ?? null,
+        logprobs: null,
+      };
+      if (c.native_finish_reason !== undefined) end.native_finish_reason = c.native_finish_reason;
+      events.push(chunk({ choices: [end] }));
+    }
+    if (usage !== undefined) events.push(chunk({ choices: [], usage }));
+  }
+  events.push('data: [DONE]\n\n');
+  const text = events.join('');
+  return {
+    action: 'respond',
+    status: 200,
+    headers: { ...reply.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    body: text,
+  };
+}
