@@ -55,6 +55,9 @@ export function buildChatBody(
   if (kind === 'direct' && typeof params.reasoning_effort === 'string') {
     body.reasoning_effort = params.reasoning_effort;
   }
+  // The router's documented provider preferences (provider-selection guide), sent as given:
+  // a suite pins the provider as it pins the model. A direct service has no providers.
+  if (kind === 'router' && params.provider) body.provider = params.provider;
   return body;
 }
 

@@ -50,6 +50,18 @@ describe('buildChatRequest', () => {
     expect(body).toMatchObject({ max_tokens: 64, temperature: 0, top_p: 0.5, seed: 7 });
   });
 
+  it.each([
+    ['router', { only: ['openai'], allow_fallbacks: false }],
+    ['direct', undefined],
+  ] as const)("sends a suite's provider pin to the router only (%s)", (kind, expected) => {
+    const built = buildChatRequest(
+      makeService(kind, 'https://example.com/v1'),
+      { ...request, params: { provider: { only: ['openai'], allow_fallbacks: false } } },
+      kind === 'router' ? routerKey : directKey,
+    );
+    expect(JSON.parse(built.body).provider).toEqual(expected);
+  });
+
   it('adds attribution headers but never lets them replace auth, framing, cache or sim headers', () => {
     const service = makeService('router', 'https://openrouter.ai/api/v1', {
       headers: {
