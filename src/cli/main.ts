@@ -15,6 +15,7 @@ Commands:
   diff REPORT_A REPORT_B       compare two stored runs case by case (--reporter json,html… --out DIR)
   merge RUN_DIR… --out DIR     merge shard runs into one report (verdict as an unsharded run)
   report RUN_DIR…              re-render a run's reports from its journal (a killed run, or after an upgrade)
+  history DIR --out FILE.html  the trend page of a history folder (history add DIR RUN_DIR… appends runs)
   pin SUITE… [--dry-run]       replace ~author/family-latest aliases with today's concrete models
   sim [--port N]               start the embedded simulator of both services on loopback
 
@@ -37,6 +38,7 @@ Run options:
 
 Exit codes: 0 ok · 1 failure, error or regression · 2 usage, config or pre-flight error (nothing sent)
             3 paused on a budget or credit condition (--resume continues) · 4 auth or permission failure
+'driftcheck <command> --help' shows a command's options and examples.
 Docs: README.md · Schemas: schemas/*.schema.json
 `;
 
@@ -65,14 +67,27 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout(`${version()}\n`);
     return 0;
   }
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name || name === '--help' || name === '-h') {
     io.stdout(HELP);
     return name ? 0 : 2;
   }
-  const load = COMMANDS[name];
+  const { COMMAND_HELP, didYouMean, optionsOf } = await import('./help.js');
+  // `driftcheck help run` and `driftcheck run --help` answer the same, with exit 0.
+  const helpFor =
+    name === 'help' ? (rest[0] ?? null) : rest.includes('--help') || rest.includes('-h') ? name : null;
+  if (name === 'help' && helpFor === null) {
+    io.stdout(HELP);
+    return 0;
+  }
+  if (helpFor !== null && COMMAND_HELP[helpFor]) {
+    io.stdout(COMMAND_HELP[helpFor]);
+    return 0;
+  }
+  const load = COMMANDS[helpFor ?? name];
   if (!load) {
+    const guess = didYouMean(helpFor ?? name, Object.keys(COMMANDS));
     io.stderr(
-      `driftcheck: unknown command '${name}'\n  → run 'driftcheck --help' for the list of commands\n`,
+      `driftcheck: unknown command '${helpFor ?? name}'${guess ? ` — did you mean '${guess}'?` : ''}\n  → run 'driftcheck --help' for the list of commands\n`,
     );
     return 2;
   }
@@ -87,8 +102,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       return error.exitCode;
     }
     if (isParseArgsError(error)) {
+      const flag = /'(--?[^'\s]+)'/.exec((error as Error).message)?.[1];
+      const guess = flag ? didYouMean(flag, optionsOf(name)) : null;
       io.stderr(
-        `driftcheck ${name}: ${(error as Error).message}\n  → run 'driftcheck --help' for the options\n`,
+        `driftcheck ${name}: ${(error as Error).message}${guess ? `\n  → did you mean ${guess}?` : ''}\n  → run 'driftcheck ${name} --help' for the options\n`,
       );
       return 2;
     }

@@ -7,6 +7,8 @@ import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
 import { parseShard } from '../run/plan.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
+import { isAlias } from '../suite/alias.js';
+import { baselinePath } from '../baseline/store.js';
 import type { CandidateRun } from '../report/candidates.js';
 import { MAX_REPEAT } from '../suite/repeat-limits.js';
 import type { Config, ExitCode, ReportHead, Suite } from '../types.js';
@@ -34,6 +36,7 @@ const OPTIONS = {
   reporter: { type: 'string' },
   'allow-alias': { type: 'boolean' },
   history: { type: 'string' },
+  'require-baselines': { type: 'boolean' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -48,10 +51,14 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.resume) {
     // `--resume RUN_DIR`: the first positional names a run folder when it holds a run.json.
     const candidate = positionals[0] ? resolve(io.cwd, positionals[0]) : null;
-    resumeDir =
-      candidate && existsSync(join(candidate, 'run.json'))
-        ? candidate
-        : ((await findResumableRun(reportDir)) ?? undefined);
+    if (candidate && !existsSync(join(candidate, 'run.json'))) {
+      throw new UsageError(
+        existsSync(candidate)
+          ? `--resume: ${relative(io.cwd, candidate) || '.'} is not a run folder (it has no run.json)\n  → pass a folder under ${relative(io.cwd, reportDir) || '.'}/, or --resume alone for the newest unfinished run`
+          : `--resume: ${relative(io.cwd, candidate)} does not exist\n  → pass a folder under ${relative(io.cwd, reportDir) || '.'}/, or --resume alone for the newest unfinished run`,
+      );
+    }
+    resumeDir = candidate ?? (await findResumableRun(reportDir)) ?? undefined;
     if (!resumeDir)
       throw new UsageError(
         `--resume: no paused or interrupted run under ${relative(io.cwd, reportDir) || '.'}; pass the run folder (reports/<run-id>)`,
@@ -82,11 +89,31 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 
   const candidates = values.models ? parseModels(values.models, values) : null;
+  // An alias from the command line is refused like one in a suite: it can move between runs.
+  for (const model of [...(meta.plan.model ? [meta.plan.model] : []), ...(candidates ?? [])]) {
+    if (isAlias(model) && !meta.allow_alias)
+      throw new UsageError(
+        `--model${candidates ? 's' : ''}: ${model} is a ~latest alias, which can resolve to another model tomorrow\n  → name a concrete model (driftcheck pin resolves an alias to today's), or pass --allow-alias`,
+      );
+  }
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
     { allowAlias: meta.allow_alias, cwd: io.cwd },
   );
+  // A nightly run without a suite's baseline checks that suite's expectations only: say so,
+  // and with --require-baselines refuse it before anything is sent.
+  if (!meta.update_baselines && !meta.plan.model && !candidates) {
+    const missing = suites.filter((s) => !existsSync(baselinePath(baselineDir, s.suite))).map((s) => s.suite);
+    if (missing.length && values['require-baselines'])
+      throw new UsageError(
+        `--require-baselines: no baseline for ${missing.join(', ')} in ${relative(io.cwd, baselineDir) || '.'}\n  → accept one first (driftcheck run --update-baselines, or driftcheck baseline accept RUN_DIR)`,
+      );
+    for (const suite of missing)
+      io.stderr(
+        `driftcheck: warning: suite ${suite} has no baseline yet: only its expectations are checked, no drift (--require-baselines makes this an error)\n`,
+      );
+  }
   let env = io.env;
   // The simulator's code loads only for --sim runs.
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;

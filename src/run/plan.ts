@@ -64,7 +64,14 @@ export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCa
   const selected: { suite: Suite; testCase: SuiteCase; ordinal: number }[] = [];
   for (const suite of suites) {
     for (const testCase of suite.cases) {
-      if (match && !match.test(`${suite.suite}/${testCase.id}`) && !match.test(testCase.id)) continue;
+      // A filter matches `suite/case`, the case id, or the suite's name (every case of it).
+      if (
+        match &&
+        !match.test(`${suite.suite}/${testCase.id}`) &&
+        !match.test(testCase.id) &&
+        !match.test(suite.suite)
+      )
+        continue;
       selected.push({ suite, testCase, ordinal: selected.length });
     }
   }

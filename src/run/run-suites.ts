@@ -7,7 +7,7 @@ import { readBaseline } from '../baseline/store.js';
 import { judgeTargets } from '../checks/judge.js';
 import { unconfiguredServices } from '../config/services.js';
 import { isRunStop } from '../error-kinds.js';
-import { InputError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
 import { readJournal } from '../journal/read.js';
 import type { EndRecord, PlanRecord, RunRecord } from '../journal/records.js';
@@ -95,6 +95,8 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const runDir = options.resumeDir ?? join(options.reportDir, id);
 
   const cases = planCases(options.suites, meta.plan);
+  // A run that would check nothing is not a pass: say what selected nothing (exit 2).
+  if (cases.length === 0) throw new UsageError(emptySelection(options.suites, meta.plan));
   const used = new Set(cases.map((c) => c.suite));
   const plannedSuites = options.suites.filter((s) => used.has(s));
   const services = checkServices(cases, options.config, meta.plan.service);
@@ -336,6 +338,20 @@ function checkServices(cases: readonly PlannedCaseGroup[], config: Config, overr
   if (diagnostics.length) throw new InputError(diagnostics);
   const judges = suites.flatMap((suite) => judgeTargets(suite).map((t) => t.service));
   return [...new Set([...cases.map((c) => c.service), ...judges])];
+}
+
+/** Why a plan is empty, and what to do about it. */
+function emptySelection(suites: readonly Suite[], plan: RunMeta['plan']): string {
+  const total = suites.reduce((n, s) => n + s.cases.length, 0);
+  if (total === 0)
+    return 'nothing to run: the suites have no cases\n  → add cases, or point run at the folder that has them';
+  const names = suites.map((s) => s.suite);
+  const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  if (plan.filter && plan.shard)
+    return `nothing to run: --filter '${plan.filter}' with --shard ${plan.shard.index}/${plan.shard.total} selects no case\n  → fewer shards, or a wider filter (suites: ${shown})`;
+  if (plan.filter)
+    return `nothing to run: --filter '${plan.filter}' matches no case of ${total} (it is matched against suite/case, the case id and the suite name; suites: ${shown})\n  → check the pattern: * stays within a segment, ** crosses them`;
+  return `nothing to run: shard ${plan.shard!.index}/${plan.shard!.total} of ${total} case(s) is empty\n  → use at most ${total} shards`;
 }
 
 /** Planned samples already in the journal (a resumed run). */

@@ -1,0 +1,146 @@
+/**
+ * `driftcheck <command> --help`: what each command does, its options and examples. The
+ * option lists are also what an unknown flag is matched against for a did-you-mean.
+ */
+export const COMMAND_HELP: Record<string, string> = {
+  run: `Usage: driftcheck run [paths…] [options]
+
+Runs suites (files or folders; default suites/) against their services and diffs every
+case against its baseline. Exit 0 only when every planned case ran with no failure and
+no regression (see the exit-code table in the README).
+
+Options:
+  --config FILE          config file (default driftcheck.config.yaml when present)
+  --sim                  use the embedded simulator: no network, no keys
+  --service NAME         send every suite to this service
+  --model ID             candidate model: run with it and diff against the current baseline
+  --models A,B,…         several candidates, one run each, compared side by side
+  --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
+  --concurrency N        requests in flight per service
+  --filter GLOB          only cases whose suite/case, case id or suite name matches
+  --shard I/N            run the I-th of N stable slices of all cases
+  --resume [RUN_DIR]     continue a paused or interrupted run (default: the newest one)
+  --update-baselines     write baselines/ from this run when it completes
+  --require-baselines    refuse to run a suite that has no baseline yet
+  --report-dir DIR       where run folders go (default reports/)
+  --baseline-dir DIR     where baselines live (default baselines/)
+  --reporter LIST        console,json,html,junit,markdown (default: all; report.json always)
+  --history DIR          read earlier nights from this history folder and append tonight
+  --allow-alias          run suites that name a ~author/family-latest alias
+
+Examples:
+  driftcheck run --sim suites/demo
+  driftcheck run suites/ --repeat auto --history .driftcheck/history
+  driftcheck run --model anthropic/claude-sonnet-4.5        # a candidate against the baseline
+  driftcheck run suites/ --shard 2/4 --report-dir shards
+`,
+  verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim]
+
+One minimal request per service (60 s time-out, no retry, max_tokens 512 router /
+1024 direct): prints the concrete model, finish_reason, usage and a classified verdict.
+
+Examples:
+  driftcheck verify
+  driftcheck verify --service direct --model kimi-k2-turbo-preview
+`,
+  validate: `Usage: driftcheck validate [paths…] [--config FILE] [--allow-alias]
+
+Checks suites and the config against their schemas and rules without calling any
+service; every problem names the file, line and column.
+
+Examples:
+  driftcheck validate
+  driftcheck validate suites/refunds.yaml
+`,
+  baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--baseline-dir DIR] [--history DIR]
+
+Promotes a run's results to baselines/ (all cases, or those named by id or suite/id).
+With a history (--history or history: in the config) the acceptance is noted there.
+
+Examples:
+  driftcheck baseline accept reports/latest
+  driftcheck baseline accept reports/20261122T050004Z-e9d8 --case refunds/refund-window
+`,
+  diff: `Usage: driftcheck diff RUN_A RUN_B [--reporter LIST] [--out DIR]
+
+Compares two stored runs case by case, A's answers as the baseline of B: the same drift
+rules and verdict as a run against baselines/. Without --out it prints the changes; with
+--out every report is written there (or those --reporter names). Exit 1 when B regressed.
+
+Examples:
+  driftcheck diff reports/20261121T050000Z-aaaa reports/20261122T050000Z-bbbb
+  driftcheck diff reports/A reports/B --out reports/diff-A-B
+`,
+  merge: `Usage: driftcheck merge RUN_DIR… --out DIR [--allow-partial] [--reporter LIST] [--baseline-dir DIR]
+
+Folds the shards' journals into one report, re-diffed against baselines/: the verdict and
+exit code of one unsharded run. A shard missing, or one given twice, is an error (exit 2)
+unless --allow-partial.
+
+Examples:
+  driftcheck merge shards/*/2*/ --out merged
+`,
+  report: `Usage: driftcheck report RUN_DIR… [--out DIR] [--reporter LIST] [--baseline-dir DIR]
+
+Re-renders every report of a run from its journal (results.jsonl) and the baselines: a
+run killed before it wrote them, or an old run after an upgrade. Several folders are
+folded into one report (as merge does) and need --out.
+
+Examples:
+  driftcheck report reports/20261122T050004Z-e9d8
+`,
+  pin: `Usage: driftcheck pin SUITE… [--dry-run] [--service NAME] [--config FILE] [--sim]
+
+Replaces ~author/family-latest aliases with the concrete model they point at today,
+keeping comments and layout. --dry-run prints what it would change and writes nothing.
+
+Examples:
+  driftcheck pin suites/nightly.yaml --dry-run
+`,
+  sim: `Usage: driftcheck sim [--port N] [--latency-ms N] [--credit-after N] [--budget-after N]
+                      [--alias-move-after N] [--echo-key] [--seed N]
+
+Starts the embedded simulator of both services on loopback (router at /api/v1, direct
+service at /v1). Suites and requests can ask it for any fault (see the README).
+
+Examples:
+  driftcheck sim --port 8787 --latency-ms 50
+`,
+  history: `Usage: driftcheck history DIR --out FILE.html [--report-base PATH] [--link TEMPLATE] [--title TEXT]
+       driftcheck history add DIR REPORT_DIR…
+
+Renders the trend page of a history folder, or appends finished runs to it.
+
+Examples:
+  driftcheck history add .driftcheck/history reports/latest
+  driftcheck history .driftcheck/history --out trends.html
+`,
+};
+
+/** The options a command's help lists (`--filter`, …): what an unknown flag is compared with. */
+export function optionsOf(command: string): string[] {
+  return [...new Set((COMMAND_HELP[command] ?? '').match(/--[a-z][a-z-]*/g) ?? [])];
+}
+
+/** The closest candidate within an edit distance of a third of the word (at least 2), or null. */
+export function didYouMean(word: string, candidates: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = distance(word, c);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+/** Levenshtein distance. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
