@@ -36,7 +36,11 @@ export interface ExchangeOptions {
  * serves calls with different caps (a chat answer, the model catalog), an injected
  * dispatcher has its own options, and the count says how far past the cap the body went.
  */
-export async function exchange(dispatcher: Dispatcher, url: string, options: ExchangeOptions): Promise<Exchanged> {
+export async function exchange(
+  dispatcher: Dispatcher,
+  url: string,
+  options: ExchangeOptions,
+): Promise<Exchanged> {
   const { signal } = options;
   if (signal?.aborted) throw signal.reason;
   const parsed = new URL(url);
