@@ -3,6 +3,10 @@
 //   [--concurrency 16] [--runs 3] [--quick] [--no-startup] [--out bench/results/bench.json]
 //   [--with-baselines]  (accept one untimed run as the baselines first: the steady nightly run,
 //                        where every case is compared with its baseline, instead of a first run)
+//   [--baseline-sizes 100000]  (sizes also measured with baselines, as a nightly run; '' for none)
+//   [--scale repeats,merge]  (issue 12's rows: 1,000 cases × --repeat 10 against × 100, and a merge of
+//                             10 shards of 10,000 cases; '' for none)
+//   [--repeat-cases 1000] [--shard-cases 10000]  (smaller scale rows for a smoke check)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -11,7 +15,8 @@ import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
-import { memoryTarget, renderTable, startupTargets, throughputTarget } from './targets.mjs';
+import { measureMerge, measureRepeats } from './scale.mjs';
+import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
 const { values } = parseArgs({
@@ -24,6 +29,10 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
+    'baseline-sizes': { type: 'string', default: '100000' },
+    scale: { type: 'string', default: 'repeats,merge' },
+    'repeat-cases': { type: 'string', default: '1000' },
+    'shard-cases': { type: 'string', default: '10000' },
     out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
     root: { type: 'string', default: REPO },
   },
@@ -43,6 +52,8 @@ const latencyMs = Number(values['latency-ms']);
 const concurrency = Number(values.concurrency);
 const runs = quick ? 1 : Math.max(1, Number(values.runs));
 const withBaselines = values['with-baselines'];
+const baselineSizes = quick || withBaselines ? [] : list(values['baseline-sizes']);
+const scale = new Set(quick ? [] : (values.scale ?? '').split(',').filter(Boolean));
 const log = (text) => process.stderr.write(`${text}\n`);
 
 const loadAtStart = loadavg()[0];
@@ -59,9 +70,12 @@ try {
     { latencyMs, sizes: latencyMs > 0 ? slowSizes : [] },
   ];
   for (const mode of modes.filter((m) => m.sizes.length > 0)) {
-    for (const size of mode.sizes) rows.push(await measureSize(size, mode.latencyMs));
+    for (const size of mode.sizes) rows.push(await measureSize(size, mode.latencyMs, withBaselines));
   }
-  process.stdout.write(`${renderTable(rows, startup)}\n`);
+  for (const size of baselineSizes) rows.push(await measureSize(size, 0, true));
+  const scaleRows = await measureScale();
+  if (rows.length || startup) process.stdout.write(`${renderTable(rows, startup)}\n`);
+  if (scaleRows.length) process.stdout.write(`\n${renderScale(scaleRows)}\n`);
   const results = {
     schema: 1,
     recorded_at: new Date().toISOString(),
@@ -87,6 +101,8 @@ try {
       concurrency,
       runs,
       with_baselines: withBaselines,
+      baseline_sizes: baselineSizes,
+      scale: [...scale],
     },
     startup,
     startup_targets: startupTargets(startup),
@@ -94,6 +110,7 @@ try {
       ...row,
       targets: [throughputTarget(row), memoryTarget(row)].filter(Boolean),
     })),
+    scale: scaleRows,
   };
   const out = resolve(values.out);
   await mkdir(dirname(out), { recursive: true });
@@ -103,8 +120,28 @@ try {
   await rm(root, { recursive: true, force: true });
 }
 
+/** The scale rows asked for with `--scale`, each on a fresh instant simulator. */
+async function measureScale() {
+  const out = [];
+  const steps = [
+    ['repeats', (ctx) => measureRepeats(ctx, { cases: Number(values['repeat-cases']) })],
+    ['merge', (ctx) => measureMerge(ctx, { perShard: Number(values['shard-cases']) })],
+  ];
+  for (const [name, measure] of steps.filter(([n]) => scale.has(n))) {
+    const sim = await startSim(0, BIN);
+    const dir = join(root, `scale-${name}`);
+    try {
+      out.push(await measure({ bin: BIN, dir, env, tmp: root, simUrl: sim.url, log }));
+    } finally {
+      await sim.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
+
 /** One (size, latency) row: `runs` paired measurements of undici and driftcheck on a fresh simulator. */
-async function measureSize(size, latency) {
+async function measureSize(size, latency, baselines) {
   const sim = await startSim(latency, BIN);
   const dir = join(root, `n${size}-l${latency}`);
   try {
@@ -128,7 +165,7 @@ async function measureSize(size, latency) {
         tmp: root,
       },
     ).catch(() => null);
-    if (withBaselines) await runDriftcheck(workload, dir, size, ['--update-baselines']);
+    if (baselines) await runDriftcheck(workload, dir, size, ['--update-baselines']);
     const samples = { undici: [], driftcheck: [] };
     for (let run = 0; run < runs; run++) {
       const order = run % 2 === 0 ? ['undici', 'driftcheck'] : ['driftcheck', 'undici'];
@@ -139,7 +176,7 @@ async function measureSize(size, latency) {
             : await runDriftcheck(workload, dir, size);
         samples[who].push(sample);
         log(
-          `${String(size).padStart(6)} ${latency ? `${latency} ms` : 'instant'} run ${run + 1}/${runs} ${who.padEnd(10)} ` +
+          `${String(size).padStart(6)} ${latency ? `${latency} ms` : 'instant'}${baselines ? ' baselines' : ''} run ${run + 1}/${runs} ${who.padEnd(10)} ` +
             `${(sample.wallMs / 1000).toFixed(2)} s  ${sample.peakRssMb?.toFixed(0)} MB`,
         );
       }
@@ -149,7 +186,7 @@ async function measureSize(size, latency) {
     return {
       size,
       latencyMs: latency,
-      baselines: withBaselines,
+      baselines,
       concurrency,
       undici,
       driftcheck,

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { exchange, type Exchanged, ExchangeTimeout } from './undici-lite.js';
+import { exchange, type Exchanged, ExchangeTimeout } from './exchange.js';
 import type { CaseError, Completion, ServiceKind } from '../types.js';
 import { parseJson } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';

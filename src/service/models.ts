@@ -1,7 +1,7 @@
 import type { ServiceConfig } from '../types.js';
 import { parseJson } from './body.js';
 import { acquirePool } from './pools.js';
-import { exchange } from './undici-lite.js';
+import { exchange } from './exchange.js';
 
 /** A catalog is large (hundreds of models) but not this large. */
 const MAX_CATALOG_BYTES = 32 * 1024 * 1024;

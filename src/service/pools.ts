@@ -1,8 +1,7 @@
-import type { Dispatcher, Pool as UndiciPool } from 'undici';
-import { Pool } from './undici-lite.js';
+import { type Dispatcher, Pool } from 'undici';
 
 interface SharedPool {
-  pool: UndiciPool;
+  pool: Pool;
   users: number;
 }
 
@@ -47,9 +46,13 @@ export function acquirePool(origin: string): PoolLease {
   };
 }
 
-/** Closes every shared pool (end of a run, or a test's afterAll) so the process can exit. */
+/**
+ * Ends every shared pool (end of a run, or a test's afterAll) so the process can exit.
+ * Destroys rather than closes: whatever is still in flight then (an interrupted run's
+ * requests) is abandoned, not waited for.
+ */
 export async function closeAllPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(all.map((entry) => entry.pool.close()));
+  await Promise.all(all.map((entry) => entry.pool.destroy()));
 }

@@ -38,9 +38,6 @@ interface RawSuite {
  */
 export function buildSuite(yaml: YamlMapping): Suite {
   const raw = yaml.data as unknown as RawSuite;
-  // Whole literals and exact-length arrays: a suite's cases stay in memory for the whole run,
-  // and a spread (`{ file, ...at }`, `[...a, ...b]`) leaves spare slots or a separate
-  // property array behind — about 150 bytes a case, 15 MB at 100,000 cases.
   const where = (pointer: string): SourceLocation => {
     const at = yaml.locate(pointer);
     return { file: yaml.file, line: at.line, column: at.column };

@@ -1,6 +1,7 @@
 import { yamlLibrary } from '../util/lazy.js';
 import type { Diagnostic, Validated } from '../types.js';
-import { fastYamlMapping, FastPathUnsure } from './fast-mapping.js';
+import { fastRead } from './fast-read.js';
+import { scanSuiteLayout, type SuiteLayout } from './line-index.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from './limits.js';
 import { locate, type Position } from './locate.js';
 import { ownStrings } from './own-strings.js';
@@ -18,14 +19,23 @@ export interface YamlMapping {
   locate(pointer: string, options?: { key?: boolean }): Position;
 }
 
-/** Which YAML reader to use: `auto` tries the fast path first; `full` is the reference (tests compare them). */
+/** Which YAML reader to use: `auto` tries the fast reader first; `full` is the reference (tests compare them). */
 export type YamlEngine = 'auto' | 'full';
 
+/** A position the fast reader does not know: the full path (`yaml`) gives it. */
+export class FastPathUnsure extends Error {
+  constructor() {
+    super('position not known on the fast path');
+  }
+}
+
 /**
- * Reads a suite or config and validates it with `check`. The fast path (js-yaml, plain
- * YAML only) is tried first; when it declines, or `check` finds any problem, the file
- * is read again on the full path and checked there, so every diagnostic comes from the
- * full path and reads exactly the same either way.
+ * Reads a suite or config and validates it with `check`. The fast reader (js-yaml's
+ * `load`, plain YAML only) is tried first, with the positions a read suite keeps taken
+ * from its raw lines; when it declines, `check` asks for any other position (only
+ * diagnostics do), or `check` finds any problem, the file is read again on the full path
+ * and checked there, so every diagnostic comes from the full path and reads exactly the
+ * same either way.
  */
 export function readYamlMapping<T>(
   text: string,
@@ -37,10 +47,11 @@ export function readYamlMapping<T>(
 ): Validated<T> {
   // Oversized and binary text is refused outright below, whatever a parser would make of it.
   if (engine === 'auto' && text.length <= MAX_FILE_BYTES && !text.includes('\u0000')) {
-    const fast = fastYamlMapping(normaliseBreaks(text));
-    if (fast) {
+    const source = normaliseBreaks(text);
+    const data = fastRead(source);
+    if (data) {
       try {
-        const checked = check({ file, ...fast, data: ownStrings(fast.data) });
+        const checked = check({ file, data: ownStrings(data), locate: layoutLocator(source, data) });
         if (checked.errors === undefined) return checked;
       } catch (error) {
         if (!(error instanceof FastPathUnsure)) throw error;
@@ -51,6 +62,35 @@ export function readYamlMapping<T>(
   return parsed.errors
     ? { errors: parsed.errors }
     : check({ ...parsed.value, data: ownStrings(parsed.value.data) });
+}
+
+/** `locate` on the fast path: `/suite` and `/cases/N` from the raw lines, nothing else. */
+function layoutLocator(source: string, data: Record<string, unknown>): YamlMapping['locate'] {
+  let layout: SuiteLayout | null | undefined;
+  return (pointer, options) => {
+    if (layout === undefined) {
+      layout = scanSuiteLayout(source);
+      // The layout must account for exactly the cases read, and the name must be where it says.
+      if (layout && !(Array.isArray(data.cases) && layout.cases.length === data.cases.length)) layout = null;
+      if (layout && !namesAt(source, layout.suite, data.suite)) layout = null;
+    }
+    if (layout && !options?.key) {
+      if (pointer === '/suite') return layout.suite;
+      const match = /^\/cases\/(\d+)$/.exec(pointer);
+      const at = match ? layout.cases[Number(match[1])] : undefined;
+      if (at) return at;
+    }
+    throw new FastPathUnsure();
+  };
+}
+
+/** Whether the text at `at` starts with `name` written plainly or quoted. */
+function namesAt(source: string, at: Position, name: unknown): boolean {
+  if (typeof name !== 'string') return false;
+  let offset = 0;
+  for (let line = 1; line < at.line; line++) offset = source.indexOf('\n', offset) + 1;
+  const text = source.slice(offset + at.column - 1, offset + at.column + name.length + 1);
+  return text.startsWith(name) || text.startsWith(`"${name}"`) || text.startsWith(`'${name}'`);
 }
 
 /** YAML allows a lone CR as a line break (old Mac files); the parsers do not. Same length, same offsets. */

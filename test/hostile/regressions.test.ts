@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
-import { timerMs } from '../../src/service/undici-lite.js';
+import { timerMs } from '../../src/service/exchange.js';
 import { normalizeCompletion } from '../../src/service/normalize.js';
 import { parseSuite } from '../../src/suite/parse.js';
 

@@ -3,12 +3,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import { parseSuite } from '../../src/suite/parse.js';
-import { fastYamlMapping, FastPathUnsure } from '../../src/yaml/fast-mapping.js';
-import { normaliseBreaks, parseYamlMapping } from '../../src/yaml/parse-mapping.js';
+import { fastRead } from '../../src/yaml/fast-read.js';
+import { parseYamlMapping } from '../../src/yaml/parse-mapping.js';
 import { REPO } from '../helpers/cli.js';
 
-// The fast YAML path (js-yaml with its open/close listener) must give exactly what the full path (`yaml`)
-// gives, positions included, and must decline whatever it does not handle itself.
+// The fast YAML path (js-yaml's `load`, positions of the suite and its cases from the raw lines) must
+// give exactly what the full path (`yaml`) gives, positions included, and must decline whatever it
+// does not handle itself.
 // The loader fuzz test compares the two on thousands of hostile inputs as well.
 
 function yamlFiles(dir: string): { name: string; text: string }[] {
@@ -29,7 +30,7 @@ describe('fast YAML path: same suites as the full path', () => {
 
   it('takes the shipped and demo suites itself (it does not just hand everything to the full path)', () => {
     for (const { name, text } of [...yamlFiles('suites'), { name: 'config', text: readConfig() }]) {
-      expect(fastYamlMapping(text), name).not.toBeNull();
+      expect(fastRead(text), name).not.toBeNull();
     }
   });
 
@@ -59,7 +60,7 @@ describe('fast YAML path: same suites as the full path', () => {
     ];
     for (const eol of ['\n', '\r\n', '\r']) {
       const text = `${lines.join(eol)}${eol}`;
-      expect(fastYamlMapping(text), JSON.stringify(eol)).not.toBeNull();
+      expect(fastRead(text.replace(/\r(?!\n)/g, '\n')), JSON.stringify(eol)).not.toBeNull();
       const auto = parseSuite(text, 'suites/styles.yaml');
       expect(auto.errors).toBeUndefined();
       expect(auto).toEqual(parseSuite(text, 'suites/styles.yaml', { yamlEngine: 'full' }));
@@ -91,37 +92,30 @@ describe('fast YAML path: same suites as the full path', () => {
       '  - {id: b, prompt: hi}',
       '',
     ].join('\n');
-    expect(fastYamlMapping(text)).not.toBeNull();
+    expect(fastRead(text)).not.toBeNull();
     const auto = parseSuite(text, 'suites/types.yaml');
     expect(auto).toEqual(parseSuite(text, 'suites/types.yaml', { yamlEngine: 'full' }));
     expect(auto.value?.params).toEqual({ temperature: 0.5, max_tokens: 64, top_p: 1 });
     const config = 'services:\n  router:\n    kind: router\n    base_url:\n    api_key_env: K\n';
-    const fast = fastYamlMapping(config);
-    expect(fast?.data).toEqual({
+    expect(fastRead(config)).toEqual({
       services: { router: { kind: 'router', base_url: null, api_key_env: 'K' } },
     });
     expect(parseConfig(config, 'c.yaml', {})).toEqual(parseConfig(config, 'c.yaml', {}, 'full'));
   });
 
-  it('takes a mapping whose one key has an empty value, and places both as the full path does', () => {
+  it('reads a mapping whose one key has an empty value as the full path does', () => {
     const text = 'suite: s\ndrift:\n  answer:\nparams:\n  x: 1\n';
-    const fast = fastYamlMapping(text);
-    expect(fast?.data).toEqual({ suite: 's', drift: { answer: null }, params: { x: 1 } });
-    const full = parseYamlMapping(text, 'a.yaml', 'suite', 'x');
-    for (const pointer of ['/drift', '/drift/answer', '/params/x', '/params']) {
-      for (const key of [false, true]) {
-        expect(fast?.locate(pointer, { key }), `${pointer} key=${key}`).toEqual(
-          full.value?.locate(pointer, { key }),
-        );
-      }
-    }
+    expect(fastRead(text)).toEqual({ suite: 's', drift: { answer: null }, params: { x: 1 } });
+    expect(fastRead(text)).toEqual(parseYamlMapping(text, 'a.yaml', 'suite', 'x').value?.data);
   });
 
-  it('places a value written on the line after its key, with any line break', () => {
+  it('places a suite and cases written on the line after their key or dash, with any line break', () => {
     for (const eol of ['\n', '\r\n', '\r']) {
       const text = [
         'suite:',
         '  on-the-next-line',
+        'service: router',
+        'model: openai/gpt-4o-mini',
         'cases:',
         '  -',
         '    id: a',
@@ -129,24 +123,28 @@ describe('fast YAML path: same suites as the full path', () => {
         '      hi',
         '',
       ].join(eol);
-      const fast = fastYamlMapping(normaliseBreaks(text));
-      const full = parseYamlMapping(text, 's.yaml', 'suite', 'x').value!;
-      for (const pointer of ['/suite', '/cases/0', '/cases/0/prompt']) {
-        expect(fast?.locate(pointer), `${pointer} ${JSON.stringify(eol)}`).toEqual(full.locate(pointer));
-      }
-      expect(fast?.locate('/suite')).toEqual({ line: 2, column: 3 });
+      const auto = parseSuite(text, 'suites/next.yaml');
+      expect(auto.value?.location).toEqual({ file: 'suites/next.yaml', line: 2, column: 3 });
+      expect(auto.value?.cases[0]?.location).toEqual({ file: 'suites/next.yaml', line: 7, column: 5 });
+      expect(auto).toEqual(parseSuite(text, 'suites/next.yaml', { yamlEngine: 'full' }));
     }
   });
 
-  it('hands a position it cannot give (a block scalar header) to the full path', () => {
-    // `>-` folds to a valid id, but the fast path does not know where the `>-` is.
+  it('takes the position of a suite name in a block scalar from the full path', () => {
     const text =
       'suite: >-\n  folded-name\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: a\n    prompt: x\n';
-    expect(() => fastYamlMapping(text)?.locate('/suite')).toThrow(FastPathUnsure);
     const auto = parseSuite(text, 'suites/folded.yaml');
     expect(auto.value?.suite).toBe('folded-name');
     expect(auto.value?.location).toEqual({ file: 'suites/folded.yaml', line: 1, column: 8 });
     expect(auto).toEqual(parseSuite(text, 'suites/folded.yaml', { yamlEngine: 'full' }));
+  });
+
+  it('takes case positions from the full path when the cases are a flow list', () => {
+    const text =
+      'suite: s\nservice: router\nmodel: openai/gpt-4o-mini\ncases: [{id: a, prompt: x},\n  {id: b, prompt: y}]\n';
+    const auto = parseSuite(text, 'suites/flow.yaml');
+    expect(auto.value?.cases.map((c) => `${c.location.line}:${c.location.column}`)).toEqual(['4:9', '5:3']);
+    expect(auto).toEqual(parseSuite(text, 'suites/flow.yaml', { yamlEngine: 'full' }));
   });
 
   it('gives the same diagnostics as the full path for a suite with problems', () => {
@@ -184,13 +182,10 @@ describe('fast YAML path: declines what only the full path handles', () => {
     ['a syntax error', 'a: [1, 2\n'],
     ['a root that is a list', '- a\n- b\n'],
     ['nesting deeper than 64 levels', `${'['.repeat(70)}${']'.repeat(70)}\n`],
-    ['a signed fraction without a leading digit (a number in YAML 1.2, text to js-yaml)', 'a: +.5\n'],
-    ['a key that is not a string', 'null: a\n1: b\n'],
-    ['a list item with nothing after the dash', 'a:\n  -\n  - b\n'],
-    ['a mapping inside a flow list', 'a: [b: c]\n'],
+    ['a null key', 'null: a\n1: b\n'],
     ['an alias used as a value', 'a: x\nb: *x\n'],
   ])('%s', (_what, text) => {
-    expect(fastYamlMapping(text)).toBeNull();
+    expect(fastRead(text)).toBeNull();
     // …and the answer is still the full path's.
     expect(parseSuite(text, 'suites/x.yaml')).toEqual(
       parseSuite(text, 'suites/x.yaml', { yamlEngine: 'full' }),
@@ -218,11 +213,14 @@ describe('fast YAML path: plain scalars typed as the full path types them (YAML 
     'a: 2026-11-22',
     'a: 12345678901234567890',
     'a: [1, +2, -3.5, .5, "4"]',
+    'a: +.5',
+    'a: [b: c]',
+    'a:\n  -\n  - b',
   ])('%s', (line) => {
     const text = `${line}\n`;
     expect(parseConfig(text, 'c.yaml', {})).toEqual(parseConfig(text, 'c.yaml', {}, 'full'));
-    const fast = fastYamlMapping(text);
-    if (fast) expect(fast.data).toEqual(parseYamlMapping(text, 'c.yaml', 'config', 'x').value?.data);
+    const fast = fastRead(text);
+    if (fast) expect(fast).toEqual(parseYamlMapping(text, 'c.yaml', 'config', 'x').value?.data);
   });
 });
 

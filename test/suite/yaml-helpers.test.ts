@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { didYouMean, levenshtein } from '../../src/yaml/did-you-mean.js';
 import { displayPath } from '../../src/yaml/display-path.js';
 import { describePointer } from '../../src/yaml/locate.js';
-import { fastYamlMapping } from '../../src/yaml/fast-mapping.js';
 import { parseYamlMapping } from '../../src/yaml/parse-mapping.js';
 import { show, sortDiagnostics } from '../../src/yaml/show.js';
 
@@ -45,9 +44,8 @@ describe('locate', () => {
     '    empty:', // 7
   ].join('\n');
   const parsed = parseYamlMapping(text, 'f.yaml', 'suite', 'x');
-  const fast = fastYamlMapping(text);
-  if (!parsed.value || !fast) throw new Error('fixture text must parse on both paths');
-  const engines = { full: parsed.value, fast };
+  if (!parsed.value) throw new Error('fixture text must parse');
+  const engines = { full: parsed.value };
 
   it.each([
     ['', false, '1:1'],
@@ -63,7 +61,7 @@ describe('locate', () => {
     // A path that does not exist stops at the deepest node found.
     ['/cases/0/missing', true, '4:5'],
     ['/cases/7/id', false, '4:3'],
-  ])('%s (key: %s) → %s on the full and the fast path', (pointer, key, at) => {
+  ])('%s (key: %s) → %s on the full path', (pointer, key, at) => {
     for (const yaml of Object.values(engines)) {
       const { line, column } = yaml.locate(pointer, { key });
       expect(`${line}:${column}`).toBe(at);

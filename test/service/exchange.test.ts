@@ -1,12 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as undici from 'undici';
+import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchange, ExchangeTimeout, Pool } from '../../src/service/undici-lite.js';
+import { exchange, ExchangeTimeout } from '../../src/service/exchange.js';
 
-// The run path loads one of undici's own modules instead of its whole index (start-up
-// time) and reads answers with its dispatch API. If an undici upgrade moves or changes
-// either, this fails before anything else does.
+// One exchange over undici's public Pool: what the run relies on from the transport.
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 const routes: Record<string, Route> = {
@@ -28,6 +26,10 @@ const routes: Record<string, Route> = {
     res.end('c'.repeat(5000));
   },
   '/never': () => {},
+  '/stalls-in-body': (_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.write('{"partial":');
+  },
   '/redirect': (_req, res) => {
     res.statusCode = 307;
     res.setHeader('location', 'https://elsewhere.example/steal');
@@ -36,7 +38,7 @@ const routes: Record<string, Route> = {
 };
 
 let base = '';
-let pool: InstanceType<typeof Pool>;
+let pool: Pool;
 const server = createServer((req, res) => routes[req.url ?? '']?.(req, res));
 beforeAll(async () => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -59,11 +61,7 @@ const send = (path: string, extra: Partial<Parameters<typeof exchange>[2]> = {})
     ...extra,
   });
 
-describe('undici-lite', () => {
-  it('hands out the same Pool class as the undici package', () => {
-    expect(Pool).toBe(undici.Pool);
-  });
-
+describe('exchange', () => {
   it('sends method, path with query, headers and body, and reads status, headers and body', async () => {
     const res = await send('/v1/chat/completions?x=1', { maxBodyBytes: 10_000 });
     expect(res.statusCode).toBe(200);
@@ -91,6 +89,14 @@ describe('undici-lite', () => {
 
   it('times out a silent server', async () => {
     await expect(send('/never', { timeoutMs: 50 })).rejects.toBeInstanceOf(ExchangeTimeout);
+  });
+
+  it('counts the time-out over the body too, not just the headers', async () => {
+    await expect(send('/stalls-in-body', { timeoutMs: 80 })).rejects.toBeInstanceOf(ExchangeTimeout);
+    const during = new AbortController();
+    const pending = send('/stalls-in-body', { signal: during.signal });
+    setTimeout(() => during.abort(new Error('stop in body')), 40);
+    await expect(pending).rejects.toThrow('stop in body');
   });
 
   it("rejects with the caller's reason on abort, before or during the exchange", async () => {

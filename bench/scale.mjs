@@ -1,0 +1,92 @@
+// The scale rows of issue 12: memory and report size that must stay flat in samples and
+// bounded in cases, each measured through the CLI as a whole process.
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { measureNode } from './process.mjs';
+import { writeWorkload } from './workload.mjs';
+
+/** Paths of the run folders (`<report-dir>/<run-id>/`) under `reportDir`. */
+async function runDirs(reportDir) {
+  const entries = await readdir(reportDir, { withFileTypes: true });
+  return entries.filter((e) => e.isDirectory()).map((e) => join(reportDir, e.name));
+}
+
+async function sizeMb(file) {
+  return (await stat(file).catch(() => ({ size: NaN }))).size / 2 ** 20;
+}
+
+/** `driftcheck run` as a whole process; throws on anything but exit 0. */
+async function run(ctx, args, what) {
+  const m = await measureNode([ctx.bin, ...args], { cwd: ctx.dir, env: ctx.env, tmp: ctx.tmp });
+  if (m.code !== 0) throw new Error(`${what} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
+  ctx.log(`${what.padEnd(44)} ${(m.wallMs / 1000).toFixed(2)} s  ${m.peakRssMb?.toFixed(0)} MB`);
+  return m;
+}
+
+/**
+ * (a) `cases` cases at `--repeat low` against `--repeat high`: peak RSS and the sizes of
+ * report.json and report.html. Targets: RSS within 1.3×, each size within 2×.
+ */
+export async function measureRepeats(ctx, { cases = 1000, low = 10, high = 100 } = {}) {
+  const workload = await writeWorkload(ctx.dir, cases, ctx.simUrl);
+  const one = async (repeat) => {
+    const reportDir = join(ctx.dir, `reports-r${repeat}`);
+    const args = ['run', workload.suitesDir, '--config', workload.config, '--repeat', String(repeat)];
+    args.push('--report-dir', reportDir, '--baseline-dir', join(ctx.dir, 'baselines'));
+    const m = await run(ctx, args, `${cases} cases × --repeat ${repeat}`);
+    const [dir] = await runDirs(reportDir);
+    const out = {
+      repeat,
+      wallMs: m.wallMs,
+      cpuMs: m.cpuMs,
+      peakRssMb: m.peakRssMb,
+      reportJsonMb: await sizeMb(join(dir, 'report.json')),
+      reportHtmlMb: await sizeMb(join(dir, 'report.html')),
+    };
+    await rm(reportDir, { recursive: true, force: true });
+    return out;
+  };
+  const lo = await one(low);
+  const hi = await one(high);
+  const ratio = (key) => hi[key] / lo[key];
+  return {
+    what: `${cases} cases, --repeat ${high} against --repeat ${low}`,
+    low: lo,
+    high: hi,
+    targets: [
+      target(`peak RSS ×${high} / ×${low}`, ratio('peakRssMb'), '≤ 1.3×', (r) => r <= 1.3),
+      target(`report.json ×${high} / ×${low}`, ratio('reportJsonMb'), '≤ 2×', (r) => r <= 2),
+      target(`report.html ×${high} / ×${low}`, ratio('reportHtmlMb'), '≤ 2×', (r) => r <= 2),
+    ],
+  };
+}
+
+/**
+ * (c) `shards` shard runs of `perShard` cases each (`--shard i/N`, each in its own
+ * report folder), then `driftcheck merge` of their run folders, measured. Target: peak RSS ≤ 200 MB.
+ */
+export async function measureMerge(ctx, { shards = 10, perShard = 10000 } = {}) {
+  const workload = await writeWorkload(ctx.dir, shards * perShard, ctx.simUrl);
+  const shardDirs = [];
+  for (let i = 1; i <= shards; i++) {
+    const reportDir = join(ctx.dir, 'shards', String(i));
+    const args = ['run', workload.suitesDir, '--config', workload.config, '--shard', `${i}/${shards}`];
+    args.push('--report-dir', reportDir, '--baseline-dir', join(ctx.dir, 'baselines'));
+    await run(ctx, args, `shard ${i}/${shards}`);
+    shardDirs.push(...(await runDirs(reportDir)));
+  }
+  const out = join(ctx.dir, 'merged');
+  const m = await run(ctx, ['merge', ...shardDirs, '--out', out], `merge of ${shards} shards × ${perShard}`);
+  const merged = { reportJsonMb: await sizeMb(join(out, 'report.json')) };
+  await rm(join(ctx.dir, 'shards'), { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+  return {
+    what: `merge of ${shards} shards of ${perShard} cases`,
+    merge: { wallMs: m.wallMs, cpuMs: m.cpuMs, peakRssMb: m.peakRssMb, ...merged },
+    targets: [target('merge peak RSS (MB)', m.peakRssMb, '≤ 200 MB', (v) => v <= 200)],
+  };
+}
+
+function target(what, value, text, ok) {
+  return { what, value, text, met: value === null || Number.isNaN(value) ? null : ok(value) };
+}

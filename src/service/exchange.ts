@@ -1,0 +1,131 @@
+import { EventEmitter } from 'node:events';
+import type { Dispatcher } from 'undici';
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** One HTTP exchange's answer: the body read whole, or how far it got past the cap. */
+export type Exchanged =
+  | { statusCode: number; headers: ResponseHeaders; body: string; tooLarge?: undefined }
+  | { statusCode: number; headers: ResponseHeaders; body?: undefined; tooLarge: number };
+
+/** The exchange took longer than its time-out, headers and body together. */
+export class ExchangeTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs / 1000} s`);
+  }
+}
+
+export interface ExchangeOptions {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  /** Whole exchange, headers and body; 0 or less disables it. */
+  timeoutMs: number;
+  /** Stop reading (and drop the connection) past this many body bytes. */
+  maxBodyBytes: number;
+  /** The caller's abort: the exchange rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends one request through `dispatcher` with undici's public `request()` and reads the
+ * whole answer. Rejects with ExchangeTimeout, the caller's abort reason, or undici's
+ * network error. Never follows a redirect: `request()` has no redirect handling unless a
+ * redirect interceptor is composed in, and none is.
+ *
+ * The body cap is counted here rather than with the pool's `maxResponseSize`: one pool
+ * serves calls with different caps (a chat answer, the model catalog), an injected
+ * dispatcher has its own options, and the count says how far past the cap the body went.
+ */
+export async function exchange(
+  dispatcher: Dispatcher,
+  url: string,
+  options: ExchangeOptions,
+): Promise<Exchanged> {
+  const { signal } = options;
+  if (signal?.aborted) throw signal.reason;
+  const parsed = new URL(url);
+  // One emitter covers the time-out and the caller's abort, over headers and body. undici's
+  // request() takes an EventEmitter as its signal; an AbortSignal there cost 15-20 % more CPU
+  // at 100,000 instant answers (undici's per-request abort-listener bookkeeping).
+  const abort = new EventEmitter();
+  let timedOut = false;
+  const timer =
+    options.timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          abort.emit('abort');
+        }, timerMs(options.timeoutMs))
+      : undefined;
+  const onCallerAbort = (): void => void abort.emit('abort');
+  signal?.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    const response = await dispatcher.request({
+      origin: parsed.origin,
+      path: `${parsed.pathname}${parsed.search}`,
+      method: options.method,
+      headers: options.headers,
+      body: options.body ?? null,
+      signal: abort,
+    });
+    const statusCode = response.statusCode;
+    const headers = response.headers as ResponseHeaders;
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
+      abandon(response.body);
+      return { statusCode, headers, tooLarge: declared };
+    }
+    const read = await readCapped(response.body, options.maxBodyBytes);
+    return typeof read === 'string'
+      ? { statusCode, headers, body: read }
+      : { statusCode, headers, tooLarge: read };
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (timedOut) throw new ExchangeTimeout(options.timeoutMs);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
+
+/**
+ * Reads a whole body as text, or stops past `cap` bytes and answers how many had come.
+ * Stream events rather than `for await`: an async iterator per answer was measurably
+ * slower at 100,000 instant answers.
+ */
+function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<string | number> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    body.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > cap) {
+        abandon(body);
+        resolve(bytes);
+      } else chunks.push(chunk);
+    });
+    body.on('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
+    body.on('error', reject);
+  });
+}
+
+/**
+ * Stops reading a body and drops its connection, so the rest is never read. Destroying
+ * undici's body stream emits its abort error; nobody reads the body after this, so that
+ * error is expected and swallowed rather than left to crash the process.
+ */
+function abandon(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/**
+ * A time-out Node's timers accept: whole milliseconds below 2^31 (a longer one fires
+ * after 1 ms), so `timeout_s: 0.0015` does not throw and `timeout_s: 1e12` does not fire at once.
+ */
+export function timerMs(ms: number): number {
+  return Math.min(Math.max(1, Math.ceil(ms)), 2 ** 31 - 1);
+}
