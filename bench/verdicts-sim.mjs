@@ -6,7 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateSimKey, loadSuites, runSuites, startSimulator } from '../dist/index.js';
+import { generateSimKey, loadReport, loadSuites, runSuites, startSimulator } from '../dist/index.js';
+import { simRequestHeaders } from '../dist/sim/protocol.js';
 
 const { values } = parseArgs({ options: { cases: { type: 'string', default: '200' } } });
 const CASES = Number(values.cases);
@@ -40,7 +41,8 @@ async function runOnce(dir, sim, key, files, update) {
       },
     },
   };
-  const { report } = await runSuites({
+  const { runDir } = await runSuites({
+    requestHeaders: simRequestHeaders,
     config,
     suites,
     env: { K: key },
@@ -59,7 +61,8 @@ async function runOnce(dir, sim, key, files, update) {
       update_baselines: update,
     },
   });
-  return report;
+  // One entry per case: its pass rate and verdict are on the entry.
+  return loadReport(runDir);
 }
 
 /** Runs a baseline at `before`, then a run at `after`; returns the share of flagged trials. */
@@ -87,13 +90,15 @@ async function scenario(
       names.map((n) => [n, suiteText(n, perSuite, after, repeat, extraAfter)]),
       false,
     );
-    const stats = report.suites.flatMap((s) => s.pass_rates);
-    const perCase = stats.filter((s) => s.failing).length / stats.length;
+    const stats = report.cases.filter((c) => c.pass_rate !== null);
+    const perCase = stats.filter((c) => c.status === 'fail').length / stats.length;
     const perSuiteRate =
       report.suites.filter(
-        (s) => s.drift.some((d) => d.kind === 'pass_rate_dropped') || s.pass_rates.some((p) => p.failing),
+        (s) =>
+          s.drift.some((d) => d.kind === 'pass_rate_dropped') ||
+          stats.some((c) => c.suite === s.suite && c.status === 'fail'),
       ).length / report.suites.length;
-    const samples = stats.reduce((n, s) => n + s.samples.total, 0) / stats.length;
+    const samples = stats.reduce((n, c) => n + c.samples.sent, 0) / stats.length;
     return {
       label,
       trials: suites > 1 ? suites : stats.length,

@@ -9,6 +9,8 @@ import type { CheckType, Expectation } from './checks/registry.js';
 
 /** Service A (routing service) or Service B (direct model service) semantics. */
 export type ServiceKind = 'router' | 'direct';
+// A new kind is a member here, an adapter in src/service/adapters/ (ADAPTERS is a
+// Record<ServiceKind, …>, so it does not compile without one), and the config schema's enum.
 
 export interface ServiceConfig {
   /** The key under `services:`; suites refer to it. */

@@ -7,9 +7,9 @@ import { createServiceClient } from '../service/client.js';
 import { fetchModelCatalog } from '../service/models.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { findSuiteAlias, pinSuiteText } from '../suite/pin.js';
+import { simRequestHeaders } from '../sim/protocol.js';
 import type { ServiceConfig } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
-import { isLoopbackUrl } from '../util/loopback.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
 
@@ -91,7 +91,7 @@ async function aliasResolver(
     const client = createServiceClient({
       service: { ...service, retries: 0 },
       apiKey,
-      simDirectives: isLoopbackUrl(service.base_url),
+      requestHeaders: simRequestHeaders,
     });
     try {
       const outcome = await client.complete({

@@ -7,6 +7,7 @@ import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
 import { parseShard } from '../run/plan.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
+import { simRequestHeaders } from '../sim/protocol.js';
 import { isAlias } from '../suite/alias.js';
 import { baselinePath } from '../baseline/store.js';
 import type { CandidateRun } from '../report/candidates.js';
@@ -192,6 +193,7 @@ async function runAndPrint(
     ...(resumeDir ? { resumeDir } : {}),
     version: version(),
     reporters,
+    requestHeaders: simRequestHeaders,
     console: { write: io.stdout, color: io.color, ...(io.columns ? { columns: io.columns } : {}) },
     ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd } } : {}),
     interrupt: ctx.interrupts.interrupt,

@@ -7,8 +7,8 @@ import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { createRedactor } from '../service/redact.js';
 import { loadSuites } from '../suite/load.js';
+import { simRequestHeaders } from '../sim/protocol.js';
 import type { CallOutcome, Config, ExitCode, ServiceConfig, ServiceKind } from '../types.js';
-import { isLoopbackUrl } from '../util/loopback.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
 
@@ -84,7 +84,7 @@ async function verifyService(
   const client = createServiceClient({
     service: { ...service, timeout_s: VERIFY.timeout_s, retries: VERIFY.retries },
     apiKey,
-    simDirectives: isLoopbackUrl(service.base_url),
+    requestHeaders: simRequestHeaders,
   });
   let outcome: CallOutcome;
   try {

@@ -1,6 +1,7 @@
 import type { ServiceKind } from '../types.js';
 import { expandEnv, type ParsedServiceConfig } from './env.js';
-import { COMMON_DEFAULTS, SERVICE_DEFAULTS } from './service-defaults.js';
+import { ADAPTERS } from '../service/adapters/index.js';
+import { COMMON_DEFAULTS } from './service-defaults.js';
 
 /** One service entry as written in the config file, after schema validation. */
 export interface RawService {
@@ -36,7 +37,7 @@ export function buildService(name: string, raw: RawService, env: NodeJS.ProcessE
     base_url: base.missing.length > 0 ? '' : base.value.replace(/\/+$/, ''),
     api_key_env: raw.api_key_env,
     headers,
-    max_tokens: raw.max_tokens ?? SERVICE_DEFAULTS[raw.kind].max_tokens,
+    max_tokens: raw.max_tokens ?? ADAPTERS[raw.kind].defaults.max_tokens,
     timeout_s: raw.timeout_s ?? COMMON_DEFAULTS.timeout_s,
     retries: raw.retries ?? COMMON_DEFAULTS.retries,
     concurrency: raw.concurrency ?? COMMON_DEFAULTS.concurrency,

@@ -1,4 +1,5 @@
-import type { Config } from '../types.js';
+import { ADAPTERS } from '../service/adapters/index.js';
+import type { Config, ServiceKind } from '../types.js';
 import { buildService } from './build.js';
 
 /**
@@ -7,20 +8,13 @@ import { buildService } from './build.js';
  * listed by unsetEnv() when that is unset).
  */
 export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return {
-    file: null,
-    services: {
-      router: buildService(
-        'router',
-        { kind: 'router', base_url: 'https://openrouter.ai/api/v1', api_key_env: 'OPENROUTER_API_KEY' },
-        env,
-      ),
-      direct: buildService(
-        'direct',
-        // A config-style reference (not a JS template), expanded by buildService.
-        { kind: 'direct', base_url: '${DIRECT_BASE_URL}', api_key_env: 'DIRECT_API_KEY' },
-        env,
-      ),
-    },
-  };
+  // One service per kind, named after it, from its adapter's defaults (the direct base URL is
+  // a config-style `${DIRECT_BASE_URL}` reference, expanded by buildService).
+  const services = Object.fromEntries(
+    (Object.keys(ADAPTERS) as ServiceKind[]).map((kind) => {
+      const { base_url, api_key_env } = ADAPTERS[kind].defaults;
+      return [kind, buildService(kind, { kind, base_url: base_url ?? '', api_key_env }, env)];
+    }),
+  );
+  return { file: null, services };
 }

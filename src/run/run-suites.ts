@@ -16,7 +16,15 @@ import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
 import { loadReport, openReport } from '../report/read.js';
 import { openClients } from '../service/setup.js';
-import type { Baseline, Config, ReportHead, SampleResult, Suite } from '../types.js';
+import type {
+  Baseline,
+  CompletionRequest,
+  Config,
+  ReportHead,
+  SampleResult,
+  ServiceConfig,
+  Suite,
+} from '../types.js';
 import { executePlan } from './execute.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import { planCases, type PlannedCaseGroup, planSamples } from './plan.js';
@@ -40,6 +48,8 @@ export interface RunSuitesOptions {
   abortInFlight?: AbortSignal;
   onThrottle?: (service: string, concurrency: number) => void;
   dispatcher?: Dispatcher;
+  /** Headers the caller adds to a request (the CLI: the simulator's directives, loopback only). */
+  requestHeaders?: (service: ServiceConfig, request: CompletionRequest) => Record<string, string>;
   now?: () => Date;
   onResult?: (result: SampleResult) => void;
   /** Called once the plan is known, before anything is sent. */
@@ -106,6 +116,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   await baselines.hold(plannedSuites.filter(needsBaselineWhileRunning).map((s) => s.suite));
   const opened = openClients(options.config, services, options.env, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.requestHeaders ? { requestHeaders: options.requestHeaders } : {}),
   });
   const redactText = (text: string) => opened.redactor.redact(text).text;
 

@@ -1,6 +1,5 @@
 import type { CaseError, ServiceKind } from '../types.js';
-import { DIRECT_RULES } from './classify-direct.js';
-import { ROUTER_RULES } from './classify-router.js';
+import { ADAPTERS } from './adapters/index.js';
 import { type ErrorFields, isRecord, readErrorFields, trimMessage } from './error-fields.js';
 import { applyRules, MODEL_ID_MESSAGE } from './rules.js';
 
@@ -78,7 +77,7 @@ export function classifyHttpFailure(input: HttpFailure): CaseError {
     if (status === 404) {
       return { ...base, kind: 'endpoint_not_found', message: `HTTP 404 with ${what}; ${CHECK_BASE_URL}` };
     }
-    const verdict = applyRules(input.kind === 'router' ? ROUTER_RULES : DIRECT_RULES, { ...fields, status });
+    const verdict = applyRules(ADAPTERS[input.kind].rules, { ...fields, status });
     return { ...base, kind: verdict.kind, message: `HTTP ${status} with ${what}` };
   }
   // Both services document a 404 for an unknown model (OpenAI "The model … does not exist",
@@ -106,7 +105,7 @@ export function classifyHttpFailure(input: HttpFailure): CaseError {
       message: fields.message || 'in-flight budget in use',
     };
   }
-  const verdict = applyRules(input.kind === 'router' ? ROUTER_RULES : DIRECT_RULES, { ...fields, status });
+  const verdict = applyRules(ADAPTERS[input.kind].rules, { ...fields, status });
   return {
     ...base,
     kind: verdict.kind,

@@ -14,8 +14,11 @@ export interface ServiceClientOptions {
   apiKey: string;
   /** Injected for tests; default: the shared keep-alive pool of the base URL's origin. */
   dispatcher?: Dispatcher;
-  /** Send `request.sim` and `request.case_key` as headers: only when talking to the simulator. */
-  simDirectives?: boolean;
+  /**
+   * Headers to add to one request, decided by the caller: the CLI passes the simulator's
+   * directive headers here (for loopback base URLs only); the client knows nothing of them.
+   */
+  requestHeaders?: (service: ServiceConfig, request: CompletionRequest) => Record<string, string>;
   /** Cap on a response body; past it the read stops and the attempt is a bad_response. Default 8 MiB. */
   maxBodyBytes?: number;
   /** Waits between attempts; injected so retry tests need not wait. */
@@ -55,7 +58,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const redactor = createRedactor([apiKey]);
 
   async function complete(request: CompletionRequest): Promise<CallOutcome> {
-    const http = buildChatRequest(service, request, apiKey, { simDirectives: options.simDirectives });
+    const http = buildChatRequest(service, request, apiKey, {
+      ...(options.requestHeaders ? { extraHeaders: options.requestHeaders(service, request) } : {}),
+    });
     const ctx = {
       kind: service.kind,
       model: request.model,

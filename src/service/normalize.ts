@@ -1,5 +1,6 @@
 import type { CaseError, Completion, ErrorKind, ServiceKind, Usage } from '../types.js';
 import { intern } from '../util/intern.js';
+import { ADAPTERS } from './adapters/index.js';
 import { type ErrorFields, isRecord, readErrorFields, readErrorObject } from './error-fields.js';
 
 /** A successful-status body, read: what could be read, plus the failure it hides (if any). */
@@ -159,5 +160,5 @@ function servedBy(
 }
 
 function serviceName(kind: ServiceKind): string {
-  return kind === 'router' ? 'the routing service' : 'the service';
+  return ADAPTERS[kind].title;
 }

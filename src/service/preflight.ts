@@ -1,5 +1,6 @@
 import { unsetEnv } from '../config/env.js';
 import { PreflightError } from '../errors.js';
+import { ADAPTERS } from './adapters/index.js';
 import type { ServiceConfig } from '../types.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
@@ -61,13 +62,7 @@ export function resolveApiKey(service: ServiceConfig, env: NodeJS.ProcessEnv): s
       `environment variable ${envName} contains whitespace inside the key; check its value`,
     );
   }
-  const routerShaped = key.startsWith('sk-or-');
-  const otherShape =
-    service.kind === 'direct' && routerShaped
-      ? 'a routing-service key (sk-or-…)'
-      : service.kind === 'router' && key.startsWith('sk-') && !routerShaped
-        ? 'a direct-service key (sk-… without sk-or-)'
-        : null;
+  const otherShape = ADAPTERS[service.kind].keys.foreign(key);
   if (otherShape) {
     // Seed §7: a key for the other platform fails authentication; check key and address together.
     throw new PreflightError(

@@ -1,5 +1,5 @@
-import { encodeSimDirective, SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../sim/protocol.js';
 import type { CompletionRequest, ServiceConfig, ServiceKind } from '../types.js';
+import { ADAPTERS } from './adapters/index.js';
 
 /** Everything needed to send one chat-completion call; built once, sent on every attempt. */
 export interface ChatHttpRequest {
@@ -21,14 +21,17 @@ const RESERVED_HEADERS = new Set([
   'host',
   'connection',
   'transfer-encoding',
-  SIM_DIRECTIVE_HEADER,
-  SIM_CASE_HEADER,
 ]);
 
-/** True for a configured header name that must not be sent (case-insensitive). */
+/**
+ * True for a configured header name that must not be sent (case-insensitive): those above,
+ * the response-cache opt-in, and driftcheck's own `x-driftcheck-…` (the simulator's controls).
+ */
 export function isReservedHeader(name: string): boolean {
   const lower = name.trim().toLowerCase();
-  return RESERVED_HEADERS.has(lower) || lower.startsWith('x-openrouter-cache');
+  return (
+    RESERVED_HEADERS.has(lower) || lower.startsWith('x-openrouter-cache') || lower.startsWith('x-driftcheck-')
+  );
 }
 
 /** `${base_url}/chat/completions`, tolerating a trailing slash on the base. */
@@ -51,14 +54,8 @@ export function buildChatBody(
   if (typeof params.temperature === 'number') body.temperature = params.temperature;
   if (typeof params.top_p === 'number') body.top_p = params.top_p;
   if (typeof params.seed === 'number') body.seed = params.seed;
-  // Only Service B documents reasoning_effort; the router would remap or reject it.
-  if (kind === 'direct' && typeof params.reasoning_effort === 'string') {
-    body.reasoning_effort = params.reasoning_effort;
-  }
-  // The router's documented provider preferences (provider-selection guide), sent as given:
-  // a suite pins the provider as it pins the model. A direct service has no providers.
-  if (kind === 'router' && params.provider) body.provider = params.provider;
-  return body;
+  // What else this kind of service documents (reasoning_effort, provider preferences): its adapter says.
+  return { ...body, ...ADAPTERS[kind].requestParams(params) };
 }
 
 /** Builds URL, headers and body for one call; sim headers only when talking to the simulator. */
@@ -66,7 +63,7 @@ export function buildChatRequest(
   service: ServiceConfig,
   request: CompletionRequest,
   apiKey: string,
-  options: { simDirectives?: boolean } = {},
+  options: { extraHeaders?: Record<string, string> } = {},
 ): ChatHttpRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(service.headers ?? {})) {
@@ -76,33 +73,11 @@ export function buildChatRequest(
   headers.authorization = `Bearer ${apiKey}`;
   headers['content-type'] = 'application/json';
   headers.accept = 'application/json';
-  if (options.simDirectives) {
-    if (request.sim) headers[SIM_DIRECTIVE_HEADER] = asciiOnly(encodeSimDirective(request.sim));
-    if (request.case_key) headers[SIM_CASE_HEADER] = percentEncodeNonAscii(request.case_key);
-  }
+  // What the caller adds per request (the CLI: the simulator's directive headers, loopback only).
+  Object.assign(headers, options.extraHeaders);
   return {
     url: chatCompletionsUrl(service.base_url),
     headers,
     body: JSON.stringify(buildChatBody(service.kind, request, service.max_tokens)),
   };
-}
-
-/**
- * Header values must be Latin-1 and HTTP clients reject most of it anyway; JSON can
- * carry any character as a \uXXXX escape, so a directive with a reply like "café 🙂"
- * still travels and JSON.parse on the other side restores it.
- */
-function asciiOnly(json: string): string {
-  return json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Case ids are free text; keep the header valid while mapping each id to one stable value. */
-function percentEncodeNonAscii(text: string): string {
-  return text.replace(/[^\x20-\x7e]/gu, (c) => {
-    try {
-      return encodeURIComponent(c);
-    } catch {
-      return '%3F'; // lone surrogate: cannot be encoded, and cannot be a real id either
-    }
-  });
 }

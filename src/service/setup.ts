@@ -1,6 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Config, ServiceClient } from '../types.js';
-import { isLoopbackUrl } from '../util/loopback.js';
+import type { CompletionRequest, Config, ServiceClient, ServiceConfig } from '../types.js';
 import { createServiceClient } from './client.js';
 import { resolveApiKey } from './preflight.js';
 import { createRedactor, type Redactor } from './redact.js';
@@ -20,7 +19,10 @@ export function openClients(
   config: Config,
   services: readonly string[],
   env: NodeJS.ProcessEnv,
-  options: { dispatcher?: Dispatcher } = {},
+  options: {
+    dispatcher?: Dispatcher;
+    requestHeaders?: (service: ServiceConfig, request: CompletionRequest) => Record<string, string>;
+  } = {},
 ): OpenedClients {
   const keys = new Map(services.map((name) => [name, resolveApiKey(config.services[name]!, env)]));
   const redactor = createRedactor([...keys.values()]);
@@ -32,7 +34,7 @@ export function openClients(
       createServiceClient({
         service,
         apiKey: keys.get(name)!,
-        simDirectives: isLoopbackUrl(service.base_url),
+        ...(options.requestHeaders ? { requestHeaders: options.requestHeaders } : {}),
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       }),
     );

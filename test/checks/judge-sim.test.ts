@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJudgeRequest } from '../../src/checks/judge.js';
 import { runJudge } from '../../src/checks/judge-run.js';
 import { createServiceClient } from '../../src/service/client.js';
+import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
 import type { JudgeSpec, ServiceClient, ServiceConfig, ServiceKind } from '../../src/types.js';
 import { call } from '../sim/helpers.js';
@@ -29,7 +30,7 @@ function client(kind: ServiceKind): ServiceClient {
     retries: 0,
     concurrency: 2,
   };
-  const c = createServiceClient({ service, apiKey: generateSimKey(kind), simDirectives: true });
+  const c = createServiceClient({ service, apiKey: generateSimKey(kind), requestHeaders: simRequestHeaders });
   clients.push(c);
   return c;
 }

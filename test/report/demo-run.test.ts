@@ -8,6 +8,7 @@ import { renderHtml } from '../../src/report/html/index.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { runSuites } from '../../src/run/run-suites.js';
+import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { loadSuites } from '../../src/suite/load.js';
 import { loadReport } from '../../src/report/read.js';
 import type { Report } from '../../src/types.js';
@@ -33,6 +34,7 @@ describe('reporters on a real demo run', () => {
         baselineDir: join(REPO, 'baselines'),
         version: 'test',
         reporters: new Set(),
+        requestHeaders: simRequestHeaders,
         meta: {
           command: ['driftcheck', 'run', '--sim'],
           paths: ['suites/demo'],

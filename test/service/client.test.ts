@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClientOptions } from '../../src/service/client.js';
 import { closeAllPools } from '../../src/service/pools.js';
+import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import type { CompletionRequest, ServiceClient, ServiceConfig } from '../../src/types.js';
 import { directKey, json, makeService, okBody, routerKey, startServer, type TestServer } from './helpers.js';
@@ -92,7 +93,7 @@ describe('request shape', () => {
 
   it('sends sim headers when talking to the simulator', async () => {
     const s = await server((_q, res) => json(res, 200, okBody()));
-    const { c } = client(makeService('router', s.baseUrl), { simDirectives: true });
+    const { c } = client(makeService('router', s.baseUrl), { requestHeaders: simRequestHeaders });
     await c.complete({
       ...request,
       sim: { fault: 'rate_limited', fail_times: 1 },

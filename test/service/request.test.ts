@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildChatRequest, chatCompletionsUrl } from '../../src/service/request.js';
-import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
+import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER, simRequestHeaders } from '../../src/sim/protocol.js';
 import type { CompletionRequest } from '../../src/types.js';
 import { directKey, makeService, routerKey } from './helpers.js';
 
@@ -84,28 +84,28 @@ describe('buildChatRequest', () => {
     });
   });
 
-  it('sends the sim directive and case key only when told to', () => {
+  it('sends the sim directive and case key only to a loopback base URL, and only when the caller adds them', () => {
     const service = makeService('router', 'http://127.0.0.1:1/v1');
     const simRequest = { ...request, sim: { fault: 'auth' as const }, case_key: 'refunds/window#1' };
     const real = buildChatRequest(service, simRequest, routerKey);
     expect(real.headers[SIM_DIRECTIVE_HEADER]).toBeUndefined();
     expect(real.headers[SIM_CASE_HEADER]).toBeUndefined();
-    const sim = buildChatRequest(service, simRequest, routerKey, { simDirectives: true });
+    const sim = buildChatRequest(service, simRequest, routerKey, {
+      extraHeaders: simRequestHeaders(service, simRequest),
+    });
     expect(JSON.parse(sim.headers[SIM_DIRECTIVE_HEADER]!)).toEqual({ fault: 'auth' });
     expect(sim.headers[SIM_CASE_HEADER]).toBe('refunds/window#1');
+    const remote = makeService('router', 'https://openrouter.ai/api/v1');
+    expect(simRequestHeaders(remote, simRequest)).toEqual({});
   });
 
   it('keeps non-ASCII directive text as JSON escapes, so the header stays valid and decodes back', () => {
     const service = makeService('router', 'http://127.0.0.1:1/v1');
     const reply = 'café 🙂 日本';
-    const { headers } = buildChatRequest(
-      service,
-      { ...request, sim: { reply }, case_key: 'süite/ça' },
-      routerKey,
-      {
-        simDirectives: true,
-      },
-    );
+    const asked = { ...request, sim: { reply }, case_key: 'süite/ça' };
+    const { headers } = buildChatRequest(service, asked, routerKey, {
+      extraHeaders: simRequestHeaders(service, asked),
+    });
     expect(headers[SIM_DIRECTIVE_HEADER]).toMatch(/^[\x20-\x7e]+$/);
     expect(JSON.parse(headers[SIM_DIRECTIVE_HEADER]!)).toEqual({ reply });
     expect(headers[SIM_CASE_HEADER]).toBe('s%C3%BCite/%C3%A7a');

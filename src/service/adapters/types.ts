@@ -1,0 +1,23 @@
+import type { RequestParams } from '../../types.js';
+import type { Rule } from '../rules.js';
+
+/**
+ * Everything driftcheck knows of one kind of service, in one place: a new kind is one
+ * adapter in `ADAPTERS`, and until it has one, the compiler lists every gap.
+ */
+export interface ServiceAdapter {
+  /** How messages name this kind of service ("the routing service"). */
+  title: string;
+  /** Defaults the config fills in: max_tokens follows the seed's verification calls (512 / 1024). */
+  defaults: { max_tokens: number; base_url: string | null; api_key_env: string };
+  /** The key shape of this platform, and the other platform's key shape it must not be given. */
+  keys: {
+    owns: (key: string) => boolean;
+    /** What a key of the other platform looks like, named for the pre-flight message; null when it looks fine. */
+    foreign: (key: string) => string | null;
+  };
+  /** The request parameters this kind documents, added to the body as it takes them. */
+  requestParams: (params: RequestParams) => Record<string, unknown>;
+  /** Classification rules for a non-2xx answer, in order (first match wins). */
+  rules: readonly Rule[];
+}
