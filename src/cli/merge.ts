@@ -36,7 +36,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     // A merge that lacks a shard checked less than the run asked for: never a quiet pass.
     if (!values['allow-partial'])
       throw new UsageError(
-        `driftcheck merge: ${missing}; the merged report would be partial\n  → pass every shard's run folder, or --allow-partial to merge what is there (no case can then be called missing)`,
+        `${missing}; the merged report would be partial\n  → pass every shard's run folder, or --allow-partial to merge what is there (no case can then be called missing)`,
       );
     io.stderr(`driftcheck merge: warning: ${missing}: the merged report is partial (--allow-partial)\n`);
   }
@@ -81,7 +81,7 @@ async function checkShards(
             seen === dir
               ? `run folder ${relative(io.cwd, dir) || '.'} was given twice`
               : `case ${id} is in both ${relative(io.cwd, seen) || '.'} and ${relative(io.cwd, dir) || '.'}`;
-          throw new UsageError(`driftcheck merge: ${where}\n  → pass each shard's run folder once`);
+          throw new UsageError(`${where}\n  → pass each shard's run folder once`);
         }
         owner.set(id, dir);
       }
