@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
+import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
 import { readJournalHead } from '../journal/read.js';
 import { createReporters } from '../report/outputs.js';
 import { newRunId } from '../run/meta.js';
@@ -70,7 +71,10 @@ async function checkShards(
   const owner = new Map<string, string>();
   const shards: ({ index: number; total: number } | null)[] = [];
   for (const dir of dirs) {
-    const { run, plans } = await readJournalHead(join(dir, 'results.jsonl'));
+    const journal = join(dir, 'results.jsonl');
+    const { run, plans } = (await isLegacyJournal(journal))
+      ? await readLegacyRun(dir)
+      : await readJournalHead(journal);
     shards.push(run?.shard ?? null);
     for (const plan of plans) {
       for (const c of plan.cases) {
