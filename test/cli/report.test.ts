@@ -204,6 +204,13 @@ describe('run folders of driftcheck 0.1 (report schema 1)', () => {
     const merged = await readReport(join(project.dir, 'merged'));
     expect(reportSchemaErrors(merged)).toEqual([]);
     expect(verdict(merged)).toEqual(verdict(await readReport(join(project.dir, 'whole'))));
+    // `report` with several folders folds them into one, as merge does.
+    const combined = await runCli(
+      ['report', v01('shard-1'), v01('shard-2'), '--out', join(project.dir, 'combined')],
+      { cwd: project.dir },
+    );
+    expect(combined.code).toBe(merge.code);
+    expect(verdict(await readReport(join(project.dir, 'combined')))).toEqual(verdict(merged));
     const partial = await runCli(['merge', v01('shard-1'), '--out', join(project.dir, 'partial')], {
       cwd: project.dir,
     });
