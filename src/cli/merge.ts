@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
+import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
 import { readJournalHead } from '../journal/read.js';
 import { createReporters } from '../report/outputs.js';
 import { newRunId } from '../run/meta.js';
@@ -36,7 +37,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     // A merge that lacks a shard checked less than the run asked for: never a quiet pass.
     if (!values['allow-partial'])
       throw new UsageError(
-        `driftcheck merge: ${missing}; the merged report would be partial\n  → pass every shard's run folder, or --allow-partial to merge what is there (no case can then be called missing)`,
+        `${missing}; the merged report would be partial\n  → pass every shard's run folder, or --allow-partial to merge what is there (no case can then be called missing)`,
       );
     io.stderr(`driftcheck merge: warning: ${missing}: the merged report is partial (--allow-partial)\n`);
   }
@@ -70,7 +71,10 @@ async function checkShards(
   const owner = new Map<string, string>();
   const shards: ({ index: number; total: number } | null)[] = [];
   for (const dir of dirs) {
-    const { run, plans } = await readJournalHead(join(dir, 'results.jsonl'));
+    const journal = join(dir, 'results.jsonl');
+    const { run, plans } = (await isLegacyJournal(journal))
+      ? await readLegacyRun(dir)
+      : await readJournalHead(journal);
     shards.push(run?.shard ?? null);
     for (const plan of plans) {
       for (const c of plan.cases) {
@@ -81,7 +85,7 @@ async function checkShards(
             seen === dir
               ? `run folder ${relative(io.cwd, dir) || '.'} was given twice`
               : `case ${id} is in both ${relative(io.cwd, seen) || '.'} and ${relative(io.cwd, dir) || '.'}`;
-          throw new UsageError(`driftcheck merge: ${where}\n  → pass each shard's run folder once`);
+          throw new UsageError(`${where}\n  → pass each shard's run folder once`);
         }
         owner.set(id, dir);
       }

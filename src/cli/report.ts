@@ -26,9 +26,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
       'usage: driftcheck report RUN_DIR… [--out DIR] [--reporter LIST] (run folders under reports/)',
     );
   if (positionals.length > 1 && !values.out)
-    throw new UsageError(
-      'driftcheck report: several run folders are folded into one report; say where with --out DIR',
-    );
+    throw new UsageError('several run folders are folded into one report; say where with --out DIR');
   const dirs = positionals.map((p) => resolve(io.cwd, p));
   const out = values.out ? resolve(io.cwd, values.out) : dirs[0]!;
   await mkdir(out, { recursive: true });

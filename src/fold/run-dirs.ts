@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileError } from '../errors.js';
+import { isLegacyJournal, legacySample, readLegacyRun } from '../journal/legacy.js';
 import { readJournal } from '../journal/read.js';
 import type { RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
@@ -10,7 +11,7 @@ import { RunFold } from './fold.js';
 export interface FoldedRuns {
   head: ReportHead;
   files: string[];
-  /** Per run folder: its run record (null for a journal of driftcheck 0.1) and how it stopped. */
+  /** Per run folder: its run record (read from the folder for a journal of driftcheck 0.1) and how it stopped. */
   runs: { dir: string; run: RunRecord | null; stop: StopReason | null }[];
   /** Lines that were not records, per run folder, with their line numbers. */
   skipped: { dir: string; lines: number[] }[];
@@ -58,11 +59,22 @@ export async function foldRunDirs(
     const stats = { skipped: [] as number[] };
     let run: RunRecord | null = null;
     let end: StopReason | null | undefined;
+    // A journal of driftcheck 0.1 has samples only: its run, plan and end come from the folder.
+    const legacy = (await isLegacyJournal(file)) ? await readLegacyRun(dir) : null;
+    if (legacy) {
+      run = legacy.run;
+      fold.add(legacy.run);
+      for (const plan of legacy.plans) fold.add(plan);
+    }
     for await (const record of readJournal(file, stats)) {
       if (record.type === 'run') run ??= record;
       else if (record.type === 'end') end = record.stop;
       else if (record.type === undefined) end = undefined;
-      fold.add(record);
+      fold.add(legacy && record.type === undefined ? legacySample(record) : record);
+    }
+    if (legacy?.end) {
+      end = legacy.end.stop;
+      fold.add(legacy.end);
     }
     // No `end` that no sample follows: the run was killed (or is still running).
     runs.push({

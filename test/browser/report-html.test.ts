@@ -70,6 +70,7 @@ describe.skipIf(!available && !inCI)('report.html in headless Chromium', () => {
     report: Report,
     name: string,
     viewport = { width: 1280, height: 900 },
+    hash = '',
   ): Promise<Opened & { file: string; ms: number }> {
     const file = join(dir, `${name}.html`);
     await writeFile(file, renderHtml(report));
@@ -88,7 +89,7 @@ describe.skipIf(!available && !inCI)('report.html in headless Chromium', () => {
       void d.dismiss();
     });
     const started = performance.now();
-    await page.goto(url);
+    await page.goto(url + hash);
     await page.waitForFunction('document.documentElement.dataset.ready === "true"');
     return { ...opened, file, ms: performance.now() - started };
   }
@@ -183,6 +184,27 @@ describe.skipIf(!available && !inCI)('report.html in headless Chromium', () => {
       'kimi-k2-0905-preview-2',
       'length',
     ]);
+    clean(o);
+    await page.close();
+  });
+
+  it('opens the case a deep link (#suite/case) names, on load and when the hash changes', async () => {
+    const o = await open(makeReport(sampleCases()), 'deep-link', undefined, '#support/warranty');
+    const { page } = o;
+    expect(await rowIds(page)).toEqual(['support/warranty']);
+    expect(await page.inputValue('#q')).toBe('support/warranty');
+    const warranty = page.locator('details.case', { hasText: 'support/warranty' });
+    expect(await warranty.getAttribute('open')).not.toBeNull();
+    await expect.poll(() => warranty.locator('dl.meta').innerText()).toMatch(/error kind\s+empty_choices/);
+    await inPage(page, "location.hash = 'direct/release-notes'");
+    await expect.poll(() => rowIds(page)).toEqual(['direct/release-notes']);
+    expect(
+      await page.locator('details.case', { hasText: 'direct/release-notes' }).getAttribute('open'),
+    ).not.toBeNull();
+    // A link to no case of this report leaves the list as it was.
+    await inPage(page, "location.hash = 'support/no-such-case'");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await rowIds(page)).toEqual(['direct/release-notes']);
     clean(o);
     await page.close();
   });

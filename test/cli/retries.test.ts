@@ -41,7 +41,9 @@ describe('retries that respect the service', () => {
       expect(c.stats.wait_ms).toBeGreaterThanOrEqual(1000); // the service asked for 1 s
     }
     // Each attempt's error is in the journal, the run's per-sample record.
-    for (const sample of samples.filter((s) => s.case.startsWith('c')))
+    const busySamples = samples.filter((s) => s.case.startsWith('c'));
+    expect(busySamples).toHaveLength(8);
+    for (const sample of busySamples)
       expect(sample.attempt_errors).toEqual([
         expect.objectContaining({ kind: 'rate_limited', http_status: 429 }),
       ]);

@@ -120,6 +120,93 @@ describe('the fold', () => {
     expect(report.cases[0]).toMatchObject({ status: 'pass', samples: { sent: 1, passed: 1, errored: 0 } });
   });
 
+  it('keeps a cut-short auth-stop sample as the error it was when no resume sent it again', async () => {
+    const cut = sampleResult({ case: 'c', status: 'error', error: caseError('auth', 'invalid key') });
+    const report = await foldSamples([cut, sampleResult({ case: 'd' })], {
+      stop: { kind: 'access', error: caseError('auth', 'invalid key') },
+    });
+    expect(report.cases.map((c) => [c.case, c.status, c.error?.kind ?? null])).toEqual([
+      ['c', 'error', 'auth'],
+      ['d', 'pass', null],
+    ]);
+    expect(report.run).toMatchObject({ status: 'paused', exit_code: 4 });
+  });
+
+  it('waits for a repeat: auto case until the run says its test decided', async () => {
+    const seen: string[] = [];
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: [{ onSuite: ({ suite }) => void seen.push(suite.suite) }],
+      live: true,
+    });
+    fold.add({
+      ...plan('a', ['a1'], 0),
+      cases: [{ id: 'a1', ordinal: 0, repeat: 'auto' as const, messages: [] }],
+    });
+    for (let r = 0; r < 12; r++)
+      fold.add(sampleResult({ suite: 'a', case: 'a1', repeat: r, sampling: 'auto' }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual([]);
+    fold.caseDone('a', 'a1');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['a']);
+  });
+
+  it('folds merged journals in plan order (by ordinal), whatever order the shards came in', async () => {
+    const cases: string[] = [];
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: [{ onSuite: ({ cases: folded }) => void cases.push(...folded.map((c) => c.id)) }],
+      stop: null,
+    });
+    // Shard 2's journal first: it planned a2 and b1; then shard 1's: a1 and a3.
+    const shard2 = [plan('a', ['a2'], 1), plan('b', ['b1'], 3)];
+    const shard1 = {
+      ...plan('a', ['a1'], 0),
+      cases: [...plan('a', ['a1'], 0).cases, ...plan('a', ['a3'], 2).cases],
+    };
+    for (const record of [
+      ...shard2,
+      sampleResult({ suite: 'b', case: 'b1' }),
+      sampleResult({ suite: 'a', case: 'a2' }),
+      shard1,
+      sampleResult({ suite: 'a', case: 'a3' }),
+      sampleResult({ suite: 'a', case: 'a1' }),
+    ])
+      fold.add(record);
+    const { head } = await fold.finish();
+    expect(head.suites.map((s) => s.suite)).toEqual(['a', 'b']);
+    expect(cases).toEqual(['a/a1', 'a/a2', 'a/a3', 'b/b1']);
+    expect(head.run).toMatchObject({ status: 'completed', exit_code: 0 });
+    expect(head.summary).toMatchObject({ cases: 4, passed: 4 });
+  });
+
+  it('reads a journal that has no end at all as a run that was killed: what finished counted, the rest not run', async () => {
+    const fold = new RunFold({ baseline: async () => ({ baseline: null, path: null }), reporters: [] });
+    fold.add(plan('a', ['a1', 'a2', 'a3'], 0));
+    fold.add(sampleResult({ suite: 'a', case: 'a1' }));
+    fold.add(sampleResult({ suite: 'a', case: 'a2', status: 'fail', checks: failing }));
+    const { head } = await fold.finish();
+    expect(head.run).toMatchObject({ status: 'interrupted', exit_code: 143, stop_reason: null });
+    expect(head.summary).toMatchObject({ cases: 3, samples: 2, passed: 1, failed: 1, not_run: 1 });
+  });
+
+  it('takes the last end when a resumed session finished the run', async () => {
+    const fold = new RunFold({ baseline: async () => ({ baseline: null, path: null }), reporters: [] });
+    fold.add(plan('a', ['a1', 'a2'], 0));
+    fold.add(sampleResult({ suite: 'a', case: 'a1' }));
+    fold.add({ type: 'end', finished_at: 'x', status: 'interrupted', stop: null });
+    fold.add(sampleResult({ suite: 'a', case: 'a2' }));
+    fold.add({ type: 'end', finished_at: '2026-11-22T05:00:09.000Z', status: 'completed', stop: null });
+    const { head } = await fold.finish();
+    expect(head.run).toMatchObject({
+      status: 'completed',
+      exit_code: 0,
+      finished_at: '2026-11-22T05:00:09.000Z',
+    });
+    expect(head.summary).toMatchObject({ cases: 2, passed: 2, not_run: 0 });
+  });
+
   it('reads a journal without an end that no sample follows as a run that was killed', async () => {
     const fold = new RunFold({ baseline: async () => ({ baseline: null, path: null }), reporters: [] });
     fold.add(plan('a', ['a1', 'a2'], 0));
