@@ -106,6 +106,24 @@ service at /v1). Suites and requests can ask it for any fault (see the README).
 Examples:
   driftcheck sim --port 8787 --latency-ms 50
 `,
+  init: `Usage: driftcheck init [DIR] [--workflow] [--force]
+
+Writes a commented driftcheck.config.yaml, suites/example.yaml (with its schema line for
+editors), adds reports/ to .gitignore, and with --workflow a GitHub workflow. Never
+overwrites a file without --force. Then: driftcheck run --sim.
+
+Examples:
+  driftcheck init --workflow
+`,
+  list: `Usage: driftcheck list [paths…] [--filter GLOB] [--shard I/N|auto] [--repeat N|auto] [--json] [--config FILE]
+
+What a run would send, after filters, without sending anything: suites with their service
+and model, the cases, and the samples planned. Exit 2 when nothing is selected.
+
+Examples:
+  driftcheck list --filter 'refunds/*'
+  driftcheck list suites/ --shard 2/4 --json
+`,
   history: `Usage: driftcheck history DIR --out FILE.html [--report-base PATH] [--link TEMPLATE] [--title TEXT]
        driftcheck history add DIR REPORT_DIR…
 

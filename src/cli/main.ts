@@ -18,6 +18,8 @@ Commands:
   history DIR --out FILE.html  the trend page of a history folder (history add DIR RUN_DIR… appends runs)
   pin SUITE… [--dry-run]       replace ~author/family-latest aliases with today's concrete models
   sim [--port N]               start the embedded simulator of both services on loopback
+  init [--workflow]            a commented config, an example suite, reports/ in .gitignore
+  list [paths…]                what a run would send after filters (suites, cases, samples)
 
 Run options:
   --config FILE          config file (default driftcheck.config.yaml when present)
@@ -52,6 +54,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import('./diff.js')).diffCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
   report: async () => (await import('./report.js')).reportCommand,
+  init: async () => (await import('./init.js')).initCommand,
+  list: async () => (await import('./list.js')).listCommand,
   pin: async () => (await import('./pin.js')).pinCommand,
   sim: async () => (await import('./sim.js')).simCommand,
   history: async () => (await import('./history.js')).historyCommand,

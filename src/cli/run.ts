@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
 import { parseShard } from '../run/plan.js';
+import { resolveShardAuto } from './shard-auto.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
@@ -75,7 +76,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       plan: {
         ...(values.repeat ? { repeat: parseRepeat(values.repeat) } : {}),
         ...(values.filter ? { filter: values.filter } : {}),
-        ...(values.shard ? { shard: parseShard(values.shard) } : {}),
+        ...(values.shard
+          ? { shard: values.shard === 'auto' ? resolveShardAuto(io.env) : parseShard(values.shard) }
+          : {}),
         ...(values.model ? { model: values.model } : {}),
         ...(values.service ? { service: values.service } : {}),
       },

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.js';
+import type { CliIO } from './io.js';
+
+const CONFIG = `# yaml-language-server: $schema=./node_modules/driftcheck/schemas/config.schema.json
+#
+# driftcheck configuration. Keys never go in this file: name the environment variable
+# that holds each key (api_key_env); driftcheck reads it at run time, sends it only to
+# that service's base_url, and never writes it anywhere.
+# \`driftcheck run --sim\` ignores base_url and keys and talks to the embedded simulator.
+services:
+  router:                                   # a routing service (OpenRouter-style)
+    kind: router
+    base_url: https://openrouter.ai/api/v1
+    api_key_env: OPENROUTER_API_KEY
+  direct:                                   # a direct model service (OpenAI-compatible)
+    kind: direct
+    base_url: \${DIRECT_BASE_URL}            # e.g. https://api.openai.com/v1
+    api_key_env: DIRECT_API_KEY
+
+# history: { dir: .driftcheck/history }     # keep every night: trends, "since when", slow drift
+`;
+
+const SUITE = `# yaml-language-server: $schema=../node_modules/driftcheck/schemas/suite.schema.json
+suite: example
+service: router
+model: openai/gpt-4o-mini          # a concrete model id: never a ~latest alias, it can move
+params: { temperature: 0, max_tokens: 256 }
+system: You are a support agent for ACME. Refunds are accepted within 30 days.
+cases:
+  - id: refund-window
+    prompt: What is the refund window?
+    expect:
+      - contains: 30 days
+      - finish_reason: stop
+`;
+
+const WORKFLOW = `# driftcheck nightly: see the driftcheck README ("Nightly in CI") for the sharded version.
+name: driftcheck
+on:
+  schedule: [{ cron: '17 3 * * *' }]
+  workflow_dispatch: {}
+permissions: { contents: read }
+concurrency: { group: driftcheck-nightly, cancel-in-progress: false }
+jobs:
+  driftcheck:
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with: { node-version: 20, cache: npm }
+      - run: npm ci
+      - run: npx driftcheck run suites/
+        env:
+          OPENROUTER_API_KEY: \${{ secrets.OPENROUTER_API_KEY }}
+          DIRECT_API_KEY: \${{ secrets.DIRECT_API_KEY }}
+          DIRECT_BASE_URL: \${{ vars.DIRECT_BASE_URL }}
+      - uses: actions/upload-artifact@v4
+        if: always()
+        with: { name: driftcheck-report, path: reports/ }
+`;
+
+/**
+ * \`driftcheck init [--workflow] [--force]\`: a commented config, one example suite (with its
+ * schema line for editors), \`reports/\` in .gitignore, and with --workflow a GitHub workflow.
+ * Never overwrites a file without --force; \`driftcheck run --sim\` works right after.
+ */
+export async function initCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { workflow: { type: 'boolean' }, force: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const root = positionals[0] ? join(io.cwd, positionals[0]) : io.cwd;
+  const files: [string, string][] = [
+    ['driftcheck.config.yaml', CONFIG],
+    ['suites/example.yaml', SUITE],
+    ...(values.workflow ? ([['.github/workflows/driftcheck.yml', WORKFLOW]] as [string, string][]) : []),
+  ];
+  const existing = files.filter(([file]) => existsSync(join(root, file))).map(([file]) => file);
+  if (existing.length && !values.force)
+    throw new UsageError(
+      `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}\n  → keep them, or pass --force to overwrite`,
+    );
+  for (const [file, text] of files) {
+    await mkdir(dirname(join(root, file)), { recursive: true });
+    await writeFile(join(root, file), text);
+    io.stdout(`wrote ${relative(io.cwd, join(root, file))}\n`);
+  }
+  const ignore = join(root, '.gitignore');
+  const current = existsSync(ignore) ? await readFile(ignore, 'utf8') : '';
+  if (!/^\/?reports\/?$/m.test(current)) {
+    await appendFile(
+      ignore,
+      `${current === '' || current.endsWith('\n') ? '' : '\n'}# driftcheck run folders (keep baselines/)\nreports/\n`,
+    );
+    io.stdout(`added reports/ to ${relative(io.cwd, ignore)}\n`);
+  }
+  io.stdout('next: driftcheck run --sim (no keys needed), then driftcheck run suites/ --update-baselines\n');
+  return 0;
+}

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load.js';
+import { planCases, parseShard } from '../run/plan.js';
+import { loadSuites } from '../suite/load.js';
+import type { CliIO } from './io.js';
+import { resolveShardAuto } from './shard-auto.js';
+
+/**
+ * \`driftcheck list [paths…] [--filter G] [--shard I/N] [--repeat N] [--json]\`: what a run would
+ * send, after filters, without sending anything: suites, their service and model, cases and
+ * samples planned. Exit 2 when it selects nothing (a run would refuse it too).
+ */
+export async function listCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string' },
+      filter: { type: 'string' },
+      shard: { type: 'string' },
+      repeat: { type: 'string' },
+      json: { type: 'boolean' },
+      'allow-alias': { type: 'boolean' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const config = await loadConfig(values.config, io.env, io.cwd);
+  const suites = await loadSuites(
+    (positionals.length ? positionals : ['suites']).map((p) => resolve(io.cwd, p)),
+    { allowAlias: Boolean(values['allow-alias']), cwd: io.cwd },
+  );
+  const cases = planCases(suites, {
+    ...(values.filter ? { filter: values.filter } : {}),
+    ...(values.shard
+      ? { shard: values.shard === 'auto' ? resolveShardAuto(io.env) : parseShard(values.shard) }
+      : {}),
+    ...(values.repeat ? { repeat: values.repeat === 'auto' ? 'auto' : Number(values.repeat) } : {}),
+  });
+  const bySuite = new Map<
+    string,
+    { suite: string; service: string; kind: string; model: string; cases: string[]; samples: number }
+  >();
+  for (const c of cases) {
+    const row = bySuite.get(c.suite.suite) ?? {
+      suite: c.suite.suite,
+      service: c.service,
+      kind: config.services[c.service]?.kind ?? '?',
+      model: c.model,
+      cases: [],
+      samples: 0,
+    };
+    row.cases.push(c.case.id);
+    row.samples += c.repeats;
+    bySuite.set(c.suite.suite, row);
+  }
+  const rows = [...bySuite.values()];
+  if (values.json)
+    io.stdout(
+      `${JSON.stringify({ suites: rows, cases: cases.length, samples: rows.reduce((n, r) => n + r.samples, 0) }, null, 2)}\n`,
+    );
+  else {
+    for (const r of rows) {
+      io.stdout(
+        `${r.suite} · ${r.service} (${r.kind}) · ${r.model} · ${r.cases.length} case(s), ${r.samples} sample(s)\n`,
+      );
+      for (const id of r.cases) io.stdout(`  ${r.suite}/${id}\n`);
+    }
+    io.stdout(
+      `${cases.length} case(s), ${rows.reduce((n, r) => n + r.samples, 0)} sample(s) from ${rows.length} suite(s)\n`,
+    );
+  }
+  if (cases.length === 0) {
+    io.stderr('driftcheck list: nothing selected: a run would refuse it (exit 2)\n');
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFromRepo, makeProject, runCli } from '../helpers/cli.js';
+
+describe('nothing passes that checked less than asked', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  beforeAll(async () => {
+    project = await makeProject({});
+    await copyFromRepo(project.dir, 'suites/demo', 'baselines');
+  });
+  afterAll(() => project.cleanup());
+
+  it.each([
+    [['--filter', 'nomatch'], /--filter 'nomatch' matches no case of 9/],
+    [['--shard', '10/10', '--filter', 'support-demo/*'], /selects no case/],
+  ])('run %j selects nothing: exit 2, saying why', async (args, message) => {
+    const run = await runCli(['run', '--sim', 'suites/demo', ...args], { cwd: project.dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('a suite name is a filter too', async () => {
+    const run = await runCli(
+      ['run', '--sim', 'suites/demo', '--filter', 'direct-demo', '--reporter', 'json'],
+      { cwd: project.dir },
+    );
+    expect(run.stderr).toMatch(/driftcheck: 4 case\(s\) from 1 suite\(s\)/);
+  });
+
+  it.each([
+    [['--model', '~anthropic/claude-opus-latest']],
+    [['--models', 'openai/gpt-4o,~anthropic/claude-opus-latest']],
+  ])('an alias from %j is refused without --allow-alias', async (args) => {
+    const run = await runCli(['run', '--sim', 'suites/demo', ...args], { cwd: project.dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/~anthropic\/claude-opus-latest is a ~latest alias/);
+  });
+
+  it('--require-baselines refuses a suite without a baseline; without it, a warning names the suite', async () => {
+    const strict = await runCli(
+      ['run', '--sim', 'suites/demo', '--baseline-dir', 'none', '--require-baselines'],
+      { cwd: project.dir },
+    );
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(
+      /--require-baselines: no baseline for support-demo, direct-demo|--require-baselines: no baseline for direct-demo, support-demo/,
+    );
+    const lax = await runCli(
+      ['run', '--sim', 'suites/demo', '--baseline-dir', 'none', '--reporter', 'json'],
+      { cwd: project.dir },
+    );
+    expect(lax.stderr).toMatch(/warning: suite support-demo has no baseline yet/);
+  });
+
+  it('--resume of a folder that does not exist says so', async () => {
+    const run = await runCli(['run', '--resume', 'reports/nonexistent'], { cwd: project.dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/reports\/nonexistent does not exist/);
+  });
+
+  it.each([
+    'run',
+    'verify',
+    'validate',
+    'baseline',
+    'diff',
+    'merge',
+    'report',
+    'pin',
+    'sim',
+    'history',
+    'init',
+    'list',
+  ])('%s --help answers with its usage and examples, exit 0', async (command) => {
+    const help = await runCli([command, '--help'], { cwd: project.dir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(new RegExp(`^Usage: driftcheck ${command}`));
+    expect(help.stdout).toMatch(/Examples:/);
+  });
+
+  it('suggests the command or flag that was meant', async () => {
+    const command = await runCli(['rnu'], { cwd: project.dir });
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/did you mean 'run'\?/);
+    const flag = await runCli(['run', '--filtr', 'x'], { cwd: project.dir });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/did you mean --filter\?/);
+  });
+});
+
+describe('init and list', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  beforeAll(async () => {
+    project = await makeProject({});
+  });
+  afterAll(() => project.cleanup());
+
+  it('init writes a working project, and never overwrites without --force', async () => {
+    const init = await runCli(['init', '--workflow'], { cwd: project.dir });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toMatch(/wrote suites\/example\.yaml/);
+    const run = await runCli(['run', '--sim'], { cwd: project.dir });
+    expect(run.code).toBe(0);
+    const again = await runCli(['init'], { cwd: project.dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exist.*\n.*--force/);
+  });
+
+  it('list shows what a run would send, and fails on an empty selection', async () => {
+    const list = await runCli(['list'], { cwd: project.dir });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('example · router (router) · openai/gpt-4o-mini · 1 case(s), 1 sample(s)');
+    const json = JSON.parse((await runCli(['list', '--json', '--repeat', '5'], { cwd: project.dir })).stdout);
+    expect(json).toMatchObject({ cases: 1, samples: 5 });
+    expect((await runCli(['list', '--filter', 'nothing'], { cwd: project.dir })).code).toBe(2);
+  });
+});
