@@ -5,6 +5,7 @@ import { baselinePath } from '../baseline/store.js';
 import { UsageError } from '../errors.js';
 import { openReport } from '../report/read.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 
 /** `driftcheck baseline accept RUN_DIR [--case ID…]`: promote a run's results to baselines/. */
 export async function baselineCommand(args: string[], io: CliIO): Promise<number> {
@@ -52,7 +53,7 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
         `--case: no case ${missing.map((m) => `'${m}'`).join(', ')} in run ${run.id} (use a case id or suite/case)`,
       );
   }
-  const baselineDir = resolve(io.cwd, values['baseline-dir'] ?? 'baselines');
+  const baselineDir = projectPaths(io, values.config).dir(values['baseline-dir'], 'baselines');
   const written = await acceptReport(baselineDir, report, selection);
   for (const file of written) io.stdout(`baseline written: ${relative(io.cwd, file)}\n`);
   if (!written.length) io.stdout('nothing to accept: the run has no finished cases\n');

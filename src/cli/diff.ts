@@ -10,6 +10,7 @@ import type { Reporter } from '../report/reporter.js';
 import { truncate, wrap } from '../report/terminal.js';
 import type { Baseline, CaseEntry, Drift } from '../types.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 import { parseReporters } from './outputs.js';
 
 /**
@@ -63,7 +64,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   const table = diffTable(a.head.run.id, b.head.run.id);
   const reporters: Reporter[] = names.has('console') ? [table.reporter] : [];
   const files = [...names].filter((r) => r !== 'console');
-  const outDir = resolve(io.cwd, values.out ?? join('reports', `diff-${a.head.run.id}-${b.head.run.id}`));
+  const outDir = projectPaths(io).dir(values.out, join('reports', `diff-${a.head.run.id}-${b.head.run.id}`));
   if (files.length) {
     await mkdir(outDir, { recursive: true });
     reporters.push(

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { planCases, parseShard } from '../run/plan.js';
 import { loadSuites } from '../suite/load.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 import { resolveShardAuto } from './shard-auto.js';
 
 /**
@@ -27,7 +28,9 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   });
   const config = await loadConfig(values.config, io.env, io.cwd);
   const suites = await loadSuites(
-    (positionals.length ? positionals : ['suites']).map((p) => resolve(io.cwd, p)),
+    positionals.length
+      ? positionals.map((p) => resolve(io.cwd, p))
+      : [projectPaths(io, values.config).dir(undefined, 'suites')],
     { allowAlias: Boolean(values['allow-alias']), cwd: io.cwd },
   );
   const cases = planCases(suites, {

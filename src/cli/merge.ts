@@ -9,6 +9,7 @@ import { readJournalHead } from '../journal/read.js';
 import { createReporters } from '../report/outputs.js';
 import { newRunId } from '../run/meta.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
 
 /**
@@ -44,7 +45,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const outDir = resolve(io.cwd, values.out);
   await mkdir(outDir, { recursive: true });
   const folded = await foldRunDirs(dirs, {
-    baseline: baselineReader(resolve(io.cwd, values['baseline-dir'] ?? 'baselines')).read,
+    baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
     reporters: await createReporters(reporters, {
       dir: outDir,
       redact: (t) => t,

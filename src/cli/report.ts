@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { createReporters } from '../report/outputs.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
 
 /**
@@ -32,7 +33,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   await mkdir(out, { recursive: true });
   const reporters = parseReporters(values.reporter);
   const folded = await foldRunDirs(dirs, {
-    baseline: baselineReader(resolve(io.cwd, values['baseline-dir'] ?? 'baselines')).read,
+    baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
     reporters: await createReporters(reporters, {
       dir: out,
       redact: (t) => t,

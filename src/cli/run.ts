@@ -15,6 +15,7 @@ import type { CandidateRun } from '../report/candidates.js';
 import { MAX_REPEAT } from '../suite/repeat-limits.js';
 import type { Config, ExitCode, ReportHead, Suite } from '../types.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
@@ -44,8 +45,9 @@ const OPTIONS = {
 /** `driftcheck run`: the main job. */
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  const reportDir = resolve(io.cwd, values['report-dir'] ?? 'reports');
-  const baselineDir = resolve(io.cwd, values['baseline-dir'] ?? 'baselines');
+  const project = projectPaths(io, values.config);
+  const reportDir = project.dir(values['report-dir'], 'reports');
+  const baselineDir = project.dir(values['baseline-dir'], 'baselines');
   const reporters = parseReporters(values.reporter);
 
   let resumeDir: string | undefined;
@@ -69,7 +71,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   } else {
     meta = {
       command: ['driftcheck', 'run', ...args],
-      paths: positionals.length ? positionals : ['suites'],
+      paths: positionals.length ? positionals : [project.dir(undefined, 'suites')],
       config_file: values.config ?? null,
       allow_alias: Boolean(values['allow-alias']),
       sim: Boolean(values.sim),

@@ -5,6 +5,7 @@ import { unconfiguredServices } from '../config/services.js';
 import { InputError } from '../errors.js';
 import { loadSuites } from '../suite/load.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 
 /** `driftcheck validate`: suites and config checked as `run` would, nothing sent. */
 export async function validateCommand(args: string[], io: CliIO): Promise<number> {
@@ -15,7 +16,9 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     strict: true,
   });
   const config = await loadConfig(values.config, io.env, io.cwd);
-  const paths = (positionals.length ? positionals : ['suites']).map((p) => resolve(io.cwd, p));
+  const paths = positionals.length
+    ? positionals.map((p) => resolve(io.cwd, p))
+    : [projectPaths(io, values.config).dir(undefined, 'suites')];
   const suites = await loadSuites(paths, { allowAlias: Boolean(values['allow-alias']), cwd: io.cwd });
   const unknown = unconfiguredServices(suites, config);
   if (unknown.length) throw new InputError(unknown);

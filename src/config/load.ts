@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { file as findUp } from 'empathic/find';
 import { InputError } from '../errors.js';
 import type { Config } from '../types.js';
 import { displayPath } from '../yaml/display-path.js';
@@ -11,24 +11,34 @@ import { parseConfig } from './parse.js';
 export const DEFAULT_CONFIG_FILE = 'driftcheck.config.yaml';
 
 /**
- * Reads the config named by `--config`, else `driftcheck.config.yaml` in `cwd` when it
- * exists, else the built-in defaults. Throws InputError with every problem found.
+ * The project a command works in: the config named by `--config`, else the nearest
+ * `driftcheck.config.yaml` in `cwd` or a folder above it (as eslint and vitest find theirs),
+ * and the project root — that config's folder, else `cwd` — against which `suites/`,
+ * `baselines/` and `reports/` default. A command run from `suites/` works on the project.
+ */
+export function findProject(
+  cwd: string,
+  configFlag?: string,
+): { configFile: string | undefined; root: string } {
+  if (configFlag !== undefined) {
+    const configFile = resolve(cwd, configFlag);
+    return { configFile, root: dirname(configFile) };
+  }
+  const found = findUp(DEFAULT_CONFIG_FILE, { cwd });
+  return { configFile: found, root: found ? dirname(found) : cwd };
+}
+
+/**
+ * Reads the config named by `--config`, else the nearest `driftcheck.config.yaml` in `cwd`
+ * or above it, else the built-in defaults. Throws InputError with every problem found.
  */
 export async function loadConfig(
   file: string | undefined,
   env: NodeJS.ProcessEnv,
   cwd: string = process.cwd(),
 ): Promise<Config> {
-  let path: string;
-  if (file !== undefined) path = resolve(cwd, file);
-  else {
-    path = resolve(cwd, DEFAULT_CONFIG_FILE);
-    const present = await stat(path).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    if (!present) return defaultConfig(env);
-  }
+  const path = findProject(cwd, file).configFile;
+  if (path === undefined) return defaultConfig(env);
   const shown = displayPath(path, cwd);
   const read = await readTextFile(path, shown);
   if (read.diagnostic) throw new InputError([read.diagnostic]);

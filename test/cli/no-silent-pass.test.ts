@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFromRepo, makeProject, runCli } from '../helpers/cli.js';
 
@@ -112,5 +114,29 @@ describe('init and list', () => {
     const json = JSON.parse((await runCli(['list', '--json', '--repeat', '5'], { cwd: project.dir })).stdout);
     expect(json).toMatchObject({ cases: 1, samples: 5 });
     expect((await runCli(['list', '--filter', 'nothing'], { cwd: project.dir })).code).toBe(2);
+  });
+});
+
+describe('the project, found from a subfolder', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  beforeAll(async () => {
+    project = await makeProject({
+      'driftcheck.config.yaml':
+        'services:\n  router: { kind: router, base_url: https://openrouter.ai/api/v1, api_key_env: OPENROUTER_API_KEY }\n  direct: { kind: direct, base_url: https://api.example.com/v1, api_key_env: DIRECT_API_KEY }\n',
+    });
+    await copyFromRepo(project.dir, 'suites/demo', 'baselines');
+  });
+  afterAll(() => project.cleanup());
+
+  it('validate and run from suites/ find the config above, the baselines, and write reports/ at the root', async () => {
+    const cwd = join(project.dir, 'suites');
+    const validate = await runCli(['validate'], { cwd });
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stdout).toMatch(/config .*driftcheck\.config\.yaml/);
+    const run = await runCli(['run', '--sim', 'demo', '--reporter', 'json'], { cwd });
+    expect(run.code).toBe(1); // the demo's regressions: the baselines were found
+    expect(run.stderr).not.toMatch(/has no baseline yet/);
+    expect(run.stderr).toMatch(/→ \.\.\/reports\//);
+    expect(existsSync(join(cwd, 'reports'))).toBe(false);
   });
 });
