@@ -140,6 +140,8 @@ export interface Suite {
   drift?: DriftTolerance;
   cases: SuiteCase[];
   location: SourceLocation;
+  /** Where `service:` is written (a service that is not configured is reported there). */
+  service_location?: SourceLocation;
 }
 
 // ─── Diagnostics (suite/config validation) ───────────────────────────────────

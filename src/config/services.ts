@@ -1,5 +1,12 @@
 import { judgeTargets } from '../checks/judge.js';
+import { didYouMean } from '../util/did-you-mean.js';
+import { UsageError } from '../errors.js';
 import type { Config, Diagnostic, Suite } from '../types.js';
+
+const suggest = (name: string, configured: readonly string[]): string => {
+  const guess = didYouMean(name, configured);
+  return guess ? ` (did you mean '${guess}'?)` : '';
+};
 
 /**
  * Every service the suites will call — each suite's (or `override`'s), and each judge's —
@@ -13,15 +20,24 @@ export function unconfiguredServices(
 ): Diagnostic[] {
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  const configured = Object.keys(config.services);
+  // `--service NAME` is the command line's: said once, about the flag, not about a suite.
+  if (override !== undefined && !config.services[override]) {
+    throw new UsageError(
+      `--service: service '${override}' is not configured${suggest(override, configured)}\n  → configured services: ${configured.join(', ') || 'none'} (in ${config.file ?? 'the built-in defaults'})`,
+    );
+  }
   for (const suite of suites) {
-    const names = [override ?? suite.service, ...judgeTargets(suite).map((t) => t.service)];
+    const own = override ?? suite.service;
+    const names = [own, ...judgeTargets(suite).map((t) => t.service)];
     for (const name of names) {
       if (config.services[name] || seen.has(name)) continue;
       seen.add(name);
       diagnostics.push({
-        ...suite.location,
-        message: `service '${name}' is not configured`,
-        hint: `configured services: ${Object.keys(config.services).join(', ') || 'none'} — add '${name}' under services: in ${config.file ?? 'driftcheck.config.yaml'}, or use one of those`,
+        // At the suite's `service:` line when it is the suite's own service.
+        ...(name === own && suite.service_location ? suite.service_location : suite.location),
+        message: `service '${name}' is not configured${suggest(name, configured)}`,
+        hint: `configured services: ${configured.join(', ') || 'none'} — add '${name}' under services: in ${config.file ?? 'driftcheck.config.yaml'}, or use one of those`,
       });
     }
   }

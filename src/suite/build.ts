@@ -66,5 +66,6 @@ export function buildSuite(yaml: YamlMapping): Suite {
     ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
     cases,
     location: where('/suite'),
+    ...(raw.service !== undefined ? { service_location: where('/service') } : {}),
   };
 }

@@ -11,12 +11,15 @@ import type { Position } from './locate.js';
  */
 export interface SuiteLayout {
   suite: Position;
+  /** The top-level `service:` value, when the suite names one on its own line. */
+  service: Position | null;
   cases: Position[];
 }
 
 export function scanSuiteLayout(source: string): SuiteLayout | null {
   const lines = source.split('\n');
   let suite: Position | null = null;
+  let service: Position | null = null;
   let casesLine = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -25,6 +28,10 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
       const at = firstContent(line, 'suite:'.length);
       if (at < 0) return null;
       suite = { line: i + 1, column: at + 1 };
+    } else if (line.startsWith('service:')) {
+      const at = firstContent(line, 'service:'.length);
+      if (service || at < 0) return null;
+      service = { line: i + 1, column: at + 1 };
     } else if (line.startsWith('cases:')) {
       if (casesLine >= 0 || firstContent(line, 'cases:'.length) >= 0) return null;
       casesLine = i;
@@ -50,7 +57,7 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
     if (item < 0 || '-[?|>'.includes(line[item]!)) return null;
     cases.push({ line: i + 1, column: item + 1 });
   }
-  return { suite, cases };
+  return { suite, service, cases };
 }
 
 /** Index of the first character after `from` that is neither blank nor a comment; -1 if none. */

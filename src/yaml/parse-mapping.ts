@@ -64,7 +64,7 @@ export function readYamlMapping<T>(
     : check({ ...parsed.value, data: ownStrings(parsed.value.data) });
 }
 
-/** `locate` on the fast path: `/suite` and `/cases/N` from the raw lines, nothing else. */
+/** `locate` on the fast path: `/suite`, `/service` and `/cases/N` from the raw lines, nothing else. */
 function layoutLocator(source: string, data: Record<string, unknown>): YamlMapping['locate'] {
   let layout: SuiteLayout | null | undefined;
   return (pointer, options) => {
@@ -73,9 +73,11 @@ function layoutLocator(source: string, data: Record<string, unknown>): YamlMappi
       // The layout must account for exactly the cases read, and the name must be where it says.
       if (layout && !(Array.isArray(data.cases) && layout.cases.length === data.cases.length)) layout = null;
       if (layout && !namesAt(source, layout.suite, data.suite)) layout = null;
+      if (layout?.service && !namesAt(source, layout.service, data.service)) layout = null;
     }
     if (layout && !options?.key) {
       if (pointer === '/suite') return layout.suite;
+      if (pointer === '/service' && layout.service) return layout.service;
       const match = /^\/cases\/(\d+)$/.exec(pointer);
       const at = match ? layout.cases[Number(match[1])] : undefined;
       if (at) return at;

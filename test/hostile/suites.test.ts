@@ -242,7 +242,11 @@ const INPUTS: HostileInput[] = [
     name: 'a suite naming an unconfigured service',
     files: async () => ({ 'suites/unconfigured.yaml': await fixture('suites/unconfigured-service.yaml') }),
     expected: [
-      { at: 'suites/unconfigured.yaml:1:8', message: /service 'routr' is not configured/, hint: /router/ },
+      {
+        at: 'suites/unconfigured.yaml:2:10',
+        message: /service 'routr' is not configured \(did you mean 'router'\?\)/,
+        hint: /router/,
+      },
     ],
   },
 ];

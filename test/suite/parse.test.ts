@@ -147,6 +147,7 @@ describe('parseSuite on valid fixtures', () => {
       model: 'openai/gpt-4o-mini',
       params: { max_tokens: 256, temperature: 0 },
       location: { file: 'suites/refunds.yaml', line: 1, column: 8 },
+      service_location: { file: 'suites/refunds.yaml', line: 2, column: 10 },
       cases: [
         {
           id: 'refund-window',
