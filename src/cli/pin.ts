@@ -48,7 +48,11 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
       const result = pinSuiteText(text, () => concrete);
       const shown = relative(io.cwd, file);
       for (const change of result.changes)
-        io.stdout(`${shown}:${change.line}: ${change.alias} → ${change.concrete}\n`);
+        io.stdout(
+          values['dry-run']
+            ? `${shown}:${change.line}: would pin ${change.alias} → ${change.concrete} (dry run: nothing written)\n`
+            : `${shown}:${change.line}: pinned ${change.alias} → ${change.concrete}\n`,
+        );
       for (const alias of result.unresolved) {
         unresolved++;
         io.stderr(

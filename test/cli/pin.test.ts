@@ -14,7 +14,7 @@ describe('driftcheck pin', () => {
       const pin = await runCli(['pin', 'suites/latest.yaml', '--sim'], { cwd: project.dir });
       expect(pin.code).toBe(0);
       expect(pin.stdout).toBe(
-        'suites/latest.yaml:4: ~anthropic/claude-opus-latest → anthropic/claude-opus-4.5\n',
+        'suites/latest.yaml:4: pinned ~anthropic/claude-opus-latest → anthropic/claude-opus-4.5\n',
       );
       const text = await readFile(join(project.dir, 'suites/latest.yaml'), 'utf8');
       expect(text).toBe(SUITE.replace('~anthropic/claude-opus-latest', 'anthropic/claude-opus-4.5'));
@@ -53,7 +53,9 @@ describe('driftcheck pin', () => {
       const env = { OPENROUTER_API_KEY: `sk-or-v1-${'ab'.repeat(32)}` };
       const pin = await runCli(['pin', 'suites/latest.yaml', '--dry-run'], { cwd: project.dir, env });
       expect(pin.code).toBe(0);
-      expect(pin.stdout).toContain('~anthropic/claude-opus-latest → anthropic/claude-opus-4.1');
+      expect(pin.stdout).toContain(
+        'would pin ~anthropic/claude-opus-latest → anthropic/claude-opus-4.1 (dry run: nothing written)',
+      );
       expect(seen).toEqual(['GET /api/v1/models', 'POST /api/v1/chat/completions']);
       expect(await readFile(join(project.dir, 'suites/latest.yaml'), 'utf8')).toBe(SUITE);
     } finally {
