@@ -6,22 +6,32 @@ import { REPO, runCli } from './helpers/cli.js';
 
 interface Workflow {
   on: unknown;
-  jobs: Record<string, { steps: { run?: string; uses?: string }[]; needs?: string }>;
+  jobs: Record<
+    string,
+    {
+      steps?: { run?: string; uses?: string; with?: Record<string, unknown> }[];
+      needs?: string;
+      uses?: string;
+    }
+  >;
 }
 
 describe('examples/github-actions/nightly.yml', () => {
   const text = readFileSync(join(REPO, 'examples/github-actions/nightly.yml'), 'utf8');
   const workflow = parse(text) as Workflow;
   const commands = Object.values(workflow.jobs)
-    .flatMap((job) => job.steps.map((s) => s.run ?? ''))
+    .flatMap((job) => (job.steps ?? []).map((s) => s.run ?? ''))
     .flatMap((script) => script.split('\n'))
     .map((line) => line.trim())
     .filter((line) => line.startsWith('npx driftcheck '));
 
-  it('is a workflow: a schedule, a sharded job and a merge job that needs it', () => {
+  it('is a workflow: a schedule, shards run by the action, a merge job that needs them, the history after it', () => {
     expect(workflow.on).toHaveProperty('schedule');
+    const shard = workflow.jobs.shard!.steps!.find((s) => s.uses?.endsWith('/driftcheck@v0'));
+    expect(shard?.with).toMatchObject({ shard: 'auto' });
     expect(workflow.jobs.merge?.needs).toBe('shard');
-    expect(commands.map((c) => c.split(/\s+/)[2])).toEqual(['run', 'merge']);
+    expect(workflow.jobs.history?.needs).toBe('merge');
+    expect(commands.map((c) => c.split(/\s+/)[2])).toEqual(['merge']);
     expect(text).toMatch(/secrets\.OPENROUTER_API_KEY/);
   });
 
@@ -30,7 +40,8 @@ describe('examples/github-actions/nightly.yml', () => {
     for (const command of commands) {
       const [, , name, ...rest] = command.split(/\s+/);
       expect(help).toMatch(new RegExp(`^  ${name} `, 'm'));
-      for (const flag of rest.filter((w) => w.startsWith('--'))) expect(help).toContain(flag);
+      const own = (await runCli([name!, '--help'], { cwd: REPO })).stdout;
+      for (const flag of rest.filter((w) => w.startsWith('--'))) expect(own).toContain(flag);
     }
   });
 });
