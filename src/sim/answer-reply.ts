@@ -9,6 +9,8 @@ import type { SimState } from './state.js';
 export interface ResolvedModel {
   id: string;
   provider: string;
+  /** Another provider than the model's default: the seed of its own wording; null otherwise. */
+  variant: string | null;
   /** Router catalog entry (prices); null on the direct service. */
   priced: RouterModel | null;
 }
@@ -28,7 +30,7 @@ export function answerReply(
   key: string,
   state: SimState,
 ): SimReply {
-  const base = answer(model.id, messages, maxTokens);
+  const base = answer(model.id, messages, maxTokens, model.variant);
   let { content, completionTokens } = base;
   let finish: string | null = base.finishReason;
   if (d.reply !== undefined) {
@@ -51,8 +53,8 @@ export function answerReply(
   const cost = model.priced ? routerCost(model.priced, base.promptTokens, completionTokens) : 0;
   const shape =
     active === 'empty_choices' ? 'empty_choices' : active === 'body_error' ? 'body_error' : 'normal';
-  // Another provider (or a backend change) serves the same model: the directive says which.
-  const provider = d.provider ?? model.provider;
+  // Another provider (or a backend change) serves the same model: routing chose it.
+  const provider = model.provider;
   const fingerprint = d.fingerprint ?? fingerprintOf(model.id, provider);
   const parts = {
     id,

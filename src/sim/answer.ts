@@ -4,6 +4,7 @@ import { arithmetic, groundingSentence, numberedList, sayTarget, yesNo } from '.
 import {
   isWordy,
   type Style,
+  providerStyleOf,
   styleOf,
   wordArithmetic,
   wordGeneral,
@@ -35,10 +36,13 @@ export function answer(
   model: string,
   messages: readonly ChatMessage[],
   maxTokens?: number | null,
+  /** Another provider serving the model: its wording is seeded by this instead of the model id. */
+  variant?: string | null,
 ): SimAnswer {
   let chars = 0;
   for (const m of messages) chars += m.content.length;
-  const { content, finishReason } = fitToTokens(compose(styleOf(model), model, messages), maxTokens);
+  const style = variant ? providerStyleOf(model, variant) : styleOf(model);
+  const { content, finishReason } = fitToTokens(compose(style, model, messages), maxTokens);
   return {
     content,
     finishReason,

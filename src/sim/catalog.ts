@@ -4,11 +4,23 @@
  * lives in the simulator state.
  */
 
+/** One upstream that serves a router model (the router load-balances between them). */
+export interface SimProvider {
+  /** The name the router reports in a reply's `provider`. */
+  name: string;
+  /** The slug routing preferences name it by (`provider.only`, `order`, `ignore`). */
+  slug: string;
+  quantization: string;
+}
+
 export interface RouterModel {
   id: string;
   name: string;
-  /** Upstream provider name reported in `provider`. */
-  provider: string;
+  /**
+   * Who serves it, the default first. Another provider answers in its own words (other
+   * hardware, another quantisation), which is what makes a provider change a drift.
+   */
+  providers: readonly SimProvider[];
   created: number;
   context_length: number;
   /** USD per token, as the router's /models lists them. */
@@ -32,11 +44,19 @@ const SUPPORTED_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'seed', 'sto
 
 export const ROUTER_MODELS: readonly RouterModel[] = [
   model('openai/gpt-4o-mini', 'OpenAI: GPT-4o-mini', 'OpenAI', 1721260800, 128000, '0.00000015', '0.0000006'),
-  model('openai/gpt-4o', 'OpenAI: GPT-4o', 'OpenAI', 1715558400, 128000, '0.0000025', '0.00001'),
+  model(
+    'openai/gpt-4o',
+    'OpenAI: GPT-4o',
+    [upstream('OpenAI'), upstream('Azure')],
+    1715558400,
+    128000,
+    '0.0000025',
+    '0.00001',
+  ),
   model(
     'anthropic/claude-sonnet-4.5',
     'Anthropic: Claude Sonnet 4.5',
-    'Anthropic',
+    [upstream('Anthropic'), upstream('Amazon Bedrock'), upstream('Google Vertex')],
     1759161600,
     1000000,
     '0.000003',
@@ -63,7 +83,7 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
   model(
     'meta-llama/llama-3.3-70b-instruct',
     'Meta: Llama 3.3 70B Instruct',
-    'DeepInfra',
+    [upstream('DeepInfra', 'bf16'), upstream('Together', 'fp8'), upstream('Groq', 'fp8')],
     1733443200,
     131072,
     '0.00000013',
@@ -98,13 +118,18 @@ const directById = new Map(DIRECT_MODELS.map((m) => [m.id, m]));
 function model(
   id: string,
   name: string,
-  provider: string,
+  providers: string | readonly SimProvider[],
   created: number,
   context_length: number,
   prompt: string,
   completion: string,
 ): RouterModel {
-  return { id, name, provider, created, context_length, pricing: { prompt, completion } };
+  const served = typeof providers === 'string' ? [upstream(providers)] : providers;
+  return { id, name, providers: served, created, context_length, pricing: { prompt, completion } };
+}
+
+function upstream(name: string, quantization = 'unknown'): SimProvider {
+  return { name, slug: name.toLowerCase().replace(/\s+/g, '-'), quantization };
 }
 
 export function findRouterModel(id: string): RouterModel | undefined {
@@ -177,4 +202,47 @@ export function directModelsBody(): unknown {
     object: 'list',
     data: DIRECT_MODELS.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.owned_by })),
   };
+}
+
+/** What a request's `provider` preferences ask of the router (those the simulator acts on). */
+export interface RoutingPreferences {
+  order?: readonly string[];
+  only?: readonly string[];
+  ignore?: readonly string[];
+  allow_fallbacks?: boolean;
+  quantizations?: readonly string[];
+}
+
+/**
+ * The provider that serves a request, following the documented preferences
+ * (guides/routing/provider-selection): `only` and `ignore` filter by slug or name,
+ * `quantizations` by precision, `order` is tried first and, with `allow_fallbacks: false`,
+ * is all that may serve. `tonight` is the provider the router would pick on its own (a
+ * sim directive moving the load balancer); an explicit `order` outranks it, and one the
+ * filters exclude is never used. Null when nothing may serve (the router's 503).
+ */
+export function chooseProvider(
+  model: RouterModel,
+  prefs: RoutingPreferences | undefined,
+  tonight: string | undefined,
+): SimProvider | null {
+  const named = (list: readonly string[] | undefined, p: SimProvider) =>
+    list?.some((n) => n.toLowerCase() === p.slug || n.toLowerCase() === p.name.toLowerCase()) ?? false;
+  // A directive may name a provider the catalog does not list: it serves as an extra upstream.
+  const known = model.providers.some((p) => p.name === tonight || p.slug === tonight);
+  const all = tonight && !known ? [...model.providers, upstream(tonight)] : model.providers;
+  let candidates = all.filter(
+    (p) =>
+      (prefs?.only === undefined || named(prefs.only, p)) &&
+      !named(prefs?.ignore, p) &&
+      (prefs?.quantizations === undefined || prefs.quantizations.includes(p.quantization)),
+  );
+  if (prefs?.order !== undefined) {
+    const ordered = prefs.order.flatMap((n) => candidates.filter((p) => named([n], p)));
+    if (ordered.length > 0) return ordered[0]!;
+    if (prefs.allow_fallbacks === false) return null;
+  }
+  if (tonight)
+    candidates = [...candidates.filter((p) => p.name === tonight || p.slug === tonight), ...candidates];
+  return candidates[0] ?? null;
 }

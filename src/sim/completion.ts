@@ -1,7 +1,14 @@
 import type { ServiceKind, SimDirective } from '../types.js';
 import type { ChatMessage } from './answer.js';
 import { answerReply, type ResolvedModel } from './answer-reply.js';
-import { aliasTarget, findAlias, findDirectModel, findRouterModel } from './catalog.js';
+import {
+  aliasTarget,
+  chooseProvider,
+  findAlias,
+  findDirectModel,
+  findRouterModel,
+  type RoutingPreferences,
+} from './catalog.js';
 import { readDirective } from './directive.js';
 import { directBadRequest, directFault } from './errors-direct.js';
 import { routerBadRequest, routerFault } from './errors-router.js';
@@ -90,8 +97,10 @@ export function handleCompletion(
   if (active === 'timeout') return later({ action: 'hang' }, delay);
   if (active === 'network') return later({ action: 'destroy' }, delay);
 
-  const resolved = resolveModel(kind, requested, config, state);
+  const resolved = resolveModel(kind, requested, config, state, read.request.provider, d.provider);
   if (resolved === null) return later(fault('invalid_model', ctx), delay);
+  // The preferences exclude every provider of the model: the documented 503, not retryable.
+  if (resolved === 'no_provider') return later(fault('routing', { ...ctx, retryAfterSet: false }), delay);
   // pass_rate: one coin per request from the simulator's seeded generator.
   const answered =
     d.pass_rate !== undefined && state.random() >= d.pass_rate
@@ -114,17 +123,28 @@ function faultFires(
   return state.takeFault(`${kind}\n${d.fault}\n${who}`, d.fail_times);
 }
 
-/** The concrete model for a requested id; an alias resolution counts towards `aliasMoveAfter`. */
+/**
+ * The concrete model for a requested id and the provider that serves it; an alias
+ * resolution counts towards `aliasMoveAfter`.
+ */
 function resolveModel(
   kind: ServiceKind,
   id: string,
   config: SimConfig,
   state: SimState,
-): ResolvedModel | null {
-  if (kind === 'direct') return findDirectModel(id) ? { id, provider: 'Moonshot AI', priced: null } : null;
+  prefs: RoutingPreferences | undefined,
+  tonight: string | undefined,
+): ResolvedModel | 'no_provider' | null {
+  if (kind === 'direct')
+    return findDirectModel(id) ? { id, provider: 'Moonshot AI', variant: null, priced: null } : null;
   const alias = findAlias(id);
   const concrete = alias
     ? aliasTarget(alias, state.aliasResolutions++, config.aliasMoveAfter)
     : findRouterModel(id);
-  return concrete ? { id: concrete.id, provider: concrete.provider, priced: concrete } : null;
+  if (!concrete) return null;
+  const served = chooseProvider(concrete, prefs, tonight);
+  if (!served) return 'no_provider';
+  // The default provider answers as the model does; another one in its own words.
+  const variant = served === concrete.providers[0] ? null : `${concrete.id}@${served.slug}`;
+  return { id: concrete.id, provider: served.name, variant, priced: concrete };
 }

@@ -1,5 +1,6 @@
 import type { ServiceKind } from '../types.js';
 import type { ChatMessage } from './answer.js';
+import type { RoutingPreferences } from './catalog.js';
 import { directBadRequest } from './errors-direct.js';
 import { routerBadRequest } from './errors-router.js';
 import type { SimReply } from './reply.js';
@@ -10,6 +11,8 @@ export interface ParsedRequest {
   maxTokens: number | null;
   /** `stream: true`: answer as server-sent events. */
   stream: boolean;
+  /** Router: the request's `provider` preferences, when given. */
+  provider?: RoutingPreferences;
 }
 
 export type RequestRead = { ok: true; request: ParsedRequest } | { ok: false; reply: SimReply };
@@ -104,6 +107,12 @@ export function readCompletionRequest(kind: ServiceKind, raw: string): RequestRe
       );
     }
   }
+  let provider: RoutingPreferences | undefined;
+  if (kind === 'router' && b.provider != null) {
+    const read = readPreferences(b.provider);
+    if (typeof read === 'string') return fail(`provider: ${read}`, 'provider');
+    provider = read;
+  }
   return {
     ok: true,
     request: {
@@ -111,6 +120,28 @@ export function readCompletionRequest(kind: ServiceKind, raw: string): RequestRe
       messages,
       maxTokens: (maxTokens as number | null | undefined) ?? null,
       stream: b.stream === true,
+      ...(provider ? { provider } : {}),
     },
   };
+}
+
+/** The router's `provider` object (ProviderPreferences): lists of strings and booleans where documented. */
+function readPreferences(value: unknown): RoutingPreferences | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object';
+  const v = value as Record<string, unknown>;
+  for (const list of ['order', 'only', 'ignore', 'quantizations'] as const) {
+    const field = v[list];
+    if (field != null && !(Array.isArray(field) && field.every((x) => typeof x === 'string')))
+      return `\`${list}\` must be a list of strings`;
+  }
+  for (const flag of ['allow_fallbacks', 'require_parameters', 'zdr'] as const) {
+    if (v[flag] != null && typeof v[flag] !== 'boolean') return `\`${flag}\` must be a boolean`;
+  }
+  const out: RoutingPreferences = {};
+  if (Array.isArray(v.order)) out.order = v.order as string[];
+  if (Array.isArray(v.only)) out.only = v.only as string[];
+  if (Array.isArray(v.ignore)) out.ignore = v.ignore as string[];
+  if (Array.isArray(v.quantizations)) out.quantizations = v.quantizations as string[];
+  if (typeof v.allow_fallbacks === 'boolean') out.allow_fallbacks = v.allow_fallbacks;
+  return out;
 }

@@ -25,6 +25,16 @@ export function styleOf(model: string): Style {
   return MODEL_STYLES[model] ?? pick(STYLES, hash(model));
 }
 
+/**
+ * The style of a model served by another provider (`variant` seeds it): never the model's
+ * own, so a provider change always shows up as content drift, facts unchanged.
+ */
+export function providerStyleOf(model: string, variant: string): Style {
+  const own = styleOf(model);
+  const others = STYLES.filter((s) => s !== own);
+  return pick(others, hash(variant));
+}
+
 /** Styles that print JSON indented and add an intro line before lists. */
 export function isWordy(style: Style): boolean {
   return style === 'verbose' || style === 'formal' || style === 'friendly';
