@@ -89,13 +89,17 @@ folded into one report (as merge does) and need --out.
 Examples:
   driftcheck report reports/20261122T050004Z-e9d8
 `,
-  pin: `Usage: driftcheck pin SUITE… [--dry-run] [--service NAME] [--config FILE] [--sim]
+  pin: `Usage: driftcheck pin SUITE… [--provider] [--dry-run] [--service NAME] [--config FILE] [--sim]
 
 Replaces ~author/family-latest aliases with the concrete model they point at today,
-keeping comments and layout. --dry-run prints what it would change and writes nothing.
+keeping comments and layout. --provider also pins the provider that serves the model
+today on a routing service (one minimal call per suite): it adds
+params.provider: { only: [slug], allow_fallbacks: false }, unless the suite sets one.
+--dry-run prints what it would change and writes nothing.
 
 Examples:
   driftcheck pin suites/nightly.yaml --dry-run
+  driftcheck pin suites/nightly.yaml --provider
 `,
   sim: `Usage: driftcheck sim [--port N] [--latency-ms N] [--credit-after N] [--budget-after N]
                       [--alias-move-after N] [--echo-key] [--seed N]

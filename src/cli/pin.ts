@@ -1,12 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseDocument } from 'yaml';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { createServiceClient } from '../service/client.js';
 import { fetchModelCatalog } from '../service/models.js';
 import { resolveApiKey } from '../service/preflight.js';
-import { findSuiteAlias, pinSuiteText } from '../suite/pin.js';
+import { isAlias } from '../suite/alias.js';
+import {
+  findSuiteAlias,
+  pinProviderText,
+  pinSuiteText,
+  providerPinState,
+  providerSlug,
+} from '../suite/pin.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import type { ServiceConfig } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -25,12 +33,13 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
       service: { type: 'string' },
       sim: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
+      provider: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length === 0)
-    throw new UsageError('usage: driftcheck pin SUITE… [--service NAME] [--dry-run]');
+    throw new UsageError('usage: driftcheck pin SUITE… [--provider] [--service NAME] [--dry-run]');
   let config = await loadConfig(values.config, io.env, io.cwd);
   let env = io.env;
   const sim = values.sim ? await simulateServices(config, env) : null;
@@ -59,9 +68,24 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
           `${shown}: could not resolve ${alias} with service '${service.name}' (not in its model list, and a test call named no model)\n`,
         );
       }
-      if (result.changes.length === 0 && result.unresolved.length === 0)
+      if (result.changes.length === 0 && result.unresolved.length === 0 && !values.provider)
         io.stdout(`${shown}: no alias to pin\n`);
-      if (result.changes.length > 0 && !values['dry-run']) await writeFileAtomic(file, result.text);
+      let pinned = result.text;
+      if (values.provider) {
+        const outcome = await pinProvider(
+          pinned,
+          config.services,
+          service,
+          apiKey,
+          values['dry-run'] === true,
+        );
+        io[outcome.ok ? 'stdout' : 'stderr'](
+          `${shown}${outcome.line ? `:${outcome.line}` : ''}: ${outcome.message}\n`,
+        );
+        if (!outcome.ok) unresolved++;
+        pinned = outcome.text;
+      }
+      if (pinned !== text && !values['dry-run']) await writeFileAtomic(file, pinned);
     }
     return unresolved ? 1 : 0;
   } finally {
@@ -81,6 +105,64 @@ function pickRouter(services: Record<string, ServiceConfig>, name: string | unde
       'no router service configured: aliases belong to the routing service; pass --service NAME',
     );
   return router;
+}
+
+/**
+ * `pin --provider`: one minimal call to the suite's (now concrete) model, and the provider
+ * that served it written as `params.provider: { only: [slug], allow_fallbacks: false }` —
+ * the router's documented way to hold the provider still (guides/routing/provider-selection).
+ * A suite that already sets `params.provider`, or runs on a direct service, is left alone.
+ */
+async function pinProvider(
+  text: string,
+  services: Record<string, ServiceConfig>,
+  router: ServiceConfig,
+  apiKey: string,
+  dryRun: boolean,
+): Promise<{ ok: boolean; text: string; message: string; line?: number }> {
+  const doc = parseDocument(text);
+  const named = doc.get('service');
+  if (typeof named === 'string' && services[named] && services[named].kind !== 'router')
+    return { ok: true, text, message: `service '${named}' is not a routing service: no provider to pin` };
+  const model = doc.get('model');
+  if (typeof model !== 'string' || isAlias(model))
+    return { ok: false, text, message: 'pin the model first: a provider is pinned for a concrete model' };
+  if (providerPinState(text) === 'pinned')
+    return { ok: true, text, message: 'already pins its provider (params.provider); left as is' };
+  const client = createServiceClient({
+    service: { ...router, retries: 0 },
+    apiKey,
+    requestHeaders: simRequestHeaders,
+  });
+  let served: string | null | undefined;
+  try {
+    const outcome = await client.complete({
+      model,
+      messages: [{ role: 'user', content: 'ping' }],
+      params: { max_tokens: 1 },
+    });
+    served = outcome.completion?.provider;
+    if (!served) {
+      const why =
+        outcome.status === 'error'
+          ? `${outcome.error.kind}: ${outcome.error.message}`
+          : 'the reply named no provider';
+      return { ok: false, text, message: `could not learn which provider serves ${model} (${why})` };
+    }
+  } finally {
+    await client.close();
+  }
+  const slug = providerSlug(served);
+  const written = pinProviderText(text, slug);
+  if (written === null) return { ok: true, text, message: 'already pins its provider; left as is' };
+  if ('problem' in written) return { ok: false, text, message: written.problem };
+  const what = `provider ${served} for ${model} → params.provider: { only: [${slug}], allow_fallbacks: false }`;
+  return {
+    ok: true,
+    text: written.text,
+    line: written.line,
+    message: dryRun ? `would pin ${what} (dry run: nothing written)` : `pinned ${what}`,
+  };
 }
 
 /** The catalog's alias_target first (free); else one minimal call, whose `model` is the concrete answer. */

@@ -1,4 +1,4 @@
-import { isScalar, parseDocument } from 'yaml';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { isAlias } from './alias.js';
 
 export interface PinChange {
@@ -46,4 +46,77 @@ export function pinSuiteText(
     changes: [{ line, alias, concrete }],
     unresolved: [],
   };
+}
+
+/** Where a suite stands on provider pinning. */
+export type ProviderPinState = 'pinned' | 'unpinned';
+
+/** Whether the suite already sets `params.provider` (then `pin --provider` leaves it alone). */
+export function providerPinState(text: string): ProviderPinState {
+  return parseDocument(text).getIn(['params', 'provider']) === undefined ? 'unpinned' : 'pinned';
+}
+
+/**
+ * The provider slug routing preferences take for the name a reply reports ("Amazon
+ * Bedrock" → `amazon-bedrock`): the router's slugs are its lower-cased, hyphenated names.
+ */
+export function providerSlug(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, '-');
+}
+
+/**
+ * Adds `params.provider: { only: [slug], allow_fallbacks: false }` to a suite, keeping every
+ * comment and the rest of the layout: a block `params:` gets one more line, a flow one one
+ * more entry, and a suite without params gets the block before `cases:`. Returns the new
+ * text and the 1-based line written, or null when the suite already pins a provider.
+ */
+export function pinProviderText(
+  text: string,
+  slug: string,
+): { text: string; line: number } | { problem: string } | null {
+  const doc = parseDocument(text, { keepSourceTokens: true });
+  if (doc.getIn(['params', 'provider']) !== undefined) return null;
+  const value = `{ only: [${JSON.stringify(slug)}], allow_fallbacks: false }`;
+  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
+  const lineStart = (offset: number) => text.lastIndexOf('\n', offset - 1) + 1;
+  const params = doc.get('params', true);
+  if (isMap(params) && params.flow) {
+    const [start, end] = params.range ?? [0, 0];
+    const inner = params.items.length === 0 ? `{ provider: ${value} }` : null;
+    const out = inner
+      ? text.slice(0, start) + inner + text.slice(end)
+      : `${text.slice(0, start + 1)} provider: ${value},${text.slice(start + 1)}`;
+    return { text: out, line: lineOf(start) };
+  }
+  if (isMap(params) && params.items.length > 0) {
+    const first = params.items[0]!.key as { range?: [number, number, number] } | null;
+    const at = lineStart(first?.range?.[0] ?? 0);
+    const indent = /^[ \t]*/.exec(text.slice(at))![0];
+    return { text: `${text.slice(0, at)}${indent}provider: ${value}\n${text.slice(at)}`, line: lineOf(at) };
+  }
+  const block = `params:\n  provider: ${value}\n`;
+  if (params !== undefined && !(isScalar(params) && params.value === null) && !isMap(params))
+    return { problem: '`params` is not a mapping; fix the suite (driftcheck validate) and pin again' };
+  if (isScalar(params)) {
+    // `params:` with nothing under it: replace that line.
+    const pair =
+      doc.contents && isMap(doc.contents)
+        ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'params')
+        : undefined;
+    const keyStart = (pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0] ?? 0;
+    const at = lineStart(keyStart);
+    const next = text.indexOf('\n', at);
+    return { text: text.slice(0, at) + block + (next < 0 ? '' : text.slice(next + 1)), line: lineOf(at) + 1 };
+  }
+  const cases =
+    doc.contents && isMap(doc.contents)
+      ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'cases')
+      : undefined;
+  const casesStart = (cases?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
+  if (casesStart === undefined) {
+    const sep = text.endsWith('\n') || text === '' ? '' : '\n';
+    return { text: text + sep + block, line: lineOf(text.length) + (sep ? 2 : 1) };
+  }
+  const at = lineStart(casesStart);
+  return { text: text.slice(0, at) + block + text.slice(at), line: lineOf(at) + 1 };
 }

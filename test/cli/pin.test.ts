@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeProject, runCli } from '../helpers/cli.js';
+import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 
 const SUITE = `# keep me\nsuite: latest\nservice: router\nmodel: ~anthropic/claude-opus-latest  # moves\ncases:\n  - id: a\n    prompt: "Say exactly: ok"\n    expect: [{ equals: ok }]\n`;
 
@@ -60,6 +60,65 @@ describe('driftcheck pin', () => {
       expect(await readFile(join(project.dir, 'suites/latest.yaml'), 'utf8')).toBe(SUITE);
     } finally {
       server.close();
+      await project.cleanup();
+    }
+  });
+
+  it('--provider pins the provider that serves today, and the pin holds when the router moves the load', async () => {
+    const suite = (name: string, tonight?: string) =>
+      [
+        `# ${name}: keep this comment`,
+        `suite: ${name}`,
+        'service: router',
+        'model: meta-llama/llama-3.3-70b-instruct',
+        'cases:',
+        '  - id: sky',
+        '    prompt: "Why is the sky blue?"',
+        ...(tonight ? [`    sim: { provider: ${tonight} }`] : []),
+        '    expect: [{ non_empty: true }]',
+        '',
+      ].join('\n');
+    const project = await makeProject({
+      'suites/pinned.yaml': suite('pinned'),
+      'suites/loose.yaml': suite('loose'),
+    });
+    const file = join(project.dir, 'suites/pinned.yaml');
+    try {
+      const dry = await runCli(['pin', 'suites/pinned.yaml', '--provider', '--sim', '--dry-run'], {
+        cwd: project.dir,
+      });
+      expect(dry.stdout).toContain('would pin provider DeepInfra');
+      expect(await readFile(file, 'utf8')).toBe(suite('pinned'));
+
+      const pin = await runCli(['pin', 'suites/pinned.yaml', '--provider', '--sim'], { cwd: project.dir });
+      expect(pin.code).toBe(0);
+      expect(pin.stdout).toBe(
+        'suites/pinned.yaml:6: pinned provider DeepInfra for meta-llama/llama-3.3-70b-instruct → ' +
+          'params.provider: { only: [deepinfra], allow_fallbacks: false }\n',
+      );
+      const pinned = await readFile(file, 'utf8');
+      expect(pinned).toBe(
+        suite('pinned').replace(
+          'cases:',
+          'params:\n  provider: { only: ["deepinfra"], allow_fallbacks: false }\ncases:',
+        ),
+      );
+      const again = await runCli(['pin', 'suites/pinned.yaml', '--provider', '--sim'], { cwd: project.dir });
+      expect(again.stdout).toContain('already pins its provider');
+
+      expect((await runCli(['run', '--sim', '--update-baselines'], { cwd: project.dir })).code).toBe(0);
+      // Tonight the router would serve the model from Groq: only the unpinned suite moves.
+      await writeFile(file, pinned.replace('    expect:', '    sim: { provider: Groq }\n    expect:'));
+      await writeFile(join(project.dir, 'suites/loose.yaml'), suite('loose', 'Groq'));
+      const tonight = await runCli(['run', '--sim'], { cwd: project.dir });
+      expect(tonight.code).toBe(1);
+      const report = await readReport(runDirFrom(tonight, project.dir));
+      const kinds = (name: string) => report.cases.find((c) => c.suite === name)!.drift.map((d) => d.kind);
+      expect(report.cases.find((c) => c.suite === 'pinned')!.providers).toEqual(['DeepInfra']);
+      expect(kinds('pinned')).not.toContain('provider_changed');
+      expect(report.cases.find((c) => c.suite === 'loose')!.providers).toEqual(['Groq']);
+      expect(kinds('loose')).toContain('provider_changed');
+    } finally {
       await project.cleanup();
     }
   });

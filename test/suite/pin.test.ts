@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findSuiteAlias, pinSuiteText } from '../../src/suite/pin.js';
+import { parse } from 'yaml';
+import {
+  findSuiteAlias,
+  pinProviderText,
+  pinSuiteText,
+  providerPinState,
+  providerSlug,
+} from '../../src/suite/pin.js';
 
 const SUITE = `# nightly suite — keep this comment
 suite: latest   # and this one
@@ -39,5 +46,57 @@ describe('pinSuiteText', () => {
       changes: [],
       unresolved: ['~anthropic/claude-opus-latest'],
     });
+  });
+});
+
+describe('pinProviderText', () => {
+  const HEAD = `# keep\nsuite: s   # keep too\nservice: router\nmodel: meta-llama/llama-3.3-70b-instruct\n`;
+  const CASES = `cases:\n  - id: a\n    prompt: hi\n    expect: [{ non_empty: true }]\n`;
+  const PIN = `{ only: ["together"], allow_fallbacks: false }`;
+
+  it('adds a params block before cases: when the suite has none, keeping every other byte', () => {
+    const out = pinProviderText(HEAD + CASES, 'together');
+    expect(out).toEqual({ text: `${HEAD}params:\n  provider: ${PIN}\n${CASES}`, line: 6 });
+  });
+
+  it('adds one line to a block params, at its indentation', () => {
+    const text = `${HEAD}params:\n    temperature: 0   # deterministic\n${CASES}`;
+    const out = pinProviderText(text, 'together');
+    expect(out).toEqual({
+      text: `${HEAD}params:\n    provider: ${PIN}\n    temperature: 0   # deterministic\n${CASES}`,
+      line: 6,
+    });
+  });
+
+  it('adds one entry to a flow params, and fills an empty one', () => {
+    const flow = pinProviderText(`${HEAD}params: { temperature: 0 }\n${CASES}`, 'groq');
+    expect(flow && 'text' in flow && flow.text).toBe(
+      `${HEAD}params: { provider: { only: ["groq"], allow_fallbacks: false }, temperature: 0 }\n${CASES}`,
+    );
+    const empty = pinProviderText(`${HEAD}params: {}\n${CASES}`, 'groq');
+    expect(empty && 'text' in empty && empty.text).toBe(
+      `${HEAD}params: { provider: { only: ["groq"], allow_fallbacks: false } }\n${CASES}`,
+    );
+  });
+
+  it('replaces an empty params: line, and what it writes parses back to the pin', () => {
+    const out = pinProviderText(`${HEAD}params:\n${CASES}`, 'amazon-bedrock');
+    expect(out && 'text' in out).toBe(true);
+    const text = (out as { text: string }).text;
+    expect(parse(text).params).toEqual({ provider: { only: ['amazon-bedrock'], allow_fallbacks: false } });
+    expect(parse(text).cases).toHaveLength(1);
+  });
+
+  it('leaves a suite that already pins its provider alone, and refuses a params that is not a mapping', () => {
+    expect(providerPinState(`${HEAD}params:\n  provider: { order: [x] }\n${CASES}`)).toBe('pinned');
+    expect(pinProviderText(`${HEAD}params:\n  provider: { order: [x] }\n${CASES}`, 'y')).toBeNull();
+    expect(pinProviderText(`${HEAD}params: [1]\n${CASES}`, 'y')).toEqual({
+      problem: expect.stringContaining('`params` is not a mapping'),
+    });
+  });
+
+  it('derives the slug from the name a reply reports', () => {
+    expect(providerSlug('Amazon Bedrock')).toBe('amazon-bedrock');
+    expect(providerSlug('DeepInfra')).toBe('deepinfra');
   });
 });
