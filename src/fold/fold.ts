@@ -166,7 +166,8 @@ export class RunFold {
     if (!fold) {
       fold = new CaseFold();
       state.folds.set(sample.case, fold);
-      if (!state.plan.cases.some((c) => c.id === sample.case)) this.implicitCase(state, sample);
+      // Its first sample: a planned case is still due (or open); any other joins the plan.
+      if (!state.due.has(sample.case) && !state.open.has(sample.case)) this.implicitCase(state, sample);
     }
     fold.add(sample);
     const due = state.due.get(sample.case);
