@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { Diagnostic } from '../types.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { describePointer, escapePointer, pointerSegments } from './locate.js';
 import type { YamlMapping } from './parse-mapping.js';
 import { kindOf, show, typeInWords } from './show.js';

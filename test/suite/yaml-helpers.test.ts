@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, levenshtein } from '../../src/yaml/did-you-mean.js';
+import { didYouMean, editDistance } from '../../src/util/did-you-mean.js';
 import { displayPath } from '../../src/yaml/display-path.js';
 import { describePointer } from '../../src/yaml/locate.js';
 import { parseYamlMapping } from '../../src/yaml/parse-mapping.js';
@@ -10,11 +10,13 @@ describe('did-you-mean', () => {
     ['', '', 0],
     ['expect', 'expect', 0],
     ['expects', 'expect', 1],
-    ['modle', 'model', 2],
+    ['modle', 'model', 1], // a swap of neighbours is one edit
+    ['lsit', 'list', 1],
+    ['lsit', 'init', 2],
     ['kitten', 'sitting', 3],
-  ])('levenshtein(%s, %s) = %i', (a, b, d) => {
-    expect(levenshtein(a, b)).toBe(d);
-    expect(levenshtein(b, a)).toBe(d);
+  ])('editDistance(%s, %s) = %i', (a, b, d) => {
+    expect(editDistance(a, b)).toBe(d);
+    expect(editDistance(b, a)).toBe(d);
   });
 
   const suiteKeys = ['suite', 'service', 'model', 'params', 'system', 'repeat', 'cases'];
@@ -28,6 +30,8 @@ describe('did-you-mean', () => {
     ['expects', ['id', 'prompt', 'expect'], 'expect'],
     ['zzz', suiteKeys, undefined],
     ['temperature', suiteKeys, undefined],
+    ['lsit', ['run', 'init', 'list', 'merge'], 'list'],
+    ['--repaet', ['--repeat', '--resume', '--report-dir'], '--repeat'],
   ])('didYouMean(%s) → %s', (word, keys, guess) => {
     expect(didYouMean(word, keys)).toBe(guess);
   });
