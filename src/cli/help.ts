@@ -18,7 +18,7 @@ Options:
   --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
   --concurrency N        requests in flight per service
   --filter GLOB          only cases whose suite/case, case id or suite name matches
-  --shard I/N            run the I-th of N stable slices of all cases
+  --shard I/N|auto       run the I-th of N stable slices of all cases (auto: from CI variables)
   --resume [RUN_DIR]     continue a paused or interrupted run (default: the newest one)
   --update-baselines     write baselines/ from this run when it completes
   --require-baselines    refuse to run a suite that has no baseline yet
@@ -140,6 +140,15 @@ Examples:
 };
 
 /** The options a command's help lists (`--filter`, …): what an unknown flag is compared with. */
+/** A command's `Options:` block, as its own --help prints it (the top-level help shows run's). */
+export function optionsBlock(command: string): string {
+  const text = COMMAND_HELP[command] ?? '';
+  const start = text.indexOf('Options:\n');
+  if (start < 0) return '';
+  const end = text.indexOf('\n\n', start);
+  return text.slice(start + 'Options:\n'.length, end < 0 ? undefined : end + 1);
+}
+
 export function optionsOf(command: string): string[] {
   return [...new Set((COMMAND_HELP[command] ?? '').match(/--[a-z][a-z-]*/g) ?? [])];
 }

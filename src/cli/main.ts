@@ -3,7 +3,8 @@ import { createRedactor } from '../service/redact.js';
 import { type CliIO, processIO } from './io.js';
 import { version } from './version.js';
 
-const HELP = `driftcheck — catch regressions in hosted chat-completion models
+/** The top-level help; its run options are the run command's own (help.ts), read when shown. */
+const HELP = (RUN_OPTIONS: string) => `driftcheck — catch regressions in hosted chat-completion models
 
 Usage: driftcheck <command> [options]
 
@@ -16,28 +17,13 @@ Commands:
   merge RUN_DIR… --out DIR     merge shard runs into one report (verdict as an unsharded run)
   report RUN_DIR…              re-render a run's reports from its journal (a killed run, or after an upgrade)
   history DIR --out FILE.html  the trend page of a history folder (history add DIR RUN_DIR… appends runs)
-  pin SUITE… [--dry-run]       replace ~author/family-latest aliases with today's concrete models
+  pin SUITE… [--provider]      replace ~author/family-latest aliases with today's concrete models
   sim [--port N]               start the embedded simulator of both services on loopback
   init [--workflow]            a commented config, an example suite, reports/ in .gitignore
   list [paths…]                what a run would send after filters (suites, cases, samples)
 
 Run options:
-  --config FILE          config file (default driftcheck.config.yaml when present)
-  --sim                  use the embedded simulator: no network, no keys
-  --service NAME         send every suite to this service
-  --model ID             candidate model: run with it and diff against the current baseline
-  --models A,B,…         several candidates, one run each, compared side by side
-  --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
-  --concurrency N        requests in flight per service
-  --filter GLOB          only cases whose suite/case or case id matches
-  --shard I/N            run the I-th of N stable slices of all cases
-  --resume [RUN_DIR]     continue a paused or interrupted run (default: the newest one)
-  --update-baselines     write baselines/ from this run when it completes
-  --report-dir DIR       where run folders go (default reports/)
-  --baseline-dir DIR     where baselines live (default baselines/)
-  --reporter LIST        console,json,html,junit,markdown (default: all; report.json is always written)
-  --allow-alias          run suites that name a ~author/family-latest alias
-
+${RUN_OPTIONS}
 Exit codes: 0 ok · 1 failure, error or regression · 2 usage, config or pre-flight error (nothing sent)
             3 paused on a budget or credit condition (--resume continues) · 4 auth or permission failure
 'driftcheck <command> --help' shows a command's options and examples.
@@ -71,16 +57,16 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout(`${version()}\n`);
     return 0;
   }
+  const { COMMAND_HELP, didYouMean, optionsBlock, optionsOf } = await import('./help.js');
   if (!name || name === '--help' || name === '-h') {
-    io.stdout(HELP);
+    io.stdout(HELP(optionsBlock('run')));
     return name ? 0 : 2;
   }
-  const { COMMAND_HELP, didYouMean, optionsOf } = await import('./help.js');
   // `driftcheck help run` and `driftcheck run --help` answer the same, with exit 0.
   const helpFor =
     name === 'help' ? (rest[0] ?? null) : rest.includes('--help') || rest.includes('-h') ? name : null;
   if (name === 'help' && helpFor === null) {
-    io.stdout(HELP);
+    io.stdout(HELP(optionsBlock('run')));
     return 0;
   }
   if (helpFor !== null && COMMAND_HELP[helpFor]) {

@@ -1,4 +1,4 @@
-import { cspHash, embedJson, escapeHtml } from '../../report/html/escape.js';
+import { embedJson, escapeHtml, pageCsp } from '../../report/html/escape.js';
 import type { History } from '../types.js';
 import { trendPageData } from './data.js';
 import { trendScript } from './script.js';
@@ -27,16 +27,7 @@ export function renderTrendPage(history: History, options: TrendPageOptions = {}
   const data = trendPageData(history, link);
   const title = options.title ?? 'driftcheck history';
   const script = trendScript();
-  const csp = [
-    "default-src 'none'",
-    `script-src ${cspHash(script)}`,
-    `style-src ${cspHash(TREND_STYLE)}`,
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-    "require-trusted-types-for 'script'",
-    "trusted-types 'none'",
-  ].join('; ');
+  const csp = pageCsp(script, TREND_STYLE);
   const first = data.nights[0]?.at.slice(0, 10) ?? '–';
   const last = data.nights[data.nights.length - 1]?.at.slice(0, 10) ?? '–';
   const problems =

@@ -30,3 +30,22 @@ export function embedJson(value: unknown): string {
 export function cspHash(body: string): string {
   return `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
 }
+
+/**
+ * The Content-Security-Policy of a self-contained page: nothing from the network, only
+ * this inline script and style (by hash), images as data: URLs. With Trusted Types
+ * required and no policy allowed, any string-to-markup sink throws: the scripts only
+ * ever use textContent.
+ */
+export function pageCsp(script: string, style: string): string {
+  return [
+    "default-src 'none'",
+    `script-src ${cspHash(script)}`,
+    `style-src ${cspHash(style)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ].join('; ');
+}

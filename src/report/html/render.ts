@@ -4,7 +4,7 @@ import { writeChunksAtomic } from '../../util/atomic.js';
 import { Spool } from '../../util/spool.js';
 import type { Reporter } from '../reporter.js';
 import { LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase } from './data.js';
-import { cspHash, embedJson, escapeHtml } from './escape.js';
+import { embedJson, escapeHtml, pageCsp } from './escape.js';
 import {
   countDrift,
   type DriftCounts,
@@ -79,17 +79,7 @@ function page(
   limit: number | null,
 ): [string, string] {
   const script = clientScript();
-  const csp = [
-    "default-src 'none'",
-    `script-src ${cspHash(script)}`,
-    `style-src ${cspHash(STYLE)}`,
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-    // The script only ever uses textContent; with this, any string-to-markup sink throws.
-    "require-trusted-types-for 'script'",
-    "trusted-types 'none'",
-  ].join('; ');
+  const csp = pageCsp(script, STYLE);
   const large =
     limit === null
       ? ''
