@@ -33,19 +33,7 @@ export interface ReportV2Like {
 
 /** Maps a schema-2 report onto the history's inputs. Pure; the case status is the report's verdict. */
 export function fromReportV2(report: ReportV2Like): { run: HistoryRunInput; cases: HistoryCaseInput[] } {
-  const run: HistoryRunInput = {
-    run_id: report.run.id,
-    started_at: report.run.started_at,
-    finished_at: report.run.finished_at,
-    exit_code: report.run.exit_code,
-    status: report.run.status,
-    suites: report.suites.map((s) => ({
-      suite: s.suite,
-      models: [...s.models],
-      providers: [...(s.providers ?? [])],
-      baseline_source_run: null,
-    })),
-  };
+  const run = historyRun(report.run, report.suites);
   const cases = report.cases.map((c): HistoryCaseInput => ({
     suite: c.suite,
     case: c.case,
@@ -73,4 +61,25 @@ export function fromReportV2(report: ReportV2Like): { run: HistoryRunInput; case
     latency_p95_ms: c.stats.latency_ms?.p95 ?? null,
   }));
   return { run, cases };
+}
+
+/** The run line of either schema: its identity and exit, and per suite the models and providers that served. */
+export function historyRun(
+  run: { id: string; started_at: string; finished_at: string; exit_code: number; status: string },
+  suites: readonly { suite: string; models: string[]; providers?: string[] }[],
+): HistoryRunInput {
+  return {
+    run_id: run.id,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    exit_code: run.exit_code,
+    status: run.status,
+    // Schema 1 records no provider: its suites come with none.
+    suites: suites.map((s) => ({
+      suite: s.suite,
+      models: [...s.models],
+      providers: [...(s.providers ?? [])],
+      baseline_source_run: null,
+    })),
+  };
 }

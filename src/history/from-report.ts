@@ -1,4 +1,5 @@
 import type { CaseError, Drift, RunInfo, SampleResult, Usage } from '../types.js';
+import { historyRun } from './from-report-v2.js';
 import type { HistoryCaseInput, HistoryCaseStatus, HistoryRunInput } from './types.js';
 
 /** A sample as a schema-1 report.json listed it (one entry per sample, with its drift). */
@@ -28,20 +29,7 @@ export function fromReportV1(report: ReportV1Like): { run: HistoryRunInput; case
     if (group) group.push(sample);
     else groups.set(key, [sample]);
   }
-  const run: HistoryRunInput = {
-    run_id: report.run.id,
-    started_at: report.run.started_at,
-    finished_at: report.run.finished_at,
-    exit_code: report.run.exit_code,
-    status: report.run.status,
-    suites: report.suites.map((s) => ({
-      suite: s.suite,
-      models: [...s.models],
-      // Schema 1 records no provider; the next schema's adapter fills it.
-      providers: [],
-      baseline_source_run: null,
-    })),
-  };
+  const run = historyRun(report.run, report.suites);
   const failing = new Set(
     report.suites.flatMap((s) => s.pass_rates.filter((p) => p.failing).map((p) => `${s.suite}/${p.case}`)),
   );
