@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { planCases, parseShard } from '../run/plan.js';
 import { loadSuites } from '../suite/load.js';
+import { countOf } from '../report/numbers.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { resolveShardAuto } from './shard-auto.js';
@@ -65,12 +66,15 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   else {
     for (const r of rows) {
       io.stdout(
-        `${r.suite} · ${r.service} (${r.kind}) · ${r.model} · ${r.cases.length} case(s), ${r.samples} sample(s)\n`,
+        `${r.suite} · ${r.service} (${r.kind}) · ${r.model} · ${countOf(r.cases.length, 'case')}, ${countOf(r.samples, 'sample')}\n`,
       );
       for (const id of r.cases) io.stdout(`  ${r.suite}/${id}\n`);
     }
     io.stdout(
-      `${cases.length} case(s), ${rows.reduce((n, r) => n + r.samples, 0)} sample(s) from ${rows.length} suite(s)\n`,
+      `${countOf(cases.length, 'case')}, ${countOf(
+        rows.reduce((n, r) => n + r.samples, 0),
+        'sample',
+      )} from ${countOf(rows.length, 'suite')}\n`,
     );
   }
   if (cases.length === 0) {

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
 import { parseShard } from '../run/plan.js';
 import { resolveShardAuto } from './shard-auto.js';
+import { countOf } from '../report/numbers.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
@@ -207,9 +208,9 @@ async function runAndPrint(
       io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`),
     onPlan: ({ runDir, planned, alreadyDone, cases, suites }) => {
       const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
-      const samples = planned === cases ? '' : ` (${planned} samples)`;
+      const samples = planned === cases ? '' : ` (${countOf(planned, 'sample')})`;
       io.stderr(
-        `driftcheck: ${cases} case(s)${samples} from ${suites} suite(s)${resumed}${ctx.sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
+        `driftcheck: ${countOf(cases, 'case')}${samples} from ${countOf(suites, 'suite')}${resumed}${ctx.sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
       );
       progress.start(planned, alreadyDone);
     },
@@ -235,7 +236,7 @@ async function runAndPrint(
   if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
   if (report.run.status !== 'completed') {
     io.stderr(
-      `${report.run.status}: ${report.summary.not_run} case(s) not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
+      `${report.run.status}: ${countOf(report.summary.not_run, 'case')} not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
     );
   }
   return report;

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { unconfiguredServices } from '../config/services.js';
 import { InputError } from '../errors.js';
 import { loadSuites } from '../suite/load.js';
+import { countOf } from '../report/numbers.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 
@@ -24,7 +25,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   if (unknown.length) throw new InputError(unknown);
   const cases = suites.reduce((n, s) => n + s.cases.length, 0);
   io.stdout(
-    `ok: ${suites.length} suite(s), ${cases} case(s); config ${config.file ?? '(built-in defaults)'} with ${Object.keys(config.services).length} service(s)\n`,
+    `ok: ${countOf(suites.length, 'suite')}, ${countOf(cases, 'case')}; config ${config.file ?? '(built-in defaults)'} with ${countOf(Object.keys(config.services).length, 'service')}\n`,
   );
   return 0;
 }

@@ -2,7 +2,7 @@ import { formatUsd } from '../baseline/usage-change.js';
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
 import { historyLine } from './history-strip.js';
-import { groupDigits } from './numbers.js';
+import { countOf } from './numbers.js';
 import type { Reporter } from './reporter.js';
 import { truncate, width, wrap } from './terminal.js';
 
@@ -61,14 +61,14 @@ export function renderConsoleFindings(
   const columns = Math.max(40, options.columns ?? 100);
   const s = report.summary;
   const counts = [
-    `${groupDigits(s.cases)} cases`,
+    countOf(s.cases, 'case'),
     `${s.passed} passed`,
     `${s.failed} failed`,
     `${s.errored} errored`,
     `${s.not_run} not run`,
     `${s.regressed} regressed`,
     `${s.drifted} drifted`,
-    `${groupDigits(s.samples)} samples`,
+    countOf(s.samples, 'sample'),
     ...(found.cost !== null ? [`cost ${formatUsd(found.cost)}`] : []),
   ];
   const lines = [truncate(`driftcheck run ${report.run.id}`, columns), ...wrap(counts.join(' · '), columns)];

@@ -5,7 +5,7 @@ import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { reasons, samplesLabel } from './console.js';
 import { historyLine } from './history-strip.js';
-import { groupDigits } from './numbers.js';
+import { countOf, groupDigits } from './numbers.js';
 import type { Reporter } from './reporter.js';
 
 export interface MarkdownOptions {
@@ -143,7 +143,7 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
   return [
     `## ${verdict} — driftcheck${list.length ? `: ${list.join(', ')}` : ''}`,
     '',
-    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${groupDigits(s.cases)} cases · ${groupDigits(s.samples)} samples · ${groupDigits(found.tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${r.candidate_model ? ` · candidate ${code(r.candidate_model)}` : ''}`,
+    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${countOf(s.cases, 'case')} · ${countOf(s.samples, 'sample')} · ${groupDigits(found.tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${r.candidate_model ? ` · candidate ${code(r.candidate_model)}` : ''}`,
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),

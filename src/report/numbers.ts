@@ -12,3 +12,8 @@ export function groupDigits(n: number): string {
   }
   return n < 0 ? `-${out}` : out;
 }
+
+/** A count with its noun, singular for one: `1 case`, `1,000 samples`. */
+export function countOf(n: number, noun: string): string {
+  return `${groupDigits(n)} ${n === 1 ? noun : `${noun}s`}`;
+}

@@ -25,7 +25,7 @@ describe('nothing passes that checked less than asked', () => {
       ['run', '--sim', 'suites/demo', '--filter', 'direct-demo', '--reporter', 'json'],
       { cwd: project.dir },
     );
-    expect(run.stderr).toMatch(/driftcheck: 4 case\(s\) from 1 suite\(s\)/);
+    expect(run.stderr).toMatch(/driftcheck: 4 cases from 1 suite/);
   });
 
   it.each([
@@ -110,7 +110,7 @@ describe('init and list', () => {
   it('list shows what a run would send, and fails on an empty selection', async () => {
     const list = await runCli(['list'], { cwd: project.dir });
     expect(list.code).toBe(0);
-    expect(list.stdout).toContain('example · router (router) · openai/gpt-4o-mini · 1 case(s), 1 sample(s)');
+    expect(list.stdout).toContain('example · router (router) · openai/gpt-4o-mini · 1 case, 1 sample');
     const json = JSON.parse((await runCli(['list', '--json', '--repeat', '5'], { cwd: project.dir })).stdout);
     expect(json).toMatchObject({ cases: 1, samples: 5 });
     expect((await runCli(['list', '--filter', 'nothing'], { cwd: project.dir })).code).toBe(2);
