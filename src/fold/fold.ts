@@ -47,6 +47,8 @@ interface SuiteState {
   /** Cases sampled with `repeat: auto`: complete only when the run says so. */
   open: Set<string>;
   folded: boolean;
+  /** Cases of a folded suite: its plan is released once its entries are reported. */
+  foldedCases?: number;
 }
 
 /**
@@ -88,6 +90,28 @@ export class RunFold {
       default:
         this.addSample(record);
     }
+  }
+
+  /**
+   * Every plan is in (the heads of all the journals being folded together): from now on a
+   * suite is folded as soon as all its planned samples are in, in plan order, and its state
+   * released. A merge reading its shards' journals side by side then holds the suites
+   * still open, not every case of the run. Cases sampled with `repeat: auto` are complete
+   * only at the end (their journal does not say when the test stopped).
+   */
+  plansComplete(): void {
+    this.order.sort((a, b) => firstOrdinal(a.plan) - firstOrdinal(b.plan));
+    this.options = { ...this.options, live: true };
+    this.foldReady();
+  }
+
+  /**
+   * Resolves when the suites scheduled so far are folded and handed to the reporters: a
+   * reader that waits for it between chunks never runs ahead of the fold with whole suites
+   * of state.
+   */
+  drained(): Promise<void> {
+    return this.chain;
   }
 
   /** Decides how the run stopped (a merge of shards: the worst shard's stop). */
@@ -243,9 +267,12 @@ export class RunFold {
     this.options.annotate?.({ suite: folded.suite, cases: folded.cases, baseline });
     countSuite(this.summary, folded.suite, folded.cases);
     this.reported.push(folded.suite);
-    const planned = this.order.reduce((n, s) => n + s.plan.cases.length, 0);
+    const planned = this.order.reduce((n, s) => n + (s.foldedCases ?? s.plan.cases.length), 0);
     for (const reporter of this.options.reporters)
       await reporter.onSuite?.({ suite: folded.suite, cases: folded.cases, baseline, planned });
+    // Reported: its plan (every case's messages) is not needed again.
+    state.foldedCases = state.plan.cases.length;
+    state.plan = { ...state.plan, cases: [] };
   }
 
   /**

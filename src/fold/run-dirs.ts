@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { FileError } from '../errors.js';
 import { isLegacyJournal, legacySample, readLegacyRun } from '../journal/legacy.js';
 import { readJournal } from '../journal/read.js';
-import type { RunRecord } from '../journal/records.js';
+import type { JournalRecord, RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Baseline, ReportHead, RunInfo, StopReason } from '../types.js';
 import { RunFold } from './fold.js';
@@ -55,34 +55,75 @@ export async function foldRunDirs(
     ...(options.run ? { run: options.run } : {}),
     ...(dirs.length > 1 ? { stop: null } : {}),
   });
+  const journals: Journal[] = [];
   for (const { dir, file } of streams) {
-    const stats = { skipped: [] as number[] };
-    let run: RunRecord | null = null;
-    let end: StopReason | null | undefined;
     // A journal of driftcheck 0.1 has samples only: its run, plan and end come from the folder.
     const legacy = (await isLegacyJournal(file)) ? await readLegacyRun(dir) : null;
-    if (legacy) {
-      run = legacy.run;
-      fold.add(legacy.run);
-      for (const plan of legacy.plans) fold.add(plan);
+    journals.push({ dir, file, legacy, stats: { skipped: [] }, run: null, end: undefined });
+  }
+  if (journals.some((j) => j.legacy)) {
+    // 0.1 journals name their cases only in their samples: every suite stays open to the end.
+    for (const journal of journals) {
+      const records = readJournal(journal.file, journal.stats);
+      for await (const record of records) take(fold, journal, record);
+      finishJournal(fold, journal);
     }
-    for await (const record of readJournal(file, stats)) {
-      if (record.type === 'run') run ??= record;
-      else if (record.type === 'end') end = record.stop;
-      else if (record.type === undefined) end = undefined;
-      fold.add(legacy && record.type === undefined ? legacySample(record) : record);
+  } else {
+    // The heads first (run and plan records, written before any sample), so every suite's
+    // whole plan is known; then the samples of all journals side by side, so that each
+    // suite is folded and released once all its shards have passed it.
+    const readers = journals.map((journal) => ({
+      journal,
+      records: readJournal(journal.file, journal.stats),
+    }));
+    const pending = new Map<Journal, JournalRecord>();
+    for (const { journal, records } of readers) {
+      // next() by hand: leaving a for-await would close the reader its samples still need.
+      for (let next = await records.next(); !next.done; next = await records.next()) {
+        if (next.value.type === 'run' || next.value.type === 'plan') take(fold, journal, next.value);
+        else {
+          pending.set(journal, next.value);
+          break;
+        }
+      }
     }
-    if (legacy?.end) {
-      end = legacy.end.stop;
-      fold.add(legacy.end);
+    fold.plansComplete();
+    let active = readers.filter((r) => pending.has(r.journal));
+    while (active.length > 0) {
+      const still: typeof active = [];
+      for (const reader of active) {
+        take(fold, reader.journal, pending.get(reader.journal)!);
+        pending.delete(reader.journal);
+        let more = true;
+        for (let n = 0; n < INTERLEAVE_LINES; n++) {
+          const next = await reader.records.next();
+          if (next.done) {
+            more = false;
+            break;
+          }
+          take(fold, reader.journal, next.value);
+        }
+        if (more) {
+          const next = await reader.records.next();
+          if (!next.done) {
+            pending.set(reader.journal, next.value);
+            still.push(reader);
+          }
+        }
+      }
+      active = still;
+      await fold.drained();
     }
-    // No `end` that no sample follows: the run was killed (or is still running).
+    for (const journal of journals) finishJournal(fold, journal);
+  }
+  for (const journal of journals) {
     runs.push({
-      dir,
-      run,
-      stop: end === undefined ? { kind: 'interrupted', error: null, signal: 'SIGTERM' } : end,
+      dir: journal.dir,
+      run: journal.run,
+      // No `end` that no sample follows: the run was killed (or is still running).
+      stop: journal.end === undefined ? { kind: 'interrupted', error: null, signal: 'SIGTERM' } : journal.end,
     });
-    if (stats.skipped.length) skipped.push({ dir, lines: stats.skipped });
+    if (journal.stats.skipped.length) skipped.push({ dir: journal.dir, lines: journal.stats.skipped });
   }
   if (dirs.length > 1) fold.setStop(worstStop(runs.map((r) => r.stop)));
   try {
@@ -91,6 +132,44 @@ export async function foldRunDirs(
   } catch (error) {
     await fold.abort();
     throw error;
+  }
+}
+
+/** Records taken from each journal in one turn of the side-by-side read. */
+const INTERLEAVE_LINES = 256;
+
+interface Journal {
+  dir: string;
+  file: string;
+  legacy: Awaited<ReturnType<typeof readLegacyRun>> | null;
+  stats: { skipped: number[] };
+  run: RunRecord | null;
+  /** Its last `end`, undefined while none (or a sample after it: a resumed session). */
+  end: StopReason | null | undefined;
+}
+
+/** One record of one journal into the fold, noting the journal's run and how it ended. */
+function take(fold: RunFold, journal: Journal, record: JournalRecord): void {
+  if (journal.legacy && journal.run === null) {
+    journal.run = journal.legacy.run;
+    fold.add(journal.legacy.run);
+    for (const plan of journal.legacy.plans) fold.add(plan);
+  }
+  if (record.type === 'run') journal.run ??= record;
+  else if (record.type === 'end') journal.end = record.stop;
+  else if (record.type === undefined) journal.end = undefined;
+  fold.add(journal.legacy && record.type === undefined ? legacySample(record) : record);
+}
+
+function finishJournal(fold: RunFold, journal: Journal): void {
+  if (journal.legacy && journal.run === null) {
+    journal.run = journal.legacy.run;
+    fold.add(journal.legacy.run);
+    for (const plan of journal.legacy.plans) fold.add(plan);
+  }
+  if (journal.legacy?.end) {
+    journal.end = journal.legacy.end.stop;
+    fold.add(journal.legacy.end);
   }
 }
 

@@ -181,6 +181,35 @@ describe('the fold', () => {
     expect(head.summary).toMatchObject({ cases: 4, passed: 4 });
   });
 
+  it('once every shard plan is in, folds and reports each suite as soon as all its shards have passed it', async () => {
+    const seen: string[] = [];
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: [{ onSuite: ({ suite, planned }) => void seen.push(`${suite.suite}:${planned}`) }],
+      stop: null,
+    });
+    // Shard 2 planned b first in its file; the plan order (ordinals) puts a first.
+    for (const record of [
+      plan('b', ['b2'], 3),
+      plan('a', ['a2'], 1),
+      plan('a', ['a1'], 0),
+      plan('b', ['b1'], 2),
+    ])
+      fold.add(record);
+    fold.plansComplete();
+    fold.add(sampleResult({ suite: 'b', case: 'b1' }));
+    fold.add(sampleResult({ suite: 'b', case: 'b2' }));
+    fold.add(sampleResult({ suite: 'a', case: 'a1' }));
+    await fold.drained();
+    // b is complete but waits for a: reports come in plan order.
+    expect(seen).toEqual([]);
+    fold.add(sampleResult({ suite: 'a', case: 'a2' }));
+    await fold.drained();
+    expect(seen).toEqual(['a:4', 'b:4']);
+    const { head } = await fold.finish();
+    expect(head.summary).toMatchObject({ cases: 4, passed: 4 });
+  });
+
   it('reads a journal that has no end at all as a run that was killed: what finished counted, the rest not run', async () => {
     const fold = new RunFold({ baseline: async () => ({ baseline: null, path: null }), reporters: [] });
     fold.add(plan('a', ['a1', 'a2', 'a3'], 0));
