@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
-import { parseShard } from '../run/plan.js';
+import { parseShard, suitesInPlan } from '../run/plan.js';
 import { resolveShardAuto } from './shard-auto.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites } from '../run/run-suites.js';
@@ -111,7 +111,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.
   if (!meta.update_baselines && !meta.plan.model && !candidates) {
-    const missing = suites.filter((s) => !existsSync(baselinePath(baselineDir, s.suite))).map((s) => s.suite);
+    const missing = suitesInPlan(suites, meta.plan)
+      .filter((s) => !existsSync(baselinePath(baselineDir, s.suite)))
+      .map((s) => s.suite);
     if (missing.length && values['require-baselines'])
       throw new UsageError(
         `--require-baselines: no baseline for ${missing.join(', ')} in ${relative(io.cwd, baselineDir) || '.'}\n  → accept one first (driftcheck run --update-baselines, or driftcheck baseline accept RUN_DIR)`,

@@ -60,28 +60,7 @@ export interface PlannedCaseGroup {
  * case sampled 100 times costs one entry, not 100.
  */
 export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCaseGroup[] {
-  const match = options.filter ? globToRegExp(options.filter) : null;
-  const selected: { suite: Suite; testCase: SuiteCase; ordinal: number }[] = [];
-  for (const suite of suites) {
-    for (const testCase of suite.cases) {
-      // A filter matches `suite/case`, the case id, or the suite's name (every case of it).
-      if (
-        match &&
-        !match.test(`${suite.suite}/${testCase.id}`) &&
-        !match.test(testCase.id) &&
-        !match.test(suite.suite)
-      )
-        continue;
-      selected.push({ suite, testCase, ordinal: selected.length });
-    }
-  }
-  // Shard by case, not by sample: every repeat of a case lands in the same shard so its
-  // pass rate is computed in one place. Round-robin over the stable order keeps shards
-  // within one case of each other in size.
-  const sharded = options.shard
-    ? selected.filter((_, i) => i % options.shard!.total === options.shard!.index - 1)
-    : selected;
-  return sharded.map(({ suite, testCase, ordinal }) => {
+  return [...selectCases(suites, options)].map(({ suite, testCase, ordinal }) => {
     const wanted = plannedRepeat(suite, testCase, options);
     const adaptive = wanted === 'auto';
     return {
@@ -94,6 +73,40 @@ export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCa
       repeats: adaptive ? ADAPTIVE_SAMPLING.min : wanted,
     };
   });
+}
+
+/** The suites the plan sends at least one case of (what a baseline warning is about). */
+export function suitesInPlan(suites: Suite[], options: PlanOptions = {}): Suite[] {
+  const used = new Set<Suite>();
+  for (const { suite } of selectCases(suites, options)) used.add(suite);
+  return suites.filter((s) => used.has(s));
+}
+
+/** The cases the filter and the shard select, in plan order, with their ordinals. */
+function* selectCases(
+  suites: Suite[],
+  options: PlanOptions,
+): Generator<{ suite: Suite; testCase: SuiteCase; ordinal: number }> {
+  const match = options.filter ? globToRegExp(options.filter) : null;
+  let ordinal = 0;
+  for (const suite of suites) {
+    for (const testCase of suite.cases) {
+      // A filter matches `suite/case`, the case id, or the suite's name (every case of it).
+      if (
+        match &&
+        !match.test(`${suite.suite}/${testCase.id}`) &&
+        !match.test(testCase.id) &&
+        !match.test(suite.suite)
+      )
+        continue;
+      // Shard by case, not by sample: every repeat of a case lands in the same shard so its
+      // pass rate is computed in one place. Round-robin over the stable order keeps shards
+      // within one case of each other in size.
+      const selected = ordinal++;
+      if (options.shard && selected % options.shard.total !== options.shard.index - 1) continue;
+      yield { suite, testCase, ordinal: selected };
+    }
+  }
 }
 
 /** The planned samples of these cases, in plan order, made one at a time as they are asked for. */

@@ -51,6 +51,31 @@ describe('nothing passes that checked less than asked', () => {
       { cwd: project.dir },
     );
     expect(lax.stderr).toMatch(/warning: suite support-demo has no baseline yet/);
+    // Only the suites the filter sends are warned about; a selection of nothing only errs.
+    const one = await runCli(
+      [
+        'run',
+        '--sim',
+        'suites/demo',
+        '--baseline-dir',
+        'none',
+        '--filter',
+        'direct-demo',
+        '--reporter',
+        'json',
+      ],
+      { cwd: project.dir },
+    );
+    expect(one.stderr).toMatch(/warning: suite direct-demo has no baseline yet/);
+    expect(one.stderr).not.toMatch(/support-demo/);
+    const none = await runCli(
+      ['run', '--sim', 'suites/demo', '--baseline-dir', 'none', '--filter', 'nomatch'],
+      {
+        cwd: project.dir,
+      },
+    );
+    expect(none.code).toBe(2);
+    expect(none.stderr).not.toMatch(/warning/);
   });
 
   it('--resume of a folder that does not exist says so', async () => {
