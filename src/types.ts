@@ -203,14 +203,9 @@ export interface Usage {
   cost?: number | null;
 }
 
-export interface Completion {
-  id: string | null;
-  /** The concrete model that answered (may differ from the requested alias). */
-  model: string | null;
-  content: string;
-  finish_reason: string | null;
-  usage: Usage | null;
-  /** What served the answer, where the service says (router: `provider`); null otherwise. */
+/** What served an answer, where the service says: on each completion, and kept on its sample. */
+export interface ServedBy {
+  /** Router: the provider that served (another provider answers the same model differently). */
   provider?: string | null;
   system_fingerprint?: string | null;
   /** The provider's own finish reason (router: `native_finish_reason`). */
@@ -221,6 +216,15 @@ export interface Completion {
   reasoning_tokens?: number | null;
   /** `usage.prompt_tokens_details.cached_tokens`. */
   cached_tokens?: number | null;
+}
+
+export interface Completion extends ServedBy {
+  id: string | null;
+  /** The concrete model that answered (may differ from the requested alias). */
+  model: string | null;
+  content: string;
+  finish_reason: string | null;
+  usage: Usage | null;
 }
 
 export interface CompletionRequest {
@@ -312,8 +316,11 @@ export interface Drift {
 
 export type CaseStatus = 'pass' | 'fail' | 'error' | 'not_run';
 
-/** One sample of one case: a line of the journal (`results.jsonl`), the run's source of truth. */
-export interface SampleResult {
+/**
+ * One sample of one case: a line of the journal (`results.jsonl`), the run's source of
+ * truth; what served it (ServedBy) only where the service said.
+ */
+export interface SampleResult extends ServedBy {
   /** `suite/case#repeat` — unique within a run. */
   key: string;
   suite: string;
@@ -339,13 +346,6 @@ export interface SampleResult {
   /** `auto`: the case was sampled adaptively (`repeat: auto`); its verdict is the sequential test's. */
   sampling?: 'auto';
   cache_status?: string | null;
-  /** What served the answer, where the service said (see Completion). */
-  provider?: string | null;
-  system_fingerprint?: string | null;
-  native_finish_reason?: string | null;
-  refusal?: string | null;
-  reasoning_tokens?: number | null;
-  cached_tokens?: number | null;
 }
 
 /** How a case's samples came out. `sent` = passed + failed + errored. */

@@ -108,40 +108,50 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
  */
 function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean): Drift[] {
   const drift: Drift[] = [];
-  const changed = (list: readonly string[], was: string | null | undefined): string[] =>
-    was == null ? [] : list.filter((v) => v !== was);
-  const models = changed(current.models, base.model);
-  if (models.length > 0) {
+  const served = (
+    kind: Drift['kind'],
+    severity: Drift['severity'],
+    label: string,
+    seen: readonly string[],
+    was: string | null | undefined,
+    note: string,
+  ) => {
+    const now = was == null ? [] : seen.filter((v) => v !== was);
+    if (now.length === 0) return;
     drift.push({
-      kind: 'model_changed',
-      severity: candidate ? 'info' : 'warn',
-      baseline: base.model,
-      current: models.length === 1 ? models[0] : models,
-      message: `model changed: ${base.model} → ${models.join(', ')}${candidate ? ' (candidate run)' : ''}`,
+      kind,
+      severity,
+      baseline: was,
+      current: now.length === 1 ? now[0] : now,
+      message: `${label} changed: ${was} → ${now.join(', ')}${note}`,
     });
-  }
+  };
+  served(
+    'model_changed',
+    candidate ? 'info' : 'warn',
+    'model',
+    current.models,
+    base.model,
+    candidate ? ' (candidate run)' : '',
+  );
   // Another provider serves the same catalog model on other hardware, quantisation and limits:
   // one of the commonest real causes of drift behind a router. Pin it with params.provider.
-  const providers = changed(current.providers, base.provider);
-  if (providers.length > 0) {
-    drift.push({
-      kind: 'provider_changed',
-      severity: 'fail',
-      baseline: base.provider,
-      current: providers.length === 1 ? providers[0] : providers,
-      message: `provider changed: ${base.provider} → ${providers.join(', ')} (pin it with params.provider: { only: [...], allow_fallbacks: false })`,
-    });
-  }
-  const fingerprints = changed(current.fingerprints, base.system_fingerprint);
-  if (fingerprints.length > 0) {
-    drift.push({
-      kind: 'fingerprint_changed',
-      severity: 'warn',
-      baseline: base.system_fingerprint,
-      current: fingerprints.length === 1 ? fingerprints[0] : fingerprints,
-      message: `system_fingerprint changed: ${base.system_fingerprint} → ${fingerprints.join(', ')} (the backend configuration changed)`,
-    });
-  }
+  served(
+    'provider_changed',
+    'fail',
+    'provider',
+    current.providers,
+    base.provider,
+    ' (pin it with params.provider: { only: [...], allow_fallbacks: false })',
+  );
+  served(
+    'fingerprint_changed',
+    'warn',
+    'system_fingerprint',
+    current.fingerprints,
+    base.system_fingerprint,
+    ' (the backend configuration changed)',
+  );
   return drift;
 }
 

@@ -1,4 +1,4 @@
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { acceptReport } from '../baseline/accept.js';
 import { baselinePath } from '../baseline/store.js';
@@ -53,12 +53,18 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
         `--case: no case ${missing.map((m) => `'${m}'`).join(', ')} in run ${run.id} (use a case id or suite/case)`,
       );
   }
-  const baselineDir = projectPaths(io, values.config).dir(values['baseline-dir'], 'baselines');
+  const paths = projectPaths(io, values.config);
+  const baselineDir = paths.dir(values['baseline-dir'], 'baselines');
   const written = await acceptReport(baselineDir, report, selection);
   for (const file of written) io.stdout(`baseline written: ${relative(io.cwd, file)}\n`);
   if (!written.length) io.stdout('nothing to accept: the run has no finished cases\n');
   // The nightly history notes the acceptance: its slow-drift detector starts over for these suites.
-  const historyDir = await historyDirOf(values, io);
+  // The config is read only when no --history says where.
+  const config =
+    values.history === undefined
+      ? await (await import('../config/load.js')).loadConfig(values.config, io.env, io.cwd)
+      : null;
+  const historyDir = paths.history(values.history, config);
   if (historyDir && written.length) {
     const { appendBaselineAccepted } = await import('../history/store.js');
     const at = new Date().toISOString();
@@ -68,15 +74,4 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
     io.stdout(`history: baseline acceptance noted in ${relative(io.cwd, historyDir) || '.'}\n`);
   }
   return 0;
-}
-
-/** `--history DIR`, else the config's `history: { dir }` (relative to the config file), else none. */
-async function historyDirOf(
-  values: { history?: string; config?: string },
-  io: CliIO,
-): Promise<string | null> {
-  if (values.history) return resolve(io.cwd, values.history);
-  const { loadConfig } = await import('../config/load.js');
-  const config = await loadConfig(values.config, io.env, io.cwd);
-  return config.history ? resolve(config.file ? dirname(config.file) : io.cwd, config.history.dir) : null;
 }

@@ -4,14 +4,13 @@ import { parseArgs } from 'node:util';
 import { baselineFromEntries } from '../baseline/build.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { createReporters } from '../report/outputs.js';
 import { openReport, type StoredReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
 import { truncate, wrap } from '../report/terminal.js';
 import type { Baseline, CaseEntry, Drift } from '../types.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
-import { parseReporters } from './outputs.js';
+import { journalReporters, parseReporters } from './outputs.js';
 
 /**
  * A's answers as the baselines of B, one per suite: the same drift rules, pass-rate tests
@@ -67,14 +66,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   const outDir = projectPaths(io).dir(values.out, join('reports', `diff-${a.head.run.id}-${b.head.run.id}`));
   if (files.length) {
     await mkdir(outDir, { recursive: true });
-    reporters.push(
-      ...(await createReporters(new Set(files), {
-        dir: outDir,
-        redact: (t) => t,
-        write: io.stdout,
-        color: io.color,
-      })),
-    );
+    reporters.push(...(await journalReporters(io, outDir, new Set(files))));
   }
   const folded = await foldRunDirs([dirB!], {
     baseline: async (suite) => ({ baseline: baselines.get(suite) ?? null, path: `run ${a.head.run.id}` }),

@@ -133,13 +133,21 @@ Examples:
 
 Renders the trend page of a history folder, or appends finished runs to it.
 
+Options:
+  DIR                    the history folder (JSON Lines, one file per month)
+  --out FILE.html        write the trend page (self-contained; works from file:// and GitHub Pages)
+  --report-base PATH     where each night's run folder is, relative to the page (default reports)
+  --link TEMPLATE        link to a night's report; {run} {suite} {case} are filled in
+                         (default <report-base>/{run}/report.html#{suite}/{case})
+  --title TEXT           the page's title
+  add                    append the runs of finished run folders (or report.json files) to DIR
+
 Examples:
   driftcheck history add .driftcheck/history reports/latest
   driftcheck history .driftcheck/history --out trends.html
 `,
 };
 
-/** The options a command's help lists (`--filter`, …): what an unknown flag is compared with. */
 /** A command's `Options:` block, as its own --help prints it (the top-level help shows run's). */
 export function optionsBlock(command: string): string {
   const text = COMMAND_HELP[command] ?? '';
@@ -149,6 +157,7 @@ export function optionsBlock(command: string): string {
   return text.slice(start + 'Options:\n'.length, end < 0 ? undefined : end + 1);
 }
 
+/** The options a command's help lists (`--filter`, …): what an unknown flag is compared with. */
 export function optionsOf(command: string): string[] {
   return [...new Set((COMMAND_HELP[command] ?? '').match(/--[a-z][a-z-]*/g) ?? [])];
 }

@@ -9,25 +9,14 @@ import { readHistory } from '../history/read.js';
 import { readRunForHistory } from '../history/report-input.js';
 import { appendRun } from '../history/store.js';
 import type { History } from '../history/types.js';
+import { countOf } from '../report/numbers.js';
 import type { CliIO } from './io.js';
 
-const USAGE = `usage: driftcheck history DIR --out FILE.html [--report-base PATH] [--link TEMPLATE] [--title TEXT]
-       driftcheck history add DIR REPORT_DIR…
-
-  DIR                 the history folder (JSON Lines, one file per month)
-  --out FILE.html     write the trend page (self-contained; works from file:// and GitHub Pages)
-  --report-base PATH  where each night's run folder is, relative to the page (default reports)
-  --link TEMPLATE     link to a night's report; {run} {suite} {case} are filled in
-                      (default <report-base>/{run}/report.html#{suite}/{case})
-  add                 append the runs of existing run folders (or report.json files) to DIR
-`;
+const USAGE =
+  'usage: driftcheck history DIR --out FILE.html, or driftcheck history add DIR REPORT_DIR…\n  → driftcheck history --help for the options';
 
 /** `driftcheck history …`: render the trend page, or `add` finished runs to the history. */
 export async function historyCommand(args: string[], io: CliIO): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(USAGE);
-    return 0;
-  }
   return args[0] === 'add' ? addCommand(args.slice(1), io) : pageCommand(args, io);
 }
 
@@ -43,7 +32,7 @@ async function pageCommand(args: string[], io: CliIO): Promise<number> {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE.trimEnd());
+  if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE);
   const dir = resolve(io.cwd, positionals[0]!);
   const history = await readHistory(dir);
   reportProblems(history, io);
@@ -64,19 +53,19 @@ async function pageCommand(args: string[], io: CliIO): Promise<number> {
   });
   const cases = new Set(history.runs.flatMap((r) => r.cases.map((c) => `${c.suite}/${c.case}`))).size;
   io.stderr(
-    `trend page: ${relative(io.cwd, out)} (${history.runs.length} nights, ${cases} cases, ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`,
+    `trend page: ${relative(io.cwd, out)} (${countOf(history.runs.length, 'night')}, ${countOf(cases, 'case')}, ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`,
   );
   return 0;
 }
 
 async function addCommand(args: string[], io: CliIO): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
-  if (positionals.length < 2) throw new UsageError(USAGE.trimEnd());
+  if (positionals.length < 2) throw new UsageError(USAGE);
   const dir = resolve(io.cwd, positionals[0]!);
   const git = await gitInfo(io.env, io.cwd);
   for (const path of positionals.slice(1)) {
     const { run, cases, baselines } = await readRunForHistory(resolve(io.cwd, path));
-    if (await hasRun(dir, run.run_id, run.started_at)) {
+    if (await hasRun(dir, run)) {
       io.stderr(`history: run ${run.run_id} is already in ${relative(io.cwd, dir) || '.'}; skipped\n`);
       continue;
     }
@@ -86,7 +75,9 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
       if (file) s.baseline_source_run = await baselineSource(resolve(io.cwd, file));
     }
     const file = await appendRun(dir, { ...run, ...(git.commit || git.branch ? { git } : {}) }, cases);
-    io.stderr(`history: added run ${run.run_id} (${cases.length} cases) to ${relative(io.cwd, file)}\n`);
+    io.stderr(
+      `history: added run ${run.run_id} (${countOf(cases.length, 'case')}) to ${relative(io.cwd, file)}\n`,
+    );
   }
   return 0;
 }

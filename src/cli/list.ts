@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
-import { planCases, parseShard } from '../run/plan.js';
+import { UsageError } from '../errors.js';
+import { emptySelection, planCases } from '../run/plan.js';
 import { loadSuites } from '../suite/load.js';
 import { countOf } from '../report/numbers.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
-import { resolveShardAuto } from './shard-auto.js';
+import { selectionFlags } from './plan-flags.js';
 
 /**
  * \`driftcheck list [paths…] [--filter G] [--shard I/N] [--repeat N] [--json]\`: what a run would
@@ -34,13 +35,8 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       : [projectPaths(io, values.config).dir(undefined, 'suites')],
     { allowAlias: Boolean(values['allow-alias']), cwd: io.cwd },
   );
-  const cases = planCases(suites, {
-    ...(values.filter ? { filter: values.filter } : {}),
-    ...(values.shard
-      ? { shard: values.shard === 'auto' ? resolveShardAuto(io.env) : parseShard(values.shard) }
-      : {}),
-    ...(values.repeat ? { repeat: values.repeat === 'auto' ? 'auto' : Number(values.repeat) } : {}),
-  });
+  const plan = selectionFlags(values, io.env);
+  const cases = planCases(suites, plan);
   const bySuite = new Map<
     string,
     { suite: string; service: string; kind: string; model: string; cases: string[]; samples: number }
@@ -77,9 +73,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       )} from ${countOf(rows.length, 'suite')}\n`,
     );
   }
-  if (cases.length === 0) {
-    io.stderr('driftcheck list: nothing selected: a run would refuse it (exit 2)\n');
-    return 2;
-  }
+  // A run would refuse it (exit 2) with the same message.
+  if (cases.length === 0) throw new UsageError(emptySelection(suites, plan));
   return 0;
 }

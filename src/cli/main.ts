@@ -58,6 +58,14 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return 0;
   }
   const { COMMAND_HELP, didYouMean, optionsBlock, optionsOf } = await import('./help.js');
+  // Messages to a terminal fit it (a run folder's path, the report files, an error's hint).
+  // stdout is left as written: it may be JSON, and the console report fits by itself.
+  const columns = io.tty ? io.columns : undefined;
+  if (columns) {
+    const { fitToTerminal } = await import('../report/terminal.js');
+    const write = io.stderr;
+    io = { ...io, stderr: (text) => write(fitToTerminal(text, columns)) };
+  }
   if (!name || name === '--help' || name === '-h') {
     io.stdout(HELP(optionsBlock('run')));
     return name ? 0 : 2;

@@ -6,11 +6,10 @@ import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
 import { readJournalHead } from '../journal/read.js';
-import { createReporters } from '../report/outputs.js';
 import { newRunId } from '../run/meta.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
-import { parseReporters, publishSummary } from './outputs.js';
+import { journalReporters, parseReporters, publishSummary } from './outputs.js';
 
 /**
  * `driftcheck merge RUN_DIR… --out DIR`: one report from the shards' journals, re-diffed
@@ -46,13 +45,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   await mkdir(outDir, { recursive: true });
   const folded = await foldRunDirs(dirs, {
     baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
-    reporters: await createReporters(reporters, {
-      dir: outDir,
-      redact: (t) => t,
-      write: io.stdout,
-      color: io.color,
-      ...(io.columns ? { columns: io.columns } : {}),
-    }),
+    reporters: await journalReporters(io, outDir, reporters),
     complete,
     run: { id: newRunId(new Date()), command: ['driftcheck', 'merge', ...args], shard: null },
   });

@@ -1,7 +1,8 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { REPORTER_NAMES } from '../report/outputs.js';
+import { createReporters, REPORTER_NAMES } from '../report/outputs.js';
+import type { Reporter } from '../report/reporter.js';
 import type { CliIO } from './io.js';
 
 /** `--reporter a,b`: every name must be known; default: all of them. */
@@ -34,4 +35,19 @@ export async function publishSummary(
   if (!target || !reporters.has('markdown')) return;
   const markdown = await readFile(join(runDir, 'summary.md'), 'utf8');
   await appendFile(target, `${markdown}\n`);
+}
+
+/**
+ * The reporters a command that folds stored journals (merge, report, diff) writes into
+ * `dir`, printing to its stdout in its colours and width. Nothing is redacted again: the
+ * journals were redacted when they were written.
+ */
+export function journalReporters(io: CliIO, dir: string, names: ReadonlySet<string>): Promise<Reporter[]> {
+  return createReporters(names, {
+    dir,
+    redact: (t) => t,
+    write: io.stdout,
+    color: io.color,
+    ...(io.columns ? { columns: io.columns } : {}),
+  });
 }

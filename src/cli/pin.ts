@@ -8,15 +8,10 @@ import { createServiceClient } from '../service/client.js';
 import { fetchModelCatalog } from '../service/models.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { isAlias } from '../suite/alias.js';
-import {
-  findSuiteAlias,
-  pinProviderText,
-  pinSuiteText,
-  providerPinState,
-  providerSlug,
-} from '../suite/pin.js';
+import { findSuiteAlias, pinProviderText, pinSuiteText, providerSlug } from '../suite/pin.js';
 import { simRequestHeaders } from '../sim/protocol.js';
-import type { ServiceConfig } from '../types.js';
+import { serviceNamed } from '../config/services.js';
+import type { CallOutcome, Config, ServiceConfig } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
@@ -45,7 +40,7 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
   const sim = values.sim ? await simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
   try {
-    const service = pickRouter(config.services, values.service);
+    const service = pickRouter(config, values.service);
     const apiKey = resolveApiKey(service, env);
     const resolver = await aliasResolver(service, apiKey);
     let unresolved = 0;
@@ -93,13 +88,9 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-function pickRouter(services: Record<string, ServiceConfig>, name: string | undefined): ServiceConfig {
-  if (name) {
-    const service = services[name];
-    if (!service) throw new UsageError(`--service: '${name}' is not configured`);
-    return service;
-  }
-  const router = Object.values(services).find((s) => s.kind === 'router');
+function pickRouter(config: Config, name: string | undefined): ServiceConfig {
+  if (name) return serviceNamed(config, name);
+  const router = Object.values(config.services).find((s) => s.kind === 'router');
   if (!router)
     throw new UsageError(
       'no router service configured: aliases belong to the routing service; pass --service NAME',
@@ -127,34 +118,20 @@ async function pinProvider(
   const model = doc.get('model');
   if (typeof model !== 'string' || isAlias(model))
     return { ok: false, text, message: 'pin the model first: a provider is pinned for a concrete model' };
-  if (providerPinState(text) === 'pinned')
+  if (doc.hasIn(['params', 'provider']))
     return { ok: true, text, message: 'already pins its provider (params.provider); left as is' };
-  const client = createServiceClient({
-    service: { ...router, retries: 0 },
-    apiKey,
-    requestHeaders: simRequestHeaders,
-  });
-  let served: string | null | undefined;
-  try {
-    const outcome = await client.complete({
-      model,
-      messages: [{ role: 'user', content: 'ping' }],
-      params: { max_tokens: 1 },
-    });
-    served = outcome.completion?.provider;
-    if (!served) {
-      const why =
-        outcome.status === 'error'
-          ? `${outcome.error.kind}: ${outcome.error.message}`
-          : 'the reply named no provider';
-      return { ok: false, text, message: `could not learn which provider serves ${model} (${why})` };
-    }
-  } finally {
-    await client.close();
+  const outcome = await probe(router, apiKey, model);
+  const served = outcome.completion?.provider;
+  if (!served) {
+    const why =
+      outcome.status === 'error'
+        ? `${outcome.error.kind}: ${outcome.error.message}`
+        : 'the reply named no provider';
+    return { ok: false, text, message: `could not learn which provider serves ${model} (${why})` };
   }
   const slug = providerSlug(served);
-  const written = pinProviderText(text, slug);
-  if (written === null) return { ok: true, text, message: 'already pins its provider; left as is' };
+  // Not null: the suite was checked for a params.provider above.
+  const written = pinProviderText(text, slug)!;
   if ('problem' in written) return { ok: false, text, message: written.problem };
   const what = `provider ${served} for ${model} → params.provider: { only: [${slug}], allow_fallbacks: false }`;
   return {
@@ -174,21 +151,25 @@ async function aliasResolver(
   return async (alias) => {
     const row = catalog?.find((m) => m.id === alias);
     if (row?.alias_target) return row.alias_target;
-    const client = createServiceClient({
-      service: { ...service, retries: 0 },
-      apiKey,
-      requestHeaders: simRequestHeaders,
-    });
-    try {
-      const outcome = await client.complete({
-        model: alias,
-        messages: [{ role: 'user', content: 'ping' }],
-        params: { max_tokens: 1 },
-      });
-      const model = outcome.completion?.model;
-      return model && model !== alias && !model.startsWith('~') ? model : undefined;
-    } finally {
-      await client.close();
-    }
+    const model = (await probe(service, apiKey, alias)).completion?.model;
+    return model && model !== alias && !model.startsWith('~') ? model : undefined;
   };
+}
+
+/** One minimal call (one token, no retry): what answers the model today, and who served it. */
+async function probe(service: ServiceConfig, apiKey: string, model: string): Promise<CallOutcome> {
+  const client = createServiceClient({
+    service: { ...service, retries: 0 },
+    apiKey,
+    requestHeaders: simRequestHeaders,
+  });
+  try {
+    return await client.complete({
+      model,
+      messages: [{ role: 'user', content: 'ping' }],
+      params: { max_tokens: 1 },
+    });
+  } finally {
+    await client.close();
+  }
 }

@@ -13,6 +13,11 @@ export interface ProgressOptions {
 export interface Progress {
   start(total: number, alreadyDone: number): void;
   update(result: SampleResult): void;
+  /**
+   * Ends the line being redrawn, if one is on screen: called before anything else is
+   * printed (the report, a message), so it never lands on the progress line. Safe to call
+   * any number of times; a later update draws on a fresh line.
+   */
   finish(): void;
 }
 
@@ -33,6 +38,8 @@ export function createProgress(options: ProgressOptions): Progress {
   let startedAt = 0;
   let lastDraw = 0;
   let lastTenth = 0;
+  /** A redrawn line is on screen, not yet ended. */
+  let drawn = false;
   const line = () => {
     const rate = done / Math.max(0.001, (now() - startedAt) / 1000);
     const percent = total ? Math.floor((done / total) * 100) : 100;
@@ -58,6 +65,7 @@ export function createProgress(options: ProgressOptions): Progress {
           columns >= BAR_FROM_COLUMNS ? `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` : '';
         // One column short of the edge: a line that fills the last column wraps in some terminals.
         options.write(`\r${truncate(`${bar}${line()}`, columns - 1)}\u001b[K`);
+        drawn = true;
         return;
       }
       // A short run needs no progress lines in a log: its summary follows in a moment.
@@ -70,7 +78,8 @@ export function createProgress(options: ProgressOptions): Progress {
       }
     },
     finish() {
-      if (options.tty && done > 0) options.write('\n');
+      if (drawn) options.write('\n');
+      drawn = false;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { findProject } from '../config/load.js';
+import type { Config } from '../types.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -14,5 +15,12 @@ export function projectPaths(io: CliIO, configFlag?: string) {
     root,
     dir: (given: string | undefined, fallback: string): string =>
       given !== undefined ? resolve(io.cwd, given) : resolve(root, fallback),
+    /** `--history DIR` (the user's), else the config's `history: { dir }` (the config's folder's), else none. */
+    history: (given: string | undefined, config: Pick<Config, 'history'> | null): string | null =>
+      given !== undefined
+        ? resolve(io.cwd, given)
+        : config?.history
+          ? resolve(root, config.history.dir)
+          : null,
   };
 }

@@ -4,10 +4,9 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { createReporters } from '../report/outputs.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
-import { parseReporters, publishSummary } from './outputs.js';
+import { journalReporters, parseReporters, publishSummary } from './outputs.js';
 
 /**
  * `driftcheck report RUN_DIR [--out DIR] [--reporter LIST]`: re-renders every report of a
@@ -34,13 +33,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   const reporters = parseReporters(values.reporter);
   const folded = await foldRunDirs(dirs, {
     baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
-    reporters: await createReporters(reporters, {
-      dir: out,
-      redact: (t) => t,
-      write: io.stdout,
-      color: io.color,
-      ...(io.columns ? { columns: io.columns } : {}),
-    }),
+    reporters: await journalReporters(io, out, reporters),
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
   });
   for (const { dir, lines } of folded.skipped)

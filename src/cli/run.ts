@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
-import { parseShard, suitesInPlan } from '../run/plan.js';
-import { resolveShardAuto } from './shard-auto.js';
+import { suitesInPlan } from '../run/plan.js';
+import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
@@ -13,7 +13,6 @@ import { simRequestHeaders } from '../sim/protocol.js';
 import { isAlias } from '../suite/alias.js';
 import { baselinePath } from '../baseline/store.js';
 import type { CandidateRun } from '../report/candidates.js';
-import { MAX_REPEAT } from '../suite/repeat-limits.js';
 import type { Config, ExitCode, ReportHead, Suite } from '../types.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
@@ -77,11 +76,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       allow_alias: Boolean(values['allow-alias']),
       sim: Boolean(values.sim),
       plan: {
-        ...(values.repeat ? { repeat: parseRepeat(values.repeat) } : {}),
-        ...(values.filter ? { filter: values.filter } : {}),
-        ...(values.shard
-          ? { shard: values.shard === 'auto' ? resolveShardAuto(io.env) : parseShard(values.shard) }
-          : {}),
+        ...selectionFlags(values, io.env),
         ...(values.model ? { model: values.model } : {}),
         ...(values.service ? { service: values.service } : {}),
       },
@@ -128,12 +123,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
   const interrupts = watchInterrupts(io, graceMs(io.env));
-  // `--history DIR`, else the config's `history: { dir }` (relative to the config file).
-  const historyDir = values.history
-    ? resolve(io.cwd, values.history)
-    : config.history
-      ? resolve(config.file ? dirname(config.file) : io.cwd, config.history.dir)
-      : null;
+  const historyDir = project.history(values.history, config);
   const once = (runMeta: typeof meta, dir?: string) =>
     runAndPrint(
       {
@@ -202,12 +192,22 @@ async function runAndPrint(
     version: version(),
     reporters,
     requestHeaders: simRequestHeaders,
-    console: { write: io.stdout, color: io.color, ...(io.columns ? { columns: io.columns } : {}) },
+    // The summary starts on a line of its own, never on the progress line.
+    console: {
+      write: (text) => {
+        progress.finish();
+        io.stdout(text);
+      },
+      color: io.color,
+      ...(io.columns ? { columns: io.columns } : {}),
+    },
     ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd } } : {}),
     interrupt: ctx.interrupts.interrupt,
     abortInFlight: ctx.interrupts.abortInFlight,
-    onThrottle: (service, concurrency) =>
-      io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`),
+    onThrottle: (service, concurrency) => {
+      progress.finish();
+      io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`);
+    },
     onPlan: ({ runDir, planned, alreadyDone, cases, suites }) => {
       const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
       const samples = planned === cases ? '' : ` (${countOf(planned, 'sample')})`;
@@ -272,22 +272,8 @@ function worstExitCode(codes: ExitCode[]): ExitCode {
 }
 
 /** `--repeat N|auto`. */
-function parseRepeat(text: string): number | 'auto' {
-  if (text === 'auto') return 'auto';
-  const n = positiveInt('--repeat', text);
-  if (n > MAX_REPEAT) throw new UsageError(`--repeat: at most ${MAX_REPEAT} (or auto), got ${n}`);
-  return n;
-}
-
 /** How long an interrupted run waits for in-flight requests (DRIFTCHECK_INTERRUPT_GRACE_S, default 10 s). */
 function graceMs(env: NodeJS.ProcessEnv): number {
   const seconds = Number(env.DRIFTCHECK_INTERRUPT_GRACE_S ?? 10);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 10_000;
-}
-
-function positiveInt(flag: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} expects a whole number ≥ 1, got '${text}'`);
-  return n;
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
-import { PreflightError, UsageError } from '../errors.js';
+import { PreflightError } from '../errors.js';
 import { isAccessStop, isBudgetCondition, isConfigStop } from '../error-kinds.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
@@ -9,6 +9,7 @@ import { createRedactor } from '../service/redact.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import type { CallOutcome, Config, ExitCode, ServiceConfig, ServiceKind } from '../types.js';
+import { serviceNamed } from '../config/services.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
 
@@ -35,12 +36,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   });
   let config = await loadConfig(values.config, io.env, io.cwd);
   const names = values.service ? [values.service] : Object.keys(config.services);
-  for (const name of names) {
-    if (!config.services[name])
-      throw new UsageError(
-        `--service: '${name}' is not configured (configured: ${Object.keys(config.services).join(', ')})`,
-      );
-  }
+  for (const name of names) serviceNamed(config, name);
   const models = values.sim ? null : await suiteModels(config, io);
   let env = io.env;
   const sim = values.sim ? await simulateServices(config, env) : null;

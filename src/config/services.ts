@@ -1,12 +1,25 @@
 import { judgeTargets } from '../checks/judge.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { UsageError } from '../errors.js';
-import type { Config, Diagnostic, Suite } from '../types.js';
+import type { Config, Diagnostic, ServiceConfig, Suite } from '../types.js';
 
 const suggest = (name: string, configured: readonly string[]): string => {
   const guess = didYouMean(name, configured);
   return guess ? ` (did you mean '${guess}'?)` : '';
 };
+
+/**
+ * The service `--service NAME` names, or a usage error about the flag that says which are
+ * configured, where, and the closest name. `run`, `verify` and `pin` all ask this.
+ */
+export function serviceNamed(config: Config, name: string): ServiceConfig {
+  const service = config.services[name];
+  if (service) return service;
+  const configured = Object.keys(config.services);
+  throw new UsageError(
+    `--service: service '${name}' is not configured${suggest(name, configured)}\n  → configured services: ${configured.join(', ') || 'none'} (in ${config.file ?? 'the built-in defaults'})`,
+  );
+}
 
 /**
  * Every service the suites will call — each suite's (or `override`'s), and each judge's —
@@ -22,11 +35,7 @@ export function unconfiguredServices(
   const diagnostics: Diagnostic[] = [];
   const configured = Object.keys(config.services);
   // `--service NAME` is the command line's: said once, about the flag, not about a suite.
-  if (override !== undefined && !config.services[override]) {
-    throw new UsageError(
-      `--service: service '${override}' is not configured${suggest(override, configured)}\n  → configured services: ${configured.join(', ') || 'none'} (in ${config.file ?? 'the built-in defaults'})`,
-    );
-  }
+  if (override !== undefined) serviceNamed(config, override);
   for (const suite of suites) {
     const own = override ?? suite.service;
     const names = [own, ...judgeTargets(suite).map((t) => t.service)];

@@ -60,21 +60,11 @@ export function analysePassRates(
     current: { pass: number; total: number };
   }[] = [];
   const stats: CaseStats[] = repeated.map(([id, current]) => {
-    const interval = wilsonInterval(current.pass, current.total);
+    const { rate, low, high } = wilsonInterval(current.pass, current.total);
+    const shown = { case: id, samples: current, rate, low, high };
     const base = baselineSamples(baseline, id);
-    if (!base) {
-      return {
-        case: id,
-        samples: current,
-        rate: interval.rate,
-        low: interval.low,
-        high: interval.high,
-        baseline: null,
-        p: null,
-        verdict: 'new',
-        failing: current.pass * 2 < current.total,
-      };
-    }
+    if (!base)
+      return { ...shown, baseline: null, p: null, verdict: 'new', failing: current.pass * 2 < current.total };
     compared.push({ id, base, current });
     const c = comparePassRates(base, current, { alpha });
     // An adaptive case was sampled with early stopping: its verdict is the sequential
@@ -87,17 +77,7 @@ export function analysePassRates(
         }) === 'drift'
       : c.dropped;
     const verdict = dropped ? 'dropped' : c.flaky ? 'flaky' : 'stable';
-    return {
-      case: id,
-      samples: current,
-      rate: interval.rate,
-      low: interval.low,
-      high: interval.high,
-      baseline: base,
-      p: round(c.p),
-      verdict,
-      failing: dropped,
-    };
+    return { ...shown, baseline: base, p: round(c.p), verdict, failing: dropped };
   });
 
   const caseDrift = new Map<string, Drift>();

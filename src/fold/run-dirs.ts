@@ -59,63 +59,47 @@ export async function foldRunDirs(
   for (const { dir, file } of streams) {
     // A journal of driftcheck 0.1 has samples only: its run, plan and end come from the folder.
     const legacy = (await isLegacyJournal(file)) ? await readLegacyRun(dir) : null;
-    journals.push({ dir, file, legacy, stats: { skipped: [] }, run: null, end: undefined });
+    const journal: Journal = { dir, file, legacy, stats: { skipped: [] }, run: null, end: undefined };
+    if (legacy) for (const record of [legacy.run, ...legacy.plans]) take(fold, journal, record);
+    journals.push(journal);
   }
   if (journals.some((j) => j.legacy)) {
     // 0.1 journals name their cases only in their samples: every suite stays open to the end.
     for (const journal of journals) {
-      const records = readJournal(journal.file, journal.stats);
-      for await (const record of records) take(fold, journal, record);
-      finishJournal(fold, journal);
+      for await (const record of readJournal(journal.file, journal.stats)) take(fold, journal, record);
     }
   } else {
     // The heads first (run and plan records, written before any sample), so every suite's
     // whole plan is known; then the samples of all journals side by side, so that each
     // suite is folded and released once all its shards have passed it.
-    const readers = journals.map((journal) => ({
-      journal,
-      records: readJournal(journal.file, journal.stats),
-    }));
-    const pending = new Map<Journal, JournalRecord>();
-    for (const { journal, records } of readers) {
+    const readers: {
+      journal: Journal;
+      records: AsyncGenerator<JournalRecord>;
+      next: JournalRecord | null;
+    }[] = [];
+    for (const journal of journals) {
+      const records = readJournal(journal.file, journal.stats);
       // next() by hand: leaving a for-await would close the reader its samples still need.
-      for (let next = await records.next(); !next.done; next = await records.next()) {
-        if (next.value.type === 'run' || next.value.type === 'plan') take(fold, journal, next.value);
-        else {
-          pending.set(journal, next.value);
-          break;
-        }
+      let next = await records.next();
+      while (!next.done && (next.value.type === 'run' || next.value.type === 'plan')) {
+        take(fold, journal, next.value);
+        next = await records.next();
       }
+      readers.push({ journal, records, next: next.done ? null : next.value });
     }
     fold.plansComplete();
-    let active = readers.filter((r) => pending.has(r.journal));
-    while (active.length > 0) {
-      const still: typeof active = [];
+    for (let active = readers; active.length > 0; active = active.filter((r) => r.next !== null)) {
       for (const reader of active) {
-        take(fold, reader.journal, pending.get(reader.journal)!);
-        pending.delete(reader.journal);
-        let more = true;
-        for (let n = 0; n < INTERLEAVE_LINES; n++) {
+        for (let n = 0; n < INTERLEAVE_LINES && reader.next !== null; n++) {
+          take(fold, reader.journal, reader.next);
           const next = await reader.records.next();
-          if (next.done) {
-            more = false;
-            break;
-          }
-          take(fold, reader.journal, next.value);
-        }
-        if (more) {
-          const next = await reader.records.next();
-          if (!next.done) {
-            pending.set(reader.journal, next.value);
-            still.push(reader);
-          }
+          reader.next = next.done ? null : next.value;
         }
       }
-      active = still;
       await fold.drained();
     }
-    for (const journal of journals) finishJournal(fold, journal);
   }
+  for (const journal of journals) if (journal.legacy?.end) take(fold, journal, journal.legacy.end);
   for (const journal of journals) {
     runs.push({
       dir: journal.dir,
@@ -150,27 +134,10 @@ interface Journal {
 
 /** One record of one journal into the fold, noting the journal's run and how it ended. */
 function take(fold: RunFold, journal: Journal, record: JournalRecord): void {
-  if (journal.legacy && journal.run === null) {
-    journal.run = journal.legacy.run;
-    fold.add(journal.legacy.run);
-    for (const plan of journal.legacy.plans) fold.add(plan);
-  }
   if (record.type === 'run') journal.run ??= record;
   else if (record.type === 'end') journal.end = record.stop;
   else if (record.type === undefined) journal.end = undefined;
   fold.add(journal.legacy && record.type === undefined ? legacySample(record) : record);
-}
-
-function finishJournal(fold: RunFold, journal: Journal): void {
-  if (journal.legacy && journal.run === null) {
-    journal.run = journal.legacy.run;
-    fold.add(journal.legacy.run);
-    for (const plan of journal.legacy.plans) fold.add(plan);
-  }
-  if (journal.legacy?.end) {
-    journal.end = journal.legacy.end.stop;
-    fold.add(journal.legacy.end);
-  }
 }
 
 function worstStop(stops: readonly (StopReason | null)[]): StopReason | null {

@@ -1,6 +1,6 @@
 /** The nightly history: store, reader, adapters, and the trends tonight's report shows. */
 export { fromReportV1 } from './from-report.js';
-export { fromReportV2, type ReportV2Like } from './from-report-v2.js';
+export { fromReportV2, historyRun, type ReportV2Like } from './from-report-v2.js';
 export { readRunForHistory, type RunForHistory } from './report-input.js';
 export { gitFromEnv, gitInfo } from './git.js';
 export { readHistory } from './read.js';

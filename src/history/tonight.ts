@@ -2,7 +2,7 @@ import type { Baseline, CaseEntry, Drift, SuiteReport } from '../types.js';
 import { fromReportV2 } from './from-report-v2.js';
 import { type CaseNight, nightsByCase } from './nights.js';
 import { firstChanged, trendOf } from './trends.js';
-import type { History, HistoryRun } from './types.js';
+import type { History, HistoryCaseInput, HistoryRun } from './types.js';
 
 /** Nights a changed case shows in tonight's report, before tonight. */
 export const STRIP_NIGHTS = 14;
@@ -23,8 +23,11 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
   let index: Map<string, CaseNight[]> | null = null;
   /** Baseline source run per suite, as tonight compared with it: the history line records it. */
   const sources = new Map<string, string | null>();
+  /** Tonight's compact case lines, suite by suite as folded: what the history appends. */
+  const lines: HistoryCaseInput[] = [];
   return {
     sources,
+    lines,
     annotate({
       suite,
       cases,
@@ -58,7 +61,11 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
         if (!before?.length) return;
         const nights = [...before, { run, entry: run.cases[i]! }];
         const trend = trendOf(history, nights);
-        if (trend) c.drift.push(trendDrift(trend));
+        if (trend) {
+          c.drift.push(trendDrift(trend));
+          const line = run.cases[i]!;
+          line.drift_kinds = [...new Set([...line.drift_kinds, trend.kind])].sort();
+        }
         if (c.status === 'pass' && !c.drift.some((d) => d.severity !== 'info')) return;
         c.history = {
           nights: before.slice(-STRIP_NIGHTS).map(({ run: r, entry }) => ({
@@ -71,6 +78,7 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
           since: firstChanged(nights),
         };
       });
+      lines.push(...run.cases);
     },
   };
 }

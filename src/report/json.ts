@@ -1,8 +1,7 @@
 import { readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReportHead } from '../types.js';
-import { writeChunksAtomic } from '../util/atomic.js';
-import { Spool } from '../util/spool.js';
+import { SpooledFile } from '../util/spool.js';
 import type { Reporter } from './reporter.js';
 
 /**
@@ -10,28 +9,17 @@ import type { Reporter } from './reporter.js';
  * compact case per line — written as suites are folded (through a spool file), assembled
  * atomically at the end. `readReport` streams it back in the same layout.
  */
-export function jsonReporter(dir: string, redact: (text: string) => string = (t) => t): Reporter {
-  let spool: Spool | null = null;
+export function jsonReporter(dir: string, redact = (t: string) => t): Reporter {
+  const file = new SpooledFile(dir, 'report.json');
   let written = 0;
   return {
     async onSuite({ cases }) {
-      spool ??= await Spool.open(dir, 'report.json');
-      for (const c of cases) await spool.write(`${written++ ? ',' : ''}\n    ${redact(JSON.stringify(c))}`);
+      for (const c of cases) await file.write(`${written++ ? ',' : ''}\n    ${redact(JSON.stringify(c))}`);
     },
     async onEnd(head) {
-      const file = join(dir, 'report.json');
-      const cases = spool;
-      await writeChunksAtomic(file, async function* () {
-        yield redact(reportTop(head));
-        if (cases) yield* cases.read();
-        yield '\n  ]\n}\n';
-      });
-      await spool?.remove();
-      return [file];
+      return [await file.finish(redact(reportTop(head)), '\n  ]\n}\n')];
     },
-    async onAbort() {
-      await spool?.remove();
-    },
+    onAbort: () => file.discard(),
   };
 }
 

@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Drift, Report, ReportHead, SuiteReport } from '../types.js';
-import { writeChunksAtomic } from '../util/atomic.js';
-import { Spool } from '../util/spool.js';
+import { SpooledFile } from '../util/spool.js';
 import type { Reporter } from './reporter.js';
 
 /** Longest `message` attribute; the full story goes in the element's text. */
@@ -217,28 +215,17 @@ export function renderJunit(report: Report): string {
 
 /** Writes `junit.xml`: each suite's testsuite as it is folded, the root (with the totals) at the end. */
 export function junitReporter(dir: string, redact: (text: string) => string = (t) => t): Reporter {
-  let spool: Spool | null = null;
+  const file = new SpooledFile(dir, 'junit.xml');
   const total = zero();
   return {
     async onSuite({ suite, cases }) {
-      spool ??= await Spool.open(dir, 'junit.xml');
       const rendered = renderJunitSuite(suite, cases);
       addCounts(total, rendered.counts);
-      await spool.write(redact(rendered.xml));
+      await file.write(redact(rendered.xml));
     },
     async onEnd(head) {
-      const file = join(dir, 'junit.xml');
-      const parts = spool;
-      await writeChunksAtomic(file, async function* () {
-        yield redact(root(head, total));
-        if (parts) yield* parts.read();
-        yield '</testsuites>\n';
-      });
-      await spool?.remove();
-      return [file];
+      return [await file.finish(redact(root(head, total)), '</testsuites>\n')];
     },
-    async onAbort() {
-      await spool?.remove();
-    },
+    onAbort: () => file.discard(),
   };
 }

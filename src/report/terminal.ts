@@ -37,3 +37,20 @@ export function wrap(text: string, columns: number, indent = ''): string[] {
   if (line) lines.push(line);
   return lines.map((l) => `${indent}${l}`);
 }
+
+/**
+ * A message fitted to a terminal `columns` wide: each line that would overflow is wrapped
+ * at spaces, its continuation lines indented under it. Lines that fit (the progress line
+ * redrawn in place among them) pass through unchanged.
+ */
+export function fitToTerminal(text: string, columns: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (width(line) <= columns) return line;
+      const lead = /^ */.exec(line)![0];
+      const [first, ...rest] = wrap(line, columns - lead.length - 2);
+      return [`${lead}${first}`, ...rest.map((l) => `${lead}  ${l}`)].join('\n');
+    })
+    .join('\n');
+}

@@ -180,3 +180,20 @@ export function globToRegExp(glob: string): RegExp {
   }
   return new RegExp(`^${source}$`);
 }
+
+/** Why a plan is empty, and what to do about it. */
+export function emptySelection(
+  suites: readonly Suite[],
+  plan: Pick<PlanOptions, 'filter' | 'shard'>,
+): string {
+  const total = suites.reduce((n, s) => n + s.cases.length, 0);
+  if (total === 0)
+    return 'nothing to run: the suites have no cases\n  → add cases, or point run at the folder that has them';
+  const names = suites.map((s) => s.suite);
+  const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  if (plan.filter && plan.shard)
+    return `nothing to run: --filter '${plan.filter}' with --shard ${plan.shard.index}/${plan.shard.total} selects no case\n  → fewer shards, or a wider filter (suites: ${shown})`;
+  if (plan.filter)
+    return `nothing to run: --filter '${plan.filter}' matches no case of ${total} (it is matched against suite/case, the case id and the suite name; suites: ${shown})\n  → check the pattern: * stays within a segment, ** crosses them`;
+  return `nothing to run: shard ${plan.shard!.index}/${plan.shard!.total} of ${total} case(s) is empty\n  → use at most ${total} shards`;
+}

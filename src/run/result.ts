@@ -1,7 +1,7 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
-import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
+import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult, ServedBy } from '../types.js';
 import type { PlannedCase } from './plan.js';
 
 /**
@@ -53,14 +53,23 @@ function refusalText(outcome: CallOutcome): string | null {
   return outcome.completion?.refusal ?? outcome.error.message;
 }
 
+/** The fields of ServedBy, copied from a completion to its sample. */
+const SERVED_BY = [
+  'provider',
+  'system_fingerprint',
+  'native_finish_reason',
+  'refusal',
+  'reasoning_tokens',
+  'cached_tokens',
+] as const satisfies readonly (keyof ServedBy)[];
+
 /** Copies what served the answer onto the sample, only the fields the service gave (journal lines stay short). */
-function servedBy(result: SampleResult, completion: NonNullable<CallOutcome['completion']>): void {
-  if (completion.provider != null) result.provider = completion.provider;
-  if (completion.system_fingerprint != null) result.system_fingerprint = completion.system_fingerprint;
-  if (completion.native_finish_reason != null) result.native_finish_reason = completion.native_finish_reason;
-  if (completion.refusal != null) result.refusal = completion.refusal;
-  if (completion.reasoning_tokens != null) result.reasoning_tokens = completion.reasoning_tokens;
-  if (completion.cached_tokens != null) result.cached_tokens = completion.cached_tokens;
+function servedBy(result: ServedBy, completion: ServedBy): void {
+  for (const field of SERVED_BY) copyGiven(result, completion, field);
+}
+
+function copyGiven<K extends keyof ServedBy>(to: ServedBy, from: ServedBy, field: K): void {
+  if (from[field] != null) to[field] = from[field];
 }
 
 /** A planned sample that was never sent (budget pause, auth stop, interrupt). */

@@ -14,7 +14,7 @@ import type { EndRecord, PlanRecord, RunRecord } from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
-import { loadReport, openReport } from '../report/read.js';
+import { openReport } from '../report/read.js';
 import { openClients } from '../service/setup.js';
 import type {
   Baseline,
@@ -27,7 +27,7 @@ import type {
 } from '../types.js';
 import { executePlan } from './execute.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
-import { planCases, type PlannedCaseGroup, planSamples } from './plan.js';
+import { emptySelection, planCases, type PlannedCaseGroup, planSamples } from './plan.js';
 
 export interface RunSuitesOptions {
   config: Config;
@@ -212,8 +212,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
 
   const { head, files } = await finishFold(fold);
   await updateLatest(options.reportDir, id);
-  const history =
-    tonight && options.history ? await appendTonight(options.history, runDir, tonight, head) : null;
+  const history = tonight && options.history ? await appendTonight(options.history, tonight, head) : null;
   let baselinesWritten: string[] = [];
   let baselinesSkipped: string | null = null;
   if (meta.update_baselines) {
@@ -249,22 +248,18 @@ async function openHistory(dir: string, run: { id: string; started_at: string })
  */
 async function appendTonight(
   history: { dir: string; cwd?: string },
-  runDir: string,
   tonight: NonNullable<Awaited<ReturnType<typeof openHistory>>>,
   head: ReportHead,
 ): Promise<{ appended: string; problems: string[] }> {
-  const { appendRun, fromReportV2, gitInfo } = await import('../history/index.js');
-  const { run, cases } = fromReportV2(await loadReport(runDir));
+  const { appendRun, gitInfo, historyRun } = await import('../history/index.js');
+  // The case lines were made as the suites were folded: the report is not read back.
+  const run = historyRun(head.run, head.suites);
   const suites = run.suites.map((s) => ({
     ...s,
     baseline_source_run: tonight.annotator.sources.get(s.suite) ?? null,
   }));
   const git = await gitInfo(process.env, history.cwd ?? process.cwd());
-  const appended = await appendRun(
-    history.dir,
-    { ...run, exit_code: head.run.exit_code, suites, git },
-    cases,
-  );
+  const appended = await appendRun(history.dir, { ...run, suites, git }, tonight.annotator.lines);
   return { appended, problems: tonight.problems };
 }
 
@@ -349,20 +344,6 @@ function checkServices(cases: readonly PlannedCaseGroup[], config: Config, overr
   if (diagnostics.length) throw new InputError(diagnostics);
   const judges = suites.flatMap((suite) => judgeTargets(suite).map((t) => t.service));
   return [...new Set([...cases.map((c) => c.service), ...judges])];
-}
-
-/** Why a plan is empty, and what to do about it. */
-function emptySelection(suites: readonly Suite[], plan: RunMeta['plan']): string {
-  const total = suites.reduce((n, s) => n + s.cases.length, 0);
-  if (total === 0)
-    return 'nothing to run: the suites have no cases\n  → add cases, or point run at the folder that has them';
-  const names = suites.map((s) => s.suite);
-  const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
-  if (plan.filter && plan.shard)
-    return `nothing to run: --filter '${plan.filter}' with --shard ${plan.shard.index}/${plan.shard.total} selects no case\n  → fewer shards, or a wider filter (suites: ${shown})`;
-  if (plan.filter)
-    return `nothing to run: --filter '${plan.filter}' matches no case of ${total} (it is matched against suite/case, the case id and the suite name; suites: ${shown})\n  → check the pattern: * stays within a segment, ** crosses them`;
-  return `nothing to run: shard ${plan.shard!.index}/${plan.shard!.total} of ${total} case(s) is empty\n  → use at most ${total} shards`;
 }
 
 /** Planned samples already in the journal (a resumed run). */

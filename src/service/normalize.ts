@@ -1,4 +1,4 @@
-import type { CaseError, Completion, ErrorKind, ServiceKind, Usage } from '../types.js';
+import type { CaseError, Completion, ErrorKind, ServedBy, ServiceKind, Usage } from '../types.js';
 import { intern } from '../util/intern.js';
 import { ADAPTERS } from './adapters/index.js';
 import { type ErrorFields, isRecord, readErrorFields, readErrorObject } from './error-fields.js';
@@ -135,15 +135,7 @@ function servedBy(
   root: Record<string, unknown>,
   choice: Record<string, unknown> | null,
   message: Record<string, unknown> | null,
-): Pick<
-  Completion,
-  | 'provider'
-  | 'system_fingerprint'
-  | 'native_finish_reason'
-  | 'refusal'
-  | 'reasoning_tokens'
-  | 'cached_tokens'
-> {
+): Required<ServedBy> {
   const usage = isRecord(root.usage) ? root.usage : {};
   const details = (key: string, field: string): number | null => {
     const d = usage[key];

@@ -229,20 +229,17 @@ export function chooseProvider(
   const named = (list: readonly string[] | undefined, p: SimProvider) =>
     list?.some((n) => n.toLowerCase() === p.slug || n.toLowerCase() === p.name.toLowerCase()) ?? false;
   // A directive may name a provider the catalog does not list: it serves as an extra upstream.
-  const known = model.providers.some((p) => p.name === tonight || p.slug === tonight);
-  const all = tonight && !known ? [...model.providers, upstream(tonight)] : model.providers;
-  let candidates = all.filter(
+  const extra = tonight && !model.providers.some((p) => named([tonight], p)) ? [upstream(tonight)] : [];
+  const candidates = [...model.providers, ...extra].filter(
     (p) =>
       (prefs?.only === undefined || named(prefs.only, p)) &&
       !named(prefs?.ignore, p) &&
       (prefs?.quantizations === undefined || prefs.quantizations.includes(p.quantization)),
   );
   if (prefs?.order !== undefined) {
-    const ordered = prefs.order.flatMap((n) => candidates.filter((p) => named([n], p)));
-    if (ordered.length > 0) return ordered[0]!;
+    const first = prefs.order.flatMap((n) => candidates.filter((p) => named([n], p)))[0];
+    if (first) return first;
     if (prefs.allow_fallbacks === false) return null;
   }
-  if (tonight)
-    candidates = [...candidates.filter((p) => p.name === tonight || p.slug === tonight), ...candidates];
-  return candidates[0] ?? null;
+  return candidates.find((p) => tonight !== undefined && named([tonight], p)) ?? candidates[0] ?? null;
 }

@@ -1,4 +1,4 @@
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { type Document, isMap, isScalar, parseDocument } from 'yaml';
 import { isAlias } from './alias.js';
 
 export interface PinChange {
@@ -48,14 +48,6 @@ export function pinSuiteText(
   };
 }
 
-/** Where a suite stands on provider pinning. */
-export type ProviderPinState = 'pinned' | 'unpinned';
-
-/** Whether the suite already sets `params.provider` (then `pin --provider` leaves it alone). */
-export function providerPinState(text: string): ProviderPinState {
-  return parseDocument(text).getIn(['params', 'provider']) === undefined ? 'unpinned' : 'pinned';
-}
-
 /**
  * The provider slug routing preferences take for the name a reply reports ("Amazon
  * Bedrock" → `amazon-bedrock`): the router's slugs are its lower-cased, hyphenated names.
@@ -75,7 +67,7 @@ export function pinProviderText(
   slug: string,
 ): { text: string; line: number } | { problem: string } | null {
   const doc = parseDocument(text, { keepSourceTokens: true });
-  if (doc.getIn(['params', 'provider']) !== undefined) return null;
+  if (doc.hasIn(['params', 'provider'])) return null;
   const value = `{ only: [${JSON.stringify(slug)}], allow_fallbacks: false }`;
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
   const lineStart = (offset: number) => text.lastIndexOf('\n', offset - 1) + 1;
@@ -89,8 +81,8 @@ export function pinProviderText(
     return { text: out, line: lineOf(start) };
   }
   if (isMap(params) && params.items.length > 0) {
-    const first = params.items[0]!.key as { range?: [number, number, number] } | null;
-    const at = lineStart(first?.range?.[0] ?? 0);
+    const first = params.items[0]!.key;
+    const at = lineStart(isScalar(first) ? (first.range?.[0] ?? 0) : 0);
     const indent = /^[ \t]*/.exec(text.slice(at))![0];
     return { text: `${text.slice(0, at)}${indent}provider: ${value}\n${text.slice(at)}`, line: lineOf(at) };
   }
@@ -99,24 +91,22 @@ export function pinProviderText(
     return { problem: '`params` is not a mapping; fix the suite (driftcheck validate) and pin again' };
   if (isScalar(params)) {
     // `params:` with nothing under it: replace that line.
-    const pair =
-      doc.contents && isMap(doc.contents)
-        ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'params')
-        : undefined;
-    const keyStart = (pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0] ?? 0;
-    const at = lineStart(keyStart);
+    const at = lineStart(topKeyOffset(doc, 'params') ?? 0);
     const next = text.indexOf('\n', at);
     return { text: text.slice(0, at) + block + (next < 0 ? '' : text.slice(next + 1)), line: lineOf(at) + 1 };
   }
-  const cases =
-    doc.contents && isMap(doc.contents)
-      ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'cases')
-      : undefined;
-  const casesStart = (cases?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
+  const casesStart = topKeyOffset(doc, 'cases');
   if (casesStart === undefined) {
     const sep = text.endsWith('\n') || text === '' ? '' : '\n';
     return { text: text + sep + block, line: lineOf(text.length) + (sep ? 2 : 1) };
   }
   const at = lineStart(casesStart);
   return { text: text.slice(0, at) + block + text.slice(at), line: lineOf(at) + 1 };
+}
+
+/** Where a top-level key of the suite starts in its text. */
+function topKeyOffset(doc: Document, key: string): number | undefined {
+  if (!isMap(doc.contents)) return undefined;
+  const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === key);
+  return isScalar(pair?.key) ? pair.key.range?.[0] : undefined;
 }

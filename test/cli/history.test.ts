@@ -68,6 +68,21 @@ describe('driftcheck history: simulated nights end to end', () => {
     });
     expect(again.stderr).toContain(`run ${runs[0]} is already in history; skipped`);
     expect((await readHistory(join(project.dir, 'history'))).runs).toHaveLength(3);
+
+    // The same run finished later (paused, then resumed to its end): appended, and read as the last.
+    const reportFile = join(project.dir, 'reports', runs[2]!, 'report.json');
+    const text = await readFile(reportFile, 'utf8');
+    const ended = text.replace(/"finished_at": "[^"]+"/, '"finished_at": "2099-01-01T00:00:00.000Z"');
+    expect(ended).not.toBe(text);
+    await writeFile(reportFile, ended);
+    const resumed = await runCli(['history', 'add', 'history', join('reports', runs[2]!)], {
+      cwd: project.dir,
+      env,
+    });
+    expect(resumed.stderr).toMatch(/history: added run/);
+    const after = await readHistory(join(project.dir, 'history'));
+    expect(after.runs.map((r) => r.run_id)).toEqual(runs);
+    expect(after.runs[2]!.finished_at).toBe('2099-01-01T00:00:00.000Z');
   });
 
   it('renders the trend page from the history', async () => {

@@ -112,6 +112,20 @@ describe('nothing passes that checked less than asked', () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/did you mean --filter\?/);
   });
+
+  it.each([
+    ['run', '--sim'],
+    ['verify', '--sim'],
+    ['pin', 'suites/demo/support.yaml', '--sim'],
+  ])(
+    '%s --service with a typo names the flag, the closest service and the configured ones',
+    async (...args) => {
+      const run = await runCli([...args, '--service', 'routr'], { cwd: project.dir });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--service: service 'routr' is not configured (did you mean 'router'?)");
+      expect(run.stderr).toMatch(/→ configured services: router, direct/);
+    },
+  );
 });
 
 describe('init and list', () => {
@@ -138,7 +152,14 @@ describe('init and list', () => {
     expect(list.stdout).toContain('example · router (router) · openai/gpt-4o-mini · 1 case, 1 sample');
     const json = JSON.parse((await runCli(['list', '--json', '--repeat', '5'], { cwd: project.dir })).stdout);
     expect(json).toMatchObject({ cases: 1, samples: 5 });
-    expect((await runCli(['list', '--filter', 'nothing'], { cwd: project.dir })).code).toBe(2);
+    const empty = await runCli(['list', '--filter', 'nothing'], { cwd: project.dir });
+    expect(empty.code).toBe(2);
+    // The message a run would give: why, and what to do.
+    expect(empty.stderr).toMatch(/--filter 'nothing' matches no case of 1 .*\n\s+→ check the pattern/);
+    // --repeat is read as run reads it.
+    const repeat = await runCli(['list', '--repeat', 'abc'], { cwd: project.dir });
+    expect(repeat.code).toBe(2);
+    expect(repeat.stderr).toContain("--repeat expects a whole number ≥ 1, got 'abc'");
   });
 });
 
@@ -147,7 +168,7 @@ describe('the project, found from a subfolder', () => {
   beforeAll(async () => {
     project = await makeProject({
       'driftcheck.config.yaml':
-        'services:\n  router: { kind: router, base_url: https://openrouter.ai/api/v1, api_key_env: OPENROUTER_API_KEY }\n  direct: { kind: direct, base_url: https://api.example.com/v1, api_key_env: DIRECT_API_KEY }\n',
+        'services:\n  router: { kind: router, base_url: https://openrouter.ai/api/v1, api_key_env: OPENROUTER_API_KEY }\n  direct: { kind: direct, base_url: https://api.example.com/v1, api_key_env: DIRECT_API_KEY }\nhistory: { dir: nightly-history }\n',
     });
     await copyFromRepo(project.dir, 'suites/demo', 'baselines');
   });
@@ -163,5 +184,9 @@ describe('the project, found from a subfolder', () => {
     expect(run.stderr).not.toMatch(/has no baseline yet/);
     expect(run.stderr).toMatch(/→ \.\.\/reports\//);
     expect(existsSync(join(cwd, 'reports'))).toBe(false);
+    // The config's history: { dir } is the config folder's, wherever the run starts.
+    expect(run.stderr).toMatch(/history: \.\.\/nightly-history\/\d{4}-\d{2}\.jsonl/);
+    expect(existsSync(join(project.dir, 'nightly-history'))).toBe(true);
+    expect(existsSync(join(cwd, 'nightly-history'))).toBe(false);
   });
 });

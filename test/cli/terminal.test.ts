@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
+import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, copyFromRepo, makeProject } from '../helpers/cli.js';
 
@@ -48,9 +49,19 @@ describe.runIf(hasTmux)('the console in a real terminal', () => {
             break;
           await new Promise((r) => setTimeout(r, 100));
         }
-        const { stdout: screen } = await exec('tmux', ['capture-pane', '-p', '-t', session, '-S', '-200']);
+        // -J joins a line the terminal wrapped back into one: an overflowing line comes back
+        // longer than the pane (without it, tmux hands back pane-wide rows that always fit).
+        const { stdout: screen } = await exec('tmux', [
+          'capture-pane',
+          '-p',
+          '-J',
+          '-t',
+          session,
+          '-S',
+          '-200',
+        ]);
         const lines = screen.split('\n').filter((l) => l.trim() !== '');
-        for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+        for (const line of lines) expect(stringWidth(line.trimEnd()), line).toBeLessThanOrEqual(columns);
         // One line per case that failed or drifted, its reasons wrapped under it.
         expect(lines.filter((l) => /^✗ support-demo\/refund-window /.test(l))).toHaveLength(1);
         expect(lines.some((l) => l.startsWith('    '))).toBe(true);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  findSuiteAlias,
-  pinProviderText,
-  pinSuiteText,
-  providerPinState,
-  providerSlug,
-} from '../../src/suite/pin.js';
+import { findSuiteAlias, pinProviderText, pinSuiteText, providerSlug } from '../../src/suite/pin.js';
 
 const SUITE = `# nightly suite — keep this comment
 suite: latest   # and this one
@@ -88,7 +82,6 @@ describe('pinProviderText', () => {
   });
 
   it('leaves a suite that already pins its provider alone, and refuses a params that is not a mapping', () => {
-    expect(providerPinState(`${HEAD}params:\n  provider: { order: [x] }\n${CASES}`)).toBe('pinned');
     expect(pinProviderText(`${HEAD}params:\n  provider: { order: [x] }\n${CASES}`, 'y')).toBeNull();
     expect(pinProviderText(`${HEAD}params: [1]\n${CASES}`, 'y')).toEqual({
       problem: expect.stringContaining('`params` is not a mapping'),

@@ -1,4 +1,4 @@
-import { embedJson, escapeHtml, pageCsp } from '../../report/html/escape.js';
+import { embedJson, escapeHtml, pageHead } from '../../report/html/escape.js';
 import type { History } from '../types.js';
 import { trendPageData } from './data.js';
 import { trendScript } from './script.js';
@@ -27,26 +27,13 @@ export function renderTrendPage(history: History, options: TrendPageOptions = {}
   const data = trendPageData(history, link);
   const title = options.title ?? 'driftcheck history';
   const script = trendScript();
-  const csp = pageCsp(script, TREND_STYLE);
   const first = data.nights[0]?.at.slice(0, 10) ?? '–';
   const last = data.nights[data.nights.length - 1]?.at.slice(0, 10) ?? '–';
   const problems =
     data.problems > 0
       ? `<p class="notice">${data.problems} history line(s) were corrupt or foreign and were skipped; <code>driftcheck history</code> lists them.</p>`
       : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<style>${TREND_STYLE}</style>
-</head>
-<body>
-<header>
+  return `${pageHead(title, script, TREND_STYLE)}<header>
 <h1>${escapeHtml(title)}</h1>
 <p class="muted">${data.nights.length} nights (${first} → ${last}) · ${data.cases.length} cases · ${data.suites.length} suites</p>
 <div class="tools">

@@ -32,13 +32,14 @@ export function cspHash(body: string): string {
 }
 
 /**
- * The Content-Security-Policy of a self-contained page: nothing from the network, only
- * this inline script and style (by hash), images as data: URLs. With Trusted Types
- * required and no policy allowed, any string-to-markup sink throws: the scripts only
- * ever use textContent.
+ * The start of a self-contained page, up to and with `<body>`: its Content-Security-Policy
+ * (nothing from the network, only this inline script and style by hash, images as data:
+ * URLs; with Trusted Types required and no policy allowed, any string-to-markup sink
+ * throws — the scripts only ever use textContent), no referrer, a phone-width viewport,
+ * the title and the style. report.html and the trend page share it.
  */
-export function pageCsp(script: string, style: string): string {
-  return [
+export function pageHead(title: string, script: string, style: string): string {
+  const csp = [
     "default-src 'none'",
     `script-src ${cspHash(script)}`,
     `style-src ${cspHash(style)}`,
@@ -48,4 +49,17 @@ export function pageCsp(script: string, style: string): string {
     "require-trusted-types-for 'script'",
     "trusted-types 'none'",
   ].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style>${style}</style>
+</head>
+<body>
+`;
 }

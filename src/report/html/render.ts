@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import type { Baseline, Report, ReportHead } from '../../types.js';
-import { writeChunksAtomic } from '../../util/atomic.js';
-import { Spool } from '../../util/spool.js';
+import { SpooledFile } from '../../util/spool.js';
 import type { Reporter } from '../reporter.js';
 import { LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase } from './data.js';
-import { embedJson, escapeHtml, pageCsp } from './escape.js';
+import { embedJson, pageHead } from './escape.js';
 import {
   countDrift,
   type DriftCounts,
@@ -33,40 +31,28 @@ export interface HtmlOptions {
  */
 export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
   const redact = options.redact ?? ((t: string) => t);
-  let spool: Spool | null = null;
+  const file = new SpooledFile(dir, 'report.html');
   let written = 0;
   let limit: number | null = null;
   const drift: DriftCounts = new Map();
   const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
   return {
     async onSuite({ cases, baseline, planned }) {
-      if (spool === null) {
-        spool = await Spool.open(dir, 'report.html');
-        limit = planned > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
-      }
+      // The first suite says how large the report will be.
+      if (written === 0) limit = planned > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
       for (const c of cases) {
         countDrift(drift, c);
         if (c.pass_rate) rates.repeated++;
         keepPassRateRow(rates.rows, c);
         const base = baseline && Object.hasOwn(baseline.cases, c.case) ? baseline.cases[c.case] : undefined;
-        await spool.write(`${written++ ? ',' : ''}${redact(embedJson(pageCase(c, base, limit)))}`);
+        await file.write(`${written++ ? ',' : ''}${redact(embedJson(pageCase(c, base, limit)))}`);
       }
     },
     async onEnd(head) {
-      const file = join(dir, 'report.html');
-      const cases = spool;
-      await writeChunksAtomic(file, async function* () {
-        const [top, bottom] = page(head, options.title ?? `driftcheck ${head.run.id}`, drift, rates, limit);
-        yield redact(top);
-        if (cases) yield* cases.read();
-        yield bottom;
-      });
-      await spool?.remove();
-      return [file];
+      const [top, bottom] = page(head, options.title ?? `driftcheck ${head.run.id}`, drift, rates, limit);
+      return [await file.finish(redact(top), bottom)];
     },
-    async onAbort() {
-      await spool?.remove();
-    },
+    onAbort: () => file.discard(),
   };
 }
 
@@ -79,24 +65,11 @@ function page(
   limit: number | null,
 ): [string, string] {
   const script = clientScript();
-  const csp = pageCsp(script, STYLE);
   const large =
     limit === null
       ? ''
       : `<p class="notice">This report has ${groupDigits(head.summary.cases)} cases (more than ${groupDigits(LARGE_REPORT_CASES)}): each prompt and answer is shortened to ${groupDigits(limit)} characters here. report.json holds them whole.</p>`;
-  const top = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<style>${STYLE}</style>
-</head>
-<body>
-${renderBar(head, title, drift)}
+  const top = `${pageHead(title, script, STYLE)}${renderBar(head, title, drift)}
 <main>
 ${renderRunInfo(head, rates)}
 ${large}

@@ -1,0 +1,33 @@
+import { UsageError } from '../errors.js';
+import { type PlanOptions, parseShard } from '../run/plan.js';
+import { MAX_REPEAT } from '../suite/repeat-limits.js';
+import { resolveShardAuto } from './shard-auto.js';
+
+/** `--filter`, `--shard I/N|auto` and `--repeat N|auto` as the plan takes them: `run` and `list` read the same flags. */
+export function selectionFlags(
+  values: { filter?: string | undefined; shard?: string | undefined; repeat?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): Pick<PlanOptions, 'filter' | 'shard' | 'repeat'> {
+  return {
+    ...(values.repeat ? { repeat: parseRepeat(values.repeat) } : {}),
+    ...(values.filter ? { filter: values.filter } : {}),
+    ...(values.shard
+      ? { shard: values.shard === 'auto' ? resolveShardAuto(env) : parseShard(values.shard) }
+      : {}),
+  };
+}
+
+function parseRepeat(text: string): number | 'auto' {
+  if (text === 'auto') return 'auto';
+  const n = positiveInt('--repeat', text);
+  if (n > MAX_REPEAT) throw new UsageError(`--repeat: at most ${MAX_REPEAT} (or auto), got ${n}`);
+  return n;
+}
+
+/** A flag's whole number ≥ 1, or a usage error naming the flag and what it got. */
+export function positiveInt(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} expects a whole number ≥ 1, got '${text}'`);
+  return n;
+}
