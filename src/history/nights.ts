@@ -7,12 +7,11 @@ export interface CaseNight {
 }
 
 /** `suite/case` → its nights in time order; built in one pass over the runs. */
-export function nightsByCase(history: History, only?: ReadonlySet<string>): Map<string, CaseNight[]> {
+export function nightsByCase(history: History): Map<string, CaseNight[]> {
   const out = new Map<string, CaseNight[]>();
   for (const run of history.runs) {
     for (const entry of run.cases) {
       const id = `${entry.suite}/${entry.case}`;
-      if (only && !only.has(id)) continue;
       const list = out.get(id);
       if (list) list.push({ run, entry });
       else out.set(id, [{ run, entry }]);

@@ -1,16 +1,7 @@
 import { type CusumOptions, detectTrend } from '../stats/cusum.js';
 import type { DriftSeverity } from '../types.js';
-import { type CaseNight, nightsByCase, resetIndex } from './nights.js';
-import type { History, HistoryCaseStatus } from './types.js';
-
-/** A night as tonight's report shows it in a case's strip. */
-export interface StripNight {
-  run_id: string;
-  started_at: string;
-  status: HistoryCaseStatus;
-  passes: number;
-  samples: number;
-}
+import { type CaseNight, resetIndex } from './nights.js';
+import type { History } from './types.js';
 
 export interface NightRef {
   run_id: string;
@@ -28,48 +19,6 @@ export interface TrendDrift {
   message: string;
   began: NightRef;
   raised: NightRef;
-}
-
-export interface CaseTrend {
-  /** The last `nights` nights of the case, oldest first. */
-  strip: StripNight[];
-  /** The first night of the case's current status, when an earlier night had another one. */
-  first_changed: NightRef | null;
-  trending: TrendDrift | null;
-}
-
-export interface TrendOptions {
-  /** Nights in the strip (default 14). */
-  nights?: number;
-  cusum?: CusumOptions;
-}
-
-/**
- * For tonight's report: per `suite/case`, the last nights as a strip, the night its current
- * status began, and the slow-drift verdict since the suite's last baseline acceptance. Pure;
- * cases absent from the history are absent from the map.
- */
-export function caseTrends(
-  history: History,
-  caseIds: Iterable<string>,
-  options: TrendOptions = {},
-): Map<string, CaseTrend> {
-  const width = options.nights ?? 14;
-  const out = new Map<string, CaseTrend>();
-  for (const [id, nights] of nightsByCase(history, new Set(caseIds))) {
-    out.set(id, {
-      strip: nights.slice(-width).map(({ run, entry }) => ({
-        run_id: run.run_id,
-        started_at: run.started_at,
-        status: entry.status,
-        passes: entry.passes,
-        samples: entry.samples,
-      })),
-      first_changed: firstChanged(nights),
-      trending: trendOf(history, nights, options.cusum),
-    });
-  }
-  return out;
 }
 
 const ref = (night: CaseNight): NightRef => ({ run_id: night.run.run_id, started_at: night.run.started_at });

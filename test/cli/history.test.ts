@@ -2,7 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHistory } from '../../src/history/read.js';
-import { caseTrends } from '../../src/history/trends.js';
+import { nightsByCase } from '../../src/history/nights.js';
+import { firstChanged } from '../../src/history/trends.js';
 import { makeProject, runCli, runDirFrom } from '../helpers/cli.js';
 
 // The simulator's coins are seeded so the nights are reproducible.
@@ -97,10 +98,15 @@ describe('driftcheck history: simulated nights end to end', () => {
   it('lets a fourth night name the night the change began', async () => {
     await night(0.2);
     const history = await readHistory(join(project.dir, 'history'));
-    const trend = caseTrends(history, ['nightly/moving', 'nightly/steady']);
-    expect(trend.get('nightly/moving')!.first_changed?.run_id).toBe(runs[1]);
-    expect(trend.get('nightly/moving')!.strip.map((n) => n.status)).toEqual(['pass', 'fail', 'fail', 'fail']);
-    expect(trend.get('nightly/steady')!.first_changed).toBeNull();
+    const nights = nightsByCase(history);
+    expect(firstChanged(nights.get('nightly/moving')!)?.run_id).toBe(runs[1]);
+    expect(nights.get('nightly/moving')!.map((n) => n.entry.status)).toEqual([
+      'pass',
+      'fail',
+      'fail',
+      'fail',
+    ]);
+    expect(firstChanged(nights.get('nightly/steady')!)).toBeNull();
   });
 
   it('reports corrupt lines and keeps rendering; usage errors exit 2', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { caseTrends } from '../../src/history/trends.js';
+import { nightsByCase } from '../../src/history/nights.js';
+import { firstChanged, trendOf } from '../../src/history/trends.js';
 import type { History, HistoryCaseInput } from '../../src/history/types.js';
 import { makeCase, makeRun } from './fixture.js';
 
@@ -20,34 +21,34 @@ function historyOf(passes: number[], extra: (night: number) => HistoryCaseInput[
 
 const steady = (n: number): number[] => Array.from({ length: n }, (_, i) => (i % 3 ? 10 : 9));
 
-describe('caseTrends', () => {
-  it('gives the last nights as a strip, oldest first', () => {
+/** The nights of one case, as tonight's annotator indexes them. */
+const nightsOf = (history: History, id = 'support/refund') => nightsByCase(history).get(id) ?? [];
+
+describe('nights and trends of a case', () => {
+  it("indexes each case's nights oldest first", () => {
     const history = historyOf([10, 9, 10, 0, 8]);
-    const trend = caseTrends(history, ['support/refund'], { nights: 3 }).get('support/refund')!;
-    expect(trend.strip.map((n) => [n.status, n.passes, n.samples])).toEqual([
+    const nights = nightsOf(history).slice(-3);
+    expect(nights.map((n) => [n.entry.status, n.entry.passes, n.entry.samples])).toEqual([
       ['pass', 10, 10],
       ['error', 0, 10],
       ['fail', 8, 10],
     ]);
-    expect(trend.strip[2]!.run_id).toBe(history.runs[4]!.run_id);
+    expect(nights[2]!.run.run_id).toBe(history.runs[4]!.run_id);
   });
 
   it('names the first night of the current status, skipping not-run nights', () => {
     const history = historyOf([10, 10, 8, 7, 10, 6, 5]);
     history.runs[6]!.cases[0] = makeCase('refund', { status: 'not_run', samples: 0, passes: 0 });
-    const trend = caseTrends(history, ['support/refund']).get('support/refund')!;
-    expect(trend.first_changed).toEqual({
+    expect(firstChanged(nightsOf(history))).toEqual({
       run_id: history.runs[5]!.run_id,
       started_at: history.runs[5]!.started_at,
     });
-    expect(
-      caseTrends(historyOf([10, 10]), ['support/refund']).get('support/refund')!.first_changed,
-    ).toBeNull();
+    expect(firstChanged(nightsOf(historyOf([10, 10])))).toBeNull();
   });
 
   it('flags a slow drop with the night it began, and forgets it once a baseline is accepted', () => {
     const history = historyOf([...steady(30), ...Array.from({ length: 10 }, () => 7)]);
-    const trending = caseTrends(history, ['support/refund']).get('support/refund')!.trending!;
+    const trending = trendOf(history, nightsOf(history))!;
     expect(trending).toMatchObject({ kind: 'pass_rate_trending_down', severity: 'warn' });
     expect(trending.began.run_id).toBe(history.runs[30]!.run_id);
     expect(trending.baseline).toBeGreaterThan(0.9);
@@ -58,17 +59,18 @@ describe('caseTrends', () => {
       ...history,
       baselines: [{ suite: 'support', source_run: 'x', at: history.runs[31]!.started_at }],
     };
-    expect(caseTrends(accepted, ['support/refund']).get('support/refund')!.trending).toBeNull();
+    expect(trendOf(accepted, nightsOf(accepted))).toBeNull();
     // A new baseline_source_run on the run line resets as well.
     const relined = historyOf([...steady(30), ...Array.from({ length: 10 }, () => 7)]);
     relined.runs.forEach((run, i) => {
       run.suites = run.suites.map((s) => ({ ...s, baseline_source_run: i < 32 ? 'old' : 'new' }));
     });
-    expect(caseTrends(relined, ['support/refund']).get('support/refund')!.trending).toBeNull();
+    expect(trendOf(relined, nightsOf(relined))).toBeNull();
   });
 
-  it('only answers for the cases asked, and not for unknown ones', () => {
+  it('indexes every case of the history, and no other', () => {
     const history = historyOf([10], () => [makeCase('other')]);
-    expect([...caseTrends(history, ['support/other', 'support/nope']).keys()]).toEqual(['support/other']);
+    expect([...nightsByCase(history).keys()]).toEqual(['support/refund', 'support/other']);
+    expect(nightsOf(history, 'support/nope')).toEqual([]);
   });
 });
