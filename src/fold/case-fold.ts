@@ -1,3 +1,4 @@
+import { nearestRank } from '../stats/nearest-rank.js';
 import type { DistinctAnswer, ErrorKind, SampleResult } from '../types.js';
 
 /** How many distinct answers a case entry lists; the rest are counted, not kept. */
@@ -165,7 +166,5 @@ export class Tally<K> {
 /** p50, p95 and max of a case's latencies (nearest rank), or null without any. */
 export function latencySummary(values: readonly number[]): { p50: number; p95: number; max: number } | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  return { p50: rank(0.5), p95: rank(0.95), max: sorted.at(-1)! };
+  return { p50: nearestRank(values, 0.5)!, p95: nearestRank(values, 0.95)!, max: nearestRank(values, 1)! };
 }

@@ -180,12 +180,28 @@ function caseEntry(
 /**
  * The verdict of a case: a single sample's own status; for a repeated case its pass-rate
  * test (a failing sample among passing ones is noise), except that any error shows.
+ * `failing` is the pass-rate test's verdict, null for a case sampled once. The fold and
+ * the history's reader of driftcheck 0.1 reports both decide with it.
  */
+export function caseVerdict(c: {
+  sent: number;
+  errored: number;
+  single: CaseStatus | null;
+  failing: boolean | null;
+}): CaseStatus {
+  if (c.sent === 0) return 'not_run';
+  if (c.failing === null) return c.single!;
+  if (c.errored > 0) return 'error';
+  return c.failing ? 'fail' : 'pass';
+}
+
 function statusOf(fold: CaseFold, stat: CaseStats | undefined): CaseStatus {
-  if (fold.sent === 0) return 'not_run';
-  if (!stat) return fold.first!.status;
-  if (fold.errored > 0) return 'error';
-  return stat.failing ? 'fail' : 'pass';
+  return caseVerdict({
+    sent: fold.sent,
+    errored: fold.errored,
+    single: fold.first?.status ?? null,
+    failing: stat ? stat.failing : null,
+  });
 }
 
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */

@@ -33,8 +33,12 @@ export interface ReportV2Like {
 
 /** Maps a schema-2 report onto the history's inputs. Pure; the case status is the report's verdict. */
 export function fromReportV2(report: ReportV2Like): { run: HistoryRunInput; cases: HistoryCaseInput[] } {
-  const run = historyRun(report.run, report.suites);
-  const cases = report.cases.map((c): HistoryCaseInput => ({
+  return { run: historyRun(report.run, report.suites), cases: report.cases.map(historyCase) };
+}
+
+/** One schema-2 case entry as the history's compact case line. */
+export function historyCase(c: ReportV2Like['cases'][number]): HistoryCaseInput {
+  return {
     suite: c.suite,
     case: c.case,
     status: c.status,
@@ -59,8 +63,7 @@ export function fromReportV2(report: ReportV2Like): { run: HistoryRunInput; case
     cost: c.stats.cost,
     latency_p50_ms: c.stats.latency_ms?.p50 ?? null,
     latency_p95_ms: c.stats.latency_ms?.p95 ?? null,
-  }));
-  return { run, cases };
+  };
 }
 
 /** The run line of either schema: its identity and exit, and per suite the models and providers that served. */

@@ -1,6 +1,8 @@
+import { caseVerdict } from '../fold/suite.js';
+import { nearestRank } from '../stats/nearest-rank.js';
 import type { CaseError, Drift, RunInfo, SampleResult, Usage } from '../types.js';
 import { historyRun } from './from-report-v2.js';
-import type { HistoryCaseInput, HistoryCaseStatus, HistoryRunInput } from './types.js';
+import type { HistoryCaseInput, HistoryRunInput } from './types.js';
 
 /** A sample as a schema-1 report.json listed it (one entry per sample, with its drift). */
 type CaseResult = Pick<SampleResult, 'suite' | 'case' | 'status' | 'latency_ms' | 'model'> & {
@@ -48,7 +50,13 @@ function aggregate(samples: CaseResult[], failingRate: boolean): HistoryCaseInpu
   return {
     suite: first.suite,
     case: first.case,
-    status: statusOf(answered.length, passes, errors, failingRate),
+    // The fold's verdict (a 0.1 report says a case status per sample, not per case).
+    status: caseVerdict({
+      sent: answered.length,
+      errored: errors,
+      single: answered.length === 1 ? answered[0]!.status : null,
+      failing: answered.length > 1 ? failingRate : null,
+    }),
     samples: answered.length,
     passes,
     error_kinds: distinct(answered.map((s) => s.error?.kind)),
@@ -64,17 +72,9 @@ function aggregate(samples: CaseResult[], failingRate: boolean): HistoryCaseInpu
             total: sum(withUsage.map((s) => s.usage?.total_tokens ?? 0)),
           },
     cost: costs.length === 0 ? null : sum(costs),
-    latency_p50_ms: percentile(latencies, 0.5),
-    latency_p95_ms: percentile(latencies, 0.95),
+    latency_p50_ms: nearestRank(latencies, 0.5),
+    latency_p95_ms: nearestRank(latencies, 0.95),
   };
-}
-
-function statusOf(answered: number, passes: number, errors: number, failingRate: boolean): HistoryCaseStatus {
-  if (answered === 0) return 'not_run';
-  if (passes === answered && !failingRate) return 'pass';
-  // A case is `error` only when nothing answered well and errors outnumber wrong answers.
-  if (passes === 0 && errors * 2 >= answered) return 'error';
-  return 'fail';
 }
 
 const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
@@ -89,11 +89,4 @@ function mostFrequent(xs: (string | null)[]): string | null {
   let best: string | null = null;
   for (const [x, n] of counts) if (best === null || n > counts.get(best)!) best = x;
   return best;
-}
-
-/** Nearest-rank percentile (an observed latency, never an interpolated one). */
-export function percentile(xs: number[], q: number): number | null {
-  if (xs.length === 0) return null;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }

@@ -18,10 +18,7 @@ export interface StoredReport {
  * (schema 1, one entry per sample) says the command that converts it.
  */
 export async function openReport(path: string): Promise<StoredReport> {
-  const isDir = (await stat(path).catch(() => null))?.isDirectory() ?? false;
-  const dir = isDir ? path : join(path, '..');
-  const file = isDir ? join(path, 'report.json') : path;
-  const head = await readHead(file, isDir);
+  const { dir, file, head } = await readReportHead(path);
   if (head.schema_version !== 2) {
     throw new FileError(
       file,
@@ -29,6 +26,16 @@ export async function openReport(path: string): Promise<StoredReport> {
     );
   }
   return { file, head, cases: () => readCases(file) };
+}
+
+/**
+ * A report's head (run, summary, suites), of any schema, without its cases: what a reader
+ * that also takes driftcheck 0.1 reports looks at first. Errors as openReport's.
+ */
+export async function readReportHead(path: string): Promise<{ dir: string; file: string; head: ReportHead }> {
+  const isDir = (await stat(path).catch(() => null))?.isDirectory() ?? false;
+  const file = isDir ? join(path, 'report.json') : path;
+  return { dir: isDir ? path : join(path, '..'), file, head: await readHead(file, isDir) };
 }
 
 /** The whole report in memory: for small reports and tests (large ones stream with openReport). */
@@ -79,9 +86,10 @@ async function wholeHead(file: string): Promise<ReportHead> {
     const { cases: _cases, ...head } = report;
     return head;
   } catch (error) {
+    const what = error instanceof SyntaxError ? 'not JSON' : 'not a driftcheck report';
     throw new FileError(
       file,
-      `not a driftcheck report (${(error as Error).message}); pass a run folder under reports/ or its report.json`,
+      `${what} (${(error as Error).message}); pass a run folder under reports/ or its report.json`,
       { cause: error },
     );
   }
@@ -93,7 +101,8 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
     crlfDelay: Infinity,
   });
   let inCases = false;
-  let layout = false;
+  /** true: one case a line (as driftcheck writes it); 'started': cases read that way. */
+  let layout: boolean | 'started' = false;
   for await (const line of reader) {
     if (!inCases) {
       if (line === '  "cases": [') inCases = layout = true;
@@ -101,7 +110,19 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
     }
     if (line === '  ]') return;
     const text = line.trim().replace(/,$/, '');
-    if (text) yield JSON.parse(text) as CaseEntry;
+    if (!text) continue;
+    let entry: CaseEntry;
+    try {
+      entry = JSON.parse(text) as CaseEntry;
+    } catch (error) {
+      // Re-indented by hand or by a tool (`jq .`): not one case a line. Before any case
+      // was read, the whole file is parsed below; after, the file is damaged.
+      if (layout === 'started') throw error;
+      layout = false;
+      break;
+    }
+    layout = 'started';
+    yield entry;
   }
   if (!layout) {
     const report = JSON.parse(await readFile(file, 'utf8')) as Report;

@@ -62,7 +62,9 @@ describe('readRunForHistory', () => {
     await expect(readRunForHistory(join(dir, name))).rejects.toThrow(name);
   });
 
-  it('says what to pass when the folder has no report', async () => {
-    await expect(readRunForHistory(dir)).rejects.toThrow(/no report\.json here; pass a finished run folder/);
+  it('says what to do when the folder has no report (the message every report reader gives)', async () => {
+    await expect(readRunForHistory(dir)).rejects.toThrow(
+      /no report\.json in this run folder; render it from the journal with `driftcheck report FOLDER`/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,5 +70,18 @@ describe('the file reporters, fed by the fold', () => {
     expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(
       /\| 2 \| 1 \| 0 \| 1 \| 0 \| 1 \| 2 \| 2 \|/,
     );
+  });
+
+  it('read back the same when report.json was re-indented by a tool (jq ., JSON.stringify(…, 2))', async () => {
+    const reporters = await createReporters(new Set(['json']), {
+      dir,
+      redact: (t) => t,
+      write: () => {},
+      color: false,
+    });
+    await foldSamples(samples, { baselines: { support: baseline }, reporters });
+    const written = await loadReport(dir);
+    await writeFile(join(dir, 'report.json'), JSON.stringify(written, null, 2));
+    expect(await loadReport(dir)).toEqual(written);
   });
 });

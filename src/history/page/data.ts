@@ -1,4 +1,4 @@
-import { percentile } from '../from-report.js';
+import { nearestRank } from '../../stats/nearest-rank.js';
 import { nightsByCase } from '../nights.js';
 import { trendOf } from '../trends.js';
 import type { History, HistoryCaseStatus, HistoryRun } from '../types.js';
@@ -142,8 +142,8 @@ function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, '
     out.rate.push(present && samples > 0 ? cases.reduce((n, c) => n + c.passes, 0) / samples : null);
     out.cost.push(costs.length > 0 ? costs.reduce((n, c) => n + c.cost!, 0) : null);
     out.tokens.push(tokens.length > 0 ? tokens.reduce((n, c) => n + c.tokens!.total, 0) : null);
-    out.p50.push(percentile(p50s, 0.5));
-    out.p95.push(percentile(p95s, 0.95));
+    out.p50.push(nearestRank(p50s, 0.5));
+    out.p95.push(nearestRank(p95s, 0.95));
   }
   return out;
 }
