@@ -27,40 +27,12 @@ export function describePointer(pointer: string): string {
   return out;
 }
 
-/** One step of a pointer walk: the value under `segment`, and its key when `node` is a mapping. */
-export type PointerStep<N> = (node: N, segment: string) => { value: N | null; key: N | null } | undefined;
-
 /**
- * The rules both YAML readers locate by. Finds the node holding the value at `pointer`
- * or, with `key: true`, its key (unknown keys are reported at the key). An empty value
- * (`expect:`) has no text of its own, so its key stands in. When the path cannot be
- * walked to the end (a merged key, an alias), the deepest node reached is used.
- * `step` answers undefined when `node` is not a collection or has no such member.
+ * Where the value at `pointer` is written in a `yaml` Document, as a 1-based position; with
+ * `key: true`, its key (unknown keys are reported at the key). An empty value (`expect:`)
+ * has no text of its own, so its key stands in. When the path cannot be walked to the end
+ * (a merged key, an alias that does not resolve), the deepest node reached is used.
  */
-export function walkPointer<N>(
-  root: N | null,
-  pointer: string,
-  step: PointerStep<N>,
-  isEmpty: (node: N) => boolean,
-  options?: { key?: boolean },
-): N | null {
-  let node = root;
-  let reached = root;
-  let key: N | null = null;
-  for (const segment of pointerSegments(pointer)) {
-    key = null;
-    const hit = node === null ? undefined : step(node, segment);
-    if (!hit) break;
-    key = hit.key;
-    if (hit.key !== null) reached = hit.value !== null && !isEmpty(hit.value) ? hit.value : hit.key;
-    else if (hit.value !== null) reached = hit.value;
-    if (hit.value === null && hit.key === null) break;
-    node = hit.value;
-  }
-  return options?.key && key !== null ? key : reached;
-}
-
-/** `walkPointer` on a `yaml` Document (the full path), as a 1-based position. */
 export function locate(
   doc: Document,
   lineCounter: LineCounter,
@@ -68,22 +40,32 @@ export function locate(
   options?: { key?: boolean },
 ): Position {
   const { isAlias, isCollection, isMap } = yamlLibrary();
-  const step: PointerStep<Node> = (at, segment) => {
-    const node = isAlias(at) ? ((at.resolve(doc) as Node | undefined) ?? null) : at;
-    if (!node || !isCollection(node)) return undefined;
-    if (isMap(node)) {
-      const pair = node.items.find((p) => keyText(p.key) === segment) as Pair | undefined;
-      return pair ? { value: (pair.value as Node | null) ?? null, key: pair.key as Node } : undefined;
+  let node = (doc.contents as Node | null) ?? null;
+  let reached = node;
+  let key: Node | null = null;
+  for (const segment of pointerSegments(pointer)) {
+    key = null;
+    const at = node && isAlias(node) ? ((node.resolve(doc) as Node | undefined) ?? null) : node;
+    if (!at || !isCollection(at)) break;
+    let value: Node | null;
+    if (isMap(at)) {
+      const pair = at.items.find((p) => keyText(p.key) === segment) as Pair | undefined;
+      if (!pair) break;
+      key = pair.key as Node;
+      value = (pair.value as Node | null) ?? null;
+      reached = value !== null && !isEmptyScalar(value) ? value : key;
+    } else {
+      value = (at.items[Number(segment)] as Node | undefined) ?? null;
+      if (!value) break;
+      reached = value;
     }
-    const item = (node.items[Number(segment)] as Node | undefined) ?? null;
-    return item ? { value: item, key: null } : undefined;
-  };
-  const target = walkPointer(doc.contents as Node | null, pointer, step, isEmptyScalar, options);
-  return positionOf(target, lineCounter);
+    node = value;
+  }
+  return positionOf(options?.key && key !== null ? key : reached, lineCounter);
 }
 
 /** The 1-based line and column where a node starts (1:1 when it has no range). */
-export function positionOf(node: Node | null | undefined, lineCounter: LineCounter): Position {
+function positionOf(node: Node | null | undefined, lineCounter: LineCounter): Position {
   const offset = node?.range?.[0] ?? 0;
   const { line, col } = lineCounter.linePos(offset);
   return { line, column: col };
