@@ -39,13 +39,11 @@ export async function publishSummary(
 
 /**
  * The reporters a command that folds stored journals (merge, report, diff) writes into
- * `dir`, printing to its stdout in its colours and width. Nothing is redacted again: the
- * journals were redacted when they were written.
+ * `dir`, printing to its stdout in its colours and width.
  */
 export function journalReporters(io: CliIO, dir: string, names: ReadonlySet<string>): Promise<Reporter[]> {
   return createReporters(names, {
     dir,
-    redact: (t) => t,
     write: io.stdout,
     color: io.color,
     ...(io.columns ? { columns: io.columns } : {}),
