@@ -44,7 +44,8 @@ export async function publishSummary(
 export function journalReporters(io: CliIO, dir: string, names: ReadonlySet<string>): Promise<Reporter[]> {
   return createReporters(names, {
     dir,
-    write: io.stdout,
+    // The console report escapes what it quotes itself, and adds its colours.
+    write: io.styled.stdout,
     color: io.color,
     ...(io.columns ? { columns: io.columns } : {}),
   });
