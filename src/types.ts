@@ -254,6 +254,8 @@ export type CallOutcome =
       attempt_errors: CaseError[];
       /** `X-OpenRouter-Cache-Status` when the service sent it (a cache hides drift). */
       cache_status?: string | null;
+      /** A secret was found in an attempt's answer and replaced as it was read. */
+      redacted: boolean;
     }
   | {
       status: 'error';
@@ -266,6 +268,7 @@ export type CallOutcome =
       attempts: number;
       attempt_errors: CaseError[];
       cache_status?: string | null;
+      redacted: boolean;
     };
 
 export interface ServiceClient {

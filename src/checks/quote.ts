@@ -1,11 +1,16 @@
+import { printable } from '../util/printable.js';
+
 /** Longest quoted excerpt of model output in a check message; longer text is cut with an ellipsis. */
 const MAX_QUOTE = 80;
 
-/** Quotes text for a one-line check message: JSON-escaped (so newlines stay on one line) and truncated. */
+/**
+ * Quotes text for a one-line check message: JSON-escaped (so newlines stay on one line),
+ * with the controls JSON leaves as they are (DEL, C1) escaped too, and truncated.
+ */
 export function quote(text: string, max: number = MAX_QUOTE): string {
   const chars = Array.from(text);
   const cut = chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
-  return JSON.stringify(cut);
+  return printable(JSON.stringify(cut));
 }
 
 /** A short excerpt of `text` around `index`, for "found here" messages. */

@@ -1,7 +1,17 @@
+import { printable } from '../util/printable.js';
+
 /** What a command may touch of the outside world; injected so tests can run commands in-process. */
 export interface CliIO {
+  /** Prints to stdout (a command's IO escapes every control character: see shownSafely). */
   stdout(text: string): void;
+  /** Prints to stderr, likewise. */
   stderr(text: string): void;
+  /**
+   * Prints as given, for driftcheck's own escapes (the console report's colours, the
+   * progress line redrawn in place): only text whose every piece from a service or a file
+   * already went through printable.
+   */
+  styled: { stdout(text: string): void; stderr(text: string): void };
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Colour only on an interactive terminal, and never with NO_COLOR. */
@@ -13,14 +23,31 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  const stdout = (t: string) => void process.stdout.write(t);
+  const stderr = (t: string) => void process.stderr.write(t);
   return {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout,
+    stderr,
+    styled: { stdout, stderr },
     env: process.env,
     cwd: process.cwd(),
     color: Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
     tty: Boolean(process.stderr.isTTY) && !process.env.CI && process.env.TERM !== 'dumb',
     ...columnsOf(),
+  };
+}
+
+/**
+ * The IO a command gets: everything it prints through stdout and stderr made printable
+ * (the terminal is where an answer, an error message or a suite value would otherwise
+ * retitle, clear or rewrite the screen), stderr then fitted by `fit`. `styled` is left as is.
+ */
+export function shownSafely(io: CliIO, fit: (text: string) => string = (t) => t): CliIO {
+  const { stdout, stderr } = io.styled;
+  return {
+    ...io,
+    stdout: (text) => stdout(printable(text)),
+    stderr: (text) => stderr(fit(printable(text))),
   };
 }
 

@@ -1,6 +1,6 @@
 import { DriftcheckError } from '../errors.js';
 import { createRedactor } from '../service/redact.js';
-import { type CliIO, processIO } from './io.js';
+import { type CliIO, processIO, shownSafely } from './io.js';
 import { version } from './version.js';
 
 /** The top-level help; its run options are the run command's own (help.ts), read when shown. */
@@ -58,14 +58,14 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return 0;
   }
   const { COMMAND_HELP, didYouMean, optionsBlock, optionsOf } = await import('./help.js');
-  // Messages to a terminal fit it (a run folder's path, the report files, an error's hint).
-  // stdout is left as written: it may be JSON, and the console report fits by itself.
+  // What a command prints holds no control character but its own colours (shownSafely).
+  // Messages to a terminal fit it (a run folder's path, the report files, an error's hint);
+  // stdout is not fitted: it may be JSON, and the console report fits by itself.
   const columns = io.tty ? io.columns : undefined;
   if (columns) {
     const { fitToTerminal } = await import('../report/terminal.js');
-    const write = io.stderr;
-    io = { ...io, stderr: (text) => write(fitToTerminal(text, columns)) };
-  }
+    io = shownSafely(io, (text) => fitToTerminal(text, columns));
+  } else io = shownSafely(io);
   if (!name || name === '--help' || name === '-h') {
     io.stdout(HELP(optionsBlock('run')));
     return name ? 0 : 2;

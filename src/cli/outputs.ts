@@ -39,14 +39,13 @@ export async function publishSummary(
 
 /**
  * The reporters a command that folds stored journals (merge, report, diff) writes into
- * `dir`, printing to its stdout in its colours and width. Nothing is redacted again: the
- * journals were redacted when they were written.
+ * `dir`, printing to its stdout in its colours and width.
  */
 export function journalReporters(io: CliIO, dir: string, names: ReadonlySet<string>): Promise<Reporter[]> {
   return createReporters(names, {
     dir,
-    redact: (t) => t,
-    write: io.stdout,
+    // The console report escapes what it quotes itself, and adds its colours.
+    write: io.styled.stdout,
     color: io.color,
     ...(io.columns ? { columns: io.columns } : {}),
   });

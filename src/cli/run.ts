@@ -180,7 +180,8 @@ async function runAndPrint(
   resumeDir?: string,
 ): Promise<ReportHead> {
   const { io, reporters } = ctx;
-  const progress = createProgress({ write: io.stderr, tty: io.tty, columns: io.columns });
+  // The progress line shows only counts, and redraws itself in place with its own escapes.
+  const progress = createProgress({ write: io.styled.stderr, tty: io.tty, columns: io.columns });
   const result = await runSuites({
     config: ctx.config,
     suites: ctx.suites,
@@ -194,9 +195,10 @@ async function runAndPrint(
     requestHeaders: simRequestHeaders,
     // The summary starts on a line of its own, never on the progress line.
     console: {
+      // The console report escapes what it quotes itself, and adds its colours.
       write: (text) => {
         progress.finish();
-        io.stdout(text);
+        io.styled.stdout(text);
       },
       color: io.color,
       ...(io.columns ? { columns: io.columns } : {}),

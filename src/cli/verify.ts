@@ -5,7 +5,6 @@ import { PreflightError } from '../errors.js';
 import { isAccessStop, isBudgetCondition, isConfigStop } from '../error-kinds.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
-import { createRedactor } from '../service/redact.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import type { CallOutcome, Config, ExitCode, ServiceConfig, ServiceKind } from '../types.js';
@@ -76,7 +75,6 @@ async function verifyService(
     );
     return 2;
   }
-  const redactor = createRedactor([apiKey]);
   const client = createServiceClient({
     service: { ...service, timeout_s: VERIFY.timeout_s, retries: VERIFY.retries },
     apiKey,
@@ -110,7 +108,8 @@ async function verifyService(
     // A wrong base_url is a configuration problem (exit 2), as the message says.
     code = isConfigStop(e) ? 2 : isAccessStop(e) ? 4 : isBudgetCondition(e) ? 3 : 1;
   }
-  io.stdout(`${redactor.redact(lines.join('\n')).text}\n`);
+  // The client redacted the answer as it read it: nothing here can hold the key.
+  io.stdout(`${lines.join('\n')}\n`);
   return code;
 }
 

@@ -1,6 +1,7 @@
 import { formatUsd } from '../baseline/usage-change.js';
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
+import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
 import { countOf } from './numbers.js';
 import type { Reporter } from './reporter.js';
@@ -51,7 +52,11 @@ export function renderConsoleSummary(report: Report, options: ConsoleOptions): s
   return renderConsoleFindings(report, found, options);
 }
 
-/** The summary from findings collected as suites were folded (see consoleReporter). */
+/**
+ * The summary from findings collected as suites were folded (see consoleReporter). Its
+ * colours are its own escapes, so it is printed as is: every piece that came from a service
+ * or a file (ids, models, messages) goes through printable here, before it is fitted.
+ */
 export function renderConsoleFindings(
   report: ReportHead,
   found: ConsoleFindings,
@@ -71,7 +76,10 @@ export function renderConsoleFindings(
     countOf(s.samples, 'sample'),
     ...(found.cost !== null ? [`cost ${formatUsd(found.cost)}`] : []),
   ];
-  const lines = [truncate(`driftcheck run ${report.run.id}`, columns), ...wrap(counts.join(' · '), columns)];
+  const lines = [
+    truncate(printable(`driftcheck run ${report.run.id}`), columns),
+    ...wrap(counts.join(' · '), columns),
+  ];
   const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
   const suiteDrift = report.suites.flatMap((suite) =>
     suite.drift.map((d) => ({ suite: suite.suite, drift: d })),
@@ -79,10 +87,10 @@ export function renderConsoleFindings(
   if (rows.length > 0 || suiteDrift.length > 0) lines.push('');
   for (const c of rows) lines.push(...caseLines(c, columns, paint));
   for (const { suite, drift } of suiteDrift) {
-    const head = `${drift.severity === 'fail' ? '✗' : '!'} ${suite} (suite) ${drift.kind}`;
+    const head = printable(`${drift.severity === 'fail' ? '✗' : '!'} ${suite} (suite) ${drift.kind}`);
     lines.push(
       paint(drift.severity === 'fail' ? 'red' : 'yellow', truncate(head, columns)),
-      ...wrap(drift.message, columns, '    '),
+      ...wrap(printable(drift.message), columns, '    '),
     );
   }
   if (found.count > rows.length) lines.push(`… and ${found.count - rows.length} more (see report.json)`);
@@ -95,7 +103,10 @@ export function renderConsoleFindings(
   );
   if (report.run.stop_reason)
     lines.push(
-      ...wrap(`stopped on: ${report.run.stop_reason.kind} — ${report.run.stop_reason.message}`, columns),
+      ...wrap(
+        printable(`stopped on: ${report.run.stop_reason.kind} — ${report.run.stop_reason.message}`),
+        columns,
+      ),
     );
   return `${lines.join('\n')}\n`;
 }
@@ -104,14 +115,14 @@ export function renderConsoleFindings(
 function caseLines(c: CaseEntry, columns: number, paint: Paint): string[] {
   const mark = c.status === 'error' || c.status === 'fail' || isRegressed(c) ? '✗' : '!';
   const samples = samplesLabel(c);
-  const tail = ` ${c.status}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`;
-  const id = `${mark} ${c.id}`;
+  const tail = printable(` ${c.status}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`);
+  const id = printable(`${mark} ${c.id}`);
   const head = width(id) + width(tail) <= columns ? `${id}${tail}` : truncate(`${id}${tail}`, columns);
   const history = historyLine(c.history);
   return [
     paint(colorOf(c), head),
-    ...wrap(reasons(c), columns, '    '),
-    ...(history ? wrap(history, columns, '    ') : []),
+    ...wrap(printable(reasons(c)), columns, '    '),
+    ...(history ? wrap(printable(history), columns, '    ') : []),
   ];
 }
 

@@ -9,15 +9,15 @@ import type { Reporter } from './reporter.js';
  * compact case per line — written as suites are folded (through a spool file), assembled
  * atomically at the end. `readReport` streams it back in the same layout.
  */
-export function jsonReporter(dir: string, redact = (t: string) => t): Reporter {
+export function jsonReporter(dir: string): Reporter {
   const file = new SpooledFile(dir, 'report.json');
   let written = 0;
   return {
     async onSuite({ cases }) {
-      for (const c of cases) await file.write(`${written++ ? ',' : ''}\n    ${redact(JSON.stringify(c))}`);
+      for (const c of cases) await file.write(`${written++ ? ',' : ''}\n    ${JSON.stringify(c)}`);
     },
     async onEnd(head) {
-      return [await file.finish(redact(reportTop(head)), '\n  ]\n}\n')];
+      return [await file.finish(reportTop(head), '\n  ]\n}\n')];
     },
     onAbort: () => file.discard(),
   };

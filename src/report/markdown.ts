@@ -253,7 +253,7 @@ export function renderMarkdownSummary(
 }
 
 /** Writes `summary.md` once the run is folded, from findings collected suite by suite. */
-export function markdownReporter(dir: string, redact: (text: string) => string = (t) => t): Reporter {
+export function markdownReporter(dir: string): Reporter {
   const found = new MarkdownFindings();
   return {
     onSuite({ cases }) {
@@ -261,7 +261,7 @@ export function markdownReporter(dir: string, redact: (text: string) => string =
     },
     async onEnd(head) {
       const file = join(dir, 'summary.md');
-      await writeFileAtomic(file, redact(renderMarkdownSummary(head, found)));
+      await writeFileAtomic(file, renderMarkdownSummary(head, found));
       return [file];
     },
   };

@@ -1,9 +1,11 @@
 import type { Reporter } from './reporter.js';
 
-/** What a reporter is made from: where files go, how every piece is scrubbed, how to print. */
+/**
+ * What a reporter is made from: where files go and how to print. Nothing is scrubbed here:
+ * every answer was redacted as the service client read it.
+ */
 export interface ReporterContext {
   dir: string;
-  redact: (text: string) => string;
   /** Where the console reporter prints. */
   write: (text: string) => void;
   color: boolean;
@@ -20,14 +22,12 @@ export const REPORTERS = {
       color: c.color,
       ...(c.columns ? { columns: c.columns } : {}),
     }),
-  json: async (c: ReporterContext): Promise<Reporter> =>
-    (await import('./json.js')).jsonReporter(c.dir, c.redact),
+  json: async (c: ReporterContext): Promise<Reporter> => (await import('./json.js')).jsonReporter(c.dir),
   html: async (c: ReporterContext): Promise<Reporter> =>
-    (await import('./html/render.js')).htmlReporter(c.dir, { redact: c.redact }),
-  junit: async (c: ReporterContext): Promise<Reporter> =>
-    (await import('./junit.js')).junitReporter(c.dir, c.redact),
+    (await import('./html/render.js')).htmlReporter(c.dir),
+  junit: async (c: ReporterContext): Promise<Reporter> => (await import('./junit.js')).junitReporter(c.dir),
   markdown: async (c: ReporterContext): Promise<Reporter> =>
-    (await import('./markdown.js')).markdownReporter(c.dir, c.redact),
+    (await import('./markdown.js')).markdownReporter(c.dir),
 } as const;
 
 export type ReporterName = keyof typeof REPORTERS;

@@ -18,8 +18,6 @@ export interface ExecuteOptions {
   /** `--concurrency`: overrides every service's own `concurrency`. */
   concurrency?: number;
   journal: Journal;
-  /** Removes key values from a result's JSON line (the last guard before disk and memory). */
-  redact: (text: string) => { text: string; redacted: boolean };
   /** Stop scheduling (SIGINT/SIGTERM): nothing new is sent; in-flight requests go on. */
   interrupt?: AbortSignal;
   /** Abort in-flight requests too (after a grace period, or a second signal); they become not_run. */
@@ -137,18 +135,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
         stop ??= judged.stop;
         return;
       }
-      result = withJudgeChecks(result, judged.checks);
+      result = withJudgeChecks(result, judged.checks, judged.redacted);
     }
-    // Serialised and redacted once: the same line goes to the journal.
-    let line = JSON.stringify(result);
-    const scrubbed = options.redact(line);
-    if (scrubbed.redacted) {
-      result = { ...(JSON.parse(scrubbed.text) as SampleResult), redacted: true };
-      line = JSON.stringify(result);
-    }
+    // Nothing to redact here: every answer was redacted as the client read it.
     if (result.error && isRunStop(result.error))
       stop ??= { kind: stopKindOf(result.error), error: result.error };
-    options.journal.appendLine(line);
+    options.journal.appendLine(JSON.stringify(result));
     options.onResult?.(result);
     if (planned.adaptive && !stop) sampler.finished(planned, result);
   };
@@ -156,6 +148,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   /** A case's judge checks: one call each, through the judge service's own client. */
   const runJudges = async (planned: PlannedCase, content: string) => {
     const checks: CheckResult[] = [];
+    let redacted = false;
     const { judges } = splitExpectations(planned.case.expect);
     for (const [i, spec] of judges.entries()) {
       const service = spec.service ?? planned.service;
@@ -169,14 +162,19 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
         }),
       );
       if (outcome?.status === 'error' && isBudgetCondition(outcome.error)) {
-        return { checks, stop: { kind: 'paused', error: outcome.error } as StopReason };
+        return { checks, redacted, stop: { kind: 'paused', error: outcome.error } as StopReason };
       }
       if (outcome?.status === 'error' && isRunStop(outcome.error)) {
-        return { checks, stop: { kind: stopKindOf(outcome.error), error: outcome.error } as StopReason };
+        return {
+          checks,
+          redacted,
+          stop: { kind: stopKindOf(outcome.error), error: outcome.error } as StopReason,
+        };
       }
+      if (outcome?.redacted) redacted = true;
       checks.push(check);
     }
-    return { checks, stop: null };
+    return { checks, redacted, stop: null };
   };
 
   sampler.start();

@@ -41,6 +41,7 @@ export function resultFromOutcome(
     checks,
     content: completion?.content ?? null,
     started_at: startedAt,
+    redacted: outcome.redacted,
   });
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
   if (completion) servedBy(result, completion);
@@ -88,6 +89,7 @@ export function notRunResult(planned: PlannedCase, reason: CaseError | null): Sa
     checks: [],
     content: null,
     started_at: null,
+    redacted: false,
   });
 }
 
@@ -106,6 +108,7 @@ type Outcome = Pick<
   | 'checks'
   | 'content'
   | 'started_at'
+  | 'redacted'
 >;
 
 /** One sample's result. */
@@ -127,7 +130,7 @@ function newResult(planned: PlannedCase, o: Outcome): SampleResult {
     attempt_errors: o.attempt_errors,
     content: o.content,
     started_at: o.started_at,
-    redacted: false,
+    redacted: o.redacted,
     status: o.status,
     error: o.error,
     checks: o.checks,
@@ -136,11 +139,15 @@ function newResult(planned: PlannedCase, o: Outcome): SampleResult {
   return result;
 }
 
-/** Adds the judges' verdicts to a finished sample and recomputes its status. */
-export function withJudgeChecks(result: SampleResult, judged: CheckResult[]): SampleResult {
+/**
+ * Adds the judges' verdicts to a finished sample and recomputes its status; `redacted`: a
+ * judge's answer held a secret (replaced as it was read), which the sample then says.
+ */
+export function withJudgeChecks(result: SampleResult, judged: CheckResult[], redacted = false): SampleResult {
   if (judged.length === 0) return result;
   const checks = [...result.checks, ...judged];
+  const marked = redacted || result.redacted;
   // An error (a refusal) stays an error: the judges' verdicts are recorded beside it.
-  if (result.status === 'error') return { ...result, checks };
-  return { ...result, checks, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
+  if (result.status === 'error') return { ...result, checks, redacted: marked };
+  return { ...result, checks, redacted: marked, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
 }

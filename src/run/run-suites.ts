@@ -118,13 +118,10 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.requestHeaders ? { requestHeaders: options.requestHeaders } : {}),
   });
-  const redactText = (text: string) => opened.redactor.redact(text).text;
-
   await mkdir(runDir, { recursive: true });
   if (!options.resumeDir) await writeRunMeta(runDir, meta);
   const reporters = await createReporters(options.reporters ?? FILE_REPORTERS, {
     dir: runDir,
-    redact: redactText,
     write: options.console?.write ?? (() => {}),
     color: options.console?.color ?? false,
     ...(options.console?.columns ? { columns: options.console.columns } : {}),
@@ -182,7 +179,6 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
       clients: opened.clients,
       ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
       journal,
-      redact: (text) => opened.redactor.redact(text),
       ...(options.interrupt ? { interrupt: options.interrupt } : {}),
       ...(options.abortInFlight ? { abortInFlight: options.abortInFlight } : {}),
       now,

@@ -20,13 +20,22 @@ export interface AttemptContext {
   maxBodyBytes: number;
   /** Epoch ms, for HTTP-date Retry-After and X-RateLimit-Reset. */
   wallNow: () => number;
-  /** Scrubs the key from messages a service may echo back. */
+  /** Scrubs the keys from all the answer holds (body, headers, error text) as it is read. */
   redactor: Redactor;
 }
 
-/** One HTTP exchange, classified. `serviceSaysRetryable` is the router's `availability.retryable`. */
+/**
+ * One HTTP exchange, classified. `serviceSaysRetryable` is the router's `availability.retryable`;
+ * `redacted`: a secret was found in the answer and replaced before anything read it.
+ */
 export type AttemptResult =
-  | { status: 'ok'; completion: Completion; http_status: number; cache_status: string | null }
+  | {
+      status: 'ok';
+      completion: Completion;
+      http_status: number;
+      cache_status: string | null;
+      redacted: boolean;
+    }
   | {
       status: 'error';
       error: CaseError;
@@ -34,6 +43,7 @@ export type AttemptResult =
       http_status: number | null;
       cache_status: string | null;
       serviceSaysRetryable: boolean | null;
+      redacted: boolean;
     };
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -51,13 +61,15 @@ export async function sendAttempt(
 ): Promise<AttemptResult> {
   let httpStatus: number | null = null;
   let cacheStatus: string | null = null;
+  let redacted = false;
   const fail: Fail = (error, extra = {}) => ({
     status: 'error',
-    error: { ...error, message: ctx.redactor.redact(error.message).text },
+    error,
     completion: extra.completion ?? null,
     http_status: httpStatus,
     cache_status: cacheStatus,
     serviceSaysRetryable: extra.serviceSaysRetryable ?? null,
+    redacted,
   });
   const plain = (kind: CaseError['kind'], message: string): CaseError => ({
     kind,
@@ -76,6 +88,7 @@ export async function sendAttempt(
       body: http.body,
       timeoutMs: ctx.timeoutMs,
       maxBodyBytes: ctx.maxBodyBytes,
+      redactor: ctx.redactor,
       ...(callerSignal ? { signal: callerSignal } : {}),
     });
   } catch (cause) {
@@ -84,10 +97,14 @@ export async function sendAttempt(
     if (cause instanceof ExchangeTimeout || isUndiciTimeout(cause)) {
       return fail(plain('timeout', `no complete answer within ${ctx.timeoutMs / 1000} s`));
     }
-    return fail(plain('network', networkMessage(http.url, cause)));
+    // The transport's error text is read here, so it is redacted here, like the answer's.
+    const scrubbed = ctx.redactor.redact(networkMessage(http.url, cause));
+    redacted = scrubbed.redacted;
+    return fail(plain('network', scrubbed.text));
   }
   const status = res.statusCode;
   httpStatus = status;
+  redacted = res.redacted;
   const headers = res.headers;
   cacheStatus = headerValue(headers, 'x-openrouter-cache-status') ?? null;
   if (status >= 300 && status < 400) {
@@ -116,6 +133,7 @@ export async function sendAttempt(
         completion: normalized.completion,
         http_status: status,
         cache_status: cacheStatus,
+        redacted,
       };
     }
     return withWait(ctx, headers, parsed, fail, normalized.error, normalized.completion);

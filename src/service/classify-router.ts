@@ -61,6 +61,16 @@ const STATUSES: Record<number, ErrorKind> = {
   524: 'timeout',
 };
 
+/**
+ * What the router says when its routing rules leave no provider: the 404 "No endpoints found
+ * for …" and the 503 "No available (model) provider meets your routing requirements" (its
+ * errors page), "No allowed providers are available …". The message decides, not the
+ * `error_type` beside it: the 503 may come typed `provider_unavailable`, which alone reads
+ * as a provider that is down (a server error, retried on back-off) rather than rules to change.
+ */
+const NO_PROVIDER_MESSAGE =
+  /no endpoints found|routing requirements|no (?:allowed |available )?(?:model )?providers? (?:are |is )?available/i;
+
 function isModeration(f: Facts): boolean {
   const m = f.metadata;
   return (
@@ -81,7 +91,7 @@ export const ROUTER_RULES: readonly Rule[] = [
   { kind: 'budget_exceeded', when: (f) => is4xx(f) && BUDGET_MESSAGE.test(f.message) },
   { kind: 'permission', code: 'moderation', when: isModeration },
   { kind: 'invalid_model', when: (f) => is4xx(f) && MODEL_ID_MESSAGE.test(f.message) },
-  { kind: 'routing', when: (f) => /no endpoints found/i.test(f.message) },
+  { kind: 'routing', when: (f) => NO_PROVIDER_MESSAGE.test(f.message) },
   ...byType(TYPES),
   ...byStatus(STATUSES),
 ];

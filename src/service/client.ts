@@ -5,13 +5,18 @@ import { sendAttempt } from './attempt.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { acquirePool } from './pools.js';
 import { checkBaseUrl } from './preflight.js';
-import { createRedactor } from './redact.js';
+import { createRedactor, type Redactor } from './redact.js';
 import { buildChatRequest } from './request.js';
 import { MAX_TOTAL_WAIT_MS, planRetry } from './retry.js';
 
 export interface ServiceClientOptions {
   service: ServiceConfig;
   apiKey: string;
+  /**
+   * Replaces secrets in every answer as it is read; default: this service's key. A run
+   * passes one over all its services' keys, so no answer can carry another service's key either.
+   */
+  redactor?: Redactor;
   /** Injected for tests; default: the shared keep-alive pool of the base URL's origin. */
   dispatcher?: Dispatcher;
   /**
@@ -55,7 +60,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const now = options.now ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const maxTotalWaitMs = options.maxTotalWaitMs ?? MAX_TOTAL_WAIT_MS;
-  const redactor = createRedactor([apiKey]);
+  const redactor = options.redactor ?? createRedactor([apiKey]);
 
   async function complete(request: CompletionRequest): Promise<CallOutcome> {
     const http = buildChatRequest(service, request, apiKey, {
@@ -73,15 +78,19 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     // Errors of the attempts before the last one; the last one's error is the outcome's.
     const attemptErrors: CaseError[] = [];
     let waitMs = 0;
+    // An earlier attempt's error is kept too: a secret found in any attempt marks the outcome.
+    let redacted = false;
     for (let attempt = 1; ; attempt += 1) {
       const started = now();
       const result = await sendAttempt(ctx, http, request.signal);
       const latencyMs = Math.round(now() - started);
+      redacted ||= result.redacted;
       const common = {
         latency_ms: latencyMs,
         wait_ms: waitMs,
         attempts: attempt,
         attempt_errors: attemptErrors,
+        redacted,
       };
       if (result.status === 'ok') {
         return {

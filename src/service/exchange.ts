@@ -1,12 +1,16 @@
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
+import { redactBody, redactHeaders, type Redactor } from './redact.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
-/** One HTTP exchange's answer: the body read whole, or how far it got past the cap. */
+/**
+ * One HTTP exchange's answer: the body read whole, or how far it got past the cap. Headers
+ * and body are already redacted; `redacted` says whether a secret was found in them.
+ */
 export type Exchanged =
-  | { statusCode: number; headers: ResponseHeaders; body: string; tooLarge?: undefined }
-  | { statusCode: number; headers: ResponseHeaders; body?: undefined; tooLarge: number };
+  | { statusCode: number; headers: ResponseHeaders; redacted: boolean; body: string; tooLarge?: undefined }
+  | { statusCode: number; headers: ResponseHeaders; redacted: boolean; body?: undefined; tooLarge: number };
 
 /** The exchange took longer than its time-out, headers and body together. */
 export class ExchangeTimeout extends Error {
@@ -25,11 +29,16 @@ export interface ExchangeOptions {
   maxBodyBytes: number;
   /** The caller's abort: the exchange rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Replaces the secrets in the answer the moment it is read, before anything parses,
+   * checks or quotes it: nothing downstream of the exchange can hold a key.
+   */
+  redactor: Redactor;
 }
 
 /**
  * Sends one request through `dispatcher` with undici's public `request()` and reads the
- * whole answer. Rejects with ExchangeTimeout, the caller's abort reason, or undici's
+ * whole answer, redacted. Rejects with ExchangeTimeout, the caller's abort reason, or undici's
  * network error. Never follows a redirect: `request()` has no redirect handling unless a
  * redirect interceptor is composed in, and none is.
  *
@@ -69,16 +78,16 @@ export async function exchange(
       signal: abort,
     });
     const statusCode = response.statusCode;
-    const headers = response.headers as ResponseHeaders;
+    const { headers, redacted } = redactHeaders(options.redactor, response.headers as ResponseHeaders);
     const declared = Number(headers['content-length']);
     if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
       abandon(response.body);
-      return { statusCode, headers, tooLarge: declared };
+      return { statusCode, headers, redacted, tooLarge: declared };
     }
     const read = await readCapped(response.body, options.maxBodyBytes);
-    return typeof read === 'string'
-      ? { statusCode, headers, body: read }
-      : { statusCode, headers, tooLarge: read };
+    if (typeof read !== 'string') return { statusCode, headers, redacted, tooLarge: read };
+    const body = redactBody(options.redactor, read);
+    return { statusCode, headers, redacted: redacted || body.redacted, body: body.text };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timedOut) throw new ExchangeTimeout(options.timeoutMs);

@@ -2,6 +2,7 @@ import type { ServiceConfig } from '../types.js';
 import { parseJson } from './body.js';
 import { acquirePool } from './pools.js';
 import { exchange } from './exchange.js';
+import { createRedactor } from './redact.js';
 
 /** A catalog is large (hundreds of models) but not this large. */
 const MAX_CATALOG_BYTES = 32 * 1024 * 1024;
@@ -31,6 +32,8 @@ export async function fetchModelCatalog(
       headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
       timeoutMs: service.timeout_s * 1000,
       maxBodyBytes: MAX_CATALOG_BYTES,
+      // Model ids are written into suite files by `pin`: an echoed key must not reach them.
+      redactor: createRedactor(apiKey ? [apiKey] : []),
     });
     if (response.statusCode !== 200 || response.body === undefined) return null;
     const data = (parseJson(response.body) as { data?: unknown } | undefined)?.data;

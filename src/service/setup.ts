@@ -2,18 +2,17 @@ import type { Dispatcher } from 'undici';
 import type { CompletionRequest, Config, ServiceClient, ServiceConfig } from '../types.js';
 import { createServiceClient } from './client.js';
 import { resolveApiKey } from './preflight.js';
-import { createRedactor, type Redactor } from './redact.js';
+import { createRedactor } from './redact.js';
 
 export interface OpenedClients {
   clients: Map<string, ServiceClient>;
-  /** Scrubs every key of these services from text (the last guard before disk and output). */
-  redactor: Redactor;
   close(): Promise<void>;
 }
 
 /**
  * Pre-flight and clients for the services a run will call: every key is resolved before
- * the first request (a missing key must cost nothing), then one client per service.
+ * the first request (a missing key must cost nothing), then one client per service. Every
+ * client redacts all of these keys from what it reads, so no answer carries any of them.
  */
 export function openClients(
   config: Config,
@@ -34,6 +33,7 @@ export function openClients(
       createServiceClient({
         service,
         apiKey: keys.get(name)!,
+        redactor,
         ...(options.requestHeaders ? { requestHeaders: options.requestHeaders } : {}),
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       }),
@@ -41,7 +41,6 @@ export function openClients(
   }
   return {
     clients,
-    redactor,
     async close() {
       await Promise.all([...clients.values()].map((c) => c.close()));
     },

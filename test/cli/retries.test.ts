@@ -12,6 +12,10 @@ ${Array.from(
   (_, i) =>
     `  - id: c${i}\n    prompt: "Say exactly: ok ${i}"\n    sim: { fault: rate_limited, retry_after_s: 1, fail_times: 1 }\n    expect: [{ contains: ok }]`,
 ).join('\n')}
+  - id: routing-wait
+    prompt: "Say exactly: ok routing"
+    sim: { fault: routing, retry_after_s: 1, fail_times: 1 }
+    expect: [{ contains: ok }]
   - id: never-retried
     prompt: hello
     sim: { fault: invalid_model }
@@ -47,6 +51,21 @@ describe('retries that respect the service', () => {
       expect(sample.attempt_errors).toEqual([
         expect.objectContaining({ kind: 'rate_limited', http_status: 429 }),
       ]);
+  });
+
+  it("classifies the router's 503 with no provider for the routing rules as routing, and waits the Retry-After it sent", () => {
+    const c = report.cases.find((x) => x.case === 'routing-wait')!;
+    expect(c.status).toBe('pass');
+    expect(c.stats.attempts).toBe(2);
+    expect(c.stats.wait_ms).toBeGreaterThanOrEqual(1000);
+    const sample = samples.find((s) => s.case === 'routing-wait')!;
+    expect(sample.attempt_errors).toEqual([
+      expect.objectContaining({
+        kind: 'routing',
+        http_status: 503,
+        message: expect.stringMatching(/meets your routing requirements/),
+      }),
+    ]);
   });
 
   it('lowers the concurrency while the service rate limits', () => {

@@ -20,6 +20,7 @@ function ok(attemptErrors: CaseError[] = []): CallOutcome {
     wait_ms: 0,
     attempts: attemptErrors.length + 1,
     attempt_errors: attemptErrors,
+    redacted: false,
   };
 }
 
@@ -33,6 +34,7 @@ function failed(error: CaseError): CallOutcome {
     wait_ms: 0,
     attempts: 1,
     attempt_errors: [],
+    redacted: false,
   };
 }
 

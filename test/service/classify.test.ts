@@ -158,6 +158,16 @@ const routerRows: Row[] = [
     'server_error',
   ],
   [
+    // The router's errors page: "503: no provider meets your routing requirements"; typed
+    // provider_unavailable (as it may come with Retry-After), the message still decides.
+    '503 no provider meets the routing requirements, typed provider_unavailable',
+    503,
+    routerError(503, 'No available model provider meets your routing requirements.', {
+      metadata: { error_type: 'provider_unavailable' },
+    }),
+    'routing',
+  ],
+  [
     '503 typed server',
     503,
     routerError(503, 'Upstream failure', { metadata: { error_type: 'server' } }),

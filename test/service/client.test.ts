@@ -383,6 +383,21 @@ describe('secrets and cancellation', () => {
     }
   });
 
+  it('says an outcome was redacted when an earlier attempt echoed the key, though the last did not', async () => {
+    let calls = 0;
+    const s = await server((_q, res) =>
+      calls++ === 0
+        ? json(res, 500, { error: { message: `upstream failed for ${routerKey}`, code: 500 } })
+        : json(res, 200, okBody('30 days.')),
+    );
+    const outcome = await client(makeService('router', s.baseUrl, { retries: 1 })).c.complete(request);
+    expect(outcome).toMatchObject({ status: 'ok', attempts: 2, redacted: true });
+    expect(outcome.attempt_errors[0]!.message).toBe('upstream failed for [REDACTED]');
+    // The same answers without the key in them are not marked.
+    calls = 1;
+    expect((await client(makeService('router', s.baseUrl)).c.complete(request)).redacted).toBe(false);
+  });
+
   it('rethrows the caller abort instead of reporting a failure', async () => {
     const s = await server(() => {});
     const controller = new AbortController();

@@ -3,6 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchange, ExchangeTimeout } from '../../src/service/exchange.js';
+import { createRedactor } from '../../src/service/redact.js';
+
+const KEY = `sk-or-v1-${'0123456789abcdef'.repeat(4)}`;
+/** The key as a hostile JSON body may spell it: every character a \u escape, so no raw scan sees it. */
+const ESCAPED_KEY = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
 // One exchange over undici's public Pool: what the run relies on from the transport.
 
@@ -29,6 +34,11 @@ const routes: Record<string, Route> = {
   '/stalls-in-body': (_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.write('{"partial":');
+  },
+  '/echo-key': (_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.setHeader('x-echo', `your key: ${KEY}`);
+    res.end(`{"plain":"${KEY}","escaped":"${ESCAPED_KEY}","error":{"message":"bad key ${KEY}"}}`);
   },
   '/redirect': (_req, res) => {
     res.statusCode = 307;
@@ -58,6 +68,7 @@ const send = (path: string, extra: Partial<Parameters<typeof exchange>[2]> = {})
     body: '{"q":1}',
     timeoutMs: 5000,
     maxBodyBytes: 1000,
+    redactor: createRedactor([]),
     ...extra,
   });
 
@@ -128,6 +139,23 @@ describe('exchange', () => {
     ]);
   });
 
+  it('hands back headers and body already redacted, a key spelled in JSON escapes included, and says so', async () => {
+    const res = await send('/echo-key', { redactor: createRedactor([KEY]) });
+    expect(res.redacted).toBe(true);
+    expect(res.headers['x-echo']).toBe('your key: [REDACTED]');
+    // The body still parses, and nothing in it or in what it parses to holds the key.
+    expect(JSON.parse(res.body!)).toEqual({
+      plain: '[REDACTED]',
+      escaped: '[REDACTED]',
+      error: { message: 'bad key [REDACTED]' },
+    });
+    expect(JSON.stringify(res)).not.toContain(KEY.slice(9, 21));
+    // Without the key to look for, the same answer comes back untouched.
+    const clean = await send('/echo-key');
+    expect(clean.redacted).toBe(false);
+    expect(JSON.parse(clean.body!).escaped).toBe(KEY);
+  });
+
   it('rejects with the network error when nothing listens', async () => {
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
@@ -136,7 +164,13 @@ describe('exchange', () => {
     const lonely = new Pool(url);
     try {
       await expect(
-        exchange(lonely, `${url}/x`, { method: 'GET', headers: {}, timeoutMs: 5000, maxBodyBytes: 10 }),
+        exchange(lonely, `${url}/x`, {
+          method: 'GET',
+          headers: {},
+          timeoutMs: 5000,
+          maxBodyBytes: 10,
+          redactor: createRedactor([]),
+        }),
       ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     } finally {
       await lonely.destroy();

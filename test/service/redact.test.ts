@@ -29,6 +29,13 @@ describe('createRedactor', () => {
     expect(redactor.redact('secret-12-and-more').text).toBe('[REDACTED]');
   });
 
+  it('finds a secret as a JSON string spells it (a quote or backslash in it escaped)', () => {
+    const secret = 'pa"ss\\word-1234';
+    const redactor = createRedactor([secret]);
+    expect(redactor.redact(JSON.stringify({ echo: secret })).text).toBe('{"echo":"[REDACTED]"}');
+    expect(redactor.redact(secret).text).toBe('[REDACTED]');
+  });
+
   it('ignores secrets shorter than 8 characters and is inactive with none left', () => {
     const redactor = createRedactor(['short', '']);
     expect(redactor.active).toBe(false);

@@ -18,8 +18,6 @@ import { groupDigits } from '../numbers.js';
 export interface HtmlOptions {
   /** Page title; defaults to "driftcheck <run id>". */
   title?: string;
-  /** Applies to every piece written: the last guard against a key reaching disk. */
-  redact?: (text: string) => string;
 }
 
 /**
@@ -30,7 +28,6 @@ export interface HtmlOptions {
  * (through a spool file), the head once the counts are known; the page sorts them itself.
  */
 export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
-  const redact = options.redact ?? ((t: string) => t);
   const file = new SpooledFile(dir, 'report.html');
   let written = 0;
   let limit: number | null = null;
@@ -45,12 +42,12 @@ export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
         if (c.pass_rate) rates.repeated++;
         keepPassRateRow(rates.rows, c);
         const base = baseline && Object.hasOwn(baseline.cases, c.case) ? baseline.cases[c.case] : undefined;
-        await file.write(`${written++ ? ',' : ''}${redact(embedJson(pageCase(c, base, limit)))}`);
+        await file.write(`${written++ ? ',' : ''}${embedJson(pageCase(c, base, limit))}`);
       }
     },
     async onEnd(head) {
       const [top, bottom] = page(head, options.title ?? `driftcheck ${head.run.id}`, drift, rates, limit);
-      return [await file.finish(redact(top), bottom)];
+      return [await file.finish(top, bottom)];
     },
     onAbort: () => file.discard(),
   };
