@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bernoulli, createRng, sequentialDesign, wilsonInterval } from '../src/stats/index.js';
 import { type CaseSampler, evaluateScenario, type RepeatPolicy } from './scenario.js';
+import { expectationBench, printExpectationRows } from './verdicts-expectations.js';
 import { printTrendRows, trendBench } from './verdicts-trend.js';
 
 interface Scenario {
@@ -146,7 +147,11 @@ printTable(rows);
 const trend = trendBench();
 console.log('');
 printTrendRows(trend.rows);
-const targets = [...checkTargets(rows), ...trend.targets];
+// One case's verdict: its expectations, then the baseline test (bench/verdicts-expectations.ts).
+const expectations = expectationBench();
+console.log('');
+printExpectationRows(expectations.rows);
+const targets = [...checkTargets(rows), ...trend.targets, ...expectations.targets];
 console.log('');
 for (const t of targets) console.log(`${t.ok ? 'met    ' : 'MISSED '} ${t.target}: ${pct(t.value)}`);
 if (targets.some((t) => !t.ok)) process.exitCode = 1;
@@ -155,6 +160,6 @@ const out = fileURLToPath(new URL('../../verdicts.json', import.meta.url));
 mkdirSync(fileURLToPath(new URL('../../', import.meta.url)), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, targets }, null, 2)}\n`,
+  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, targets }, null, 2)}\n`,
 );
 console.log(`\nfigures written to ${out}`);

@@ -302,7 +302,8 @@ export type DriftKind =
   | 'fingerprint_changed'
   | 'error_changed'
   | 'refused'
-  | 'pass_rate_trending_down';
+  | 'pass_rate_trending_down'
+  | 'weak_baseline';
 
 export type DriftSeverity = 'fail' | 'warn' | 'info';
 
@@ -375,6 +376,12 @@ export interface PassRate {
    * outcomes and no significant drop · stable: no significant drop · new: no baseline samples.
    */
   verdict: 'dropped' | 'flaky' | 'stable' | 'new';
+  /**
+   * The baseline has too few samples for the test to show a drop (pass-rates.ts's
+   * WEAK_BASELINE_SAMPLES): `stable` or `flaky` then is no evidence that nothing changed.
+   * Absent in reports written before driftcheck said so.
+   */
+  weak_baseline?: boolean;
 }
 
 /** One distinct answer of a repeated case, with how many samples gave it. */

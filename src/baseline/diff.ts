@@ -13,7 +13,7 @@ export interface DiffOptions {
    * two run-wide numbers above. diffSuite fills it per case from its `tolerances`.
    */
   tolerance?: DriftTolerance;
-  /** A `--model` candidate run: a different concrete model is what the user asked for (info). */
+  /** A `--model`/`--models` candidate run: another model, provider or fingerprint is what the user asked for (info; SERVED_SEVERITY). */
   candidate?: boolean;
 }
 
@@ -102,15 +102,30 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
 }
 
 /**
+ * How much a change of what served the answers weighs, nightly and in a candidate run. A
+ * nightly run asked for the baseline's model, so another model, provider or backend is
+ * news; a `--model`/`--models` candidate changes them by design (a Claude candidate against
+ * a GPT baseline is served by another vendor), so there they are information — the
+ * candidate's answers and checks still decide whether it regressed.
+ */
+const SERVED_SEVERITY = {
+  model_changed: { nightly: 'warn', candidate: 'info' },
+  // Another provider serves the same catalog model on other hardware, quantisation and
+  // limits: one of the commonest real causes of drift behind a router.
+  provider_changed: { nightly: 'fail', candidate: 'info' },
+  fingerprint_changed: { nightly: 'warn', candidate: 'info' },
+} as const satisfies Record<string, Record<'nightly' | 'candidate', Drift['severity']>>;
+
+/**
  * What served the answers against what served the baseline's: the concrete model, the
  * router's provider and the backend fingerprint. Every sample counts, so one sample of ten
  * served elsewhere is seen.
  */
 function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean): Drift[] {
   const drift: Drift[] = [];
+  const run = candidate ? 'candidate' : 'nightly';
   const served = (
-    kind: Drift['kind'],
-    severity: Drift['severity'],
+    kind: keyof typeof SERVED_SEVERITY,
     label: string,
     seen: readonly string[],
     was: string | null | undefined,
@@ -120,25 +135,15 @@ function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean
     if (now.length === 0) return;
     drift.push({
       kind,
-      severity,
+      severity: SERVED_SEVERITY[kind][run],
       baseline: was,
       current: now.length === 1 ? now[0] : now,
-      message: `${label} changed: ${was} → ${now.join(', ')}${note}`,
+      message: `${label} changed: ${was} → ${now.join(', ')}${candidate ? ' (candidate run)' : note}`,
     });
   };
-  served(
-    'model_changed',
-    candidate ? 'info' : 'warn',
-    'model',
-    current.models,
-    base.model,
-    candidate ? ' (candidate run)' : '',
-  );
-  // Another provider serves the same catalog model on other hardware, quantisation and limits:
-  // one of the commonest real causes of drift behind a router. Pin it with params.provider.
+  served('model_changed', 'model', current.models, base.model, '');
   served(
     'provider_changed',
-    'fail',
     'provider',
     current.providers,
     base.provider,
@@ -146,7 +151,6 @@ function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean
   );
   served(
     'fingerprint_changed',
-    'warn',
     'system_fingerprint',
     current.fingerprints,
     base.system_fingerprint,

@@ -3,24 +3,29 @@ import {
   comparePassRates,
   DEFAULT_ALPHA,
   nextSampleDecision,
+  type Samples,
   suiteVerdict,
   wilsonInterval,
 } from '../stats/index.js';
-import type { Baseline, Drift, PassRate } from '../types.js';
+import type { BaselineCase, Drift, PassRate } from '../types.js';
 
-/** One case's samples as the pass-rate analysis sees them. */
+/** One case's samples as the pass-rate analysis sees them, with its baseline's. */
 export interface CaseSamples {
   case: string;
-  samples: { pass: number; total: number };
-  /** Sampled with `repeat: auto`: its verdict is the sequential test's. */
+  samples: Samples;
+  /** The baseline's samples of this case (a single-sample baseline counts as one), null without one. */
+  baseline: Samples | null;
+  /** Sampled with `repeat: auto`: its drop is decided by the sequential test. */
   adaptive: boolean;
 }
 
 /** A repeated case's pass rate, and whether it fails the run. */
 export interface CaseStats extends PassRate {
   case: string;
-  samples: { pass: number; total: number };
-  /** A repeated case fails the run when it dropped, or (without baseline) most samples failed. */
+  samples: Samples;
+  /** The test against the baseline found a significant drop (Holm-adjusted in a suite). */
+  dropped: boolean;
+  /** The case fails the run: see `failsExpectations` and `dropped`. */
   failing: boolean;
 }
 
@@ -28,8 +33,31 @@ export interface PassRateAnalysis {
   stats: CaseStats[];
   /** Case id → its `pass_rate_dropped` drift. */
   caseDrift: Map<string, Drift>;
-  /** Suite-wide `pass_rate_dropped` (a stratified test over every repeated case), when significant. */
-  suiteDrift: Drift | null;
+  /** Suite-level findings: `pass_rate_dropped` (a stratified test over every repeated case) when significant, `weak_baseline` when baselines are too small to test. */
+  suiteDrift: Drift[];
+}
+
+/**
+ * Whether a case meets its expectations, the first of a verdict's two questions: at least
+ * half its samples pass its checks. It is asked of every case, whatever its baseline says —
+ * a baseline cannot make 0 of 10 a pass; the test against the baseline ("regressed") is the
+ * second question, on top of this one. Half is the rule a first night (no baseline) has
+ * always had, so a case is judged the same with and without a baseline.
+ */
+export function meetsExpectations(s: Samples): boolean {
+  return s.pass * 2 >= s.total;
+}
+
+/**
+ * A baseline with fewer samples than this cannot support "no drop": with 1 sample, even
+ * 100 % → 30 % over 10 samples has p = 0.20. It is the first look of `repeat: auto`, the
+ * smallest baseline bench:verdicts measures the tests' power with.
+ */
+export const WEAK_BASELINE_SAMPLES = ADAPTIVE_SAMPLING.min;
+
+/** The verdict rule of a repeated case, in one place: it fails when it does not meet its expectations or when it dropped. */
+export function failsRun(samples: Samples, dropped: boolean): boolean {
+  return !meetsExpectations(samples) || dropped;
 }
 
 const percent = (rate: number) => `${Math.round(rate * 100)}%`;
@@ -39,62 +67,64 @@ const counts = (s: { pass: number; total: number }) =>
 /**
  * Turns a suite's repeated samples into verdicts with stated confidence: a Wilson interval
  * per case, an exact one-sided test against the baseline's samples, and a suite-level
- * stratified test with Holm-adjusted per-case flags. Cases sampled once are left to the
- * per-sample rules. Pure.
+ * stratified test with Holm-adjusted per-case flags; a case fails when it does not meet its
+ * expectations or dropped (`failsRun`). Cases sampled once are left to the per-sample
+ * rules. Pure.
  */
-export function analysePassRates(
-  cases: readonly CaseSamples[],
-  baseline: Baseline | null,
-  alpha = DEFAULT_ALPHA,
-): PassRateAnalysis {
-  const adaptive = new Set(cases.filter((c) => c.adaptive).map((c) => c.case));
-  const repeated: [string, { pass: number; total: number }][] = [];
-  for (const c of cases) {
-    if (c.samples.total === 0) continue;
-    if (c.samples.total > 1 || (baseline?.cases[c.case]?.samples?.total ?? 0) > 1)
-      repeated.push([c.case, c.samples]);
-  }
-  const compared: {
-    id: string;
-    base: { pass: number; total: number };
-    current: { pass: number; total: number };
-  }[] = [];
-  const stats: CaseStats[] = repeated.map(([id, current]) => {
+export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_ALPHA): PassRateAnalysis {
+  const repeated = cases.filter(
+    (c) => c.samples.total > 0 && (c.samples.total > 1 || (c.baseline?.total ?? 0) > 1),
+  );
+  const compared: { stat: CaseStats; base: Samples; current: Samples; adaptive: boolean }[] = [];
+  const stats: CaseStats[] = repeated.map(({ case: id, samples: current, baseline: base, adaptive }) => {
     const { rate, low, high } = wilsonInterval(current.pass, current.total);
     const shown = { case: id, samples: current, rate, low, high };
-    const base = baselineSamples(baseline, id);
     if (!base)
-      return { ...shown, baseline: null, p: null, verdict: 'new', failing: current.pass * 2 < current.total };
-    compared.push({ id, base, current });
+      return {
+        ...shown,
+        baseline: null,
+        p: null,
+        verdict: 'new',
+        weak_baseline: false,
+        dropped: false,
+        failing: failsRun(current, false),
+      };
     const c = comparePassRates(base, current, { alpha });
     // An adaptive case was sampled with early stopping: its verdict is the sequential
     // test's (calibrated for that); the exact test's p is shown for reference.
-    const dropped = adaptive.has(id)
+    const dropped = adaptive
       ? nextSampleDecision(base, current, {
           maxSamples: ADAPTIVE_SAMPLING.cap,
           minSamples: ADAPTIVE_SAMPLING.min,
           alpha,
         }) === 'drift'
       : c.dropped;
-    const verdict = dropped ? 'dropped' : c.flaky ? 'flaky' : 'stable';
-    return { ...shown, baseline: base, p: round(c.p), verdict, failing: dropped };
+    const stat: CaseStats = {
+      ...shown,
+      baseline: base,
+      p: round(c.p),
+      verdict: dropped ? 'dropped' : c.flaky ? 'flaky' : 'stable',
+      weak_baseline: base.total < WEAK_BASELINE_SAMPLES,
+      dropped,
+      failing: failsRun(current, dropped),
+    };
+    compared.push({ stat, base, current, adaptive });
+    return stat;
   });
 
-  const caseDrift = new Map<string, Drift>();
-  let suiteDrift: Drift | null = null;
+  const suiteDrift: Drift[] = [];
   if (compared.length > 1) {
     // Many cases, many tests: per-case flags need the suite-level test to reject and a Holm-adjusted p ≤ alpha.
     const verdict = suiteVerdict(
       compared.map((c) => ({ baseline: c.base, current: c.current })),
       { alpha },
     );
-    const statOf = new Map(stats.map((s) => [s.case, s]));
-    compared.forEach((c, i) => {
+    compared.forEach(({ stat, adaptive }, i) => {
       // An adaptive case keeps its sequential verdict: that test already controls its error rate.
-      if (adaptive.has(c.id)) return;
-      const stat = statOf.get(c.id)!;
+      if (adaptive) return;
       const flagged = verdict.perCase[i]!.dropped;
-      stat.failing = flagged;
+      stat.dropped = flagged;
+      stat.failing = failsRun(stat.samples, flagged);
       if (stat.verdict === 'dropped' && !flagged)
         stat.verdict = stat.baseline!.pass < stat.baseline!.total ? 'flaky' : 'stable';
       if (flagged) stat.verdict = 'dropped';
@@ -102,15 +132,18 @@ export function analysePassRates(
     if (verdict.dropped) {
       const base = sum(compared.map((c) => c.base));
       const current = sum(compared.map((c) => c.current));
-      suiteDrift = {
+      suiteDrift.push({
         kind: 'pass_rate_dropped',
         severity: 'fail',
         baseline: base,
         current,
         message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${format(verdict.p)} (${verdict.method}, alpha ${alpha})`,
-      };
+      });
     }
   }
+  const weak = weakBaselineDrift(stats);
+  if (weak) suiteDrift.push(weak);
+  const caseDrift = new Map<string, Drift>();
   for (const stat of stats) {
     if (stat.verdict !== 'dropped' || !stat.baseline) continue;
     caseDrift.set(stat.case, {
@@ -124,15 +157,34 @@ export function analysePassRates(
   return { stats, caseDrift, suiteDrift };
 }
 
-function baselineSamples(baseline: Baseline | null, id: string): { pass: number; total: number } | null {
-  const entry = baseline?.cases[id];
+/**
+ * Says once per suite that its repeated cases were compared with baselines too small to
+ * show a drop, so "no drop" there is not read as "nothing changed". Info: a weak baseline
+ * is a fact about the evidence, not a failure (a case that fails its expectations fails anyway).
+ */
+function weakBaselineDrift(stats: readonly CaseStats[]): Drift | null {
+  const weak = stats.filter((s) => s.weak_baseline);
+  if (weak.length === 0) return null;
+  const compared = stats.filter((s) => s.baseline !== null).length;
+  const sizes = [...new Set(weak.map((s) => s.baseline!.total))].sort((a, b) => a - b);
+  const plural = sizes.length > 1 || sizes[0] !== 1 ? 's' : '';
+  return {
+    kind: 'weak_baseline',
+    severity: 'info',
+    baseline: { cases: weak.length, samples: sizes },
+    current: null,
+    message: `weak baseline: ${weak.length} of ${compared} repeated case${compared === 1 ? '' : 's'} ${weak.length === 1 ? 'has' : 'have'} ${sizes.join(' or ')} baseline sample${plural} (< ${WEAK_BASELINE_SAMPLES}), too few to show a drop, so "stable" is no evidence nothing changed; --update-baselines --repeat ${WEAK_BASELINE_SAMPLES} records more`,
+  };
+}
+
+/** The baseline's samples of a case; a single-sample baseline still counts as one sample. */
+export function baselineSamples(entry: BaselineCase | undefined): Samples | null {
   if (!entry) return null;
   if (entry.samples) return entry.samples;
-  // A single-sample baseline still counts as one sample.
   return { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
 }
 
-function sum(list: { pass: number; total: number }[]): { pass: number; total: number } {
+function sum(list: Samples[]): Samples {
   return list.reduce((a, b) => ({ pass: a.pass + b.pass, total: a.total + b.total }), { pass: 0, total: 0 });
 }
 

@@ -3,9 +3,17 @@ import { overlayTolerance } from '../baseline/tolerance.js';
 import { suiteUsageTotals } from '../baseline/usage-totals.js';
 import type { PlanRecord } from '../journal/records.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
-import type { Baseline, CaseEntry, CaseError, CaseStatus, SuiteReport, TokenTotals } from '../types.js';
+import type {
+  Baseline,
+  BaselineCase,
+  CaseEntry,
+  CaseError,
+  CaseStatus,
+  SuiteReport,
+  TokenTotals,
+} from '../types.js';
 import { CaseFold, latencySummary, Tally } from './case-fold.js';
-import { analysePassRates, type CaseStats } from './pass-rates.js';
+import { analysePassRates, baselineSamples, type CaseStats } from './pass-rates.js';
 
 export interface SuiteFoldInput {
   plan: PlanRecord;
@@ -43,17 +51,16 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     folded.map(({ plan: c, fold }) => ({
       case: c.id,
       samples: { pass: fold.passed, total: fold.sent },
+      baseline: baselineSamples(baselineCase(baseline, c.id)),
       adaptive: c.repeat === 'auto',
     })),
-    baseline,
     input.options.alpha,
   );
   const statOf = new Map(rates.stats.map((s) => [s.case, s]));
   const cases = folded.map(({ plan: c, fold }) => {
     const stat = statOf.get(c.id);
     const entry = caseEntry(plan, c.id, c.messages, c.repeat, fold, stat, input.stopError);
-    const base = baseline && Object.hasOwn(baseline.cases, c.id) ? baseline.cases[c.id] : undefined;
-    const drift = diffCase(entry, base, {
+    const drift = diffCase(entry, baselineCase(baseline, c.id), {
       ...(input.options.candidate ? { candidate: true } : {}),
       tolerance: overlayTolerance(plan.drift, c.drift),
     });
@@ -69,7 +76,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     ...(input.options.candidate ? { options: { candidate: true } } : {}),
     ...(plan.drift ? { tolerance: plan.drift } : {}),
   });
-  if (rates.suiteDrift) drift.push(rates.suiteDrift);
+  drift.push(...rates.suiteDrift);
   const models = new Tally<string>();
   const providers = new Tally<string>();
   for (const { fold } of folded) {
@@ -89,6 +96,11 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     usage: { run: suiteUsageTotals(cases), compared: comparedUsage(cases, baseline) },
   };
   return { suite, cases };
+}
+
+/** The baseline's entry of a case (own keys only: a case id is user input). */
+function baselineCase(baseline: Baseline | null, id: string): BaselineCase | undefined {
+  return baseline && Object.hasOwn(baseline.cases, id) ? baseline.cases[id] : undefined;
 }
 
 function caseEntry(
@@ -126,6 +138,7 @@ function caseEntry(
           baseline: stat.baseline,
           p: stat.p,
           verdict: stat.verdict,
+          weak_baseline: stat.weak_baseline ?? false,
         }
       : null,
     model: first?.model ?? null,
@@ -179,9 +192,10 @@ function caseEntry(
 
 /**
  * The verdict of a case: a single sample's own status; for a repeated case its pass-rate
- * test (a failing sample among passing ones is noise), except that any error shows.
- * `failing` is the pass-rate test's verdict, null for a case sampled once. The fold and
- * the history's reader of driftcheck 0.1 reports both decide with it.
+ * rule (a failing sample among passing ones is noise), except that any error shows.
+ * `failing` is that rule's answer (`failsRun`: fewer than half the samples pass, or the
+ * pass rate dropped against the baseline), null for a case sampled once. The fold and the
+ * history's reader of driftcheck 0.1 reports both decide with it.
  */
 export function caseVerdict(c: {
   sent: number;

@@ -1,3 +1,4 @@
+import { failsRun } from '../fold/pass-rates.js';
 import { caseVerdict } from '../fold/suite.js';
 import { nearestRank } from '../stats/nearest-rank.js';
 import type { CaseError, Drift, RunInfo, SampleResult, Usage } from '../types.js';
@@ -50,12 +51,13 @@ function aggregate(samples: CaseResult[], failingRate: boolean): HistoryCaseInpu
   return {
     suite: first.suite,
     case: first.case,
-    // The fold's verdict (a 0.1 report says a case status per sample, not per case).
+    // The fold's verdict (a 0.1 report says a case status per sample, not per case); its
+    // `failing` flag was the drop test's, and 0.1 let a baseline excuse mostly failing samples.
     status: caseVerdict({
       sent: answered.length,
       errored: errors,
       single: answered.length === 1 ? answered[0]!.status : null,
-      failing: answered.length > 1 ? failingRate : null,
+      failing: answered.length > 1 ? failsRun({ pass: passes, total: answered.length }, failingRate) : null,
     }),
     samples: answered.length,
     passes,

@@ -151,6 +151,10 @@ export function reasons(c: CaseEntry): string {
     );
   else {
     const sent = c.samples.sent;
+    // A repeated case that fails with no failing drift fails on its own samples, not on the
+    // baseline test (failsRun): say so, or "stable" beside it reads as a pass.
+    if (c.status === 'fail' && c.pass_rate && !isRegressed(c))
+      out.push(`fails its expectations: ${c.samples.passed}/${sent} samples pass (fewer than half)`);
     c.checks.forEach((check, i) => {
       const passes = c.check_passes[i] ?? (check.pass ? 1 : 0);
       if (sent > 1 && passes < sent) out.push(`${check.type}: ${sent - passes}/${sent} samples fail`);

@@ -1,5 +1,6 @@
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Drift, Report, ReportHead, SuiteReport } from '../types.js';
+import { verdictLabel } from './pass-rate-label.js';
 import { SpooledFile } from '../util/spool.js';
 import type { Reporter } from './reporter.js';
 
@@ -57,7 +58,7 @@ export function passRateText(c: CaseEntry): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const base = s.baseline ? ` vs baseline ${s.baseline.pass}/${s.baseline.total}` : ' (no baseline samples)';
   const p = s.p === null ? '' : `, p=${s.p}`;
-  return `${c.samples.passed}/${c.samples.sent} pass (${pct(s.rate)}, 95% CI ${pct(s.low)}–${pct(s.high)})${base}${p}: ${s.verdict}${c.status === 'fail' ? ', failing' : ''}`;
+  return `${c.samples.passed}/${c.samples.sent} pass (${pct(s.rate)}, 95% CI ${pct(s.low)}–${pct(s.high)})${base}${p}: ${verdictLabel(s)}${c.status === 'fail' ? ', failing' : ''}`;
 }
 
 /** The details under a failure, error or skip: what failed, what drifted, what answered. */

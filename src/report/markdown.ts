@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../util/atomic.js';
 import { reasons, samplesLabel } from './console.js';
 import { historyLine } from './history-strip.js';
 import { countOf, groupDigits } from './numbers.js';
+import { verdictLabel } from './pass-rate-label.js';
 import type { Reporter } from './reporter.js';
 
 export interface MarkdownOptions {
@@ -113,7 +114,7 @@ export class MarkdownFindings {
       if (this.rates.rows.length < KEPT_ROWS) {
         const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
         this.rates.rows.push(
-          `| ${code(c.id)} | ${c.samples.passed}/${c.samples.sent} (${pct(p.rate)}, CI ${pct(p.low)}–${pct(p.high)}) | ${base} | ${p.p ?? '—'} | ${p.verdict}${c.status === 'fail' ? ' ❌' : ''} |`,
+          `| ${code(c.id)} | ${c.samples.passed}/${c.samples.sent} (${pct(p.rate)}, CI ${pct(p.low)}–${pct(p.high)}) | ${base} | ${p.p ?? '—'} | ${verdictLabel(p)}${c.status === 'fail' ? ' ❌' : ''} |`,
         );
       }
     }

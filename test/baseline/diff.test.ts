@@ -300,6 +300,30 @@ describe('what served the answer', () => {
     expect(drift.map((d) => [d.kind, d.severity])).toEqual(expected);
   });
 
+  // A candidate changes what serves it by design: a Claude candidate against a GPT baseline
+  // is another model, provider and backend, none of which is a regression of its own.
+  it('a candidate run sees another model, provider and fingerprint as info', () => {
+    const served = {
+      model: 'anthropic/claude-sonnet-4.5',
+      provider: 'Anthropic',
+      system_fingerprint: 'fp_2',
+    };
+    const base = baselineCase({ provider: 'OpenAI', system_fingerprint: 'fp_1' });
+    const nightly = diffCase(asCase(result({ case: 'c', ...served })), base);
+    const candidate = diffCase(asCase(result({ case: 'c', ...served })), base, { candidate: true });
+    expect(nightly.map((d) => [d.kind, d.severity])).toEqual([
+      ['model_changed', 'warn'],
+      ['provider_changed', 'fail'],
+      ['fingerprint_changed', 'warn'],
+    ]);
+    expect(candidate.map((d) => [d.kind, d.severity])).toEqual([
+      ['model_changed', 'info'],
+      ['provider_changed', 'info'],
+      ['fingerprint_changed', 'info'],
+    ]);
+    for (const d of candidate) expect(d.message).toMatch(/\(candidate run\)$/);
+  });
+
   it("an error of another kind than the baseline's → error_changed (fail), naming both kinds", () => {
     const drift = diffCase(
       asCase(result({ case: 'c', ...errored(caseError('invalid_model', 'no such model')) })),

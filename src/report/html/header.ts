@@ -1,6 +1,7 @@
 import type { CaseEntry, DriftKind, PassRate, ReportHead } from '../../types.js';
 import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../numbers.js';
+import { verdictLabel } from '../pass-rate-label.js';
 import { compareText } from '../../util/compare-text.js';
 
 const VERDICTS = {
@@ -163,7 +164,7 @@ function passRateTable(rows: PassRateRow[], repeated: number): string {
     .map(({ id, failing, samples, rate: p }) => {
       const tone = failing ? 'bad' : p.verdict === 'stable' || p.verdict === 'new' ? '' : 'warn';
       const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
-      return `<tr><td><code>${h(id)}</code></td><td>${samples.pass}/${samples.total}</td><td>${pct(p.rate)} (${pct(p.low)}–${pct(p.high)})</td><td>${base}</td><td>${p.p ?? '—'}</td><td class="${tone}">${h(p.verdict)}${failing ? ', failing' : ''}</td></tr>`;
+      return `<tr><td><code>${h(id)}</code></td><td>${samples.pass}/${samples.total}</td><td>${pct(p.rate)} (${pct(p.low)}–${pct(p.high)})</td><td>${base}</td><td>${p.p ?? '—'}</td><td class="${tone}">${h(verdictLabel(p))}${failing ? ', failing' : ''}</td></tr>`;
     })
     .join('');
   const more =

@@ -97,7 +97,7 @@ function passRate(c) {
   const p = c.pass_rate;
   return c.samples.passed + '/' + c.samples.sent + ' pass (' + pct(p.rate) + ', 95% CI ' + pct(p.low) + '–' + pct(p.high) + ')' +
     (p.baseline ? ' vs baseline ' + p.baseline.pass + '/' + p.baseline.total : ', no baseline samples') +
-    (p.p === null ? '' : ', p = ' + p.p) + ': ' + p.verdict + (c.status === 'fail' ? ' — fails the run' : ' — does not fail the run');
+    (p.p === null ? '' : ', p = ' + p.p) + ': ' + p.verdict + (p.weak_baseline && p.baseline ? ' (weak baseline: ' + p.baseline.total + (p.baseline.total === 1 ? ' sample)' : ' samples)') : '') + (c.status === 'fail' ? ' — fails the run' : ' — does not fail the run');
 }
 function samplesText(s) {
   const parts = [s.passed + ' passed'];
