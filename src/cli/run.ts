@@ -217,6 +217,10 @@ async function runAndPrint(
       progress.start(planned, alreadyDone);
     },
     onResult: (r) => progress.update(r),
+    onStaleLock: (note) => {
+      progress.finish();
+      io.stderr(`driftcheck: ${note}\n`);
+    },
   });
   progress.finish();
   const { report, runDir } = result;
