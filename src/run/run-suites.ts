@@ -118,8 +118,10 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const runDir = options.resumeDir ?? join(options.reportDir, id);
 
   const cases = planCases(options.suites, meta.plan);
-  // A run that would check nothing is not a pass: say what selected nothing (exit 2).
-  if (cases.length === 0) throw new UsageError(emptySelection(options.suites, meta.plan));
+  // A run that would check nothing is not a pass: say what selected nothing (exit 2). An
+  // empty shard of a small suite is not that: it runs, empty, so that the merge finds it.
+  const nothing = cases.length === 0 ? emptySelection(options.suites, meta.plan) : null;
+  if (nothing) throw new UsageError(nothing);
   const used = new Set(cases.map((c) => c.suite));
   const plannedSuites = options.suites.filter((s) => used.has(s));
   const services = checkServices(cases, options.config, meta.plan.service);
