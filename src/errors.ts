@@ -56,6 +56,17 @@ export class FileError extends DriftcheckError {
   }
 }
 
+/** A folder another driftcheck process holds (a run being run or resumed, a history being appended to) (exit 2). */
+export class LockedError extends DriftcheckError {
+  override readonly name = 'LockedError';
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super('locked', message, 2);
+  }
+}
+
 /** `path:line:column: message` followed by an indented hint — the shape editors and CI link on. */
 export function formatDiagnostic(d: Diagnostic): string {
   const head = `${d.file}:${d.line}:${d.column}: ${d.message}`;

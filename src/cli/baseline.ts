@@ -70,7 +70,11 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
     const at = new Date().toISOString();
     const accepted = report.head.suites.filter((s) => written.includes(baselinePath(baselineDir, s.suite)));
     for (const { suite } of accepted)
-      await appendBaselineAccepted(historyDir, { suite, source_run: run.id, at });
+      await appendBaselineAccepted(
+        historyDir,
+        { suite, source_run: run.id, at },
+        { onStaleLock: (note) => io.stderr(`history: ${note}\n`) },
+      );
     io.stdout(`history: baseline acceptance noted in ${relative(io.cwd, historyDir) || '.'}\n`);
   }
   return 0;

@@ -2,7 +2,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
-import { hasRun } from '../history/dedupe.js';
 import { gitInfo } from '../history/git.js';
 import { renderTrendPage } from '../history/page/render.js';
 import { readHistory } from '../history/read.js';
@@ -65,18 +64,21 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
   const git = await gitInfo(io.env, io.cwd);
   for (const path of positionals.slice(1)) {
     const { run, cases, baselines } = await readRunForHistory(resolve(io.cwd, path));
-    if (await hasRun(dir, run)) {
-      io.stderr(`history: run ${run.run_id} is already in ${relative(io.cwd, dir) || '.'}; skipped\n`);
-      continue;
-    }
     // Reports name the baseline file, not the run it came from: read it now.
     for (const s of run.suites) {
       const file = baselines.get(s.suite);
       if (file) s.baseline_source_run = await baselineSource(resolve(io.cwd, file));
     }
-    const file = await appendRun(dir, { ...run, ...(git.commit || git.branch ? { git } : {}) }, cases);
+    const { file, added } = await appendRun(
+      dir,
+      { ...run, ...(git.commit || git.branch ? { git } : {}) },
+      cases,
+      { onStaleLock: (note) => io.stderr(`history: ${note}\n`) },
+    );
     io.stderr(
-      `history: added run ${run.run_id} (${countOf(cases.length, 'case')}) to ${relative(io.cwd, file)}\n`,
+      added
+        ? `history: added run ${run.run_id} (${countOf(cases.length, 'case')}) to ${relative(io.cwd, file)}\n`
+        : `history: run ${run.run_id} is already in ${relative(io.cwd, dir) || '.'}; skipped\n`,
     );
   }
   return 0;

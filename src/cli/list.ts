@@ -73,7 +73,8 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       )} from ${countOf(rows.length, 'suite')}\n`,
     );
   }
-  // A run would refuse it (exit 2) with the same message.
-  if (cases.length === 0) throw new UsageError(emptySelection(suites, plan));
+  // A run would refuse it (exit 2) with the same message; an empty shard it would run.
+  const nothing = cases.length === 0 ? emptySelection(suites, plan) : null;
+  if (nothing) throw new UsageError(nothing);
   return 0;
 }

@@ -211,14 +211,22 @@ async function runAndPrint(
       io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`);
     },
     onPlan: ({ runDir, planned, alreadyDone, cases, suites }) => {
+      const { shard } = meta.plan;
       const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
       const samples = planned === cases ? '' : ` (${countOf(planned, 'sample')})`;
-      io.stderr(
-        `driftcheck: ${countOf(cases, 'case')}${samples} from ${countOf(suites, 'suite')}${resumed}${ctx.sim ? ' on the embedded simulator' : ''} → ${relative(io.cwd, runDir)}\n`,
-      );
+      // A suite with fewer cases than shards: this job runs empty so that merge finds it.
+      const what =
+        cases === 0 && shard
+          ? `shard ${shard.index}/${shard.total} drew no case (fewer cases than shards): an empty run for the merge`
+          : `${countOf(cases, 'case')}${samples} from ${countOf(suites, 'suite')}${resumed}${ctx.sim ? ' on the embedded simulator' : ''}`;
+      io.stderr(`driftcheck: ${what} → ${relative(io.cwd, runDir)}\n`);
       progress.start(planned, alreadyDone);
     },
     onResult: (r) => progress.update(r),
+    onStaleLock: (note) => {
+      progress.finish();
+      io.stderr(`driftcheck: ${note}\n`);
+    },
   });
   progress.finish();
   const { report, runDir } = result;

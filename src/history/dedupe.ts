@@ -1,18 +1,15 @@
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { monthFile } from './store.js';
 
 /**
- * Whether the history already holds this run as it is now: a run line with its id, start
- * and end. Adding the same run twice is a no-op; a run that was paused and has since been
+ * Whether a month file of the history already holds this run as it is now: a run line
+ * with its id, start and end. Adding the same run twice is a no-op; a run that was paused and has since been
  * resumed to its end has another end, so it is appended, and the reader keeps the last.
  */
 export async function hasRun(
-  dir: string,
+  file: string,
   run: { run_id: string; started_at: string; finished_at: string },
 ): Promise<boolean> {
-  const file = join(dir, monthFile(run.started_at));
   const input = createReadStream(file, 'utf8');
   // A missing month file simply holds no run.
   const missing = new Promise<boolean>((resolve) => input.once('error', () => resolve(false)));

@@ -84,7 +84,7 @@ export function suitesInPlan(suites: Suite[], options: PlanOptions = {}): Suite[
 
 /** The cases the filter and the shard select, in plan order, with their ordinals. */
 function* selectCases(
-  suites: Suite[],
+  suites: readonly Suite[],
   options: PlanOptions,
 ): Generator<{ suite: Suite; testCase: SuiteCase; ordinal: number }> {
   const match = options.filter ? globToRegExp(options.filter) : null;
@@ -181,19 +181,21 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** Why a plan is empty, and what to do about it. */
+/**
+ * Why an empty plan is not worth running (exit 2), and what to do about it; or null when
+ * it is a shard that drew no case of a selection that has some (a suite with fewer cases
+ * than shards): that shard runs, empty, so that `merge` finds every shard of the run.
+ */
 export function emptySelection(
   suites: readonly Suite[],
   plan: Pick<PlanOptions, 'filter' | 'shard'>,
-): string {
+): string | null {
   const total = suites.reduce((n, s) => n + s.cases.length, 0);
   if (total === 0)
     return 'nothing to run: the suites have no cases\n  → add cases, or point run at the folder that has them';
+  const unsharded = selectCases(suites, plan.filter ? { filter: plan.filter } : {});
+  if (plan.shard && !unsharded.next().done) return null;
   const names = suites.map((s) => s.suite);
   const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
-  if (plan.filter && plan.shard)
-    return `nothing to run: --filter '${plan.filter}' with --shard ${plan.shard.index}/${plan.shard.total} selects no case\n  → fewer shards, or a wider filter (suites: ${shown})`;
-  if (plan.filter)
-    return `nothing to run: --filter '${plan.filter}' matches no case of ${total} (it is matched against suite/case, the case id and the suite name; suites: ${shown})\n  → check the pattern: * stays within a segment, ** crosses them`;
-  return `nothing to run: shard ${plan.shard!.index}/${plan.shard!.total} of ${total} case(s) is empty\n  → use at most ${total} shards`;
+  return `nothing to run: --filter '${plan.filter}' matches no case of ${total} (it is matched against suite/case, the case id and the suite name; suites: ${shown})\n  → check the pattern: * stays within a segment, ** crosses them`;
 }

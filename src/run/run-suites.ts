@@ -16,6 +16,7 @@ import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
 import { openReport } from '../report/read.js';
 import { openClients } from '../service/setup.js';
+import { type HeldLock, lockFolder } from '../util/lock.js';
 import type {
   Baseline,
   CompletionRequest,
@@ -70,6 +71,8 @@ export interface RunSuitesOptions {
    * appended to it once the run completes.
    */
   history?: { dir: string; cwd?: string };
+  /** Told when the run folder's or the history's lock, left by a killed process, is taken over. */
+  onStaleLock?: (note: string) => void;
 }
 
 export interface RunSuitesResult {
@@ -98,6 +101,16 @@ const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'm
  * is a thin wrapper over this.
  */
 export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
+  const locks: HeldLock[] = [];
+  try {
+    return await runLocked(options, locks);
+  } finally {
+    for (const lock of locks) lock.release();
+  }
+}
+
+/** runSuites, noting the lock it takes in `locks` for its caller to release. */
+async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<RunSuitesResult> {
   const now = options.now ?? (() => new Date());
   const startedAt = options.meta.started_at ?? now().toISOString();
   const id = options.meta.id ?? newRunId(new Date(startedAt));
@@ -105,8 +118,10 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
   const runDir = options.resumeDir ?? join(options.reportDir, id);
 
   const cases = planCases(options.suites, meta.plan);
-  // A run that would check nothing is not a pass: say what selected nothing (exit 2).
-  if (cases.length === 0) throw new UsageError(emptySelection(options.suites, meta.plan));
+  // A run that would check nothing is not a pass: say what selected nothing (exit 2). An
+  // empty shard of a small suite is not that: it runs, empty, so that the merge finds it.
+  const nothing = cases.length === 0 ? emptySelection(options.suites, meta.plan) : null;
+  if (nothing) throw new UsageError(nothing);
   const used = new Set(cases.map((c) => c.suite));
   const plannedSuites = options.suites.filter((s) => used.has(s));
   const services = checkServices(cases, options.config, meta.plan.service);
@@ -119,6 +134,16 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
     ...(options.requestHeaders ? { requestHeaders: options.requestHeaders } : {}),
   });
   await mkdir(runDir, { recursive: true });
+  // One process per run folder: a second resume of a run (or a resume of a running one)
+  // would send its unfinished cases again and journal them twice. It is refused (exit 2).
+  const lock = await lockFolder(runDir, {
+    what: `run folder ${runDir}`,
+    ...(options.onStaleLock ? { onStale: options.onStaleLock } : {}),
+  }).catch(async (error: unknown) => {
+    await opened.close();
+    throw error;
+  });
+  locks.push(lock);
   if (!options.resumeDir) await writeRunMeta(runDir, meta);
   const reporters = await createReporters(options.reporters ?? FILE_REPORTERS, {
     dir: runDir,
@@ -208,7 +233,10 @@ export async function runSuites(options: RunSuitesOptions): Promise<RunSuitesRes
 
   const { head, files } = await finishFold(fold);
   await updateLatest(options.reportDir, id);
-  const history = tonight && options.history ? await appendTonight(options.history, tonight, head) : null;
+  const history =
+    tonight && options.history
+      ? await appendTonight(options.history, tonight, head, options.onStaleLock)
+      : null;
   let baselinesWritten: string[] = [];
   let baselinesSkipped: string | null = null;
   if (meta.update_baselines) {
@@ -246,7 +274,8 @@ async function appendTonight(
   history: { dir: string; cwd?: string },
   tonight: NonNullable<Awaited<ReturnType<typeof openHistory>>>,
   head: ReportHead,
-): Promise<{ appended: string; problems: string[] }> {
+  onStaleLock: ((note: string) => void) | undefined,
+): Promise<{ appended: string | null; problems: string[] }> {
   const { appendRun, gitInfo, historyRun } = await import('../history/index.js');
   // The case lines were made as the suites were folded: the report is not read back.
   const run = historyRun(head.run, head.suites);
@@ -255,8 +284,13 @@ async function appendTonight(
     baseline_source_run: tonight.annotator.sources.get(s.suite) ?? null,
   }));
   const git = await gitInfo(process.env, history.cwd ?? process.cwd());
-  const appended = await appendRun(history.dir, { ...run, suites, git }, tonight.annotator.lines);
-  return { appended, problems: tonight.problems };
+  const { file, added } = await appendRun(
+    history.dir,
+    { ...run, suites, git },
+    tonight.annotator.lines,
+    onStaleLock ? { onStaleLock } : {},
+  );
+  return { appended: added ? file : null, problems: tonight.problems };
 }
 
 async function finishFold(fold: RunFold): Promise<{ head: ReportHead; files: string[] }> {

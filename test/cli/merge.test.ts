@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/types.js';
@@ -107,5 +108,68 @@ describe('shards and merge', () => {
     const merged = await readReport(join(project.dir, 'partial'));
     // Partial: nothing in the baseline can be called missing.
     expect(merged.suites.flatMap((s) => s.drift.map((d) => d.kind))).not.toContain('missing_case');
+  });
+});
+
+describe('a suite with fewer cases than shards', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    project = await makeProject({ 'suites/small.yaml': suite('small', ['s1', 's2']) });
+    for (let i = 1; i <= 3; i++) {
+      const shard = await runCli(['run', '--sim', '--shard', `${i}/3`, '--reporter', 'json'], {
+        cwd: project.dir,
+      });
+      expect(shard.code).toBe(0);
+      dirs.push(runDirFrom(shard, project.dir));
+    }
+  });
+  afterAll(() => project.cleanup());
+
+  it('the shard that draws no case writes a run folder with an empty plan and exits 0', async () => {
+    const empty = await readReport(dirs[2]!);
+    expect(empty.run.shard).toEqual({ index: 3, total: 3 });
+    expect(empty.run.status).toBe('completed');
+    expect(empty.summary).toMatchObject({ cases: 0, not_run: 0 });
+    const journal = (await readFile(join(dirs[2]!, 'results.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type?: string });
+    expect(journal.map((r) => r.type)).toEqual(['run', 'end']); // no plan, no sample
+    expect(existsSync(join(dirs[2]!, 'run.json'))).toBe(true);
+    // list shows what that run sent: nothing, and no error.
+    const list = await runCli(['list', '--shard', '3/3'], { cwd: project.dir });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('0 cases, 0 samples from 0 suites');
+  });
+
+  it('merge counts the empty shard as present; without it, or without another, it fails', async () => {
+    const out = join(project.dir, 'merged');
+    const merge = await runCli(['merge', ...dirs, '--out', out], { cwd: project.dir });
+    expect(merge.stderr).toMatch(/merged 3 run\(s\)/);
+    expect(merge.code).toBe(0);
+    const merged = await readReport(out);
+    expect(merged.summary).toMatchObject({ cases: 2, passed: 2, not_run: 0 });
+
+    for (const [without, missing] of [
+      [2, '3/3'],
+      [1, '2/3'],
+    ] as const) {
+      const partial = await runCli(
+        ['merge', ...dirs.filter((_, i) => i !== without), '--out', join(project.dir, `partial-${without}`)],
+        { cwd: project.dir },
+      );
+      expect(partial.code).toBe(2);
+      expect(partial.stderr).toContain(`shard ${missing} missing`);
+    }
+  });
+
+  it('a filter that matches nothing still selects nothing: exit 2, no run folder', async () => {
+    const before = await readdir(join(project.dir, 'reports'));
+    const run = await runCli(['run', '--sim', '--filter', 'nomatch'], { cwd: project.dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--filter 'nomatch' matches no case of 2/);
+    expect(await readdir(join(project.dir, 'reports'))).toEqual(before);
   });
 });

@@ -63,6 +63,23 @@ describe('history store', () => {
     });
   });
 
+  it('adds the same run twice at once as one run: the look and the append happen under the lock', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => appendRun(dir, makeRun(0), [makeCase('a')])));
+    expect(results.map((r) => r.added).sort()).toEqual([false, false, true]);
+    const text = await readFile(join(dir, '2026-11.jsonl'), 'utf8');
+    expect(text.split('\n').filter((line) => line.startsWith('{"t":"run"'))).toHaveLength(1);
+    expect(await readdir(dir)).toEqual(['2026-11.jsonl']); // the lock is gone
+  });
+
+  it('starts on a line of its own after a torn last line, so the run appended is read back', async () => {
+    await appendRun(dir, makeRun(0), [makeCase('a')]);
+    await appendFile(join(dir, '2026-11.jsonl'), '{"t":"run","v":1,"id":"torn');
+    await appendRun(dir, makeRun(1), [makeCase('b')]);
+    const history = await readHistory(dir);
+    expect(history.runs.map((r) => r.run_id)).toEqual([makeRun(0).run_id, makeRun(1).run_id]);
+    expect(history.problems.map((p) => p.line)).toEqual([3]);
+  });
+
   it('reports corrupt and foreign lines with file and line, and keeps going', async () => {
     await appendRun(dir, makeRun(0), [makeCase('a')]);
     const file = join(dir, '2026-11.jsonl');
