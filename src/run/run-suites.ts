@@ -9,6 +9,7 @@ import { unconfiguredServices } from '../config/services.js';
 import { isRunStop } from '../error-kinds.js';
 import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
+import { refusals } from '../fold/provenance.js';
 import { readJournal } from '../journal/read.js';
 import type { EndRecord, PlanRecord, RunRecord } from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
@@ -67,9 +68,10 @@ export interface RunSuitesOptions {
   /**
    * The nightly history folder (`run --history`, `history: { dir }`): earlier nights inform
    * tonight's report (when each changed case began changing, slow drift), and tonight is
-   * appended to it once the run completes.
+   * appended to it once the run completes — when it is a nightly, complete run of the real
+   * services, or `force` says to append it anyway (its line then says it was forced).
    */
-  history?: { dir: string; cwd?: string };
+  history?: { dir: string; cwd?: string; force?: boolean };
 }
 
 export interface RunSuitesResult {
@@ -86,8 +88,11 @@ export interface RunSuitesResult {
   journalSkipped: number;
   /** Samples in which a key value was found and replaced. */
   redacted: number;
-  /** What the history said: the file tonight was appended to, and lines it passed over. */
-  history: { appended: string | null; problems: string[] } | null;
+  /**
+   * What the history said: the file tonight was appended to (null when it was not), why it
+   * was not (a candidate, simulator, shard or filtered run), and lines it passed over.
+   */
+  history: { appended: string | null; refused: string[]; problems: string[] } | null;
 }
 
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
@@ -244,23 +249,27 @@ async function openHistory(dir: string, run: { id: string; started_at: string })
 
 /**
  * Appends tonight's run to the history: a run that stopped early is recorded too (its
- * status says so), so the trend page can show paused nights.
+ * status says so), so the trend page can show paused nights. A candidate, simulator, shard
+ * or filtered run is not a night: it is appended only when forced, and marked so.
  */
 async function appendTonight(
-  history: { dir: string; cwd?: string },
+  history: { dir: string; cwd?: string; force?: boolean },
   tonight: NonNullable<Awaited<ReturnType<typeof openHistory>>>,
   head: ReportHead,
-): Promise<{ appended: string; problems: string[] }> {
+): Promise<{ appended: string | null; refused: string[]; problems: string[] }> {
+  const refused = refusals('run_history', head.run);
+  if (refused.length && !history.force) return { appended: null, refused, problems: tonight.problems };
   const { appendRun, gitInfo, historyRun } = await import('../history/index.js');
   // The case lines were made as the suites were folded: the report is not read back.
   const run = historyRun(head.run, head.suites);
+  if (run.provenance && refused.length) run.provenance.forced = true;
   const suites = run.suites.map((s) => ({
     ...s,
     baseline_source_run: tonight.annotator.sources.get(s.suite) ?? null,
   }));
   const git = await gitInfo(process.env, history.cwd ?? process.cwd());
   const appended = await appendRun(history.dir, { ...run, suites, git }, tonight.annotator.lines);
-  return { appended, problems: tonight.problems };
+  return { appended, refused: [], problems: tonight.problems };
 }
 
 async function finishFold(fold: RunFold): Promise<{ head: ReportHead; files: string[] }> {
