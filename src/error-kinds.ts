@@ -16,11 +16,13 @@ export function isAccessStop(error: CaseError): boolean {
 }
 
 /**
- * A request that reached no chat-completion endpoint at all (a wrong base_url): every other
- * case would fail the same way, so the run stops (exit 2) and says to check base_url.
+ * A configuration every other case would fail on the same way, so the run stops (exit 2)
+ * at its first answer instead of sending them all: a request that reached no
+ * chat-completion endpoint (a wrong base_url), or a model the service does not have (a
+ * mistyped `model:` or `--model`).
  */
 export function isConfigStop(error: CaseError): boolean {
-  return error.kind === 'endpoint_not_found';
+  return error.kind === 'endpoint_not_found' || error.kind === 'invalid_model';
 }
 
 /** An error that stops the run for reasons outside the case: its sample is sent again on resume. */

@@ -505,8 +505,19 @@ export interface Baseline {
   model: string;
   /** Run id the baseline was accepted from. */
   source_run: string;
+  /**
+   * What that run was, when it was not a nightly run of the real services (a simulator,
+   * candidate or shard run, accepted with `--force` where that is needed). Absent: nightly.
+   */
+  provenance?: BaselineProvenance;
   cases: Record<string, BaselineCase>;
 }
+
+/** A baseline's source run, when it was not a plain nightly one. */
+export type BaselineProvenance = Omit<Provenance, 'rendered_by'> & {
+  /** Accepted with `--force` despite what the run was. */
+  forced: boolean;
+};
 
 // ─── Reports ─────────────────────────────────────────────────────────────────
 
@@ -515,9 +526,14 @@ export type RunStatus = 'completed' | 'paused' | 'interrupted';
 /** Why a run ended before its plan did. */
 export type StopReason =
   | { kind: 'paused' | 'access' | 'config'; error: CaseError }
-  | { kind: 'interrupted'; error: null; signal: 'SIGINT' | 'SIGTERM' };
-/** DESIGN.md's 0–4, plus the shell's 128 + signal for a run interrupted by SIGINT (130) or SIGTERM (143). */
-export type ExitCode = 0 | 1 | 2 | 3 | 4 | 130 | 143;
+  | { kind: 'interrupted'; error: null; signal: 'SIGINT' | 'SIGTERM' }
+  /** The journal has no end record: the run was killed (kill -9, out of memory) or crashed. */
+  | { kind: 'killed'; error: null };
+/**
+ * DESIGN.md's 0–4, plus the shell's 128 + signal for a run interrupted by SIGINT (130) or
+ * SIGTERM (143), and 137 (128 + SIGKILL) recorded for a run whose journal has no end record.
+ */
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 130 | 137 | 143;
 
 export interface RunInfo {
   id: string;
@@ -534,6 +550,28 @@ export interface RunInfo {
   shard: { index: number; total: number } | null;
   /** Why the run stopped early (budget pause, auth stop), when it did. */
   stop_reason: CaseError | null;
+  /**
+   * What the run is (absent in reports written before it existed: read them with `provenanceOf`):
+   * baselines and the nightly history refuse candidate, simulator and shard runs by it.
+   */
+  provenance: Provenance;
+}
+
+/**
+ * Where a report's verdicts come from. A candidate, simulator or shard run never passes
+ * for a nightly one: `baseline accept` and the history read this (src/fold/provenance.ts).
+ */
+export interface Provenance {
+  /** `nightly`: the suites' own models; `candidate`: `run --model`/`--models`. */
+  kind: 'nightly' | 'candidate';
+  /** Answered by the embedded simulator (`run --sim`). */
+  sim: boolean;
+  /** One shard of a sharded run, alone (`run --shard I/N`); null for a merge of every shard. */
+  shard: { index: number; total: number } | null;
+  /** Every case of its suites was planned: no `--filter`, no `--shard`, or every shard merged. */
+  complete: boolean;
+  /** The command that wrote the report: the run itself, `report` re-rendering its journal, `merge` or `diff`. */
+  rendered_by: 'run' | 'report' | 'merge' | 'diff';
 }
 
 /**

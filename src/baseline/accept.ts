@@ -1,7 +1,41 @@
+import { provenanceOf, refusals } from '../fold/provenance.js';
 import type { StoredReport } from '../report/read.js';
-import type { CaseEntry } from '../types.js';
+import type { BaselineProvenance, CaseEntry, ReportHead } from '../types.js';
 import { baselineFromEntries } from './build.js';
 import { readBaseline, writeBaseline } from './store.js';
+
+/**
+ * Why a run's answers are not tonight's answers of the suites' models on the real services
+ * (a candidate, simulator or shard run), or empty: `baseline accept` refuses such a run
+ * unless forced, and the baselines written from it say what it was.
+ */
+export function acceptRefusals(head: ReportHead): string[] {
+  return refusals('accept', head.run);
+}
+
+/**
+ * What accepting the run would change, one line per suite (for a refusal to show): the
+ * baseline's model, and how many of its cases.
+ */
+export async function acceptChanges(
+  baselineDir: string,
+  head: ReportHead,
+  selection?: ReadonlyMap<string, readonly string[]>,
+): Promise<string[]> {
+  const lines: string[] = [];
+  for (const s of head.suites) {
+    if (selection && !selection.has(s.suite)) continue;
+    const previous = await readBaseline(baselineDir, s.suite);
+    const model = !previous
+      ? `new baseline, model ${s.requested_model}`
+      : previous.model === s.requested_model
+        ? `model ${s.requested_model} (unchanged)`
+        : `model ${previous.model} → ${s.requested_model}`;
+    const cases = selection?.get(s.suite)?.length ?? s.cases;
+    lines.push(`suite ${s.suite}: ${model}; ${cases} case(s) replaced`);
+  }
+  return lines;
+}
 
 /**
  * Promotes a stored run to baselines (`--update-baselines`, `baseline accept`): one file per
@@ -13,8 +47,10 @@ export async function acceptReport(
   baselineDir: string,
   report: StoredReport,
   selection?: ReadonlyMap<string, readonly string[]>,
+  options: { forced?: boolean } = {},
 ): Promise<string[]> {
   const written: string[] = [];
+  const provenance = baselineProvenance(report.head, options.forced ?? false);
   const suites = new Map(report.head.suites.map((s) => [s.suite, s]));
   let current: string | null = null;
   let cases: CaseEntry[] = [];
@@ -31,6 +67,7 @@ export async function acceptReport(
         cases,
         previous: await readBaseline(baselineDir, info.suite),
         ...(only ? { only } : {}),
+        ...(provenance ? { provenance } : {}),
       });
       written.push(await writeBaseline(baselineDir, baseline));
     }
@@ -45,4 +82,11 @@ export async function acceptReport(
   }
   await flush();
   return written;
+}
+
+/** What a baseline records of its source run: nothing for a nightly run, else what it was. */
+function baselineProvenance(head: ReportHead, forced: boolean): BaselineProvenance | undefined {
+  if (acceptRefusals(head).length === 0) return undefined;
+  const { kind, sim, shard, complete } = provenanceOf(head.run);
+  return { kind, sim, shard, complete, forced };
 }

@@ -1,4 +1,4 @@
-import type { Baseline, BaselineCase, CaseEntry } from '../types.js';
+import type { Baseline, BaselineCase, BaselineProvenance, CaseEntry } from '../types.js';
 
 export interface BaselineInput {
   suite: string;
@@ -10,6 +10,8 @@ export interface BaselineInput {
   previous: Baseline | null;
   /** Case ids to accept (`baseline accept --case`); every other case of `previous` stays as it was. */
   only?: readonly string[];
+  /** What the source run was, when it was not a nightly run of the real services. */
+  provenance?: BaselineProvenance;
 }
 
 /**
@@ -65,6 +67,7 @@ export function baselineFromEntries(input: BaselineInput): Baseline {
     service: input.service,
     model: input.model,
     source_run: input.run_id,
+    ...(input.provenance ? { provenance: input.provenance } : {}),
     cases: Object.fromEntries(cases),
   };
 }

@@ -6,7 +6,8 @@ import { compareText } from '../util/compare-text.js';
  * any field not listed (a future addition) follows in sorted order, so output never
  * depends on the order in which objects were built.
  */
-const TOP_FIELDS = ['schema_version', 'suite', 'service', 'model', 'source_run', 'cases'];
+const TOP_FIELDS = ['schema_version', 'suite', 'service', 'model', 'source_run', 'provenance', 'cases'];
+const PROVENANCE_FIELDS = ['kind', 'sim', 'shard', 'complete', 'forced'];
 const CASE_FIELDS = [
   'status',
   'samples',
@@ -57,6 +58,7 @@ function orderCase(c: BaselineCase): object {
  */
 export function serializeBaseline(baseline: Baseline): string {
   const value = ordered(baseline, TOP_FIELDS, (key, v) => {
+    if (key === 'provenance') return ordered(v as object, PROVENANCE_FIELDS, (_k, x) => sortedDeep(x));
     if (key !== 'cases') return sortedDeep(v);
     // Integer-like ids ("2", "10") still come first in numeric order — a rule of JS objects —
     // which is just as deterministic.

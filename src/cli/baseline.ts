@@ -1,13 +1,17 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { acceptReport } from '../baseline/accept.js';
+import { acceptChanges, acceptRefusals, acceptReport } from '../baseline/accept.js';
 import { baselinePath } from '../baseline/store.js';
 import { UsageError } from '../errors.js';
 import { openReport } from '../report/read.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 
-/** `driftcheck baseline accept RUN_DIR [--case ID…]`: promote a run's results to baselines/. */
+/**
+ * `driftcheck baseline accept RUN_DIR [--case ID…] [--force]`: promote a run's results to
+ * baselines/. A candidate, simulator or lone shard run is refused (exit 2, with what it would
+ * change) unless `--force`.
+ */
 export async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -16,6 +20,7 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
       'baseline-dir': { type: 'string' },
       history: { type: 'string' },
       config: { type: 'string' },
+      force: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -55,7 +60,16 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
   }
   const paths = projectPaths(io, values.config);
   const baselineDir = paths.dir(values['baseline-dir'], 'baselines');
-  const written = await acceptReport(baselineDir, report, selection);
+  // A candidate, simulator or shard run is not tonight's answers of the suites' models: never silently.
+  const refused = acceptRefusals(report.head);
+  if (refused.length && !values.force) {
+    const changes = await acceptChanges(baselineDir, report.head, selection);
+    throw new UsageError(
+      `run ${run.id} is ${refused.join(', ')}; accepting it would change:\n${changes.map((c) => `  ${c}`).join('\n')}\n  → accept a nightly run of the suites' own models, or pass --force (the baselines then record what the run was)`,
+    );
+  }
+  if (refused.length) io.stderr(`note: run ${run.id} is ${refused.join(', ')}; accepted with --force\n`);
+  const written = await acceptReport(baselineDir, report, selection, { forced: refused.length > 0 });
   for (const file of written) io.stdout(`baseline written: ${relative(io.cwd, file)}\n`);
   if (!written.length) io.stdout('nothing to accept: the run has no finished cases\n');
   // The nightly history notes the acceptance: its slow-drift detector starts over for these suites.

@@ -72,6 +72,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     baseline: async (suite) => ({ baseline: baselines.get(suite) ?? null, path: `run ${a.head.run.id}` }),
     reporters,
     complete: true,
+    renderedBy: 'diff',
     run: {
       id: `${a.head.run.id}..${b.head.run.id}`,
       command: ['driftcheck', 'diff', a.head.run.id, b.head.run.id],

@@ -26,6 +26,9 @@ Options:
   --baseline-dir DIR     where baselines live (default baselines/)
   --reporter LIST        console,json,html,junit,markdown (default: all; report.json always)
   --history DIR          read earlier nights from this history folder and append tonight
+                         (only a nightly, complete run of the real services is appended)
+  --history-force        append tonight even when it is a candidate, simulator, shard or
+                         filtered run (the history marks it as forced)
   --allow-alias          run suites that name a ~author/family-latest alias
 
 Examples:
@@ -52,10 +55,13 @@ Examples:
   driftcheck validate
   driftcheck validate suites/refunds.yaml
 `,
-  baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--baseline-dir DIR] [--history DIR]
+  baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--force] [--baseline-dir DIR] [--history DIR]
 
 Promotes a run's results to baselines/ (all cases, or those named by id or suite/id).
 With a history (--history or history: in the config) the acceptance is noted there.
+A candidate run (--model), a simulator run (--sim) or one shard alone is refused (exit 2)
+with what accepting it would change; --force accepts it, and the baseline records what
+the run was (its "provenance").
 
 Examples:
   driftcheck baseline accept reports/latest
@@ -84,7 +90,8 @@ Examples:
 
 Re-renders every report of a run from its journal (results.jsonl) and the baselines: a
 run killed before it wrote them, or an old run after an upgrade. Several folders are
-folded into one report (as merge does) and need --out.
+folded into one report (as merge does) and need --out. A run stopped by a signal, or
+killed (its journal has no end record), exits 1 when what was rendered fails, else 3.
 
 Examples:
   driftcheck report reports/20261122T050004Z-e9d8
@@ -129,9 +136,10 @@ Examples:
   driftcheck list suites/ --shard 2/4 --json
 `,
   history: `Usage: driftcheck history DIR --out FILE.html [--report-base PATH] [--link TEMPLATE] [--title TEXT]
-       driftcheck history add DIR REPORT_DIR…
+       driftcheck history add DIR REPORT_DIR… [--force]
 
-Renders the trend page of a history folder, or appends finished runs to it.
+Renders the trend page of a history folder, or appends finished runs to it. A folder that
+does not exist, or holds no month file, is an error (exit 2), not an empty page.
 
 Options:
   DIR                    the history folder (JSON Lines, one file per month)
@@ -140,7 +148,9 @@ Options:
   --link TEMPLATE        link to a night's report; {run} {suite} {case} are filled in
                          (default <report-base>/{run}/report.html#{suite}/{case})
   --title TEXT           the page's title
-  add                    append the runs of finished run folders (or report.json files) to DIR
+  add                    append the runs of finished run folders (or report.json files) to DIR;
+                         a candidate run, one shard alone or a filtered run is refused (exit 2)
+  --force                (add) append it anyway: the trend page marks the night as forced
 
 Examples:
   driftcheck history add .driftcheck/history reports/latest

@@ -1,11 +1,12 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
 import { gitInfo } from '../history/git.js';
 import { renderTrendPage } from '../history/page/render.js';
-import { readHistory } from '../history/read.js';
+import { MONTH_FILE, readHistory } from '../history/read.js';
 import { readRunForHistory } from '../history/report-input.js';
+import { refusals } from '../fold/provenance.js';
 import { appendRun } from '../history/store.js';
 import type { History } from '../history/types.js';
 import { countOf } from '../report/numbers.js';
@@ -33,6 +34,12 @@ async function pageCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE);
   const dir = resolve(io.cwd, positionals[0]!);
+  // A mistyped folder must not publish an empty page with exit 0 (a green CI step).
+  if (!(await holdsHistory(dir)))
+    throw new FileError(
+      dir,
+      `not a history folder (it does not exist, or holds no YYYY-MM.jsonl file)\n  → check the path, or add a run first: driftcheck history add ${positionals[0]} REPORT_DIR…`,
+    );
   const history = await readHistory(dir);
   reportProblems(history, io);
   if (history.runs.length === 0)
@@ -58,12 +65,28 @@ async function pageCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 async function addCommand(args: string[], io: CliIO): Promise<number> {
-  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { force: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (positionals.length < 2) throw new UsageError(USAGE);
   const dir = resolve(io.cwd, positionals[0]!);
   const git = await gitInfo(io.env, io.cwd);
+  const runs = [];
+  // Every folder is read and judged before the first line is written: a refusal appends nothing.
   for (const path of positionals.slice(1)) {
-    const { run, cases, baselines } = await readRunForHistory(resolve(io.cwd, path));
+    const read = await readRunForHistory(resolve(io.cwd, path));
+    const refused = refusals('history_add', read.head.run);
+    if (refused.length && !values.force)
+      throw new UsageError(
+        `${path}: run ${read.run.run_id} is ${refused.join(', ')}, not a night\n  → add the nightly (or merged) run, or pass --force to add it anyway (the trend page marks it as forced)`,
+      );
+    if (refused.length && read.run.provenance) read.run.provenance.forced = true;
+    runs.push(read);
+  }
+  for (const { run, cases, baselines } of runs) {
     // Reports name the baseline file, not the run it came from: read it now.
     for (const s of run.suites) {
       const file = baselines.get(s.suite);
@@ -82,6 +105,12 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
     );
   }
   return 0;
+}
+
+/** Whether a folder exists and holds at least one month file of a history. */
+async function holdsHistory(dir: string): Promise<boolean> {
+  const names = await readdir(dir).catch(() => null);
+  return names?.some((n) => MONTH_FILE.test(n)) ?? false;
 }
 
 async function baselineSource(file: string): Promise<string | null> {

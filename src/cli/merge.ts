@@ -47,6 +47,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
     reporters: await journalReporters(io, outDir, reporters),
     complete,
+    renderedBy: 'merge',
     run: { id: newRunId(new Date()), command: ['driftcheck', 'merge', ...args], shard: null },
   });
   await publishSummary(io, outDir, reporters);

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
+import { renderedExitCode } from '../fold/summary.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { journalReporters, parseReporters, publishSummary } from './outputs.js';
@@ -34,6 +35,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   const folded = await foldRunDirs(dirs, {
     baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
     reporters: await journalReporters(io, out, reporters),
+    renderedBy: 'report',
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
   });
   for (const { dir, lines } of folded.skipped)
@@ -42,5 +44,6 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     );
   await publishSummary(io, out, reporters);
   io.stderr(`report: ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
-  return folded.head.run.exit_code;
+  // A signal (or a kill) reached the run, not this command: it exits by what it rendered.
+  return renderedExitCode(folded.head.run, folded.head.summary);
 }

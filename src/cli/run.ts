@@ -21,6 +21,7 @@ import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
 import { loadReport } from '../report/read.js';
+import { checkCandidateModels } from '../service/check-models.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -39,6 +40,7 @@ const OPTIONS = {
   reporter: { type: 'string' },
   'allow-alias': { type: 'boolean' },
   history: { type: 'string' },
+  'history-force': { type: 'boolean' },
   'require-baselines': { type: 'boolean' },
 } as const;
 
@@ -122,6 +124,22 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // The simulator's code loads only for --sim runs.
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
+  if (!resumeDir) {
+    // A mistyped candidate is caught against the router's model list before anything is sent.
+    const services = suitesInPlan(suites, meta.plan).flatMap(
+      (s) => config.services[meta.plan.service ?? s.service] ?? [],
+    );
+    const models = [...(meta.plan.model ? [meta.plan.model] : []), ...(candidates ?? [])];
+    await checkCandidateModels(
+      models,
+      [...new Set(services)],
+      env,
+      candidates ? '--models' : '--model',
+    ).catch(async (error: unknown) => {
+      await sim?.simulator.close();
+      throw error;
+    });
+  }
   const interrupts = watchInterrupts(io, graceMs(io.env));
   const historyDir = project.history(values.history, config);
   const once = (runMeta: typeof meta, dir?: string) =>
@@ -137,6 +155,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         interrupts,
         sim: Boolean(sim),
         historyDir,
+        historyForce: Boolean(values['history-force']),
       },
       runMeta,
       dir,
@@ -171,6 +190,7 @@ interface RunContext {
   interrupts: ReturnType<typeof watchInterrupts>;
   sim: boolean;
   historyDir: string | null;
+  historyForce: boolean;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -203,7 +223,7 @@ async function runAndPrint(
       color: io.color,
       ...(io.columns ? { columns: io.columns } : {}),
     },
-    ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd } } : {}),
+    ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd, force: ctx.historyForce } } : {}),
     interrupt: ctx.interrupts.interrupt,
     abortInFlight: ctx.interrupts.abortInFlight,
     onThrottle: (service, concurrency) => {
@@ -238,6 +258,10 @@ async function runAndPrint(
   for (const problem of result.history?.problems ?? [])
     io.stderr(`driftcheck: history: passed over ${problem}\n`);
   if (result.history?.appended) io.stderr(`history: ${relative(io.cwd, result.history.appended)}\n`);
+  if (result.history?.refused.length)
+    io.stderr(
+      `history: not appended: this is ${result.history.refused.join(', ')}, not a night\n  → --history-force appends it anyway (the trend page marks it as forced)\n`,
+    );
   if (result.journalSkipped) {
     io.stderr(
       `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,
@@ -276,9 +300,9 @@ function parseModels(
   return models;
 }
 
-/** The exit code of several runs: the most serious first (auth, budget, interrupt, failure). */
+/** The exit code of several runs: the most serious first (auth, configuration, budget, interrupt, failure). */
 function worstExitCode(codes: ExitCode[]): ExitCode {
-  return ([4, 3, 130, 143, 1] as const).find((c) => codes.includes(c)) ?? 0;
+  return ([4, 2, 3, 130, 143, 1] as const).find((c) => codes.includes(c)) ?? 0;
 }
 
 /** `--repeat N|auto`. */

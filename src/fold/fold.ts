@@ -4,6 +4,7 @@ import type { Reporter } from '../report/reporter.js';
 import type {
   Baseline,
   CaseEntry,
+  Provenance,
   ReportHead,
   RunInfo,
   SampleResult,
@@ -12,7 +13,8 @@ import type {
 } from '../types.js';
 import { CaseFold } from './case-fold.js';
 import { foldSuite } from './suite.js';
-import { countSuite, emptySummary, exitCodeFor, runStatusFor } from './summary.js';
+import { provenanceFrom } from './provenance.js';
+import { countSuite, emptySummary, exitCodeFor, KILLED, runStatusFor } from './summary.js';
 
 export interface FoldOptions {
   /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
@@ -35,7 +37,9 @@ export interface FoldOptions {
   /** How the run stopped, decided by the caller (a merge of shards: the worst shard's stop). */
   stop?: StopReason | null;
   /** Replaces fields of the run info (a merge gets its own id and command). */
-  run?: Partial<Omit<RunInfo, 'status' | 'exit_code' | 'stop_reason'>>;
+  run?: Partial<Omit<RunInfo, 'status' | 'exit_code' | 'stop_reason' | 'provenance'>>;
+  /** The command folding the journals, for the report's provenance (default: the run itself). */
+  renderedBy?: Provenance['rendered_by'];
   now?: () => Date;
 }
 
@@ -287,13 +291,19 @@ export class RunFold {
   private stop(): StopReason | null {
     if (this.options.stop !== undefined) return this.options.stop;
     if (this.end) return this.end.stop;
-    return { kind: 'interrupted', error: null, signal: 'SIGTERM' };
+    return KILLED;
   }
 
   private head(): ReportHead {
     const stop = this.stop();
     const now = (this.options.now ?? (() => new Date()))().toISOString();
     const base = this.run;
+    const facts = {
+      sim: base?.sim ?? false,
+      candidate_model: base?.candidate_model ?? null,
+      shard: base?.shard ?? null,
+      ...this.options.run,
+    };
     const run: RunInfo = {
       id: base?.id ?? 'unknown',
       status: runStatusFor(stop),
@@ -307,6 +317,7 @@ export class RunFold {
       shard: base?.shard ?? null,
       stop_reason: stop?.error ?? null,
       ...this.options.run,
+      provenance: provenanceFrom(facts, this.complete(), this.options.renderedBy ?? 'run'),
     };
     return { schema_version: 2, run, summary: this.summary, suites: this.reported };
   }

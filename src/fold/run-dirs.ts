@@ -5,8 +5,9 @@ import { isLegacyJournal, legacySample, readLegacyRun } from '../journal/legacy.
 import { readJournal } from '../journal/read.js';
 import type { JournalRecord, RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
-import type { Baseline, ReportHead, RunInfo, StopReason } from '../types.js';
+import type { Baseline, Provenance, ReportHead, RunInfo, StopReason } from '../types.js';
 import { RunFold } from './fold.js';
+import { KILLED } from './summary.js';
 
 export interface FoldedRuns {
   head: ReportHead;
@@ -18,7 +19,13 @@ export interface FoldedRuns {
 }
 
 /** Worst first: a configuration stop, an access stop, a budget pause, an interrupt. */
-const STOP_RANK: Record<StopReason['kind'], number> = { config: 0, access: 1, paused: 2, interrupted: 3 };
+const STOP_RANK: Record<StopReason['kind'], number> = {
+  config: 0,
+  access: 1,
+  paused: 2,
+  interrupted: 3,
+  killed: 4,
+};
 
 /**
  * Folds the journals of one or more run folders into reports: `driftcheck report` (one
@@ -33,7 +40,9 @@ export async function foldRunDirs(
     reporters: readonly Reporter[];
     /** Several shards: whether they are every shard of one plan (decided by the caller). */
     complete?: boolean;
-    run?: Partial<Omit<RunInfo, 'status' | 'exit_code' | 'stop_reason'>>;
+    run?: Partial<Omit<RunInfo, 'status' | 'exit_code' | 'stop_reason' | 'provenance'>>;
+    /** The command folding them, for the report's provenance. */
+    renderedBy: Provenance['rendered_by'];
   },
 ): Promise<FoldedRuns> {
   const runs: FoldedRuns['runs'] = [];
@@ -53,6 +62,7 @@ export async function foldRunDirs(
     reporters: options.reporters,
     ...(options.complete !== undefined ? { complete: options.complete } : {}),
     ...(options.run ? { run: options.run } : {}),
+    renderedBy: options.renderedBy,
     ...(dirs.length > 1 ? { stop: null } : {}),
   });
   const journals: Journal[] = [];
@@ -105,7 +115,7 @@ export async function foldRunDirs(
       dir: journal.dir,
       run: journal.run,
       // No `end` that no sample follows: the run was killed (or is still running).
-      stop: journal.end === undefined ? { kind: 'interrupted', error: null, signal: 'SIGTERM' } : journal.end,
+      stop: journal.end === undefined ? KILLED : journal.end,
     });
     if (journal.stats.skipped.length) skipped.push({ dir: journal.dir, lines: journal.stats.skipped });
   }

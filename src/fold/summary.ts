@@ -44,23 +44,46 @@ export function countSuite(summary: Summary, suite: SuiteReport, cases: readonly
   summary.suite_regressed += suite.drift.filter((d) => d.severity === 'fail').length;
 }
 
+/**
+ * How a journal without an end record stopped: killed (kill -9, the out-of-memory killer,
+ * a power loss) or crashed — never a signal it could name, so it does not claim one.
+ */
+export const KILLED: StopReason = Object.freeze({ kind: 'killed', error: null });
+
 export function runStatusFor(stop: StopReason | null): RunStatus {
   if (!stop) return 'completed';
-  return stop.kind === 'interrupted' ? 'interrupted' : 'paused';
+  return stop.kind === 'interrupted' || stop.kind === 'killed' ? 'interrupted' : 'paused';
 }
 
 /**
  * DESIGN.md's exit codes: 3 for a budget pause, 4 for an auth/permission stop, 2 for a
- * configuration stop (the base_url reached no chat-completion endpoint), 1 for any
- * failing, erroring or regressed case or a failing suite finding, else 0. An interrupted run
- * exits as shells expect of a signal (130 SIGINT, 143 SIGTERM), so CI never mistakes it for
- * a verdict.
+ * configuration stop (the base_url reached no chat-completion endpoint, or the model does
+ * not exist), 1 for any failing, erroring or regressed case or a failing suite finding,
+ * else 0. An interrupted run exits as shells expect of a signal (130 SIGINT, 143 SIGTERM),
+ * so CI never mistakes it for a verdict; a killed run is recorded as the shell saw it, 137
+ * (128 + SIGKILL).
  */
 export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
   if (stop?.kind === 'paused') return 3;
   if (stop?.kind === 'access') return 4;
   if (stop?.kind === 'config') return 2;
   if (stop?.kind === 'interrupted') return stop.signal === 'SIGTERM' ? 143 : 130;
-  const failing = summary.failed + summary.errored + summary.regressed + summary.suite_regressed;
-  return failing > 0 ? 1 : 0;
+  if (stop?.kind === 'killed') return 137;
+  return failing(summary) ? 1 : 0;
+}
+
+/** Whether the counts hold a failing, erroring or regressed case, or a failing suite finding. */
+function failing(summary: Summary): boolean {
+  return summary.failed + summary.errored + summary.regressed + summary.suite_regressed > 0;
+}
+
+/**
+ * The exit code of a command that folds a stored run (`report`): a signal reached the run,
+ * not this command, so it exits by what it rendered — 1 when that holds a failure, error
+ * or regression, else 3 (not a pass: the run is unfinished and `--resume` finishes it).
+ * Every other code is the verdict itself.
+ */
+export function renderedExitCode(run: { exit_code: ExitCode }, summary: Summary): ExitCode {
+  if (run.exit_code !== 130 && run.exit_code !== 143 && run.exit_code !== 137) return run.exit_code;
+  return failing(summary) ? 1 : 3;
 }

@@ -2,7 +2,9 @@
  * The history's line format (JSON Lines, one object a line), kept compact so that a year
  * of nightly runs of 1,000 cases stays well under 50 MB:
  *
- * - run: `{"t":"run","v":1,"id","start","end","exit","status","git"?,"suites":[{"suite","models","providers","baseline"}]}`
+ * - run: `{"t":"run","v":1,"id","start","end","exit","status","git"?,"prov"?,"suites":[{"suite","models","providers","baseline"}]}`;
+ *   `prov`, only for a run that was not a nightly, complete run of the real services:
+ *   `{"candidate"?:model,"sim"?:true,"shard"?:[index,total],"partial"?:true,"forced"?:true}`
  * - case (no `t`), right after its run's line (a run is appended in one write, so they stay
  *   together): `{"s":suite,"c":case,"st"?:status,"n":samples,"k":passes,"ek"?:error kinds,
  *   "dk"?:drift kinds,"m"?:model,"pv"?:provider,"tk"?:[prompt,completion(,total)],"usd"?:cost,
@@ -14,6 +16,7 @@
  */
 import type {
   BaselineAcceptedInput,
+  HistoryProvenance,
   HistoryCaseInput,
   HistoryCaseStatus,
   HistoryRunInput,
@@ -33,6 +36,7 @@ export function encodeRun(run: HistoryRunInput, cases: readonly HistoryCaseInput
     exit: run.exit_code,
     status: run.status,
     ...(run.git ? { git: run.git } : {}),
+    ...(run.provenance ? { prov: encodeProvenance(run.provenance) } : {}),
     suites: run.suites.map((s) => ({
       suite: s.suite,
       models: s.models,
@@ -44,6 +48,32 @@ export function encodeRun(run: HistoryRunInput, cases: readonly HistoryCaseInput
   const lines = [JSON.stringify(head)];
   for (const c of cases) lines.push(JSON.stringify(encodeCase(c, only.get(c.suite))));
   return `${lines.join('\n')}\n`;
+}
+
+function encodeProvenance(p: HistoryProvenance): Record<string, unknown> {
+  return {
+    ...(p.candidate ? { candidate: p.candidate } : {}),
+    ...(p.sim ? { sim: true } : {}),
+    ...(p.shard ? { shard: [p.shard.index, p.shard.total] } : {}),
+    ...(p.partial ? { partial: true } : {}),
+    ...(p.forced ? { forced: true } : {}),
+  };
+}
+
+/** A run line's `prov`, read leniently: unknown or malformed fields are left out. */
+function decodeProvenance(v: unknown): HistoryProvenance | undefined {
+  if (!isObject(v)) return undefined;
+  const shard =
+    Array.isArray(v.shard) && v.shard.length === 2 && v.shard.every(count)
+      ? { index: v.shard[0] as number, total: v.shard[1] as number }
+      : null;
+  return {
+    candidate: str(v.candidate) ? v.candidate : null,
+    sim: v.sim === true,
+    shard,
+    partial: v.partial === true,
+    forced: v.forced === true,
+  };
 }
 
 export function encodeBaselineAccepted(event: BaselineAcceptedInput): string {
@@ -137,6 +167,7 @@ function decodeRun(v: Record<string, unknown>): DecodedLine {
       baseline_source_run: str(s.baseline) ? s.baseline : null,
     });
   }
+  const provenance = decodeProvenance(v.prov);
   const git = isObject(v.git)
     ? { commit: str(v.git.commit) ? v.git.commit : null, branch: str(v.git.branch) ? v.git.branch : null }
     : undefined;
@@ -148,6 +179,7 @@ function decodeRun(v: Record<string, unknown>): DecodedLine {
     status: v.status,
     suites,
     ...(git ? { git } : {}),
+    ...(provenance ? { provenance } : {}),
   };
   return { kind: 'run', run };
 }

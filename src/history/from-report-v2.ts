@@ -1,4 +1,19 @@
-import type { HistoryCaseInput, HistoryCaseStatus, HistoryRunInput } from './types.js';
+import { notNightly, provenanceOf } from '../fold/provenance.js';
+import type { Provenance } from '../types.js';
+import type { HistoryCaseInput, HistoryCaseStatus, HistoryProvenance, HistoryRunInput } from './types.js';
+
+/** A report's run as the history reads it; what the run was is absent in older reports. */
+type RunLike = {
+  id: string;
+  started_at: string;
+  finished_at: string;
+  exit_code: number;
+  status: string;
+  sim?: boolean;
+  candidate_model?: string | null;
+  shard?: { index: number; total: number } | null;
+  provenance?: Provenance;
+};
 
 /**
  * The parts of a schema-2 report.json (one entry per case, samples aggregated) the history
@@ -7,7 +22,7 @@ import type { HistoryCaseInput, HistoryCaseStatus, HistoryRunInput } from './typ
  */
 export interface ReportV2Like {
   schema_version: 2;
-  run: { id: string; started_at: string; finished_at: string; exit_code: number; status: string };
+  run: RunLike;
   suites: { suite: string; models: string[]; providers?: string[]; baseline: string | null }[];
   cases: {
     suite: string;
@@ -68,15 +83,17 @@ export function historyCase(c: ReportV2Like['cases'][number]): HistoryCaseInput 
 
 /** The run line of either schema: its identity and exit, and per suite the models and providers that served. */
 export function historyRun(
-  run: { id: string; started_at: string; finished_at: string; exit_code: number; status: string },
+  run: RunLike,
   suites: readonly { suite: string; models: string[]; providers?: string[] }[],
 ): HistoryRunInput {
+  const provenance = historyProvenance(run);
   return {
     run_id: run.id,
     started_at: run.started_at,
     finished_at: run.finished_at,
     exit_code: run.exit_code,
     status: run.status,
+    ...(provenance ? { provenance } : {}),
     // Schema 1 records no provider: its suites come with none.
     suites: suites.map((s) => ({
       suite: s.suite,
@@ -84,5 +101,24 @@ export function historyRun(
       providers: [...(s.providers ?? [])],
       baseline_source_run: null,
     })),
+  };
+}
+
+/** What the run was, when it was not a nightly, complete run of the real services. */
+function historyProvenance(run: RunLike): HistoryProvenance | undefined {
+  const facts = {
+    sim: run.sim ?? false,
+    candidate_model: run.candidate_model ?? null,
+    shard: run.shard ?? null,
+  };
+  const reasons = notNightly({ ...facts, ...(run.provenance ? { provenance: run.provenance } : {}) });
+  if (reasons.length === 0) return undefined;
+  const p = provenanceOf({ ...facts, ...(run.provenance ? { provenance: run.provenance } : {}) });
+  return {
+    candidate: p.kind === 'candidate' ? facts.candidate_model : null,
+    sim: p.sim,
+    shard: p.shard,
+    partial: !p.complete && !p.shard,
+    forced: false,
   };
 }

@@ -6,7 +6,8 @@ import { FileError } from '../errors.js';
 import { decodeLine, soleOf } from './encode.js';
 import type { History, HistoryProblem, HistoryRun } from './types.js';
 
-const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
+/** `2026-11.jsonl`: the files of a history folder. */
+export const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
 
 /**
  * Reads every month file of a history folder, line by line (streaming; no file is held

@@ -3,6 +3,7 @@ import { FileError } from '../errors.js';
 import { openReport, readReportHead } from '../report/read.js';
 import { fromReportV1, type ReportV1Like } from './from-report.js';
 import { historyCase, historyRun } from './from-report-v2.js';
+import type { RunInfo } from '../types.js';
 import type { HistoryCaseInput, HistoryRunInput } from './types.js';
 
 /** A finished run, read for the history: its record, its cases, and each suite's baseline file. */
@@ -11,6 +12,8 @@ export interface RunForHistory {
   cases: HistoryCaseInput[];
   /** `suite` → the baseline file the report names (read for its source run), or null. */
   baselines: Map<string, string | null>;
+  /** The report's run as written (what it was: candidate, simulator, shard). */
+  head: { run: RunInfo };
 }
 
 /**
@@ -25,11 +28,11 @@ export async function readRunForHistory(path: string): Promise<RunForHistory> {
     const report = await openReport(path);
     const cases: HistoryCaseInput[] = [];
     for await (const c of report.cases()) cases.push(historyCase(c));
-    return { run: historyRun(head.run, head.suites), cases, baselines };
+    return { run: historyRun(head.run, head.suites), cases, baselines, head };
   }
   if ((head.schema_version as number) === 1) {
     const report = JSON.parse(await readFile(file, 'utf8')) as ReportV1Like;
-    return { ...fromReportV1(report), baselines };
+    return { ...fromReportV1(report), baselines, head };
   }
   throw new FileError(
     file,

@@ -58,7 +58,22 @@ export interface HistoryRunInput {
   /** `completed` · `paused` · `interrupted` (free text: a newer driftcheck may add values). */
   status: string;
   git?: GitInfo;
+  /** What the run was, when it was not a nightly, complete run of the real services. Absent: it was. */
+  provenance?: HistoryProvenance;
   suites: HistorySuiteInput[];
+}
+
+/** A night that is not a plain one: the trend page marks the forced ones. */
+export interface HistoryProvenance {
+  /** The `--model` candidate, when the run was one. */
+  candidate: string | null;
+  sim: boolean;
+  /** One shard alone. */
+  shard: { index: number; total: number } | null;
+  /** Not every case of its suites (a filter, or a merge with shards missing). */
+  partial: boolean;
+  /** Appended despite what it was (`history add --force`, `run --history-force`). */
+  forced: boolean;
 }
 
 /** `baseline_accepted`: from this run on, a suite's detector starts over. */

@@ -24,6 +24,7 @@ const VERDICT_TEXT = {
   4: 'STOPPED — authentication or permission failure',
   130: 'INTERRUPTED (SIGINT) — finish it with --resume',
   143: 'INTERRUPTED (SIGTERM) — finish it with --resume',
+  137: 'KILLED — no end record (kill -9, out of memory, a crash); finish it with --resume',
 } as const;
 
 /** Cases kept for the console while a run is folded: worst first, bounded. */

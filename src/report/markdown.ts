@@ -26,6 +26,7 @@ const VERDICTS: Record<number, string> = {
   2: '❌ ERROR',
   3: '⏸️ PAUSED',
   4: '⛔ STOPPED',
+  137: '⏹️ KILLED',
 };
 
 /**

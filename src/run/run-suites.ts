@@ -9,6 +9,7 @@ import { unconfiguredServices } from '../config/services.js';
 import { isRunStop } from '../error-kinds.js';
 import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
+import { refusals } from '../fold/provenance.js';
 import { readJournal } from '../journal/read.js';
 import type { EndRecord, PlanRecord, RunRecord } from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
@@ -68,9 +69,10 @@ export interface RunSuitesOptions {
   /**
    * The nightly history folder (`run --history`, `history: { dir }`): earlier nights inform
    * tonight's report (when each changed case began changing, slow drift), and tonight is
-   * appended to it once the run completes.
+   * appended to it once the run completes — when it is a nightly, complete run of the real
+   * services, or `force` says to append it anyway (its line then says it was forced).
    */
-  history?: { dir: string; cwd?: string };
+  history?: { dir: string; cwd?: string; force?: boolean };
   /** Told when the run folder's or the history's lock, left by a killed process, is taken over. */
   onStaleLock?: (note: string) => void;
 }
@@ -89,8 +91,11 @@ export interface RunSuitesResult {
   journalSkipped: number;
   /** Samples in which a key value was found and replaced. */
   redacted: number;
-  /** What the history said: the file tonight was appended to, and lines it passed over. */
-  history: { appended: string | null; problems: string[] } | null;
+  /**
+   * What the history said: the file tonight was appended to (null when it was not), why it
+   * was not (a candidate, simulator, shard or filtered run), and lines it passed over.
+   */
+  history: { appended: string | null; refused: string[]; problems: string[] } | null;
 }
 
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
@@ -268,17 +273,21 @@ async function openHistory(dir: string, run: { id: string; started_at: string })
 
 /**
  * Appends tonight's run to the history: a run that stopped early is recorded too (its
- * status says so), so the trend page can show paused nights.
+ * status says so), so the trend page can show paused nights. A candidate, simulator, shard
+ * or filtered run is not a night: it is appended only when forced, and marked so.
  */
 async function appendTonight(
-  history: { dir: string; cwd?: string },
+  history: { dir: string; cwd?: string; force?: boolean },
   tonight: NonNullable<Awaited<ReturnType<typeof openHistory>>>,
   head: ReportHead,
   onStaleLock: ((note: string) => void) | undefined,
-): Promise<{ appended: string | null; problems: string[] }> {
+): Promise<{ appended: string | null; refused: string[]; problems: string[] }> {
+  const refused = refusals('run_history', head.run);
+  if (refused.length && !history.force) return { appended: null, refused, problems: tonight.problems };
   const { appendRun, gitInfo, historyRun } = await import('../history/index.js');
   // The case lines were made as the suites were folded: the report is not read back.
   const run = historyRun(head.run, head.suites);
+  if (run.provenance && refused.length) run.provenance.forced = true;
   const suites = run.suites.map((s) => ({
     ...s,
     baseline_source_run: tonight.annotator.sources.get(s.suite) ?? null,
@@ -290,7 +299,7 @@ async function appendTonight(
     tonight.annotator.lines,
     onStaleLock ? { onStaleLock } : {},
   );
-  return { appended: added ? file : null, problems: tonight.problems };
+  return { appended: added ? file : null, refused: [], problems: tonight.problems };
 }
 
 async function finishFold(fold: RunFold): Promise<{ head: ReportHead; files: string[] }> {

@@ -39,6 +39,12 @@ function fixtureHistory(): History {
     ];
     const run = makeRun(night, {
       ...(night === 5 ? { status: 'paused', exit_code: 3 } : {}),
+      // A candidate run added to the history with --force: the page marks it.
+      ...(night === 7
+        ? {
+            provenance: { candidate: 'acme/chat-9', sim: false, shard: null, partial: false, forced: true },
+          }
+        : {}),
       suites: [
         {
           suite: 'support',
@@ -141,6 +147,7 @@ describe.skipIf(!available && !inCI)('trend page in headless Chromium', () => {
     const events = await o.page.locator('section.suite[data-suite="support"] ul.events li').allTextContents();
     expect(events).toEqual([
       '2026-11-06 · run paused (exit 3)',
+      '2026-11-08 · forced: not a night (candidate acme/chat-9)',
       '2026-11-11 · model acme/chat-1 → acme/chat-2',
       '2026-11-21 · provider Acme → Beta',
     ]);
@@ -149,7 +156,8 @@ describe.skipIf(!available && !inCI)('trend page in headless Chromium', () => {
       .allTextContents();
     expect(direct).toContain('2026-11-14 · baseline accepted from run base-2');
     // One dashed mark per event on each of the four charts.
-    expect(await o.page.locator('section.suite[data-suite="support"] svg line.event').count()).toBe(12);
+    expect(await o.page.locator('section.suite[data-suite="support"] svg line.event').count()).toBe(16);
+    expect(await o.page.locator('section.suite[data-suite="support"] svg line.event.forced').count()).toBe(4);
     expect(await o.page.locator('#flaky td.id').allTextContents()).toEqual([
       'support/flaky',
       'support/sliding',

@@ -79,14 +79,21 @@ describe('crash and interrupt safety', () => {
     expect(finished.size).toBeGreaterThanOrEqual(60);
     expect(finished.size).toBeLessThan(N);
 
-    // The killed run wrote no report; its journal renders one: interrupted, what finished counted.
+    // The killed run wrote no report; its journal renders one: killed (no end record, no
+    // signal it could name), what finished counted. `report` itself was not signalled: it
+    // exits by what it rendered — every finished case passed, the rest not run: 3, not a pass.
     const rendered = await runCli(['report', runDir], { cwd: project.dir, env });
-    expect(rendered.code).toBe(143);
+    expect(rendered.code).toBe(3);
+    expect(rendered.stdout).toMatch(
+      /KILLED — no end record \(kill -9, out of memory, a crash\); finish it with --resume \(exit 137\)/,
+    );
+    expect(rendered.stdout).not.toMatch(/SIGTERM|143/);
     expect(rendered.stderr).toMatch(/passed over 1 unreadable journal line/);
     const killed = await readReport(runDir);
-    expect(killed.run.status).toBe('interrupted');
+    expect(killed.run).toMatchObject({ status: 'interrupted', exit_code: 137, stop_reason: null });
+    expect(killed.run.provenance.rendered_by).toBe('report');
     expect(killed.summary).toMatchObject({ cases: N, passed: finished.size, not_run: N - finished.size });
-    expect(await readFile(join(runDir, 'report.html'), 'utf8')).toContain('INTERRUPTED');
+    expect(await readFile(join(runDir, 'report.html'), 'utf8')).toContain('KILLED');
 
     const fresh = await startSimProcess();
     cleanups.push(fresh.stop);

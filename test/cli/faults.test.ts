@@ -13,7 +13,6 @@ const CONFIG = `services:
 const SHARED: [SimFault, ErrorKind][] = (
   [
     'rate_limited',
-    'invalid_model',
     'body_error',
     'empty_choices',
     'empty_content',
@@ -29,8 +28,13 @@ const CASE_FAULTS: Record<ServiceKind, [SimFault, ErrorKind][]> = {
   direct: SHARED,
 };
 
-/** Faults that stop the run: budget conditions pause (3), access failures stop (4). */
+/**
+ * Faults that stop the run: budget conditions pause (3), access failures stop (4), a model
+ * the service does not have stops as a configuration error (2): every case would fail so.
+ */
 const STOP_FAULTS: [ServiceKind, SimFault, ErrorKind, number][] = [
+  ['router', 'invalid_model', 'invalid_model', 2],
+  ['direct', 'invalid_model', 'invalid_model', 2],
   ['router', 'auth', 'auth', 4],
   ['router', 'permission', 'permission', 4],
   ['router', 'insufficient_credit', 'insufficient_credit', 3],

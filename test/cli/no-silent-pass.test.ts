@@ -181,7 +181,7 @@ describe('the project, found from a subfolder', () => {
     const validate = await runCli(['validate'], { cwd });
     expect(validate.code, validate.stderr).toBe(0);
     expect(validate.stdout).toMatch(/config .*driftcheck\.config\.yaml/);
-    const run = await runCli(['run', '--sim', 'demo', '--reporter', 'json'], { cwd });
+    const run = await runCli(['run', '--sim', 'demo', '--reporter', 'json', '--history-force'], { cwd });
     expect(run.code).toBe(1); // the demo's regressions: the baselines were found
     expect(run.stderr).not.toMatch(/has no baseline yet/);
     expect(run.stderr).toMatch(/→ \.\.\/reports\//);

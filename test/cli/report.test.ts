@@ -60,12 +60,18 @@ describe('driftcheck report RUN_DIR', () => {
     expect(written.get('junit.xml')).toMatch(/<testsuites [^>]*tests="3" failures="1" errors="1"/);
   });
 
-  it('re-renders every report of a run whose reports were deleted, from its journal alone, byte for byte', async () => {
+  it('re-renders every report of a run whose reports were deleted, from its journal alone, byte for byte but for saying so', async () => {
     for (const f of REPORTS) await rm(join(runDir, f));
     const again = await runCli(['report', runDir], { cwd: project.dir });
     expect(again.code).toBe(run.code);
     expect(again.code).toBe(1);
-    for (const f of REPORTS) expect(await readFile(join(runDir, f), 'utf8'), f).toBe(written.get(f));
+    // report.json records that `report` wrote it; everything else is the run's own bytes.
+    const rerendered = (f: string) =>
+      f === 'report.json'
+        ? written.get(f)!.replace('"rendered_by": "run"', '"rendered_by": "report"')
+        : written.get(f);
+    expect(written.get('report.json')).toContain('"rendered_by": "run"');
+    for (const f of REPORTS) expect(await readFile(join(runDir, f), 'utf8'), f).toBe(rerendered(f));
     expect(again.stdout).toBe(run.stdout);
   });
 
@@ -172,14 +178,21 @@ describe('run folders of driftcheck 0.1 (report schema 1)', () => {
     expect(report.summary).toMatchObject({ cases: 5, samples: 3, not_run: 4 });
   });
 
-  it('report reads a 0.1 run killed before it wrote its report as interrupted', async () => {
+  it('report reads a 0.1 run killed before it wrote its report as killed, and exits by what it rendered', async () => {
     const killed = join(project.dir, 'killed');
     await cp(v01('run'), killed, { recursive: true });
     await rm(join(killed, 'report.json'));
     const rendered = await runCli(['report', killed], { cwd: project.dir });
-    expect(rendered.code).toBe(143);
     const report = await readReport(killed);
-    expect(report.run).toMatchObject({ id: '20261123T010431777Z-6513', status: 'interrupted' });
+    expect(report.run).toMatchObject({
+      id: '20261123T010431777Z-6513',
+      status: 'interrupted',
+      exit_code: 137,
+    });
+    // Not 137 (nobody killed `report`): what it rendered holds a failing case, so 1.
+    expect(report.summary.failed).toBe(1);
+    expect(rendered.code).toBe(1);
+    expect(rendered.stdout).toMatch(/KILLED — no end record/);
     expect(report.summary).toMatchObject({ cases: 5, samples: 14 });
   });
 

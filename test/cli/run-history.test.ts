@@ -30,7 +30,17 @@ describe('run --history: tonight knows the nights before it', () => {
   async function night(reply: string, extra: string[] = []) {
     await writeFile(join(project.dir, 'suites/nightly.yaml'), suite(reply));
     const run = await runCli(
-      ['run', '--sim', '--history', 'history', '--reporter', 'json,console,markdown', ...extra],
+      // Simulator nights are not nights unless forced: this test's nights are all simulated.
+      [
+        'run',
+        '--sim',
+        '--history',
+        'history',
+        '--history-force',
+        '--reporter',
+        'json,console,markdown',
+        ...extra,
+      ],
       {
         cwd: project.dir,
       },
@@ -80,9 +90,13 @@ describe('run --history: tonight knows the nights before it', () => {
   });
 
   it('notes a baseline acceptance in the history, where the slow-drift detector starts over', async () => {
-    const accept = await runCli(['baseline', 'accept', `reports/${ids[3]}`, '--history', 'history'], {
-      cwd: project.dir,
-    });
+    // A simulator run: accepted only with --force.
+    const accept = await runCli(
+      ['baseline', 'accept', `reports/${ids[3]}`, '--history', 'history', '--force'],
+      {
+        cwd: project.dir,
+      },
+    );
     expect(accept.code).toBe(0);
     expect(accept.stdout).toContain('history: baseline acceptance noted in history');
     const history = await readHistory(join(project.dir, 'history'));

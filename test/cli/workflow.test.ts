@@ -113,7 +113,10 @@ describe('baseline workflow on the simulator', () => {
   it('baseline accept promotes one case from a run', async () => {
     const run = await runCli(['run', '--sim'], { cwd: project.dir });
     const runDir = runDirFrom(run, project.dir);
-    const accept = await runCli(['baseline', 'accept', runDir, '--case', 'greeting'], { cwd: project.dir });
+    // A simulator run is accepted only with --force.
+    const accept = await runCli(['baseline', 'accept', runDir, '--case', 'greeting', '--force'], {
+      cwd: project.dir,
+    });
     expect(accept.code).toBe(0);
     expect(accept.stdout).toContain('baselines/support.json');
     const baseline = JSON.parse(await readFile(join(project.dir, 'baselines/support.json'), 'utf8'));

@@ -216,7 +216,7 @@ describe('the fold', () => {
     fold.add(sampleResult({ suite: 'a', case: 'a1' }));
     fold.add(sampleResult({ suite: 'a', case: 'a2', status: 'fail', checks: failing }));
     const { head } = await fold.finish();
-    expect(head.run).toMatchObject({ status: 'interrupted', exit_code: 143, stop_reason: null });
+    expect(head.run).toMatchObject({ status: 'interrupted', exit_code: 137, stop_reason: null });
     expect(head.summary).toMatchObject({ cases: 3, samples: 2, passed: 1, failed: 1, not_run: 1 });
   });
 
@@ -248,7 +248,7 @@ describe('the fold', () => {
     // A resumed session sent one more sample, then was killed before it could write its end.
     fold.add(sampleResult({ suite: 'a', case: 'a1' }));
     const { head } = await fold.finish();
-    expect(head.run).toMatchObject({ status: 'interrupted', exit_code: 143 });
+    expect(head.run).toMatchObject({ status: 'interrupted', exit_code: 137 });
     expect(head.summary).toMatchObject({ passed: 1, not_run: 1 });
   });
 });

@@ -146,6 +146,7 @@ export function reportOf(
       candidate_model: null,
       shard: null,
       stop_reason: null,
+      provenance: { kind: 'nightly', sim: true, shard: null, complete: true, rendered_by: 'run' },
     },
     summary,
     suites,

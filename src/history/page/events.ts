@@ -4,7 +4,7 @@ import type { History, HistoryRun } from '../types.js';
 export interface TimelineEvent {
   /** Index into the page's nights. */
   night: number;
-  kind: 'model_changed' | 'provider_changed' | 'baseline_accepted' | 'paused';
+  kind: 'model_changed' | 'provider_changed' | 'baseline_accepted' | 'paused' | 'forced';
   text: string;
 }
 
@@ -55,11 +55,28 @@ export function suiteEvents(history: History, suite: string): TimelineEvent[] {
   return events.sort((a, b) => a.night - b.night);
 }
 
-/** Runs that stopped early: paused on a budget (exit 3) or interrupted. */
+/**
+ * Runs that stopped early (paused on a budget, exit 3, or interrupted), and runs added as
+ * nights although they were not (`--force`): a candidate, simulator, shard or filtered run.
+ */
 export function runEvents(runs: readonly HistoryRun[]): TimelineEvent[] {
-  return runs.flatMap((run, night): TimelineEvent[] =>
-    run.status !== 'completed' || run.exit_code === 3
-      ? [{ night, kind: 'paused', text: `run ${run.status} (exit ${run.exit_code})` }]
-      : [],
-  );
+  return runs.flatMap((run, night): TimelineEvent[] => [
+    ...(run.status !== 'completed' || run.exit_code === 3
+      ? [{ night, kind: 'paused' as const, text: `run ${run.status} (exit ${run.exit_code})` }]
+      : []),
+    ...(run.provenance?.forced
+      ? [{ night, kind: 'forced' as const, text: `forced: not a night (${forcedWhat(run.provenance)})` }]
+      : []),
+  ]);
+}
+
+/** What a forced night was, in a few words. */
+function forcedWhat(p: NonNullable<HistoryRun['provenance']>): string {
+  const what = [
+    ...(p.candidate ? [`candidate ${p.candidate}`] : []),
+    ...(p.sim ? ['simulator'] : []),
+    ...(p.shard ? [`shard ${p.shard.index}/${p.shard.total}`] : []),
+    ...(p.partial ? ['partial'] : []),
+  ];
+  return what.join(', ') || 'forced';
 }

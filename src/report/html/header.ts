@@ -10,6 +10,11 @@ const VERDICTS = {
   2: { word: 'ERROR', tone: 'bad', text: 'a configuration problem stopped the run' },
   3: { word: 'PAUSED', tone: 'warn', text: 'budget or credit condition; continue with --resume' },
   4: { word: 'STOPPED', tone: 'bad', text: 'authentication or permission failure' },
+  137: {
+    word: 'KILLED',
+    tone: 'warn',
+    text: 'no end record in the journal (killed or crashed); continue with --resume',
+  },
 } as const;
 const INTERRUPTED = {
   word: 'INTERRUPTED',

@@ -1,0 +1,81 @@
+import type { Provenance, RunInfo } from '../types.js';
+
+/**
+ * What a run is, from the facts its journal's run record already holds (sim, candidate
+ * model, shard, whether every case was planned) and the command that folded it. The one
+ * place provenance is derived: the fold writes it into report.json's `run`.
+ */
+export function provenanceFrom(
+  run: Pick<RunInfo, 'sim' | 'candidate_model' | 'shard'>,
+  complete: boolean,
+  renderedBy: Provenance['rendered_by'],
+): Provenance {
+  return {
+    kind: run.candidate_model ? 'candidate' : 'nightly',
+    sim: run.sim,
+    shard: run.shard,
+    complete,
+    rendered_by: renderedBy,
+  };
+}
+
+/**
+ * A stored report's provenance. Reports written before it existed have none: their `sim`,
+ * `candidate_model` and `shard` say most of it, and a run that was not a shard is taken
+ * as complete (a filter left no mark in them).
+ */
+export function provenanceOf(
+  run: Pick<RunInfo, 'sim' | 'candidate_model' | 'shard'> & { provenance?: Provenance },
+): Provenance {
+  return (
+    run.provenance ??
+    provenanceFrom({ ...run, sim: run.sim ?? false, shard: run.shard ?? null }, !run.shard, 'run')
+  );
+}
+
+/** Why a run is not a plain nightly run of the real services. */
+export type NotNightly = 'candidate' | 'sim' | 'shard' | 'filtered' | 'partial_merge';
+
+/** Every reason a run is not a nightly one, each with the words a refusal shows. */
+export function notNightly(
+  run: Pick<RunInfo, 'sim' | 'candidate_model' | 'shard'> & { provenance?: Provenance },
+): { reason: NotNightly; text: string }[] {
+  const p = provenanceOf(run);
+  const out: { reason: NotNightly; text: string }[] = [];
+  if (p.kind === 'candidate')
+    out.push({ reason: 'candidate', text: `a candidate run (--model ${run.candidate_model ?? '?'})` });
+  if (p.sim) out.push({ reason: 'sim', text: 'a simulator run (--sim)' });
+  if (p.shard)
+    out.push({
+      reason: 'shard',
+      text: `shard ${p.shard.index}/${p.shard.total} alone (merge the shards first)`,
+    });
+  else if (!p.complete)
+    out.push(
+      p.rendered_by === 'merge'
+        ? { reason: 'partial_merge', text: 'a partial merge (--allow-partial: shards missing)' }
+        : { reason: 'filtered', text: 'a filtered run (--filter: not every case)' },
+    );
+  return out;
+}
+
+/**
+ * What each command refuses without being forced. `accept` (a baseline): answers from
+ * another model or the simulator, or part of a sharded run (a filtered run is how one
+ * accepts a few cases). `history_add`: what is not a whole night of the suites' own models
+ * (a simulator night is allowed: someone added it by hand, and its line says so).
+ * `run_history` (a run's own `history:` append): nightly, complete runs of the real
+ * services only, since it happens without anyone asking.
+ */
+const REFUSED_BY: Record<'accept' | 'history_add' | 'run_history', ReadonlySet<NotNightly>> = {
+  accept: new Set(['candidate', 'sim', 'shard', 'partial_merge']),
+  history_add: new Set(['candidate', 'shard', 'filtered', 'partial_merge']),
+  run_history: new Set(['candidate', 'sim', 'shard', 'filtered', 'partial_merge']),
+};
+
+/** What `use` refuses of this run (empty: nothing), in the words of `notNightly`. */
+export function refusals(use: keyof typeof REFUSED_BY, run: Parameters<typeof notNightly>[0]): string[] {
+  return notNightly(run)
+    .filter((n) => REFUSED_BY[use].has(n.reason))
+    .map((n) => n.text);
+}

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, readReport, runCli, runDirFrom, startSimProcess } from '../helpers/cli.js';
+
+const KEY = `sk-or-v1-${'cd34'.repeat(16)}`;
+
+/** Twenty cases: a wrong model must be caught before them, or stop at the first. */
+const suite = (model: string) => `suite: typo
+service: router
+model: ${model}
+cases:
+${Array.from({ length: 20 }, (_, i) => `  - id: c${i}\n    prompt: "Say exactly: ok ${i}"\n    expect: [{ contains: ok }]`).join('\n')}
+`;
+
+describe('a model the service does not have', () => {
+  let sim: Awaited<ReturnType<typeof startSimProcess>>;
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  const run = (args: string[]) => runCli(args, { cwd: project.dir, env: { OPENROUTER_API_KEY: KEY } });
+
+  beforeAll(async () => {
+    sim = await startSimProcess();
+    project = await makeProject({
+      'suites/typo.yaml': suite('openai/gpt-4o-mini'),
+      'suites/mistyped/typo.yaml': suite('openai/gpt-4o-mimi'),
+      'driftcheck.config.yaml': `services:\n  router: { kind: router, base_url: ${sim.url}/api/v1, api_key_env: OPENROUTER_API_KEY, retries: 0 }\n`,
+    });
+  });
+  afterAll(async () => {
+    await project.cleanup();
+    await sim.stop();
+  });
+
+  it('--model openai/gpt-5-typo on a router suite: exit 2 before anything is sent, with the models it may have meant', async () => {
+    const before = (await sim.stats()).completions;
+    const typo = await run(['run', 'suites/typo.yaml', '--model', 'openai/gpt-5-typo']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/--model: the service router \(.*\) lists no such model; nothing was sent/);
+    expect(typo.stderr).toMatch(/openai\/gpt-5-typo is not in the catalog\n {2}→ /);
+    const close = await run(['run', 'suites/typo.yaml', '--model', 'openai/gpt-4o-mimi']);
+    expect(close.code).toBe(2);
+    expect(close.stderr).toContain('→ did you mean openai/gpt-4o-mini?');
+    const several = await run([
+      'run',
+      'suites/typo.yaml',
+      '--models',
+      'openai/gpt-4o,anthropic/claude-sonet-4.5',
+    ]);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toMatch(
+      /--models: .*\nanthropic\/claude-sonet-4\.5 is not in the catalog\n {2}→ did you mean anthropic\/claude-sonnet-4\.5\?/,
+    );
+    // Nothing reached the service, and no run folder was made.
+    expect((await sim.stats()).completions).toBe(before);
+    expect(`${typo.stderr}${close.stderr}${several.stderr}`).not.toMatch(/report: /);
+  });
+
+  it('a known candidate runs', async () => {
+    const ok = await run(['run', 'suites/typo.yaml', '--model', 'openai/gpt-4o', '--reporter', 'json']);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it('a suite whose model: the service rejects stops at the first invalid_model (exit 2), as a wrong base_url does', async () => {
+    const before = (await sim.stats()).completions;
+    const result = await run(['run', 'suites/mistyped', '--concurrency', '1', '--reporter', 'json,console']);
+    expect(result.code).toBe(2);
+    const report = await readReport(runDirFrom(result, project.dir));
+    expect(report.run.stop_reason?.kind).toBe('invalid_model');
+    expect(report.run.exit_code).toBe(2);
+    expect(report.summary.not_run).toBe(19);
+    // One answer told the story; the other nineteen were never sent.
+    expect((await sim.stats()).completions - before).toBe(1);
+    expect(result.stdout).toMatch(/ERROR — a configuration problem stopped the run/);
+  });
+});
