@@ -13,7 +13,8 @@ import { simRequestHeaders } from '../sim/protocol.js';
 import { isAlias } from '../suite/alias.js';
 import { baselinePath } from '../baseline/store.js';
 import type { CandidateRun } from '../report/candidates.js';
-import type { Config, ExitCode, ReportHead, Suite } from '../types.js';
+import type { Config, ReportHead, Suite } from '../types.js';
+import { worstExit } from '../exit-codes.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
@@ -172,7 +173,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     }
     const { renderCandidateComparison } = await import('../report/candidates.js');
     io.stdout(`\nCandidates against the current baseline:\n${renderCandidateComparison(runs)}`);
-    return worstExitCode(runs.map((r) => r.report.run.exit_code));
+    return worstExit(runs.map((r) => r.report.run.exit_code));
   } finally {
     interrupts.dispose();
     await sim?.simulator.close();
@@ -300,12 +301,6 @@ function parseModels(
   return models;
 }
 
-/** The exit code of several runs: the most serious first (auth, configuration, budget, interrupt, failure). */
-function worstExitCode(codes: ExitCode[]): ExitCode {
-  return ([4, 2, 3, 130, 143, 1] as const).find((c) => codes.includes(c)) ?? 0;
-}
-
-/** `--repeat N|auto`. */
 /** How long an interrupted run waits for in-flight requests (DRIFTCHECK_INTERRUPT_GRACE_S, default 10 s). */
 function graceMs(env: NodeJS.ProcessEnv): number {
   const seconds = Number(env.DRIFTCHECK_INTERRUPT_GRACE_S ?? 10);
