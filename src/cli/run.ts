@@ -15,6 +15,7 @@ import { baselinePath } from '../baseline/store.js';
 import type { CandidateRun } from '../report/candidates.js';
 import type { Config, ReportHead, Suite } from '../types.js';
 import { worstExit } from '../exit-codes.js';
+import { stopLine, stopServices } from './stop-line.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
@@ -122,6 +123,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       );
   }
   let env = io.env;
+  // What the user configured: a stop line names their key variable and base_url, not the simulator's.
+  const configured = config;
   // The simulator's code loads only for --sim runs.
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
@@ -148,6 +151,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       {
         io,
         config,
+        configured,
         env,
         suites,
         reportDir,
@@ -183,6 +187,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 interface RunContext {
   io: CliIO;
   config: Config;
+  /** The config as written, before --sim pointed it at the simulator. */
+  configured: Config;
   env: NodeJS.ProcessEnv;
   suites: Suite[];
   reportDir: string;
@@ -271,11 +277,12 @@ async function runAndPrint(
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
   if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
-  if (report.run.status !== 'completed') {
-    io.stderr(
-      `${report.run.status}: ${countOf(report.summary.not_run, 'case')} not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
-    );
-  }
+  const stopped = stopLine(
+    report,
+    `driftcheck run --resume ${relative(io.cwd, runDir)}`,
+    stopServices(report, ctx.suites, ctx.configured),
+  );
+  if (stopped) io.stderr(stopped);
   return report;
 }
 
