@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
-import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
+import { type RunMeta, readRunMeta } from '../run/meta.js';
 import { suitesInPlan } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
@@ -16,6 +16,7 @@ import type { CandidateRun } from '../report/candidates.js';
 import type { Config, ReportHead, Suite } from '../types.js';
 import { worstExit } from '../exit-codes.js';
 import { stopLine, stopServices } from './stop-line.js';
+import { resumeTarget } from './resume.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
@@ -57,20 +58,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let resumeDir: string | undefined;
   let meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>;
   if (values.resume) {
-    // `--resume RUN_DIR`: the first positional names a run folder when it holds a run.json.
-    const candidate = positionals[0] ? resolve(io.cwd, positionals[0]) : null;
-    if (candidate && !existsSync(join(candidate, 'run.json'))) {
-      throw new UsageError(
-        existsSync(candidate)
-          ? `--resume: ${relative(io.cwd, candidate) || '.'} is not a run folder (it has no run.json)\n  → pass a folder under ${relative(io.cwd, reportDir) || '.'}/, or --resume alone for the newest unfinished run`
-          : `--resume: ${relative(io.cwd, candidate)} does not exist\n  → pass a folder under ${relative(io.cwd, reportDir) || '.'}/, or --resume alone for the newest unfinished run`,
-      );
-    }
-    resumeDir = candidate ?? (await findResumableRun(reportDir)) ?? undefined;
-    if (!resumeDir)
-      throw new UsageError(
-        `--resume: no paused or interrupted run under ${relative(io.cwd, reportDir) || '.'}; pass the run folder (reports/<run-id>)`,
-      );
+    resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
   } else {
     meta = {

@@ -1,7 +1,9 @@
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, runCli, runDirFrom, startSimProcess } from '../helpers/cli.js';
+import { makeProject, readReport, runCli, runDirFrom, startSimProcess } from '../helpers/cli.js';
 
 const ROUTER_KEY = `sk-or-v1-${'a1b2c3d4'.repeat(8)}`;
 const env = { OPENROUTER_API_KEY: ROUTER_KEY };
@@ -35,6 +37,52 @@ describe('run edges', () => {
     cleanups.push(s.stop);
     return s;
   }
+
+  it('run suites --resume continues the newest unfinished run of those suites, sending only what did not run', async () => {
+    const p = await project({
+      'suites/budget.yaml': suite('budget', 8),
+      'other/other.yaml': suite('other', 3),
+    });
+    // The router runs out of credit after 3 answers: the nightly pauses, then so does a newer run of other suites.
+    const limited = await sim(['--credit-after', '3']);
+    await writeFile(join(p.dir, 'driftcheck.config.yaml'), config(`${limited.url}/api/v1`));
+    const nightly = await runCli(['run', 'suites', '--concurrency', '1'], { cwd: p.dir, env });
+    expect(nightly.code).toBe(3);
+    const nightlyDir = runDirFrom(nightly, p.dir);
+    const newer = await runCli(['run', 'other', '--concurrency', '1'], { cwd: p.dir, env });
+    expect(newer.code).toBe(3);
+    expect(runDirFrom(newer, p.dir)).not.toBe(nightlyDir);
+
+    // Credit topped up; the nightly's own command line with --resume appended.
+    const topped = await sim();
+    await writeFile(join(p.dir, 'driftcheck.config.yaml'), config(`${topped.url}/api/v1`));
+    const resumed = await runCli(['run', 'suites', '--resume'], { cwd: p.dir, env });
+    expect(resumed.stderr).not.toMatch(/not a run folder/);
+    expect(resumed.code).toBe(0);
+    expect(runDirFrom(resumed, p.dir)).toBe(nightlyDir);
+    expect((await readReport(nightlyDir)).summary).toMatchObject({ cases: 8, passed: 8, not_run: 0 });
+    const stats = await topped.stats();
+    expect(Object.keys(stats.byCase).sort()).toEqual(
+      ['c3', 'c4', 'c5', 'c6', 'c7'].map((c) => `budget/${c}#0`),
+    );
+    expect(stats.completions).toBe(5);
+
+    // A run folder is still taken as one, and suites with no unfinished run say so.
+    const again = await runCli(['run', '--resume', runDirFrom(newer, p.dir)], { cwd: p.dir, env });
+    expect(again.code).toBe(0);
+    const none = await runCli(['run', 'suites', '--resume'], { cwd: p.dir, env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no paused or interrupted run of suites/);
+  });
+
+  it('--resume of a folder whose run.json is not one driftcheck wrote: exit 2, not an internal error', async () => {
+    const p = await project({ 'reports/20261124T000000000Z-abcd/run.json': '{}\n' });
+    const run = await runCli(['run', '--sim', '--resume', 'reports/20261124T000000000Z-abcd'], {
+      cwd: p.dir,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/run\.json: not a run\.json driftcheck wrote/);
+  });
 
   it('an auth failure exits 4 and says to check the key, not that the run paused; the resume it offers works once the key does', async () => {
     const server = await keyedRouter(ROUTER_KEY);
