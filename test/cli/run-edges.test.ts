@@ -3,7 +3,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, readReport, runCli, runDirFrom, startSimProcess } from '../helpers/cli.js';
+import {
+  copyFromRepo,
+  makeProject,
+  readReport,
+  runCli,
+  runDirFrom,
+  startSimProcess,
+} from '../helpers/cli.js';
 
 const ROUTER_KEY = `sk-or-v1-${'a1b2c3d4'.repeat(8)}`;
 const env = { OPENROUTER_API_KEY: ROUTER_KEY };
@@ -140,6 +147,21 @@ describe('run edges', () => {
     expect(run.stdout).toMatch(/Candidates against the current baseline/);
     expect(run.stdout).toMatch(/verdict\s*│\s*exit 2\s*│\s*exit 2\s*│/);
     expect(run.code).toBe(2);
+  });
+
+  it('run --sim --repeat 20 with more than 10 requests in flight warns of no listener leak', async () => {
+    const p = await project({});
+    await copyFromRepo(p.dir, 'suites', 'baselines');
+    // 16 in flight per service: over Node's 10 listeners per signal if each request added one.
+    const run = await runCli(
+      ['run', '--sim', '--repeat', '20', '--concurrency', '16', '--reporter', 'json'],
+      {
+        cwd: p.dir,
+      },
+    );
+    expect(run.stderr).toMatch(/\d+ cases \(\d+ samples\) from/);
+    expect(run.code).toBe(1); // the demo's misbehaving cases, as in `npm start`
+    expect(run.stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
   });
 });
 
