@@ -1,4 +1,5 @@
 import type { CheckType, Expectation } from './checks/registry.js';
+import type { ExitCode } from './exit-codes.js';
 
 /**
  * Shared domain types. Every stage of the pipeline (suite → service → run → checks →
@@ -529,11 +530,8 @@ export type StopReason =
   | { kind: 'interrupted'; error: null; signal: 'SIGINT' | 'SIGTERM' }
   /** The journal has no end record: the run was killed (kill -9, out of memory) or crashed. */
   | { kind: 'killed'; error: null };
-/**
- * DESIGN.md's 0–4, plus the shell's 128 + signal for a run interrupted by SIGINT (130) or
- * SIGTERM (143), and 137 (128 + SIGKILL) recorded for a run whose journal has no end record.
- */
-export type ExitCode = 0 | 1 | 2 | 3 | 4 | 130 | 137 | 143;
+/** Defined with the codes and their precedence in exit-codes.ts. */
+export type { ExitCode };
 
 export interface RunInfo {
   id: string;

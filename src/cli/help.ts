@@ -19,7 +19,8 @@ Options:
   --concurrency N        requests in flight per service
   --filter GLOB          only cases whose suite/case, case id or suite name matches
   --shard I/N|auto       run the I-th of N stable slices of all cases (auto: from CI variables)
-  --resume [RUN_DIR]     continue a paused or interrupted run (default: the newest one)
+  --resume [RUN_DIR]     continue a paused or interrupted run: RUN_DIR, else the newest one of the
+                         suites given ('run suites --resume'), else the newest one
   --update-baselines     write baselines/ from this run when it completes
   --require-baselines    refuse to run a suite that has no baseline yet
   --report-dir DIR       where run folders go (default reports/)

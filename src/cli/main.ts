@@ -1,4 +1,5 @@
 import { DriftcheckError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import { createRedactor } from '../service/redact.js';
 import { type CliIO, processIO, shownSafely } from './io.js';
 import { version } from './version.js';
@@ -93,24 +94,42 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     const command = await load();
     return await command(rest, io);
   } catch (error) {
-    // Whatever reaches the terminal from here is scrubbed of every key-like env value.
-    const { redact } = createRedactor(secretsIn(io.env));
-    if (error instanceof DriftcheckError) {
-      io.stderr(redact(`driftcheck ${name}: ${error.message}\n`).text);
-      return error.exitCode;
-    }
-    if (isParseArgsError(error)) {
-      const flag = /'(--?[^'\s]+)'/.exec((error as Error).message)?.[1];
-      const guess = flag ? didYouMean(flag, optionsOf(name)) : null;
-      io.stderr(
-        `driftcheck ${name}: ${(error as Error).message}${guess ? `\n  → did you mean ${guess}?` : ''}\n  → run 'driftcheck ${name} --help' for the options\n`,
-      );
-      return 2;
-    }
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr(redact(`driftcheck ${name}: internal error (a bug — please report it):\n${detail}\n`).text);
-    return 70;
+    return reportFailure(name, error, io, (flag) => didYouMean(flag, optionsOf(name)));
   }
+}
+
+/**
+ * The top-level catch: the one place an exception becomes a message and an exit code, and
+ * the one place the `driftcheck <command>:` prefix is written. A message that already starts
+ * with it (an error passed on from a nested call that prefixed it) keeps a single one.
+ */
+export function reportFailure(
+  command: string,
+  error: unknown,
+  io: Pick<CliIO, 'stderr' | 'env'>,
+  guessFlag: (flag: string) => string | null | undefined = () => null,
+): number {
+  const prefix = `driftcheck ${command}: `;
+  const once = (text: string) => (text.startsWith(prefix) ? text.slice(prefix.length) : text);
+  // Whatever reaches the terminal from here is scrubbed of every key-like env value.
+  const { redact } = createRedactor(secretsIn(io.env));
+  if (error instanceof DriftcheckError) {
+    io.stderr(redact(`${prefix}${once(error.message)}\n`).text);
+    return error.exitCode;
+  }
+  if (isParseArgsError(error)) {
+    const message = once((error as Error).message);
+    const flag = /'(--?[^'\s]+)'/.exec(message)?.[1];
+    const guess = flag ? guessFlag(flag) : null;
+    io.stderr(
+      `${prefix}${message}${guess ? `\n  → did you mean ${guess}?` : ''}\n  → run 'driftcheck ${command} --help' for the options\n`,
+    );
+    return EXIT.usage;
+  }
+  // A stack starts with the error's own `Name: message`; a thrown non-Error is its text.
+  const detail = error instanceof Error ? (error.stack ?? error.message) : once(String(error));
+  io.stderr(redact(`${prefix}internal error (a bug — please report it):\n${detail}\n`).text);
+  return 70;
 }
 
 /** Values of env variables named like credentials: redacted from any error output. */

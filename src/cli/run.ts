@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
-import { findResumableRun, type RunMeta, readRunMeta } from '../run/meta.js';
+import { type RunMeta, readRunMeta } from '../run/meta.js';
 import { suitesInPlan } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
@@ -13,7 +13,10 @@ import { simRequestHeaders } from '../sim/protocol.js';
 import { isAlias } from '../suite/alias.js';
 import { baselinePath } from '../baseline/store.js';
 import type { CandidateRun } from '../report/candidates.js';
-import type { Config, ExitCode, ReportHead, Suite } from '../types.js';
+import type { Config, ReportHead, Suite } from '../types.js';
+import { worstExit } from '../exit-codes.js';
+import { stopLine, stopServices } from './stop-line.js';
+import { resumeTarget } from './resume.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
@@ -55,20 +58,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let resumeDir: string | undefined;
   let meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>;
   if (values.resume) {
-    // `--resume RUN_DIR`: the first positional names a run folder when it holds a run.json.
-    const candidate = positionals[0] ? resolve(io.cwd, positionals[0]) : null;
-    if (candidate && !existsSync(join(candidate, 'run.json'))) {
-      throw new UsageError(
-        existsSync(candidate)
-          ? `--resume: ${relative(io.cwd, candidate) || '.'} is not a run folder (it has no run.json)\n  → pass a folder under ${relative(io.cwd, reportDir) || '.'}/, or --resume alone for the newest unfinished run`
-          : `--resume: ${relative(io.cwd, candidate)} does not exist\n  → pass a folder under ${relative(io.cwd, reportDir) || '.'}/, or --resume alone for the newest unfinished run`,
-      );
-    }
-    resumeDir = candidate ?? (await findResumableRun(reportDir)) ?? undefined;
-    if (!resumeDir)
-      throw new UsageError(
-        `--resume: no paused or interrupted run under ${relative(io.cwd, reportDir) || '.'}; pass the run folder (reports/<run-id>)`,
-      );
+    resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
   } else {
     meta = {
@@ -121,6 +111,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       );
   }
   let env = io.env;
+  // What the user configured: a stop line names their key variable and base_url, not the simulator's.
+  const configured = config;
   // The simulator's code loads only for --sim runs.
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
@@ -147,6 +139,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       {
         io,
         config,
+        configured,
         env,
         suites,
         reportDir,
@@ -172,7 +165,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     }
     const { renderCandidateComparison } = await import('../report/candidates.js');
     io.stdout(`\nCandidates against the current baseline:\n${renderCandidateComparison(runs)}`);
-    return worstExitCode(runs.map((r) => r.report.run.exit_code));
+    return worstExit(runs.map((r) => r.report.run.exit_code));
   } finally {
     interrupts.dispose();
     await sim?.simulator.close();
@@ -182,6 +175,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 interface RunContext {
   io: CliIO;
   config: Config;
+  /** The config as written, before --sim pointed it at the simulator. */
+  configured: Config;
   env: NodeJS.ProcessEnv;
   suites: Suite[];
   reportDir: string;
@@ -270,11 +265,12 @@ async function runAndPrint(
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
   if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
-  if (report.run.status !== 'completed') {
-    io.stderr(
-      `${report.run.status}: ${countOf(report.summary.not_run, 'case')} not run. Resume with: driftcheck run --resume ${relative(io.cwd, runDir)}\n`,
-    );
-  }
+  const stopped = stopLine(
+    report,
+    `driftcheck run --resume ${relative(io.cwd, runDir)}`,
+    stopServices(report, ctx.suites, ctx.configured),
+  );
+  if (stopped) io.stderr(stopped);
   return report;
 }
 
@@ -300,12 +296,6 @@ function parseModels(
   return models;
 }
 
-/** The exit code of several runs: the most serious first (auth, configuration, budget, interrupt, failure). */
-function worstExitCode(codes: ExitCode[]): ExitCode {
-  return ([4, 2, 3, 130, 143, 1] as const).find((c) => codes.includes(c)) ?? 0;
-}
-
-/** `--repeat N|auto`. */
 /** How long an interrupted run waits for in-flight requests (DRIFTCHECK_INTERRUPT_GRACE_S, default 10 s). */
 function graceMs(env: NodeJS.ProcessEnv): number {
   const seconds = Number(env.DRIFTCHECK_INTERRUPT_GRACE_S ?? 10);

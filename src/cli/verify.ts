@@ -2,12 +2,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { PreflightError } from '../errors.js';
+import { EXIT, type ExitCode, worstExit } from '../exit-codes.js';
 import { isAccessStop, isBudgetCondition, isConfigStop } from '../error-kinds.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
-import type { CallOutcome, Config, ExitCode, ServiceConfig, ServiceKind } from '../types.js';
+import type { CallOutcome, Config, ServiceConfig, ServiceKind } from '../types.js';
 import { serviceNamed } from '../config/services.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
@@ -18,8 +19,6 @@ const SIM_MODELS: Record<ServiceKind, string> = {
   router: 'openai/gpt-4o-mini',
   direct: 'kimi-k2-0905-preview',
 };
-/** Worst first: a pre-flight problem outranks an auth stop, which outranks a budget pause. */
-const SEVERITY: ExitCode[] = [2, 4, 3, 1, 0];
 
 /** `driftcheck verify`: one minimal call per service, with a classified verdict. */
 export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
@@ -51,7 +50,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   } finally {
     await sim?.simulator.close();
   }
-  return SEVERITY.find((code) => codes.includes(code)) ?? 0;
+  return worstExit(codes);
 }
 
 async function verifyService(
@@ -67,13 +66,13 @@ async function verifyService(
   } catch (error) {
     if (!(error instanceof PreflightError)) throw error;
     io.stdout(`  verdict: preflight — ${error.message}\n  nothing was sent\n`);
-    return 2;
+    return EXIT.usage;
   }
   if (!model) {
     io.stdout(
       `  verdict: preflight — no model to call: pass --model ID, set verify_model for '${service.name}' in the config, or add a suite that uses it\n`,
     );
-    return 2;
+    return EXIT.usage;
   }
   const client = createServiceClient({
     service: { ...service, timeout_s: VERIFY.timeout_s, retries: VERIFY.retries },
@@ -97,7 +96,7 @@ async function verifyService(
     `  finish_reason: ${c?.finish_reason ?? '—'}`,
     `  usage: ${usage ? `${usage.prompt_tokens ?? '?'} prompt + ${usage.completion_tokens ?? '?'} completion = ${usage.total_tokens ?? '?'} tokens${usage.cost != null ? ` · cost ${usage.cost}` : ''}` : 'not reported'}`,
   ];
-  let code: ExitCode = 0;
+  let code: ExitCode = EXIT.ok;
   if (outcome.status === 'ok') {
     lines.push(`  verdict: ok (HTTP ${outcome.http_status}, ${Math.round(outcome.latency_ms)} ms)`);
   } else {
@@ -106,7 +105,13 @@ async function verifyService(
       `  verdict: ${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}${e.type ? ` type=${e.type}` : ''}${e.code ? ` code=${e.code}` : ''} — ${e.message}`,
     );
     // A wrong base_url is a configuration problem (exit 2), as the message says.
-    code = isConfigStop(e) ? 2 : isAccessStop(e) ? 4 : isBudgetCondition(e) ? 3 : 1;
+    code = isConfigStop(e)
+      ? EXIT.usage
+      : isAccessStop(e)
+        ? EXIT.access
+        : isBudgetCondition(e)
+          ? EXIT.paused
+          : EXIT.failure;
   }
   // The client redacted the answer as it read it: nothing here can hold the key.
   io.stdout(`${lines.join('\n')}\n`);

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileError } from '../errors.js';
+import { exitForStop, worstExit } from '../exit-codes.js';
 import { isLegacyJournal, legacySample, readLegacyRun } from '../journal/legacy.js';
 import { readJournal } from '../journal/read.js';
 import type { JournalRecord, RunRecord } from '../journal/records.js';
@@ -17,15 +18,6 @@ export interface FoldedRuns {
   /** Lines that were not records, per run folder, with their line numbers. */
   skipped: { dir: string; lines: number[] }[];
 }
-
-/** Worst first: a configuration stop, an access stop, a budget pause, an interrupt. */
-const STOP_RANK: Record<StopReason['kind'], number> = {
-  config: 0,
-  access: 1,
-  paused: 2,
-  interrupted: 3,
-  killed: 4,
-};
 
 /**
  * Folds the journals of one or more run folders into reports: `driftcheck report` (one
@@ -150,8 +142,9 @@ function take(fold: RunFold, journal: Journal, record: JournalRecord): void {
   fold.add(journal.legacy && record.type === undefined ? legacySample(record) : record);
 }
 
+/** The stop of several runs whose exit code comes first in the one precedence (exit-codes.ts). */
 function worstStop(stops: readonly (StopReason | null)[]): StopReason | null {
   const real = stops.filter((s): s is StopReason => s !== null);
-  real.sort((a, b) => STOP_RANK[a.kind] - STOP_RANK[b.kind]);
-  return real[0] ?? null;
+  const worst = worstExit(real.map(exitForStop));
+  return real.find((s) => exitForStop(s) === worst) ?? null;
 }

@@ -1,4 +1,5 @@
-import type { CaseEntry, ExitCode, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
+import { EXIT, type ExitCode, exitForStop } from '../exit-codes.js';
+import type { CaseEntry, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
 
 /** A case is regressed when any of its drift has severity `fail`. */
 export function isRegressed(entry: Pick<CaseEntry, 'drift'>): boolean {
@@ -56,20 +57,13 @@ export function runStatusFor(stop: StopReason | null): RunStatus {
 }
 
 /**
- * DESIGN.md's exit codes: 3 for a budget pause, 4 for an auth/permission stop, 2 for a
- * configuration stop (the base_url reached no chat-completion endpoint, or the model does
- * not exist), 1 for any failing, erroring or regressed case or a failing suite finding,
- * else 0. An interrupted run exits as shells expect of a signal (130 SIGINT, 143 SIGTERM),
- * so CI never mistakes it for a verdict; a killed run is recorded as the shell saw it, 137
- * (128 + SIGKILL).
+ * A run that stopped early exits with its stop's code (exit-codes.ts), whatever its cases
+ * say; a complete run exits 1 for any failing, erroring or regressed case or a failing
+ * suite finding, else 0.
  */
 export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
-  if (stop?.kind === 'paused') return 3;
-  if (stop?.kind === 'access') return 4;
-  if (stop?.kind === 'config') return 2;
-  if (stop?.kind === 'interrupted') return stop.signal === 'SIGTERM' ? 143 : 130;
-  if (stop?.kind === 'killed') return 137;
-  return failing(summary) ? 1 : 0;
+  if (stop) return exitForStop(stop);
+  return failing(summary) ? EXIT.failure : EXIT.ok;
 }
 
 /** Whether the counts hold a failing, erroring or regressed case, or a failing suite finding. */
@@ -84,6 +78,7 @@ function failing(summary: Summary): boolean {
  * Every other code is the verdict itself.
  */
 export function renderedExitCode(run: { exit_code: ExitCode }, summary: Summary): ExitCode {
-  if (run.exit_code !== 130 && run.exit_code !== 143 && run.exit_code !== 137) return run.exit_code;
-  return failing(summary) ? 1 : 3;
+  if (run.exit_code !== EXIT.sigint && run.exit_code !== EXIT.sigterm && run.exit_code !== EXIT.killed)
+    return run.exit_code;
+  return failing(summary) ? EXIT.failure : EXIT.paused;
 }

@@ -40,8 +40,9 @@ export async function writeRunMeta(runDir: string, meta: RunMeta): Promise<void>
 
 export async function readRunMeta(runDir: string): Promise<RunMeta> {
   const file = join(runDir, 'run.json');
+  let meta: unknown;
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as RunMeta;
+    meta = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new FileError(
       file,
@@ -49,13 +50,37 @@ export async function readRunMeta(runDir: string): Promise<RunMeta> {
       { cause: error },
     );
   }
+  if (!isRunMeta(meta))
+    throw new FileError(
+      file,
+      'not a run.json driftcheck wrote (no command, paths or plan); pass the folder of a run under reports/',
+    );
+  return meta;
+}
+
+/** The fields a resume re-plans from; anything else in run.json is taken as written. */
+function isRunMeta(value: unknown): value is RunMeta {
+  const meta = value as Partial<RunMeta> | null;
+  return (
+    typeof meta === 'object' &&
+    meta !== null &&
+    Array.isArray(meta.command) &&
+    Array.isArray(meta.paths) &&
+    meta.paths.every((p) => typeof p === 'string') &&
+    typeof meta.plan === 'object' &&
+    meta.plan !== null
+  );
 }
 
 /**
  * The newest run that did not complete (paused, interrupted, or killed before its
- * report was written) — what `--resume` without a folder continues.
+ * report was written) — what `--resume` without a folder continues; with `accept`, the
+ * newest such run whose run.json it accepts (`run suites --resume`: a run of those suites).
  */
-export async function findResumableRun(reportDir: string): Promise<string | null> {
+export async function findResumableRun(
+  reportDir: string,
+  accept?: (meta: RunMeta) => boolean,
+): Promise<string | null> {
   const entries = await readdir(reportDir, { withFileTypes: true }).catch(() => []);
   const runs = entries
     .filter((e) => e.isDirectory() && RUN_ID_PATTERN.test(e.name))
@@ -65,7 +90,8 @@ export async function findResumableRun(reportDir: string): Promise<string | null
   for (const id of runs) {
     const dir = join(reportDir, id);
     if (!(await stat(join(dir, 'run.json')).catch(() => null))) continue;
-    if ((await runStatusOf(join(dir, 'report.json'))) !== 'completed') return dir;
+    if ((await runStatusOf(join(dir, 'report.json'))) === 'completed') continue;
+    if (!accept || (await readRunMeta(dir).then(accept, () => false))) return dir;
   }
   return null;
 }

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { CallOutcome, CaseError, CompletionRequest, ServiceClient, ServiceConfig } from '../types.js';
 import { sendAttempt } from './attempt.js';
@@ -8,6 +7,7 @@ import { checkBaseUrl } from './preflight.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { buildChatRequest } from './request.js';
 import { MAX_TOTAL_WAIT_MS, planRetry } from './retry.js';
+import { sleep as abortableSleep } from '../util/abort.js';
 
 export interface ServiceClientOptions {
   service: ServiceConfig;
@@ -38,14 +38,6 @@ export interface ServiceClientOptions {
   maxTotalWaitMs?: number;
 }
 
-async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  try {
-    await delay(ms, undefined, { signal });
-  } catch (error) {
-    throw signal?.aborted ? signal.reason : error;
-  }
-}
-
 /**
  * A client for one configured service: builds the request, retries what may pass, and
  * returns every outcome as data. Throws PreflightError for an unusable base_url, and
@@ -56,7 +48,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const origin = checkBaseUrl(service).origin;
   const lease = options.dispatcher ? null : acquirePool(origin);
   const dispatcher = options.dispatcher ?? lease!.dispatcher;
-  const sleep = options.sleep ?? defaultSleep;
+  // One listener on a signal many requests share (util/abort.ts), not one per waiting retry.
+  const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const maxTotalWaitMs = options.maxTotalWaitMs ?? MAX_TOTAL_WAIT_MS;

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
+import { onAbort } from '../util/abort.js';
 import { redactBody, redactHeaders, type Redactor } from './redact.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -66,8 +67,9 @@ export async function exchange(
           abort.emit('abort');
         }, timerMs(options.timeoutMs))
       : undefined;
-  const onCallerAbort = (): void => void abort.emit('abort');
-  signal?.addEventListener('abort', onCallerAbort, { once: true });
+  // The caller's signal is often one for every request in flight: one listener on it fans
+  // out (util/abort.ts) instead of one listener per exchange.
+  const releaseCaller = signal ? onAbort(signal, () => void abort.emit('abort')) : undefined;
   try {
     const response = await dispatcher.request({
       origin: parsed.origin,
@@ -94,7 +96,7 @@ export async function exchange(
     throw error;
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onCallerAbort);
+    releaseCaller?.();
   }
 }
 

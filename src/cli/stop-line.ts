@@ -1,0 +1,55 @@
+import { judgeTargets } from '../checks/judge.js';
+import { EXIT } from '../exit-codes.js';
+import { countOf } from '../report/numbers.js';
+import type { Config, ReportHead, ServiceConfig, Suite } from '../types.js';
+
+/**
+ * The line a run that did not complete ends with: what stopped it and what to do. A budget
+ * pause and an interrupt are resumed as they are; an auth failure or a wrong base_url must be
+ * fixed first, so their resume hint says so — neither is "paused" (exit 4 and 2 are not 3).
+ * Null for a completed run.
+ */
+export function stopLine(
+  head: ReportHead,
+  resume: string,
+  /** The services the failing request may have gone to (stopServices). */
+  services: readonly ServiceConfig[],
+): string | null {
+  const { run, summary } = head;
+  if (run.status === 'completed') return null;
+  const error = run.stop_reason;
+  const status = error ? ` (${error.kind}${error.http_status ? `, HTTP ${error.http_status}` : ''})` : '';
+  const names = (show: (s: ServiceConfig) => string) =>
+    services.length ? services.map(show).join(' or ') : 'the service in driftcheck.config.yaml';
+  const fixed = `Once fixed, finish this run with: ${resume} (the cases it stopped on are sent again)`;
+  switch (run.exit_code) {
+    case EXIT.access:
+      return error?.kind === 'permission'
+        ? `stopped: permission failure${status} — check that the key in ${names(keyOf)} may use this model and endpoint. ${fixed}\n`
+        : `stopped: authentication failure${status} — check the key in ${names(keyOf)}: set, current, not revoked. ${fixed}\n`;
+    case EXIT.usage:
+      return `stopped: endpoint not found${status} — check base_url of ${names((s) => `service '${s.name}' (${s.base_url})`)}. ${fixed}\n`;
+    default:
+      // A budget pause or an interrupt: nothing to fix, the rest is sent on resume.
+      return `${run.status}: ${countOf(summary.not_run, 'case')} not run. Resume with: ${resume}\n`;
+  }
+}
+
+const keyOf = (s: ServiceConfig): string => `${s.api_key_env} (service '${s.name}')`;
+
+/**
+ * The services a run-stopping error can have come from: those the run called with the
+ * error's model (its suites' and their judges'), else every service the run called.
+ */
+export function stopServices(head: ReportHead, suites: readonly Suite[], config: Config): ServiceConfig[] {
+  const calls: { service: string; model: string }[] = [];
+  for (const report of head.suites) {
+    calls.push({ service: report.service, model: report.requested_model });
+    const suite = suites.find((s) => s.suite === report.suite);
+    if (suite) calls.push(...judgeTargets({ ...suite, service: report.service }));
+  }
+  const model = head.run.stop_reason?.model;
+  const matching = calls.filter((c) => c.model === model);
+  const names = new Set((matching.length ? matching : calls).map((c) => c.service));
+  return [...names].flatMap((name) => (config.services[name] ? [config.services[name]] : []));
+}
