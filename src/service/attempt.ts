@@ -8,6 +8,7 @@ import { normalizeCompletion } from './normalize.js';
 import type { Redactor } from './redact.js';
 import type { ChatHttpRequest } from './request.js';
 import { requestedWaitSeconds } from './retry.js';
+import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { isUndiciTimeout, networkMessage, redirectMessage } from './transport.js';
 
 /** What one attempt needs besides the request itself. */
@@ -98,8 +99,20 @@ export async function sendAttempt(
       plain('bad_response', `response body exceeded the ${ctx.maxBodyBytes}-byte cap; reading stopped`),
     );
   }
-  const parsed = res.body.trim() === '' ? null : parseJson(res.body);
+  const read = res.body.trim() === '' ? null : parseJson(res.body);
+  // Bounded where the body enters: what reads it later (an error object turned back into
+  // text) recurses per level. Too deep is read as text, like a body that is not JSON.
+  const tooDeep = read !== null && read !== undefined && deeperThan(read);
+  const parsed = tooDeep ? undefined : read;
   if (status >= 200 && status < 300) {
+    if (tooDeep) {
+      return fail(
+        plain(
+          'bad_response',
+          `HTTP ${status} with a JSON body nested more than ${MAX_JSON_DEPTH} levels deep`,
+        ),
+      );
+    }
     if (parsed === undefined || parsed === null) {
       const type = headerValue(headers, 'content-type')?.split(';')[0] || 'no content type';
       return fail(
