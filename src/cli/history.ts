@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
@@ -10,6 +10,7 @@ import { readRunForHistory } from '../history/report-input.js';
 import { appendRun } from '../history/store.js';
 import type { History } from '../history/types.js';
 import { countOf } from '../report/numbers.js';
+import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { CliIO } from './io.js';
 
 const USAGE =
@@ -84,7 +85,8 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
 
 async function baselineSource(file: string): Promise<string | null> {
   try {
-    const source = (JSON.parse(await readFile(file, 'utf8')) as { source_run?: unknown }).source_run;
+    const source = (JSON.parse(await readBoundedText(file, READ_LIMITS.baseline)) as { source_run?: unknown })
+      .source_run;
     return typeof source === 'string' ? source : null;
   } catch {
     return null;

@@ -1,6 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { READ_LIMITS, readBoundedLines } from '../util/bounded-read.js';
 import { monthFile } from './store.js';
 
 /**
@@ -13,16 +12,15 @@ export async function hasRun(
   run: { run_id: string; started_at: string; finished_at: string },
 ): Promise<boolean> {
   const file = join(dir, monthFile(run.started_at));
-  const input = createReadStream(file, 'utf8');
-  // A missing month file simply holds no run.
-  const missing = new Promise<boolean>((resolve) => input.once('error', () => resolve(false)));
-  const scan = (async () => {
-    // The run line's key order is fixed (encodeRun): id, start, end.
-    const needle = `"id":${JSON.stringify(run.run_id)},"start":${JSON.stringify(run.started_at)},"end":${JSON.stringify(run.finished_at)}`;
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+  // The run line's key order is fixed (encodeRun): id, start, end.
+  const needle = `"id":${JSON.stringify(run.run_id)},"start":${JSON.stringify(run.started_at)},"end":${JSON.stringify(run.finished_at)}`;
+  try {
+    for await (const line of readBoundedLines(file, READ_LIMITS.history)) {
       if (line.startsWith('{"t":"run"') && line.includes(needle)) return true;
     }
-    return false;
-  })().catch(() => false);
-  return Promise.race([missing, scan]);
+  } catch (error) {
+    // A missing month file simply holds no run; anything else the reader of the history says too.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return false;
 }

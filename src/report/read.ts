@@ -1,9 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../errors.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
+import { READ_LIMITS, readBoundedLines, readBoundedText } from '../util/bounded-read.js';
 
 export interface StoredReport {
   file: string;
@@ -49,16 +48,14 @@ export async function loadReport(path: string): Promise<Report> {
 async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
   const lines: string[] = [];
   try {
-    const input = createReadStream(file, { encoding: 'utf8' });
-    const reader = createInterface({ input, crlfDelay: Infinity });
-    for await (const line of reader) {
+    for await (const line of readBoundedLines(file, READ_LIMITS.report)) {
       if (line === '  "cases": [' || line.startsWith('  "cases": []')) break;
       lines.push(line);
       // The head is a few kilobytes per suite; a file without the layout is read whole below.
       if (lines.length > 1_000_000) break;
     }
-    input.destroy();
   } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     throw new FileError(
       file,
       isDir
@@ -80,12 +77,13 @@ async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
 
 async function wholeHead(file: string): Promise<ReportHead> {
   try {
-    const report = JSON.parse(await readFile(file, 'utf8')) as Report;
+    const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as Report;
     if (typeof report?.run?.id !== 'string' || !Array.isArray(report.cases))
       throw new Error('not a driftcheck report');
     const { cases: _cases, ...head } = report;
     return head;
   } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     const what = error instanceof SyntaxError ? 'not JSON' : 'not a driftcheck report';
     throw new FileError(
       file,
@@ -96,10 +94,7 @@ async function wholeHead(file: string): Promise<ReportHead> {
 }
 
 async function* readCases(file: string): AsyncGenerator<CaseEntry> {
-  const reader = createInterface({
-    input: createReadStream(file, { encoding: 'utf8' }),
-    crlfDelay: Infinity,
-  });
+  const reader = readBoundedLines(file, READ_LIMITS.report);
   let inCases = false;
   /** true: one case a line (as driftcheck writes it); 'started': cases read that way. */
   let layout: boolean | 'started' = false;
@@ -125,7 +120,7 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
     yield entry;
   }
   if (!layout) {
-    const report = JSON.parse(await readFile(file, 'utf8')) as Report;
+    const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as Report;
     yield* report.cases;
   }
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../errors.js';
 import type { RunStatus } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { PlanOptions } from './plan.js';
 
 /**
@@ -41,8 +42,9 @@ export async function writeRunMeta(runDir: string, meta: RunMeta): Promise<void>
 export async function readRunMeta(runDir: string): Promise<RunMeta> {
   const file = join(runDir, 'run.json');
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as RunMeta;
+    return JSON.parse(await readBoundedText(file, READ_LIMITS.runMeta)) as RunMeta;
   } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     throw new FileError(
       file,
       'not a driftcheck run folder (run.json is missing or unreadable); pass the folder of a run under reports/',
