@@ -1,9 +1,10 @@
 import { TooLargeError } from '../errors.js';
 import { READ_LIMITS, readBoundedLines } from '../util/bounded-read.js';
+import { deeperThan } from '../util/json-depth.js';
 import { type JournalRecord, type PlanRecord, type RunRecord, recordOf } from './records.js';
 
 export interface JournalReadStats {
-  /** Lines that were not a record (a torn last line after a crash, or foreign text), with their numbers. */
+  /** Lines that were not a record (a torn last line after a crash, foreign text, JSON nested too deep), with their numbers. */
   skipped: number[];
 }
 
@@ -28,7 +29,10 @@ export async function* readJournal(
       if (line.trim() === '') continue;
       let record: JournalRecord | null;
       try {
-        record = recordOf(JSON.parse(line));
+        const value: unknown = JSON.parse(line);
+        // Nothing driftcheck writes nests deep; a line that does would overflow the stack of
+        // whatever serialises it again (the report): it is damaged, not a record.
+        record = deeperThan(value) ? null : recordOf(value);
       } catch {
         record = null;
       }

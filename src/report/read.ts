@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { READ_LIMITS, readBoundedLines, readBoundedText } from '../util/bounded-read.js';
+import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 export interface StoredReport {
   file: string;
@@ -93,12 +94,24 @@ async function wholeHead(file: string): Promise<ReportHead> {
   }
 }
 
+/** A report's case that no later step can trip on: a JSON object, nested no deeper than driftcheck writes. */
+function caseOf(value: unknown, file: string, where: string): CaseEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || deeperThan(value))
+    throw new FileError(
+      file,
+      `${where} is not a case as driftcheck writes it (not an object, or nested more than ${MAX_JSON_DEPTH} levels deep); render the report again from its journal with \`driftcheck report RUN_DIR\``,
+    );
+  return value as CaseEntry;
+}
+
 async function* readCases(file: string): AsyncGenerator<CaseEntry> {
   const reader = readBoundedLines(file, READ_LIMITS.report);
   let inCases = false;
   /** true: one case a line (as driftcheck writes it); 'started': cases read that way. */
   let layout: boolean | 'started' = false;
+  let number = 0;
   for await (const line of reader) {
+    number++;
     if (!inCases) {
       if (line === '  "cases": [') inCases = layout = true;
       continue;
@@ -106,21 +119,27 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
     if (line === '  ]') return;
     const text = line.trim().replace(/,$/, '');
     if (!text) continue;
-    let entry: CaseEntry;
+    let value: unknown;
     try {
-      entry = JSON.parse(text) as CaseEntry;
+      value = JSON.parse(text);
     } catch (error) {
       // Re-indented by hand or by a tool (`jq .`): not one case a line. Before any case
       // was read, the whole file is parsed below; after, the file is damaged.
-      if (layout === 'started') throw error;
+      if (layout === 'started')
+        throw new FileError(
+          file,
+          `line ${number} is damaged (${(error as Error).message}); render the report again from its journal with \`driftcheck report RUN_DIR\``,
+          { cause: error },
+        );
       layout = false;
       break;
     }
     layout = 'started';
-    yield entry;
+    yield caseOf(value, file, `line ${number}`);
   }
   if (!layout) {
+    // wholeHead parsed this file already: it is JSON with a cases array.
     const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as Report;
-    yield* report.cases;
+    for (const [i, c] of report.cases.entries()) yield caseOf(c, file, `cases[${i}]`);
   }
 }

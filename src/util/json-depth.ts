@@ -1,9 +1,10 @@
 /**
- * Deepest nesting of arrays and objects driftcheck reads in JSON that comes from a service
- * (a body, or the JSON in an answer). V8's JSON.parse is iterative and takes any depth, but
- * what reads the value afterwards recurses once per level (JSON.stringify, the JSON Schema
- * validator): 20,000 nested `[]` — 40 KB — overflowed the stack and ended the whole run. No
- * honest body or answer nests anywhere near this deep.
+ * Deepest nesting of arrays and objects driftcheck reads in JSON from a service (a body,
+ * the JSON in an answer) or from a file it reads back (a journal line, a report's case).
+ * V8's JSON.parse is iterative and takes any depth, but what reads the value afterwards
+ * recurses once per level (JSON.stringify, the JSON Schema validator): 20,000 nested `[]`
+ * — 40 KB — overflowed the stack and ended the whole run. No honest body, answer or record
+ * nests anywhere near this deep.
  */
 export const MAX_JSON_DEPTH = 256;
 

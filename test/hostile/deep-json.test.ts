@@ -1,5 +1,7 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
+import { copyFromRepo, makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 import { completion, sendJson, startLoopbackService } from './loopback.js';
 
 const KEY = `sk-or-v1-${'7'.repeat(48)}`;
@@ -79,6 +81,65 @@ describe('JSON nested 20,000 deep from a service', () => {
       expect(deep?.status).toBe('fail');
     } finally {
       await service.close();
+      await project.cleanup();
+    }
+  });
+});
+
+describe('JSON nested 20,000 deep in a file driftcheck reads back', () => {
+  it('a journal line is passed over as damaged; a report case is refused with its line (exit 2)', async () => {
+    const project = await makeProject({
+      'suites/small.yaml': `suite: small
+service: router
+model: openai/gpt-4o-mini
+cases:
+  - { id: a, prompt: hello }
+  - { id: b, prompt: again }
+`,
+    });
+    try {
+      await copyFromRepo(project.dir, 'driftcheck.config.yaml');
+      const run = await runCli(['run', '--sim', '--reporter', 'json'], { cwd: project.dir });
+      expect(run.code, run.stderr).toBe(0);
+      const dir = runDirFrom(run, project.dir);
+
+      // A sample line whose usage nests 20,000 deep: re-rendering died with a stack overflow.
+      const journal = join(dir, 'results.jsonl');
+      const deepSample = (await readFile(journal, 'utf8'))
+        .split('\n')
+        .find((line) => line.includes('"key":"small/b#0"'))!
+        .replace(/"usage":\{[^}]*\}/, `"usage":${DEEP}`);
+      await writeFile(journal, `${await readFile(journal, 'utf8')}${deepSample}\n`);
+      const rendered = await runCli(['report', dir, '--reporter', 'json'], { cwd: project.dir });
+      expect(rendered.stderr).not.toMatch(/internal error/);
+      expect(rendered.code, rendered.stderr).toBe(0);
+      expect(rendered.stderr).toMatch(/passed over 1 unreadable journal line/);
+
+      // A report case that nests as deep, and one cut short, read by baseline accept and history add.
+      const report = join(dir, 'report.json');
+      const lines = (await readFile(report, 'utf8')).split('\n');
+      const at = lines.findIndex((line) => line.startsWith('    {"id":"small/b"'));
+      for (const [damage, message] of [
+        [
+          () => lines[at]!.replace(/"usage":\{[^}]*\}/, `"usage":${DEEP}`),
+          /nested more than 256 levels deep/,
+        ],
+        [() => lines[at]!.slice(0, 40), /is damaged \(/],
+      ] as const) {
+        await writeFile(report, lines.map((line, i) => (i === at ? damage() : line)).join('\n'));
+        for (const args of [
+          ['baseline', 'accept', dir],
+          ['history', 'add', 'history', dir],
+        ]) {
+          const result = await runCli(args, { cwd: project.dir });
+          expect(result.stderr, args.join(' ')).not.toMatch(/internal error/);
+          expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+          expect(result.stderr).toContain(`report.json: line ${at + 1} `);
+          expect(result.stderr).toMatch(message);
+          expect(result.stderr).toMatch(/driftcheck report RUN_DIR/);
+        }
+      }
+    } finally {
       await project.cleanup();
     }
   });
