@@ -109,6 +109,16 @@ describe('journal', () => {
   });
 });
 
+describe('a file that is no journal', () => {
+  it('is refused after 10,000 lines that are not records, before their numbers fill memory', async () => {
+    const file = join(dir, 'foreign.jsonl');
+    await writeFile(file, 'y\n'.repeat(10_001));
+    await expect(keysOf(file)).rejects.toThrow(/more than 10000 lines are not journal records/);
+    await writeFile(file, 'y\n'.repeat(10_000));
+    expect(await keysOf(file)).toEqual([]);
+  });
+});
+
 describe('plan records', () => {
   const system = 'You are a support agent. '.repeat(100);
   const plan: PlanRecord = {
