@@ -48,12 +48,15 @@ export async function loadReport(path: string): Promise<Report> {
 
 async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
   const lines: string[] = [];
+  let held = 0;
   try {
     for await (const line of readBoundedLines(file, READ_LIMITS.report)) {
       if (line === '  "cases": [' || line.startsWith('  "cases": []')) break;
       lines.push(line);
-      // The head is a few kilobytes per suite; a file without the layout is read whole below.
-      if (lines.length > 1_000_000) break;
+      // The head is a few kilobytes per suite; a file without the layout is read whole
+      // below, within the limit of a whole read (so is what is held here).
+      held += line.length;
+      if (lines.length > 1_000_000 || held > READ_LIMITS.wholeReport.bytes) break;
     }
   } catch (error) {
     if (error instanceof DriftcheckError) throw error;
