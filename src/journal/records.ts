@@ -41,7 +41,7 @@ export interface PlanCase {
   ordinal: number;
   /** Planned samples; `auto` plans ADAPTIVE_SAMPLING.min and adds while uncertain. */
   repeat: number | 'auto';
-  /** As sent: the plan's `system` in front, once read (the journal holds only the case's own, see planRecord). */
+  /** As sent: the plan's `system` in front, once read (the journal holds only the case's own, see journalPlan). */
   messages: Message[];
   drift?: DriftTolerance;
 }

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { exchange, type Exchanged, ExchangeTimeout } from './exchange.js';
 import type { CaseError, Completion, ServiceKind } from '../types.js';
+import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { parseJson } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';
 import { readErrorFields } from './error-fields.js';
@@ -8,7 +9,6 @@ import { normalizeCompletion } from './normalize.js';
 import type { Redactor } from './redact.js';
 import type { ChatHttpRequest } from './request.js';
 import { requestedWaitSeconds } from './retry.js';
-import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { isUndiciTimeout, networkMessage, redirectMessage } from './transport.js';
 
 /** What one attempt needs besides the request itself. */
