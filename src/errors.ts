@@ -72,3 +72,21 @@ export function formatDiagnostic(d: Diagnostic): string {
   const head = `${d.file}:${d.line}:${d.column}: ${d.message}`;
   return d.hint ? `${head}\n  → ${d.hint}` : head;
 }
+
+/**
+ * A file past what driftcheck reads of its kind (exit 2). Raised by the one bounded reader
+ * (util/bounded-read.ts) the moment the count passes the limit, so a pipe or a device that
+ * never ends (`/dev/zero`, `yes |`) costs the limit, not all memory.
+ */
+export class TooLargeError extends DriftcheckError {
+  override readonly name = 'TooLargeError';
+  constructor(
+    readonly file: string,
+    /** What was too large, and the limit. */
+    readonly what: string,
+    /** What to do about it. */
+    readonly remedy: string,
+  ) {
+    super('too_large', `${file}: ${what}; ${remedy}`, 2);
+  }
+}

@@ -136,6 +136,8 @@ export interface Suite {
   service: string;
   model: string;
   params: RequestParams;
+  /** The suite's `system:` prompt, already in front of every case's messages (the journal stores it once). */
+  system?: string;
   repeat?: number | 'auto';
   /** The suite's `drift:` tolerance for content and usage comparisons with the baseline. */
   drift?: DriftTolerance;

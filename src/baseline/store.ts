@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import { intern } from '../util/intern.js';
 import { serializeBaseline } from './serialize.js';
 import { validateBaseline } from './validate.js';
@@ -37,9 +37,10 @@ export async function readBaseline(dir: string, suite: string): Promise<Baseline
   const file = baselinePath(dir, suite);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readBoundedText(file, READ_LIMITS.baseline);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (error instanceof DriftcheckError) throw error;
     throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
   }
   let json: unknown;

@@ -1,3 +1,5 @@
+import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
+
 /** Where in the content the JSON value was found; reported in check messages. */
 export type JsonSource = 'whole content' | 'code fence' | 'embedded in text';
 
@@ -16,11 +18,14 @@ export function extractJson(content: string): ExtractedJson {
   if (trimmed === '') return { error: 'content is empty, no JSON to validate' };
   const whole = tryParse(trimmed);
   if ('value' in whole) return { value: whole.value, source: 'whole content' };
+  // It is JSON, only too deep: its inner values are no more the answer than it is.
+  if (whole.tooDeep) return { error: whole.error };
 
   const fenced = firstFence(content);
   if (fenced !== null) {
     const parsed = tryParse(fenced.body.trim());
     if ('value' in parsed) return { value: parsed.value, source: 'code fence' };
+    if (parsed.tooDeep) return { error: `JSON in the code fence: ${parsed.error}` };
     // A ```json fence is what the model meant as its answer; an unlabelled one may be anything.
     if (fenced.labelled) {
       const cut = fenced.closed ? '' : ' (the fence is never closed: output truncated?)';
@@ -30,12 +35,21 @@ export function extractJson(content: string): ExtractedJson {
   return embedded(content, whole.error);
 }
 
-function tryParse(text: string): { value: unknown } | { error: string } {
+function tryParse(text: string): { value: unknown } | { error: string; tooDeep?: true } {
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) as unknown };
+    // V8's JSON.parse is iterative: any depth parses; what comes after does not.
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
+  // Bounded where the answer's JSON enters: a check, a judge verdict and the drift compare read it.
+  return deeperThan(value)
+    ? {
+        error: `the JSON value nests more than ${MAX_JSON_DEPTH} levels deep; driftcheck reads no deeper`,
+        tooDeep: true,
+      }
+    : { value };
 }
 
 /** First fence labelled json/jsonc or unlabelled; an unclosed fence runs to the end (truncated output). */
@@ -70,6 +84,7 @@ function embedded(content: string, wholeError: string): ExtractedJson {
     }
     const parsed = tryParse(content.slice(i, end + 1));
     if ('value' in parsed) return { value: parsed.value, source: 'embedded in text' };
+    if (parsed.tooDeep) return { error: `JSON at offset ${i}: ${parsed.error}` };
     firstError ??= `JSON at offset ${i} does not parse: ${parsed.error}`;
   }
   return { error: firstError ?? `no JSON value found in the content (${wholeError})` };

@@ -22,5 +22,13 @@ export function runChecks(expect: Expectation[], completion: Completion | null):
 function runCheck(e: Expectation, c: Completion): CheckResult {
   const definition = CHECKS[e.type] as CheckDefinition<unknown>;
   if (!definition.run) return { type: e.type, pass: false, message: JUDGE_NOT_RUN };
-  return definition.run(e.value, c);
+  try {
+    return definition.run(e.value, c);
+  } catch (error) {
+    // A RangeError is a resource limit (stack depth, string length) reached on this answer:
+    // the check could not evaluate it, which fails this check, not the whole run. Anything
+    // else is a bug and stays loud.
+    if (!(error instanceof RangeError)) throw error;
+    return { type: e.type, pass: false, message: `could not be evaluated on this answer: ${error.message}` };
+  }
 }

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
@@ -10,6 +10,7 @@ import { refusals } from '../fold/provenance.js';
 import { appendRun } from '../history/store.js';
 import type { History } from '../history/types.js';
 import { countOf } from '../report/numbers.js';
+import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { CliIO } from './io.js';
 
 const USAGE =
@@ -115,7 +116,8 @@ async function holdsHistory(dir: string): Promise<boolean> {
 
 async function baselineSource(file: string): Promise<string | null> {
   try {
-    const source = (JSON.parse(await readFile(file, 'utf8')) as { source_run?: unknown }).source_run;
+    const source = (JSON.parse(await readBoundedText(file, READ_LIMITS.baseline)) as { source_run?: unknown })
+      .source_run;
     return typeof source === 'string' ? source : null;
   } catch {
     return null;

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
+import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { CliIO } from './io.js';
 
 const CONFIG = `# yaml-language-server: $schema=./node_modules/driftcheck/schemas/config.schema.json
@@ -93,7 +94,7 @@ export async function initCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(`wrote ${relative(io.cwd, join(root, file))}\n`);
   }
   const ignore = join(root, '.gitignore');
-  const current = existsSync(ignore) ? await readFile(ignore, 'utf8') : '';
+  const current = existsSync(ignore) ? await readBoundedText(ignore, READ_LIMITS.text) : '';
   if (!/^\/?reports\/?$/m.test(current)) {
     await appendFile(
       ignore,

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDocument } from 'yaml';
 import { loadConfig } from '../config/load.js';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { createServiceClient } from '../service/client.js';
 import { fetchModelCatalog } from '../service/models.js';
 import { resolveApiKey } from '../service/preflight.js';
@@ -13,6 +12,8 @@ import { simRequestHeaders } from '../sim/protocol.js';
 import { serviceNamed } from '../config/services.js';
 import type { CallOutcome, Config, ServiceConfig } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { READ_LIMITS } from '../util/bounded-read.js';
+import { readTextFile } from '../yaml/read-text.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
 
@@ -46,7 +47,9 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
     let unresolved = 0;
     for (const path of positionals) {
       const file = resolve(io.cwd, path);
-      const text = await readFile(file, 'utf8');
+      const read = await readTextFile(file, relative(io.cwd, file), READ_LIMITS.suite);
+      if (read.diagnostic) throw new InputError([read.diagnostic]);
+      const text = read.text;
       const alias = findSuiteAlias(text);
       const concrete = alias ? await resolver(alias) : undefined;
       const result = pinSuiteText(text, () => concrete);

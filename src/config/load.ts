@@ -3,6 +3,7 @@ import { file as findUp } from 'empathic/find';
 import { InputError } from '../errors.js';
 import type { Config } from '../types.js';
 import { displayPath } from '../yaml/display-path.js';
+import { READ_LIMITS } from '../util/bounded-read.js';
 import { readTextFile } from '../yaml/read-text.js';
 import { defaultConfig } from './defaults.js';
 import { parseConfig } from './parse.js';
@@ -40,7 +41,7 @@ export async function loadConfig(
   const path = findProject(cwd, file).configFile;
   if (path === undefined) return defaultConfig(env);
   const shown = displayPath(path, cwd);
-  const read = await readTextFile(path, shown);
+  const read = await readTextFile(path, shown, READ_LIMITS.config);
   if (read.diagnostic) throw new InputError([read.diagnostic]);
   const parsed = parseConfig(read.text, shown, env);
   if (parsed.errors) throw new InputError(parsed.errors);

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { READ_LIMITS, readBoundedLines } from '../util/bounded-read.js';
 
 /**
  * Whether a month file of the history already holds this run as it is now: a run line
@@ -10,16 +9,15 @@ export async function hasRun(
   file: string,
   run: { run_id: string; started_at: string; finished_at: string },
 ): Promise<boolean> {
-  const input = createReadStream(file, 'utf8');
-  // A missing month file simply holds no run.
-  const missing = new Promise<boolean>((resolve) => input.once('error', () => resolve(false)));
-  const scan = (async () => {
-    // The run line's key order is fixed (encodeRun): id, start, end.
-    const needle = `"id":${JSON.stringify(run.run_id)},"start":${JSON.stringify(run.started_at)},"end":${JSON.stringify(run.finished_at)}`;
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+  // The run line's key order is fixed (encodeRun): id, start, end.
+  const needle = `"id":${JSON.stringify(run.run_id)},"start":${JSON.stringify(run.started_at)},"end":${JSON.stringify(run.finished_at)}`;
+  try {
+    for await (const line of readBoundedLines(file, READ_LIMITS.history)) {
       if (line.startsWith('{"t":"run"') && line.includes(needle)) return true;
     }
-    return false;
-  })().catch(() => false);
-  return Promise.race([missing, scan]);
+  } catch (error) {
+    // A missing month file simply holds no run; anything else the reader of the history says too.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return false;
 }

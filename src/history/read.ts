@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { FileError } from '../errors.js';
+import { READ_LIMITS, readBoundedLines } from '../util/bounded-read.js';
 import { decodeLine, soleOf } from './encode.js';
 import type { History, HistoryProblem, HistoryRun } from './types.js';
 
@@ -24,7 +23,7 @@ export async function readHistory(dir: string): Promise<History> {
     throw new FileError(dir, `cannot read the history folder (${code ?? 'error'})`, { cause: error });
   }
   const history: History = { runs: [], baselines: [], problems: [] };
-  for (const name of names) await readFile(join(dir, name), history);
+  for (const name of names) await readMonth(join(dir, name), history);
   history.runs.sort((a, b) => cmp(a.started_at, b.started_at) || cmp(a.run_id, b.run_id));
   // A run appended twice (paused, then resumed to the end) counts once, as last appended (the sort is stable).
   const last = new Map(history.runs.map((run, i) => [run.run_id, i]));
@@ -36,8 +35,8 @@ export async function readHistory(dir: string): Promise<History> {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-async function readFile(file: string, into: History): Promise<void> {
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+async function readMonth(file: string, into: History): Promise<void> {
+  const lines = readBoundedLines(file, READ_LIMITS.history);
   let current: { run: HistoryRun; sole: ReturnType<typeof soleOf> } | null = null;
   let n = 0;
   const problem = (reason: string): void => {

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { FileError } from '../errors.js';
 import { openReport, readReportHead } from '../report/read.js';
+import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import { fromReportV1, type ReportV1Like } from './from-report.js';
 import { historyCase, historyRun } from './from-report-v2.js';
 import type { RunInfo } from '../types.js';
@@ -31,7 +31,7 @@ export async function readRunForHistory(path: string): Promise<RunForHistory> {
     return { run: historyRun(head.run, head.suites), cases, baselines, head };
   }
   if ((head.schema_version as number) === 1) {
-    const report = JSON.parse(await readFile(file, 'utf8')) as ReportV1Like;
+    const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as ReportV1Like;
     return { ...fromReportV1(report), baselines, head };
   }
   throw new FileError(

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { DriftcheckError } from '../errors.js';
 import type { CaseError, Message, RunInfo, SampleResult, StopReason } from '../types.js';
+import { READ_LIMITS, type ReadLimit, readBoundedText } from '../util/bounded-read.js';
 import { readJournal } from './read.js';
 import type { EndRecord, PlanRecord, RunRecord, SampleRecord } from './records.js';
 
@@ -58,10 +59,10 @@ interface LegacyMeta {
 }
 
 export async function readLegacyRun(dir: string): Promise<LegacyRun> {
-  const found = await readJson<FolderReport>(join(dir, 'report.json'));
+  const found = await readJson<FolderReport>(join(dir, 'report.json'), READ_LIMITS.wholeReport);
   const report =
     (found?.schema_version === 1 || found?.schema_version === 2) && Array.isArray(found.cases) ? found : null;
-  const meta = await readJson<LegacyMeta>(join(dir, 'run.json'));
+  const meta = await readJson<LegacyMeta>(join(dir, 'run.json'), READ_LIMITS.runMeta);
   const shard = report?.run.shard ?? meta?.plan?.shard ?? null;
 
   const plans = new Map<string, PlanRecord>();
@@ -136,10 +137,12 @@ function stopOf(info: RunInfo): StopReason | null {
   return { kind: 'interrupted', error: null, signal: info.exit_code === 130 ? 'SIGINT' : 'SIGTERM' };
 }
 
-async function readJson<T>(file: string): Promise<T | null> {
+/** A file's JSON, or null when it is missing or not JSON; one past its limit is an error, not a missing file. */
+async function readJson<T>(file: string, limit: ReadLimit): Promise<T | null> {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as T;
-  } catch {
+    return JSON.parse(await readBoundedText(file, limit)) as T;
+  } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     return null;
   }
 }

@@ -1,43 +1,52 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { TooLargeError } from '../errors.js';
+import { READ_LIMITS, readBoundedLines } from '../util/bounded-read.js';
+import { deeperThan } from '../util/json-depth.js';
 import { type JournalRecord, type PlanRecord, type RunRecord, recordOf } from './records.js';
 
 export interface JournalReadStats {
-  /** Lines that were not a record (a torn last line after a crash, or foreign text), with their numbers. */
+  /** Lines that were not a record (a torn last line after a crash, foreign text, JSON nested too deep), with their numbers. */
   skipped: number[];
 }
 
+/** More damaged or foreign lines than this, and the file is no journal (their numbers are kept in memory). */
+const MAX_SKIPPED = 10_000;
+
 /**
  * Streams a journal's records in file order, one line at a time, so that reading a run of
- * any size holds one line. A damaged or foreign line is counted in `stats.skipped` and
- * passed over: a torn last line after a crash costs that sample, which `--resume` sends again.
- * A missing file is an empty journal.
+ * any size holds one line (the read is bounded: READ_LIMITS.journal). A damaged or foreign
+ * line is counted in `stats.skipped` and passed over: a torn last line after a crash costs
+ * that sample, which `--resume` sends again. A missing file is an empty journal.
  */
 export async function* readJournal(
   file: string,
   stats: JournalReadStats = { skipped: [] },
 ): AsyncGenerator<JournalRecord> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const opened = await new Promise<boolean>((resolve, reject) => {
-    stream.once('ready', () => resolve(true));
-    stream.once('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'ENOENT' ? resolve(false) : reject(error),
-    );
-  });
-  if (!opened) return;
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const lines = readBoundedLines(file, READ_LIMITS.journal);
   let number = 0;
-  for await (const line of lines) {
-    number++;
-    if (line.trim() === '') continue;
-    let record: JournalRecord | null;
-    try {
-      record = recordOf(JSON.parse(line));
-    } catch {
-      record = null;
+  try {
+    for await (const line of lines) {
+      number++;
+      if (line.trim() === '') continue;
+      let record: JournalRecord | null;
+      try {
+        const value: unknown = JSON.parse(line);
+        // Nothing driftcheck writes nests deep; a line that does would overflow the stack of
+        // whatever serialises it again (the report): it is damaged, not a record.
+        record = deeperThan(value) ? null : recordOf(value);
+      } catch {
+        record = null;
+      }
+      if (record) yield record;
+      else if (stats.skipped.push(number) > MAX_SKIPPED)
+        throw new TooLargeError(
+          file,
+          `more than ${MAX_SKIPPED} lines are not journal records`,
+          "check that this is a run folder's results.jsonl",
+        );
     }
-    if (record) yield record;
-    else stats.skipped.push(number);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
   }
 }
 

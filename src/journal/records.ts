@@ -1,6 +1,13 @@
 import type { CaseError, DriftTolerance, Message, RunStatus, SampleResult, StopReason } from '../types.js';
 
 /**
+ * 3: a plan record holds its suite's `system` prompt once, and each case only its own
+ * messages (2 repeated the system prompt in every case: a 256 KB prompt over 2,200 cases
+ * made one 563 MB line, past what a string can hold). Journals of version 2 are still read.
+ */
+export const JOURNAL_VERSION = 3;
+
+/**
  * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
  * resume and baseline is folded from it. One JSON object per line:
  *
@@ -15,7 +22,8 @@ export type JournalRecord = RunRecord | PlanRecord | EndRecord | SampleRecord;
 
 export interface RunRecord {
   type: 'run';
-  journal_version: 2;
+  /** 2 or JOURNAL_VERSION: what this driftcheck reads. */
+  journal_version: 2 | typeof JOURNAL_VERSION;
   id: string;
   started_at: string;
   command: string[];
@@ -33,6 +41,7 @@ export interface PlanCase {
   ordinal: number;
   /** Planned samples; `auto` plans ADAPTIVE_SAMPLING.min and adds while uncertain. */
   repeat: number | 'auto';
+  /** As sent: the plan's `system` in front, once read (the journal holds only the case's own, see journalPlan). */
   messages: Message[];
   drift?: DriftTolerance;
 }
@@ -44,7 +53,39 @@ export interface PlanRecord {
   service: string;
   requested_model: string;
   drift?: DriftTolerance;
+  /**
+   * The suite's system prompt, in front of every case's messages. The journal (version 3)
+   * holds it here once and each case without it: see journalPlan.
+   */
+  system?: string;
   cases: PlanCase[];
+}
+
+/**
+ * A plan record as the journal holds it: the suite's system prompt once, each case without
+ * it. recordOf puts it back in front when the journal is read.
+ */
+export function journalPlan(plan: PlanRecord): PlanRecord {
+  const { system } = plan;
+  if (system === undefined) return plan;
+  return {
+    ...plan,
+    cases: plan.cases.map((c) => {
+      const [first, ...own] = c.messages;
+      return first?.role === 'system' && first.content === system ? { ...c, messages: own } : c;
+    }),
+  };
+}
+
+/**
+ * A plan record as every reader takes it: each case's messages as sent. The system text is
+ * one string shared by every case, so it is held once in memory too.
+ */
+function withSystem(plan: PlanRecord): PlanRecord {
+  const { system } = plan;
+  if (typeof system !== 'string') return plan;
+  const message: Message = { role: 'system', content: system };
+  return { ...plan, cases: plan.cases.map((c) => ({ ...c, messages: [message, ...(c.messages ?? [])] })) };
 }
 
 export interface EndRecord {
@@ -66,7 +107,9 @@ export function recordOf(value: unknown): JournalRecord | null {
         ? (v as unknown as RunRecord)
         : null;
     case 'plan':
-      return typeof v.suite === 'string' && Array.isArray(v.cases) ? (v as unknown as PlanRecord) : null;
+      return typeof v.suite === 'string' && Array.isArray(v.cases)
+        ? withSystem(v as unknown as PlanRecord)
+        : null;
     case 'end':
       return typeof v.status === 'string' ? (v as unknown as EndRecord) : null;
     case undefined:

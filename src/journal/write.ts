@@ -16,6 +16,9 @@ export interface Journal {
   close(): void;
 }
 
+/** Past this many pending characters the lines go out at once, before the turn ends. */
+const MAX_PENDING_CHARS = 1 << 20;
+
 /**
  * Opens the journal for appending. The lines of the samples that finish in one turn of
  * the event loop go out in one `writeSync` at the end of that turn (`setImmediate`): with
@@ -38,16 +41,16 @@ export function openJournal(file: string): Journal {
     pending = '';
     writeSync(fd, text);
   };
+  const append = (line: string): void => {
+    pending += `${line}\n`;
+    // Thousands of samples finishing in one turn must not gather into one string without end.
+    if (pending.length >= MAX_PENDING_CHARS) flush();
+    else scheduled ??= setImmediate(flush);
+  };
   return {
     file,
-    appendLine(line) {
-      pending += `${line}\n`;
-      scheduled ??= setImmediate(flush);
-    },
-    appendRecord(record) {
-      pending += `${JSON.stringify(record)}\n`;
-      scheduled ??= setImmediate(flush);
-    },
+    appendLine: append,
+    appendRecord: (record) => append(JSON.stringify(record)),
     flush,
     close() {
       flush();

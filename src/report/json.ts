@@ -1,6 +1,8 @@
-import { readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readlink, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReportHead } from '../types.js';
+import { writeFileAtomic } from '../util/atomic.js';
 import { SpooledFile } from '../util/spool.js';
 import type { Reporter } from './reporter.js';
 
@@ -42,15 +44,29 @@ export function reportTop(head: ReportHead): string {
 
 /**
  * Points `reports/latest` at the newest run: a relative symlink where the platform allows
- * it, else a `latest` text file holding the run id.
+ * it, else a `latest` text file holding the run id. Replaced in one step — a temporary link
+ * renamed over it — because two runs finishing into one `reports/` at once each removed the
+ * link and created it again: one found the other's new link in the way and died with
+ * EISDIR writing the fallback file through it.
  */
 export async function updateLatest(reportDir: string, runId: string): Promise<void> {
   const link = join(reportDir, 'latest');
+  if ((await readlink(link).catch(() => null)) === runId) return;
+  const temp = join(reportDir, `.latest.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    if ((await readlink(link).catch(() => null)) === runId) return;
-    await rm(link, { force: true, recursive: true });
-    await symlink(runId, link, 'dir');
+    await symlink(runId, temp, 'dir');
   } catch {
-    await writeFile(link, `${runId}\n`);
+    await writeFileAtomic(link, `${runId}\n`);
+    return;
+  }
+  try {
+    await rename(temp, link).catch(async (error: NodeJS.ErrnoException) => {
+      // A real folder named `latest` (made by hand) cannot be renamed over: it goes, as it always did.
+      if (error.code !== 'EISDIR' && error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      await rm(link, { force: true, recursive: true });
+      await rename(temp, link);
+    });
+  } finally {
+    await rm(temp, { force: true });
   }
 }

@@ -1,9 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../errors.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
+import { READ_LIMITS, readBoundedLines, readBoundedText } from '../util/bounded-read.js';
+import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 export interface StoredReport {
   file: string;
@@ -48,17 +48,18 @@ export async function loadReport(path: string): Promise<Report> {
 
 async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
   const lines: string[] = [];
+  let held = 0;
   try {
-    const input = createReadStream(file, { encoding: 'utf8' });
-    const reader = createInterface({ input, crlfDelay: Infinity });
-    for await (const line of reader) {
+    for await (const line of readBoundedLines(file, READ_LIMITS.report)) {
       if (line === '  "cases": [' || line.startsWith('  "cases": []')) break;
       lines.push(line);
-      // The head is a few kilobytes per suite; a file without the layout is read whole below.
-      if (lines.length > 1_000_000) break;
+      // The head is a few kilobytes per suite; a file without the layout is read whole
+      // below, within the limit of a whole read (so is what is held here).
+      held += line.length;
+      if (lines.length > 1_000_000 || held > READ_LIMITS.wholeReport.bytes) break;
     }
-    input.destroy();
   } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     throw new FileError(
       file,
       isDir
@@ -80,12 +81,13 @@ async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
 
 async function wholeHead(file: string): Promise<ReportHead> {
   try {
-    const report = JSON.parse(await readFile(file, 'utf8')) as Report;
+    const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as Report;
     if (typeof report?.run?.id !== 'string' || !Array.isArray(report.cases))
       throw new Error('not a driftcheck report');
     const { cases: _cases, ...head } = report;
     return head;
   } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     const what = error instanceof SyntaxError ? 'not JSON' : 'not a driftcheck report';
     throw new FileError(
       file,
@@ -95,15 +97,24 @@ async function wholeHead(file: string): Promise<ReportHead> {
   }
 }
 
+/** A report's case that no later step can trip on: a JSON object, nested no deeper than driftcheck writes. */
+function caseOf(value: unknown, file: string, where: string): CaseEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || deeperThan(value))
+    throw new FileError(
+      file,
+      `${where} is not a case as driftcheck writes it (not an object, or nested more than ${MAX_JSON_DEPTH} levels deep); render the report again from its journal with \`driftcheck report RUN_DIR\``,
+    );
+  return value as CaseEntry;
+}
+
 async function* readCases(file: string): AsyncGenerator<CaseEntry> {
-  const reader = createInterface({
-    input: createReadStream(file, { encoding: 'utf8' }),
-    crlfDelay: Infinity,
-  });
+  const reader = readBoundedLines(file, READ_LIMITS.report);
   let inCases = false;
   /** true: one case a line (as driftcheck writes it); 'started': cases read that way. */
   let layout: boolean | 'started' = false;
+  let number = 0;
   for await (const line of reader) {
+    number++;
     if (!inCases) {
       if (line === '  "cases": [') inCases = layout = true;
       continue;
@@ -111,21 +122,27 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
     if (line === '  ]') return;
     const text = line.trim().replace(/,$/, '');
     if (!text) continue;
-    let entry: CaseEntry;
+    let value: unknown;
     try {
-      entry = JSON.parse(text) as CaseEntry;
+      value = JSON.parse(text);
     } catch (error) {
       // Re-indented by hand or by a tool (`jq .`): not one case a line. Before any case
       // was read, the whole file is parsed below; after, the file is damaged.
-      if (layout === 'started') throw error;
+      if (layout === 'started')
+        throw new FileError(
+          file,
+          `line ${number} is damaged (${(error as Error).message}); render the report again from its journal with \`driftcheck report RUN_DIR\``,
+          { cause: error },
+        );
       layout = false;
       break;
     }
     layout = 'started';
-    yield entry;
+    yield caseOf(value, file, `line ${number}`);
   }
   if (!layout) {
-    const report = JSON.parse(await readFile(file, 'utf8')) as Report;
-    yield* report.cases;
+    // wholeHead parsed this file already: it is JSON with a cases array.
+    const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as Report;
+    for (const [i, c] of report.cases.entries()) yield caseOf(c, file, `cases[${i}]`);
   }
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../errors.js';
 import type { RunStatus } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { PlanOptions } from './plan.js';
 
 /**
@@ -42,8 +43,9 @@ export async function readRunMeta(runDir: string): Promise<RunMeta> {
   const file = join(runDir, 'run.json');
   let meta: unknown;
   try {
-    meta = JSON.parse(await readFile(file, 'utf8'));
+    meta = JSON.parse(await readBoundedText(file, READ_LIMITS.runMeta));
   } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     throw new FileError(
       file,
       'not a driftcheck run folder (run.json is missing or unreadable); pass the folder of a run under reports/',

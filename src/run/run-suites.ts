@@ -11,7 +11,13 @@ import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
 import { refusals } from '../fold/provenance.js';
 import { readJournal } from '../journal/read.js';
-import type { EndRecord, PlanRecord, RunRecord } from '../journal/records.js';
+import {
+  type EndRecord,
+  JOURNAL_VERSION,
+  journalPlan,
+  type PlanRecord,
+  type RunRecord,
+} from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
@@ -174,7 +180,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const journal = openJournal(journalFile);
   if (!previous.planned) {
     for (const record of [runRecord(meta, options.version), ...planRecords(cases)]) {
-      journal.appendRecord(record);
+      journal.appendRecord(record.type === 'plan' ? journalPlan(record) : record);
       fold.add(record);
     }
   }
@@ -336,7 +342,7 @@ async function replay(file: string, fold: RunFold) {
 function runRecord(meta: RunMeta, version: string): RunRecord {
   return {
     type: 'run',
-    journal_version: 2,
+    journal_version: JOURNAL_VERSION,
     id: meta.id,
     started_at: meta.started_at,
     command: meta.command,
@@ -360,6 +366,7 @@ function planRecords(cases: readonly PlannedCaseGroup[]): PlanRecord[] {
         file: c.suite.file,
         service: c.service,
         requested_model: c.model,
+        ...(c.suite.system !== undefined ? { system: c.suite.system } : {}),
         ...(c.suite.drift ? { drift: c.suite.drift } : {}),
         cases: [],
       };

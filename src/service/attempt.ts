@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { exchange, type Exchanged, ExchangeTimeout } from './exchange.js';
 import type { CaseError, Completion, ServiceKind } from '../types.js';
+import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { parseJson } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';
 import { readErrorFields } from './error-fields.js';
@@ -115,8 +116,20 @@ export async function sendAttempt(
       plain('bad_response', `response body exceeded the ${ctx.maxBodyBytes}-byte cap; reading stopped`),
     );
   }
-  const parsed = res.body.trim() === '' ? null : parseJson(res.body);
+  const read = res.body.trim() === '' ? null : parseJson(res.body);
+  // Bounded where the body enters: what reads it later (an error object turned back into
+  // text) recurses per level. Too deep is read as text, like a body that is not JSON.
+  const tooDeep = read !== null && read !== undefined && deeperThan(read);
+  const parsed = tooDeep ? undefined : read;
   if (status >= 200 && status < 300) {
+    if (tooDeep) {
+      return fail(
+        plain(
+          'bad_response',
+          `HTTP ${status} with a JSON body nested more than ${MAX_JSON_DEPTH} levels deep`,
+        ),
+      );
+    }
     if (parsed === undefined || parsed === null) {
       const type = headerValue(headers, 'content-type')?.split(';')[0] || 'no content type';
       return fail(

@@ -62,6 +62,7 @@ export function buildSuite(yaml: YamlMapping): Suite {
     service: raw.service,
     model: raw.model,
     params: { ...raw.params },
+    ...(raw.system !== undefined ? { system: raw.system } : {}),
     ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
     ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
     cases,

@@ -1,36 +1,34 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { TooLargeError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
-import { MAX_FILE_BYTES } from './limits.js';
+import { READ_LIMITS, type ReadLimit, readBounded } from '../util/bounded-read.js';
 
 export type TextRead =
   { text: string; diagnostic?: undefined } | { text?: undefined; diagnostic: Diagnostic };
 
 /**
  * Reads a suite or config file as UTF-8 text, refusing what cannot be one: missing
- * files, folders, files over the size limit, binary or non-UTF-8 content.
+ * files, folders, files over the size limit (counted as read, so a pipe or a device that
+ * never ends stops there too), binary or non-UTF-8 content.
  */
-export async function readTextFile(path: string, shownAs: string = path): Promise<TextRead> {
+export async function readTextFile(
+  path: string,
+  shownAs: string = path,
+  limit: ReadLimit = READ_LIMITS.suite,
+): Promise<TextRead> {
   const at = (message: string, hint?: string): TextRead => ({
     diagnostic: { file: shownAs, line: 1, column: 1, message, ...(hint ? { hint } : {}) },
   });
-  let size: number;
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) return at('is a folder, not a file', 'name a .yaml file');
-    size = info.size;
+    if ((await stat(path)).isDirectory()) return at('is a folder, not a file', 'name a .yaml file');
   } catch (error) {
     return at(describeFsError(error), 'check the path');
   }
-  if (size > MAX_FILE_BYTES) {
-    return at(
-      `file is too large (${size} bytes; the limit is ${MAX_FILE_BYTES})`,
-      'split it into smaller files — suites and configs are meant to be read by people',
-    );
-  }
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readBounded(path, limit);
   } catch (error) {
+    if (error instanceof TooLargeError) return at(error.what, error.remedy);
     return at(describeFsError(error), 'check the path and its permissions');
   }
   if (bytes.includes(0))

@@ -118,3 +118,21 @@ describe('extractJson', () => {
     expect(extractJson(content)).toMatchObject({ value });
   });
 });
+
+describe('JSON nested deeper than driftcheck reads', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const recursive = { $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' };
+
+  it.each([
+    ['the whole content', nested(20_000)],
+    ['a code fence', `here:\n\`\`\`json\n${nested(300)}\n\`\`\``],
+    ['prose', `the answer is ${nested(300)}, done`],
+  ])('in %s is an error, not a stack overflow', (_where, content) => {
+    expect(extractJson(content)).toMatchObject({ error: expect.stringMatching(/more than 256 levels deep/) });
+    expect(check(content, recursive)).toMatchObject({ pass: false, message: expect.stringMatching(/256/) });
+  });
+
+  it('256 levels still validate', () => {
+    expect(check(nested(256), recursive).pass).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal, readJournalHead } from '../../src/journal/read.js';
+import { journalPlan, type PlanRecord } from '../../src/journal/records.js';
 import { openJournal } from '../../src/journal/write.js';
 
 async function keysOf(file: string, stats = { skipped: [] as number[] }): Promise<string[]> {
@@ -88,5 +89,71 @@ describe('journal', () => {
 
   it('reads a missing journal as an empty one', async () => {
     expect(await keysOf(join(dir, 'none.jsonl'))).toEqual([]);
+  });
+
+  it('writes pending lines at once past a megabyte, before the turn ends', async () => {
+    const file = join(dir, 'big.jsonl');
+    const journal = openJournal(file);
+    const big = JSON.stringify({
+      key: 's/big#0',
+      suite: 's',
+      case: 'big',
+      status: 'pass',
+      content: 'x'.repeat(1 << 20),
+    });
+    journal.appendLine(line(1));
+    expect(readFileSync(file, 'utf8')).toBe('');
+    journal.appendLine(big);
+    expect(readFileSync(file, 'utf8')).toBe(`${line(1)}\n${big}\n`);
+    journal.close();
+  });
+});
+
+describe('a file that is no journal', () => {
+  it('is refused after 10,000 lines that are not records, before their numbers fill memory', async () => {
+    const file = join(dir, 'foreign.jsonl');
+    await writeFile(file, 'y\n'.repeat(10_001));
+    await expect(keysOf(file)).rejects.toThrow(/more than 10000 lines are not journal records/);
+    await writeFile(file, 'y\n'.repeat(10_000));
+    expect(await keysOf(file)).toEqual([]);
+  });
+});
+
+describe('plan records', () => {
+  const system = 'You are a support agent. '.repeat(100);
+  const plan: PlanRecord = {
+    type: 'plan',
+    suite: 's',
+    file: 's.yaml',
+    service: 'router',
+    requested_model: 'm',
+    system,
+    cases: ['a', 'b', 'c'].map((id, ordinal) => ({
+      id,
+      ordinal,
+      repeat: 1,
+      messages: [
+        { role: 'system' as const, content: system },
+        { role: 'user' as const, content: `question ${id}` },
+      ],
+    })),
+  };
+
+  it('hold the system prompt once (journal version 3) and read back with it in front of every case', async () => {
+    const file = join(dir, 'v3.jsonl');
+    const journal = openJournal(file);
+    journal.appendRecord(journalPlan(plan));
+    journal.close();
+    expect(readFileSync(file, 'utf8').split(system)).toHaveLength(2);
+    const { plans } = await readJournalHead(file);
+    expect(plans[0]!.cases).toEqual(plan.cases);
+  });
+
+  it('of journal version 2, each case with its whole messages, read as they are', async () => {
+    const file = join(dir, 'v2.jsonl');
+    const { system: _system, ...v2 } = plan;
+    await writeFile(file, `${JSON.stringify(v2)}\n`);
+    const { plans } = await readJournalHead(file);
+    expect(plans[0]!.cases).toEqual(plan.cases);
   });
 });

@@ -146,6 +146,7 @@ describe('parseSuite on valid fixtures', () => {
       service: 'router',
       model: 'openai/gpt-4o-mini',
       params: { max_tokens: 256, temperature: 0 },
+      system: 'You are a support agent for ACME.',
       location: { file: 'suites/refunds.yaml', line: 1, column: 8 },
       service_location: { file: 'suites/refunds.yaml', line: 2, column: 10 },
       cases: [

@@ -1,0 +1,164 @@
+import { open } from 'node:fs/promises';
+import { TooLargeError } from '../errors.js';
+import { MAX_FILE_BYTES } from '../yaml/limits.js';
+
+const MiB = 1024 * 1024;
+
+/** How much of one kind of file driftcheck reads, and what a user does about one past it. */
+export interface ReadLimit {
+  /** The kind, as the error names it: "a suite", "a journal". */
+  kind: string;
+  /** Most bytes read from the file. */
+  bytes: number;
+  /** Longest line, for files read a line at a time (the only thing such a read holds whole). */
+  lineBytes?: number;
+  /** What to do about a file past the limit. */
+  remedy: string;
+}
+
+/**
+ * Every kind of file driftcheck reads, and how much of it. A size check before an
+ * unbounded read is no limit for a pipe, a FIFO or a device (`validate /dev/stdin` fed by
+ * `yes` grew by 3 GB in 5 s): the reads count what they take and stop at these.
+ * Whole-file reads stay under V8's longest string (~512 MiB); files read a line at a time
+ * hold one line, so only their lines are bounded that tightly.
+ */
+export const READ_LIMITS = {
+  suite: {
+    kind: 'a suite',
+    bytes: MAX_FILE_BYTES,
+    remedy: 'split it into smaller files — suites are meant to be read by people',
+  },
+  config: {
+    kind: 'a config',
+    bytes: MAX_FILE_BYTES,
+    remedy: 'a config names services and paths; check that this is the file you meant',
+  },
+  /** Hand-kept text files driftcheck edits (.gitignore). */
+  text: {
+    kind: 'a text file driftcheck edits',
+    bytes: MAX_FILE_BYTES,
+    remedy: 'check that this is the file you meant',
+  },
+  baseline: {
+    kind: 'a baseline',
+    bytes: 256 * MiB,
+    remedy:
+      'split the suite into smaller ones (each has its own baseline), or re-create it with `driftcheck baseline accept RUN_DIR`',
+  },
+  runMeta: {
+    kind: "a run folder's run.json",
+    bytes: 1 * MiB,
+    remedy: 'pass the folder of a run under reports/',
+  },
+  /** A report.json read whole: driftcheck 0.1's, or one re-indented by hand or a tool. */
+  wholeReport: {
+    kind: 'a report read whole',
+    bytes: 256 * MiB,
+    remedy:
+      'render it again from its journal with `driftcheck report RUN_DIR` (that layout is read a case at a time)',
+  },
+  report: {
+    kind: 'a report',
+    bytes: 16 * 1024 * MiB,
+    lineBytes: 128 * MiB,
+    remedy: 'pass a run folder under reports/ or its report.json',
+  },
+  journal: {
+    kind: 'a journal',
+    bytes: 64 * 1024 * MiB,
+    lineBytes: 128 * MiB,
+    remedy: "check that this is a run folder's results.jsonl; a line this long was not written by driftcheck",
+  },
+  history: {
+    kind: 'a history file',
+    bytes: 16 * 1024 * MiB,
+    lineBytes: 128 * MiB,
+    remedy: 'check that this is a month file of a driftcheck history folder',
+  },
+} as const satisfies Record<string, ReadLimit>;
+
+/** `5 MiB`, `16 GiB`: limits as people read them. */
+function size(bytes: number): string {
+  if (bytes >= 1024 * MiB && bytes % (1024 * MiB) === 0) return `${bytes / (1024 * MiB)} GiB`;
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  return `${bytes} bytes`;
+}
+
+function tooLarge(file: string, limit: ReadLimit, line?: number): TooLargeError {
+  const what =
+    line === undefined
+      ? `file is too large: more than the ${size(limit.bytes)} driftcheck reads of ${limit.kind}`
+      : `line ${line} is too long: more than the ${size(limit.lineBytes ?? limit.bytes)} driftcheck reads of a line of ${limit.kind}`;
+  return new TooLargeError(file, `${what} (reading stopped there)`, limit.remedy);
+}
+
+const CHUNK = 256 * 1024;
+
+/**
+ * The file's bytes in pieces, counted: past `limit.bytes` it throws TooLargeError instead of
+ * reading on. Reads sequentially (no position), so pipes, FIFOs and devices work as files do.
+ * An error opening it (ENOENT, EISDIR…) is node's own, for the caller to word.
+ */
+async function* chunks(file: string, limit: ReadLimit): AsyncGenerator<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+      if (bytesRead === 0) return;
+      total += bytesRead;
+      if (total > limit.bytes) throw tooLarge(file, limit);
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A whole file, read through the counted stream. */
+export async function readBounded(file: string, limit: ReadLimit): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks(file, limit)) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+/** A whole file as UTF-8 text, read through the counted stream. */
+export async function readBoundedText(file: string, limit: ReadLimit): Promise<string> {
+  return (await readBounded(file, limit)).toString('utf8');
+}
+
+/**
+ * A file's lines (without `\n` or `\r\n`), read through the counted stream: one line is
+ * held at a time, and a line past `limit.lineBytes` throws TooLargeError. Breaking out of
+ * the loop closes the file.
+ */
+export async function* readBoundedLines(file: string, limit: ReadLimit): AsyncGenerator<string> {
+  const max = limit.lineBytes ?? limit.bytes;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let number = 0;
+  const take = (last: Buffer): string => {
+    number++;
+    const bytes = pending.length === 0 ? last : Buffer.concat([...pending, last]);
+    pending = [];
+    pendingBytes = 0;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    return bytes.toString('utf8', 0, end);
+  };
+  for await (const chunk of chunks(file, limit)) {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      if (pendingBytes + nl - start > max) throw tooLarge(file, limit, number + 1);
+      yield take(chunk.subarray(start, nl));
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      pendingBytes += chunk.length - start;
+      if (pendingBytes > max) throw tooLarge(file, limit, number + 1);
+      pending.push(chunk.subarray(start));
+    }
+  }
+  if (pendingBytes > 0) yield take(Buffer.alloc(0));
+}
