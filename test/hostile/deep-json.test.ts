@@ -128,7 +128,7 @@ cases:
       ] as const) {
         await writeFile(report, lines.map((line, i) => (i === at ? damage() : line)).join('\n'));
         for (const args of [
-          ['baseline', 'accept', dir],
+          ['baseline', 'accept', '--force', dir],
           ['history', 'add', 'history', dir],
         ]) {
           const result = await runCli(args, { cwd: project.dir });
