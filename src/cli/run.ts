@@ -14,7 +14,8 @@ import { isAlias } from '../suite/alias.js';
 import { baselinePath } from '../baseline/store.js';
 import type { CandidateRun } from '../report/candidates.js';
 import type { Config, ExitCode, ReportHead, Suite } from '../types.js';
-import type { CliIO } from './io.js';
+import { type CliIO, warnTo } from './io.js';
+import { aliasCatalog } from './alias-catalog.js';
 import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
@@ -101,7 +102,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
-    { allowAlias: meta.allow_alias, cwd: io.cwd },
+    {
+      allowAlias: meta.allow_alias,
+      cwd: io.cwd,
+      onWarnings: warnTo(io, 'run'),
+      fetchCatalog: aliasCatalog(config, io.env, meta.sim),
+    },
   );
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.

@@ -11,7 +11,7 @@ export type TextRead =
  */
 export async function readTextFile(path: string, shownAs: string = path): Promise<TextRead> {
   const at = (message: string, hint?: string): TextRead => ({
-    diagnostic: { file: shownAs, line: 1, column: 1, message, ...(hint ? { hint } : {}) },
+    diagnostic: { file: shownAs, line: 1, column: 1, whole_file: true, message, ...(hint ? { hint } : {}) },
   });
   let size: number;
   try {
