@@ -4,7 +4,7 @@ import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
 import { historyLine } from './history-strip.js';
 import { countOf } from './numbers.js';
 import type { Reporter } from './reporter.js';
-import { truncate, width, wrap } from './terminal.js';
+import { truncate, width, wrap, wrapItems } from './terminal.js';
 
 export interface ConsoleOptions {
   /** ANSI colours (off when NO_COLOR is set or output is not a terminal). */
@@ -71,7 +71,7 @@ export function renderConsoleFindings(
     countOf(s.samples, 'sample'),
     ...(found.cost !== null ? [`cost ${formatUsd(found.cost)}`] : []),
   ];
-  const lines = [truncate(`driftcheck run ${report.run.id}`, columns), ...wrap(counts.join(' · '), columns)];
+  const lines = [truncate(`driftcheck run ${report.run.id}`, columns), ...wrapItems(counts, columns)];
   const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
   const suiteDrift = report.suites.flatMap((suite) =>
     suite.drift.map((d) => ({ suite: suite.suite, drift: d })),
