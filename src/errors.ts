@@ -67,9 +67,13 @@ export class LockedError extends DriftcheckError {
   }
 }
 
-/** `path:line:column: message` followed by an indented hint — the shape editors and CI link on. */
+/**
+ * `path:line:column: message` followed by an indented hint — the shape editors and CI link
+ * on; `path: message` when the problem is the file as a whole, `warning:` before a warning.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
-  const head = `${d.file}:${d.line}:${d.column}: ${d.message}`;
+  const where = d.whole_file ? d.file : `${d.file}:${d.line}:${d.column}`;
+  const head = `${where}: ${d.severity === 'warning' ? 'warning: ' : ''}${d.message}`;
   return d.hint ? `${head}\n  → ${d.hint}` : head;
 }
 

@@ -153,10 +153,18 @@ export interface Diagnostic extends SourceLocation {
   message: string;
   /** What the user should do about it. */
   hint?: string;
+  /**
+   * `warning`: something that may be right (a finish_reason a service may have added) and is
+   * reported without stopping; absent: an error.
+   */
+  severity?: 'warning';
+  /** The problem is the file or folder as a whole (missing, unreadable): no line to point at. */
+  whole_file?: true;
 }
 
-/** Validation returns this instead of throwing. */
-export type Validated<T> = { value: T; errors?: undefined } | { value?: undefined; errors: Diagnostic[] };
+/** Validation returns this instead of throwing; warnings come with a value too. */
+export type Validated<T> =
+  { value: T; errors?: undefined; warnings?: Diagnostic[] } | { value?: undefined; errors: Diagnostic[] };
 
 // ─── Service calls ───────────────────────────────────────────────────────────
 

@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import type { Baseline } from '../types.js';
+import { displayPath } from '../yaml/display-path.js';
 import { baselinePath, readBaseline } from './store.js';
 
 export interface BaselineReader {
-  /** A suite's baseline, read from disk (or the few held for the run), and where it lives. */
+  /** A suite's baseline, read from disk (or the few held for the run), and where it lives (as reports show it). */
   read(suite: string): Promise<{ baseline: Baseline | null; path: string | null }>;
   /** A baseline the run holds while it samples (adaptive cases, judges comparing against it). */
   held(suite: string): Baseline | null;
@@ -15,12 +17,14 @@ export interface BaselineReader {
  * when it folds that suite, and drops it after. Only suites whose cases need their baseline
  * while they run (`repeat: auto`, a judge with `equivalent_to_baseline`) are held.
  */
-export function baselineReader(dir: string): BaselineReader {
+export function baselineReader(dir: string, cwd: string = process.cwd()): BaselineReader {
   const held = new Map<string, Baseline | null>();
   return {
     async read(suite) {
       const baseline = held.has(suite) ? held.get(suite)! : await readBaseline(dir, suite);
-      return { baseline, path: baseline ? baselinePath(dir, suite) : null };
+      // Shown as the suite's own file is (relative to where driftcheck ran): report.json and
+      // junit.xml travel as CI artifacts, and an absolute path names the build machine.
+      return { baseline, path: baseline ? displayPath(resolve(baselinePath(dir, suite)), cwd) : null };
     },
     held: (suite) => held.get(suite) ?? null,
     async hold(suites) {

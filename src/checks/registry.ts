@@ -1,3 +1,4 @@
+import type { CatalogModel } from '../service/models.js';
 import type { CheckResult, Completion } from '../types.js';
 import { contains } from './kinds/contains.js';
 import { equals } from './kinds/equals.js';
@@ -10,11 +11,26 @@ import { nonEmpty } from './kinds/non-empty.js';
 import { notContains } from './kinds/not-contains.js';
 import { regex } from './kinds/regex.js';
 
+/** A service's model list and where it came from (said in hints: "the simulator's catalog"). */
+export interface ModelCatalog {
+  models: readonly CatalogModel[];
+  source: string;
+}
+
+/** What a check's `problems` may know besides the value: the loader's options. */
+export interface SuiteCheckOptions {
+  allowAlias?: boolean;
+  /** A model catalog when one is at hand, for hints that name a real model. */
+  catalog?: ModelCatalog;
+}
+
 /** Something wrong with a schema-valid expectation value, at a JSON pointer below it. */
 export interface CheckProblem {
   pointer: string;
   message: string;
   hint: string;
+  /** `warning`: reported, the suite still loads (a value that may be right); absent: an error. */
+  severity?: 'warning';
 }
 
 /**
@@ -27,7 +43,7 @@ export interface CheckDefinition<V> {
   /** The schema-valid YAML value as the expectation's value. */
   parse(value: unknown): V;
   /** What the schema cannot say about a value (a regex that does not compile); `where` names it. */
-  problems?(value: unknown, where: string, options: { allowAlias?: boolean }): CheckProblem[];
+  problems?(value: unknown, where: string, options: SuiteCheckOptions): CheckProblem[];
   /** Evaluates one completion. Without it the runner evaluates the check itself (judge: it calls a service). */
   run?(value: V, completion: Completion): CheckResult;
 }

@@ -121,11 +121,13 @@ Examples:
   init: `Usage: driftcheck init [DIR] [--workflow] [--force]
 
 Writes a commented driftcheck.config.yaml, suites/example.yaml (with its schema line for
-editors), adds reports/ to .gitignore, and with --workflow a GitHub workflow. Never
-overwrites a file without --force. Then: driftcheck run --sim.
+editors), adds reports/ to .gitignore, and with --workflow a GitHub workflow. In a project
+that already has a config, --workflow adds only the workflow. Never overwrites a file
+without --force (which overwrites only what this call writes). Then: driftcheck run --sim.
 
 Examples:
-  driftcheck init --workflow
+  driftcheck init
+  driftcheck init --workflow        # in an existing project: only .github/workflows/driftcheck.yml
 `,
   list: `Usage: driftcheck list [paths…] [--filter GLOB] [--shard I/N|auto] [--repeat N|auto] [--json] [--config FILE]
 

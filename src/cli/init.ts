@@ -65,10 +65,15 @@ jobs:
         with: { name: driftcheck-report, path: reports/ }
 `;
 
+const CONFIG_FILE = 'driftcheck.config.yaml';
+const WORKFLOW_FILE = '.github/workflows/driftcheck.yml';
+
 /**
  * \`driftcheck init [--workflow] [--force]\`: a commented config, one example suite (with its
  * schema line for editors), \`reports/\` in .gitignore, and with --workflow a GitHub workflow.
- * Never overwrites a file without --force; \`driftcheck run --sim\` works right after.
+ * In a project that already has a config, --workflow adds only the workflow: the user's
+ * config, suites and .gitignore are theirs. Never overwrites a file without --force (and
+ * --force then overwrites only what this call writes). \`driftcheck run --sim\` works right after.
  */
 export async function initCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -78,20 +83,32 @@ export async function initCommand(args: string[], io: CliIO): Promise<number> {
     strict: true,
   });
   const root = positionals[0] ? join(io.cwd, positionals[0]) : io.cwd;
+  const workflowOnly = Boolean(values.workflow) && existsSync(join(root, CONFIG_FILE));
   const files: [string, string][] = [
-    ['driftcheck.config.yaml', CONFIG],
-    ['suites/example.yaml', SUITE],
-    ...(values.workflow ? ([['.github/workflows/driftcheck.yml', WORKFLOW]] as [string, string][]) : []),
+    ...(workflowOnly
+      ? []
+      : ([
+          [CONFIG_FILE, CONFIG],
+          ['suites/example.yaml', SUITE],
+        ] as [string, string][])),
+    ...(values.workflow ? ([[WORKFLOW_FILE, WORKFLOW]] as [string, string][]) : []),
   ];
   const existing = files.filter(([file]) => existsSync(join(root, file))).map(([file]) => file);
   if (existing.length && !values.force)
     throw new UsageError(
-      `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}\n  → keep them, or pass --force to overwrite`,
+      `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}\n  → keep ${existing.length === 1 ? 'it' : 'them'}, or pass --force to overwrite`,
     );
   for (const [file, text] of files) {
     await mkdir(dirname(join(root, file)), { recursive: true });
     await writeFile(join(root, file), text);
     io.stdout(`wrote ${relative(io.cwd, join(root, file))}\n`);
+  }
+  if (workflowOnly) {
+    io.stdout(`kept ${relative(io.cwd, join(root, CONFIG_FILE))} and your suites as they are\n`);
+    io.stdout(
+      `next: add the secrets the workflow reads (OPENROUTER_API_KEY, DIRECT_API_KEY) to the repository\n`,
+    );
+    return 0;
   }
   const ignore = join(root, '.gitignore');
   const current = existsSync(ignore) ? await readBoundedText(ignore, READ_LIMITS.text) : '';
@@ -102,6 +119,14 @@ export async function initCommand(args: string[], io: CliIO): Promise<number> {
     );
     io.stdout(`added reports/ to ${relative(io.cwd, ignore)}\n`);
   }
-  io.stdout('next: driftcheck run --sim (no keys needed), then driftcheck run suites/ --update-baselines\n');
+  io.stdout(
+    [
+      'next: driftcheck run --sim                      # the embedded simulator: no keys needed',
+      '      export OPENROUTER_API_KEY=…               # then, against the real router:',
+      '      driftcheck verify --service router        # one minimal call',
+      '      driftcheck run --update-baselines         # record the baselines; review and commit baselines/',
+      '',
+    ].join('\n'),
+  );
   return 0;
 }

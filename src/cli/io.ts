@@ -1,4 +1,6 @@
 import { printable } from '../util/printable.js';
+import { formatDiagnostic } from '../errors.js';
+import type { Diagnostic } from '../types.js';
 
 /** What a command may touch of the outside world; injected so tests can run commands in-process. */
 export interface CliIO {
@@ -57,4 +59,11 @@ function columnsOf(): { columns?: number } {
   const env = Number(process.env.COLUMNS);
   const columns = tty || (Number.isInteger(env) && env > 0 ? env : 0);
   return columns ? { columns } : {};
+}
+
+/** Suite warnings on stderr, each as an error would be printed: `driftcheck <command>: file:line:column: warning: …`. */
+export function warnTo(io: CliIO, command: string): (warnings: Diagnostic[]) => void {
+  return (warnings) => {
+    for (const w of warnings) io.stderr(`driftcheck ${command}: ${formatDiagnostic(w)}\n`);
+  };
 }

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { emptySelection, planCases } from '../run/plan.js';
 import { loadSuites } from '../suite/load.js';
 import { countOf } from '../report/numbers.js';
-import type { CliIO } from './io.js';
+import { type CliIO, warnTo } from './io.js';
 import { projectPaths } from './project.js';
 import { selectionFlags } from './plan-flags.js';
 
@@ -33,7 +33,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
     positionals.length
       ? positionals.map((p) => resolve(io.cwd, p))
       : [projectPaths(io, values.config).dir(undefined, 'suites')],
-    { allowAlias: Boolean(values['allow-alias']), cwd: io.cwd },
+    { allowAlias: Boolean(values['allow-alias']), cwd: io.cwd, onWarnings: warnTo(io, 'list') },
   );
   const plan = selectionFlags(values, io.env);
   const cases = planCases(suites, plan);

@@ -14,7 +14,7 @@ Commands:
   verify [--service NAME]      one minimal call per service; prints model, finish_reason, usage, verdict
   validate [paths…]            check suites and config without calling any service
   baseline accept RUN_DIR      promote a run's results to baselines/ (--case ID… for some cases)
-  diff REPORT_A REPORT_B       compare two stored runs case by case (--reporter json,html… --out DIR)
+  diff RUN_A RUN_B             compare two stored runs case by case (--reporter json,html… --out DIR)
   merge RUN_DIR… --out DIR     merge shard runs into one report (verdict as an unsharded run)
   report RUN_DIR…              re-render a run's reports from its journal (a killed run, or after an upgrade)
   history DIR --out FILE.html  the trend page of a history folder (history add DIR RUN_DIR… appends runs)
@@ -118,12 +118,7 @@ export function reportFailure(
     return error.exitCode;
   }
   if (isParseArgsError(error)) {
-    const message = once((error as Error).message);
-    const flag = /'(--?[^'\s]+)'/.exec(message)?.[1];
-    const guess = flag ? guessFlag(flag) : null;
-    io.stderr(
-      `${prefix}${message}${guess ? `\n  → did you mean ${guess}?` : ''}\n  → run 'driftcheck ${command} --help' for the options\n`,
-    );
+    io.stderr(`${prefix}${parseArgsMessage(command, error as Error & { code: string }, guessFlag)}\n`);
     return EXIT.usage;
   }
   // A stack starts with the error's own `Name: message`; a thrown non-Error is its text.
@@ -144,4 +139,23 @@ function secretsIn(env: NodeJS.ProcessEnv): string[] {
 function isParseArgsError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+/**
+ * A parseArgs error in our own words: an unknown option is named with its did-you-mean alone
+ * (Node's text goes on about '--' and ends on an unbalanced quote); other errors keep Node's.
+ */
+function parseArgsMessage(
+  command: string,
+  error: Error & { code: string },
+  guessFlag: (flag: string) => string | null | undefined,
+): string {
+  const help = `  → run 'driftcheck ${command} --help' for the options`;
+  const flag = /'(--?[^'\s]+)'/.exec(error.message)?.[1];
+  // Node's own text quotes the flag unevenly and repeats it: name it once, with the guess alone.
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const guess = guessFlag(flag);
+    return `unknown option '${flag}'${guess ? `\n  → did you mean ${guess}?` : ''}\n${help}`;
+  }
+  return `${error.message}\n${help}`;
 }

@@ -44,7 +44,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const outDir = resolve(io.cwd, values.out);
   await mkdir(outDir, { recursive: true });
   const folded = await foldRunDirs(dirs, {
-    baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
+    baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines'), io.cwd).read,
     reporters: await journalReporters(io, outDir, reporters),
     complete,
     renderedBy: 'merge',

@@ -33,7 +33,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   await mkdir(out, { recursive: true });
   const reporters = parseReporters(values.reporter);
   const folded = await foldRunDirs(dirs, {
-    baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines')).read,
+    baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines'), io.cwd).read,
     reporters: await journalReporters(io, out, reporters),
     renderedBy: 'report',
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),

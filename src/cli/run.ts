@@ -17,7 +17,8 @@ import type { Config, ReportHead, Suite } from '../types.js';
 import { worstExit } from '../exit-codes.js';
 import { stopLine, stopServices } from './stop-line.js';
 import { resumeTarget } from './resume.js';
-import type { CliIO } from './io.js';
+import { type CliIO, warnTo } from './io.js';
+import { aliasCatalog } from './alias-catalog.js';
 import { projectPaths } from './project.js';
 import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
@@ -93,7 +94,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
-    { allowAlias: meta.allow_alias, cwd: io.cwd },
+    {
+      allowAlias: meta.allow_alias,
+      cwd: io.cwd,
+      onWarnings: warnTo(io, 'run'),
+      fetchCatalog: aliasCatalog(config, io.env, meta.sim),
+    },
   );
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.

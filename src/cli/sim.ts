@@ -18,14 +18,17 @@ export async function simCommand(args: string[], io: CliIO): Promise<number> {
     },
     strict: true,
   });
+  const port = portOf(values.port);
   const sim = await startSimulator({
-    port: count('--port', values.port) ?? 0,
+    port,
     latencyMs: count('--latency-ms', values['latency-ms']) ?? 0,
     creditAfter: count('--credit-after', values['credit-after']),
     budgetAfter: count('--budget-after', values['budget-after']),
     aliasMoveAfter: count('--alias-move-after', values['alias-move-after']),
     echoKey: Boolean(values['echo-key']),
     ...(values.seed !== undefined ? { seed: count('--seed', values.seed)! } : {}),
+  }).catch((error: unknown) => {
+    throw listenError(port, error);
   });
   io.stdout(
     [
@@ -51,4 +54,29 @@ function count(flag: string, text: string | undefined): number | null {
   if (!Number.isInteger(n) || n < 0)
     throw new UsageError(`${flag} expects a whole number ≥ 0, got '${text}'`);
   return n;
+}
+
+/** `--port N`: a TCP port, 1–65535, or 0 (the default) for any free one. */
+function portOf(text: string | undefined): number {
+  const port = count('--port', text) ?? 0;
+  if (port > 65535)
+    throw new UsageError(`--port expects a TCP port from 1 to 65535 (0: any free port), got '${text}'`);
+  return port;
+}
+
+/** A port the system will not give is the user's to change (exit 2), not a bug; anything else is rethrown. */
+function listenError(port: number, error: unknown): unknown {
+  const why: Record<string, string> = {
+    EADDRINUSE: 'is already in use by another program',
+    EACCES: 'needs privileges this user does not have',
+    EADDRNOTAVAIL: 'is not available on this machine',
+  };
+  const reason = why[(error as { code?: string } | null)?.code ?? ''];
+  if (!reason) return error;
+  return new UsageError(
+    `--port ${port}: the port ${reason}\n  → pick another port, or --port 0 for any free one`,
+    {
+      cause: error,
+    },
+  );
 }

@@ -5,7 +5,7 @@ import { unconfiguredServices } from '../config/services.js';
 import { InputError } from '../errors.js';
 import { loadSuites } from '../suite/load.js';
 import { countOf } from '../report/numbers.js';
-import type { CliIO } from './io.js';
+import { type CliIO, warnTo } from './io.js';
 import { projectPaths } from './project.js';
 
 /** `driftcheck validate`: suites and config checked as `run` would, nothing sent. */
@@ -20,12 +20,21 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   const paths = positionals.length
     ? positionals.map((p) => resolve(io.cwd, p))
     : [projectPaths(io, values.config).dir(undefined, 'suites')];
-  const suites = await loadSuites(paths, { allowAlias: Boolean(values['allow-alias']), cwd: io.cwd });
+  let warnings = 0;
+  const suites = await loadSuites(paths, {
+    allowAlias: Boolean(values['allow-alias']),
+    cwd: io.cwd,
+    // Nothing is sent: no catalog is read, the alias hint names `driftcheck pin FILE`.
+    onWarnings: (found) => {
+      warnings = found.length;
+      warnTo(io, 'validate')(found);
+    },
+  });
   const unknown = unconfiguredServices(suites, config);
   if (unknown.length) throw new InputError(unknown);
   const cases = suites.reduce((n, s) => n + s.cases.length, 0);
   io.stdout(
-    `ok: ${countOf(suites.length, 'suite')}, ${countOf(cases, 'case')}; config ${config.file ?? '(built-in defaults)'} with ${countOf(Object.keys(config.services).length, 'service')}\n`,
+    `ok: ${countOf(suites.length, 'suite')}, ${countOf(cases, 'case')}; config ${config.file ?? '(built-in defaults)'} with ${countOf(Object.keys(config.services).length, 'service')}${warnings ? `; ${countOf(warnings, 'warning')} (above)` : ''}\n`,
   );
   return 0;
 }

@@ -1,3 +1,4 @@
+import { formatUsd } from '../baseline/usage-change.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
@@ -94,7 +95,7 @@ async function verifyService(
   const lines = [
     `  model: requested ${model} · answered ${c?.model ?? '—'}`,
     `  finish_reason: ${c?.finish_reason ?? '—'}`,
-    `  usage: ${usage ? `${usage.prompt_tokens ?? '?'} prompt + ${usage.completion_tokens ?? '?'} completion = ${usage.total_tokens ?? '?'} tokens${usage.cost != null ? ` · cost ${usage.cost}` : ''}` : 'not reported'}`,
+    `  usage: ${usage ? `${usage.prompt_tokens ?? '?'} prompt + ${usage.completion_tokens ?? '?'} completion = ${usage.total_tokens ?? '?'} tokens${usage.cost != null ? ` · cost ${formatUsd(usage.cost)}` : ''}` : 'not reported'}`,
   ];
   let code: ExitCode = EXIT.ok;
   if (outcome.status === 'ok') {

@@ -1,4 +1,4 @@
-import { type CusumOptions, detectTrend } from '../stats/cusum.js';
+import { CUSUM_DEFAULTS, type CusumOptions, runCusum } from '../stats/cusum.js';
 import type { DriftSeverity } from '../types.js';
 import { type CaseNight, resetIndex } from './nights.js';
 import type { History } from './types.js';
@@ -40,23 +40,52 @@ export function trendOf(
   nights: readonly CaseNight[],
   options?: CusumOptions,
 ): TrendDrift | null {
+  return trendStateOf(history, nights, options).alarm;
+}
+
+/** Where the detector stands on a case that raised no alarm: what its trend is held to. */
+export interface TrendWatch {
+  /** The pass counts the case is held to (its nights in control since the last reset). */
+  reference: { passes: number; samples: number };
+  /** Reference samples the detector needs before it may raise an alarm. */
+  warmup: number;
+  /** The first night of a dip being weighed now (the statistic above 0), else null. */
+  since: NightRef | null;
+}
+
+/**
+ * One pass of the detector over a case's nights since its suite's last reset: its alarm as
+ * a warning drift, or, when it raised none, where it stands (what the trend page shows).
+ */
+export function trendStateOf(
+  history: History,
+  nights: readonly CaseNight[],
+  options?: CusumOptions,
+): { alarm: TrendDrift | null; watch: TrendWatch | null } {
   const first = nights[0];
-  if (!first) return null;
+  if (!first) return { alarm: null, watch: null };
   const since = nights.slice(resetIndex(history, first.entry.suite, nights));
-  const alarm = detectTrend(
+  const { alarm, state } = runCusum(
     since.map((n) => ({ passes: n.entry.passes, samples: n.entry.samples })),
     options,
   );
-  if (!alarm) return null;
+  if (!alarm) {
+    const dip = state.statistic > 0 ? since[state.excursion.start] : undefined;
+    const warmup = options?.warmup ?? CUSUM_DEFAULTS.warmup;
+    return { alarm: null, watch: { reference: state.reference, warmup, since: dip ? ref(dip) : null } };
+  }
   const began = ref(since[alarm.began]!);
   const pct = (x: number): string => `${Math.round(100 * x)} %`;
   return {
-    kind: 'pass_rate_trending_down',
-    severity: 'warn',
-    baseline: alarm.before,
-    current: alarm.after,
-    message: `pass rate trending down: ${pct(alarm.before)} → ${pct(alarm.after)} since ${began.started_at.slice(0, 10)} (run ${began.run_id})`,
-    began,
-    raised: ref(since[alarm.raised]!),
+    alarm: {
+      kind: 'pass_rate_trending_down',
+      severity: 'warn',
+      baseline: alarm.before,
+      current: alarm.after,
+      message: `pass rate trending down: ${pct(alarm.before)} → ${pct(alarm.after)} since ${began.started_at.slice(0, 10)} (run ${began.run_id})`,
+      began,
+      raised: ref(since[alarm.raised]!),
+    },
+    watch: null,
   };
 }

@@ -5,7 +5,7 @@ import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
 import { countOf } from './numbers.js';
 import type { Reporter } from './reporter.js';
-import { truncate, width, wrap } from './terminal.js';
+import { truncate, width, wrap, wrapItems } from './terminal.js';
 
 export interface ConsoleOptions {
   /** ANSI colours (off when NO_COLOR is set or output is not a terminal). */
@@ -79,7 +79,7 @@ export function renderConsoleFindings(
   ];
   const lines = [
     truncate(printable(`driftcheck run ${report.run.id}`), columns),
-    ...wrap(counts.join(' · '), columns),
+    ...wrapItems(counts, columns),
   ];
   const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
   const suiteDrift = report.suites.flatMap((suite) =>

@@ -39,6 +39,34 @@ export function wrap(text: string, columns: number, indent = ''): string[] {
 }
 
 /**
+ * Items joined by `separator` and broken into lines only between items, so a label stays
+ * with its value (`cost $0.0000372`, never `cost` at the end of a line and the sum below).
+ * An item wider than a line is wrapped on its own.
+ */
+export function wrapItems(items: readonly string[], columns: number, separator = ' · '): string[] {
+  const lines: string[] = [];
+  const mark = separator.trimEnd();
+  let line = '';
+  items.forEach((item, i) => {
+    const next = line ? `${line}${separator}${item}` : item;
+    // Room is kept for the mark that ends a line when more items follow it.
+    if (width(next) + (i < items.length - 1 ? width(mark) : 0) <= columns) {
+      line = next;
+      return;
+    }
+    if (line) lines.push(`${line}${mark}`);
+    if (width(item) + width(mark) <= columns) line = item;
+    else {
+      const pieces = wrap(item, columns - width(mark));
+      line = pieces.pop() ?? '';
+      lines.push(...pieces);
+    }
+  });
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
  * A message fitted to a terminal `columns` wide: each line that would overflow is wrapped
  * at spaces, its continuation lines indented under it. Lines that fit (the progress line
  * redrawn in place among them) pass through unchanged.

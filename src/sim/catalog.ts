@@ -4,6 +4,8 @@
  * lives in the simulator state.
  */
 
+import type { CatalogModel } from '../service/models.js';
+
 /** One upstream that serves a router model (the router load-balances between them). */
 export interface SimProvider {
   /** The name the router reports in a reply's `provider`. */
@@ -194,6 +196,14 @@ export function routerModelsBody(resolutions: number, moveAfter: number | null):
   });
   const data = [...ROUTER_MODELS.map((m) => row(m)), ...aliases];
   return { data, links: { next: null }, total_count: data.length };
+}
+
+/** The router catalog as driftcheck reads one (service/models.ts): concrete ids, then aliases with today's target. */
+export function simModelCatalog(): CatalogModel[] {
+  return [
+    ...ROUTER_MODELS.map((m) => ({ id: m.id, alias_target: null })),
+    ...ROUTER_ALIASES.map((a) => ({ id: a.id, alias_target: aliasTarget(a, 0, null).id })),
+  ];
 }
 
 /** `GET /v1/models` in the OpenAI-compatible list shape. */

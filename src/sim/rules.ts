@@ -81,7 +81,18 @@ export function yesNo(text: string): boolean | null {
   return hash(asked.toLowerCase().replace(/\s+/g, ' ')) % 2 === 0;
 }
 
-/** The earlier sentence (system prompt, prior turns) sharing the most content words with the question. */
+/**
+ * A sentence that tells the assistant who to be ("You are a support agent for ACME."): an
+ * instruction, not a fact a question can be answered with. Matched on a shared word alone
+ * (the company's name), it used to come back as the answer to any question naming it.
+ */
+const ROLE_INSTRUCTION =
+  /^(?:you are|you're|act as|your role\b|your job\b|as an? [a-z]+ (?:agent|assistant)\b)/i;
+
+/**
+ * The earlier sentence (system prompt, prior turns) sharing the most content words with the
+ * question; never a role instruction to the assistant.
+ */
 export function groundingSentence(
   messages: readonly ChatMessage[],
   skip: number,
@@ -94,6 +105,7 @@ export function groundingSentence(
   messages.forEach((m, i) => {
     if (i === skip) return;
     for (const sentence of sentences(m.content)) {
+      if (ROLE_INSTRUCTION.test(sentence)) continue;
       const stems = new Set((sentence.match(/[A-Za-z]+/g) ?? []).map(stem));
       const score = wanted.filter((w) => stems.has(w)).length;
       if (score > bestScore) [best, bestScore] = [sentence, score];

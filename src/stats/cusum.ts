@@ -123,11 +123,22 @@ export function detectTrend(
   nights: readonly { passes: number; samples: number }[],
   options: CusumOptions = {},
 ): CusumAlarm | null {
+  return runCusum(nights, options).alarm;
+}
+
+/**
+ * The detector over the nights until its first alarm, and where it stands then (or after
+ * the last night): what the trend page shows of a case that raised none.
+ */
+export function runCusum(
+  nights: readonly { passes: number; samples: number }[],
+  options: CusumOptions = {},
+): { alarm: CusumAlarm | null; state: CusumState } {
   let state = cusumStart();
   for (const night of nights) {
     const step = cusumStep(state, night.passes, night.samples, options);
-    if (step.alarm) return step.alarm;
+    if (step.alarm) return { alarm: step.alarm, state: step.state };
     state = step.state;
   }
-  return null;
+  return { alarm: null, state };
 }

@@ -27,7 +27,7 @@ export async function expandSuitePaths(
   const diagnostics: Diagnostic[] = [];
   const byRealPath = new Map<string, SuiteFile>();
   const note = (file: string, message: string, hint: string) =>
-    diagnostics.push({ file, line: 1, column: 1, message, hint });
+    diagnostics.push({ file, line: 1, column: 1, whole_file: true, message, hint });
 
   for (const given of paths) {
     const absolute = resolve(cwd, given);

@@ -1,7 +1,10 @@
+import { show } from '../yaml/show.js';
+
 /** Suite and case ids become file names (baselines/<suite>.json), so they are kept to a safe alphabet. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-const ID_HINT = "use letters, digits, '.', '_' and '-', starting with a letter or digit (e.g. refund-window)";
+const ID_HINT =
+  "use ASCII letters (a-z, A-Z), digits, '.', '_' and '-', starting with a letter or digit (e.g. refund-window)";
 
 /**
  * Says why an id is unusable, in words a suite author can act on, or returns null
@@ -25,6 +28,13 @@ export function explainBadId(id: string): { message: string; hint: string } | nu
   if (/[\\/]/.test(id)) return { message: 'contains a path separator', hint: `${asFileName}; ${ID_HINT}` };
   if (id.length > 128)
     return { message: `is too long (${id.length} characters; at most 128)`, hint: ID_HINT };
+  // Before the first-character rule: 'été' starts with a letter, just not an ASCII one.
+  const foreign = /[^\x00-\x7f]/u.exec(id)?.[0];
+  if (foreign)
+    return {
+      message: `contains ${show(foreign)}, which is not an ASCII character`,
+      hint: `${asFileName}, kept portable; ${ID_HINT}`,
+    };
   if (!/^[A-Za-z0-9]/.test(id)) return { message: 'must start with a letter or digit', hint: ID_HINT };
-  return { message: 'contains characters other than letters, digits, ., _ and -', hint: ID_HINT };
+  return { message: "contains characters other than ASCII letters, digits, '.', '_' and '-'", hint: ID_HINT };
 }

@@ -1,5 +1,6 @@
 import { show } from '../yaml/show.js';
-import { isAlias } from './alias.js';
+import type { SuiteCheckOptions } from '../checks/registry.js';
+import { aliasHint, isAlias } from './alias.js';
 
 /** A problem of one `judge:` expectation, relative to it (`pointer` under the judge node). */
 export interface JudgeProblem {
@@ -16,7 +17,7 @@ export interface JudgeProblem {
 export function judgeProblems(
   judge: Record<string, unknown>,
   where: string,
-  options: { allowAlias?: boolean },
+  options: SuiteCheckOptions,
 ): JudgeProblem[] {
   const problems: JudgeProblem[] = [];
   const { model, rubric, equivalent_to_baseline: equivalent } = judge;
@@ -24,7 +25,7 @@ export function judgeProblems(
     problems.push({
       pointer: '/model',
       message: `'${where}.model' ${show(model)} is an alias: the judge could change between runs, and its verdicts with it`,
-      hint: 'name a concrete model id, e.g. openai/gpt-4o-mini; pass --allow-alias to run it anyway',
+      hint: aliasHint(model, null, options.catalog),
     });
   }
   if (rubric === undefined && equivalent !== true) {

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import type { ModelCatalog } from '../checks/registry.js';
 import type { Diagnostic, Suite } from '../types.js';
 import { readTextFile } from '../yaml/read-text.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
@@ -10,7 +11,17 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
   cwd?: string;
   /** Called once every file is read, before any is parsed, with their total length in characters. */
   onRead?: (chars: number) => void;
+  /** Called with the warnings of the suites that load (sorted); errors are thrown instead. */
+  onWarnings?: (warnings: Diagnostic[]) => void;
+  /**
+   * Where a model catalog can be had (the router's /models, the simulator's), asked only
+   * when a suite names an alias that will be refused, for a hint naming its family.
+   */
+  fetchCatalog?: () => Promise<ModelCatalog | undefined>;
 }
+
+/** A `~author/…` id anywhere in a file: cheap, and a false positive only costs a catalog read. */
+const ALIAS_IN_TEXT = /~[^\s/]+\//;
 
 /**
  * Reads and validates suites from files and folders (no paths: `suites/`). Collects
@@ -23,6 +34,14 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
   const suites: Suite[] = [];
   const reads = await Promise.all(files.map((f) => readTextFile(f.path, f.shown)));
   options.onRead?.(reads.reduce((n, r) => n + (r.text?.length ?? 0), 0));
+  const catalog =
+    options.catalog ??
+    (options.fetchCatalog &&
+    !options.allowAlias &&
+    reads.some((r) => r.text !== undefined && ALIAS_IN_TEXT.test(r.text))
+      ? await options.fetchCatalog()
+      : undefined);
+  const warnings: Diagnostic[] = [];
   files.forEach((f, i) => {
     const read = reads[i];
     if (!read) return;
@@ -30,12 +49,16 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       diagnostics.push(read.diagnostic);
       return;
     }
-    const parsed = parseSuite(read.text, f.shown, options);
+    const parsed = parseSuite(read.text, f.shown, { ...options, ...(catalog ? { catalog } : {}) });
     if (parsed.errors) diagnostics.push(...parsed.errors);
-    else suites.push(parsed.value);
+    else {
+      suites.push(parsed.value);
+      warnings.push(...(parsed.warnings ?? []));
+    }
   });
   diagnostics.push(...duplicateSuiteNames(suites));
-  if (diagnostics.length > 0) throw new InputError(sortDiagnostics(diagnostics));
+  if (diagnostics.length > 0) throw new InputError(sortDiagnostics([...diagnostics, ...warnings]));
+  if (warnings.length > 0) options.onWarnings?.(sortDiagnostics(warnings));
   return suites;
 }
 

@@ -1,3 +1,4 @@
+import type { SuiteCheckOptions } from '../checks/registry.js';
 import type { Diagnostic, Suite, Validated } from '../types.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { readYamlMapping, type YamlEngine, type YamlMapping } from '../yaml/parse-mapping.js';
@@ -7,7 +8,7 @@ import { explainBadId } from './ids.js';
 import { suiteProblems } from './semantics.js';
 import { suiteValidator } from './validate-ajv.js';
 
-export interface ParseSuiteOptions {
+export interface ParseSuiteOptions extends SuiteCheckOptions {
   /** Accept a `~author/family-latest` model (the `--allow-alias` flag). */
   allowAlias?: boolean;
   /** `full` skips the fast YAML path (tests compare the two); default `auto`. */
@@ -15,7 +16,7 @@ export interface ParseSuiteOptions {
 }
 
 const explainId = (id: string) =>
-  explainBadId(id) ?? { message: 'is not a valid id', hint: "use letters, digits, '.', '_' and '-'" };
+  explainBadId(id) ?? { message: 'is not a valid id', hint: "use ASCII letters, digits, '.', '_' and '-'" };
 
 /**
  * Parses and validates one suite file's text; every problem found comes back as a
@@ -43,7 +44,10 @@ function checkSuite(yaml: YamlMapping, options: ParseSuiteOptions): Validated<Su
       }),
     );
   }
-  errors.push(...suiteProblems(yaml, options));
-  if (errors.length > 0) return { errors: sortDiagnostics(errors) };
-  return { value: buildSuite(yaml) };
+  const problems = suiteProblems(yaml, options);
+  const warnings = problems.filter((p) => p.severity === 'warning');
+  errors.push(...problems.filter((p) => p.severity !== 'warning'));
+  // A suite with errors reports its warnings with them: one pass fixes everything.
+  if (errors.length > 0) return { errors: sortDiagnostics([...errors, ...warnings]) };
+  return { value: buildSuite(yaml), ...(warnings.length ? { warnings: sortDiagnostics(warnings) } : {}) };
 }

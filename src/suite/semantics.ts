@@ -1,8 +1,8 @@
 import type { Diagnostic } from '../types.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
-import { isAlias } from './alias.js';
-import { CHECKS, type CheckDefinition, isCheckType } from '../checks/registry.js';
+import { aliasHint, isAlias } from './alias.js';
+import { CHECKS, type CheckDefinition, isCheckType, type SuiteCheckOptions } from '../checks/registry.js';
 import { repeatProblems } from './repeat-limits.js';
 
 /**
@@ -10,17 +10,23 @@ import { repeatProblems } from './repeat-limits.js';
  * Schemas that compile. Reads defensively — the data may also have failed the schema,
  * and both kinds of problem are reported together.
  */
-export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean }): Diagnostic[] {
+export function suiteProblems(yaml: YamlMapping, options: SuiteCheckOptions): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  const at = (pointer: string, message: string, hint: string): void => {
-    problems.push({ file: yaml.file, ...yaml.locate(pointer), message, hint });
+  const at = (pointer: string, message: string, hint: string, severity?: 'warning'): void => {
+    problems.push({
+      file: yaml.file,
+      ...yaml.locate(pointer),
+      message,
+      hint,
+      ...(severity ? { severity } : {}),
+    });
   };
   const { model, cases } = yaml.data;
   if (typeof model === 'string' && isAlias(model) && !options.allowAlias) {
     at(
       '/model',
       `model ${show(model)} is an alias: it can move to another concrete model between runs, so a baseline would compare answers from different models`,
-      'pin it: run `driftcheck pin FILE`, or replace it with a concrete id such as anthropic/claude-opus-4.5; pass --allow-alias to run it anyway',
+      aliasHint(model, yaml.file, options.catalog),
     );
   }
   if (!Array.isArray(cases)) return problems;
@@ -51,7 +57,7 @@ export function suiteProblems(yaml: YamlMapping, options: { allowAlias?: boolean
         if (!isCheckType(type)) continue;
         const definition = CHECKS[type] as CheckDefinition<unknown>;
         for (const p of definition.problems?.(value, `${where}.${type}`, options) ?? [])
-          at(`/cases/${i}/expect/${j}/${type}${p.pointer}`, p.message, p.hint);
+          at(`/cases/${i}/expect/${j}/${type}${p.pointer}`, p.message, p.hint, p.severity);
       }
     });
   });

@@ -17,7 +17,7 @@ export async function readTextFile(
   limit: ReadLimit = READ_LIMITS.suite,
 ): Promise<TextRead> {
   const at = (message: string, hint?: string): TextRead => ({
-    diagnostic: { file: shownAs, line: 1, column: 1, message, ...(hint ? { hint } : {}) },
+    diagnostic: { file: shownAs, line: 1, column: 1, whole_file: true, message, ...(hint ? { hint } : {}) },
   });
   try {
     if ((await stat(path)).isDirectory()) return at('is a folder, not a file', 'name a .yaml file');

@@ -189,12 +189,13 @@ describe.skipIf(!available && !inCI)('trend page in headless Chromium', () => {
     await page.click('#detail a:text-is("close")');
     await expect.poll(() => page.isVisible('#detail')).toBe(false);
 
-    // A cell of the heat map opens its row's case: row 3 is the fourth in the list.
+    // A cell of the heat map opens its row's case: row 3 is the fourth in the list (rows of
+    // 16 px under a 20 px band of night labels).
     const fourth = (await rowIds(page))[3]!;
     const box = (await page.locator('#heat').boundingBox())!;
-    await page.click('#heat', { position: { x: 2, y: (3.5 * box.height) / 5 } });
+    await page.click('#heat', { position: { x: box.width - 3, y: 20 + 3.5 * 16 } });
     await expect.poll(() => page.textContent('#detail h2')).toBe(fourth);
-    await page.click('#heat', { position: { x: 2, y: 2 } });
+    await page.click('#heat', { position: { x: box.width - 3, y: 20 + 8 } });
     await expect.poll(() => page.textContent('#detail h2')).toBe('support/broken');
     expect(await page.textContent('#detail p')).toContain('trending down 100 % → 20 % since 2026-12-01');
     clean(o);

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/types.js';
-import { copyFromRepo, makeProject, readReport, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  copyFromRepo,
+  makeProject,
+  readReport,
+  REPO,
+  runCli,
+  runDirFrom,
+  type CliResult,
+} from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 
 // The README's demo: the shipped demo suites against the shipped baselines.
@@ -23,6 +33,44 @@ describe('the demo (npm start)', () => {
       /^9 cases · 5 passed · 2 failed · 2 errored · 0 not run · 4 regressed · 4 drifted · 9 samples/m,
     );
     expect(run.stdout).toMatch(/FAIL — failures, errors or regressions \(exit 1\)/);
+    // The count line breaks between items, never between a label and its value.
+    expect(run.stdout).toMatch(/(^| · )cost \$\d[\d.]*$/m);
+    expect(run.stdout).not.toMatch(/cost\n/);
+  });
+
+  it('keeps the baseline path relative in junit.xml and report.json, and costs carry $ in report.html', async () => {
+    const dir = runDirFrom(run, project.dir);
+    const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<property name="baseline" value="baselines/support-demo.json"/>');
+    expect(junit).not.toContain(project.dir);
+    expect(report.suites.map((s) => s.baseline)).toEqual([
+      'baselines/direct-demo.json',
+      'baselines/support-demo.json',
+    ]);
+    const html = await readFile(join(dir, 'report.html'), 'utf8');
+    expect(html).toMatch(/<dt>usage<\/dt><dd>[^<]* · cost \$\d/);
+    expect(html).toMatch(/<dt>vs baseline<\/dt><dd>[^<]* · cost \$[\d.]+ → \$[\d.]+/);
+  });
+
+  it('the committed baseline answers the warranty question, not with the system prompt', async () => {
+    const baseline = JSON.parse(await readFile(join(REPO, 'baselines/support-demo.json'), 'utf8'));
+    const answer: string = baseline.cases.warranty.content;
+    expect(answer).not.toContain('You are a support agent');
+    expect(answer.toLowerCase()).toContain('warranty');
+    // What the simulator answers on a night the case behaves is what the baseline holds.
+    const suite = await readFile(join(REPO, 'suites/demo/support.yaml'), 'utf8');
+    const behaving = await makeProject({
+      'suites/demo/support.yaml': suite.replace(/\n\s+sim: \{ fault: empty_choices \}/, ''),
+    });
+    try {
+      const night = await runCli(['run', '--sim', '--filter', 'warranty', '--reporter', 'json'], {
+        cwd: behaving.dir,
+      });
+      const tonight = await readReport(runDirFrom(night, behaving.dir));
+      expect(tonight.cases[0]?.content).toBe(answer);
+    } finally {
+      await behaving.cleanup();
+    }
   });
 
   it('writes a report.json that validates against the shipped schema', () => {

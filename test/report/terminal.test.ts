@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitToTerminal, width } from '../../src/report/terminal.js';
+import { fitToTerminal, width, wrapItems } from '../../src/report/terminal.js';
 
 describe('fitToTerminal', () => {
   it('wraps a line that would overflow at spaces, its continuation indented under it', () => {
@@ -26,5 +26,16 @@ describe('fitToTerminal', () => {
   it('passes the progress line, redrawn in place, through unchanged', () => {
     const progress = `\r[${'#'.repeat(24)}] 100% 9/9 samples · 0 failed\u001b[K`;
     expect(fitToTerminal(progress, 80)).toBe(progress);
+  });
+});
+
+describe('wrapItems', () => {
+  it('breaks only between items, each line within the width with its continuation mark', () => {
+    const items = ['9 cases', '5 passed', '2 failed', '9 samples', 'cost $0.0000384'];
+    const lines = wrapItems(items, 40);
+    expect(lines).toEqual(['9 cases · 5 passed · 2 failed ·', '9 samples · cost $0.0000384']);
+    for (const columns of [20, 30, 40, 60])
+      for (const line of wrapItems(items, columns)) expect(width(line)).toBeLessThanOrEqual(columns);
+    expect(wrapItems(items, 200)).toEqual([items.join(' · ')]);
   });
 });

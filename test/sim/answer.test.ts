@@ -92,6 +92,25 @@ describe('answer rules', () => {
     }
   });
 
+  it.each([
+    'You are a support agent for ACME.',
+    "You're ACME's assistant.",
+    'Act as a helpful agent for ACME.',
+  ])(
+    'never answers with the role instruction %j, which shares only the company name with the question',
+    (role) => {
+      const messages = [
+        { role: 'system', content: role },
+        { role: 'user', content: 'How long is the warranty on ACME anvils?' },
+      ];
+      for (const model of MODELS) {
+        const { content } = answer(model, messages);
+        expect(content).not.toContain(role);
+        expect(content.toLowerCase()).toMatch(/warranty|anvil/);
+      }
+    },
+  );
+
   it('falls back to readable sentences built from the prompt words', () => {
     const { content } = answer('anthropic/claude-sonnet-4.5', user('Explain how ocean tides happen'));
     expect(content).toMatch(/ocean/);

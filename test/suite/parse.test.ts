@@ -36,7 +36,7 @@ describe('parseSuite on broken fixtures', () => {
       3,
       8,
       "model '~anthropic/claude-opus-latest' is an alias: it can move to another concrete model between runs",
-      'pin it: run `driftcheck pin FILE`, or replace it with a concrete id such as anthropic/claude-opus-4.5; pass --allow-alias to run it anyway',
+      'run `driftcheck pin broken/alias-model.yaml` (it writes the model the alias points at today), or name a concrete model',
     ],
     [
       'bad-regex.yaml',

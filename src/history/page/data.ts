@@ -1,19 +1,23 @@
 import { nearestRank } from '../../stats/nearest-rank.js';
 import { nightsByCase } from '../nights.js';
-import { trendOf } from '../trends.js';
+import { trendStateOf } from '../trends.js';
 import type { History, HistoryCaseStatus, HistoryRun } from '../types.js';
 import { runEvents, suiteEvents, type TimelineEvent } from './events.js';
 
 /**
  * What the trend page embeds: compact, so 365 nights × 1,000 cases stay a few MB. A case's
  * nights are two strings with one character per night of the whole history:
- * `status` p pass · f fail · e error · n not run · `.` absent; `rate` 0–9 the pass share in
- * tenths, `a` all passed, `.` no sample.
+ * `status` p pass · f fail · e error · n not run · `.` absent; `passes` the night's pass
+ * count as one character of COUNT_DIGITS out of the case's usual `samples`, `~` when the
+ * night's exact counts are in `other` (another sample count, or 64 passes and more), `.` no
+ * sample. Exact counts, not a bucket: a reviewer reads 1/10, not "10–19 %".
  */
 export interface TrendPage {
   nights: {
     id: string;
     at: string;
+    /** The night as the page names it: its date, with the time (and run id) when the date is shared. */
+    label: string;
     status: string;
     exit: number;
     commit: string | null;
@@ -30,8 +34,9 @@ export interface TrendPage {
 
 export interface SuiteSeries {
   suite: string;
-  /** Per night (null when the suite did not run): passes / samples over all cases. */
-  rate: (number | null)[];
+  /** Per night (null when the suite did not run): passes and samples over all its cases. */
+  passes: (number | null)[];
+  samples: (number | null)[];
   cost: (number | null)[];
   tokens: (number | null)[];
   /** Median of the cases' p50 latency, and the 95th percentile of their p95. */
@@ -44,14 +49,26 @@ export interface CasePage {
   id: string;
   suite: string;
   status: string;
-  rate: string;
+  passes: string;
+  /** The case's usual samples per night. */
+  samples: number;
+  /** Nights whose counts `passes` cannot hold: night → [passes, samples]. */
+  other?: Record<number, [number, number]>;
   /** Night the current failing streak began (null when passing now). */
   failing_since: number | null;
   /** Pass ↔ fail/error changes between nights that ran: how flaky the case is. */
   flips: number;
   /** Slow drift since the last baseline: night it began, night it was flagged, rates. */
   trend: { began: number; raised: number; before: number; after: number } | null;
+  /**
+   * Where the detector stands when it raised no alarm: the pass counts the case is held to,
+   * the samples it needs before it may raise one, and the night a dip being weighed began.
+   */
+  watch: { passes: number; samples: number; warmup: number; since: number | null } | null;
 }
+
+/** One character per pass count 0–63; `.` and `~` are kept for "no sample" and "see other". */
+export const COUNT_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/';
 
 const STATUS_CHAR: Record<HistoryCaseStatus, string> = { pass: 'p', fail: 'f', error: 'e', not_run: 'n' };
 
@@ -59,24 +76,28 @@ export function trendPageData(history: History, link: string): TrendPage {
   const index = new Map(history.runs.map((run, i) => [run, i]));
   const width = history.runs.length;
   const cases: CasePage[] = [];
+  const at = (runId: string): number => history.runs.findIndex((r) => r.run_id === runId);
   for (const [id, nights] of nightsByCase(history)) {
     const status = Array<string>(width).fill('.');
-    const rate = Array<string>(width).fill('.');
+    const passes = Array<string>(width).fill('.');
+    const samples = usualSamples(nights.map((n) => n.entry.samples));
+    const other: Record<number, [number, number]> = {};
     for (const { run, entry } of nights) {
       const i = index.get(run)!;
       status[i] = STATUS_CHAR[entry.status];
-      if (entry.samples > 0) {
-        const tenths = Math.floor((10 * entry.passes) / entry.samples);
-        rate[i] = entry.passes === entry.samples ? 'a' : String(tenths);
-      }
+      if (entry.samples === 0) continue;
+      const digit = entry.samples === samples ? COUNT_DIGITS[entry.passes] : undefined;
+      passes[i] = digit ?? '~';
+      if (!digit) other[i] = [entry.passes, entry.samples];
     }
-    const trend = trendOf(history, nights);
-    const at = (runId: string): number => history.runs.findIndex((r) => r.run_id === runId);
+    const { alarm: trend, watch } = trendStateOf(history, nights);
     cases.push({
       id,
       suite: nights[0]!.entry.suite,
       status: status.join(''),
-      rate: rate.join(''),
+      passes: passes.join(''),
+      samples,
+      ...(Object.keys(other).length ? { other } : {}),
       failing_since: failingSince(status),
       flips: flips(status),
       trend: trend
@@ -87,13 +108,23 @@ export function trendPageData(history: History, link: string): TrendPage {
             after: trend.current,
           }
         : null,
+      watch: watch
+        ? {
+            passes: watch.reference.passes,
+            samples: watch.reference.samples,
+            warmup: watch.warmup,
+            since: watch.since ? at(watch.since.run_id) : null,
+          }
+        : null,
     });
   }
+  const labels = nightLabels(history.runs);
   const suites = [...new Set(history.runs.flatMap((r) => r.suites.map((s) => s.suite)))].sort();
   return {
-    nights: history.runs.map((r) => ({
+    nights: history.runs.map((r, i) => ({
       id: r.run_id,
       at: r.started_at,
+      label: labels[i]!,
       status: r.status,
       exit: r.exit_code,
       commit: r.git?.commit ?? null,
@@ -105,6 +136,35 @@ export function trendPageData(history: History, link: string): TrendPage {
     link,
     problems: history.problems.length,
   };
+}
+
+/** The commonest sample count of a case's nights (the smaller on a tie), 0 when none. */
+function usualSamples(counts: readonly number[]): number {
+  const seen = new Map<number, number>();
+  for (const n of counts) if (n > 0) seen.set(n, (seen.get(n) ?? 0) + 1);
+  let best = 0;
+  let times = 0;
+  for (const [n, k] of seen) if (k > times || (k === times && n < best)) [best, times] = [n, k];
+  return best;
+}
+
+/**
+ * Names nights so no two read alike: the UTC date; with its time when another night shares
+ * the date (a re-run, a manual night); with the run id when they share the minute too.
+ */
+export function nightLabels(runs: readonly { run_id: string; started_at: string }[]): string[] {
+  const count = (key: (r: { run_id: string; started_at: string }) => string) => {
+    const seen = new Map<string, number>();
+    for (const r of runs) seen.set(key(r), (seen.get(key(r)) ?? 0) + 1);
+    return (r: { run_id: string; started_at: string }) => seen.get(key(r))!;
+  };
+  const date = (r: { started_at: string }) => r.started_at.slice(0, 10);
+  const minute = (r: { started_at: string }) => `${date(r)} ${r.started_at.slice(11, 16)}`;
+  const onDate = count(date);
+  const atMinute = count(minute);
+  return runs.map((r) =>
+    onDate(r) === 1 ? date(r) : atMinute(r) === 1 ? `${minute(r)} UTC` : `${minute(r)} UTC · ${r.run_id}`,
+  );
 }
 
 function failingSince(status: string[]): number | null {
@@ -130,7 +190,15 @@ function flips(status: string[]): number {
 }
 
 function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, 'events'> {
-  const out: Omit<SuiteSeries, 'events'> = { suite, rate: [], cost: [], tokens: [], p50: [], p95: [] };
+  const out: Omit<SuiteSeries, 'events'> = {
+    suite,
+    passes: [],
+    samples: [],
+    cost: [],
+    tokens: [],
+    p50: [],
+    p95: [],
+  };
   for (const run of runs) {
     const cases = run.cases.filter((c) => c.suite === suite);
     const present = run.suites.some((s) => s.suite === suite) || cases.length > 0;
@@ -139,7 +207,8 @@ function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, '
     const tokens = cases.filter((c) => c.tokens !== null);
     const p50s = cases.map((c) => c.latency_p50_ms).filter((x): x is number => x !== null);
     const p95s = cases.map((c) => c.latency_p95_ms).filter((x): x is number => x !== null);
-    out.rate.push(present && samples > 0 ? cases.reduce((n, c) => n + c.passes, 0) / samples : null);
+    out.passes.push(present && samples > 0 ? cases.reduce((n, c) => n + c.passes, 0) : null);
+    out.samples.push(present && samples > 0 ? samples : null);
     out.cost.push(costs.length > 0 ? costs.reduce((n, c) => n + c.cost!, 0) : null);
     out.tokens.push(tokens.length > 0 ? tokens.reduce((n, c) => n + c.tokens!.total, 0) : null);
     out.p50.push(nearestRank(p50s, 0.5));

@@ -27,15 +27,15 @@ export function renderTrendPage(history: History, options: TrendPageOptions = {}
   const data = trendPageData(history, link);
   const title = options.title ?? 'driftcheck history';
   const script = trendScript();
-  const first = data.nights[0]?.at.slice(0, 10) ?? '–';
-  const last = data.nights[data.nights.length - 1]?.at.slice(0, 10) ?? '–';
+  const first = data.nights[0]?.label ?? '–';
+  const last = data.nights[data.nights.length - 1]?.label ?? '–';
   const problems =
     data.problems > 0
       ? `<p class="notice">${data.problems} history line(s) were corrupt or foreign and were skipped; <code>driftcheck history</code> lists them.</p>`
       : '';
   return `${pageHead(title, script, TREND_STYLE)}<header>
 <h1>${escapeHtml(title)}</h1>
-<p class="muted">${data.nights.length} nights (${first} → ${last}) · ${data.cases.length} cases · ${data.suites.length} suites</p>
+<p class="muted">${data.nights.length} nights (${escapeHtml(first)} → ${escapeHtml(last)}) · ${data.cases.length} cases · ${data.suites.length} suites</p>
 <div class="tools">
 <select id="suite" aria-label="suite"><option value="">all suites</option></select>
 <input id="q" type="search" placeholder="search suite/case" aria-label="search cases">
@@ -53,8 +53,9 @@ ${problems}
 <h2>Cases × nights</h2>
 <p id="heat-note" class="muted"></p>
 <div class="heat"><canvas id="heat" width="1" height="1"></canvas></div>
+<p id="heat-readout" class="readout" aria-live="polite"></p>
 <p id="count" aria-live="polite"></p>
-<div class="table"><table><thead><tr><th>case</th><th>now</th><th>failing since</th><th>flips</th><th>trend</th></tr></thead><tbody id="rows"></tbody></table></div>
+<div class="table"><table><thead><tr><th>case</th><th>now</th><th>failing since</th><th>flips</th><th title="the slow-drift detector (CUSUM) on the nights since the suite's last baseline">trend (slow drift)</th></tr></thead><tbody id="rows"></tbody></table></div>
 <button type="button" id="more" hidden></button>
 <h2>Flaky cases (most flips between pass and fail)</h2>
 <div class="table"><table><thead><tr><th>case</th><th>flips</th><th>now</th></tr></thead><tbody id="flaky"></tbody></table></div>

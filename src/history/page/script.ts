@@ -1,3 +1,5 @@
+import { COUNT_DIGITS } from './data.js';
+
 /**
  * The trend page's only script, inlined and allowed by its CSP hash. Charts are SVG built
  * with createElementNS, the heat map one canvas; every text from the history goes in
@@ -28,11 +30,25 @@ function svg(tag, attrs) {
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   return e;
 }
-const day = (i) => (nights[i] ? nights[i].at.slice(0, 10) : '');
-const pct = (x) => (x === null || x === undefined ? '–' : Math.round(100 * x) + ' %');
+const DIGITS = ${JSON.stringify(COUNT_DIGITS)};
+const label = (i) => (nights[i] ? nights[i].label : '');
+const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : Math.round(100 * x) + ' %');
 const num = (x) => (x === null || x === undefined ? '–' : x >= 100 ? Math.round(x).toLocaleString('en') : String(+x.toPrecision(3)));
-const usd = (x) => (x === null || x === undefined ? '–' : '$' + x.toFixed(x < 1 ? 4 : 2));
-const shareText = (ch) => (ch === 'a' ? '100 %' : ch === '.' ? '–' : ch + '0–' + ch + '9 %');
+const usd = (x) => (x === null || x === undefined ? '–' : x === 0 ? '$0' : '$' + x.toFixed(x < 1 ? 4 : 2));
+// A case's exact counts on night i: [passes, samples], or null when it sent no sample.
+function countOf(c, i) {
+  const ch = c.passes[i];
+  if (ch === undefined || ch === '.') return null;
+  return ch === '~' ? c.other[i] : [DIGITS.indexOf(ch), c.samples];
+}
+const countText = (k) => (k ? k[0] + '/' + k[1] : 'no sample');
+// 1, 2, 2.5 or 5 times a power of ten, at or above x: an axis whose values read at a glance.
+function niceTop(x) {
+  if (!(x > 0)) return 1;
+  const p = Math.pow(10, Math.floor(Math.log10(x)));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= x * 0.9999) return m * p;
+  return 10 * p;
+}
 
 function line(values, cls, top) {
   const g = svg('g', {});
@@ -44,27 +60,56 @@ function line(values, cls, top) {
   };
   values.forEach((v, i) => {
     if (v === null) return flush();
-    points.push((i + 0.5) + ',' + (100 - (top > 0 ? (98 * v) / top : 0)).toFixed(2));
+    points.push((i + 0.5) + ',' + yOf(v, top).toFixed(2));
   });
   flush();
   return g;
 }
 
-function chart(title, series, events, fmt, fixedTop) {
+const yOf = (v, top) => 99 - (98 * v) / top;
+// A line chart with its axes: values at the top, middle and zero of the y axis, the first,
+// middle and last night under it, and the night under the pointer read out in the caption.
+function chart(title, series, events, fmt, at, fixedTop) {
   const fig = el('figure', 'chart-box');
   const caption = el('figcaption');
-  const last = [...series[0]].reverse().find((v) => v !== null);
-  caption.append(el('span', null, title), el('span', null, 'latest ' + fmt(last)));
-  const top = fixedTop || Math.max(0, ...series.flat().filter((v) => v !== null)) * 1.05;
+  let last = N - 1;
+  while (last > 0 && series[0][last] === null) last--;
+  const latest = 'latest ' + at(last);
+  const readout = el('span', 'readout', latest);
+  caption.append(el('span', null, title), readout);
+  const top = fixedTop || niceTop(Math.max(0, ...series.flat().filter((v) => v !== null)));
   const box = svg('svg', { class: 'chart', viewBox: '0 0 ' + Math.max(1, N) + ' 100', preserveAspectRatio: 'none', role: 'img' });
   box.appendChild(svg('title', {})).textContent = title;
+  for (const y of [1, 50, 99]) box.appendChild(svg('line', { class: 'grid', x1: 0, x2: Math.max(1, N), y1: y, y2: y }));
   for (const e of events) {
     const mark = svg('line', { class: 'event ' + e.kind, x1: e.night + 0.5, x2: e.night + 0.5, y1: 0, y2: 100 });
-    mark.appendChild(svg('title', {})).textContent = day(e.night) + ': ' + e.text;
+    mark.appendChild(svg('title', {})).textContent = label(e.night) + ': ' + e.text;
     box.appendChild(mark);
   }
   series.forEach((values, i) => box.appendChild(line(values, i ? 'line alt' : 'line', top)));
-  fig.append(caption, box);
+  const cursor = svg('line', { class: 'cursor', x1: 0, x2: 0, y1: 0, y2: 100, visibility: 'hidden' });
+  box.appendChild(cursor);
+  box.addEventListener('mousemove', (event) => {
+    const r = box.getBoundingClientRect();
+    const i = Math.max(0, Math.min(N - 1, Math.floor(((event.clientX - r.left) / r.width) * N)));
+    cursor.setAttribute('x1', i + 0.5);
+    cursor.setAttribute('x2', i + 0.5);
+    cursor.setAttribute('visibility', 'visible');
+    readout.textContent = label(i) + ': ' + at(i);
+  });
+  box.addEventListener('mouseleave', () => {
+    cursor.setAttribute('visibility', 'hidden');
+    readout.textContent = latest;
+  });
+  const y = el('div', 'y-axis');
+  y.append(el('span', 'at-top', fmt(top)), el('span', 'at-mid', fmt(top / 2)), el('span', 'at-zero', fmt(0)));
+  const plot = el('div', 'plot');
+  plot.append(y, box);
+  const x = el('div', 'x-axis');
+  // Dates only: the axis orients; the readout names the exact night (with its time when shared).
+  const date = (i) => (nights[i] ? nights[i].at.slice(0, 10) : '');
+  x.append(el('span', null, date(0)), el('span', null, N > 2 ? date(Math.floor((N - 1) / 2)) : ''), el('span', null, N > 1 ? date(N - 1) : ''));
+  fig.append(caption, plot, x);
   return fig;
 }
 
@@ -78,16 +123,20 @@ function renderSuites() {
     section.append(el('h2', null, s.suite));
     const charts = el('div', 'charts');
     const events = [...s.events, ...data.events].sort((a, b) => a.night - b.night);
+    const rate = s.passes.map((k, i) => (k === null ? null : k / s.samples[i]));
+    const orNone = (v, fmt) => (v === null || v === undefined ? 'did not run' : fmt(v));
     charts.append(
-      chart('pass rate', [s.rate], events, pct, 1),
-      chart('cost (USD)', [s.cost], events, usd),
-      chart('tokens', [s.tokens], events, num),
-      chart('latency p50 / p95 (ms)', [s.p50, s.p95], events, num),
+      chart('pass rate', [rate], events, pct,
+        (i) => (rate[i] === null ? 'did not run' : pct(rate[i]) + ' (' + s.passes[i] + '/' + s.samples[i] + ' samples)'), 1),
+      chart('cost (USD)', [s.cost], events, usd, (i) => orNone(s.cost[i], usd)),
+      chart('tokens', [s.tokens], events, num, (i) => orNone(s.tokens[i], num)),
+      chart('latency p50/p95 (ms)', [s.p50, s.p95], events, num,
+        (i) => (s.p50[i] === null ? 'did not run' : num(s.p50[i]) + ' / ' + num(s.p95[i]))),
     );
     section.append(charts);
     if (events.length) {
       const list = el('ul', 'events');
-      for (const e of events.slice(-20)) list.append(el('li', e.kind, day(e.night) + ' · ' + e.text));
+      for (const e of events.slice(-20)) list.append(el('li', e.kind, label(e.night) + ' · ' + e.text));
       section.append(list);
     }
     root.append(section);
@@ -118,10 +167,21 @@ function row(c) {
   const a = el('a', null, c.id);
   a.href = '#' + c.id;
   id.append(a);
-  const trend = c.trend ? pct(c.trend.before) + ' → ' + pct(c.trend.after) + ' since ' + day(c.trend.began) : '';
-  tr.append(id, el('td', 'now', nowOf(c)), el('td', null, c.failing_since === null ? '' : day(c.failing_since)),
-    el('td', null, c.flips), el('td', 'warn', trend));
+  tr.append(id, el('td', 'now', nowOf(c)), el('td', null, c.failing_since === null ? '' : label(c.failing_since)),
+    el('td', null, c.flips), el('td', c.trend ? 'trend warn' : 'trend muted', trendText(c)));
   return tr;
+}
+// The slow-drift detector's state: its alarm, else what it holds the case to, or how much
+// history it still needs before it may raise one.
+function trendText(c) {
+  if (c.trend) return 'trending down ' + pct(c.trend.before) + ' → ' + pct(c.trend.after) + ' since ' + label(c.trend.began);
+  const w = c.watch;
+  if (!w) return 'no nights';
+  const held = pct(w.passes / w.samples) + ' (' + w.passes + '/' + w.samples + ')';
+  const dip = w.since === null ? '' : 'below its rate since ' + label(w.since);
+  if (w.samples < w.warmup) return 'learning: ' + w.samples + ' of ' + w.warmup + ' samples' + (dip ? '; ' + dip : '');
+  if (dip) return 'watching: ' + dip + ', held to ' + held;
+  return 'steady at ' + held;
 }
 
 function renderCases() {
@@ -141,43 +201,92 @@ function more() {
 }
 
 const HEAT_ROWS = 400;
-function color(ch, share, css) {
+// Up to this many rows each row is tall enough to carry its case's name.
+const LABELLED_ROWS = 100;
+function color(c, i, css) {
+  const ch = c.status[i];
   if (ch === 'p') return css.ok;
-  if (ch === 'f') return share === '.' || share === 'a' ? css.bad : 'rgba(196,38,46,' + (1 - Number(share) / 12).toFixed(2) + ')';
+  if (ch === 'f') {
+    const k = countOf(c, i);
+    return k && k[1] > 0 && k[0] > 0 ? 'rgba(196,38,46,' + (1 - (0.6 * k[0]) / k[1]).toFixed(2) + ')' : css.bad;
+  }
   if (ch === 'e') return css.warn;
   if (ch === 'n') return css.line;
   return null;
 }
+function fitText(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let n = text.length;
+  while (n > 1 && ctx.measureText('…' + text.slice(text.length - n)).width > width) n--;
+  return '…' + text.slice(text.length - n);
+}
 function drawHeat() {
   const canvas = $('heat');
   const rows = matched.slice(0, HEAT_ROWS);
-  const cw = Math.max(2, Math.min(12, Math.floor(1100 / Math.max(1, N))));
-  const ch = rows.length > 100 ? 3 : 8;
-  canvas.width = Math.max(1, N * cw);
-  canvas.height = Math.max(1, rows.length * ch);
-  $('heat-note').textContent = rows.length
-    ? (matched.length > HEAT_ROWS ? 'first ' + HEAT_ROWS + ' of ' + matched.length + ' cases; ' : '') +
-      day(0) + ' → ' + day(N - 1) + '; a dark tick marks the first failing night; click a cell to open the case'
-    : '';
+  const labelled = rows.length <= LABELLED_ROWS;
   const ctx = canvas.getContext('2d');
   const style = getComputedStyle(document.documentElement);
-  const css = { ok: style.getPropertyValue('--ok'), bad: style.getPropertyValue('--bad'), warn: style.getPropertyValue('--warn'), line: style.getPropertyValue('--line'), text: style.getPropertyValue('--text') };
+  const css = { ok: style.getPropertyValue('--ok'), bad: style.getPropertyValue('--bad'), warn: style.getPropertyValue('--warn'), line: style.getPropertyValue('--line'), text: style.getPropertyValue('--text'), muted: style.getPropertyValue('--muted') };
+  const font = '12px system-ui, sans-serif';
+  ctx.font = font;
+  const left = labelled && rows.length ? Math.min(240, Math.ceil(Math.max(...rows.map((c) => ctx.measureText(c.id).width)))) + 10 : 0;
+  const top = 20;
+  const room = Math.max(300, canvas.parentElement.clientWidth - 14) - left;
+  const cw = Math.max(2, Math.min(14, Math.floor(room / Math.max(1, N))));
+  const ch = labelled ? 16 : 3;
+  canvas.width = Math.max(1, left + N * cw);
+  canvas.height = rows.length ? top + rows.length * ch : 1;
+  $('heat-note').textContent = rows.length
+    ? (matched.length > HEAT_ROWS ? 'first ' + HEAT_ROWS + ' of ' + matched.length + ' cases; ' : '') +
+      'one row per case, one column per night (' + label(0) + ' → ' + label(N - 1) + '): green every sample passed, red some failed (paler: more passed), amber error, grey not run; a dark tick marks the first failing night. Point at a cell for its counts, click it to open the case.'
+    : '';
+  if (!rows.length) return;
+  ctx.font = font;
+  ctx.textBaseline = 'middle';
+  // Night labels along the top, as many as fit without touching.
+  let widest = 0;
+  for (let i = 0; i < N; i++) widest = Math.max(widest, ctx.measureText(label(i)).width);
+  const step = Math.max(1, Math.ceil((widest + 12) / cw));
+  ctx.fillStyle = css.muted;
+  for (let i = 0; i < N; i += step) {
+    if (left + i * cw + widest > canvas.width && i > 0) break;
+    ctx.fillText(label(i), left + i * cw, 8);
+    ctx.fillRect(left + i * cw, 15, 1, 4);
+  }
   rows.forEach((c, r) => {
+    const y = top + r * ch;
+    if (labelled) {
+      ctx.fillStyle = css.text;
+      ctx.fillText(fitText(ctx, c.id, left - 10), 0, y + ch / 2);
+    }
     for (let i = 0; i < N; i++) {
-      const fill = color(c.status[i], c.rate[i], css);
+      const fill = color(c, i, css);
       if (!fill) continue;
       ctx.fillStyle = fill;
-      ctx.fillRect(i * cw, r * ch, cw, ch);
+      ctx.fillRect(left + i * cw, y, labelled && cw > 3 ? cw - 1 : cw, labelled ? ch - 2 : ch);
     }
     if (c.failing_since !== null) {
       ctx.fillStyle = css.text;
-      ctx.fillRect(c.failing_since * cw, r * ch, Math.max(1, cw / 3), ch);
+      ctx.fillRect(left + c.failing_since * cw, y, Math.max(1, cw / 3), labelled ? ch - 2 : ch);
     }
   });
-  canvas.onclick = (event) => {
+  const cellAt = (event) => {
     const box = canvas.getBoundingClientRect();
-    const c = rows[Math.floor(((event.clientY - box.top) * canvas.height) / box.height / ch)];
+    const x = ((event.clientX - box.left) * canvas.width) / box.width - left;
+    const y = ((event.clientY - box.top) * canvas.height) / box.height - top;
+    const c = y < 0 ? undefined : rows[Math.floor(y / ch)];
+    const i = x < 0 ? -1 : Math.floor(x / cw);
+    return { c, i: i < N ? i : -1 };
+  };
+  canvas.onclick = (event) => {
+    const { c } = cellAt(event);
     if (c) location.hash = c.id;
+  };
+  canvas.onmousemove = (event) => {
+    const { c, i } = cellAt(event);
+    $('heat-readout').textContent = c && i >= 0
+      ? c.id + ' · ' + label(i) + ' · ' + STATUS[c.status[i]] + (countOf(c, i) ? ' · ' + countText(countOf(c, i)) + ' passed' : '')
+      : '';
   };
 }
 
@@ -210,16 +319,17 @@ function openCase() {
   const close = el('a', null, 'close');
   close.href = '#';
   const head = el('h2', 'case-id', c.id);
-  const facts = el('p', 'muted', 'now ' + nowOf(c) + (c.failing_since !== null ? ' · failing since ' + day(c.failing_since) : '') +
-    ' · ' + c.flips + ' flips' + (c.trend ? ' · trending down ' + pct(c.trend.before) + ' → ' + pct(c.trend.after) + ' since ' + day(c.trend.began) : ''));
+  const facts = el('p', 'muted', 'now ' + nowOf(c) + (c.failing_since !== null ? ' · failing since ' + label(c.failing_since) : '') +
+    ' · ' + c.flips + ' flips · trend: ' + trendText(c));
   const list = el('ol');
   for (let i = N - 1; i >= 0; i--) {
     if (c.status[i] === '.') continue;
     const li = el('li');
     const a = el('a', 'report-link', 'report');
     a.href = reportLink(c, i);
-    li.append(el('span', null, day(i)), el('span', 'chip ' + (c.status[i] === 'p' ? 'ok' : 'bad'), STATUS[c.status[i]]),
-      el('span', 'muted', shareText(c.rate[i])), a);
+    const k = countOf(c, i);
+    li.append(el('span', 'night', label(i)), el('span', 'chip ' + (c.status[i] === 'p' ? 'ok' : 'bad'), STATUS[c.status[i]]),
+      el('span', 'counts muted', k ? countText(k) + ' passed' : 'no sample'), a);
     if (i === c.failing_since) li.append(el('span', 'bad', 'started failing'));
     if (c.trend && i === c.trend.began) li.append(el('span', 'warn', 'trend began'));
     list.append(li);

@@ -23,8 +23,17 @@ button { font: inherit; color: inherit; cursor: pointer; }
 .view[aria-pressed="true"] { background: var(--text); color: var(--bg); border-color: var(--text); }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 10px; }
 figure { margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px; min-width: 0; }
-figcaption { font-size: 13px; color: var(--muted); display: flex; justify-content: space-between; gap: 8px; }
-svg.chart { width: 100%; height: 80px; display: block; }
+figcaption { font-size: 13px; color: var(--muted); }
+/* Its own line, one line high: reading out a night never moves the page under the pointer. */
+figcaption .readout { display: block; color: var(--text); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.plot { display: grid; grid-template-columns: auto 1fr; gap: 4px; margin-top: 4px; }
+.y-axis { position: relative; min-width: 3.2em; font-size: 11px; color: var(--muted); text-align: right; }
+.y-axis span { position: absolute; right: 0; transform: translateY(-50%); white-space: nowrap; }
+.y-axis .at-top { top: 1%; } .y-axis .at-mid { top: 50%; } .y-axis .at-zero { top: 99%; }
+.x-axis { display: flex; white-space: nowrap; overflow: hidden; justify-content: space-between; gap: 6px; font-size: 11px; color: var(--muted); margin-left: 3.6em; }
+svg.chart { width: 100%; height: 80px; display: block; overflow: visible; }
+svg.chart .grid { stroke: var(--line); vector-effect: non-scaling-stroke; }
+svg.chart .cursor { stroke: var(--text); stroke-width: 1; vector-effect: non-scaling-stroke; }
 svg.chart .line { fill: none; stroke: var(--accent); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
 svg.chart .line.alt { stroke: var(--warn); }
 svg.chart .event { stroke: var(--muted); stroke-dasharray: 2 2; vector-effect: non-scaling-stroke; }
@@ -32,6 +41,7 @@ svg.chart .event.baseline_accepted { stroke: var(--ok); } svg.chart .event.pause
 ul.events { font-size: 13px; padding-left: 18px; margin: 6px 0; }
 .heat { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 6px; }
 .heat canvas { display: block; cursor: pointer; }
+p.readout { min-height: 1.45em; font-size: 13px; margin: 4px 0; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.id, td.id a { overflow-wrap: anywhere; }

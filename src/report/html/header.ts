@@ -1,4 +1,5 @@
 import type { CaseEntry, DriftKind, PassRate, ReportHead } from '../../types.js';
+import { formatUsd } from '../../baseline/usage-change.js';
 import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../numbers.js';
 import { verdictLabel } from '../pass-rate-label.js';
@@ -70,7 +71,6 @@ export function renderBar(report: ReportHead, title: string, drift: DriftCounts)
 
 const int = groupDigits;
 /** Credits are often fractions of a cent: keep 8 decimals below 1, 4 above, without trailing zeros. */
-const money = (n: number): string => n.toFixed(Math.abs(n) < 1 ? 8 : 4).replace(/\.?0+$/, '');
 
 function change(from: number, to: number): string {
   if (from === 0) return to === 0 ? '±0%' : 'from zero';
@@ -104,12 +104,12 @@ function usageLine(report: ReportHead): string {
     if (c.run.cost !== null) now.cost = (now.cost ?? 0) + c.run.cost;
   }
   const lines = [
-    `<dt>usage</dt><dd>${int(total)} tokens (${int(prompt)} prompt, ${int(completion)} completion) over ${int(samples)} samples${cost === null ? '' : ` · cost ${money(cost)}`}</dd>`,
+    `<dt>usage</dt><dd>${int(total)} tokens (${int(prompt)} prompt, ${int(completion)} completion) over ${int(samples)} samples${cost === null ? '' : ` · cost ${formatUsd(cost)}`}</dd>`,
   ];
   if (then.cases > 0) {
     const costChange =
       then.cost !== null && now.cost !== null
-        ? ` · cost ${money(then.cost)} → ${money(now.cost)} (${change(then.cost, now.cost)})`
+        ? ` · cost ${formatUsd(then.cost)} → ${formatUsd(now.cost)} (${change(then.cost, now.cost)})`
         : '';
     lines.push(
       `<dt>vs baseline</dt><dd>${int(then.total)} → ${int(now.total)} tokens (${change(then.total, now.total)}) over the ${int(then.cases)} cases both answered${costChange}</dd>`,

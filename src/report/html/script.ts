@@ -89,7 +89,7 @@ function pair(dl, term, value, cls) {
 function usageText(u) {
   if (!u) return null;
   const t = [u.prompt_tokens, u.completion_tokens, u.total_tokens].map(function (n) { return n === null || n === undefined ? '?' : n; });
-  return t[0] + ' prompt + ' + t[1] + ' completion = ' + t[2] + ' tokens' + (typeof u.cost === 'number' ? ' · cost ' + u.cost : '');
+  return t[0] + ' prompt + ' + t[1] + ' completion = ' + t[2] + ' tokens' + (typeof u.cost === 'number' ? ' · cost $' + u.cost : '');
 }
 
 function pct(x) { return Math.round(x * 100) + '%'; }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { trendPageData } from '../../../src/history/page/data.js';
+import { nightLabels, trendPageData } from '../../../src/history/page/data.js';
 import { runEvents, suiteEvents } from '../../../src/history/page/events.js';
 import { renderTrendPage } from '../../../src/history/page/render.js';
 import type { History } from '../../../src/history/types.js';
@@ -34,20 +34,49 @@ describe('trend page data', () => {
     expect(runEvents(history().runs)).toEqual([{ night: 1, kind: 'paused', text: 'run paused (exit 3)' }]);
   });
 
-  it('encodes each case as one character per night', () => {
+  it('encodes each case as one character per night, with its exact pass count', () => {
     const data = trendPageData(history(), 'L');
     expect(data.cases).toEqual([
       {
         id: 'support/x',
         suite: 'support',
         status: 'p.fp',
-        rate: 'a.3a',
+        passes: 'a.3a',
+        samples: 10,
         failing_since: null,
         flips: 2,
         trend: null,
+        // The detector restarted with the baseline accepted on night 2: it holds the case to 13/20.
+        watch: { passes: 13, samples: 20, warmup: 100, since: null },
       },
     ]);
-    expect(data.suites[0]!.rate).toEqual([1, null, 0.3, 1]);
+    expect(data.suites[0]!.passes).toEqual([10, null, 3, 10]);
+    expect(data.suites[0]!.samples).toEqual([10, null, 10, 10]);
+  });
+
+  it('keeps counts one character cannot hold beside the string: another sample count, 64 passes and more', () => {
+    const h = history();
+    h.runs[2]!.cases = [makeCase('x', { status: 'fail', passes: 37, samples: 40 })];
+    h.runs[3]!.cases = [makeCase('x', { passes: 70, samples: 70 })];
+    const c = trendPageData(h, 'L').cases[0]!;
+    expect([c.passes, c.samples, c.other]).toEqual(['a.~~', 10, { 2: [37, 40], 3: [70, 70] }]);
+  });
+
+  it.each([
+    [
+      ['2026-11-01T02:00:00.000Z', '2026-11-02T02:00:00.000Z'],
+      ['2026-11-01', '2026-11-02'],
+    ],
+    [
+      ['2026-11-01T02:00:00.000Z', '2026-11-02T02:00:00.000Z', '2026-11-02T09:30:00.000Z'],
+      ['2026-11-01', '2026-11-02 02:00 UTC', '2026-11-02 09:30 UTC'],
+    ],
+    [
+      ['2026-11-02T09:30:10.000Z', '2026-11-02T09:30:50.000Z'],
+      ['2026-11-02 09:30 UTC · r0', '2026-11-02 09:30 UTC · r1'],
+    ],
+  ])('names nights %j apart as %j', (starts, labels) => {
+    expect(nightLabels(starts.map((started_at, i) => ({ run_id: `r${i}`, started_at })))).toEqual(labels);
   });
 });
 
