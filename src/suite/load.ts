@@ -1,21 +1,35 @@
+import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { Diagnostic, Suite } from '../types.js';
-import { readTextFile } from '../yaml/read-text.js';
+import { displayPath } from '../yaml/display-path.js';
+import { readTextFile, type TextFileKind } from '../yaml/read-text.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
-import { expandSuitePaths } from './expand-paths.js';
-import { type ParseSuiteOptions, parseSuite } from './parse.js';
+import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
+import { expandSuite, type TableText } from './expand.js';
+import { type ParseSuiteOptions, parseSuiteSpec } from './parse.js';
+import { MAX_TABLE_BYTES, TABLE_FORMATS } from './sources/index.js';
+import type { SuiteSpec } from './spec.js';
 
 export interface LoadSuitesOptions extends ParseSuiteOptions {
   /** Base for relative paths and for the file names shown in messages (default process.cwd()). */
   cwd?: string;
-  /** Called once every file is read, before any is parsed, with their total length in characters. */
+  /** Called once every suite file is read, before any is parsed, with their total length in characters. */
   onRead?: (chars: number) => void;
 }
 
+/** Tables are data, larger than suites, refused for the same reasons. */
+const TABLE_TEXT: TextFileKind = {
+  maxBytes: MAX_TABLE_BYTES,
+  tooLargeHint: 'split it into several tables, or several suites',
+  expected: `a table file (${Object.values(TABLE_FORMATS)
+    .flatMap((f) => f.extensions)
+    .join(', ')})`,
+};
+
 /**
- * Reads and validates suites from files and folders (no paths: `suites/`). Collects
- * every problem in every file first, then throws one InputError carrying them all, so
- * a user fixes everything in one pass.
+ * Reads and validates suites from files and folders (no paths: `suites/`), and the tables
+ * they take cases from. Collects every problem in every file first, then throws one
+ * InputError carrying them all, so a user fixes everything in one pass.
  */
 export async function loadSuites(paths: string[], options: LoadSuitesOptions = {}): Promise<Suite[]> {
   const cwd = options.cwd ?? process.cwd();
@@ -23,20 +37,36 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
   const suites: Suite[] = [];
   const reads = await Promise.all(files.map((f) => readTextFile(f.path, f.shown)));
   options.onRead?.(reads.reduce((n, r) => n + (r.text?.length ?? 0), 0));
-  files.forEach((f, i) => {
+  for (const [i, f] of files.entries()) {
     const read = reads[i];
-    if (!read) return;
+    if (!read) continue;
     if (read.diagnostic) {
       diagnostics.push(read.diagnostic);
-      return;
+      continue;
     }
-    const parsed = parseSuite(read.text, f.shown, options);
-    if (parsed.errors) diagnostics.push(...parsed.errors);
-    else suites.push(parsed.value);
-  });
+    const spec = parseSuiteSpec(read.text, f.shown, options);
+    if (spec.errors) {
+      diagnostics.push(...spec.errors);
+      continue;
+    }
+    const expanded = expandSuite(spec.value, await readTables(spec.value, f, cwd), options);
+    if (expanded.errors) diagnostics.push(...expanded.errors);
+    else suites.push(expanded.value);
+  }
   diagnostics.push(...duplicateSuiteNames(suites));
   if (diagnostics.length > 0) throw new InputError(sortDiagnostics(diagnostics));
   return suites;
+}
+
+/** The texts of a suite's tables, one after another (a table can be large), paths taken from the suite file's folder. */
+async function readTables(spec: SuiteSpec, suite: SuiteFile, cwd: string): Promise<TableText[]> {
+  const out: TableText[] = [];
+  for (const table of spec.tables) {
+    const path = resolve(dirname(suite.path), table.path);
+    const file = displayPath(path, cwd);
+    out.push({ file, read: await readTextFile(path, file, TABLE_TEXT) });
+  }
+  return out;
 }
 
 /**

@@ -1,10 +1,14 @@
-import type { Diagnostic, Suite, Validated } from '../types.js';
+import { dirname, join } from 'node:path';
+import type { Diagnostic, SourceLocation, Suite, Validated } from '../types.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { readYamlMapping, type YamlEngine, type YamlMapping } from '../yaml/parse-mapping.js';
+import type { TextRead } from '../yaml/read-text.js';
 import { sortDiagnostics } from '../yaml/show.js';
-import { buildSuite } from './build.js';
-import { explainBadId } from './ids.js';
+import { expandSuite } from './expand.js';
+import { isRecord } from './case-problems.js';
+import { duplicateCaseIds, explainId } from './ids.js';
 import { suiteProblems } from './semantics.js';
+import { buildSpec, type SuiteSpec } from './spec.js';
 import { suiteValidator } from './validate-ajv.js';
 
 export interface ParseSuiteOptions {
@@ -14,14 +18,39 @@ export interface ParseSuiteOptions {
   yamlEngine?: YamlEngine;
 }
 
-const explainId = (id: string) =>
-  explainBadId(id) ?? { message: 'is not a valid id', hint: "use letters, digits, '.', '_' and '-'" };
+/**
+ * Parses and validates one suite file's text and makes its cases; every problem found
+ * comes back as a positioned diagnostic. Pure: the caller reads the files — the suite,
+ * and its tables' texts keyed by the path as written (see loadSuites).
+ */
+export function parseSuite(
+  text: string,
+  file: string,
+  options: ParseSuiteOptions & { tables?: ReadonlyMap<string, TextRead> } = {},
+): Validated<Suite> {
+  const spec = parseSuiteSpec(text, file, options);
+  if (spec.errors) return spec;
+  const tables = spec.value.tables.map((t) => {
+    const read = options.tables?.get(t.path);
+    return read === undefined ? undefined : { file: tablePath(file, t.path), read };
+  });
+  return expandSuite(spec.value, tables, options);
+}
+
+/** A table's path as messages name it: beside the suite's own, as the suite names it. */
+export function tablePath(suiteFile: string, path: string): string {
+  return join(dirname(suiteFile), path);
+}
 
 /**
- * Parses and validates one suite file's text; every problem found comes back as a
- * positioned diagnostic. Pure: the caller reads the file (see loadSuites).
+ * Parses and validates a suite file up to its case sources: the suite, its written
+ * cases and its tables' templates, without reading any table.
  */
-export function parseSuite(text: string, file: string, options: ParseSuiteOptions = {}): Validated<Suite> {
+export function parseSuiteSpec(
+  text: string,
+  file: string,
+  options: ParseSuiteOptions = {},
+): Validated<SuiteSpec> {
   return readYamlMapping(
     text,
     file,
@@ -32,7 +61,7 @@ export function parseSuite(text: string, file: string, options: ParseSuiteOption
   );
 }
 
-function checkSuite(yaml: YamlMapping, options: ParseSuiteOptions): Validated<Suite> {
+function checkSuite(yaml: YamlMapping, options: ParseSuiteOptions): Validated<SuiteSpec> {
   const validate = suiteValidator();
   const errors: Diagnostic[] = [];
   if (!validate(yaml.data)) {
@@ -44,6 +73,19 @@ function checkSuite(yaml: YamlMapping, options: ParseSuiteOptions): Validated<Su
     );
   }
   errors.push(...suiteProblems(yaml, options));
-  if (errors.length > 0) return { errors: sortDiagnostics(errors) };
-  return { value: buildSuite(yaml) };
+  // Found with the rest, so that one pass fixes everything; a clean suite has them found by expandSuite.
+  if (errors.length > 0)
+    return { errors: sortDiagnostics([...errors, ...duplicateCaseIds(writtenIds(yaml))]) };
+  return { value: buildSpec(yaml) };
+}
+
+/** The written cases' ids, each where its case is written (read defensively: the suite has problems). */
+function writtenIds(yaml: YamlMapping): { id: string; location: SourceLocation }[] {
+  const { cases } = yaml.data;
+  if (!Array.isArray(cases)) return [];
+  return cases.flatMap((c: unknown, i) =>
+    isRecord(c) && typeof c.id === 'string'
+      ? [{ id: c.id, location: { file: yaml.file, ...yaml.locate(`/cases/${i}`) } }]
+      : [],
+  );
 }
