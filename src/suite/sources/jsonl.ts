@@ -6,7 +6,7 @@ import { tooManyRows, type Row, type TableFormat, type TableRows } from './types
 /**
  * JSON Lines: one JSON object a line, its keys the columns. Values keep their JSON types,
  * so a row can carry a list of checks or a value to compare. Blank lines are skipped; a
- * line break is LF or CRLF (the byte-order mark is gone by the time the text gets here).
+ * line break is LF or CRLF, and a leading byte-order mark is dropped.
  */
 export const jsonl: TableFormat = {
   extensions: ['.jsonl', '.ndjson'],
@@ -14,7 +14,8 @@ export const jsonl: TableFormat = {
   readRows(text: string, file: string, maxRows: number): TableRows {
     const rows: Row[] = [];
     const diagnostics: Diagnostic[] = [];
-    const lines = text.split('\n');
+    // The loader's decoder drops a byte-order mark; text handed over directly may still have one.
+    const lines = text.replace(/^\uFEFF/, '').split('\n');
     for (let i = 0; i < lines.length; i++) {
       const source = lines[i]!.replace(/\r$/, '');
       if (source.trim() === '') continue;
