@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { CliIO } from './io.js';
 
 export interface Interrupts {
@@ -16,6 +17,9 @@ export interface Interrupts {
 export function watchInterrupts(io: CliIO, graceMs: number): Interrupts {
   const interrupt = new AbortController();
   const abortInFlight = new AbortController();
+  // Every request in flight listens on this one signal (exchange.ts), and more than 10 are
+  // in flight whenever the services' concurrency adds up past 10: not a leak, so no warning.
+  setMaxListeners(0, abortInFlight.signal);
   let timer: NodeJS.Timeout | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (!interrupt.signal.aborted) {
