@@ -1,7 +1,15 @@
 import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, readReport, readSamples, runCli, runDirFrom, startSimProcess } from '../helpers/cli.js';
+import {
+  makeProject,
+  readReport,
+  readSamples,
+  readTree,
+  runCli,
+  runDirFrom,
+  startSimProcess,
+} from '../helpers/cli.js';
 
 // A suite with a written case and two tables beside it (paths relative to the suite file).
 const SUITE = `suite: tables
@@ -129,7 +137,7 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
     expect([...shards[0]!, ...shards[1]!].sort()).toEqual([...ALL].sort());
   });
 
-  it('baseline accept keys generated cases; a changed answer of a row then regresses, and report re-renders it', async () => {
+  it('baseline accept keys generated cases; a changed answer of a row then regresses, goes into the history, and report re-renders it', async () => {
     const { dir } = await scratch();
     const first = await runCli(['run', '--sim'], { cwd: dir });
     expect(first.stderr).toContain('suite tables has no baseline yet');
@@ -145,8 +153,11 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
     );
     expect(changed).not.toBe(PHRASES);
     await writeFile(join(dir, 'data/phrases.jsonl'), changed);
-    const second = await runCli(['run', '--sim'], { cwd: dir });
+    const second = await runCli(['run', '--sim', '--history', 'history'], { cwd: dir });
     expect(second.code).toBe(1);
+    const history = (await readTree(join(dir, 'history'))).values().next().value ?? '';
+    const line = history.split('\n').find((l) => l.includes('"c":"say-hello"'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ s: 'tables', c: 'say-hello', n: 1, k: 0 });
     expect(second.stderr).not.toContain('no baseline');
     const runDir = runDirFrom(second, dir);
     const report = await readReport(runDir);
