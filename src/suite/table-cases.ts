@@ -1,4 +1,4 @@
-import type { Diagnostic, SourceLocation, SuiteTable } from '../types.js';
+import type { Diagnostic, SuiteTable } from '../types.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { ownStrings } from '../yaml/own-strings.js';
@@ -13,7 +13,7 @@ import type { TableSpec } from './spec.js';
 import { fillTemplate } from './template.js';
 import { caseValidator } from './validate-ajv.js';
 
-/** Rows with problems listed per table before the rest are counted: one broken template breaks every row alike. */
+/** Rows with problems listed per table before the rest are counted. */
 const MAX_ROWS_LISTED = 20;
 
 /**
@@ -58,25 +58,38 @@ export function tableCases(
   }
 
   const rows: Row[] = [];
-  const problems: Diagnostic[] = [];
-  let failing = 0;
-  let firstUnlisted: SourceLocation | null = null;
   for (const row of read.rows) {
     const made = rowCase(row, table, options);
     if (made.problems.length === 0) rows.push({ values: made.value, location: row.location });
-    else if (++failing <= MAX_ROWS_LISTED) problems.push(...made.problems);
-    else firstUnlisted ??= row.location;
-  }
-  if (firstUnlisted) {
-    problems.push({
-      ...firstUnlisted,
-      message: `and ${failing - MAX_ROWS_LISTED} more rows of this table with problems, from this one on`,
-      hint: `the first ${MAX_ROWS_LISTED} are listed; fix those (often it is the template) and validate again`,
-    });
+    else diagnostics.push(...made.problems);
   }
   // The rows that did make cases still go on, so that duplicate ids among them are found too.
-  diagnostics.push(...problems);
-  return { rows, diagnostics, summary: { file, format: table.format, rows: rows.length } };
+  return {
+    rows,
+    diagnostics: firstRowsListed(diagnostics),
+    summary: { file, format: table.format, rows: rows.length },
+  };
+}
+
+/**
+ * The problems of the first MAX_ROWS_LISTED rows with any, and one line counting the rest
+ * at the first row not listed: a broken template (or a file that is not a table) breaks
+ * every row alike, and 100,000 lines of it help nobody.
+ */
+function firstRowsListed(diagnostics: Diagnostic[]): Diagnostic[] {
+  const sorted = [...diagnostics].sort((a, b) => a.line - b.line);
+  const lines = [...new Set(sorted.map((d) => d.line))];
+  if (lines.length <= MAX_ROWS_LISTED) return sorted;
+  const cut = lines[MAX_ROWS_LISTED]!;
+  const first = sorted.findIndex((d) => d.line === cut);
+  return [
+    ...sorted.slice(0, first),
+    {
+      ...sorted[first]!,
+      message: `and ${lines.length - MAX_ROWS_LISTED} more rows of this table with problems, from this one on`,
+      hint: `the first ${MAX_ROWS_LISTED} are listed; fix those (often it is the template) and validate again`,
+    },
+  ];
 }
 
 /** A format with a header (CSV): each placeholder must name one of its columns, reported where the placeholder is. */

@@ -123,6 +123,17 @@ describe('parseSuite with tables (pure: the texts are handed over)', () => {
     });
   });
 
+  it('counts malformed rows past the first 20 too (a file that is no table at all)', () => {
+    const text = Array.from({ length: 30 }, (_, i) => `not json ${i}`).join('\n');
+    const errors =
+      parseSuite(suite, 'suites/s.yaml', { tables: new Map([['t.jsonl', { text }]]) }).errors ?? [];
+    expect(errors).toHaveLength(21);
+    expect(errors.at(-1)).toMatchObject({
+      line: 21,
+      message: 'and 10 more rows of this table with problems, from this one on',
+    });
+  });
+
   it('a table it was not given is reported where the suite names it', () => {
     expect(parseSuite(suite, 'suites/s.yaml').errors).toMatchObject([
       { file: 'suites/s.yaml', line: 7, column: 11, message: "table 't.jsonl' was not read" },
