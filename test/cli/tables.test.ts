@@ -141,7 +141,8 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
     const { dir } = await scratch();
     const first = await runCli(['run', '--sim'], { cwd: dir });
     expect(first.stderr).toContain('suite tables has no baseline yet');
-    const accept = await runCli(['baseline', 'accept', runDirFrom(first, dir)], { cwd: dir });
+    // --force: a simulator run is accepted only when asked to (the baseline records what it was).
+    const accept = await runCli(['baseline', 'accept', runDirFrom(first, dir), '--force'], { cwd: dir });
     expect(accept.code).toBe(0);
     const baseline = JSON.parse(await readFile(join(dir, 'baselines/tables.json'), 'utf8'));
     expect(Object.keys(baseline.cases).sort()).toEqual([...ALL].sort());
@@ -153,7 +154,8 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
     );
     expect(changed).not.toBe(PHRASES);
     await writeFile(join(dir, 'data/phrases.jsonl'), changed);
-    const second = await runCli(['run', '--sim', '--history', 'history'], { cwd: dir });
+    // --history-force: a simulator run is no night; appended only when asked to.
+    const second = await runCli(['run', '--sim', '--history', 'history', '--history-force'], { cwd: dir });
     expect(second.code).toBe(1);
     const history = (await readTree(join(dir, 'history'))).values().next().value ?? '';
     const line = history.split('\n').find((l) => l.includes('"c":"say-hello"'));
