@@ -127,7 +127,18 @@ export interface SuiteCase {
   sim?: SimDirective;
   /** The case's own `drift:` tolerance; overrides the suite's field by field. */
   drift?: DriftTolerance;
+  /** The request parameters when the case sets its own (`params:`, merged over the suite's key by key). */
+  params?: RequestParams;
+  /** Where the case is written: its item under `cases:`, or the table row it was generated from. */
   location: SourceLocation;
+}
+
+/** A table a suite takes cases from (`tables:`), as read: what `list` shows. */
+export interface SuiteTable {
+  /** The table file, as messages name it. */
+  file: string;
+  format: string;
+  rows: number;
 }
 
 export interface Suite {
@@ -142,6 +153,8 @@ export interface Suite {
   /** The suite's `drift:` tolerance for content and usage comparisons with the baseline. */
   drift?: DriftTolerance;
   cases: SuiteCase[];
+  /** The tables its generated cases come from, in the order written (absent: cases written inline only). */
+  tables?: SuiteTable[];
   location: SourceLocation;
   /** Where `service:` is written (a service that is not configured is reported there). */
   service_location?: SourceLocation;

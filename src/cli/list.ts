@@ -5,14 +5,15 @@ import { UsageError } from '../errors.js';
 import { emptySelection, planCases } from '../run/plan.js';
 import { loadSuites } from '../suite/load.js';
 import { countOf } from '../report/numbers.js';
+import type { SuiteTable } from '../types.js';
 import { type CliIO, warnTo } from './io.js';
 import { projectPaths } from './project.js';
 import { selectionFlags } from './plan-flags.js';
 
 /**
  * \`driftcheck list [paths…] [--filter G] [--shard I/N] [--repeat N] [--json]\`: what a run would
- * send, after filters, without sending anything: suites, their service and model, cases and
- * samples planned. Exit 2 when it selects nothing (a run would refuse it too).
+ * send, after filters, without sending anything: suites, their service and model, the rows
+ * of their tables, cases and samples planned. Exit 2 when it selects nothing (a run would refuse it too).
  */
 export async function listCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -39,7 +40,15 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   const cases = planCases(suites, plan);
   const bySuite = new Map<
     string,
-    { suite: string; service: string; kind: string; model: string; cases: string[]; samples: number }
+    {
+      suite: string;
+      service: string;
+      kind: string;
+      model: string;
+      tables?: SuiteTable[];
+      cases: string[];
+      samples: number;
+    }
   >();
   for (const c of cases) {
     const row = bySuite.get(c.suite.suite) ?? {
@@ -47,6 +56,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       service: c.service,
       kind: config.services[c.service]?.kind ?? '?',
       model: c.model,
+      ...(c.suite.tables ? { tables: c.suite.tables } : {}),
       cases: [],
       samples: 0,
     };
@@ -64,6 +74,8 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       io.stdout(
         `${r.suite} · ${r.service} (${r.kind}) · ${r.model} · ${countOf(r.cases.length, 'case')}, ${countOf(r.samples, 'sample')}\n`,
       );
+      // Rows read, whatever the filter or shard selects of them.
+      for (const table of r.tables ?? []) io.stdout(`  table ${table.file}: ${countOf(table.rows, 'row')}\n`);
       for (const id of r.cases) io.stdout(`  ${r.suite}/${id}\n`);
     }
     io.stdout(

@@ -33,8 +33,15 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   const unknown = unconfiguredServices(suites, config);
   if (unknown.length) throw new InputError(unknown);
   const cases = suites.reduce((n, s) => n + s.cases.length, 0);
+  const tables = suites.flatMap((s) => s.tables ?? []);
+  const fromTables = tables.length
+    ? ` (${countOf(
+        tables.reduce((n, t) => n + t.rows, 0),
+        'row',
+      )} of ${countOf(tables.length, 'table')})`
+    : '';
   io.stdout(
-    `ok: ${countOf(suites.length, 'suite')}, ${countOf(cases, 'case')}; config ${config.file ?? '(built-in defaults)'} with ${countOf(Object.keys(config.services).length, 'service')}${warnings ? `; ${countOf(warnings, 'warning')} (above)` : ''}\n`,
+    `ok: ${countOf(suites.length, 'suite')}, ${countOf(cases, 'case')}${fromTables}; config ${config.file ?? '(built-in defaults)'} with ${countOf(Object.keys(config.services).length, 'service')}${warnings ? `; ${countOf(warnings, 'warning')} (above)` : ''}\n`,
   );
   return 0;
 }

@@ -1,3 +1,4 @@
+import type { Diagnostic, SourceLocation } from '../types.js';
 import { show } from '../yaml/show.js';
 
 /** Suite and case ids become file names (baselines/<suite>.json), so they are kept to a safe alphabet. */
@@ -37,4 +38,36 @@ export function explainBadId(id: string): { message: string; hint: string } | nu
     };
   if (!/^[A-Za-z0-9]/.test(id)) return { message: 'must start with a letter or digit', hint: ID_HINT };
   return { message: "contains characters other than ASCII letters, digits, '.', '_' and '-'", hint: ID_HINT };
+}
+
+/** explainBadId for the schema's `pattern` messages (`patterns: { suite: explainId, id: explainId }`). */
+export const explainId = (id: string) =>
+  explainBadId(id) ?? { message: 'is not a valid id', hint: "use ASCII letters, digits, '.', '_' and '-'" };
+
+/**
+ * Case ids used twice in one suite, written or generated, reported at the later case and
+ * naming the earlier one. Case-insensitive: ids end up in file names, and macOS/Windows
+ * file names ignore case.
+ */
+export function duplicateCaseIds(cases: readonly { id: string; location: SourceLocation }[]): Diagnostic[] {
+  const first = new Map<string, { id: string; location: SourceLocation }>();
+  const out: Diagnostic[] = [];
+  for (const c of cases) {
+    const earlier = first.get(c.id.toLowerCase());
+    if (!earlier) {
+      first.set(c.id.toLowerCase(), c);
+      continue;
+    }
+    const how = earlier.id === c.id ? '' : ` (differs only in letter case from ${show(earlier.id)})`;
+    const where =
+      earlier.location.file === c.location.file
+        ? `on line ${earlier.location.line}`
+        : `at ${earlier.location.file}:${earlier.location.line}`;
+    out.push({
+      ...c.location,
+      message: `duplicate case id ${show(c.id)}${how}, first used ${where}`,
+      hint: 'case ids must be unique within a suite: they key results and baselines; rename one',
+    });
+  }
+  return out;
 }

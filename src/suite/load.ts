@@ -1,15 +1,21 @@
+import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { ModelCatalog } from '../checks/registry.js';
 import type { Diagnostic, Suite } from '../types.js';
+import { displayPath } from '../yaml/display-path.js';
 import { readTextFile } from '../yaml/read-text.js';
+import { READ_LIMITS } from '../util/bounded-read.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
-import { expandSuitePaths } from './expand-paths.js';
-import { type ParseSuiteOptions, parseSuite } from './parse.js';
+import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
+import { expandSuite, type TableText } from './expand.js';
+import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
+import { TABLE_FORMATS } from './sources/index.js';
+import type { SuiteSpec } from './spec.js';
 
 export interface LoadSuitesOptions extends ParseSuiteOptions {
   /** Base for relative paths and for the file names shown in messages (default process.cwd()). */
   cwd?: string;
-  /** Called once every file is read, before any is parsed, with their total length in characters. */
+  /** Called once every suite file is read, before any is parsed, with their total length in characters. */
   onRead?: (chars: number) => void;
   /** Called with the warnings of the suites that load (sorted); errors are thrown instead. */
   onWarnings?: (warnings: Diagnostic[]) => void;
@@ -23,10 +29,15 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
 /** A `~author/…` id anywhere in a file: cheap, and a false positive only costs a catalog read. */
 const ALIAS_IN_TEXT = /~[^\s/]+\//;
 
+/** What a table file should be, named where a folder was given. */
+const TABLE_FILE = `a table file (${Object.values(TABLE_FORMATS)
+  .flatMap((f) => f.extensions)
+  .join(', ')})`;
+
 /**
- * Reads and validates suites from files and folders (no paths: `suites/`). Collects
- * every problem in every file first, then throws one InputError carrying them all, so
- * a user fixes everything in one pass.
+ * Reads and validates suites from files and folders (no paths: `suites/`), and the tables
+ * they take cases from. Collects every problem in every file first, then throws one
+ * InputError carrying them all, so a user fixes everything in one pass.
  */
 export async function loadSuites(paths: string[], options: LoadSuitesOptions = {}): Promise<Suite[]> {
   const cwd = options.cwd ?? process.cwd();
@@ -42,24 +53,46 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       ? await options.fetchCatalog()
       : undefined);
   const warnings: Diagnostic[] = [];
-  files.forEach((f, i) => {
+  for (const [i, f] of files.entries()) {
     const read = reads[i];
-    if (!read) return;
+    if (!read) continue;
     if (read.diagnostic) {
       diagnostics.push(read.diagnostic);
-      return;
+      continue;
     }
-    const parsed = parseSuite(read.text, f.shown, { ...options, ...(catalog ? { catalog } : {}) });
-    if (parsed.errors) diagnostics.push(...parsed.errors);
+    const spec = parseSuiteSpec(read.text, f.shown, { ...options, ...(catalog ? { catalog } : {}) });
+    if (spec.errors) {
+      diagnostics.push(...spec.errors);
+      continue;
+    }
+    const expanded = withWarnings(
+      expandSuite(spec.value, await readTables(spec.value, f, cwd), {
+        ...options,
+        ...(catalog ? { catalog } : {}),
+      }),
+      spec.warnings,
+    );
+    if (expanded.errors) diagnostics.push(...expanded.errors);
     else {
-      suites.push(parsed.value);
-      warnings.push(...(parsed.warnings ?? []));
+      suites.push(expanded.value);
+      warnings.push(...(expanded.warnings ?? []));
     }
-  });
+  }
   diagnostics.push(...duplicateSuiteNames(suites));
   if (diagnostics.length > 0) throw new InputError(sortDiagnostics([...diagnostics, ...warnings]));
   if (warnings.length > 0) options.onWarnings?.(sortDiagnostics(warnings));
   return suites;
+}
+
+/** The texts of a suite's tables, one after another (a table can be large), paths taken from the suite file's folder. */
+async function readTables(spec: SuiteSpec, suite: SuiteFile, cwd: string): Promise<TableText[]> {
+  const out: TableText[] = [];
+  for (const table of spec.tables) {
+    const path = resolve(dirname(suite.path), table.path);
+    const file = displayPath(path, cwd);
+    out.push({ file, read: await readTextFile(path, file, READ_LIMITS.table, TABLE_FILE) });
+  }
+  return out;
 }
 
 /**

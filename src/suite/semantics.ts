@@ -2,13 +2,17 @@ import type { Diagnostic } from '../types.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
 import { aliasHint, isAlias } from './alias.js';
-import { CHECKS, type CheckDefinition, isCheckType, type SuiteCheckOptions } from '../checks/registry.js';
-import { repeatProblems } from './repeat-limits.js';
+import type { SuiteCheckOptions } from '../checks/registry.js';
+import { caseProblems, isRecord } from './case-problems.js';
+import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
+import { formatOf, TABLE_FORMATS } from './sources/index.js';
 
 /**
- * What the suite schema cannot say: pinned models, unique case ids, regexes and JSON
- * Schemas that compile. Reads defensively — the data may also have failed the schema,
- * and both kinds of problem are reported together.
+ * What the suite schema cannot say about the suite file itself: a pinned model, a repeat
+ * within bounds, tables whose format is known, and each written case's own rules. Rules
+ * over all cases, written and generated (unique ids, the sample total), are expand.ts's.
+ * Reads defensively — the data may also have failed the schema, and both kinds of
+ * problem are reported together.
  */
 export function suiteProblems(yaml: YamlMapping, options: SuiteCheckOptions): Diagnostic[] {
   const problems: Diagnostic[] = [];
@@ -21,7 +25,7 @@ export function suiteProblems(yaml: YamlMapping, options: SuiteCheckOptions): Di
       ...(severity ? { severity } : {}),
     });
   };
-  const { model, cases } = yaml.data;
+  const { model, cases, tables, repeat } = yaml.data;
   if (typeof model === 'string' && isAlias(model) && !options.allowAlias) {
     at(
       '/model',
@@ -29,41 +33,30 @@ export function suiteProblems(yaml: YamlMapping, options: SuiteCheckOptions): Di
       aliasHint(model, yaml.file, options.catalog),
     );
   }
-  if (!Array.isArray(cases)) return problems;
-  problems.push(...repeatProblems(yaml));
-
-  // Case-insensitive: ids end up in file names, and macOS/Windows file names ignore case.
-  const first = new Map<string, { id: string; index: number }>();
-  cases.forEach((c: unknown, i) => {
-    if (!isRecord(c)) return;
-    if (typeof c.id === 'string') {
-      const earlier = first.get(c.id.toLowerCase());
-      if (!earlier) first.set(c.id.toLowerCase(), { id: c.id, index: i });
-      else {
-        const how = earlier.id === c.id ? '' : ` (differs only in letter case from ${show(earlier.id)})`;
-        const line = yaml.locate(`/cases/${earlier.index}/id`).line;
+  if (repeatTooHigh(repeat))
+    at(
+      '/repeat',
+      `'repeat' must be at most ${MAX_REPEAT}, got ${repeat}`,
+      `use at most ${MAX_REPEAT}; a pass rate needs tens of samples`,
+    );
+  if (Array.isArray(tables)) {
+    tables.forEach((t: unknown, i) => {
+      if (!isRecord(t) || typeof t.path !== 'string' || t.format !== undefined) return;
+      if (formatOf(t.path, undefined) === null) {
         at(
-          `/cases/${i}/id`,
-          `duplicate case id ${show(c.id)}${how}, first used on line ${line}`,
-          'case ids must be unique within a suite: they key results and baselines; rename one',
+          `/tables/${i}/path`,
+          `cannot tell the format of table ${show(t.path)} from its name`,
+          `name it ${Object.values(TABLE_FORMATS)
+            .flatMap((f) => f.extensions)
+            .join(', ')}, or add 'format:' (${Object.keys(TABLE_FORMATS).join(' or ')})`,
         );
       }
-    }
-    if (!Array.isArray(c.expect)) return;
-    c.expect.forEach((item: unknown, j) => {
-      if (!isRecord(item)) return;
-      const where = `cases[${i}].expect[${j}]`;
-      for (const [type, value] of Object.entries(item)) {
-        if (!isCheckType(type)) continue;
-        const definition = CHECKS[type] as CheckDefinition<unknown>;
-        for (const p of definition.problems?.(value, `${where}.${type}`, options) ?? [])
-          at(`/cases/${i}/expect/${j}/${type}${p.pointer}`, p.message, p.hint, p.severity);
-      }
     });
+  }
+  if (!Array.isArray(cases)) return problems;
+  cases.forEach((c: unknown, i) => {
+    for (const p of caseProblems(c, `cases[${i}]`, options))
+      at(`/cases/${i}${p.pointer}`, p.message, p.hint, p.severity);
   });
   return problems;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,3 +5,8 @@ import { shippedValidator } from '../yaml/schemas.js';
 export function suiteValidator(): ValidateFunction {
   return shippedValidator('suite');
 }
+
+/** One case of the suite schema (`definitions/case`): cases generated from table rows are held to it. */
+export function caseValidator(): ValidateFunction {
+  return shippedValidator('case');
+}

@@ -29,6 +29,12 @@ export const READ_LIMITS = {
     bytes: MAX_FILE_BYTES,
     remedy: 'split it into smaller files — suites are meant to be read by people',
   },
+  /** A suite's case table (JSONL, CSV): data, larger than suites; read whole at load time for now. */
+  table: {
+    kind: 'a table',
+    bytes: 64 * MiB,
+    remedy: 'split it into several tables, or several suites',
+  },
   config: {
     kind: 'a config',
     bytes: MAX_FILE_BYTES,

@@ -127,13 +127,24 @@ function translate(e: ErrorObject, yaml: YamlMapping, t: AjvTranslation): Diagno
     }
     case 'oneOf':
       return oneOf(e, name, at);
-    case 'anyOf':
+    case 'anyOf': {
+      // `anyOf: [{required: [cases]}, {required: [tables]}]`: at least one of these keys.
+      const keys = (e.schema as { required?: string[] }[]).map((b) => b.required?.[0]);
+      if (keys.every((k) => k !== undefined)) {
+        return at(
+          e.instancePath,
+          false,
+          `missing required key ${keys.map((k) => `'${k}'`).join(' or ')}${inside}`,
+          `add ${keys.map((k) => `'${k}:'`).join(' or ')}, or both`,
+        );
+      }
       return at(
         e.instancePath,
         false,
         `${name} must be ${alternatives(e.schema as SchemaNode[])}, got ${show(e.data)}`,
         about,
       );
+    }
     default:
       return at(e.instancePath, false, `${name} ${e.message ?? 'is invalid'}`, about);
   }

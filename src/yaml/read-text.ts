@@ -9,18 +9,21 @@ export type TextRead =
 /**
  * Reads a suite or config file as UTF-8 text, refusing what cannot be one: missing
  * files, folders, files over the size limit (counted as read, so a pipe or a device that
- * never ends stops there too), binary or non-UTF-8 content.
+ * never ends stops there too), binary or non-UTF-8 content. A table's text is read the
+ * same way (a leading byte-order mark is its format's to drop).
  */
 export async function readTextFile(
   path: string,
   shownAs: string = path,
   limit: ReadLimit = READ_LIMITS.suite,
+  /** What to name instead of a folder. */
+  expected = 'a YAML text file',
 ): Promise<TextRead> {
   const at = (message: string, hint?: string): TextRead => ({
     diagnostic: { file: shownAs, line: 1, column: 1, whole_file: true, message, ...(hint ? { hint } : {}) },
   });
   try {
-    if ((await stat(path)).isDirectory()) return at('is a folder, not a file', 'name a .yaml file');
+    if ((await stat(path)).isDirectory()) return at('is a folder, not a file', `name ${expected}`);
   } catch (error) {
     return at(describeFsError(error), 'check the path');
   }
@@ -31,8 +34,7 @@ export async function readTextFile(
     if (error instanceof TooLargeError) return at(error.what, error.remedy);
     return at(describeFsError(error), 'check the path and its permissions');
   }
-  if (bytes.includes(0))
-    return at('binary file (contains NUL bytes)', 'point driftcheck at a YAML text file');
+  if (bytes.includes(0)) return at('binary file (contains NUL bytes)', `point driftcheck at ${expected}`);
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {

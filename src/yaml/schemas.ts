@@ -7,7 +7,10 @@ import { ajvLibrary } from '../util/lazy.js';
 /** The JSON Schemas that ship in the package's `schemas/` folder. */
 export type ShippedSchema = 'suite' | 'config';
 
-const compiled = new Map<ShippedSchema, ValidateFunction>();
+/** What a validator checks: a shipped file, or `case` — one case of a suite (cases generated from tables). */
+export type ValidatorName = ShippedSchema | 'case';
+
+const compiled = new Map<ValidatorName, ValidateFunction>();
 let ajv: Ajv | undefined;
 
 /** Absolute path of a shipped schema (same place from `src/yaml/` and `dist/yaml/`). */
@@ -19,7 +22,7 @@ export function schemaPath(name: ShippedSchema): string {
  * Returns the validator for a shipped schema, compiling it on first use only: a run
  * validates many suites and compiling is the expensive part.
  */
-export function shippedValidator(name: ShippedSchema): ValidateFunction {
+export function shippedValidator(name: ValidatorName): ValidateFunction {
   const cached = compiled.get(name);
   if (cached) return cached;
   const prebuilt = precompiled(name);
@@ -36,17 +39,26 @@ export function shippedValidator(name: ShippedSchema): ValidateFunction {
     strictRequired: false,
     validateSchema: false,
   });
-  const schema = JSON.parse(readFileSync(schemaPath(name), 'utf8')) as object;
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile(schemaOf(name));
   compiled.set(name, validate);
   return validate;
+}
+
+/**
+ * The schema a validator compiles; `case` is the suite schema's `definitions/case` with the
+ * definitions it refers to (scripts/compile-schemas.mjs builds the same).
+ */
+function schemaOf(name: ValidatorName): object {
+  if (name !== 'case') return JSON.parse(readFileSync(schemaPath(name), 'utf8')) as object;
+  const suite = JSON.parse(readFileSync(schemaPath('suite'), 'utf8')) as { definitions: object };
+  return { definitions: suite.definitions, $ref: '#/definitions/case' };
 }
 
 /**
  * The validator `npm run build` generated from the same schema (scripts/compile-schemas.mjs):
  * compiling at start-up cost ~200 ms a run. Absent when running from src (tests): then null.
  */
-function precompiled(name: ShippedSchema): ValidateFunction | null {
+function precompiled(name: ValidatorName): ValidateFunction | null {
   try {
     const module = createRequire(import.meta.url)(`./validators/${name}.cjs`) as {
       default?: ValidateFunction;

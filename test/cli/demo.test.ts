@@ -30,8 +30,10 @@ describe('the demo (npm start)', () => {
   it('prints the summary and exits 1 on what it caught', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^9 cases · 5 passed · 2 failed · 2 errored · 0 not run · 4 regressed · 4 drifted · 9 samples/m,
+      /^15 cases · 11 passed · 2 failed · 2 errored · 0 not run · 4 regressed · 4 drifted · 15 samples/m,
     );
+    // 12 requests in flight share one abort signal: Node must not call that a leak.
+    expect(run.stderr).not.toMatch(/Warning/);
     expect(run.stdout).toMatch(/FAIL — failures, errors or regressions \(exit 1\)/);
     // The count line breaks between items, never between a label and its value.
     expect(run.stdout).toMatch(/(^| · )cost \$\d[\d.]*$/m);
@@ -46,6 +48,7 @@ describe('the demo (npm start)', () => {
     expect(report.suites.map((s) => s.baseline)).toEqual([
       'baselines/direct-demo.json',
       'baselines/support-demo.json',
+      'baselines/table-demo.json',
     ]);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
     expect(html).toMatch(/<dt>usage<\/dt><dd>[^<]* · cost \$\d/);
@@ -75,7 +78,7 @@ describe('the demo (npm start)', () => {
 
   it('writes a report.json that validates against the shipped schema', () => {
     expect(reportSchemaErrors(report)).toEqual([]);
-    expect(report.summary).toMatchObject({ cases: 9, samples: 9 });
+    expect(report.summary).toMatchObject({ cases: 15, samples: 15 });
   });
 
   it('catches the drift, the error hidden in a 200 body and the empty choices', () => {
@@ -92,7 +95,14 @@ describe('the demo (npm start)', () => {
       kind: 'empty_choices',
       http_status: 200,
     });
-    for (const id of ['support-demo/greeting', 'support-demo/order-json', 'direct-demo/arithmetic']) {
+    for (const id of [
+      'support-demo/greeting',
+      'support-demo/order-json',
+      'direct-demo/arithmetic',
+      // Generated from the table-demo suite's CSV and JSONL rows, against their recorded baseline.
+      'table-demo/sum-12-30',
+      'table-demo/greet-ja',
+    ]) {
       expect(byCase.get(id)).toMatchObject({ status: 'pass', drift: [] });
     }
   });

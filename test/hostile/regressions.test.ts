@@ -89,7 +89,7 @@ describe('suite and config loading', () => {
     [
       'too many samples in all',
       `${head}repeat: 1000\ncases:\n${Array.from({ length: 101 }, (_, i) => `  - { id: c${i}, prompt: hi }\n`).join('')}`,
-      '6:3 the suite plans 101000 samples',
+      '1:8 the suite plans 101000 samples',
     ],
   ])('refuses %s no run could finish (it was planned, filling memory)', (_name, text, expected) => {
     expect(errorsOf(text).join('\n')).toContain(expected);

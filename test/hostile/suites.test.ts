@@ -107,7 +107,7 @@ const INPUTS: HostileInput[] = [
     files: async () => ({ 'suites/dup.yaml': await fixture('suites/duplicate-case-ids.yaml') }),
     expected: [
       {
-        at: 'suites/dup.yaml:9:9',
+        at: 'suites/dup.yaml:9:5',
         message: /duplicate case id 'Refund-Window'.*first used on line 5/,
         hint: /unique/,
       },

@@ -23,7 +23,7 @@ describe('parseSuite on broken fixtures', () => {
     [
       'duplicate-case-id.yaml',
       9,
-      9,
+      5,
       "duplicate case id 'same', first used on line 5",
       'unique within a suite',
     ],

@@ -1,0 +1,45 @@
+import { CHECKS, type CheckDefinition, isCheckType, type SuiteCheckOptions } from '../checks/registry.js';
+import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
+
+/** A problem of one case, at a JSON Pointer relative to the case (`/expect/1/regex`). */
+export interface CaseProblem {
+  pointer: string;
+  message: string;
+  hint: string;
+  /** A check's warning (an undocumented finish_reason): shown, never fatal. */
+  severity?: 'warning';
+}
+
+/**
+ * What the case schema cannot say about one case: each check's own rules (a regex or JSON
+ * Schema that compiles, a judge that is pinned) and a repeat within bounds. The one
+ * definition for written and generated cases; `where` names the case in messages
+ * (`cases[2]`; empty for a generated case, named by its row). Reads defensively: the case may also have failed the schema.
+ */
+export function caseProblems(c: unknown, where: string, options: SuiteCheckOptions): CaseProblem[] {
+  if (!isRecord(c)) return [];
+  const problems: CaseProblem[] = [];
+  const named = (rest: string) => (where === '' ? rest : `${where}.${rest}`);
+  if (repeatTooHigh(c.repeat)) {
+    problems.push({
+      pointer: '/repeat',
+      message: `'${named('repeat')}' must be at most ${MAX_REPEAT}, got ${c.repeat}`,
+      hint: `use at most ${MAX_REPEAT}; a pass rate needs tens of samples`,
+    });
+  }
+  if (!Array.isArray(c.expect)) return problems;
+  c.expect.forEach((item: unknown, j) => {
+    if (!isRecord(item)) return;
+    for (const [type, value] of Object.entries(item)) {
+      if (!isCheckType(type)) continue;
+      const definition = CHECKS[type] as CheckDefinition<unknown>;
+      for (const p of definition.problems?.(value, named(`expect[${j}].${type}`), options) ?? [])
+        problems.push({ ...p, pointer: `/expect/${j}/${type}${p.pointer}` });
+    }
+  });
+  return problems;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

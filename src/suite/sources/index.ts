@@ -1,0 +1,20 @@
+import { extname } from 'node:path';
+import { csv } from './csv.js';
+import { jsonl } from './jsonl.js';
+import type { TableFormat } from './types.js';
+
+/**
+ * Every table format, by the name a suite's `format:` uses. A new format is one module
+ * here; the suite schema's `format` enum is generated from these keys (npm run schemas).
+ */
+export const TABLE_FORMATS = { jsonl, csv } satisfies Record<string, TableFormat>;
+
+export type TableFormatName = keyof typeof TABLE_FORMATS;
+
+/** The format a table is read with: its `format:`, else the one its file name ends with; null when neither says. */
+export function formatOf(path: string, declared: string | undefined): TableFormatName | null {
+  if (declared !== undefined) return declared in TABLE_FORMATS ? (declared as TableFormatName) : null;
+  const ending = extname(path).toLowerCase();
+  const names = Object.keys(TABLE_FORMATS) as TableFormatName[];
+  return names.find((name) => TABLE_FORMATS[name].extensions.includes(ending)) ?? null;
+}

@@ -1,0 +1,102 @@
+import type {
+  DriftTolerance,
+  Message,
+  RequestParams,
+  SimDirective,
+  SourceLocation,
+  Suite,
+} from '../types.js';
+import type { YamlMapping } from '../yaml/parse-mapping.js';
+import { formatOf, type TableFormatName } from './sources/index.js';
+import { inlineRows } from './sources/inline.js';
+import type { Row } from './sources/types.js';
+import { type Placeholder, placeholdersOf } from './template.js';
+
+/** A case as written under `cases:` (or made from a table row), once it passed the case schema. */
+export interface RawCase {
+  id: string;
+  prompt?: string;
+  messages?: Message[];
+  system?: string;
+  params?: RequestParams;
+  expect?: Record<string, unknown>[];
+  repeat?: number | 'auto';
+  sim?: SimDirective;
+  drift?: DriftTolerance;
+}
+
+interface RawSuite {
+  suite: string;
+  service: string;
+  model: string;
+  params?: RequestParams;
+  system?: string;
+  repeat?: number | 'auto';
+  drift?: DriftTolerance;
+  cases?: RawCase[];
+  tables?: { path: string; format?: string; case: Record<string, unknown> }[];
+}
+
+/** One entry of `tables:`: a file, its format, and the case template its rows fill in. */
+export interface TableSpec {
+  /** The path as written, relative to the suite file. */
+  path: string;
+  format: TableFormatName;
+  template: Record<string, unknown>;
+  /** Where `path:` is written in the suite. */
+  location: SourceLocation;
+  /** Each placeholder of the template, with where its text is written in the suite. */
+  placeholders: (Placeholder & { location: SourceLocation })[];
+}
+
+/**
+ * A suite that passed validation, before its cases are made: everything but the cases,
+ * and its case sources — the inline rows of `cases:` and the tables to read. Holds no
+ * YAML document: expanding it (expand.ts) needs only these positions.
+ */
+export interface SuiteSpec {
+  suite: Omit<Suite, 'cases' | 'tables'>;
+  system?: string;
+  inline: Row[];
+  tables: TableSpec[];
+}
+
+/**
+ * Maps a suite that passed validation onto its spec, each part with where it is written.
+ * Positions beyond `suite`, `service` and the case items (a table's) are asked of the
+ * YAML reader only when the suite has tables.
+ */
+export function buildSpec(yaml: YamlMapping): SuiteSpec {
+  const raw = yaml.data as unknown as RawSuite;
+  const where = (pointer: string): SourceLocation => {
+    const at = yaml.locate(pointer);
+    return { file: yaml.file, line: at.line, column: at.column };
+  };
+  const tables = (raw.tables ?? []).map((t, i): TableSpec => ({
+    path: t.path,
+    // The suite's semantic checks refused a table whose format is unknown.
+    format: formatOf(t.path, t.format)!,
+    template: t.case,
+    location: where(`/tables/${i}/path`),
+    placeholders: placeholdersOf(t.case).map((p) => ({
+      ...p,
+      location: where(`/tables/${i}/case${p.pointer}`),
+    })),
+  }));
+  return {
+    suite: {
+      suite: raw.suite,
+      file: yaml.file,
+      service: raw.service,
+      model: raw.model,
+      params: { ...raw.params },
+      ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
+      ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
+      location: where('/suite'),
+      ...(raw.service !== undefined ? { service_location: where('/service') } : {}),
+    },
+    ...(raw.system !== undefined ? { system: raw.system } : {}),
+    inline: inlineRows(raw.cases ?? [], where),
+    tables,
+  };
+}

@@ -1,0 +1,151 @@
+import type { Diagnostic, SuiteTable } from '../types.js';
+import { didYouMean } from '../util/did-you-mean.js';
+import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
+import { ownStrings } from '../yaml/own-strings.js';
+import { show } from '../yaml/show.js';
+import { caseProblems } from './case-problems.js';
+import type { ExpandOptions, TableText } from './expand.js';
+import { explainId } from './ids.js';
+import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
+import { TABLE_FORMATS } from './sources/index.js';
+import type { Row } from './sources/types.js';
+import type { TableSpec } from './spec.js';
+import { fillTemplate } from './template.js';
+import { caseValidator } from './validate-ajv.js';
+
+/** Rows with problems listed per table before the rest are counted. */
+const MAX_ROWS_LISTED = 20;
+
+/**
+ * One table's cases, as rows whose values are the cases: its rows read by its format, each
+ * filled into the template and held to the schema and rules of a written case. Every row
+ * is read and checked, whatever the others hold; every problem names the table file and
+ * the row's line (a placeholder the header has no column for: where it is written).
+ */
+export function tableCases(
+  table: TableSpec,
+  input: TableText | undefined,
+  options: ExpandOptions,
+): { rows: Row[]; diagnostics: Diagnostic[]; summary?: SuiteTable } {
+  const named = `the table is named at ${table.location.file}:${table.location.line}`;
+  if (!input) {
+    const message = `table ${show(table.path)} was not read`;
+    return {
+      rows: [],
+      diagnostics: [{ ...table.location, message, hint: 'loadSuites reads the tables of a suite' }],
+    };
+  }
+  const { file, read: text } = input;
+  if (text.diagnostic) {
+    const d = text.diagnostic;
+    return { rows: [], diagnostics: [{ ...d, hint: d.hint ? `${d.hint} (${named})` : named }] };
+  }
+  const read = TABLE_FORMATS[table.format].readRows(text.text, file, MAX_SUITE_SAMPLES);
+  const diagnostics = [...read.diagnostics];
+  if (read.rows.length === 0 && diagnostics.length === 0) {
+    diagnostics.push({
+      file,
+      line: 1,
+      column: 1,
+      message: read.columns ? 'the table has a header row but no rows' : 'the table has no rows',
+      hint: `an empty table would add no case and pass silently; add rows or remove it (${named})`,
+    });
+  }
+  if (read.columns) {
+    // Every row would miss the same column: said once, where the placeholder is written.
+    const unknown = unknownColumns(table, read.columns, file);
+    if (unknown.length > 0) return { rows: [], diagnostics: [...diagnostics, ...unknown] };
+  }
+
+  const rows: Row[] = [];
+  for (const row of read.rows) {
+    const made = rowCase(row, table, options);
+    if (made.problems.length === 0) rows.push({ values: made.value, location: row.location });
+    else diagnostics.push(...made.problems);
+  }
+  // The rows that did make cases still go on, so that duplicate ids among them are found too.
+  return {
+    rows,
+    diagnostics: firstRowsListed(diagnostics),
+    summary: { file, format: table.format, rows: rows.length },
+  };
+}
+
+/**
+ * The problems of the first MAX_ROWS_LISTED rows with any, and one line counting the rest
+ * at the first row not listed: a broken template (or a file that is not a table) breaks
+ * every row alike, and 100,000 lines of it help nobody.
+ */
+function firstRowsListed(diagnostics: Diagnostic[]): Diagnostic[] {
+  const sorted = [...diagnostics].sort((a, b) => a.line - b.line);
+  const lines = [...new Set(sorted.map((d) => d.line))];
+  if (lines.length <= MAX_ROWS_LISTED) return sorted;
+  const cut = lines[MAX_ROWS_LISTED]!;
+  const first = sorted.findIndex((d) => d.line === cut);
+  return [
+    ...sorted.slice(0, first),
+    {
+      ...sorted[first]!,
+      message: `and ${lines.length - MAX_ROWS_LISTED} more rows of this table with problems, from this one on`,
+      hint: `the first ${MAX_ROWS_LISTED} are listed; fix those (often it is the template) and validate again`,
+    },
+  ];
+}
+
+/** A format with a header (CSV): each placeholder must name one of its columns, reported where the placeholder is. */
+function unknownColumns(table: TableSpec, columns: readonly string[], file: string): Diagnostic[] {
+  return table.placeholders
+    .filter((p) => !columns.includes(p.name))
+    .map((p) => {
+      const guess = didYouMean(p.name, columns);
+      return {
+        ...p.location,
+        message: `placeholder {{${p.name}}} names no column of ${file}`,
+        hint: guess ? `did you mean {{${guess}}}?` : `its columns (header row): ${columns.join(', ')}`,
+      };
+    });
+}
+
+/** One row filled into the template, and what is wrong with the case it makes (at the row). */
+function rowCase(
+  row: Row,
+  table: TableSpec,
+  options: ExpandOptions,
+): { value: Record<string, unknown>; problems: Diagnostic[] } {
+  const filled = fillTemplate(table.template, row.values);
+  if (filled.missing) {
+    const keys = Object.keys(row.values);
+    const problems = filled.missing.map((name): Diagnostic => {
+      const at = table.placeholders.find((p) => p.name === name)!.location;
+      const guess = didYouMean(name, keys);
+      return {
+        ...row.location,
+        message: `the row has no ${show(name)} for the placeholder {{${name}}} at ${at.file}:${at.line}:${at.column}`,
+        hint: guess ? `did you mean {{${guess}}}?` : `add "${name}" to the row, or change the placeholder`,
+      };
+    });
+    return { value: {}, problems };
+  }
+  // Own strings: a case must not keep the table's whole text alive (see ownStrings).
+  const value = ownStrings(filled.value) as Record<string, unknown>;
+  const about = `case ${typeof value.id === 'string' ? show(value.id) : '(no id)'} from this row: `;
+  const problems: Diagnostic[] = [];
+  const validate = caseValidator();
+  if (!validate(value)) {
+    // Rows have no positions inside them: every schema problem is at the row.
+    const located = { file: row.location.file, data: value, locate: () => row.location };
+    const translated = ajvDiagnostics(validate.errors ?? [], located, {
+      rootName: 'the case',
+      patterns: { id: explainId },
+    });
+    for (const d of translated) problems.push({ ...d, message: about + d.message });
+  }
+  for (const p of caseProblems(value, '', options))
+    problems.push({
+      ...row.location,
+      message: about + p.message,
+      hint: p.hint,
+      ...(p.severity ? { severity: p.severity } : {}),
+    });
+  return { value, problems };
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { parseSuite } from '../../src/suite/parse.js';
+import { csv } from '../../src/suite/sources/csv.js';
+import { jsonl } from '../../src/suite/sources/jsonl.js';
+import { fillTemplate, placeholdersOf } from '../../src/suite/template.js';
+
+describe('fillTemplate', () => {
+  const row = { list: [{ contains: 'a' }], n: 3, none: null, text: 'x y' };
+
+  it('a text that is one placeholder alone takes the value with its type', () => {
+    expect(fillTemplate({ expect: '{{list}}', repeat: '{{ n }}', x: '{{none}}' }, row).value).toEqual({
+      expect: [{ contains: 'a' }],
+      repeat: 3,
+      x: null,
+    });
+  });
+
+  it('inside longer text a value is written as text: strings as they are, the rest as JSON', () => {
+    expect(fillTemplate('{{text}} · {{n}} · {{list}} · {{none}}', row).value).toBe(
+      'x y · 3 · [{"contains":"a"}] · null',
+    );
+  });
+
+  it('keys are not templated, and a __proto__ key stays an own key', () => {
+    const filled = fillTemplate(JSON.parse('{"__proto__": {"{{text}}": "{{n}}"}}'), row).value as object;
+    expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
+    expect(Object.entries(filled)).toEqual([['__proto__', { '{{text}}': 3 }]]);
+  });
+
+  it('names what the row lacks instead of filling', () => {
+    expect(fillTemplate({ id: '{{id}}-{{n}}', p: ['{{gone}}'] }, row)).toEqual({ missing: ['id', 'gone'] });
+    expect(placeholdersOf({ a: ['x {{b}} {{ c }}'] })).toEqual([
+      { name: 'b', pointer: '/a/0' },
+      { name: 'c', pointer: '/a/0' },
+    ]);
+  });
+});
+
+describe('table formats', () => {
+  it('csv: lines of rows across quoted line breaks (CRLF, LF, lone CR) and blank lines', () => {
+    const text = '\uFEFFid,text\r\na,"one\r\ntwo"\r\n\r\nb,"x\ny\rz"\r\nc,"q ""r"", s"\r\n';
+    const read = csv.readRows(text, 't.csv', 10);
+    expect(read.diagnostics).toEqual([]);
+    expect(read.columns).toEqual(['id', 'text']);
+    expect(read.rows.map((r) => [r.location.line, r.values])).toEqual([
+      [2, { id: 'a', text: 'one\r\ntwo' }],
+      [5, { id: 'b', text: 'x\ny\rz' }],
+      [8, { id: 'c', text: 'q "r", s' }],
+    ]);
+  });
+
+  it('csv and jsonl: one row past the limit is reported at its line, and no more is read', () => {
+    expect(csv.readRows('id\n1\n2\n3\n', 't.csv', 2)).toMatchObject({
+      rows: [{ values: { id: '1' } }, { values: { id: '2' } }],
+      diagnostics: [{ line: 4, message: 'the table has more than 2 rows' }],
+    });
+    expect(jsonl.readRows('{}\n{}\n\n{}\n', 't.jsonl', 2).diagnostics).toMatchObject([
+      { line: 4, message: 'the table has more than 2 rows' },
+    ]);
+  });
+
+  it('jsonl: a byte-order mark and CRLF are fine; the column of a JSON error is given where V8 says it', () => {
+    const read = jsonl.readRows('\uFEFF{"a": 1}\r\n{"a": 2,}\r\n', 't.jsonl', 10);
+    expect(read.rows.map((r) => r.values)).toEqual([{ a: 1 }]);
+    expect(read.diagnostics).toMatchObject([{ line: 2, column: 9 }]);
+  });
+
+  it('jsonl: a row nested past the depth limit is refused, not walked', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const read = jsonl.readRows(`{"a": ${deep}}\n`, 't.jsonl', 10);
+    expect(read.diagnostics).toMatchObject([{ line: 1, message: 'the row nests more than 64 levels deep' }]);
+  });
+});
+
+describe('parseSuite with tables (pure: the texts are handed over)', () => {
+  const suite = [
+    'suite: s',
+    'service: router',
+    'model: openai/gpt-4o-mini',
+    'system: Be brief.',
+    'params: { max_tokens: 64, temperature: 0 }',
+    'tables:',
+    '  - path: t.jsonl',
+    '    case:',
+    '      id: "r-{{id}}"',
+    '      prompt: "{{q}}"',
+    '      repeat: "{{n}}"',
+    '      system: "{{sys}}"',
+    '      params: { temperature: "{{t}}" }',
+    '',
+  ].join('\n');
+
+  it('makes one case a row, typed values kept, the case’s system and params over the suite’s', () => {
+    const rows = '{"id": "a", "q": "hi", "n": 2, "sys": "Be terse.", "t": 0.5}\n';
+    const parsed = parseSuite(suite, 'suites/s.yaml', { tables: new Map([['t.jsonl', { text: rows }]]) });
+    expect(parsed.errors).toBeUndefined();
+    expect(parsed.value?.tables).toEqual([{ file: 'suites/t.jsonl', format: 'jsonl', rows: 1 }]);
+    expect(parsed.value?.cases).toEqual([
+      {
+        id: 'r-a',
+        messages: [
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'hi' },
+        ],
+        expect: [],
+        repeat: 2,
+        params: { max_tokens: 64, temperature: 0.5 },
+        location: { file: 'suites/t.jsonl', line: 1, column: 1 },
+      },
+    ]);
+  });
+
+  it('lists the first 20 rows with problems, then counts the rest', () => {
+    const rows = Array.from({ length: 25 }, (_, i) => `{"id": "${i}", "q": "x", "n": 0, "sys": "", "t": 9}`);
+    const parsed = parseSuite(suite, 'suites/s.yaml', {
+      tables: new Map([['t.jsonl', { text: rows.join('\n') }]]),
+    });
+    const errors = parsed.errors ?? [];
+    expect(new Set(errors.map((e) => e.line)).size).toBe(21);
+    expect(errors.at(-1)).toMatchObject({
+      line: 21,
+      message: 'and 5 more rows of this table with problems, from this one on',
+    });
+  });
+
+  it('counts malformed rows past the first 20 too (a file that is no table at all)', () => {
+    const text = Array.from({ length: 30 }, (_, i) => `not json ${i}`).join('\n');
+    const errors =
+      parseSuite(suite, 'suites/s.yaml', { tables: new Map([['t.jsonl', { text }]]) }).errors ?? [];
+    expect(errors).toHaveLength(21);
+    expect(errors.at(-1)).toMatchObject({
+      line: 21,
+      message: 'and 10 more rows of this table with problems, from this one on',
+    });
+  });
+
+  it('a table it was not given is reported where the suite names it', () => {
+    expect(parseSuite(suite, 'suites/s.yaml').errors).toMatchObject([
+      { file: 'suites/s.yaml', line: 7, column: 11, message: "table 't.jsonl' was not read" },
+    ]);
+  });
+});
