@@ -87,3 +87,12 @@ export function renderedExitCode(run: { exit_code: ExitCode }, summary: Summary)
   if (run.exit_code !== 130 && run.exit_code !== 143 && run.exit_code !== 137) return run.exit_code;
   return failing(summary) ? 1 : 3;
 }
+
+/**
+ * The exit code of several runs (`--models`, `--providers`): the most serious first —
+ * auth, configuration, budget, interrupt, a killed run, failure — so one candidate that
+ * failed or could not run is never hidden by the others passing.
+ */
+export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
+  return ([4, 2, 3, 130, 143, 137, 1] as const).find((c) => codes.includes(c)) ?? 0;
+}

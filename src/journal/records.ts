@@ -1,4 +1,12 @@
-import type { CaseError, DriftTolerance, Message, RunStatus, SampleResult, StopReason } from '../types.js';
+import type {
+  CaseError,
+  DriftTolerance,
+  Message,
+  RunStatus,
+  SampleResult,
+  SkippedSuite,
+  StopReason,
+} from '../types.js';
 
 /**
  * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
@@ -22,6 +30,10 @@ export interface RunRecord {
   driftcheck_version: string;
   sim: boolean;
   candidate_model: string | null;
+  /** `--providers` candidate (absent in journals written before it). */
+  candidate_provider?: string | null;
+  /** Suites of the selection the candidate did not run, and why (absent before it existed). */
+  skipped_suites?: SkippedSuite[];
   shard: { index: number; total: number } | null;
   /** False when a filter or shard planned only part of the suites: nothing is `missing_case` then. */
   complete: boolean;
