@@ -568,6 +568,13 @@ export interface RunInfo {
   sim: boolean;
   /** `--model` candidate, when the run compared a candidate against the baseline. */
   candidate_model: string | null;
+  /**
+   * `--providers` candidate: the router provider every router suite was pinned to
+   * (`provider: { only: [it], allow_fallbacks: false }`). Absent in reports written before it.
+   */
+  candidate_provider?: string | null;
+  /** Suites of the selection a candidate did not run, and why (absent in reports written before it). */
+  skipped_suites?: SkippedSuite[];
   shard: { index: number; total: number } | null;
   /** Why the run stopped early (budget pause, auth stop), when it did. */
   stop_reason: CaseError | null;
@@ -578,12 +585,18 @@ export interface RunInfo {
   provenance: Provenance;
 }
 
+/** A suite a candidate run left out: the candidate belongs to another kind of service. */
+export interface SkippedSuite {
+  suite: string;
+  reason: string;
+}
+
 /**
  * Where a report's verdicts come from. A candidate, simulator or shard run never passes
  * for a nightly one: `baseline accept` and the history read this (src/fold/provenance.ts).
  */
 export interface Provenance {
-  /** `nightly`: the suites' own models; `candidate`: `run --model`/`--models`. */
+  /** `nightly`: the suites' own models; `candidate`: `run --model`/`--models`/`--providers`. */
   kind: 'nightly' | 'candidate';
   /** Answered by the embedded simulator (`run --sim`). */
   sim: boolean;

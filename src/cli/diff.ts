@@ -77,6 +77,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
       id: `${a.head.run.id}..${b.head.run.id}`,
       command: ['driftcheck', 'diff', a.head.run.id, b.head.run.id],
       candidate_model: b.head.run.candidate_model,
+      candidate_provider: b.head.run.candidate_provider ?? null,
     },
   });
   if (names.has('console')) io.stdout(table.render(folded.head.summary.cases, io.columns ?? 100));

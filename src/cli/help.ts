@@ -13,8 +13,11 @@ Options:
   --config FILE          config file (default driftcheck.config.yaml when present)
   --sim                  use the embedded simulator: no network, no keys
   --service NAME         send every suite to this service
-  --model ID             candidate model: run with it and diff against the current baseline
+  --model ID             candidate model: run the suites of its service with it, diffed
+                         against the current baseline (other suites are skipped and listed)
   --models A,B,…         several candidates, one run each, compared side by side
+  --providers a,b,…      router providers as candidates: each runs the router suites pinned
+                         to it (only: [x], allow_fallbacks: false), compared side by side
   --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
   --concurrency N        requests in flight per service
   --filter GLOB          only cases whose suite/case, case id or suite name matches
@@ -36,6 +39,7 @@ Examples:
   driftcheck run --sim suites/demo
   driftcheck run suites/ --repeat auto --history .driftcheck/history
   driftcheck run --model anthropic/claude-sonnet-4.5        # a candidate against the baseline
+  driftcheck run --providers deepinfra,groq suites/llama.yaml # a model's providers side by side
   driftcheck run suites/ --shard 2/4 --report-dir shards
 `,
   verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim]

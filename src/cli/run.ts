@@ -10,11 +10,8 @@ import { countOf } from '../report/numbers.js';
 import { runSuites } from '../run/run-suites.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
-import { isAlias } from '../suite/alias.js';
 import { baselinePath } from '../baseline/store.js';
-import type { CandidateRun } from '../report/candidates.js';
 import type { Config, ReportHead, Suite } from '../types.js';
-import { worstExit } from '../exit-codes.js';
 import { stopLine, stopServices } from './stop-line.js';
 import { resumeTarget } from './resume.js';
 import { type CliIO, warnTo } from './io.js';
@@ -25,7 +22,7 @@ import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
 import { loadReport } from '../report/read.js';
-import { checkCandidateModels } from '../service/check-models.js';
+import { parseCandidates, planCandidates, skippedLines } from './candidates.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -33,6 +30,7 @@ const OPTIONS = {
   service: { type: 'string' },
   model: { type: 'string' },
   models: { type: 'string' },
+  providers: { type: 'string' },
   repeat: { type: 'string' },
   concurrency: { type: 'string' },
   filter: { type: 'string' },
@@ -58,6 +56,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
   let resumeDir: string | undefined;
   let meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>;
+  // --model, --models, --providers: candidates against the current baseline. What cannot go
+  // with --resume is refused; a resume runs the candidate its run.json names.
+  const parsed = parseCandidates(values);
+  const flags = values.resume ? null : parsed;
   if (values.resume) {
     resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
@@ -70,27 +72,13 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       sim: Boolean(values.sim),
       plan: {
         ...selectionFlags(values, io.env),
-        ...(values.model ? { model: values.model } : {}),
         ...(values.service ? { service: values.service } : {}),
       },
       concurrency: values.concurrency ? positiveInt('--concurrency', values.concurrency) : null,
       update_baselines: Boolean(values['update-baselines']),
     };
-    if (meta.plan.model && meta.update_baselines) {
-      throw new UsageError(
-        '--model runs a candidate against the current baseline and cannot also --update-baselines; review the report, then `driftcheck baseline accept RUN_DIR`',
-      );
-    }
   }
 
-  const candidates = values.models ? parseModels(values.models, values) : null;
-  // An alias from the command line is refused like one in a suite: it can move between runs.
-  for (const model of [...(meta.plan.model ? [meta.plan.model] : []), ...(candidates ?? [])]) {
-    if (isAlias(model) && !meta.allow_alias)
-      throw new UsageError(
-        `--model${candidates ? 's' : ''}: ${model} is a ~latest alias, which can resolve to another model tomorrow\n  → name a concrete model (driftcheck pin resolves an alias to today's), or pass --allow-alias`,
-      );
-  }
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
@@ -103,7 +91,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   );
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.
-  if (!meta.update_baselines && !meta.plan.model && !candidates) {
+  if (!meta.update_baselines && !meta.plan.model && !meta.plan.provider && !flags) {
     const missing = suitesInPlan(suites, meta.plan)
       .filter((s) => !existsSync(baselinePath(baselineDir, s.suite)))
       .map((s) => s.suite);
@@ -122,22 +110,13 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // The simulator's code loads only for --sim runs.
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
-  if (!resumeDir) {
-    // A mistyped candidate is caught against the router's model list before anything is sent.
-    const services = suitesInPlan(suites, meta.plan).flatMap(
-      (s) => config.services[meta.plan.service ?? s.service] ?? [],
-    );
-    const models = [...(meta.plan.model ? [meta.plan.model] : []), ...(candidates ?? [])];
-    await checkCandidateModels(
-      models,
-      [...new Set(services)],
-      env,
-      candidates ? '--models' : '--model',
-    ).catch(async (error: unknown) => {
-      await sim?.simulator.close();
-      throw error;
-    });
-  }
+  // Each candidate runs the suites it belongs to, decided before anything is sent.
+  const planned = flags
+    ? await planCandidates(flags, suites, meta.plan, config, env).catch(async (error: unknown) => {
+        await sim?.simulator.close();
+        throw error;
+      })
+    : null;
   const interrupts = watchInterrupts(io, graceMs(io.env));
   const historyDir = project.history(values.history, config);
   const once = (runMeta: typeof meta, dir?: string) =>
@@ -160,18 +139,18 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       dir,
     );
   try {
-    if (!candidates) return (await once(meta, resumeDir)).run.exit_code;
-    // --models: one run per candidate, each against the current baseline, then side by side.
-    const runs: CandidateRun[] = [];
-    for (const model of candidates) {
-      if (interrupts.interrupt.aborted) break;
-      io.stderr(`\ndriftcheck: candidate ${model}\n`);
-      const head = await once({ ...meta, plan: { ...meta.plan, model } });
-      runs.push({ model, report: await loadReport(join(reportDir, head.run.id)) });
+    if (!planned) return (await once(meta, resumeDir)).run.exit_code;
+    if (!flags!.compare) {
+      const [one] = planned;
+      io.stderr(skippedLines(`candidate ${one!.candidate.model}`, one!.skipped));
+      return (await once({ ...meta, plan: one!.plan })).run.exit_code;
     }
-    const { renderCandidateComparison } = await import('../report/candidates.js');
-    io.stdout(`\nCandidates against the current baseline:\n${renderCandidateComparison(runs)}`);
-    return worstExit(runs.map((r) => r.report.run.exit_code));
+    // --models, --providers: one run per candidate, each against the current baseline, then side by side.
+    const { runCandidates } = await import('./compare-candidates.js');
+    return await runCandidates(io, planned, flags!.flag, interrupts.interrupt, async (plan) => {
+      const head = await once({ ...meta, plan });
+      return loadReport(join(reportDir, head.run.id));
+    });
   } finally {
     interrupts.dispose();
     await sim?.simulator.close();
@@ -278,28 +257,6 @@ async function runAndPrint(
   );
   if (stopped) io.stderr(stopped);
   return report;
-}
-
-/** `--models A,B`: candidates, each a concrete id; not with --model, --resume or --update-baselines. */
-function parseModels(
-  list: string,
-  values: { model?: string; resume?: boolean; 'update-baselines'?: boolean },
-): string[] {
-  const models = [
-    ...new Set(
-      list
-        .split(',')
-        .map((m) => m.trim())
-        .filter(Boolean),
-    ),
-  ];
-  if (models.length === 0) throw new UsageError('--models expects a comma-separated list of model ids');
-  if (values.model || values.resume || values['update-baselines']) {
-    throw new UsageError(
-      '--models compares candidates against the current baseline: it cannot go with --model, --resume or --update-baselines',
-    );
-  }
-  return models;
 }
 
 /** How long an interrupted run waits for in-flight requests (DRIFTCHECK_INTERRUPT_GRACE_S, default 10 s). */

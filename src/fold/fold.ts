@@ -13,7 +13,7 @@ import type {
 } from '../types.js';
 import { CaseFold } from './case-fold.js';
 import { foldSuite } from './suite.js';
-import { provenanceFrom } from './provenance.js';
+import { isCandidateRun, provenanceFrom } from './provenance.js';
 import { countSuite, emptySummary, exitCodeFor, KILLED, runStatusFor } from './summary.js';
 
 export interface FoldOptions {
@@ -262,7 +262,7 @@ export class RunFold {
       complete: this.complete(),
       stopError: this.stop()?.error ?? null,
       options: {
-        candidate: Boolean(this.options.run?.candidate_model ?? this.run?.candidate_model),
+        candidate: isCandidateRun({ ...this.run, ...this.options.run }),
         ...(this.options.alpha !== undefined ? { alpha: this.options.alpha } : {}),
       },
     });
@@ -301,6 +301,7 @@ export class RunFold {
     const facts = {
       sim: base?.sim ?? false,
       candidate_model: base?.candidate_model ?? null,
+      candidate_provider: base?.candidate_provider ?? null,
       shard: base?.shard ?? null,
       ...this.options.run,
     };
@@ -314,6 +315,8 @@ export class RunFold {
       driftcheck_version: base?.driftcheck_version ?? '',
       sim: base?.sim ?? false,
       candidate_model: base?.candidate_model ?? null,
+      candidate_provider: base?.candidate_provider ?? null,
+      skipped_suites: base?.skipped_suites ?? [],
       shard: base?.shard ?? null,
       stop_reason: stop?.error ?? null,
       ...this.options.run,

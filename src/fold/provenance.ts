@@ -1,17 +1,38 @@
 import type { Provenance, RunInfo } from '../types.js';
 
+/** The run facts provenance is derived from (a journal's run record, or a stored report's run). */
+type RunFacts = Pick<RunInfo, 'sim' | 'candidate_model' | 'shard' | 'candidate_provider'>;
+
+/** A `--model`/`--models`/`--providers` run: what served the answers was changed on purpose. */
+export function isCandidateRun(run: {
+  candidate_model?: string | null | undefined;
+  candidate_provider?: string | null | undefined;
+}): boolean {
+  return Boolean(run.candidate_model || run.candidate_provider);
+}
+
+/**
+ * How a candidate is named where one is shown (a refusal, a report header, the history):
+ * the model, the provider it was pinned to, or both. Null for a nightly run.
+ */
+export function candidateLabel(run: Pick<RunInfo, 'candidate_model' | 'candidate_provider'>): string | null {
+  const { candidate_model: model, candidate_provider: provider } = run;
+  if (model && provider) return `${model} via provider ${provider}`;
+  return model || (provider ? `provider ${provider}` : null);
+}
+
 /**
  * What a run is, from the facts its journal's run record already holds (sim, candidate
  * model, shard, whether every case was planned) and the command that folded it. The one
  * place provenance is derived: the fold writes it into report.json's `run`.
  */
 export function provenanceFrom(
-  run: Pick<RunInfo, 'sim' | 'candidate_model' | 'shard'>,
+  run: RunFacts,
   complete: boolean,
   renderedBy: Provenance['rendered_by'],
 ): Provenance {
   return {
-    kind: run.candidate_model ? 'candidate' : 'nightly',
+    kind: isCandidateRun(run) ? 'candidate' : 'nightly',
     sim: run.sim,
     shard: run.shard,
     complete,
@@ -24,9 +45,7 @@ export function provenanceFrom(
  * `candidate_model` and `shard` say most of it, and a run that was not a shard is taken
  * as complete (a filter left no mark in them).
  */
-export function provenanceOf(
-  run: Pick<RunInfo, 'sim' | 'candidate_model' | 'shard'> & { provenance?: Provenance },
-): Provenance {
+export function provenanceOf(run: RunFacts & { provenance?: Provenance | undefined }): Provenance {
   return (
     run.provenance ??
     provenanceFrom({ ...run, sim: run.sim ?? false, shard: run.shard ?? null }, !run.shard, 'run')
@@ -38,12 +57,14 @@ export type NotNightly = 'candidate' | 'sim' | 'shard' | 'filtered' | 'partial_m
 
 /** Every reason a run is not a nightly one, each with the words a refusal shows. */
 export function notNightly(
-  run: Pick<RunInfo, 'sim' | 'candidate_model' | 'shard'> & { provenance?: Provenance },
+  run: RunFacts & { provenance?: Provenance | undefined },
 ): { reason: NotNightly; text: string }[] {
   const p = provenanceOf(run);
   const out: { reason: NotNightly; text: string }[] = [];
-  if (p.kind === 'candidate')
-    out.push({ reason: 'candidate', text: `a candidate run (--model ${run.candidate_model ?? '?'})` });
+  if (p.kind === 'candidate') {
+    const flag = run.candidate_provider ? '--providers' : '--model';
+    out.push({ reason: 'candidate', text: `a candidate run (${flag} ${candidateLabel(run) ?? '?'})` });
+  }
   if (p.sim) out.push({ reason: 'sim', text: 'a simulator run (--sim)' });
   if (p.shard)
     out.push({

@@ -1,4 +1,4 @@
-import { notNightly, provenanceOf } from '../fold/provenance.js';
+import { candidateLabel, notNightly, provenanceOf } from '../fold/provenance.js';
 import type { Provenance } from '../types.js';
 import type { HistoryCaseInput, HistoryCaseStatus, HistoryProvenance, HistoryRunInput } from './types.js';
 
@@ -11,6 +11,7 @@ type RunLike = {
   status: string;
   sim?: boolean;
   candidate_model?: string | null;
+  candidate_provider?: string | null;
   shard?: { index: number; total: number } | null;
   provenance?: Provenance;
 };
@@ -109,13 +110,14 @@ function historyProvenance(run: RunLike): HistoryProvenance | undefined {
   const facts = {
     sim: run.sim ?? false,
     candidate_model: run.candidate_model ?? null,
+    candidate_provider: run.candidate_provider ?? null,
     shard: run.shard ?? null,
   };
   const reasons = notNightly({ ...facts, ...(run.provenance ? { provenance: run.provenance } : {}) });
   if (reasons.length === 0) return undefined;
   const p = provenanceOf({ ...facts, ...(run.provenance ? { provenance: run.provenance } : {}) });
   return {
-    candidate: p.kind === 'candidate' ? facts.candidate_model : null,
+    candidate: p.kind === 'candidate' ? candidateLabel(facts) : null,
     sim: p.sim,
     shard: p.shard,
     partial: !p.complete && !p.shard,

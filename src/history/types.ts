@@ -65,7 +65,7 @@ export interface HistoryRunInput {
 
 /** A night that is not a plain one: the trend page marks the forced ones. */
 export interface HistoryProvenance {
-  /** The `--model` candidate, when the run was one. */
+  /** The candidate, when the run was one: its `--model`, or `provider x` for `--providers` (candidateLabel). */
   candidate: string | null;
   sim: boolean;
   /** One shard alone. */

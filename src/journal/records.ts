@@ -1,4 +1,12 @@
-import type { CaseError, DriftTolerance, Message, RunStatus, SampleResult, StopReason } from '../types.js';
+import type {
+  CaseError,
+  DriftTolerance,
+  Message,
+  RunStatus,
+  SampleResult,
+  SkippedSuite,
+  StopReason,
+} from '../types.js';
 
 /**
  * 3: a plan record holds its suite's `system` prompt once, and each case only its own
@@ -30,6 +38,10 @@ export interface RunRecord {
   driftcheck_version: string;
   sim: boolean;
   candidate_model: string | null;
+  /** `--providers` candidate (absent in journals written before it). */
+  candidate_provider?: string | null;
+  /** Suites of the selection the candidate did not run, and why (absent before it existed). */
+  skipped_suites?: SkippedSuite[];
   shard: { index: number; total: number } | null;
   /** False when a filter or shard planned only part of the suites: nothing is `missing_case` then. */
   complete: boolean;

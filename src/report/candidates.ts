@@ -3,9 +3,10 @@ import { formatUsd } from '../baseline/usage-change.js';
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Report } from '../types.js';
 
-/** One candidate's run, as `--models` compares them. */
+/** One candidate's run, as `--models` and `--providers` compare them. */
 export interface CandidateRun {
-  model: string;
+  /** The column's head: the model, or the provider slug. */
+  label: string;
   report: Report;
 }
 
@@ -44,7 +45,7 @@ export function renderCandidateComparison(
 ): string {
   const keys = [...new Set(runs.flatMap((r) => r.report.cases.map((c) => c.id)))];
   const byKey = runs.map((r) => new Map(r.report.cases.map((c) => [c.id, c])));
-  const table = new Table({ head: ['case', ...runs.map((r) => r.model)], style: { head: [], border: [] } });
+  const table = new Table({ head: ['case', ...runs.map((r) => r.label)], style: { head: [], border: [] } });
   const interesting = keys.filter((k) =>
     byKey.some((m) => {
       const c = m.get(k);
@@ -69,7 +70,56 @@ export function renderCandidateComparison(
       ? `\n… and ${interesting.length - max} more changed case(s) (see each report)`
       : '';
   const same = keys.length - interesting.length;
-  return `${table.toString()}${more}\n${same} of ${keys.length} case(s) pass with no notable change under every candidate\n`;
+  const skipped = skippedNotes(runs).map((line) => `${line}\n`);
+  return `${table.toString()}${more}\n${same} of ${keys.length} case(s) pass with no notable change under every candidate that ran them\n${skipped.join('')}`;
+}
+
+/**
+ * The suites candidates left out (another kind of service), one line per suite and reason:
+ * "under every candidate" when all skipped it for it, else the candidates that did. Pure.
+ */
+export function skippedNotes(runs: readonly CandidateRun[]): string[] {
+  const groups = new Map<string, { suite: string; reason: string; labels: string[] }>();
+  for (const run of runs)
+    for (const { suite, reason } of run.report.run.skipped_suites ?? []) {
+      const key = JSON.stringify([suite, reason]);
+      const group = groups.get(key) ?? { suite, reason, labels: [] };
+      group.labels.push(run.label);
+      groups.set(key, group);
+    }
+  return [...groups.values()].map(({ suite, reason, labels }) => {
+    const under = labels.length === runs.length ? 'every candidate' : labels.join(', ');
+    return `skipped under ${under}: suite ${suite} (${reason})`;
+  });
+}
+
+/**
+ * Providers that could not serve a suite's model: their cases got the router's "no
+ * provider meets your routing requirements" (`routing`) instead of an answer. One line per
+ * provider and suite, with the router's words. Pure.
+ */
+export function unservedProviders(runs: readonly CandidateRun[]): string[] {
+  const lines: string[] = [];
+  for (const { report } of runs) {
+    const provider = report.run.candidate_provider;
+    if (!provider) continue;
+    const bySuite = new Map<string, { model: string; count: number; total: number; message: string }>();
+    for (const c of report.cases) {
+      const entry = bySuite.get(c.suite) ?? { model: c.requested_model, count: 0, total: 0, message: '' };
+      entry.total++;
+      if (c.error?.kind === 'routing') {
+        entry.count++;
+        entry.message ||= c.error.message;
+      }
+      bySuite.set(c.suite, entry);
+    }
+    for (const [suite, e] of bySuite)
+      if (e.count > 0)
+        lines.push(
+          `provider ${provider} could not serve ${e.model} (suite ${suite}, ${e.count} of ${e.total} cases): ${e.message}`,
+        );
+  }
+  return lines;
 }
 
 function cell(c: CaseEntry | undefined): string {

@@ -80,6 +80,10 @@ export function renderConsoleFindings(
   const lines = [
     truncate(printable(`driftcheck run ${report.run.id}`), columns),
     ...wrapItems(counts, columns),
+    // A candidate runs only the suites of its kind of service: the others are listed, not errored.
+    ...(report.run.skipped_suites ?? []).flatMap((x) =>
+      wrap(printable(`skipped suite ${x.suite}: ${x.reason}`), columns),
+    ),
   ];
   const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
   const suiteDrift = report.suites.flatMap((suite) =>

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { formatUsd } from '../baseline/usage-change.js';
+import { candidateLabel } from '../fold/provenance.js';
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -145,7 +146,8 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
   return [
     `## ${verdict} — driftcheck${list.length ? `: ${list.join(', ')}` : ''}`,
     '',
-    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${countOf(s.cases, 'case')} · ${countOf(s.samples, 'sample')} · ${groupDigits(found.tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${r.candidate_model ? ` · candidate ${code(r.candidate_model)}` : ''}`,
+    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${countOf(s.cases, 'case')} · ${countOf(s.samples, 'sample')} · ${groupDigits(found.tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${candidateLabel(r) ? ` · candidate ${code(candidateLabel(r)!)}` : ''}`,
+    ...(r.skipped_suites ?? []).flatMap((x) => ['', `Skipped suite ${code(x.suite)}: ${mdText(x.reason)}`]),
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),

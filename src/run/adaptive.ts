@@ -38,14 +38,7 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
     for (let n = state.current.total; n < target; n++) {
       state.outstanding++;
       schedule(
-        plannedSample(
-          suite,
-          testCase,
-          state.nextRepeat++,
-          { model: state.template.model, service: state.template.service },
-          true,
-          state.template.ordinal,
-        ),
+        plannedSample(suite, testCase, state.nextRepeat++, state.template, true, state.template.ordinal),
       );
     }
   };
@@ -57,14 +50,7 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
      */
     start() {
       for (const group of options.adaptive?.cases ?? []) {
-        const template = plannedSample(
-          group.suite,
-          group.case,
-          0,
-          { model: group.model, service: group.service },
-          true,
-          group.ordinal,
-        );
+        const template = plannedSample(group.suite, group.case, 0, group, true, group.ordinal);
         states.set(id({ suite: group.suite.suite, case: group.case.id }), {
           template,
           current: { pass: 0, total: 0 },

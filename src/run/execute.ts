@@ -93,7 +93,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
           .complete({
             model: planned.model,
             messages: planned.case.messages,
-            params: planned.case.params ?? planned.suite.params,
+            params: planned.params,
             case_key: planned.key,
             ...(planned.case.sim ? { sim: planned.case.sim } : {}),
             ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
-import type { Suite, SuiteCase } from '../types.js';
+import type { RequestParams, SkippedSuite, Suite, SuiteCase } from '../types.js';
 
 /** One request to send: a case, one of its repeats, with the model and service it runs on. */
 export interface PlannedCase {
@@ -12,6 +12,8 @@ export interface PlannedCase {
   model: string;
   /** The service name (the suite's, or `--service`). */
   service: string;
+  /** What is sent besides the messages: the suite's params, with a `--providers` candidate's pin. */
+  params: RequestParams;
   /** `repeat: auto`: more samples are planned while the run goes, only while the verdict is uncertain. */
   adaptive: boolean;
   /** The case's position in the unsharded plan (filter applied): shards merge back into this order. */
@@ -29,6 +31,10 @@ export interface PlanOptions {
   model?: string;
   /** `--service NAME`. */
   service?: string;
+  /** `--providers` candidate: router suites are pinned to this provider (withProviderPin). */
+  provider?: string;
+  /** Suites a candidate does not run (it belongs to another kind of service): left out of the plan. */
+  skip?: readonly SkippedSuite[];
 }
 
 /**
@@ -47,6 +53,7 @@ export interface PlannedCaseGroup {
   case: SuiteCase;
   model: string;
   service: string;
+  params: RequestParams;
   adaptive: boolean;
   ordinal: number;
   /** Samples planned now (an adaptive case may get more while the run goes). */
@@ -60,6 +67,16 @@ export interface PlannedCaseGroup {
  * case sampled 100 times costs one entry, not 100.
  */
 export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCaseGroup[] {
+  // One params object per suite, shared by its cases and samples; a case with params of its
+  // own (merged over the suite's when it was made) sends those.
+  const params = new Map<Suite, RequestParams>();
+  const pinned = (p: RequestParams) => (options.provider ? withProviderPin(p, options.provider) : p);
+  const paramsOf = (suite: Suite, testCase: Suite['cases'][number]) => {
+    if (testCase.params) return pinned(testCase.params);
+    let p = params.get(suite);
+    if (!p) params.set(suite, (p = pinned(suite.params)));
+    return p;
+  };
   return [...selectCases(suites, options)].map(({ suite, testCase, ordinal }) => {
     const wanted = plannedRepeat(suite, testCase, options);
     const adaptive = wanted === 'auto';
@@ -68,6 +85,7 @@ export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCa
       case: testCase,
       model: options.model ?? suite.model,
       service: options.service ?? suite.service,
+      params: paramsOf(suite, testCase),
       adaptive,
       ordinal,
       repeats: adaptive ? ADAPTIVE_SAMPLING.min : wanted,
@@ -88,8 +106,11 @@ function* selectCases(
   options: PlanOptions,
 ): Generator<{ suite: Suite; testCase: SuiteCase; ordinal: number }> {
   const match = options.filter ? globToRegExp(options.filter) : null;
+  const skipped = new Set(options.skip?.map((s) => s.suite));
   let ordinal = 0;
   for (const suite of suites) {
+    // A suite the candidate does not belong to takes no ordinal: shards share out the rest.
+    if (skipped.has(suite.suite)) continue;
     for (const testCase of suite.cases) {
       // A filter matches `suite/case`, the case id, or the suite's name (every case of it).
       if (
@@ -113,14 +134,7 @@ function* selectCases(
 export function* planSamples(cases: Iterable<PlannedCaseGroup>): Generator<PlannedCase> {
   for (const c of cases) {
     for (let repeat = 0; repeat < c.repeats; repeat++)
-      yield plannedSample(
-        c.suite,
-        c.case,
-        repeat,
-        { model: c.model, service: c.service },
-        c.adaptive,
-        c.ordinal,
-      );
+      yield plannedSample(c.suite, c.case, repeat, c, c.adaptive, c.ordinal);
   }
 }
 
@@ -134,12 +148,12 @@ export function plannedRepeat(suite: Suite, testCase: SuiteCase, options: PlanOp
   return options.repeat ?? testCase.repeat ?? suite.repeat ?? 1;
 }
 
-/** One sample of a case; also how the runner adds samples to an adaptive case. */
+/** One sample of a case, sent as `target` says; also how the runner adds samples to an adaptive case. */
 export function plannedSample(
   suite: Suite,
   testCase: SuiteCase,
   repeat: number,
-  options: PlanOptions,
+  target: Pick<PlannedCase, 'model' | 'service' | 'params'>,
   adaptive: boolean,
   ordinal: number,
 ): PlannedCase {
@@ -149,10 +163,21 @@ export function plannedSample(
     suite,
     case: testCase,
     repeat,
-    model: options.model ?? suite.model,
-    service: options.service ?? suite.service,
+    model: target.model,
+    service: target.service,
+    params: target.params,
     adaptive,
   };
+}
+
+/**
+ * A suite's params pinned to one router provider, as `--providers` runs it: the router's
+ * documented `only` with no fallbacks, so the answer comes from that provider or not at all
+ * (the router's 503 when it cannot serve the model). It replaces the suite's own provider
+ * preferences: the candidate is the provider.
+ */
+export function withProviderPin(params: RequestParams, provider: string): RequestParams {
+  return { ...params, provider: { only: [provider], allow_fallbacks: false } };
 }
 
 /** `--shard I/N` → `{ index, total }`, 1 ≤ I ≤ N. */
@@ -188,12 +213,15 @@ export function globToRegExp(glob: string): RegExp {
  */
 export function emptySelection(
   suites: readonly Suite[],
-  plan: Pick<PlanOptions, 'filter' | 'shard'>,
+  plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip'>,
 ): string | null {
   const total = suites.reduce((n, s) => n + s.cases.length, 0);
   if (total === 0)
     return 'nothing to run: the suites have no cases\n  → add cases, or point run at the folder that has them';
-  const unsharded = selectCases(suites, plan.filter ? { filter: plan.filter } : {});
+  const unsharded = selectCases(suites, {
+    ...(plan.filter ? { filter: plan.filter } : {}),
+    ...(plan.skip ? { skip: plan.skip } : {}),
+  });
   if (plan.shard && !unsharded.next().done) return null;
   const names = suites.map((s) => s.suite);
   const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;

@@ -349,6 +349,8 @@ function runRecord(meta: RunMeta, version: string): RunRecord {
     driftcheck_version: version,
     sim: meta.sim,
     candidate_model: meta.plan.model ?? null,
+    candidate_provider: meta.plan.provider ?? null,
+    skipped_suites: [...(meta.plan.skip ?? [])],
     shard: meta.plan.shard ?? null,
     complete: !meta.plan.filter && !meta.plan.shard,
   };

@@ -1,4 +1,3 @@
-import { UsageError } from '../errors.js';
 import type { ServiceConfig } from '../types.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { type CatalogModel, fetchModelCatalog } from './models.js';
@@ -7,49 +6,30 @@ import { type CatalogModel, fetchModelCatalog } from './models.js';
 const SAME_AUTHOR_SHOWN = 8;
 
 /**
- * What is wrong with model ids the catalog does not list, one message each with a hint: the
- * closest id, else the catalog's ids of the same author. Empty when every id is listed. Pure.
+ * What to suggest for a model id a catalog does not list: the closest id, else the
+ * catalog's ids of the same author; null when neither helps. Pure.
  */
-export function unknownModels(models: readonly string[], catalog: readonly CatalogModel[]): string[] {
+export function catalogHint(model: string, catalog: readonly CatalogModel[]): string | null {
   const ids = catalog.map((m) => m.id);
-  const known = new Set(ids);
-  return models
-    .filter((m) => !known.has(m))
-    .map((model) => {
-      const guess = didYouMean(model, ids);
-      if (guess) return `${model} is not in the catalog\n  → did you mean ${guess}?`;
-      const author = model.includes('/') ? model.slice(0, model.indexOf('/') + 1) : null;
-      const same = author ? ids.filter((id) => id.startsWith(author)).slice(0, SAME_AUTHOR_SHOWN) : [];
-      return same.length
-        ? `${model} is not in the catalog\n  → its ${author!.slice(0, -1)} models: ${same.join(', ')}`
-        : `${model} is not in the catalog\n  → list the models with GET /models of the service`;
-    });
+  const guess = didYouMean(model, ids);
+  if (guess) return `did you mean ${guess}?`;
+  const author = model.includes('/') ? model.slice(0, model.indexOf('/') + 1) : null;
+  const same = author ? ids.filter((id) => id.startsWith(author)).slice(0, SAME_AUTHOR_SHOWN) : [];
+  return same.length ? `its ${author!.slice(0, -1)} models: ${same.join(', ')}` : null;
 }
 
 /**
- * Checks candidate models (`run --model`, `--models`) against the model list of every
- * routing service they will be sent to, before anything is sent: a mistyped id is a usage
- * error (exit 2), not a run that sends every case to get `invalid_model` back. A service
- * whose list cannot be read is not checked (its first `invalid_model` still stops the run).
+ * Reads the model list of every service a candidate may be sent to (`run --model`,
+ * `--models`), at once, before anything is sent: what the candidate fits is decided from
+ * them (src/run/candidate-fit.ts). A list that cannot be read is null — the id's shape then
+ * decides, and a service's first `invalid_model` still stops the run.
  */
-export async function checkCandidateModels(
-  models: readonly string[],
+export async function readCatalogs(
   services: readonly ServiceConfig[],
   env: NodeJS.ProcessEnv,
-  flag = '--model',
-): Promise<void> {
-  if (models.length === 0) return;
-  for (const service of services) {
-    if (service.kind !== 'router') continue;
-    const catalog = await fetchModelCatalog(service, env[service.api_key_env] ?? null);
-    if (!catalog) continue;
-    const problems = unknownModels(
-      models.filter((m) => !m.startsWith('~')),
-      catalog,
-    );
-    if (problems.length)
-      throw new UsageError(
-        `${flag}: the service ${service.name} (${service.base_url}) lists no such model; nothing was sent\n${problems.join('\n')}`,
-      );
-  }
+): Promise<Map<string, CatalogModel[] | null>> {
+  const read = await Promise.all(
+    services.map(async (s) => [s.name, await fetchModelCatalog(s, env[s.api_key_env] ?? null)] as const),
+  );
+  return new Map(read);
 }

@@ -33,8 +33,12 @@ describe('a model the service does not have', () => {
     const before = (await sim.stats()).completions;
     const typo = await run(['run', 'suites/typo.yaml', '--model', 'openai/gpt-5-typo']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/--model: the service router \(.*\) lists no such model; nothing was sent/);
-    expect(typo.stderr).toMatch(/openai\/gpt-5-typo is not in the catalog\n {2}→ /);
+    expect(typo.stderr).toMatch(
+      /--model: nothing was sent\nopenai\/gpt-5-typo fits no suite of the selection:\n/,
+    );
+    expect(typo.stderr).toMatch(
+      /the router service router does not list the model in its GET \/models\n {2}→ /,
+    );
     const close = await run(['run', 'suites/typo.yaml', '--model', 'openai/gpt-4o-mimi']);
     expect(close.code).toBe(2);
     expect(close.stderr).toContain('→ did you mean openai/gpt-4o-mini?');
@@ -46,8 +50,10 @@ describe('a model the service does not have', () => {
     ]);
     expect(several.code).toBe(2);
     expect(several.stderr).toMatch(
-      /--models: .*\nanthropic\/claude-sonet-4\.5 is not in the catalog\n {2}→ did you mean anthropic\/claude-sonnet-4\.5\?/,
+      /--models: nothing was sent\nanthropic\/claude-sonet-4\.5 fits no suite of the selection:\n.*\n {2}→ did you mean anthropic\/claude-sonnet-4\.5\?/,
     );
+    // The candidate that fits is not named: only what is wrong is.
+    expect(several.stderr).not.toMatch(/openai\/gpt-4o fits/);
     // Nothing reached the service, and no run folder was made.
     expect((await sim.stats()).completions).toBe(before);
     expect(`${typo.stderr}${close.stderr}${several.stderr}`).not.toMatch(/report: /);

@@ -1,3 +1,4 @@
+import { candidateLabel } from '../../fold/provenance.js';
 import type { CaseEntry, DriftKind, PassRate, ReportHead } from '../../types.js';
 import { formatUsd } from '../../baseline/usage-change.js';
 import { escapeHtml as h } from './escape.js';
@@ -185,9 +186,12 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
   const facts = [
     `<dt>run</dt><dd><code>${h(r.id)}</code> · ${h(r.status)}${r.sim ? ' · embedded simulator' : ''}${r.shard ? ` · shard ${r.shard.index}/${r.shard.total}` : ''}</dd>`,
     `<dt>time</dt><dd>${h(r.started_at)} → ${h(r.finished_at)}${duration(r.started_at, r.finished_at)}</dd>`,
-    r.candidate_model
-      ? `<dt>candidate</dt><dd><code>${h(r.candidate_model)}</code> against the current baselines</dd>`
+    candidateLabel(r)
+      ? `<dt>candidate</dt><dd><code>${h(candidateLabel(r)!)}</code> against the current baselines</dd>`
       : '',
+    ...(r.skipped_suites ?? []).map(
+      (x) => `<dt>skipped</dt><dd>suite <code>${h(x.suite)}</code>: ${h(x.reason)}</dd>`,
+    ),
     r.stop_reason
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',

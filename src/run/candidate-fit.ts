@@ -1,0 +1,103 @@
+import { catalogHint } from '../service/check-models.js';
+import type { CatalogModel } from '../service/models.js';
+import type { Config, ServiceConfig, SkippedSuite, Suite } from '../types.js';
+
+/** One candidate of `run --model`/`--models`/`--providers`: a model, a router provider, or both. */
+export interface Candidate {
+  model?: string;
+  provider?: string;
+}
+
+/** What each service's `GET /models` listed, by service name; null when it could not be read. */
+export type Catalogs = ReadonlyMap<string, readonly CatalogModel[] | null>;
+
+/**
+ * Whether a candidate belongs on a service, and if not, why — with the catalog's hint (the
+ * closest ids), which matters only when the candidate fits nowhere (a typo).
+ */
+export type Fit = { fits: true } | { fits: false; reason: string; hint?: string };
+
+/**
+ * Whether a model id belongs to a service (the reason does not repeat the id: candidates
+ * skipped for the same reason are listed together). Evidence first: a catalog that was read decides
+ * (the id is listed, or it is not, with the closest ids). Without one, the id's shape does:
+ * a routing service names its models `author/model` (and its `~author/…-latest` aliases),
+ * a direct service bare ids (`kimi-k2-0905-preview`, `gpt-4o`). Pure.
+ */
+export function modelFit(
+  model: string,
+  service: ServiceConfig,
+  catalog: readonly CatalogModel[] | null,
+): Fit {
+  // Aliases are a routing service's; a catalog need not list them for them to resolve.
+  if (model.startsWith('~'))
+    return service.kind === 'router'
+      ? { fits: true }
+      : { fits: false, reason: `${service.name} is a direct service: ~aliases are a routing service's` };
+  if (catalog) {
+    if (catalog.some((m) => m.id === model)) return { fits: true };
+    const hint = catalogHint(model, catalog);
+    return {
+      fits: false,
+      reason: `the ${service.kind} service ${service.name} does not list the model in its GET /models`,
+      ...(hint ? { hint } : {}),
+    };
+  }
+  const routerShaped = model.includes('/');
+  if ((service.kind === 'router') === routerShaped) return { fits: true };
+  return {
+    fits: false,
+    reason: `the model is ${routerShaped ? "an author/model id, a routing service's" : "a bare id, a direct service's"}, and ${service.name} is a ${service.kind} service (its GET /models could not be read, so the id's shape decided)`,
+  };
+}
+
+/**
+ * Whether a candidate runs a suite, and why not. With `--service` every selected suite is
+ * sent to that service (what the user asked for: a router suite's prompts may be tried on a
+ * direct model), and the candidate must fit that service. Without it a suite runs when the
+ * candidate fits the suite's own service: a model that service has, a provider only on a
+ * routing service (providers are a router's). Pure.
+ */
+export function suiteFit(
+  suite: Suite,
+  candidate: Candidate,
+  services: Config['services'],
+  catalogs: Catalogs,
+  override?: string,
+): Fit {
+  const service = services[override ?? suite.service];
+  // An unconfigured service is not this check's to judge: the run names it (exit 2).
+  if (!service) return { fits: true };
+  if (candidate.provider && service.kind !== 'router')
+    return {
+      fits: false,
+      reason: `providers are a routing service's, and ${suite.suite} runs on ${service.name}, a direct service`,
+    };
+  if (candidate.model) return modelFit(candidate.model, service, catalogs.get(service.name) ?? null);
+  return { fits: true };
+}
+
+/**
+ * The suites of a selection a candidate skips, each with why; or, when it fits none of
+ * them, why not (a usage error: a candidate that runs nothing is never a pass). The
+ * selection is the filtered one, before any shard: every shard of a candidate run skips
+ * the same suites.
+ */
+export function candidateSkips(
+  selection: readonly Suite[],
+  candidate: Candidate,
+  services: Config['services'],
+  catalogs: Catalogs,
+  override?: string,
+): { skip: SkippedSuite[] } | { none: string[] } {
+  const skip: SkippedSuite[] = [];
+  const why = new Set<string>();
+  for (const suite of selection) {
+    const fit = suiteFit(suite, candidate, services, catalogs, override);
+    if (fit.fits) continue;
+    skip.push({ suite: suite.suite, reason: fit.reason });
+    why.add(fit.hint ? `${fit.reason}\n  → ${fit.hint}` : fit.reason);
+  }
+  if (selection.length > 0 && skip.length === selection.length) return { none: [...why] };
+  return { skip };
+}
