@@ -1,5 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { FileError } from '../errors.js';
+import type { StoredShape } from '../stored/schemas.js';
+import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { CaseError, Message, RunInfo, SampleResult, StopReason } from '../types.js';
 import { readJournal } from './read.js';
 import type { EndRecord, PlanRecord, RunRecord, SampleRecord } from './records.js';
@@ -58,10 +61,10 @@ interface LegacyMeta {
 }
 
 export async function readLegacyRun(dir: string): Promise<LegacyRun> {
-  const found = await readJson<FolderReport>(join(dir, 'report.json'));
-  const report =
-    (found?.schema_version === 1 || found?.schema_version === 2) && Array.isArray(found.cases) ? found : null;
-  const meta = await readJson<LegacyMeta>(join(dir, 'run.json'));
+  const report = await readFolderFile<FolderReport>(join(dir, 'report.json'), (r) =>
+    (r as { schema_version?: unknown } | null)?.schema_version === 2 ? 'report' : 'report-v1',
+  );
+  const meta = await readFolderFile<LegacyMeta>(join(dir, 'run.json'), () => 'run-meta');
   const shard = report?.run.shard ?? meta?.plan?.shard ?? null;
 
   const plans = new Map<string, PlanRecord>();
@@ -136,10 +139,23 @@ function stopOf(info: RunInfo): StopReason | null {
   return { kind: 'interrupted', error: null, signal: info.exit_code === 130 ? 'SIGINT' : 'SIGTERM' };
 }
 
-async function readJson<T>(file: string): Promise<T | null> {
+/**
+ * A file of the run folder, or null when there is none or it is not JSON (a 0.1 run killed
+ * before it wrote its report: the journal alone is read). One that is JSON but not of the
+ * shape this reads is a FileError: it was edited, or is not driftcheck's.
+ */
+async function readFolderFile<T>(file: string, shape: (value: unknown) => StoredShape): Promise<T | null> {
+  let value: unknown;
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as T;
+    value = JSON.parse(await readFile(file, 'utf8'));
   } catch {
     return null;
   }
+  const problem = shapeProblem(shape(value), value);
+  if (problem !== null)
+    throw new FileError(
+      file,
+      `${problem}; ${NOT_WRITTEN_BY_DRIFTCHECK}: move it out of the run folder and run this again (the journal alone is then read)`,
+    );
+  return value as T;
 }

@@ -1,16 +1,21 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { type JournalRecord, type PlanRecord, type RunRecord, recordOf } from './records.js';
+import { checkedRecordOf, type JournalRecord, type PlanRecord, type RunRecord } from './records.js';
 
 export interface JournalReadStats {
   /** Lines that were not a record (a torn last line after a crash, or foreign text), with their numbers. */
   skipped: number[];
+  /**
+   * Of those, the lines of a record's kind with a field of the wrong type (edited by hand, or
+   * not driftcheck's), with what is wrong: skipped like a damaged line, never folded.
+   */
+  malformed?: { line: number; problem: string }[];
 }
 
 /**
  * Streams a journal's records in file order, one line at a time, so that reading a run of
- * any size holds one line. A damaged or foreign line is counted in `stats.skipped` and
- * passed over: a torn last line after a crash costs that sample, which `--resume` sends again.
+ * any size holds one line. A damaged or foreign line, or a record whose fields have the
+ * wrong types, is counted in `stats.skipped` and passed over: a torn last line after a crash costs that sample, which `--resume` sends again.
  * A missing file is an empty journal.
  */
 export async function* readJournal(
@@ -30,14 +35,16 @@ export async function* readJournal(
   for await (const line of lines) {
     number++;
     if (line.trim() === '') continue;
-    let record: JournalRecord | null;
+    let record: ReturnType<typeof checkedRecordOf>;
     try {
-      record = recordOf(JSON.parse(line));
+      record = checkedRecordOf(JSON.parse(line));
     } catch {
       record = null;
     }
-    if (record) yield record;
-    else stats.skipped.push(number);
+    if (record === null || 'problem' in record) {
+      stats.skipped.push(number);
+      if (record) (stats.malformed ??= []).push({ line: number, problem: record.problem });
+    } else yield record;
   }
 }
 

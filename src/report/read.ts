@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { FileError } from '../errors.js';
+import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 
 export interface StoredReport {
@@ -25,7 +26,7 @@ export async function openReport(path: string): Promise<StoredReport> {
       `report schema ${String(head.schema_version)} is from an older driftcheck (one entry per sample); re-render it from its journal with \`driftcheck report ${dir}\`, then run this again`,
     );
   }
-  return { file, head, cases: () => readCases(file) };
+  return { file, head, cases: () => readCases(file, dir) };
 }
 
 /**
@@ -35,7 +36,20 @@ export async function openReport(path: string): Promise<StoredReport> {
 export async function readReportHead(path: string): Promise<{ dir: string; file: string; head: ReportHead }> {
   const isDir = (await stat(path).catch(() => null))?.isDirectory() ?? false;
   const file = isDir ? join(path, 'report.json') : path;
-  return { dir: isDir ? path : join(path, '..'), file, head: await readHead(file, isDir) };
+  const dir = isDir ? path : join(path, '..');
+  const head = await readHead(file, isDir);
+  // Schema 2 is checked against the shipped schema here, once for every reader (diff,
+  // baseline accept, history add, run --update-baselines); schema 1 has readers of its own.
+  if (head.schema_version === 2) {
+    const problem = shapeProblem('report', { ...head, cases: [] });
+    if (problem !== null) throw new FileError(file, `${problem}; ${remedy(dir)}`);
+  }
+  return { dir, file, head };
+}
+
+/** What to do about a report.json driftcheck cannot read: render it again from its journal. */
+function remedy(dir: string): string {
+  return `${NOT_WRITTEN_BY_DRIFTCHECK}: re-render it from its journal with \`driftcheck report ${dir}\`, or pass another run folder`;
 }
 
 /** The whole report in memory: for small reports and tests (large ones stream with openReport). */
@@ -95,15 +109,48 @@ async function wholeHead(file: string): Promise<ReportHead> {
   }
 }
 
-async function* readCases(file: string): AsyncGenerator<CaseEntry> {
+/**
+ * The cases of a report, each checked against the report schema's case as it is read (one
+ * held at a time): a field of the wrong type is a FileError naming the case's JSON path and
+ * line, never a TypeError in whichever reader touches it first.
+ */
+async function* readCases(file: string, dir: string): AsyncGenerator<CaseEntry> {
+  let index = 0;
+  let line: number | null = null;
+  const checked = (entry: unknown): CaseEntry => {
+    const problem = shapeProblem('case', entry, `/cases/${index}`);
+    if (problem !== null)
+      throw new FileError(file, `${line === null ? '' : `line ${line}: `}${problem}; ${remedy(dir)}`);
+    index++;
+    return entry as CaseEntry;
+  };
+  try {
+    for await (const [at, entry] of rawCases(file)) {
+      line = at;
+      yield checked(entry);
+    }
+  } catch (error) {
+    if (error instanceof FileError) throw error;
+    throw new FileError(
+      file,
+      `${error instanceof SyntaxError ? 'not JSON' : 'cannot read it'}${line === null ? '' : ` after line ${line}`} (${(error as Error).message}); ${remedy(dir)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The raw case entries of a report in file order, with the line each is on (null when read whole). */
+async function* rawCases(file: string): AsyncGenerator<[number | null, unknown]> {
   const reader = createInterface({
     input: createReadStream(file, { encoding: 'utf8' }),
     crlfDelay: Infinity,
   });
   let inCases = false;
+  let number = 0;
   /** true: one case a line (as driftcheck writes it); 'started': cases read that way. */
   let layout: boolean | 'started' = false;
   for await (const line of reader) {
+    number++;
     if (!inCases) {
       if (line === '  "cases": [') inCases = layout = true;
       continue;
@@ -111,9 +158,9 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
     if (line === '  ]') return;
     const text = line.trim().replace(/,$/, '');
     if (!text) continue;
-    let entry: CaseEntry;
+    let entry: unknown;
     try {
-      entry = JSON.parse(text) as CaseEntry;
+      entry = JSON.parse(text) as unknown;
     } catch (error) {
       // Re-indented by hand or by a tool (`jq .`): not one case a line. Before any case
       // was read, the whole file is parsed below; after, the file is damaged.
@@ -122,10 +169,10 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
       break;
     }
     layout = 'started';
-    yield entry;
+    yield [number, entry];
   }
   if (!layout) {
     const report = JSON.parse(await readFile(file, 'utf8')) as Report;
-    yield* report.cases;
+    for (const entry of report.cases) yield [null, entry];
   }
 }
