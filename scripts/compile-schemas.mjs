@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const { Ajv } = require('ajv');
+const { Ajv2020 } = require('ajv/dist/2020');
 const standaloneCode = require('ajv/dist/standalone').default;
 
 mkdirSync(new URL('../dist/yaml/validators/', import.meta.url), { recursive: true });
@@ -32,3 +33,24 @@ for (const [name, schema] of Object.entries(schemas)) {
     standaloneCode(ajv, validate),
   );
 }
+
+// The shapes of the files driftcheck reads back (src/stored/schemas.ts): the report schema
+// read leniently, and the journal's, run.json's and a baseline's shapes, all in one module.
+// The same options as the run-time compile in src/stored/shape.ts.
+const stored = await import('../dist/stored/schemas.js');
+const report = JSON.parse(readFileSync(new URL('../schemas/report.schema.json', import.meta.url), 'utf8'));
+const ajv = new Ajv2020({
+  allErrors: false,
+  verbose: true,
+  strict: true,
+  validateFormats: false,
+  validateSchema: false,
+  code: { source: true },
+});
+ajv.addSchema(stored.readingSchema(report));
+for (const schema of stored.OWN_SCHEMAS) ajv.addSchema(schema);
+mkdirSync(new URL('../dist/stored/', import.meta.url), { recursive: true });
+writeFileSync(
+  new URL('../dist/stored/validators.cjs', import.meta.url),
+  standaloneCode(ajv, stored.STORED_SHAPES),
+);

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
@@ -38,10 +38,17 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     renderedBy: 'report',
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
   });
-  for (const { dir, lines } of folded.skipped)
+  for (const { dir, lines, malformed } of folded.skipped) {
+    const first = malformed[0];
     io.stderr(
       `driftcheck report: ${relative(io.cwd, dir) || '.'}: passed over ${lines.length} unreadable journal line(s) (line ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''})\n`,
     );
+    // A record with a wrongly typed field was edited, not torn: say what is wrong with it.
+    if (first)
+      io.stderr(
+        `  → ${relative(io.cwd, join(dir, 'results.jsonl'))}: line ${first.line}: ${first.problem}${malformed.length > 1 ? ` (and ${malformed.length - 1} more)` : ''}\n`,
+      );
+  }
   await publishSummary(io, out, reporters);
   io.stderr(`report: ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   // A signal (or a kill) reached the run, not this command: it exits by what it rendered.

@@ -244,7 +244,7 @@ async function runAndPrint(
     );
   if (result.journalSkipped) {
     io.stderr(
-      `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write); those samples were sent again\n`,
+      `driftcheck: ignored ${result.journalSkipped} unreadable journal line(s) (a torn write, or an edited line); those samples were sent again\n`,
     );
   }
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { FileError } from '../errors.js';
 import { exitForStop, worstExit } from '../exit-codes.js';
 import { isLegacyJournal, legacySample, readLegacyRun } from '../journal/legacy.js';
-import { readJournal } from '../journal/read.js';
+import { type JournalReadStats, readJournal } from '../journal/read.js';
 import type { JournalRecord, RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Baseline, Provenance, ReportHead, RunInfo, StopReason } from '../types.js';
@@ -15,8 +15,8 @@ export interface FoldedRuns {
   files: string[];
   /** Per run folder: its run record (read from the folder for a journal of driftcheck 0.1) and how it stopped. */
   runs: { dir: string; run: RunRecord | null; stop: StopReason | null }[];
-  /** Lines that were not records, per run folder, with their line numbers. */
-  skipped: { dir: string; lines: number[] }[];
+  /** Lines that were not records, per run folder, with their line numbers (and what was wrong with those of a record's kind). */
+  skipped: { dir: string; lines: number[]; malformed: { line: number; problem: string }[] }[];
 }
 
 /**
@@ -109,7 +109,12 @@ export async function foldRunDirs(
       // No `end` that no sample follows: the run was killed (or is still running).
       stop: journal.end === undefined ? KILLED : journal.end,
     });
-    if (journal.stats.skipped.length) skipped.push({ dir: journal.dir, lines: journal.stats.skipped });
+    if (journal.stats.skipped.length)
+      skipped.push({
+        dir: journal.dir,
+        lines: journal.stats.skipped,
+        malformed: journal.stats.malformed ?? [],
+      });
   }
   if (dirs.length > 1) fold.setStop(worstStop(runs.map((r) => r.stop)));
   try {
@@ -128,7 +133,7 @@ interface Journal {
   dir: string;
   file: string;
   legacy: Awaited<ReturnType<typeof readLegacyRun>> | null;
-  stats: { skipped: number[] };
+  stats: JournalReadStats;
   run: RunRecord | null;
   /** Its last `end`, undefined while none (or a sample after it: a resumed session). */
   end: StopReason | null | undefined;

@@ -1,6 +1,7 @@
-import { FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../errors.js';
 import { openReport, readReportHead } from '../report/read.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
+import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import { fromReportV1, type ReportV1Like } from './from-report.js';
 import { historyCase, historyRun } from './from-report-v2.js';
 import type { RunInfo } from '../types.js';
@@ -22,17 +23,34 @@ export interface RunForHistory {
  * (driftcheck 0.1, one entry per sample), aggregated here. Errors name the file and what to do.
  */
 export async function readRunForHistory(path: string): Promise<RunForHistory> {
-  const { file, head } = await readReportHead(path);
-  const baselines = new Map(head.suites.map((s) => [s.suite, s.baseline ?? null]));
+  const { dir, file, head } = await readReportHead(path);
+  // Schema 2's head has been checked against the report schema by readReportHead.
   if (head.schema_version === 2) {
+    const baselines = new Map(head.suites.map((s) => [s.suite, s.baseline ?? null]));
     const report = await openReport(path);
     const cases: HistoryCaseInput[] = [];
     for await (const c of report.cases()) cases.push(historyCase(c));
     return { run: historyRun(head.run, head.suites), cases, baselines, head };
   }
   if ((head.schema_version as number) === 1) {
-    const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as ReportV1Like;
-    return { ...fromReportV1(report), baselines, head };
+    let report: unknown;
+    try {
+      report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport));
+    } catch (error) {
+      if (error instanceof DriftcheckError) throw error;
+      throw new FileError(file, `cannot read it as JSON (${(error as Error).message})`, { cause: error });
+    }
+    const problem = shapeProblem('report-v1', report);
+    if (problem !== null)
+      throw new FileError(
+        file,
+        `${problem}; ${NOT_WRITTEN_BY_DRIFTCHECK}: re-render it from its journal with \`driftcheck report ${dir}\``,
+      );
+    const v1 = report as ReportV1Like;
+    const baselines = new Map(
+      v1.suites.map((s) => [s.suite, (s as { baseline?: string | null }).baseline ?? null]),
+    );
+    return { ...fromReportV1(v1), baselines, head };
   }
   throw new FileError(
     file,

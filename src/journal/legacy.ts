@@ -1,5 +1,7 @@
 import { basename, join } from 'node:path';
-import { DriftcheckError } from '../errors.js';
+import { DriftcheckError, FileError } from '../errors.js';
+import type { StoredShape } from '../stored/schemas.js';
+import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { CaseError, Message, RunInfo, SampleResult, StopReason } from '../types.js';
 import { READ_LIMITS, type ReadLimit, readBoundedText } from '../util/bounded-read.js';
 import { readJournal } from './read.js';
@@ -59,10 +61,10 @@ interface LegacyMeta {
 }
 
 export async function readLegacyRun(dir: string): Promise<LegacyRun> {
-  const found = await readJson<FolderReport>(join(dir, 'report.json'), READ_LIMITS.wholeReport);
-  const report =
-    (found?.schema_version === 1 || found?.schema_version === 2) && Array.isArray(found.cases) ? found : null;
-  const meta = await readJson<LegacyMeta>(join(dir, 'run.json'), READ_LIMITS.runMeta);
+  const report = await readFolderFile<FolderReport>(join(dir, 'report.json'), READ_LIMITS.wholeReport, (r) =>
+    (r as { schema_version?: unknown } | null)?.schema_version === 2 ? 'report' : 'report-v1',
+  );
+  const meta = await readFolderFile<LegacyMeta>(join(dir, 'run.json'), READ_LIMITS.runMeta, () => 'run-meta');
   const shard = report?.run.shard ?? meta?.plan?.shard ?? null;
 
   const plans = new Map<string, PlanRecord>();
@@ -137,12 +139,28 @@ function stopOf(info: RunInfo): StopReason | null {
   return { kind: 'interrupted', error: null, signal: info.exit_code === 130 ? 'SIGINT' : 'SIGTERM' };
 }
 
-/** A file's JSON, or null when it is missing or not JSON; one past its limit is an error, not a missing file. */
-async function readJson<T>(file: string, limit: ReadLimit): Promise<T | null> {
+/**
+ * A file of the run folder, or null when there is none or it is not JSON (a 0.1 run killed
+ * before it wrote its report: the journal alone is read). One that is JSON but not of the
+ * shape this reads is a FileError: it was edited, or is not driftcheck's.
+ */
+async function readFolderFile<T>(
+  file: string,
+  limit: ReadLimit,
+  shape: (value: unknown) => StoredShape,
+): Promise<T | null> {
+  let value: unknown;
   try {
-    return JSON.parse(await readBoundedText(file, limit)) as T;
+    value = JSON.parse(await readBoundedText(file, limit));
   } catch (error) {
     if (error instanceof DriftcheckError) throw error;
     return null;
   }
+  const problem = shapeProblem(shape(value), value);
+  if (problem !== null)
+    throw new FileError(
+      file,
+      `${problem}; ${NOT_WRITTEN_BY_DRIFTCHECK}: move it out of the run folder and run this again (the journal alone is then read)`,
+    );
+  return value as T;
 }

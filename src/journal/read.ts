@@ -1,11 +1,16 @@
 import { TooLargeError } from '../errors.js';
 import { READ_LIMITS, readBoundedLines } from '../util/bounded-read.js';
 import { deeperThan } from '../util/json-depth.js';
-import { type JournalRecord, type PlanRecord, type RunRecord, recordOf } from './records.js';
+import { checkedRecordOf, type JournalRecord, type PlanRecord, type RunRecord } from './records.js';
 
 export interface JournalReadStats {
   /** Lines that were not a record (a torn last line after a crash, foreign text, JSON nested too deep), with their numbers. */
   skipped: number[];
+  /**
+   * Of those, the lines of a record's kind with a field of the wrong type (edited by hand, or
+   * not driftcheck's), with what is wrong: skipped like a damaged line, never folded.
+   */
+  malformed?: { line: number; problem: string }[];
 }
 
 /** More damaged or foreign lines than this, and the file is no journal (their numbers are kept in memory). */
@@ -14,8 +19,9 @@ const MAX_SKIPPED = 10_000;
 /**
  * Streams a journal's records in file order, one line at a time, so that reading a run of
  * any size holds one line (the read is bounded: READ_LIMITS.journal). A damaged or foreign
- * line is counted in `stats.skipped` and passed over: a torn last line after a crash costs
- * that sample, which `--resume` sends again. A missing file is an empty journal.
+ * line, or a record whose fields have the wrong types, is counted in `stats.skipped` and
+ * passed over: a torn last line after a crash costs that sample, which `--resume` sends
+ * again. A missing file is an empty journal.
  */
 export async function* readJournal(
   file: string,
@@ -27,17 +33,21 @@ export async function* readJournal(
     for await (const line of lines) {
       number++;
       if (line.trim() === '') continue;
-      let record: JournalRecord | null;
+      let record: ReturnType<typeof checkedRecordOf>;
       try {
         const value: unknown = JSON.parse(line);
         // Nothing driftcheck writes nests deep; a line that does would overflow the stack of
-        // whatever serialises it again (the report): it is damaged, not a record.
-        record = deeperThan(value) ? null : recordOf(value);
+        // the shape check or of whatever serialises it again (the report): it is damaged.
+        record = deeperThan(value) ? null : checkedRecordOf(value);
       } catch {
         record = null;
       }
-      if (record) yield record;
-      else if (stats.skipped.push(number) > MAX_SKIPPED)
+      if (record !== null && !('problem' in record)) {
+        yield record;
+        continue;
+      }
+      if (record) (stats.malformed ??= []).push({ line: number, problem: record.problem });
+      if (stats.skipped.push(number) > MAX_SKIPPED)
         throw new TooLargeError(
           file,
           `more than ${MAX_SKIPPED} lines are not journal records`,

@@ -1,3 +1,4 @@
+import { shapeProblem } from '../stored/shape.js';
 import type {
   CaseError,
   DriftTolerance,
@@ -108,6 +109,24 @@ export interface EndRecord {
 }
 
 export type SampleRecord = SampleResult & { type?: undefined };
+
+/**
+ * Which record a parsed line is: the record; null for a line that is none (foreign or
+ * damaged); or, for a line of a record's kind whose fields do not have the record's types
+ * (stored/schemas.ts; a sample is report.schema.json's `$defs/sample`), what is wrong with it.
+ */
+export function checkedRecordOf(value: unknown): JournalRecord | { problem: string } | null {
+  const record = recordOf(value);
+  if (record === null) return null;
+  const shape =
+    record.type === undefined
+      ? 'sample'
+      : record.type === 'run'
+        ? 'journal-run'
+        : (`journal-${record.type}` as const);
+  const problem = shapeProblem(shape, record);
+  return problem === null ? record : { problem };
+}
 
 /** Which record a parsed line is, or null for a line that is none (foreign or damaged). */
 export function recordOf(value: unknown): JournalRecord | null {

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
+import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { READ_LIMITS, readBoundedLines, readBoundedText } from '../util/bounded-read.js';
-import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 export interface StoredReport {
   file: string;
@@ -25,7 +25,7 @@ export async function openReport(path: string): Promise<StoredReport> {
       `report schema ${String(head.schema_version)} is from an older driftcheck (one entry per sample); re-render it from its journal with \`driftcheck report ${dir}\`, then run this again`,
     );
   }
-  return { file, head, cases: () => readCases(file) };
+  return { file, head, cases: () => readCases(file, dir) };
 }
 
 /**
@@ -35,7 +35,20 @@ export async function openReport(path: string): Promise<StoredReport> {
 export async function readReportHead(path: string): Promise<{ dir: string; file: string; head: ReportHead }> {
   const isDir = (await stat(path).catch(() => null))?.isDirectory() ?? false;
   const file = isDir ? join(path, 'report.json') : path;
-  return { dir: isDir ? path : join(path, '..'), file, head: await readHead(file, isDir) };
+  const dir = isDir ? path : join(path, '..');
+  const head = await readHead(file, isDir);
+  // Schema 2 is checked against the shipped schema here, once for every reader (diff,
+  // baseline accept, history add, run --update-baselines); schema 1 has readers of its own.
+  if (head.schema_version === 2) {
+    const problem = shapeProblem('report', { ...head, cases: [] });
+    if (problem !== null) throw new FileError(file, `${problem}; ${remedy(dir)}`);
+  }
+  return { dir, file, head };
+}
+
+/** What to do about a report.json driftcheck cannot read: render it again from its journal. */
+function remedy(dir: string): string {
+  return `${NOT_WRITTEN_BY_DRIFTCHECK}: re-render it from its journal with \`driftcheck report ${dir}\`, or pass another run folder`;
 }
 
 /** The whole report in memory: for small reports and tests (large ones stream with openReport). */
@@ -97,22 +110,44 @@ async function wholeHead(file: string): Promise<ReportHead> {
   }
 }
 
-/** A report's case that no later step can trip on: a JSON object, nested no deeper than driftcheck writes. */
-function caseOf(value: unknown, file: string, where: string): CaseEntry {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || deeperThan(value))
+/**
+ * The cases of a report, each checked against the report schema's case as it is read (one
+ * held at a time; shapeProblem refuses one nested deeper than driftcheck writes): a problem
+ * is a FileError naming the case's line or JSON path, never a TypeError in whichever reader
+ * touches it first.
+ */
+async function* readCases(file: string, dir: string): AsyncGenerator<CaseEntry> {
+  let index = 0;
+  let line: number | null = null;
+  const checked = (entry: unknown): CaseEntry => {
+    const where = line === null ? `cases[${index}]: ` : `line ${line}: `;
+    const problem = shapeProblem('case', entry, `/cases/${index}`);
+    if (problem !== null) throw new FileError(file, `${where}${problem}; ${remedy(dir)}`);
+    index++;
+    return entry as CaseEntry;
+  };
+  try {
+    for await (const [at, entry] of rawCases(file, dir)) {
+      line = at;
+      yield checked(entry);
+    }
+  } catch (error) {
+    if (error instanceof DriftcheckError) throw error;
     throw new FileError(
       file,
-      `${where} is not a case as driftcheck writes it (not an object, or nested more than ${MAX_JSON_DEPTH} levels deep); render the report again from its journal with \`driftcheck report RUN_DIR\``,
+      `${error instanceof SyntaxError ? 'not JSON' : 'cannot read it'}${line === null ? '' : ` after line ${line}`} (${(error as Error).message}); ${remedy(dir)}`,
+      { cause: error },
     );
-  return value as CaseEntry;
+  }
 }
 
-async function* readCases(file: string): AsyncGenerator<CaseEntry> {
+/** The raw case entries of a report in file order, with the line each is on (null when read whole). */
+async function* rawCases(file: string, dir: string): AsyncGenerator<[number | null, unknown]> {
   const reader = readBoundedLines(file, READ_LIMITS.report);
   let inCases = false;
+  let number = 0;
   /** true: one case a line (as driftcheck writes it); 'started': cases read that way. */
   let layout: boolean | 'started' = false;
-  let number = 0;
   for await (const line of reader) {
     number++;
     if (!inCases) {
@@ -122,27 +157,25 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
     if (line === '  ]') return;
     const text = line.trim().replace(/,$/, '');
     if (!text) continue;
-    let value: unknown;
+    let entry: unknown;
     try {
-      value = JSON.parse(text);
+      entry = JSON.parse(text) as unknown;
     } catch (error) {
       // Re-indented by hand or by a tool (`jq .`): not one case a line. Before any case
       // was read, the whole file is parsed below; after, the file is damaged.
       if (layout === 'started')
-        throw new FileError(
-          file,
-          `line ${number} is damaged (${(error as Error).message}); render the report again from its journal with \`driftcheck report RUN_DIR\``,
-          { cause: error },
-        );
+        throw new FileError(file, `line ${number} is damaged (${(error as Error).message}); ${remedy(dir)}`, {
+          cause: error,
+        });
       layout = false;
       break;
     }
     layout = 'started';
-    yield caseOf(value, file, `line ${number}`);
+    yield [number, entry];
   }
   if (!layout) {
     // wholeHead parsed this file already: it is JSON with a cases array.
     const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as Report;
-    for (const [i, c] of report.cases.entries()) yield caseOf(c, file, `cases[${i}]`);
+    for (const entry of report.cases) yield [null, entry];
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
+import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { RunStatus } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
@@ -52,26 +53,14 @@ export async function readRunMeta(runDir: string): Promise<RunMeta> {
       { cause: error },
     );
   }
-  if (!isRunMeta(meta))
+  // What a resume re-plans from (stored/schemas.ts); anything else in run.json is taken as written.
+  const problem = shapeProblem('run-meta', meta);
+  if (problem !== null)
     throw new FileError(
       file,
-      'not a run.json driftcheck wrote (no command, paths or plan); pass the folder of a run under reports/',
+      `not a run.json driftcheck wrote: ${problem}; ${NOT_WRITTEN_BY_DRIFTCHECK}: pass the folder of a run under reports/, or start the run again`,
     );
-  return meta;
-}
-
-/** The fields a resume re-plans from; anything else in run.json is taken as written. */
-function isRunMeta(value: unknown): value is RunMeta {
-  const meta = value as Partial<RunMeta> | null;
-  return (
-    typeof meta === 'object' &&
-    meta !== null &&
-    Array.isArray(meta.command) &&
-    Array.isArray(meta.paths) &&
-    meta.paths.every((p) => typeof p === 'string') &&
-    typeof meta.plan === 'object' &&
-    meta.plan !== null
-  );
+  return meta as RunMeta;
 }
 
 /**

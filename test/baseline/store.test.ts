@@ -131,11 +131,11 @@ describe('baseline store', () => {
       JSON.stringify({ ...sample(), schema_version: 2 }),
       /schema_version 2; this driftcheck reads version 1/,
     ],
-    ['a non-object', '[]', /is not a JSON object/],
+    ['a non-object', '[]', /must be a mapping, got a list/],
     [
       'a case without status',
       JSON.stringify({ ...sample(), cases: { x: { requested_model: 'm' } } }),
-      /case "x" has no status/,
+      /missing required key 'status' in cases\.x/,
     ],
     [
       'another suite',

@@ -3,11 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal, readJournalHead } from '../../src/journal/read.js';
+import { type JournalReadStats, readJournal, readJournalHead } from '../../src/journal/read.js';
 import { journalPlan, type PlanRecord } from '../../src/journal/records.js';
 import { openJournal } from '../../src/journal/write.js';
+import { sampleResult } from '../helpers/results.js';
 
-async function keysOf(file: string, stats = { skipped: [] as number[] }): Promise<string[]> {
+async function keysOf(file: string, stats: JournalReadStats = { skipped: [] }): Promise<string[]> {
   const keys: string[] = [];
   for await (const record of readJournal(file, stats)) if (record.type === undefined) keys.push(record.key);
   return keys;
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const line = (n: number) => JSON.stringify({ key: `s/c${n}#0`, suite: 's', case: `c${n}`, status: 'pass' });
+const line = (n: number) => JSON.stringify(sampleResult({ suite: 's', case: `c${n}` }));
 const turn = () => new Promise((done) => setImmediate(done));
 
 describe('journal', () => {
@@ -85,6 +86,27 @@ describe('journal', () => {
     const head = await readJournalHead(file);
     expect(head.run?.id).toBe('r');
     expect(head.plans.map((p) => p.suite)).toEqual(['s']);
+  });
+
+  it('passes over a record whose fields have the wrong types, saying which line and which field', async () => {
+    const file = join(dir, 'd.jsonl');
+    const wrong = { ...sampleResult({ suite: 's', case: 'c2' }), model: 42 };
+    const plan = {
+      type: 'plan',
+      suite: 's',
+      file: 'f',
+      service: 'router',
+      requested_model: 'm',
+      cases: [null],
+    };
+    await writeFile(file, [line(1), JSON.stringify(wrong), JSON.stringify(plan), line(3)].join('\n'));
+    const stats: JournalReadStats = { skipped: [] };
+    expect(await keysOf(file, stats)).toEqual(['s/c1#0', 's/c3#0']);
+    expect(stats.skipped).toEqual([2, 3]);
+    expect(stats.malformed).toEqual([
+      { line: 2, problem: "'model' must be text or empty, got an integer" },
+      { line: 3, problem: "'cases[0]' must be a mapping, got nothing (an empty value)" },
+    ]);
   });
 
   it('reads a missing journal as an empty one', async () => {

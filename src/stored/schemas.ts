@@ -1,0 +1,326 @@
+/**
+ * The shapes of the files driftcheck wrote earlier and reads back (report.json, run.json,
+ * the journal's records), as JSON Schemas. report.json's is the shipped
+ * `schemas/report.schema.json`; the journal's sample lines are its `$defs/sample`, and the
+ * other records and run.json are described here in terms of its `$defs`, so that a case
+ * error or a message has one definition. Kept free of imports: the build step
+ * (scripts/compile-schemas.mjs) compiles these into dist/ from the built module.
+ */
+
+/** `$id` of the shipped report schema; `${REPORT_ID}#/$defs/…` reaches its definitions. */
+export const REPORT_ID = 'https://driftcheck.dev/schemas/report.schema.json';
+
+const def = (name: string) => ({ $ref: `${REPORT_ID}#/$defs/${name}` });
+const shard = {
+  oneOf: [
+    { type: 'null' },
+    {
+      type: 'object',
+      required: ['index', 'total'],
+      properties: { index: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } },
+    },
+  ],
+};
+const strings = { type: 'array', items: { type: 'string' } };
+
+/** The journal's first line (src/journal/records.ts RunRecord). */
+const journalRun = {
+  $id: 'https://driftcheck.dev/schemas/stored/journal-run.json',
+  type: 'object',
+  required: ['id', 'started_at', 'command', 'sim', 'candidate_model', 'shard'],
+  properties: {
+    id: { type: 'string' },
+    started_at: { type: 'string' },
+    command: strings,
+    driftcheck_version: { type: 'string' },
+    sim: { type: 'boolean' },
+    candidate_model: { type: ['string', 'null'] },
+    shard,
+    complete: { type: 'boolean' },
+  },
+};
+
+/** One planned suite (PlanRecord): its cases in plan order, with the messages a report shows. */
+const journalPlan = {
+  $id: 'https://driftcheck.dev/schemas/stored/journal-plan.json',
+  type: 'object',
+  required: ['suite', 'file', 'service', 'requested_model', 'cases'],
+  properties: {
+    suite: { type: 'string' },
+    file: { type: 'string' },
+    service: { type: 'string' },
+    requested_model: { type: 'string' },
+    drift: { type: 'object' },
+    cases: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'ordinal', 'repeat', 'messages'],
+        properties: {
+          id: { type: 'string' },
+          ordinal: { type: 'integer', minimum: 0 },
+          repeat: { anyOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
+          messages: { type: 'array', items: def('message') },
+          drift: { type: 'object' },
+        },
+      },
+    },
+  },
+};
+
+/** How a session of the run stopped (EndRecord). */
+const journalEnd = {
+  $id: 'https://driftcheck.dev/schemas/stored/journal-end.json',
+  type: 'object',
+  required: ['finished_at', 'status', 'stop'],
+  properties: {
+    finished_at: { type: 'string' },
+    status: { enum: ['completed', 'paused', 'interrupted'] },
+    stop: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['kind', 'error'],
+          properties: { kind: { enum: ['paused', 'access', 'config'] }, error: def('caseError') },
+        },
+        {
+          type: 'object',
+          required: ['kind', 'signal'],
+          properties: {
+            kind: { const: 'interrupted' },
+            error: { type: 'null' },
+            signal: { enum: ['SIGINT', 'SIGTERM'] },
+          },
+        },
+        {
+          type: 'object',
+          required: ['kind'],
+          properties: { kind: { const: 'killed' }, error: { type: 'null' } },
+        },
+      ],
+    },
+  },
+};
+
+/** `reports/<run-id>/run.json` (src/run/meta.ts RunMeta): what a resume re-plans from. */
+const runMeta = {
+  $id: 'https://driftcheck.dev/schemas/stored/run.json',
+  type: 'object',
+  required: ['command', 'paths', 'plan'],
+  properties: {
+    id: { type: 'string' },
+    started_at: { type: 'string' },
+    command: strings,
+    paths: strings,
+    config_file: { type: ['string', 'null'] },
+    allow_alias: { type: 'boolean' },
+    sim: { type: 'boolean' },
+    plan: {
+      type: 'object',
+      properties: {
+        repeat: { anyOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
+        filter: { type: 'string' },
+        shard: shard.oneOf[1],
+        model: { type: 'string' },
+        service: { type: 'string' },
+      },
+    },
+    concurrency: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+    update_baselines: { type: 'boolean' },
+  },
+};
+
+/**
+ * report.json of driftcheck 0.1 (schema 1, one entry per sample), as far as its readers read
+ * it (history/from-report.ts, journal/legacy.ts): 0.1's own schema is no longer shipped.
+ */
+const reportV1 = {
+  $id: 'https://driftcheck.dev/schemas/stored/report-v1.json',
+  type: 'object',
+  required: ['schema_version', 'run', 'suites', 'cases'],
+  properties: {
+    schema_version: { const: 1 },
+    run: {
+      type: 'object',
+      required: ['id', 'started_at', 'finished_at', 'exit_code', 'status'],
+      properties: {
+        id: { type: 'string' },
+        started_at: { type: 'string' },
+        finished_at: { type: 'string' },
+        exit_code: { type: 'integer' },
+        status: { enum: ['completed', 'paused', 'interrupted'] },
+        command: strings,
+        driftcheck_version: { type: 'string' },
+        sim: { type: 'boolean' },
+        candidate_model: { type: ['string', 'null'] },
+        shard,
+        stop_reason: { oneOf: [{ type: 'null' }, def('caseError')] },
+      },
+    },
+    summary: {
+      type: 'object',
+      properties: {
+        total: { type: 'integer' },
+        samples: { type: 'integer' },
+        not_run: { type: 'integer' },
+      },
+    },
+    suites: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['suite', 'models', 'pass_rates'],
+        properties: {
+          suite: { type: 'string' },
+          file: { type: 'string' },
+          models: strings,
+          baseline: { type: ['string', 'null'] },
+          pass_rates: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['case', 'failing'],
+              properties: { case: { type: 'string' }, failing: { type: 'boolean' } },
+            },
+          },
+        },
+      },
+    },
+    cases: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['suite', 'case', 'status', 'model', 'usage', 'latency_ms', 'error', 'drift'],
+        properties: {
+          suite: { type: 'string' },
+          case: { type: 'string' },
+          status: { enum: ['pass', 'fail', 'error', 'not_run'] },
+          service: { type: 'string' },
+          requested_model: { type: 'string' },
+          model: { type: ['string', 'null'] },
+          usage: def('usage'),
+          latency_ms: { type: ['number', 'null'] },
+          error: { oneOf: [{ type: 'null' }, def('caseError')] },
+          drift: {
+            type: 'array',
+            items: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+          },
+          messages: { type: 'array', items: def('message') },
+        },
+      },
+    },
+  },
+};
+
+/** `baselines/<suite>.json` (src/types.ts Baseline): the fields the differ and serializer rely on. */
+const baseline = {
+  $id: 'https://driftcheck.dev/schemas/stored/baseline.json',
+  type: 'object',
+  required: ['schema_version', 'suite', 'service', 'model', 'source_run', 'cases'],
+  properties: {
+    schema_version: { const: 1 },
+    suite: { type: 'string' },
+    service: { type: 'string' },
+    model: { type: 'string' },
+    source_run: { type: 'string' },
+    provenance: {
+      type: 'object',
+      required: ['kind', 'sim', 'shard', 'complete', 'forced'],
+      properties: {
+        kind: { enum: ['nightly', 'candidate'] },
+        sim: { type: 'boolean' },
+        shard,
+        complete: { type: 'boolean' },
+        forced: { type: 'boolean' },
+      },
+    },
+    cases: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: [
+          'status',
+          'requested_model',
+          'model',
+          'finish_reason',
+          'usage',
+          'content',
+          'error_kind',
+          'checks',
+        ],
+        properties: {
+          status: { enum: ['pass', 'fail', 'error'] },
+          requested_model: { type: 'string' },
+          model: { type: ['string', 'null'] },
+          finish_reason: { type: ['string', 'null'] },
+          usage: def('usage'),
+          content: { type: ['string', 'null'] },
+          error_kind: { type: ['string', 'null'] },
+          checks: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['type', 'pass'],
+              properties: { type: { type: 'string' }, pass: { type: 'boolean' } },
+            },
+          },
+          samples: {
+            type: 'object',
+            required: ['pass', 'total'],
+            properties: { pass: { type: 'integer', minimum: 0 }, total: { type: 'integer', minimum: 0 } },
+          },
+          provider: { type: ['string', 'null'] },
+          system_fingerprint: { type: ['string', 'null'] },
+        },
+      },
+    },
+  },
+};
+
+/** Every stored shape by the name readers ask for, with the schema (or `$ref`) that checks it. */
+export const STORED_SHAPES = {
+  /** A report.json's head: the whole report with its cases left out (each is checked as read). */
+  report: REPORT_ID,
+  case: `${REPORT_ID}#/$defs/case`,
+  sample: `${REPORT_ID}#/$defs/sample`,
+  'journal-run': journalRun.$id,
+  'journal-plan': journalPlan.$id,
+  'journal-end': journalEnd.$id,
+  'run-meta': runMeta.$id,
+  'report-v1': reportV1.$id,
+  baseline: baseline.$id,
+} as const;
+
+export type StoredShape = keyof typeof STORED_SHAPES;
+
+/** The schemas to add beside the report schema before compiling STORED_SHAPES. */
+export const OWN_SCHEMAS: readonly object[] = [
+  journalRun,
+  journalPlan,
+  journalEnd,
+  runMeta,
+  reportV1,
+  baseline,
+];
+
+/**
+ * The report schema as a reader applies it: what the current writer writes, read leniently
+ * where files written by other versions of driftcheck differ harmlessly — a key it does not
+ * know is carried or ignored, never a reason to refuse the file (`additionalProperties:
+ * false` describes the writer, not the reader), and a report written before `run.provenance`
+ * existed has none (fold/provenance.ts derives it). A deep copy; the argument is not changed.
+ */
+export function readingSchema(reportSchema: object): object {
+  const copy = structuredClone(reportSchema) as Record<string, unknown>;
+  const strip = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    const n = node as Record<string, unknown>;
+    if (n.additionalProperties === false) delete n.additionalProperties;
+    for (const value of Object.values(n)) strip(value);
+  };
+  strip(copy);
+  const run = (copy.properties as Record<string, { required?: string[] }> | undefined)?.run;
+  if (run?.required) run.required = run.required.filter((key) => key !== 'provenance');
+  return copy;
+}
