@@ -116,7 +116,7 @@ const TARGETS: [string, Target][] = [
       runs: 30,
       noticed: /run\.json: /,
       // Its `paths` and `config_file` are read by the suite and config loaders, which name them.
-      elsewhere: /^driftcheck run: .+:\d+:\d+: /m,
+      elsewhere: /^driftcheck run: [^\n]+(:\d+:\d+)?: /m,
     },
   ],
   [

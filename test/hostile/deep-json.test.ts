@@ -134,9 +134,11 @@ cases:
           const result = await runCli(args, { cwd: project.dir });
           expect(result.stderr, args.join(' ')).not.toMatch(/internal error/);
           expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
-          expect(result.stderr).toContain(`report.json: line ${at + 1} `);
+          expect(result.stderr).toContain(`report.json: line ${at + 1}: `);
           expect(result.stderr).toMatch(message);
-          expect(result.stderr).toMatch(/driftcheck report RUN_DIR/);
+          expect(result.stderr).toMatch(
+            /re-render it from its journal with `driftcheck report \S+reports\/\S+`/,
+          );
         }
       }
     } finally {
