@@ -164,7 +164,7 @@ async function* rawCases(file: string, dir: string): AsyncGenerator<[number | nu
       // Re-indented by hand or by a tool (`jq .`): not one case a line. Before any case
       // was read, the whole file is parsed below; after, the file is damaged.
       if (layout === 'started')
-        throw new FileError(file, `line ${number} is damaged (${(error as Error).message}); ${remedy(dir)}`, {
+        throw new FileError(file, `line ${number}: damaged (${(error as Error).message}); ${remedy(dir)}`, {
           cause: error,
         });
       layout = false;

@@ -124,7 +124,7 @@ cases:
           () => lines[at]!.replace(/"usage":\{[^}]*\}/, `"usage":${DEEP}`),
           /nested more than 256 levels deep/,
         ],
-        [() => lines[at]!.slice(0, 40), /is damaged \(/],
+        [() => lines[at]!.slice(0, 40), /: damaged \(/],
       ] as const) {
         await writeFile(report, lines.map((line, i) => (i === at ? damage() : line)).join('\n'));
         for (const args of [
