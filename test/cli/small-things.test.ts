@@ -87,7 +87,7 @@ describe('small things a user trips on', () => {
       const merged = await runCli(['merge', ...dirs, '--out', 'merged'], { cwd: project.dir });
       expect(merged.code, merged.stderr).toBe(1); // the demo's regressions, as an unsharded run
       expect((await readReport(join(project.dir, 'merged'))).summary).toMatchObject({
-        cases: 9,
+        cases: 15,
         regressed: 4,
       });
     } finally {
