@@ -1,7 +1,8 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
-import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult, ServedBy } from '../types.js';
+import { copyRecorded } from '../record/registry.js';
+import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
 import type { PlannedCase } from './plan.js';
 
 /**
@@ -44,7 +45,8 @@ export function resultFromOutcome(
     redacted: outcome.redacted,
   });
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
-  if (completion) servedBy(result, completion);
+  // What served it, only the fields the service gave (journal lines stay short).
+  if (completion) copyRecorded(result, completion);
   return result;
 }
 
@@ -52,25 +54,6 @@ export function resultFromOutcome(
 function refusalText(outcome: CallOutcome): string | null {
   if (outcome.status !== 'error' || outcome.error.kind !== 'refusal') return null;
   return outcome.completion?.refusal ?? outcome.error.message;
-}
-
-/** The fields of ServedBy, copied from a completion to its sample. */
-const SERVED_BY = [
-  'provider',
-  'system_fingerprint',
-  'native_finish_reason',
-  'refusal',
-  'reasoning_tokens',
-  'cached_tokens',
-] as const satisfies readonly (keyof ServedBy)[];
-
-/** Copies what served the answer onto the sample, only the fields the service gave (journal lines stay short). */
-function servedBy(result: ServedBy, completion: ServedBy): void {
-  for (const field of SERVED_BY) copyGiven(result, completion, field);
-}
-
-function copyGiven<K extends keyof ServedBy>(to: ServedBy, from: ServedBy, field: K): void {
-  if (from[field] != null) to[field] = from[field];
 }
 
 /** A planned sample that was never sent (budget pause, auth stop, interrupt). */

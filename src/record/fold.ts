@@ -1,0 +1,99 @@
+import type { BaselineCase, CaseEntry, Drift, SampleResult } from '../types.js';
+import type { Fold } from './field.js';
+import { RECORDED_FIELDS, type RecordedCase, type RecordedStats, type RecordedSuite } from './registry.js';
+import { Tally } from '../fold/tally.js';
+
+interface Placed {
+  field: string;
+  at: 'case' | 'stats';
+  name: string;
+  fold: Fold<unknown, unknown>;
+}
+
+/** Every fold of every field, flattened once: a case's state is one array in this order. */
+const FOLDS: readonly Placed[] = RECORDED_FIELDS.flatMap(([field, f]) =>
+  (['case', 'stats'] as const).flatMap((at) =>
+    Object.entries(f[at] ?? {}).map(([name, fold]) => ({ field, at, name, fold })),
+  ),
+);
+
+/** A new case's fold state for the recorded fields. */
+export function startRecorded(): unknown[] {
+  return FOLDS.map((p) => p.fold.start());
+}
+
+/** Folds one sent sample's recorded fields into its case's state. */
+export function addRecorded(state: unknown[], sample: SampleResult): void {
+  const values = sample as unknown as Record<string, unknown>;
+  FOLDS.forEach((p, i) => {
+    const value = values[p.field];
+    if (value != null) state[i] = p.fold.add(state[i], value);
+  });
+}
+
+function outputs(
+  at: 'case' | 'stats',
+  state: readonly unknown[],
+  first: SampleResult | null,
+  failure: SampleResult | null,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const of = (s: SampleResult | null, field: string) =>
+    ((s as unknown as Record<string, unknown> | null)?.[field] ?? null) as unknown;
+  FOLDS.forEach((p, i) => {
+    if (p.at !== at) return;
+    out[p.name] = p.fold.result(state[i], { first: of(first, p.field), failure: of(failure, p.field) });
+  });
+  return out;
+}
+
+/** The case entry's recorded fields, from its state and the samples it kept whole. */
+export function recordedCase(
+  state: readonly unknown[],
+  first: SampleResult | null,
+  failure: SampleResult | null,
+): RecordedCase {
+  return outputs('case', state, first, failure) as RecordedCase;
+}
+
+/** The recorded fields of the case entry's `stats`. */
+export function recordedStats(state: readonly unknown[]): RecordedStats {
+  return outputs('stats', state, null, null) as RecordedStats;
+}
+
+/** The suite's recorded lists: every value of a case list, most cases first. */
+export function recordedSuite(cases: readonly CaseEntry[]): RecordedSuite {
+  const out: Record<string, unknown> = {};
+  for (const [, f] of RECORDED_FIELDS) {
+    for (const [name, { from }] of Object.entries(f.suite ?? {})) {
+      const tally = new Tally<unknown>();
+      for (const c of cases)
+        for (const v of (c as unknown as Record<string, unknown[]>)[from] ?? []) tally.add(v);
+      out[name] = tally.byFrequency();
+    }
+  }
+  return out as RecordedSuite;
+}
+
+/** What a baseline case stores of the recorded fields: the case's value, when it has one. */
+export function recordedBaseline(entry: CaseEntry, into: BaselineCase): void {
+  const values = entry as unknown as Record<string, unknown>;
+  const target = into as unknown as Record<string, unknown>;
+  for (const [name, f] of RECORDED_FIELDS) {
+    const value = f.baseline ? values[f.baseline.from] : undefined;
+    if (value != null && value !== '') target[name] = value;
+  }
+}
+
+/** Drift of the recorded fields against the baseline's stored values, in registry order. */
+export function recordedDrift(
+  current: Readonly<Record<string, unknown>>,
+  baseline: BaselineCase,
+  candidate: boolean,
+): Drift[] {
+  const stored = baseline as unknown as Record<string, unknown>;
+  // Each field reports only its declared kinds, which DriftKind includes.
+  return RECORDED_FIELDS.flatMap(([name, f]) =>
+    f.drift ? (f.drift.diff({ baseline: stored[name], current, candidate }) as Drift[]) : [],
+  );
+}
