@@ -1,4 +1,4 @@
-import type { CheckResult, Completion } from '../types.js';
+import type { BaselineCase, CheckResult, Completion, CompletionRequest } from '../types.js';
 import { contains } from './kinds/contains.js';
 import { equals } from './kinds/equals.js';
 import { finishReason } from './kinds/finish-reason.js';
@@ -17,6 +17,19 @@ export interface CheckProblem {
   hint: string;
 }
 
+/** The request a case sent, in the services' own shape (messages with every field, params as given). */
+export type CheckRequest = Pick<CompletionRequest, 'model' | 'messages' | 'params'>;
+
+/**
+ * What a check sees of one sample: the answer, the request that asked for it (to judge a
+ * call against what was declared), and the case's baseline entry (null without one).
+ */
+export interface CheckContext {
+  completion: Completion;
+  request: CheckRequest;
+  baseline: BaselineCase | null;
+}
+
 /**
  * One check type: everything the suite loader, the validator, the runner and the shipped
  * JSON Schema know of it. Adding a check is one module in `kinds/` and one line in CHECKS.
@@ -28,8 +41,8 @@ export interface CheckDefinition<V> {
   parse(value: unknown): V;
   /** What the schema cannot say about a value (a regex that does not compile); `where` names it. */
   problems?(value: unknown, where: string, options: { allowAlias?: boolean }): CheckProblem[];
-  /** Evaluates one completion. Without it the runner evaluates the check itself (judge: it calls a service). */
-  run?(value: V, completion: Completion): CheckResult;
+  /** Evaluates one sample. Without it the runner evaluates the check itself (judge: it calls a service). */
+  run?(value: V, context: CheckContext): CheckResult;
 }
 
 /** Every check type by its name in `expect:`: the unions, lists and schema are derived from it. */

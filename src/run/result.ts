@@ -2,8 +2,8 @@ import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
 import { copyRecorded } from '../record/registry.js';
-import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
-import type { PlannedCase } from './plan.js';
+import type { BaselineCase, CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
+import { type PlannedCase, plannedRequest } from './plan.js';
 
 /**
  * Turns one call's outcome into the sample's result, local checks evaluated (judges run
@@ -14,6 +14,7 @@ export function resultFromOutcome(
   outcome: CallOutcome,
   startedAt: string,
   prices?: Prices,
+  baseline: BaselineCase | null = null,
 ): SampleResult {
   const completion = outcome.completion;
   const failed = outcome.status === 'error';
@@ -22,12 +23,13 @@ export function resultFromOutcome(
   // it is (a `not_contains: "I can't"` fails on it, and says so); on any other error every
   // expectation, judges included, shows as not evaluated.
   const local = splitExpectations(planned.case.expect).local;
+  const request = plannedRequest(planned);
   const checks =
     refusal !== null && completion
-      ? runChecks(local, { ...completion, content: refusal })
-      : failed
+      ? runChecks(local, { completion: { ...completion, content: refusal }, request, baseline })
+      : failed || !completion
         ? runChecks(planned.case.expect, null)
-        : runChecks(local, completion);
+        : runChecks(local, { completion, request, baseline });
   const result = newResult(planned, {
     model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,

@@ -193,7 +193,11 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     outcome = await executePlan({
       plan: todo,
       ...(options.config.prices ? { prices: options.config.prices } : {}),
-      baselineContent: (suite, caseId) => baselines.held(suite)?.cases[caseId]?.content ?? null,
+      baselineCase: (suite, caseId) => {
+        // Own keys only: a case id is user text ("__proto__").
+        const held = baselines.held(suite);
+        return held && Object.hasOwn(held.cases, caseId) ? held.cases[caseId]! : null;
+      },
       adaptive: {
         cases: adaptiveCases,
         todo: [...planSamples(adaptiveCases)].filter((p) => !done.has(p.key)),
