@@ -60,13 +60,24 @@ export interface SourceLocation {
 
 export type Role = 'system' | 'user' | 'assistant';
 
+/**
+ * One chat message in the services' own (OpenAI) shape, carried to the service with every
+ * field it has. The suite schema decides which fields a suite may write (today role and content).
+ */
 export interface Message {
   role: Role;
   content: string;
+  name?: string;
+  tool_calls?: unknown[];
+  tool_call_id?: string;
 }
 
-/** Request parameters a suite may set; `reasoning_effort` is sent to direct services only. */
+/**
+ * Request parameters, sent as the suite wrote them (the suite schema refuses any it does not
+ * declare); a kind's own ones (`provider`, `reasoning_effort`) only to that kind (its adapter's `params`).
+ */
 export interface RequestParams {
+  [param: string]: unknown;
   max_tokens?: number;
   temperature?: number;
   top_p?: number;
