@@ -22,7 +22,8 @@ export type CheckRequest = Pick<CompletionRequest, 'model' | 'messages' | 'param
 
 /**
  * What a check sees of one sample: the answer, the request that asked for it (to judge a
- * call against what was declared), and the case's baseline entry (null without one).
+ * call against what was declared), and the case's baseline entry — for a check whose
+ * `usesBaseline` says so (baselines are held during a run only for those); null otherwise or without one.
  */
 export interface CheckContext {
   completion: Completion;
@@ -41,6 +42,8 @@ export interface CheckDefinition<V> {
   parse(value: unknown): V;
   /** What the schema cannot say about a value (a regex that does not compile); `where` names it. */
   problems?(value: unknown, where: string, options: { allowAlias?: boolean }): CheckProblem[];
+  /** True when `run` (or the runner, for a judge) reads the case's baseline: the run then holds the suite's baseline. */
+  usesBaseline?(value: V): boolean;
   /** Evaluates one sample. Without it the runner evaluates the check itself (judge: it calls a service). */
   run?(value: V, context: CheckContext): CheckResult;
 }

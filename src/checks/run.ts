@@ -10,6 +10,11 @@ export const NOT_EVALUATED = 'not evaluated: the call failed';
  */
 export const JUDGE_NOT_RUN = 'not evaluated: judge checks are run by the runner (runJudge), not by runChecks';
 
+/** Whether an expectation reads the case's baseline while the run goes (see CheckDefinition.usesBaseline). */
+export function usesBaseline(e: Expectation): boolean {
+  return (CHECKS[e.type] as CheckDefinition<unknown>).usesBaseline?.(e.value) ?? false;
+}
+
 /**
  * Evaluates a case's expectations against one sample (its completion, request and baseline),
  * in `expect:` order; null means the call failed. Pure: pass only local expectations (see
