@@ -1,4 +1,4 @@
-import { recordedBaseline } from '../record/fold.js';
+import { recordedBaseline } from '../record/baseline.js';
 import type { Baseline, BaselineCase, CaseEntry } from '../types.js';
 
 export interface BaselineInput {

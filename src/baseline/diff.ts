@@ -1,5 +1,5 @@
 import type { Baseline, BaselineCase, CaseEntry, Drift, DriftTolerance } from '../types.js';
-import { recordedDrift } from '../record/fold.js';
+import { recordedDrift } from '../record/baseline.js';
 import type { RecordedCase } from '../record/registry.js';
 import { servedChange } from '../record/served-change.js';
 import { contentDrift, usageDrift } from './answer-drift.js';
@@ -34,7 +34,7 @@ export type DiffedCase = Pick<
   CaseEntry,
   'status' | 'error' | 'checks' | 'model' | 'models' | 'finish_reason' | 'usage' | 'content' | 'pass_rate'
 > &
-  Partial<RecordedCase>;
+  RecordedCase;
 
 /** The case's verdict against the baseline's status: errors, refusals, regressions and fixes. */
 function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {

@@ -1,3 +1,4 @@
+import { recordedBaselineProblem } from '../record/baseline.js';
 import type { Baseline } from '../types.js';
 
 const STATUSES = new Set(['pass', 'fail', 'error']);
@@ -21,7 +22,7 @@ function caseProblem(c: unknown): string | null {
   if (c.samples !== undefined && !(isRecord(c.samples) && typeof c.samples.pass === 'number')) {
     return 'has malformed samples';
   }
-  return null;
+  return recordedBaselineProblem(c);
 }
 
 /** Checks a parsed baseline file; the error names the field, for a message that says what to fix. */

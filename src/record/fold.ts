@@ -1,4 +1,4 @@
-import type { BaselineCase, CaseEntry, Drift, SampleResult } from '../types.js';
+import type { CaseEntry, SampleResult } from '../types.js';
 import type { Fold } from './field.js';
 import { RECORDED_FIELDS, type RecordedCase, type RecordedStats, type RecordedSuite } from './registry.js';
 import { Tally } from '../fold/tally.js';
@@ -73,27 +73,4 @@ export function recordedSuite(cases: readonly CaseEntry[]): RecordedSuite {
     }
   }
   return out as RecordedSuite;
-}
-
-/** What a baseline case stores of the recorded fields: the case's value, when it has one. */
-export function recordedBaseline(entry: CaseEntry, into: BaselineCase): void {
-  const values = entry as unknown as Record<string, unknown>;
-  const target = into as unknown as Record<string, unknown>;
-  for (const [name, f] of RECORDED_FIELDS) {
-    const value = f.baseline ? values[f.baseline.from] : undefined;
-    if (value != null && value !== '') target[name] = value;
-  }
-}
-
-/** Drift of the recorded fields against the baseline's stored values, in registry order. */
-export function recordedDrift(
-  current: Readonly<Record<string, unknown>>,
-  baseline: BaselineCase,
-  candidate: boolean,
-): Drift[] {
-  const stored = baseline as unknown as Record<string, unknown>;
-  // Each field reports only its declared kinds, which DriftKind includes.
-  return RECORDED_FIELDS.flatMap(([name, f]) =>
-    f.drift ? (f.drift.diff({ baseline: stored[name], current, candidate }) as Drift[]) : [],
-  );
 }
