@@ -36,7 +36,7 @@ export interface CheckContext {
  * JSON Schema know of it. Adding a check is one module in `kinds/` and one line in CHECKS.
  */
 export interface CheckDefinition<V> {
-  /** JSON Schema of the value under `- <type>:`; schemas/suite.schema.json holds exactly these (`npm run schemas`). */
+  /** JSON Schema of the value under `- <type>:`; schemas/suite.schema.json holds exactly these (`npm run build` writes them). */
   schema: Record<string, unknown>;
   /** The schema-valid YAML value as the expectation's value. */
   parse(value: unknown): V;

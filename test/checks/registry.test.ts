@@ -12,7 +12,7 @@ const schema = JSON.parse(
 };
 
 describe('the check registry', () => {
-  it('is what the shipped suite schema lists, fragment for fragment (npm run schemas writes it)', () => {
+  it('is what the shipped suite schema lists, fragment for fragment (npm run build writes it)', () => {
     expect(Object.keys(schema.definitions.expectation.properties)).toEqual(CHECK_TYPES);
     for (const type of CHECK_TYPES)
       expect(schema.definitions.expectation.properties[type], type).toEqual(CHECKS[type].schema);
