@@ -23,9 +23,11 @@ export interface Kept<V> {
 export interface Fold<V, R> {
   /** The entry value's schema, given the field's value schema. */
   schema(value: JsonSchema): JsonSchema;
-  start(): unknown;
-  /** Called for every sent sample that has the field (never with null). */
-  add(state: unknown, value: V): unknown;
+  /**
+   * State kept per case over every sample; absent for a fold that reads only the samples a
+   * case keeps anyway (then a case costs nothing more). `add` gets every sent sample that has the field.
+   */
+  state?: { start(): unknown; add(state: unknown, value: V): unknown };
   result(state: unknown, kept: Kept<V>): R;
 }
 

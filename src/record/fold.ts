@@ -8,27 +8,40 @@ interface Placed {
   at: 'case' | 'stats';
   name: string;
   fold: Fold<unknown, unknown>;
+  /** Its place in a case's state, when it keeps one. */
+  slot: number | null;
 }
 
-/** Every fold of every field, flattened once: a case's state is one array in this order. */
-const FOLDS: readonly Placed[] = RECORDED_FIELDS.flatMap(([field, f]) =>
-  (['case', 'stats'] as const).flatMap((at) =>
-    Object.entries(f[at] ?? {}).map(([name, fold]) => ({ field, at, name, fold })),
-  ),
-);
+/** Every fold of every field, flattened once; those that keep state get a slot in a case's state array. */
+const FOLDS: readonly Placed[] = (() => {
+  let slots = 0;
+  return RECORDED_FIELDS.flatMap(([field, f]) =>
+    (['case', 'stats'] as const).flatMap((at) =>
+      Object.entries(f[at] ?? {}).map(([name, fold]) => ({
+        field,
+        at,
+        name,
+        fold,
+        slot: fold.state ? slots++ : null,
+      })),
+    ),
+  );
+})();
+const STATEFUL = FOLDS.filter((p) => p.slot !== null);
 
-/** A new case's fold state for the recorded fields. */
+/** A new case's fold state for the recorded fields (one slot per fold that keeps state). */
 export function startRecorded(): unknown[] {
-  return FOLDS.map((p) => p.fold.start());
+  return STATEFUL.map((p) => p.fold.state!.start());
 }
 
 /** Folds one sent sample's recorded fields into its case's state. */
 export function addRecorded(state: unknown[], sample: SampleResult): void {
   const values = sample as unknown as Record<string, unknown>;
-  FOLDS.forEach((p, i) => {
+  for (let i = 0; i < STATEFUL.length; i++) {
+    const p = STATEFUL[i]!;
     const value = values[p.field];
-    if (value != null) state[i] = p.fold.add(state[i], value);
-  });
+    if (value != null) state[i] = p.fold.state!.add(state[i], value);
+  }
 }
 
 function outputs(
@@ -40,10 +53,11 @@ function outputs(
   const out: Record<string, unknown> = {};
   const of = (s: SampleResult | null, field: string) =>
     ((s as unknown as Record<string, unknown> | null)?.[field] ?? null) as unknown;
-  FOLDS.forEach((p, i) => {
-    if (p.at !== at) return;
-    out[p.name] = p.fold.result(state[i], { first: of(first, p.field), failure: of(failure, p.field) });
-  });
+  for (const p of FOLDS) {
+    if (p.at !== at) continue;
+    const kept = { first: of(first, p.field), failure: of(failure, p.field) };
+    out[p.name] = p.fold.result(p.slot === null ? null : state[p.slot], kept);
+  }
   return out;
 }
 

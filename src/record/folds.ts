@@ -7,8 +7,6 @@ const nullable = (value: JsonSchema): JsonSchema => ({ ...value, type: [value.ty
 export function firstValue<V>(): Fold<V, V | null> {
   return {
     schema: nullable,
-    start: () => null,
-    add: (state) => state,
     result: (_state, kept) => kept.first,
   };
 }
@@ -22,12 +20,14 @@ export function firstOrFailure<V>(): Fold<V, V | null> {
 export function everyValue<V>(): Fold<V, V[]> {
   return {
     schema: (value) => ({ type: 'array', items: value }),
-    // No Tally until a value arrives: most fields are absent on most services.
-    start: () => null,
-    add: (state, value) => {
-      const tally = (state as Tally<V> | null) ?? new Tally<V>();
-      tally.add(value);
-      return tally;
+    state: {
+      // No Tally until a value arrives: most fields are absent on most services.
+      start: () => null,
+      add: (state, value) => {
+        const tally = (state as Tally<V> | null) ?? new Tally<V>();
+        tally.add(value);
+        return tally;
+      },
     },
     result: (state) => (state === null ? [] : (state as Tally<V>).byFrequency()),
   };
@@ -37,8 +37,10 @@ export function everyValue<V>(): Fold<V, V[]> {
 export function sum(): Fold<number, number> {
   return {
     schema: (value) => ({ ...value, minimum: 0 }),
-    start: () => 0,
-    add: (state, value) => (Number.isFinite(value) ? (state as number) + value : state),
+    state: {
+      start: () => 0,
+      add: (state, value) => (Number.isFinite(value) ? (state as number) + value : state),
+    },
     result: (state) => state as number,
   };
 }
