@@ -1,5 +1,13 @@
+import type { DriftKind } from './baseline/drift-kinds.js';
 import type { CheckType, Expectation } from './checks/registry.js';
 import type { ExitCode } from './exit-codes.js';
+import type {
+  Recorded,
+  RecordedBaseline,
+  RecordedCase,
+  RecordedStats,
+  RecordedSuite,
+} from './record/registry.js';
 
 /**
  * Shared domain types. Every stage of the pipeline (suite → service → run → checks →
@@ -53,13 +61,24 @@ export interface SourceLocation {
 
 export type Role = 'system' | 'user' | 'assistant';
 
+/**
+ * One chat message in the services' own (OpenAI) shape, carried to the service with every
+ * field it has. The suite schema decides which fields a suite may write (today role and content).
+ */
 export interface Message {
   role: Role;
   content: string;
+  name?: string;
+  tool_calls?: unknown[];
+  tool_call_id?: string;
 }
 
-/** Request parameters a suite may set; `reasoning_effort` is sent to direct services only. */
+/**
+ * Request parameters, sent as the suite wrote them (the suite schema refuses any it does not
+ * declare); a kind's own ones (`provider`, `reasoning_effort`) only to that kind (its adapter's `params`).
+ */
 export interface RequestParams {
+  [param: string]: unknown;
   max_tokens?: number;
   temperature?: number;
   top_p?: number;
@@ -227,20 +246,12 @@ export interface Usage {
   cost?: number | null;
 }
 
-/** What served an answer, where the service says: on each completion, and kept on its sample. */
-export interface ServedBy {
-  /** Router: the provider that served (another provider answers the same model differently). */
-  provider?: string | null;
-  system_fingerprint?: string | null;
-  /** The provider's own finish reason (router: `native_finish_reason`). */
-  native_finish_reason?: string | null;
-  /** `message.refusal`: the model's refusal text. */
-  refusal?: string | null;
-  /** `usage.completion_tokens_details.reasoning_tokens`. */
-  reasoning_tokens?: number | null;
-  /** `usage.prompt_tokens_details.cached_tokens`. */
-  cached_tokens?: number | null;
-}
+/**
+ * What served an answer, where the service says (provider, system_fingerprint, …): on each
+ * completion, and kept on its sample. Declared once per field in src/record/fields/.
+ */
+export type ServedBy = Recorded;
+export type { DriftKind } from './baseline/drift-kinds.js';
 
 export interface Completion extends ServedBy {
   id: string | null;
@@ -310,24 +321,6 @@ export interface CheckResult {
   /** A judge check's call: the concrete judge model, its usage and its verdict. */
   judge?: JudgeCall;
 }
-
-export type DriftKind =
-  | 'regressed'
-  | 'fixed'
-  | 'model_changed'
-  | 'finish_reason_changed'
-  | 'usage_changed'
-  | 'content_changed'
-  | 'new_error'
-  | 'new_case'
-  | 'missing_case'
-  | 'pass_rate_dropped'
-  | 'provider_changed'
-  | 'fingerprint_changed'
-  | 'error_changed'
-  | 'refused'
-  | 'pass_rate_trending_down'
-  | 'weak_baseline';
 
 export type DriftSeverity = 'fail' | 'warn' | 'info';
 
@@ -417,11 +410,10 @@ export interface DistinctAnswer {
 }
 
 /** Sums and percentiles over a case's sent samples. */
-export interface SampleStats {
+export interface SampleStats extends RecordedStats {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  reasoning_tokens: number;
   /** Sum of the known costs (USD), null when no sample reported one. */
   cost: number | null;
   /** Samples that reported usage, and of those, a cost. */
@@ -449,7 +441,7 @@ export interface SampleStats {
  * answer fields (`model` … `content`) are those of its first sent sample by repeat, the one
  * a baseline keeps; `first_failure` is the first failing or erroring sample whole.
  */
-export interface CaseEntry {
+export interface CaseEntry extends RecordedCase {
   /** `suite/case`. */
   id: string;
   suite: string;
@@ -463,14 +455,9 @@ export interface CaseEntry {
   pass_rate: PassRate | null;
   sampling?: 'auto';
   model: string | null;
-  /** Every concrete model, provider and fingerprint that answered, most frequent first. */
+  /** Every concrete model that answered, most frequent first (recorded fields add providers, fingerprints). */
   models: string[];
-  provider: string | null;
-  providers: string[];
-  system_fingerprint: string | null;
-  fingerprints: string[];
   finish_reason: string | null;
-  native_finish_reason: string | null;
   usage: Usage | null;
   cache_status: string | null;
   response_id: string | null;
@@ -482,7 +469,6 @@ export interface CaseEntry {
   /** Passing samples per expectation, in `checks` order. */
   check_passes: number[];
   content: string | null;
-  refusal: string | null;
   /** Distinct answers, most frequent first (at most DISTINCT_ANSWERS; the rest counted in other_answers). */
   answers: DistinctAnswer[];
   other_answers: number;
@@ -505,7 +491,7 @@ export interface CaseHistory {
 
 // ─── Baselines ───────────────────────────────────────────────────────────────
 
-export interface BaselineCase {
+export interface BaselineCase extends RecordedBaseline {
   status: 'pass' | 'fail' | 'error';
   requested_model: string;
   model: string | null;
@@ -516,9 +502,6 @@ export interface BaselineCase {
   checks: { type: CheckType; pass: boolean }[];
   /** Outcome of every sample when the case was repeated. */
   samples?: { pass: number; total: number };
-  /** What served the accepted answer (router), when the service said. */
-  provider?: string | null;
-  system_fingerprint?: string | null;
 }
 
 /** `baselines/<suite>.json`: committed, reviewable. */
@@ -643,15 +626,13 @@ export interface TokenTotals {
   cost: number | null;
 }
 
-export interface SuiteReport {
+export interface SuiteReport extends RecordedSuite {
   suite: string;
   file: string;
   service: string;
   requested_model: string;
   /** Concrete models that answered. */
   models: string[];
-  /** Providers that served (router), when the service said. */
-  providers: string[];
   /** `baselines/<suite>.json` when one existed. */
   baseline: string | null;
   /** Suite-level drift (missing_case, pass_rate_dropped across cases, usage_changed). */

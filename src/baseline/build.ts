@@ -1,3 +1,4 @@
+import { recordedBaseline } from '../record/baseline.js';
 import type { Baseline, BaselineCase, BaselineProvenance, CaseEntry } from '../types.js';
 
 export interface BaselineInput {
@@ -38,8 +39,7 @@ export function baselineCase(c: CaseEntry): BaselineCase {
     checks: c.checks.map((k) => ({ type: k.type, pass: k.pass })),
   };
   if (c.samples.sent > 1) entry.samples = { pass: c.samples.passed, total: c.samples.sent };
-  if (c.provider) entry.provider = c.provider;
-  if (c.system_fingerprint) entry.system_fingerprint = c.system_fingerprint;
+  recordedBaseline(c, entry);
   return entry;
 }
 

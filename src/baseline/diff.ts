@@ -1,4 +1,7 @@
 import type { Baseline, BaselineCase, CaseEntry, Drift, DriftTolerance } from '../types.js';
+import { recordedDrift } from '../record/baseline.js';
+import type { RecordedCase } from '../record/registry.js';
+import { servedChange } from '../record/served-change.js';
 import { contentDrift, usageDrift } from './answer-drift.js';
 import { mergeTolerance } from './tolerance.js';
 import { suiteUsageDrift } from './usage-totals.js';
@@ -13,7 +16,7 @@ export interface DiffOptions {
    * two run-wide numbers above. diffSuite fills it per case from its `tolerances`.
    */
   tolerance?: DriftTolerance;
-  /** A `--model`/`--models` candidate run: another model, provider or fingerprint is what the user asked for (info; SERVED_SEVERITY). */
+  /** A `--model`/`--models` candidate run: another model, provider or fingerprint is what the user asked for (info). */
   candidate?: boolean;
 }
 
@@ -26,21 +29,12 @@ function runLayer(options: DiffOptions): DriftTolerance {
   };
 }
 
-/** What the differ reads of a case: its verdict, its first answer, and what served it. */
+/** What the differ reads of a case: its verdict, its first answer, and what served it (its recorded fields). */
 export type DiffedCase = Pick<
   CaseEntry,
-  | 'status'
-  | 'error'
-  | 'checks'
-  | 'model'
-  | 'models'
-  | 'providers'
-  | 'fingerprints'
-  | 'finish_reason'
-  | 'usage'
-  | 'content'
-  | 'pass_rate'
->;
+  'status' | 'error' | 'checks' | 'model' | 'models' | 'finish_reason' | 'usage' | 'content' | 'pass_rate'
+> &
+  RecordedCase;
 
 /** The case's verdict against the baseline's status: errors, refusals, regressions and fixes. */
 function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
@@ -102,61 +96,23 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
 }
 
 /**
- * How much a change of what served the answers weighs, nightly and in a candidate run. A
- * nightly run asked for the baseline's model, so another model, provider or backend is
- * news; a `--model`/`--models` candidate changes them by design (a Claude candidate against
- * a GPT baseline is served by another vendor), so there they are information — the
- * candidate's answers and checks still decide whether it regressed.
- */
-const SERVED_SEVERITY = {
-  model_changed: { nightly: 'warn', candidate: 'info' },
-  // Another provider serves the same catalog model on other hardware, quantisation and
-  // limits: one of the commonest real causes of drift behind a router.
-  provider_changed: { nightly: 'fail', candidate: 'info' },
-  fingerprint_changed: { nightly: 'warn', candidate: 'info' },
-} as const satisfies Record<string, Record<'nightly' | 'candidate', Drift['severity']>>;
-
-/**
- * What served the answers against what served the baseline's: the concrete model, the
- * router's provider and the backend fingerprint. Every sample counts, so one sample of ten
- * served elsewhere is seen.
+ * What served the answers against what served the baseline's: the concrete model, then each
+ * recorded field's own rule (the router's provider, the backend fingerprint, …). Another
+ * model is news on a nightly run (warn), information on a candidate run.
  */
 function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean): Drift[] {
-  const drift: Drift[] = [];
-  const run = candidate ? 'candidate' : 'nightly';
-  const served = (
-    kind: keyof typeof SERVED_SEVERITY,
-    label: string,
-    seen: readonly string[],
-    was: string | null | undefined,
-    note: string,
-  ) => {
-    const now = was == null ? [] : seen.filter((v) => v !== was);
-    if (now.length === 0) return;
-    drift.push({
-      kind,
-      severity: SERVED_SEVERITY[kind][run],
-      baseline: was,
-      current: now.length === 1 ? now[0] : now,
-      message: `${label} changed: ${was} → ${now.join(', ')}${candidate ? ' (candidate run)' : note}`,
-    });
-  };
-  served('model_changed', 'model', current.models, base.model, '');
-  served(
-    'provider_changed',
-    'provider',
-    current.providers,
-    base.provider,
-    ' (pin it with params.provider: { only: [...], allow_fallbacks: false })',
-  );
-  served(
-    'fingerprint_changed',
-    'system_fingerprint',
-    current.fingerprints,
-    base.system_fingerprint,
-    ' (the backend configuration changed)',
-  );
-  return drift;
+  return [
+    ...servedChange({
+      kind: 'model_changed',
+      label: 'model',
+      severity: { nightly: 'warn', candidate: 'info' },
+      seen: current.models,
+      was: base.model,
+      candidate,
+      note: '',
+    }),
+    ...recordedDrift(current, base, candidate),
+  ];
 }
 
 /** The drift of a case the baseline does not have: the same frozen list for every such case. */

@@ -1,6 +1,7 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { ajv2020Library } from '../util/lazy.js';
-import type { CheckResult, Completion } from '../types.js';
+import type { CheckResult } from '../types.js';
+import type { CheckContext } from './registry.js';
 import { extractJson } from './extract-json.js';
 
 /**
@@ -47,7 +48,10 @@ export function formatAjvErrors(errors: ErrorObject[]): string {
 }
 
 /** `json_schema`: the first JSON value in the content (see extractJson) must validate (JSON Schema 2020-12). */
-export function checkJsonSchema(schema: Record<string, unknown>, c: Completion): CheckResult {
+export function checkJsonSchema(
+  schema: Record<string, unknown>,
+  { completion: c }: CheckContext,
+): CheckResult {
   const validate = validatorFor(schema);
   if (!(validate instanceof Function)) {
     return {

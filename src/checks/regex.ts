@@ -1,4 +1,5 @@
-import type { CheckResult, Completion } from '../types.js';
+import type { CheckResult } from '../types.js';
+import type { CheckContext } from './registry.js';
 import { excerptAround, quote } from './quote.js';
 
 /** `/pattern/flags` literal form; anything else is a bare pattern with no flags. */
@@ -16,7 +17,7 @@ export function parseRegex(value: string): { regex: RegExp } | { error: string }
 }
 
 /** `regex`: JS RegExp search anywhere in the content (anchor with ^…$ to match the whole). */
-export function checkRegex(value: string, c: Completion): CheckResult {
+export function checkRegex(value: string, { completion: c }: CheckContext): CheckResult {
   const parsed = parseRegex(value);
   if ('error' in parsed)
     return { type: 'regex', pass: false, message: `invalid regex ${quote(value)}: ${parsed.error}` };

@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../service/models.js';
-import type { CheckResult, Completion } from '../types.js';
+import type { BaselineCase, CheckResult, Completion, CompletionRequest } from '../types.js';
 import { contains } from './kinds/contains.js';
 import { equals } from './kinds/equals.js';
 import { finishReason } from './kinds/finish-reason.js';
@@ -33,19 +33,35 @@ export interface CheckProblem {
   severity?: 'warning';
 }
 
+/** The request a case sent, in the services' own shape (messages with every field, params as given). */
+export type CheckRequest = Pick<CompletionRequest, 'model' | 'messages' | 'params'>;
+
+/**
+ * What a check sees of one sample: the answer, the request that asked for it (to judge a
+ * call against what was declared), and the case's baseline entry — for a check whose
+ * `usesBaseline` says so (baselines are held during a run only for those); null otherwise or without one.
+ */
+export interface CheckContext {
+  completion: Completion;
+  request: CheckRequest;
+  baseline: BaselineCase | null;
+}
+
 /**
  * One check type: everything the suite loader, the validator, the runner and the shipped
  * JSON Schema know of it. Adding a check is one module in `kinds/` and one line in CHECKS.
  */
 export interface CheckDefinition<V> {
-  /** JSON Schema of the value under `- <type>:`; schemas/suite.schema.json holds exactly these (`npm run schemas`). */
+  /** JSON Schema of the value under `- <type>:`; schemas/suite.schema.json holds exactly these (`npm run build` writes them). */
   schema: Record<string, unknown>;
   /** The schema-valid YAML value as the expectation's value. */
   parse(value: unknown): V;
   /** What the schema cannot say about a value (a regex that does not compile); `where` names it. */
   problems?(value: unknown, where: string, options: SuiteCheckOptions): CheckProblem[];
-  /** Evaluates one completion. Without it the runner evaluates the check itself (judge: it calls a service). */
-  run?(value: V, completion: Completion): CheckResult;
+  /** True when `run` (or the runner, for a judge) reads the case's baseline: the run then holds the suite's baseline. */
+  usesBaseline?(value: V): boolean;
+  /** Evaluates one sample. Without it the runner evaluates the check itself (judge: it calls a service). */
+  run?(value: V, context: CheckContext): CheckResult;
 }
 
 /** Every check type by its name in `expect:`: the unions, lists and schema are derived from it. */

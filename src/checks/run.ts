@@ -1,5 +1,5 @@
-import type { CheckResult, Completion } from '../types.js';
-import { CHECKS, type CheckDefinition, type Expectation } from './registry.js';
+import type { CheckResult } from '../types.js';
+import { CHECKS, type CheckContext, type CheckDefinition, type Expectation } from './registry.js';
 
 /** Message of every check when there is no completion to look at; the runner decides the status. */
 export const NOT_EVALUATED = 'not evaluated: the call failed';
@@ -10,20 +10,26 @@ export const NOT_EVALUATED = 'not evaluated: the call failed';
  */
 export const JUDGE_NOT_RUN = 'not evaluated: judge checks are run by the runner (runJudge), not by runChecks';
 
-/**
- * Evaluates a case's expectations against one completion, in `expect:` order; null means the
- * call failed. Pure: pass only local expectations (see splitExpectations).
- */
-export function runChecks(expect: Expectation[], completion: Completion | null): CheckResult[] {
-  if (completion === null) return expect.map((e) => ({ type: e.type, pass: false, message: NOT_EVALUATED }));
-  return expect.map((e) => runCheck(e, completion));
+/** Whether an expectation reads the case's baseline while the run goes (see CheckDefinition.usesBaseline). */
+export function usesBaseline(e: Expectation): boolean {
+  return (CHECKS[e.type] as CheckDefinition<unknown>).usesBaseline?.(e.value) ?? false;
 }
 
-function runCheck(e: Expectation, c: Completion): CheckResult {
+/**
+ * Evaluates a case's expectations against one sample (its completion, request and baseline),
+ * in `expect:` order; null means the call failed. Pure: pass only local expectations (see
+ * splitExpectations).
+ */
+export function runChecks(expect: Expectation[], context: CheckContext | null): CheckResult[] {
+  if (context === null) return expect.map((e) => ({ type: e.type, pass: false, message: NOT_EVALUATED }));
+  return expect.map((e) => runCheck(e, context));
+}
+
+function runCheck(e: Expectation, context: CheckContext): CheckResult {
   const definition = CHECKS[e.type] as CheckDefinition<unknown>;
   if (!definition.run) return { type: e.type, pass: false, message: JUDGE_NOT_RUN };
   try {
-    return definition.run(e.value, c);
+    return definition.run(e.value, context);
   } catch (error) {
     // A RangeError is a resource limit (stack depth, string length) reached on this answer:
     // the check could not evaluate it, which fails this check, not the whole run. Anything

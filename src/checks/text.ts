@@ -1,4 +1,5 @@
-import type { CheckResult, Completion } from '../types.js';
+import type { CheckResult } from '../types.js';
+import type { CheckContext } from './registry.js';
 import { excerptAround, quote } from './quote.js';
 
 /**
@@ -11,7 +12,7 @@ export function foldCase(text: string): string {
 }
 
 /** `contains`: case-sensitive substring. */
-export function checkContains(value: string, c: Completion): CheckResult {
+export function checkContains(value: string, { completion: c }: CheckContext): CheckResult {
   const pass = c.content.includes(value);
   return {
     type: 'contains',
@@ -23,7 +24,7 @@ export function checkContains(value: string, c: Completion): CheckResult {
 }
 
 /** `not_contains`: case-sensitive substring must be absent; the failure shows where it was found. */
-export function checkNotContains(value: string, c: Completion): CheckResult {
+export function checkNotContains(value: string, { completion: c }: CheckContext): CheckResult {
   const at = c.content.indexOf(value);
   const pass = at < 0;
   return {
@@ -36,7 +37,7 @@ export function checkNotContains(value: string, c: Completion): CheckResult {
 }
 
 /** `icontains`: substring after Unicode-aware case folding (see foldCase). */
-export function checkIcontains(value: string, c: Completion): CheckResult {
+export function checkIcontains(value: string, { completion: c }: CheckContext): CheckResult {
   const pass = foldCase(c.content).includes(foldCase(value));
   return {
     type: 'icontains',
@@ -51,7 +52,7 @@ export function checkIcontains(value: string, c: Completion): CheckResult {
  * `equals`: exact comparison after trimming surrounding whitespace on both sides, because
  * models routinely add a trailing newline that no suite author means to test.
  */
-export function checkEquals(value: string, c: Completion): CheckResult {
+export function checkEquals(value: string, { completion: c }: CheckContext): CheckResult {
   const expected = value.trim();
   const actual = c.content.trim();
   const pass = actual === expected;
@@ -65,7 +66,7 @@ export function checkEquals(value: string, c: Completion): CheckResult {
 }
 
 /** `finish_reason`: exact match of the completion's finish reason. */
-export function checkFinishReason(value: string, c: Completion): CheckResult {
+export function checkFinishReason(value: string, { completion: c }: CheckContext): CheckResult {
   const pass = c.finish_reason === value;
   const actual = c.finish_reason === null ? 'none' : quote(c.finish_reason);
   return {
@@ -78,7 +79,7 @@ export function checkFinishReason(value: string, c: Completion): CheckResult {
 }
 
 /** `non_empty: true` wants non-whitespace content; `non_empty: false` wants blank content. */
-export function checkNonEmpty(value: boolean, c: Completion): CheckResult {
+export function checkNonEmpty(value: boolean, { completion: c }: CheckContext): CheckResult {
   const nonEmpty = c.content.trim() !== '';
   const pass = nonEmpty === value;
   let message: string;
@@ -91,7 +92,7 @@ export function checkNonEmpty(value: boolean, c: Completion): CheckResult {
 }
 
 /** `max_completion_tokens`: usage.completion_tokens must be reported and at most the value. */
-export function checkMaxCompletionTokens(value: number, c: Completion): CheckResult {
+export function checkMaxCompletionTokens(value: number, { completion: c }: CheckContext): CheckResult {
   const used = c.usage?.completion_tokens ?? null;
   if (used === null) {
     const why = c.usage === null ? 'the response carried no usage' : 'usage had no completion_tokens';

@@ -1,5 +1,7 @@
 import { nearestRank } from '../stats/nearest-rank.js';
 import type { DistinctAnswer, ErrorKind, SampleResult } from '../types.js';
+import { addRecorded, startRecorded } from '../record/fold.js';
+import { Tally } from './tally.js';
 
 /** How many distinct answers a case entry lists; the rest are counted, not kept. */
 export const DISTINCT_ANSWERS = 8;
@@ -23,8 +25,8 @@ export class CaseFold {
   answers: Map<string | null, DistinctAnswer> | null = null;
   otherAnswers = 0;
   readonly models = new Tally<string>();
-  readonly providers = new Tally<string>();
-  readonly fingerprints = new Tally<string>();
+  /** The recorded fields' fold state (src/record/): providers, fingerprints, reasoning tokens, … */
+  readonly recorded = startRecorded();
   readonly errorKinds = new Tally<ErrorKind>();
   /** Passing samples per expectation index. */
   readonly checkPasses: number[] = [];
@@ -32,7 +34,6 @@ export class CaseFold {
   promptTokens = 0;
   completionTokens = 0;
   totalTokens = 0;
-  reasoningTokens = 0;
   withUsage = 0;
   cost: number | null = null;
   withCost = 0;
@@ -65,8 +66,7 @@ export class CaseFold {
       this.firstFailure = sample;
     this.countAnswer(sample);
     this.models.add(sample.model);
-    this.providers.add(sample.provider ?? null);
-    this.fingerprints.add(sample.system_fingerprint ?? null);
+    addRecorded(this.recorded, sample);
     this.errorKinds.add(sample.error?.kind ?? null);
     sample.checks.forEach((check, i) => {
       this.checkPasses[i] = (this.checkPasses[i] ?? 0) + (check.pass ? 1 : 0);
@@ -98,7 +98,6 @@ export class CaseFold {
         }
       }
     }
-    if (known(sample.reasoning_tokens)) this.reasoningTokens += sample.reasoning_tokens;
     this.attempts += sample.attempts;
     this.waitMs += sample.wait_ms;
     if (sample.redacted) this.redacted = true;
@@ -124,43 +123,6 @@ export class CaseFold {
   }
 
   private pending: DistinctAnswer | null = null;
-}
-
-/**
- * Counts of a few values (models, providers, error kinds) without a Map for the common case
- * of one value: a run of 100,000 single-sample cases would otherwise hold 400,000 Maps.
- */
-export class Tally<K> {
-  private only: K | null = null;
-  private onlyCount = 0;
-  private counts: Map<K, number> | null = null;
-
-  add(key: K | null): void {
-    if (key === null) return;
-    if (this.counts === null && (this.only === null || this.only === key)) {
-      this.only = key;
-      this.onlyCount++;
-      return;
-    }
-    if (this.counts === null) {
-      this.counts = new Map([[this.only!, this.onlyCount]]);
-      this.only = null;
-    }
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-  }
-
-  /** Every value with its count. */
-  entries(): [K, number][] {
-    if (this.counts) return [...this.counts];
-    return this.only === null ? [] : [[this.only, this.onlyCount]];
-  }
-
-  /** The values, most frequent first (ties in first-seen order). */
-  byFrequency(): K[] {
-    return this.entries()
-      .sort((a, b) => b[1] - a[1])
-      .map(([key]) => key);
-  }
 }
 
 /** p50, p95 and max of a case's latencies (nearest rank), or null without any. */

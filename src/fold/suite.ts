@@ -12,7 +12,9 @@ import type {
   SuiteReport,
   TokenTotals,
 } from '../types.js';
-import { CaseFold, latencySummary, Tally } from './case-fold.js';
+import { recordedCase, recordedStats, recordedSuite } from '../record/fold.js';
+import { CaseFold, latencySummary } from './case-fold.js';
+import { Tally } from './tally.js';
 import { analysePassRates, baselineSamples, type CaseStats } from './pass-rates.js';
 
 export interface SuiteFoldInput {
@@ -78,18 +80,14 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   });
   drift.push(...rates.suiteDrift);
   const models = new Tally<string>();
-  const providers = new Tally<string>();
-  for (const { fold } of folded) {
-    for (const [m] of fold.models.entries()) models.add(m);
-    for (const [p] of fold.providers.entries()) providers.add(p);
-  }
+  for (const { fold } of folded) for (const [m] of fold.models.entries()) models.add(m);
   const suite: SuiteReport = {
     suite: plan.suite,
     file: plan.file,
     service: cases.find((c) => c.samples.sent > 0)?.service ?? plan.service,
     requested_model: cases[0]?.requested_model ?? plan.requested_model,
     models: models.byFrequency().sort(),
-    providers: providers.byFrequency(),
+    ...recordedSuite(cases),
     baseline: baseline ? input.baselinePath : null,
     drift,
     cases: cases.length,
@@ -143,12 +141,8 @@ function caseEntry(
       : null,
     model: first?.model ?? null,
     models: fold.models.byFrequency(),
-    provider: first?.provider ?? null,
-    providers: fold.providers.byFrequency(),
-    system_fingerprint: first?.system_fingerprint ?? null,
-    fingerprints: fold.fingerprints.byFrequency(),
+    ...recordedCase(fold.recorded, first, fold.firstFailure),
     finish_reason: first?.finish_reason ?? null,
-    native_finish_reason: first?.native_finish_reason ?? null,
     usage: first?.usage ?? null,
     cache_status: first?.cache_status ?? null,
     response_id: first?.response_id ?? null,
@@ -158,7 +152,6 @@ function caseEntry(
     checks: first?.checks ?? [],
     check_passes: fold.checkPasses,
     content: first?.content ?? null,
-    refusal: first?.refusal ?? fold.firstFailure?.refusal ?? null,
     answers: fold.answers ? [...fold.answers.values()].sort((a, b) => b.count - a.count) : [],
     other_answers: fold.otherAnswers,
     // The first sample is shown whole already; a later failing one is kept beside it.
@@ -167,7 +160,7 @@ function caseEntry(
       prompt_tokens: fold.promptTokens,
       completion_tokens: fold.completionTokens,
       total_tokens: fold.totalTokens,
-      reasoning_tokens: fold.reasoningTokens,
+      ...recordedStats(fold.recorded),
       cost: fold.cost === null ? null : roundCost(fold.cost),
       with_usage: fold.withUsage,
       with_cost: fold.withCost,

@@ -1,6 +1,6 @@
-import type { CheckResult, Prices, SampleResult, ServiceClient, StopReason } from '../types.js';
+import type { BaselineCase, CheckResult, Prices, SampleResult, ServiceClient, StopReason } from '../types.js';
 import type { Journal } from '../journal/write.js';
-import type { PlannedCase, PlannedCaseGroup } from './plan.js';
+import { type PlannedCase, type PlannedCaseGroup, plannedRequest } from './plan.js';
 import { runJudge } from '../checks/judge-run.js';
 import { splitExpectations } from '../checks/judge.js';
 import { isBudgetCondition, isRunStop, stopKindOf } from '../error-kinds.js';
@@ -29,8 +29,8 @@ export interface ExecuteOptions {
   onThrottle?: (service: string, concurrency: number) => void;
   /** Prices per model, for a cost where the service reports none. */
   prices?: Prices;
-  /** The baseline answer of a case, for judges comparing against it. */
-  baselineContent?: (suite: string, caseId: string) => string | null;
+  /** A case's baseline entry: what its checks see, and the answer judges compare against. */
+  baselineCase?: (suite: string, caseId: string) => BaselineCase | null;
   /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
   adaptive?: {
     baselineSamples: (suite: string, caseId: string) => Samples;
@@ -91,9 +91,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
         startedAt = now().toISOString();
         return client
           .complete({
-            model: planned.model,
-            messages: planned.case.messages,
-            params: planned.params,
+            ...plannedRequest(planned),
             case_key: planned.key,
             ...(planned.case.sim ? { sim: planned.case.sim } : {}),
             ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
@@ -120,7 +118,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       stop ??= { kind: 'paused', error: outcome.error };
       return;
     }
-    let result = resultFromOutcome(planned, outcome, startedAt, options.prices);
+    const baseline = options.baselineCase?.(planned.suite.suite, planned.case.id) ?? null;
+    let result = resultFromOutcome(planned, outcome, startedAt, options.prices, baseline);
     // A judge reads the answer, or the refusal the model gave instead of one.
     const answer =
       outcome.status === 'ok'
@@ -129,7 +128,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
           ? (result.refusal ?? result.error.message)
           : null;
     if (typeof answer === 'string') {
-      const judged = await runJudges(planned, answer);
+      const judged = await runJudges(planned, answer, baseline?.content ?? null);
       if (judged.stop) {
         // The judge hit a budget or access condition: no verdict, so the sample is not run.
         stop ??= judged.stop;
@@ -146,14 +145,13 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   };
 
   /** A case's judge checks: one call each, through the judge service's own client. */
-  const runJudges = async (planned: PlannedCase, content: string) => {
+  const runJudges = async (planned: PlannedCase, content: string, baseline: string | null) => {
     const checks: CheckResult[] = [];
     let redacted = false;
     const { judges } = splitExpectations(planned.case.expect);
     for (const [i, spec] of judges.entries()) {
       const service = spec.service ?? planned.service;
       const client = options.clients.get(service)!;
-      const baseline = options.baselineContent?.(planned.suite.suite, planned.case.id) ?? null;
       const { check, outcome } = await throttles.get(service)!.limit(() =>
         runJudge(spec, content, baseline, client, {
           ...(options.prices ? { prices: options.prices } : {}),

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
-import type { RequestParams, SkippedSuite, Suite, SuiteCase } from '../types.js';
+import type { CompletionRequest, RequestParams, SkippedSuite, Suite, SuiteCase } from '../types.js';
 
 /** One request to send: a case, one of its repeats, with the model and service it runs on. */
 export interface PlannedCase {
@@ -18,6 +18,13 @@ export interface PlannedCase {
   adaptive: boolean;
   /** The case's position in the unsharded plan (filter applied): shards merge back into this order. */
   ordinal: number;
+}
+
+/** What a planned sample asks the service: sent as is, and what its checks see as the request. */
+export function plannedRequest(
+  planned: PlannedCase,
+): Pick<CompletionRequest, 'model' | 'messages' | 'params'> {
+  return { model: planned.model, messages: planned.case.messages, params: planned.params };
 }
 
 export interface PlanOptions {

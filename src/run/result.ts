@@ -1,8 +1,9 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
-import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult, ServedBy } from '../types.js';
-import type { PlannedCase } from './plan.js';
+import { copyRecorded } from '../record/registry.js';
+import type { BaselineCase, CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
+import { type PlannedCase, plannedRequest } from './plan.js';
 
 /**
  * Turns one call's outcome into the sample's result, local checks evaluated (judges run
@@ -13,6 +14,7 @@ export function resultFromOutcome(
   outcome: CallOutcome,
   startedAt: string,
   prices?: Prices,
+  baseline: BaselineCase | null = null,
 ): SampleResult {
   const completion = outcome.completion;
   const failed = outcome.status === 'error';
@@ -21,12 +23,13 @@ export function resultFromOutcome(
   // it is (a `not_contains: "I can't"` fails on it, and says so); on any other error every
   // expectation, judges included, shows as not evaluated.
   const local = splitExpectations(planned.case.expect).local;
+  const request = plannedRequest(planned);
   const checks =
     refusal !== null && completion
-      ? runChecks(local, { ...completion, content: refusal })
-      : failed
+      ? runChecks(local, { completion: { ...completion, content: refusal }, request, baseline })
+      : failed || !completion
         ? runChecks(planned.case.expect, null)
-        : runChecks(local, completion);
+        : runChecks(local, { completion, request, baseline });
   const result = newResult(planned, {
     model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
@@ -44,7 +47,8 @@ export function resultFromOutcome(
     redacted: outcome.redacted,
   });
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
-  if (completion) servedBy(result, completion);
+  // What served it, only the fields the service gave (journal lines stay short).
+  if (completion) copyRecorded(result, completion);
   return result;
 }
 
@@ -52,25 +56,6 @@ export function resultFromOutcome(
 function refusalText(outcome: CallOutcome): string | null {
   if (outcome.status !== 'error' || outcome.error.kind !== 'refusal') return null;
   return outcome.completion?.refusal ?? outcome.error.message;
-}
-
-/** The fields of ServedBy, copied from a completion to its sample. */
-const SERVED_BY = [
-  'provider',
-  'system_fingerprint',
-  'native_finish_reason',
-  'refusal',
-  'reasoning_tokens',
-  'cached_tokens',
-] as const satisfies readonly (keyof ServedBy)[];
-
-/** Copies what served the answer onto the sample, only the fields the service gave (journal lines stay short). */
-function servedBy(result: ServedBy, completion: ServedBy): void {
-  for (const field of SERVED_BY) copyGiven(result, completion, field);
-}
-
-function copyGiven<K extends keyof ServedBy>(to: ServedBy, from: ServedBy, field: K): void {
-  if (from[field] != null) to[field] = from[field];
 }
 
 /** A planned sample that was never sent (budget pause, auth stop, interrupt). */

@@ -5,6 +5,7 @@ import { acceptReport } from '../baseline/accept.js';
 import { baselineReader } from '../baseline/cache.js';
 import { readBaseline } from '../baseline/store.js';
 import { judgeTargets } from '../checks/judge.js';
+import { usesBaseline } from '../checks/run.js';
 import { unconfiguredServices } from '../config/services.js';
 import { isRunStop } from '../error-kinds.js';
 import { InputError, UsageError } from '../errors.js';
@@ -204,7 +205,11 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     outcome = await executePlan({
       plan: todo,
       ...(options.config.prices ? { prices: options.config.prices } : {}),
-      baselineContent: (suite, caseId) => baselines.held(suite)?.cases[caseId]?.content ?? null,
+      baselineCase: (suite, caseId) => {
+        // Own keys only: a case id is user text ("__proto__").
+        const held = baselines.held(suite);
+        return held && Object.hasOwn(held.cases, caseId) ? held.cases[caseId]! : null;
+      },
       adaptive: {
         cases: adaptiveCases,
         todo: [...planSamples(adaptiveCases)].filter((p) => !done.has(p.key)),
@@ -401,14 +406,10 @@ function countDone(cases: readonly PlannedCaseGroup[], done: ReadonlySet<string>
   return n;
 }
 
-/** Suites whose cases read their baseline while they run: `repeat: auto`, or a judge comparing against it. */
+/** Suites whose cases read their baseline while they run: `repeat: auto`, or a check that uses it (a judge comparing against it). */
 function needsBaselineWhileRunning(suite: Suite): boolean {
   return (
-    suite.repeat === 'auto' ||
-    suite.cases.some(
-      (c) =>
-        c.repeat === 'auto' || c.expect.some((e) => e.type === 'judge' && e.value.equivalent_to_baseline),
-    )
+    suite.repeat === 'auto' || suite.cases.some((c) => c.repeat === 'auto' || c.expect.some(usesBaseline))
   );
 }
 

@@ -1,5 +1,6 @@
-import type { CaseError, Completion, ErrorKind, ServedBy, ServiceKind, Usage } from '../types.js';
-import { intern } from '../util/intern.js';
+import { count, internedString, text } from '../record/read.js';
+import { extractRecorded } from '../record/registry.js';
+import type { CaseError, Completion, ErrorKind, ServiceKind, Usage } from '../types.js';
 import { ADAPTERS } from './adapters/index.js';
 import { type ErrorFields, isRecord, readErrorFields, readErrorObject } from './error-fields.js';
 
@@ -7,16 +8,6 @@ import { type ErrorFields, isRecord, readErrorFields, readErrorObject } from './
 export interface Normalized {
   completion: Completion;
   error: CaseError | null;
-}
-
-const internOrNull = (value: string | null): string | null => (value === null ? null : intern(value));
-
-function strOrNull(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function count(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
 /** `usage` is optional on both services; absent or malformed → null, not zeros. */
@@ -70,12 +61,13 @@ export function normalizeCompletion(
   const message = first && isRecord(first.message) ? first.message : null;
   const content = message ? readContent(message) : '';
   const completion: Completion = {
-    id: strOrNull(root.id),
-    model: internOrNull(strOrNull(root.model)),
+    id: text(root.id),
+    model: internedString(root.model),
     content: content ?? '',
-    finish_reason: first ? internOrNull(strOrNull(first.finish_reason)) : null,
+    finish_reason: first ? internedString(first.finish_reason) : null,
     usage: readUsage(root.usage),
-    ...servedBy(root, first, message),
+    // What served it (provider, system_fingerprint, refusal, …): each recorded field reads its own.
+    ...extractRecorded({ body: root, choice: first, message }),
   };
   const fail = (errorKind: ErrorKind, text: string, fields?: ErrorFields): Normalized => ({
     completion,
@@ -123,32 +115,6 @@ export function normalizeCompletion(
     return fail('empty_content', `the model returned no content${hint}`);
   }
   return { completion, error: null };
-}
-
-/**
- * What served the answer, where the body says: the router's `provider` (documented in its
- * chunk examples, not in its OpenAPI ChatResult) and `native_finish_reason`, both services'
- * `system_fingerprint`, the message's `refusal`, reasoning and cached token counts
- * (`usage.completion_tokens_details.reasoning_tokens`, `usage.prompt_tokens_details.cached_tokens`).
- */
-function servedBy(
-  root: Record<string, unknown>,
-  choice: Record<string, unknown> | null,
-  message: Record<string, unknown> | null,
-): Required<ServedBy> {
-  const usage = isRecord(root.usage) ? root.usage : {};
-  const details = (key: string, field: string): number | null => {
-    const d = usage[key];
-    return isRecord(d) ? count(d[field]) : null;
-  };
-  return {
-    provider: internOrNull(strOrNull(root.provider)),
-    system_fingerprint: internOrNull(strOrNull(root.system_fingerprint)),
-    native_finish_reason: choice ? internOrNull(strOrNull(choice.native_finish_reason)) : null,
-    refusal: message ? strOrNull(message.refusal) : null,
-    reasoning_tokens: details('completion_tokens_details', 'reasoning_tokens'),
-    cached_tokens: details('prompt_tokens_details', 'cached_tokens'),
-  };
 }
 
 function serviceName(kind: ServiceKind): string {

@@ -39,23 +39,29 @@ export function chatCompletionsUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
 }
 
-/** The JSON body: the seed's minimal fields plus the sampling params a suite set. */
+/** Parameters some kind of service owns (an adapter's `params`): sent to that kind only. */
+const KIND_PARAMS = new Set(Object.values(ADAPTERS).flatMap((adapter) => adapter.params));
+
+/**
+ * The JSON body in the services' own shape: the model, the messages with every field they
+ * have, and the request's parameters as given (max_tokens defaulted from the config), less
+ * those another kind of service owns — its adapter adds or removes only its own.
+ */
 export function buildChatBody(
   kind: ServiceKind,
   request: CompletionRequest,
   defaultMaxTokens: number,
 ): Record<string, unknown> {
-  const { params } = request;
-  const body: Record<string, unknown> = {
+  const own = ADAPTERS[kind].params;
+  const params = Object.entries(request.params).filter(
+    ([key, value]) => value !== undefined && (!KIND_PARAMS.has(key) || own.includes(key)),
+  );
+  return {
     model: request.model,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-    max_tokens: params.max_tokens ?? defaultMaxTokens,
+    messages: request.messages.map((m) => ({ ...m })),
+    max_tokens: defaultMaxTokens,
+    ...Object.fromEntries(params),
   };
-  if (typeof params.temperature === 'number') body.temperature = params.temperature;
-  if (typeof params.top_p === 'number') body.top_p = params.top_p;
-  if (typeof params.seed === 'number') body.seed = params.seed;
-  // What else this kind of service documents (reasoning_effort, provider preferences): its adapter says.
-  return { ...body, ...ADAPTERS[kind].requestParams(params) };
 }
 
 /** Builds URL, headers and body for one call; sim headers only when talking to the simulator. */

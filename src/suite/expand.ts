@@ -71,7 +71,8 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
     c.prompt !== undefined ? [{ role: 'user', content: c.prompt }] : (c.messages ?? []);
   return {
     id: c.id,
-    messages: system.concat(asked.map((m): Message => ({ role: m.role, content: m.content }))),
+    // Every field of a message is kept (the schema decides which a suite may write).
+    messages: system.concat(asked.map((m): Message => ({ ...m }))),
     expect: (c.expect ?? []).map(toExpectation),
     ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
     ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),

@@ -1,19 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { type DiffedCase, type DiffOptions, diffCase } from '../../src/baseline/diff.js';
 import type { Baseline, BaselineCase, DriftKind, DriftSeverity, SampleResult } from '../../src/types.js';
+import { addRecorded, recordedCase, startRecorded } from '../../src/record/fold.js';
 import { foldSamples } from '../helpers/fold.js';
 import { baselineCase, caseError, result } from './fixtures.js';
 
 /** One sample as the case it is when sampled once: what diffCase reads of a case entry. */
 function asCase(sample: SampleResult): DiffedCase {
+  const recorded = startRecorded();
+  addRecorded(recorded, sample);
   return {
+    // What served it (providers, fingerprints, …), folded as the run folds it.
+    ...recordedCase(recorded, sample, sample.status === 'pass' ? null : sample),
     status: sample.status,
     error: sample.error,
     checks: sample.checks,
     model: sample.model,
     models: sample.model ? [sample.model] : [],
-    providers: sample.provider ? [sample.provider] : [],
-    fingerprints: sample.system_fingerprint ? [sample.system_fingerprint] : [],
     finish_reason: sample.finish_reason,
     usage: sample.usage,
     content: sample.content,

@@ -138,6 +138,14 @@ describe('baseline store', () => {
       /missing required key 'status' in cases\.x/,
     ],
     [
+      'a recorded field of the wrong type',
+      JSON.stringify({
+        ...sample(),
+        cases: { x: { ...Object.values(sample().cases)[0], provider: 5 } },
+      }),
+      /case "x" has a provider that is neither a string nor null/,
+    ],
+    [
       'another suite',
       JSON.stringify({ ...sample(), suite: 'other' }),
       /belongs to suite "other", not "refunds"/,

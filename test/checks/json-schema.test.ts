@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractJson } from '../../src/checks/extract-json.js';
 import { runChecks } from '../../src/checks/run.js';
+import { contextOf } from '../helpers/check-context.js';
 import type { Completion } from '../../src/types.js';
 
 const order = {
@@ -14,7 +15,7 @@ function completion(content: string): Completion {
 }
 
 function check(content: string, schema: Record<string, unknown> = order) {
-  const [result] = runChecks([{ type: 'json_schema', value: schema }], completion(content));
+  const [result] = runChecks([{ type: 'json_schema', value: schema }], contextOf(completion(content)));
   return result!;
 }
 

@@ -9,6 +9,7 @@ import {
   splitExpectations,
 } from '../../src/checks/judge.js';
 import { JUDGE_NOT_RUN, runChecks } from '../../src/checks/run.js';
+import { contextOf } from '../helpers/check-context.js';
 import type { CheckResult, Completion, Expectation, JudgeSpec, Suite } from '../../src/types.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 import { makeCase, makeReport } from '../report/fixture.js';
@@ -37,7 +38,7 @@ describe('splitExpectations', () => {
   });
 
   it('runChecks fails a judge that was not split off, loudly', () => {
-    const [check] = runChecks([{ type: 'judge', value: spec }], completion('x'));
+    const [check] = runChecks([{ type: 'judge', value: spec }], contextOf(completion('x')));
     expect(check).toEqual({ type: 'judge', pass: false, message: JUDGE_NOT_RUN });
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECK_TYPES, CHECKS, type CheckDefinition } from '../../src/checks/registry.js';
 import { runChecks } from '../../src/checks/run.js';
+import { contextOf } from '../helpers/check-context.js';
 import { toExpectation } from '../../src/suite/expectations.js';
 
 const schema = JSON.parse(
@@ -11,7 +12,7 @@ const schema = JSON.parse(
 };
 
 describe('the check registry', () => {
-  it('is what the shipped suite schema lists, fragment for fragment (npm run schemas writes it)', () => {
+  it('is what the shipped suite schema lists, fragment for fragment (npm run build writes it)', () => {
     expect(Object.keys(schema.definitions.expectation.properties)).toEqual(CHECK_TYPES);
     for (const type of CHECK_TYPES)
       expect(schema.definitions.expectation.properties[type], type).toEqual(CHECKS[type].schema);
@@ -30,25 +31,25 @@ describe('the check registry', () => {
   ])('parses %j and runs it through its own module', (item, type, content, pass) => {
     const expectation = toExpectation(item);
     expect(expectation.type).toBe(type);
-    const [check] = runChecks([expectation], {
-      id: null,
-      model: 'm',
-      content,
-      finish_reason: 'stop',
-      usage: { prompt_tokens: 1, completion_tokens: 9, total_tokens: 10 },
-    });
+    const [check] = runChecks(
+      [expectation],
+      contextOf({
+        id: null,
+        model: 'm',
+        content,
+        finish_reason: 'stop',
+        usage: { prompt_tokens: 1, completion_tokens: 9, total_tokens: 10 },
+      }),
+    );
     expect(check).toMatchObject({ type, pass });
   });
 
   it('leaves judge to the runner: it has no run, and runChecks says so instead of passing it', () => {
     expect((CHECKS.judge as CheckDefinition<unknown>).run).toBeUndefined();
-    const [check] = runChecks([toExpectation({ judge: { model: 'openai/gpt-4o-mini', rubric: 'polite' } })], {
-      id: null,
-      model: 'm',
-      content: 'hi',
-      finish_reason: 'stop',
-      usage: null,
-    });
+    const [check] = runChecks(
+      [toExpectation({ judge: { model: 'openai/gpt-4o-mini', rubric: 'polite' } })],
+      contextOf({ id: null, model: 'm', content: 'hi', finish_reason: 'stop', usage: null }),
+    );
     expect(check).toMatchObject({ type: 'judge', pass: false });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_EVALUATED, runChecks } from '../../src/checks/run.js';
+import { contextOf } from '../helpers/check-context.js';
 import type { Completion, Expectation, Usage } from '../../src/types.js';
 
 function completion(content: string, extra: Partial<Completion> = {}): Completion {
@@ -195,7 +196,7 @@ const rows: Row[] = [
 
 describe('runChecks', () => {
   it.each(rows)('%s', (_name, expectation, c, pass, message) => {
-    const [result] = runChecks([expectation], c);
+    const [result] = runChecks([expectation], contextOf(c));
     expect(result).toMatchObject({ type: expectation.type, pass });
     expect(result?.message).toMatch(message);
   });
@@ -207,7 +208,7 @@ describe('runChecks', () => {
         { type: 'contains', value: 'nope' },
         { type: 'finish_reason', value: 'stop' },
       ],
-      completion('hello'),
+      contextOf(completion('hello')),
     );
     expect(results.map((r) => [r.type, r.pass])).toEqual([
       ['non_empty', true],
@@ -232,7 +233,7 @@ describe('runChecks', () => {
 
   it('truncates quoted content to about 80 characters and keeps it on one line', () => {
     const long = `${'line one\n'.repeat(50)}end`;
-    const [result] = runChecks([{ type: 'contains', value: 'absent' }], completion(long));
+    const [result] = runChecks([{ type: 'contains', value: 'absent' }], contextOf(completion(long)));
     expect(result?.message).not.toContain('\n');
     expect(result?.message).toContain('…');
     expect(result?.message.length).toBeLessThan(160);
@@ -241,7 +242,7 @@ describe('runChecks', () => {
   it('does not leak regex g-flag state between calls', () => {
     const expectation: Expectation = { type: 'regex', value: '/a/g' };
     const c = completion('a');
-    expect(runChecks([expectation], c)[0]?.pass).toBe(true);
-    expect(runChecks([expectation], c)[0]?.pass).toBe(true);
+    expect(runChecks([expectation], contextOf(c))[0]?.pass).toBe(true);
+    expect(runChecks([expectation], contextOf(c))[0]?.pass).toBe(true);
   });
 });

@@ -62,6 +62,46 @@ describe('buildChatRequest', () => {
     expect(JSON.parse(built.body).provider).toEqual(expected);
   });
 
+  it.each(['router', 'direct'] as const)(
+    "carries the request in the services' own shape (%s): every message field and every other parameter",
+    (kind) => {
+      // What tools will need: an assistant tool call, its result, and tools/tool_choice in params.
+      const messages = [
+        { role: 'user', content: 'Weather in Paris?', name: 'ana' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+        },
+        { role: 'user', content: '18 °C', tool_call_id: 'call_1' },
+      ] satisfies CompletionRequest['messages'];
+      const params = {
+        tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object' } } }],
+        tool_choice: 'auto',
+        response_format: { type: 'json_object' },
+        reasoning_effort: 'low',
+        provider: { only: ['openai'] },
+      };
+      const body = JSON.parse(
+        buildChatRequest(
+          makeService(kind, 'https://example.com/v1'),
+          { ...request, messages, params },
+          directKey,
+        ).body,
+      );
+      expect(body.messages).toEqual(messages);
+      expect(body).toMatchObject({
+        tools: params.tools,
+        tool_choice: 'auto',
+        response_format: params.response_format,
+      });
+      // Each kind gets its own parameter and not the other's.
+      expect([body.provider, body.reasoning_effort]).toEqual(
+        kind === 'router' ? [params.provider, undefined] : [undefined, 'low'],
+      );
+    },
+  );
+
   it('adds attribution headers but never lets them replace auth, framing, cache or sim headers', () => {
     const service = makeService('router', 'https://openrouter.ai/api/v1', {
       headers: {

@@ -47,6 +47,7 @@ export const judge: CheckDefinition<JudgeSpec> = {
     },
   },
   parse: (value) => ({ ...(value as JudgeSpec) }),
+  usesBaseline: (spec) => spec.equivalent_to_baseline === true,
   problems: (value, where, options) =>
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? judgeProblems(value as Record<string, unknown>, where, options)

@@ -10,7 +10,6 @@ export const direct: ServiceAdapter = {
     foreign: (key) => (key.startsWith('sk-or-') ? 'a routing-service key (sk-or-…)' : null),
   },
   // Only Service B documents reasoning_effort; a direct service has no providers to pin.
-  requestParams: (params) =>
-    typeof params.reasoning_effort === 'string' ? { reasoning_effort: params.reasoning_effort } : {},
+  params: ['reasoning_effort'],
   rules: DIRECT_RULES,
 };

@@ -12,8 +12,8 @@ export const router: ServiceAdapter = {
         ? 'a direct-service key (sk-… without sk-or-)'
         : null,
   },
-  // reasoning_effort is not sent: the router would remap or reject it. Its documented
-  // provider preferences are sent as given: a suite pins the provider as it pins the model.
-  requestParams: (params) => (params.provider ? { provider: params.provider } : {}),
+  // Its documented provider preferences, sent as given: a suite pins the provider as it pins
+  // the model. (reasoning_effort, the direct service's, is not sent: the router would remap or reject it.)
+  params: ['provider'],
   rules: ROUTER_RULES,
 };

@@ -1,4 +1,3 @@
-import type { RequestParams } from '../../types.js';
 import type { Rule } from '../rules.js';
 
 /**
@@ -16,8 +15,11 @@ export interface ServiceAdapter {
     /** What a key of the other platform looks like, named for the pre-flight message; null when it looks fine. */
     foreign: (key: string) => string | null;
   };
-  /** The request parameters this kind documents, added to the body as it takes them. */
-  requestParams: (params: RequestParams) => Record<string, unknown>;
+  /**
+   * Request parameters only this kind takes: sent to it as given, never to another kind.
+   * Every other parameter passes through to every kind.
+   */
+  params: readonly string[];
   /** Classification rules for a non-2xx answer, in order (first match wins). */
   rules: readonly Rule[];
 }

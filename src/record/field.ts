@@ -1,0 +1,63 @@
+import type { FieldDrift } from './served-change.js';
+
+/** A JSON Schema fragment, as it goes into schemas/report.schema.json. */
+export type JsonSchema = Record<string, unknown>;
+
+/** The parts of a successful body a recorded field reads from (any may be missing in a malformed one). */
+export interface Answer {
+  body: Record<string, unknown>;
+  choice: Record<string, unknown> | null;
+  message: Record<string, unknown> | null;
+}
+
+/** What a case keeps whole of its samples: the first by repeat and the first failing one. */
+export interface Kept<V> {
+  first: V | null;
+  failure: V | null;
+}
+
+/**
+ * How a field's values over a case's samples become one value of the case entry. The
+ * state is per case and small (a case sampled 100 times costs what one sampled once does).
+ */
+export interface Fold<V, R> {
+  /** The entry value's schema, given the field's value schema. */
+  schema(value: JsonSchema): JsonSchema;
+  /**
+   * State kept per case over every sample; absent for a fold that reads only the samples a
+   * case keeps anyway (then a case costs nothing more). `add` gets every sent sample that has the field.
+   */
+  state?: { start(): unknown; add(state: unknown, value: V): unknown };
+  result(state: unknown, kept: Kept<V>): R;
+}
+
+/** What a field's drift rule sees: the baseline's stored value and the folded case entry. */
+export interface DriftInput<V> {
+  baseline: V | null | undefined;
+  /** The case entry (its recorded fields by name). */
+  current: Readonly<Record<string, unknown>>;
+  /** A `--model`/`--models` candidate run: what served it changed by design. */
+  candidate: boolean;
+}
+
+/**
+ * One recorded field: how it is read from an answer, kept on each sample (journal line),
+ * folded over a case's samples, stored in a baseline, compared as drift, and its schema.
+ * Adding a field is one module in `fields/` and one line in RECORDED (src/record/registry.ts).
+ */
+export interface RecordedField<V> {
+  /** JSON Schema of the value on a sample; the sample's key is absent when the service did not say. */
+  schema: JsonSchema;
+  /** Reads the value from a successful body; null when the body does not say. */
+  extract(answer: Answer): V | null;
+  /** Case-entry fields folded from the samples (required in the report). */
+  case?: Record<string, Fold<V, unknown>>;
+  /** Fields of the case entry's `stats`, folded the same way. */
+  stats?: Record<string, Fold<V, unknown>>;
+  /** Suite fields listing every value of a case list field (`from`), most cases first. */
+  suite?: Record<string, { from: string }>;
+  /** The case-entry field a baseline stores under this field's name, when it has a value. */
+  baseline?: { from: string };
+  /** Drift against the baseline's stored value; `kinds` are the drift kinds it may report. */
+  drift?: { kinds: readonly string[]; diff(input: DriftInput<V>): FieldDrift[] };
+}

@@ -1,0 +1,78 @@
+import type { Answer, Fold, RecordedField } from './field.js';
+import { cachedTokens } from './fields/cached-tokens.js';
+import { nativeFinishReason } from './fields/native-finish-reason.js';
+import { provider } from './fields/provider.js';
+import { reasoningTokens } from './fields/reasoning-tokens.js';
+import { refusal } from './fields/refusal.js';
+import { systemFingerprint } from './fields/system-fingerprint.js';
+
+/**
+ * Every recorded field by its name on a completion, a sample and a baseline: extraction,
+ * the fold, baselines, drift, the report's types and schemas/report.schema.json are derived
+ * from it. Adding a field is one module in `fields/` and one line here.
+ */
+export const RECORDED = {
+  provider,
+  system_fingerprint: systemFingerprint,
+  native_finish_reason: nativeFinishReason,
+  refusal,
+  reasoning_tokens: reasoningTokens,
+  cached_tokens: cachedTokens,
+} as const;
+
+type Registry = typeof RECORDED;
+export type RecordedName = keyof Registry;
+type ValueOf<K extends RecordedName> = NonNullable<ReturnType<Registry[K]['extract']>>;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+type ResultOf<F> = F extends Fold<never, infer R> ? R : never;
+type OutputsAt<P extends 'case' | 'stats'> = UnionToIntersection<
+  {
+    [K in RecordedName]: Registry[K] extends { [Q in P]: infer O }
+      ? { [N in keyof O]: ResultOf<O[N]> }
+      : Record<never, never>;
+  }[RecordedName]
+>;
+
+/** What served an answer, where the service says: on each completion, and kept on its sample. */
+export type Recorded = { [K in RecordedName]?: ValueOf<K> | null };
+/** The case entry's recorded fields (e.g. provider, providers). */
+export type RecordedCase = OutputsAt<'case'>;
+/** The recorded fields of a case entry's `stats` (e.g. reasoning_tokens). */
+export type RecordedStats = OutputsAt<'stats'>;
+/** The suite report's recorded lists (e.g. providers). */
+export type RecordedSuite = UnionToIntersection<
+  {
+    [K in RecordedName]: Registry[K] extends { suite: infer O }
+      ? { [N in keyof O]: ValueOf<K>[] }
+      : Record<never, never>;
+  }[RecordedName]
+>;
+/** What a baseline case stores of the recorded fields, when the service said. */
+export type RecordedBaseline = {
+  [K in RecordedName as Registry[K] extends { baseline: object } ? K : never]?: ValueOf<K> | null;
+};
+/** Drift kinds the recorded fields report (provider_changed, …). */
+export type RecordedDriftKind = {
+  [K in RecordedName]: Registry[K] extends { drift: { kinds: readonly (infer D)[] } } ? D : never;
+}[RecordedName];
+
+/** The registry as plain entries, for code that iterates (typed per field above). */
+export const RECORDED_FIELDS = Object.entries(RECORDED) as [RecordedName, RecordedField<unknown>][];
+
+/** Every recorded field read from a successful body, null where it does not say. */
+export function extractRecorded(answer: Answer): Required<Recorded> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of RECORDED_FIELDS) out[name] = field.extract(answer);
+  return out as Required<Recorded>;
+}
+
+/** Copies the recorded fields onto a sample, only those the service gave (journal lines stay short). */
+export function copyRecorded(to: Recorded, from: Recorded): void {
+  const target = to as Record<string, unknown>;
+  for (const [name] of RECORDED_FIELDS) if (from[name] != null) target[name] = from[name];
+}
+
+/** Drift kinds of the recorded fields, in registry order. */
+export const RECORDED_DRIFT_KINDS = RECORDED_FIELDS.flatMap(([, f]) => f.drift?.kinds ?? []);

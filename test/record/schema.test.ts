@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DRIFT_KINDS } from '../../src/baseline/drift-kinds.js';
+import { CHECK_TYPES } from '../../src/checks/registry.js';
+import { RECORDED } from '../../src/record/registry.js';
+import { GENERATED, reportSchema } from '../../src/report/schema.js';
+
+const shipped = JSON.parse(
+  readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'),
+);
+
+describe('the report schema, generated from the registries', () => {
+  it('is what schemas/report.schema.json holds (npm run build writes it)', () => {
+    expect(reportSchema(shipped)).toEqual(shipped);
+    expect(shipped.$defs.check.properties.type.enum).toEqual(CHECK_TYPES);
+    expect(shipped.$defs.drift.properties.kind.enum).toEqual(DRIFT_KINDS);
+    for (const name of Object.keys(RECORDED))
+      expect(shipped.$defs.sample.properties[name], name).toBeDefined();
+    expect(shipped.$defs.case.required).toEqual(
+      expect.arrayContaining(['providers', 'fingerprints', 'refusal']),
+    );
+  });
+
+  it('drops a generated property whose field left the registry, and keeps hand-written ones', () => {
+    const template = structuredClone(shipped);
+    template.$defs.case.properties.gone = { type: 'string', $comment: GENERATED };
+    template.$defs.case.required.push('gone');
+    const schema = reportSchema(template) as typeof shipped;
+    expect(schema.$defs.case.properties.gone).toBeUndefined();
+    expect(schema.$defs.case.required).not.toContain('gone');
+    expect(schema.$defs.case.properties.content).toEqual(shipped.$defs.case.properties.content);
+  });
+});
