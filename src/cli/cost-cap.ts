@@ -16,8 +16,10 @@ import type { Config, Prices, ServiceConfig, Suite } from '../types.js';
 
 /** `--max-cost USD`: a positive amount of dollars (`0.5`, `$0.5`), or a usage error. */
 export function parseMaxCost(text: string): number {
-  const usd = Number(text.trim().replace(/^\$/, ''));
-  if (!/\d/.test(text) || !Number.isFinite(usd) || usd <= 0)
+  // Plain decimals only: Number() would also take `0x10`, `1e3` and `Infinity`.
+  const plain = /^\$?(?:\d+(?:\.\d*)?|\.\d+)$/.exec(text.trim());
+  const usd = plain ? Number(plain[0].replace('$', '')) : NaN;
+  if (!Number.isFinite(usd) || usd <= 0)
     throw new UsageError(
       `--max-cost expects an amount of US dollars above 0 (for example 0.50), got '${text}'`,
     );

@@ -216,7 +216,7 @@ describe('--max-cost: a cost cap of the user own', () => {
 
   it('a --max-cost that is not an amount is a usage error', async () => {
     const p = await project({ 'suites/spend.yaml': suite(1, { name: 'amount' }) });
-    for (const bad of ['0', '-1', 'ten', '']) {
+    for (const bad of ['0', '-1', 'ten', '', '0x10', 'Infinity']) {
       const run = await runCli(['run', `--max-cost=${bad}`], { cwd: p.dir, env });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('--max-cost expects an amount of US dollars above 0');
