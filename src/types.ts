@@ -45,6 +45,8 @@ export interface Config {
   services: Record<string, ServiceConfig>;
   /** `prices:` — USD per 1M tokens by concrete model id; used where a service reports no usage.cost. */
   prices?: Prices;
+  /** `max_cost:` — the most a run may spend, in USD (`run --max-cost` overrides it). */
+  max_cost?: number;
   /** `history: { dir }` — the nightly history folder, as written in the config (relative to the config file). */
   history?: { dir: string };
 }

@@ -34,6 +34,11 @@ Options:
   --history-force        append tonight even when it is a candidate, simulator, shard or
                          filtered run (the history marks it as forced)
   --allow-alias          run suites that name a ~author/family-latest alias
+  --max-cost USD         the most the run may spend, judge calls included (max_cost in the
+                         config): an estimate over it refuses the run (exit 2, nothing sent);
+                         spent cost reaching it pauses the run (exit 3; --resume continues,
+                         what was spent counting, unless given a new --max-cost)
+  --ignore-estimate      run although the estimate exceeds --max-cost (the cap still pauses it)
 
 Examples:
   driftcheck run --sim suites/demo
@@ -41,6 +46,7 @@ Examples:
   driftcheck run --model anthropic/claude-sonnet-4.5        # a candidate against the baseline
   driftcheck run --providers deepinfra,groq suites/llama.yaml # a model's providers side by side
   driftcheck run suites/ --shard 2/4 --report-dir shards
+  driftcheck run --models openai/gpt-4o,anthropic/claude-sonnet-4.5 --max-cost 2
 `,
   verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim]
 

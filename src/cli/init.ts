@@ -23,6 +23,7 @@ services:
     api_key_env: DIRECT_API_KEY
 
 # history: { dir: .driftcheck/history }     # keep every night: trends, "since when", slow drift
+# max_cost: 2.00                            # USD a run may spend, judges included (run --max-cost overrides)
 `;
 
 const SUITE = `# yaml-language-server: $schema=../node_modules/driftcheck/schemas/suite.schema.json

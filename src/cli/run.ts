@@ -7,7 +7,9 @@ import { type RunMeta, readRunMeta } from '../run/meta.js';
 import { suitesInPlan } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
-import { runSuites } from '../run/run-suites.js';
+import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
+import type { CostCap } from '../run/cost-cap.js';
+import { checkCandidatesEstimate, costCapFor, costLine, listPrices, parseMaxCost } from './cost-cap.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
@@ -22,7 +24,7 @@ import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
 import { loadReport } from '../report/read.js';
-import { parseCandidates, planCandidates, skippedLines } from './candidates.js';
+import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -44,6 +46,8 @@ const OPTIONS = {
   history: { type: 'string' },
   'history-force': { type: 'boolean' },
   'require-baselines': { type: 'boolean' },
+  'max-cost': { type: 'string' },
+  'ignore-estimate': { type: 'boolean' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -78,8 +82,13 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       update_baselines: Boolean(values['update-baselines']),
     };
   }
+  // Read before the config: a mistyped amount is refused without reading anything.
+  if (values['max-cost'] !== undefined) parseMaxCost(values['max-cost']);
 
   let config = await loadConfig(meta.config_file ?? undefined, io.env, io.cwd);
+  const cap = costCapFor(values['max-cost'], meta, config);
+  // Kept in run.json: a resume holds the same cap unless given a new --max-cost.
+  if (!values.resume) meta.max_cost = cap;
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
     {
@@ -117,6 +126,21 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         throw error;
       })
     : null;
+  const costCap = cap
+    ? await capContext(
+        cap,
+        Boolean(values['ignore-estimate']),
+        planned,
+        meta,
+        suites,
+        config,
+        env,
+        baselineDir,
+      ).catch(async (error: unknown) => {
+        await sim?.simulator.close();
+        throw error;
+      })
+    : null;
   const interrupts = watchInterrupts(io, graceMs(io.env));
   const historyDir = project.history(values.history, config);
   const once = (runMeta: typeof meta, dir?: string) =>
@@ -134,6 +158,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         sim: Boolean(sim),
         historyDir,
         historyForce: Boolean(values['history-force']),
+        costCap,
       },
       runMeta,
       dir,
@@ -171,6 +196,8 @@ interface RunContext {
   sim: boolean;
   historyDir: string | null;
   historyForce: boolean;
+  /** The cost cap, held over every run of the command (`--models`: what each spends counts for the next). */
+  costCap: NonNullable<RunSuitesOptions['costCap']> | null;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -204,13 +231,14 @@ async function runAndPrint(
       ...(io.columns ? { columns: io.columns } : {}),
     },
     ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd, force: ctx.historyForce } } : {}),
+    ...(ctx.costCap ? { costCap: ctx.costCap } : {}),
     interrupt: ctx.interrupts.interrupt,
     abortInFlight: ctx.interrupts.abortInFlight,
     onThrottle: (service, concurrency) => {
       progress.finish();
       io.stderr(`driftcheck: ${service} is rate limiting — concurrency now ${concurrency}\n`);
     },
-    onPlan: ({ runDir, planned, alreadyDone, cases, suites }) => {
+    onPlan: ({ runDir, planned, alreadyDone, cases, suites, cost }) => {
       const { shard } = meta.plan;
       const resumed = alreadyDone ? ` (${alreadyDone} already done, resuming)` : '';
       const samples = planned === cases ? '' : ` (${countOf(planned, 'sample')})`;
@@ -220,6 +248,7 @@ async function runAndPrint(
           ? `shard ${shard.index}/${shard.total} drew no case (fewer cases than shards): an empty run for the merge`
           : `${countOf(cases, 'case')}${samples} from ${countOf(suites, 'suite')}${resumed}${ctx.sim ? ' on the embedded simulator' : ''}`;
       io.stderr(`driftcheck: ${what} → ${relative(io.cwd, runDir)}\n`);
+      if (cost) io.stderr(costLine(cost));
       progress.start(planned, alreadyDone);
     },
     onResult: (r) => progress.update(r),
@@ -230,6 +259,8 @@ async function runAndPrint(
   });
   progress.finish();
   const { report, runDir } = result;
+  // The next run of the command (`--models`) starts from what this one spent.
+  if (ctx.costCap && result.spent !== null) ctx.costCap.spentBefore = result.spent;
   await publishSummary(io, runDir, reporters);
   if (result.redacted)
     io.stderr(
@@ -257,6 +288,29 @@ async function runAndPrint(
   );
   if (stopped) io.stderr(stopped);
   return report;
+}
+
+/**
+ * The cost cap as the runs take it: prices from the routing services' model lists, and for
+ * `--models`/`--providers` every candidate's run estimated together before the first is sent
+ * (each run then skips its own check, and counts what the earlier ones spent).
+ */
+async function capContext(
+  cap: CostCap,
+  ignoreEstimate: boolean,
+  planned: PlannedCandidate[] | null,
+  meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>,
+  suites: Suite[],
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  baselineDir: string,
+): Promise<NonNullable<RunSuitesOptions['costCap']>> {
+  const plans = planned ? planned.map((p) => p.plan) : [meta.plan];
+  const prices = await listPrices(suites, plans, config, env);
+  const several = planned !== null && planned.length > 1;
+  if (several && !ignoreEstimate)
+    await checkCandidatesEstimate({ cap, suites, plans, config, baselineDir, listPrices: prices });
+  return { cap, ignoreEstimate: ignoreEstimate || several, listPrices: prices, spentBefore: 0 };
 }
 
 /** How long an interrupted run waits for in-flight requests (DRIFTCHECK_INTERRUPT_GRACE_S, default 10 s). */

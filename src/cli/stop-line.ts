@@ -1,6 +1,7 @@
 import { judgeTargets } from '../checks/judge.js';
 import { EXIT } from '../exit-codes.js';
 import { countOf } from '../report/numbers.js';
+import { isCostCapStop } from '../run/cost-cap.js';
 import type { Config, ReportHead, ServiceConfig, Suite } from '../types.js';
 
 /**
@@ -30,6 +31,9 @@ export function stopLine(
     case EXIT.usage:
       return `stopped: endpoint not found${status} — check base_url of ${names((s) => `service '${s.name}' (${s.base_url})`)}. ${fixed}\n`;
     default:
+      // The user's own cap: resuming under the same cap sends nothing, so the hint asks for more.
+      if (isCostCapStop(error))
+        return `${run.status}: ${error!.message}; ${countOf(summary.not_run, 'case')} not run. Resume with a larger cap (what was spent counts toward it): ${resume} --max-cost USD\n`;
       // A budget pause or an interrupt: nothing to fix, the rest is sent on resume.
       return `${run.status}: ${countOf(summary.not_run, 'case')} not run. Resume with: ${resume}\n`;
   }

@@ -55,5 +55,14 @@ function checkConfig(yaml: YamlMapping, file: string, env: NodeJS.ProcessEnv): V
   const prices = yaml.data.prices as Prices | undefined;
   const priced = prices === undefined ? {} : { prices: Object.fromEntries(Object.entries(prices)) };
   const history = yaml.data.history as { dir: string } | undefined;
-  return { value: { file, services, ...priced, ...(history ? { history: { dir: history.dir } } : {}) } };
+  const maxCost = yaml.data.max_cost as number | undefined;
+  return {
+    value: {
+      file,
+      services,
+      ...priced,
+      ...(maxCost !== undefined ? { max_cost: maxCost } : {}),
+      ...(history ? { history: { dir: history.dir } } : {}),
+    },
+  };
 }

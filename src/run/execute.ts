@@ -1,4 +1,12 @@
-import type { BaselineCase, CheckResult, Prices, SampleResult, ServiceClient, StopReason } from '../types.js';
+import type {
+  BaselineCase,
+  CallOutcome,
+  CheckResult,
+  Prices,
+  SampleResult,
+  ServiceClient,
+  StopReason,
+} from '../types.js';
 import type { Journal } from '../journal/write.js';
 import { type PlannedCase, type PlannedCaseGroup, plannedRequest } from './plan.js';
 import { runJudge } from '../checks/judge-run.js';
@@ -9,6 +17,7 @@ import { createFeeder } from './feeder.js';
 import { createThrottle, type Throttle } from './throttle.js';
 import { createAdaptiveSampler } from './adaptive.js';
 import type { Samples } from '../stats/index.js';
+import { type CostMeter, isCostCapStop } from './cost-cap.js';
 
 export interface ExecuteOptions {
   /** The samples to send, in plan order; taken as the services have room. */
@@ -29,6 +38,11 @@ export interface ExecuteOptions {
   onThrottle?: (service: string, concurrency: number) => void;
   /** Prices per model, for a cost where the service reports none. */
   prices?: Prices;
+  /**
+   * The user's cost cap: every answer's cost (judges' included) is counted as it arrives,
+   * and once the spent cost reaches the cap the run pauses like on a service's budget.
+   */
+  costMeter?: CostMeter;
   /** A case's baseline entry: what its checks see, and the answer judges compare against. */
   baselineCase?: (suite: string, caseId: string) => BaselineCase | null;
   /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
@@ -67,6 +81,13 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     if (!options.interrupt?.aborted) return null;
     return { kind: 'interrupted', error: null, signal: reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT' };
   };
+  const meter = options.costMeter;
+  /** Counts a call's cost; the cap reached pauses the run before the next request is sent. */
+  const spend = (outcome: CallOutcome | null | undefined): void => {
+    if (!meter || !outcome?.completion) return;
+    meter.add(outcome.completion.usage, outcome.completion.model);
+    stop ??= meter.reached();
+  };
   const feeder = createFeeder<PlannedCase>({
     start: (planned) => runOne(planned),
     lane: (planned) => planned.service,
@@ -86,7 +107,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       // The concurrency slot covers the HTTP exchange only: checks, journaling and
       // bookkeeping run after the slot is free, so they never delay the next request.
       outcome = await throttles.get(planned.service)!.limit(() => {
-        stop ??= interrupted();
+        // A resumed run may have spent its cap already: then nothing is sent.
+        stop ??= interrupted() ?? meter?.reached() ?? null;
         if (stop) return null;
         startedAt = now().toISOString();
         return client
@@ -98,6 +120,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
           })
           .then((answer) => {
             // Decided before the slot is freed: the next queued request must already see the stop.
+            spend(answer);
             if (answer.status === 'error' && isBudgetCondition(answer.error))
               stop ??= { kind: 'paused', error: answer.error };
             else if (answer.status === 'error' && isRunStop(answer.error))
@@ -159,6 +182,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
           ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
         }),
       );
+      // The sample's own judges finish it, even past the cap: it is in flight.
+      spend(outcome);
       if (outcome?.status === 'error' && isBudgetCondition(outcome.error)) {
         return { checks, redacted, stop: { kind: 'paused', error: outcome.error } as StopReason };
       }
@@ -181,5 +206,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   await feeder.drained();
   // A signal that arrived once everything was already in flight still marks the run.
   stop ??= interrupted();
+  // The cap's reason says what was spent in the end, the requests in flight at the cap included.
+  if (meter && stop?.kind === 'paused' && isCostCapStop(stop.error)) stop = meter.reached() ?? stop;
   return { stop };
 }

@@ -6,6 +6,7 @@ import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { RunStatus } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
+import type { CostCap } from './cost-cap.js';
 import type { PlanOptions } from './plan.js';
 
 /**
@@ -23,6 +24,11 @@ export interface RunMeta {
   plan: PlanOptions;
   concurrency: number | null;
   update_baselines: boolean;
+  /**
+   * The cost cap the run started with (`--max-cost`, `max_cost`): a resume holds it, what the
+   * run spent counting, unless given a new `--max-cost`. Absent in runs written before it.
+   */
+  max_cost?: CostCap | null;
 }
 
 /** Sortable, filesystem-safe: `20261122T043114123Z-3fa2` (start time to the millisecond, UTC). */

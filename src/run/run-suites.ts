@@ -29,14 +29,19 @@ import type {
   Baseline,
   CompletionRequest,
   Config,
+  Prices,
   ReportHead,
   SampleResult,
   ServiceConfig,
   Suite,
 } from '../types.js';
+import { type CostCap, createCostMeter, sampleSpent } from './cost-cap.js';
+import { type CostEstimate, overCapMessage } from './cost-estimate.js';
+import { capPrices, estimateRun } from './estimate-run.js';
 import { executePlan } from './execute.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
-import { emptySelection, planCases, type PlannedCaseGroup, planSamples } from './plan.js';
+import { caseKey, emptySelection, planCases, type PlannedCaseGroup, planSamples } from './plan.js';
+import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 
 export interface RunSuitesOptions {
   config: Config;
@@ -68,7 +73,23 @@ export interface RunSuitesOptions {
     alreadyDone: number;
     cases: number;
     suites: number;
+    /** With a cost cap: what is left to send is estimated at, and what the run spent before. */
+    cost?: { cap: CostCap; estimate: CostEstimate; spent: number };
   }) => void;
+  /**
+   * The user's cost cap (`--max-cost`, `max_cost`). A new run is estimated before anything is
+   * sent and refused (UsageError, exit 2) when the estimate exceeds the cap, unless
+   * `ignoreEstimate`; as it runs, every answer's cost (judges' included) counts, and reaching
+   * the cap pauses it (exit 3). A resumed run counts what its journal says it spent.
+   */
+  costCap?: {
+    cap: CostCap;
+    ignoreEstimate?: boolean;
+    /** USD per 1M tokens read from the services' model lists; the config's `prices:` win. */
+    listPrices?: Prices;
+    /** What earlier runs of the same command spent (`--models`): it counts toward the cap. */
+    spentBefore?: number;
+  };
   /** Reporters by name (console, json, html, junit, markdown); report.json is always written. Default: the file reporters. */
   reporters?: ReadonlySet<string>;
   /** Where the console reporter prints, when it is asked for. */
@@ -98,6 +119,8 @@ export interface RunSuitesResult {
   journalSkipped: number;
   /** Samples in which a key value was found and replaced. */
   redacted: number;
+  /** With a cost cap: what the run has spent, all its sessions included (from the journal on resume). */
+  spent: number | null;
   /**
    * What the history said: the file tonight was appended to (null when it was not), why it
    * was not (a candidate, simulator, shard or filtered run), and lines it passed over.
@@ -139,6 +162,23 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const services = checkServices(cases, options.config, meta.plan.service);
   // Read before the first request, one at a time: a corrupt baseline is an input error that costs nothing.
   for (const s of plannedSuites) await readBaseline(options.baselineDir, s.suite);
+  const capped = options.costCap ?? null;
+  const prices = capped ? capPrices(options.config, capped.listPrices) : {};
+  const estimate = (samplesLeft?: (group: PlannedCaseGroup) => number) =>
+    estimateRun({
+      cases,
+      config: options.config,
+      baselineDir: options.baselineDir,
+      prices,
+      ...(samplesLeft ? { samplesLeft } : {}),
+    });
+  // A new run over the user's cap is refused before anything is sent or written. A resumed
+  // run was estimated when it started: the cap alone holds it now, its spent cost counting.
+  let estimated = capped && !options.resumeDir ? await estimate() : null;
+  if (capped && estimated && !capped.ignoreEstimate) {
+    const over = overCapMessage(estimated, capped.cap, { spentBefore: capped.spentBefore ?? 0 });
+    if (over) throw new UsageError(over);
+  }
   const baselines = baselineReader(options.baselineDir);
   await baselines.hold(plannedSuites.filter(needsBaselineWhileRunning).map((s) => s.suite));
   const opened = openClients(options.config, services, options.env, {
@@ -176,8 +216,8 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
 
   const journalFile = join(runDir, 'results.jsonl');
   const previous = options.resumeDir
-    ? await replay(journalFile, fold)
-    : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false };
+    ? await replay(journalFile, fold, capped ? prices : null)
+    : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false, spent: 0 };
   const journal = openJournal(journalFile);
   if (!previous.planned) {
     for (const record of [runRecord(meta, options.version), ...planRecords(cases)]) {
@@ -191,12 +231,16 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     for (const sample of planSamples(cases)) if (!done.has(sample.key)) yield sample;
   })();
   const adaptiveCases = cases.filter((c) => c.adaptive);
+  const spentBefore = (capped?.spentBefore ?? 0) + previous.spent;
+  const meter = capped ? createCostMeter(capped.cap, spentBefore, prices) : null;
+  if (capped && options.resumeDir) estimated = await estimate((group) => samplesLeft(group, done));
   options.onPlan?.({
     runDir,
     planned,
     alreadyDone: done.size === 0 ? 0 : countDone(cases, done),
     cases: cases.length,
     suites: plannedSuites.length,
+    ...(capped && estimated ? { cost: { cap: capped.cap, estimate: estimated, spent: spentBefore } } : {}),
   });
 
   let redacted = 0;
@@ -205,6 +249,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     outcome = await executePlan({
       plan: todo,
       ...(options.config.prices ? { prices: options.config.prices } : {}),
+      ...(meter ? { costMeter: meter } : {}),
       baselineCase: (suite, caseId) => {
         // Own keys only: a case id is user text ("__proto__").
         const held = baselines.held(suite);
@@ -268,6 +313,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     baselinesSkipped,
     journalSkipped: previous.skipped,
     redacted,
+    spent: meter ? meter.spent : null,
     history,
   };
 }
@@ -325,23 +371,26 @@ async function finishFold(fold: RunFold): Promise<{ head: ReportHead; files: str
 /**
  * Feeds a resumed run's journal to the fold, and returns what not to send again: every
  * sample already journaled, except those an auth stop cut short (the key was the problem,
- * not the case), and the samples of adaptive cases (their sequential test continues).
+ * not the case), and the samples of adaptive cases (their sequential test continues); and,
+ * given the prices a cost cap counts with, what the journaled samples cost, judges included.
  */
-async function replay(file: string, fold: RunFold) {
+async function replay(file: string, fold: RunFold, prices: Prices | null) {
   const done = new Set<string>();
   const adaptive: SampleResult[] = [];
   const stats = { skipped: [] as number[] };
   let planned = false;
+  let spent = 0;
   for await (const record of readJournal(file, stats)) {
     // The earlier session's end no longer holds: this one appends its own.
     if (record.type === 'end') continue;
     if (record.type === 'plan') planned = true;
     fold.add(record);
     if (record.type !== undefined) continue;
+    if (prices) spent += sampleSpent(record, prices);
     if (!(record.error && isRunStop(record.error))) done.add(record.key);
     if (record.sampling === 'auto') adaptive.push(record);
   }
-  return { done, adaptive, skipped: stats.skipped.length, planned };
+  return { done, adaptive, skipped: stats.skipped.length, planned, spent };
 }
 
 function runRecord(meta: RunMeta, version: string): RunRecord {
@@ -397,6 +446,15 @@ function checkServices(cases: readonly PlannedCaseGroup[], config: Config, overr
   if (diagnostics.length) throw new InputError(diagnostics);
   const judges = suites.flatMap((suite) => judgeTargets(suite).map((t) => t.service));
   return [...new Set([...cases.map((c) => c.service), ...judges])];
+}
+
+/** Samples of a case a resumed run may still send (`repeat: auto`: up to its most). */
+function samplesLeft(group: PlannedCaseGroup, done: ReadonlySet<string>): number {
+  const most = group.adaptive ? ADAPTIVE_SAMPLING.cap : group.repeats;
+  let left = 0;
+  for (let repeat = 0; repeat < most; repeat++)
+    if (!done.has(caseKey(group.suite.suite, group.case.id, repeat))) left++;
+  return left;
 }
 
 /** Planned samples already in the journal (a resumed run). */

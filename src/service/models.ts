@@ -11,6 +11,8 @@ const MAX_CATALOG_BYTES = 32 * 1024 * 1024;
 export interface CatalogModel {
   id: string;
   alias_target: string | null;
+  /** USD per token, as the router lists it (`pricing.prompt`, `.completion`), when it gives both. */
+  pricing?: { prompt: number; completion: number };
 }
 
 /**
@@ -38,19 +40,46 @@ export async function fetchModelCatalog(
     if (response.statusCode !== 200 || response.body === undefined) return null;
     const data = (parseJson(response.body) as { data?: unknown } | undefined)?.data;
     if (!Array.isArray(data)) return null;
-    return data.flatMap((row: { id?: unknown; alias_target?: { slug?: unknown } | null }) =>
-      typeof row?.id === 'string'
-        ? [
-            {
-              id: row.id,
-              alias_target: typeof row.alias_target?.slug === 'string' ? row.alias_target.slug : null,
-            },
-          ]
-        : [],
-    );
+    return data.flatMap((row: CatalogRow) => {
+      if (typeof row?.id !== 'string') return [];
+      const pricing = pricingOf(row.pricing);
+      return [
+        {
+          id: row.id,
+          alias_target: typeof row.alias_target?.slug === 'string' ? row.alias_target.slug : null,
+          ...(pricing ? { pricing } : {}),
+        },
+      ];
+    });
   } catch {
     return null;
   } finally {
     await lease?.release();
   }
+}
+
+interface CatalogRow {
+  id?: unknown;
+  alias_target?: { slug?: unknown } | null;
+  pricing?: { prompt?: unknown; completion?: unknown } | null;
+}
+
+/**
+ * A row's per-token prices: decimal strings in the router's list ("0.00000015"). A price
+ * that is not a number of zero or more (the router lists "-1" for a model priced by what
+ * it routes to) is no price at all.
+ */
+function pricingOf(pricing: CatalogRow['pricing']): { prompt: number; completion: number } | null {
+  const read = (value: unknown): number | null => {
+    const n =
+      typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : typeof value === 'number'
+          ? value
+          : NaN;
+    return Number.isFinite(n) && n >= 0 ? n : null;
+  };
+  const prompt = read(pricing?.prompt);
+  const completion = read(pricing?.completion);
+  return prompt === null || completion === null ? null : { prompt, completion };
 }

@@ -156,6 +156,20 @@ describe('parseConfig on valid fixtures', () => {
   });
 });
 
+describe('max_cost', () => {
+  const SERVICES =
+    'services:\n  router: { kind: router, base_url: https://openrouter.ai/api/v1, api_key_env: OPENROUTER_API_KEY }\n';
+  it('takes a positive amount of USD at the top level', () => {
+    expect(parseConfig(`${SERVICES}max_cost: 0.5\n`, 'c.yaml', {}).value?.max_cost).toBe(0.5);
+    expect(parseConfig(SERVICES, 'c.yaml', {}).value).not.toHaveProperty('max_cost');
+  });
+
+  it.each(['0', '-1', '"ten"'])('refuses max_cost: %s at its line', (value) => {
+    const errors = parseConfig(`${SERVICES}max_cost: ${value}\n`, 'c.yaml', {}).errors ?? [];
+    expect(errors.map(formatDiagnostic).join('\n')).toMatch(/^c\.yaml:3:\d+: .*max_cost/m);
+  });
+});
+
 describe('config helpers', () => {
   it.each([
     ['${A}/v1', { A: 'https://x' }, 'https://x/v1', []],
