@@ -143,7 +143,7 @@ describe('baseline store', () => {
         ...sample(),
         cases: { x: { ...Object.values(sample().cases)[0], provider: 5 } },
       }),
-      /case "x" has a provider that is neither a string nor null/,
+      /'cases.x.provider' must be text or empty, got an integer/,
     ],
     [
       'another suite',
