@@ -7,6 +7,7 @@
  */
 import { analysePassRates, type CaseSamples } from '../src/fold/pass-rates.js';
 import { bernoulli, createRng, type Samples, wilsonInterval } from '../src/stats/index.js';
+import { printTable } from './table.js';
 
 const REPEATS = 10;
 
@@ -156,9 +157,5 @@ export function printExpectationRows(rows: ExpectationRow[]): void {
     pct(r.anyFails),
     String(r.trials),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]): string => c.map((x, i) => x.padEnd(widths[i]!)).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
+  printTable(header, cells);
 }

@@ -6,6 +6,7 @@
 import { cusumStart, cusumStep, type CusumOptions, CUSUM_DEFAULTS } from '../src/stats/cusum.js';
 import { cusumArl, cusumThreshold, nightLlr } from '../src/stats/cusum-arl.js';
 import { createRng, wilsonInterval } from '../src/stats/index.js';
+import { printTable } from './table.js';
 
 const SAMPLES = 10;
 
@@ -190,9 +191,5 @@ export function trendBench(): { rows: TrendRow[]; targets: TrendTarget[] } {
 export function printTrendRows(rows: TrendRow[]): void {
   const header = ['scenario (10 samples a night)', 'measure', 'value', 'detail'];
   const cells = rows.map((r) => [r.scenario, r.measure, r.value, r.detail]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]): string => c.map((x, i) => x.padEnd(widths[i]!)).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
+  printTable(header, cells);
 }

@@ -15,6 +15,7 @@ import { bernoulli, createRng, sequentialDesign, wilsonInterval } from '../src/s
 import { type CaseSampler, evaluateScenario, type RepeatPolicy } from './scenario.js';
 import { expectationBench, printExpectationRows } from './verdicts-expectations.js';
 import { printTrendRows, trendBench } from './verdicts-trend.js';
+import { printTable } from './table.js';
 
 interface Scenario {
   name: string;
@@ -94,7 +95,7 @@ function runAll(): Row[] {
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
-function printTable(rows: Row[]): void {
+function printDriftRows(rows: Row[]): void {
   const header = ['scenario', 'policy', 'measure', 'rate', '95% CI', 'mean samples/case', 'trials'];
   const cells = rows.map((r) => [
     r.scenario,
@@ -105,11 +106,7 @@ function printTable(rows: Row[]): void {
     r.meanSamples.toFixed(1),
     String(r.trials),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]): string => c.map((x, i) => x.padEnd(widths[i]!)).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
+  printTable(header, cells);
 }
 
 function checkTargets(rows: Row[]): { target: string; value: number; ok: boolean }[] {
@@ -142,7 +139,7 @@ console.log(
     .join(' / ')}; exact worst-case false-alarm rate ${pct(design.size)}\n`,
 );
 const rows = runAll();
-printTable(rows);
+printDriftRows(rows);
 // Across nights: the slow-drift detector of the nightly history (bench/verdicts-trend.ts).
 const trend = trendBench();
 console.log('');
