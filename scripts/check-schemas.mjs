@@ -46,13 +46,51 @@ const derived = [
     wanted: templateProperties,
   },
 ];
-const stale = derived.filter((d) => JSON.stringify(d.get()) !== JSON.stringify(d.wanted));
-if (process.argv.includes('--check')) {
-  for (const d of stale)
-    console.error(`schemas/suite.schema.json does not list ${d.what}: run npm run schemas`);
-  if (stale.length > 0) process.exit(1);
-} else if (stale.length > 0) {
-  for (const d of stale) d.set(d.wanted);
-  writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
-  for (const d of stale) console.log(`schemas/suite.schema.json: ${d.what} updated`);
+// report.schema.json: a case line may leave out every field src/report/case-line.ts restores,
+// so what the schema requires of a case (and of its stats) is what no rule derives.
+const reportFile = fileURLToPath(new URL('../schemas/report.schema.json', import.meta.url));
+const { CASE_RULES } = await import('../dist/report/case-line.js');
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+const caseDef = report.$defs.case;
+const kept = (rules) => rules.filter((r) => !r.derive).map((r) => r.key);
+const statsRules = CASE_RULES.find((r) => r.key === 'stats').fields;
+const latencyRules = statsRules.find((r) => r.key === 'latency_ms').fields;
+const latencyObject = () => caseDef.properties.stats.properties.latency_ms.oneOf.find((o) => o.type === 'object');
+const reportDerived = [
+  {
+    what: 'the case fields no rule of src/report/case-line.ts restores',
+    get: () => caseDef.required,
+    set: (v) => (caseDef.required = v),
+    wanted: kept(CASE_RULES.filter((r) => r.key !== 'sampling' && r.key !== 'history')),
+  },
+  {
+    what: 'the stats fields no rule restores',
+    get: () => caseDef.properties.stats.required,
+    set: (v) => (caseDef.properties.stats.required = v),
+    wanted: kept(statsRules),
+  },
+  {
+    what: 'the latency fields no rule restores',
+    get: () => latencyObject().required,
+    set: (v) => (latencyObject().required = v),
+    wanted: kept(latencyRules),
+  },
+];
+
+let failed = false;
+for (const [path, doc, list] of [
+  ['schemas/suite.schema.json', schema, derived],
+  ['schemas/report.schema.json', report, reportDerived],
+]) {
+  const stale = list.filter((d) => JSON.stringify(d.get()) !== JSON.stringify(d.wanted));
+  if (process.argv.includes('--check')) {
+    for (const d of stale) console.error(`${path} does not list ${d.what}: run npm run schemas`);
+    failed ||= stale.length > 0;
+  } else if (stale.length > 0) {
+    for (const d of stale) d.set(d.wanted);
+    const target = path === 'schemas/suite.schema.json' ? file : reportFile;
+    writeFileSync(target, `${JSON.stringify(doc, null, 2)}\n`);
+    for (const d of stale) console.log(`${path}: ${d.what} updated`);
+  }
 }
+if (failed) process.exit(1);

@@ -1,4 +1,3 @@
-import { FileError } from '../errors.js';
 import { openReport, readReportHead } from '../report/read.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import { fromReportV1, type ReportV1Like } from './from-report.js';
@@ -17,25 +16,20 @@ export interface RunForHistory {
 }
 
 /**
- * Reads a run folder's report.json (or the file itself) of either schema: 2 (one entry per
+ * Reads a run folder's report.json (or the file itself) of any schema: 2 or 3 (one entry per
  * case), streamed a case at a time through the report reader the other commands use; or 1
  * (driftcheck 0.1, one entry per sample), aggregated here. Errors name the file and what to do.
  */
 export async function readRunForHistory(path: string): Promise<RunForHistory> {
   const { file, head } = await readReportHead(path);
   const baselines = new Map(head.suites.map((s) => [s.suite, s.baseline ?? null]));
-  if (head.schema_version === 2) {
-    const report = await openReport(path);
-    const cases: HistoryCaseInput[] = [];
-    for await (const c of report.cases()) cases.push(historyCase(c));
-    return { run: historyRun(head.run, head.suites), cases, baselines, head };
-  }
   if ((head.schema_version as number) === 1) {
     const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as ReportV1Like;
     return { ...fromReportV1(report), baselines, head };
   }
-  throw new FileError(
-    file,
-    `report schema ${String(head.schema_version)} is newer than this driftcheck reads; upgrade driftcheck`,
-  );
+  // Schema 2 and later: one entry per case, restored by the reader the other commands use (it refuses a newer schema).
+  const report = await openReport(path);
+  const cases: HistoryCaseInput[] = [];
+  for await (const c of report.cases()) cases.push(historyCase(c));
+  return { run: historyRun(head.run, head.suites), cases, baselines, head };
 }

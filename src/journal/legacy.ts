@@ -2,6 +2,7 @@ import { basename, join } from 'node:path';
 import { DriftcheckError } from '../errors.js';
 import type { CaseError, Message, RunInfo, SampleResult, StopReason } from '../types.js';
 import { READ_LIMITS, type ReadLimit, readBoundedText } from '../util/bounded-read.js';
+import { entryFromLine, type LineSuite } from '../report/case-line.js';
 import { readJournal } from './read.js';
 import type { EndRecord, PlanRecord, RunRecord, SampleRecord } from './records.js';
 
@@ -38,9 +39,9 @@ export async function isLegacyJournal(file: string): Promise<boolean> {
 
 /** report.json of driftcheck 0.1 (one entry per sample), or one `driftcheck report` wrote from it. */
 interface FolderReport {
-  schema_version: 1 | 2;
+  schema_version: 1 | 2 | 3;
   run: RunInfo;
-  suites?: { suite: string; file?: string }[];
+  suites?: (LineSuite & { file?: string })[];
   summary?: { total?: number; samples?: number; not_run?: number };
   cases: (Partial<SampleResult> & {
     suite: string;
@@ -61,7 +62,10 @@ interface LegacyMeta {
 export async function readLegacyRun(dir: string): Promise<LegacyRun> {
   const found = await readJson<FolderReport>(join(dir, 'report.json'), READ_LIMITS.wholeReport);
   const report =
-    (found?.schema_version === 1 || found?.schema_version === 2) && Array.isArray(found.cases) ? found : null;
+    (found?.schema_version === 1 || found?.schema_version === 2 || found?.schema_version === 3) &&
+    Array.isArray(found.cases)
+      ? found
+      : null;
   const meta = await readJson<LegacyMeta>(join(dir, 'run.json'), READ_LIMITS.runMeta);
   const shard = report?.run.shard ?? meta?.plan?.shard ?? null;
 
@@ -92,8 +96,15 @@ export async function readLegacyRun(dir: string): Promise<LegacyRun> {
     }
     counts.get(c)![from] += n;
   };
-  // Schema 1 lists every sample; schema 2 (a report already re-rendered) each case with its planned samples.
-  for (const entry of report?.cases ?? []) count(entry, 'report', entry.samples?.planned ?? 1);
+  // Schema 1 lists every sample; 2 and 3 (a report already re-rendered) each case with its planned samples.
+  const suites = new Map((report?.suites ?? []).map((s) => [s.suite, s]));
+  for (const line of report?.cases ?? []) {
+    const entry =
+      report?.schema_version === 3
+        ? entryFromLine(line as Record<string, unknown>, suites.get(line.suite), 3)
+        : line;
+    count(entry, 'report', entry.samples?.planned ?? 1);
+  }
   let samples = 0;
   for await (const record of readJournal(join(dir, 'results.jsonl'))) {
     if (record.type !== undefined) continue;

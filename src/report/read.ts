@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
+import { entryFromLine, type LineSuite, REPORT_SCHEMA_VERSION } from './case-line.js';
 import { READ_LIMITS, readBoundedLines, readBoundedText } from '../util/bounded-read.js';
 import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
@@ -19,13 +20,22 @@ export interface StoredReport {
  */
 export async function openReport(path: string): Promise<StoredReport> {
   const { dir, file, head } = await readReportHead(path);
-  if (head.schema_version !== 2) {
+  const schema = head.schema_version as number;
+  if (schema < 2) {
     throw new FileError(
       file,
       `report schema ${String(head.schema_version)} is from an older driftcheck (one entry per sample); re-render it from its journal with \`driftcheck report ${dir}\`, then run this again`,
     );
   }
-  return { file, head, cases: () => readCases(file) };
+  if (schema > REPORT_SCHEMA_VERSION)
+    throw new FileError(
+      file,
+      `report schema ${String(head.schema_version)} is newer than this driftcheck reads; upgrade driftcheck`,
+    );
+  const suites = new Map<string, LineSuite>(head.suites.map((s) => [s.suite, s]));
+  const entry = (line: Record<string, unknown>) =>
+    entryFromLine(line, suites.get(line.suite as string), schema);
+  return { file, head, cases: () => readCases(file, entry) };
 }
 
 /**
@@ -97,17 +107,26 @@ async function wholeHead(file: string): Promise<ReportHead> {
   }
 }
 
+/** A case line as the entry it stands for (schema 3 leaves out what can be restored). */
+type EntryOf = (line: Record<string, unknown>) => CaseEntry;
+
 /** A report's case that no later step can trip on: a JSON object, nested no deeper than driftcheck writes. */
-function caseOf(value: unknown, file: string, where: string): CaseEntry {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || deeperThan(value))
+function caseOf(value: unknown, file: string, where: string, entry: EntryOf): CaseEntry {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    deeperThan(value) ||
+    typeof (value as { suite?: unknown }).suite !== 'string'
+  )
     throw new FileError(
       file,
-      `${where} is not a case as driftcheck writes it (not an object, or nested more than ${MAX_JSON_DEPTH} levels deep); render the report again from its journal with \`driftcheck report RUN_DIR\``,
+      `${where} is not a case as driftcheck writes it (not an object with its suite, or nested more than ${MAX_JSON_DEPTH} levels deep); render the report again from its journal with \`driftcheck report RUN_DIR\``,
     );
-  return value as CaseEntry;
+  return entry(value as Record<string, unknown>);
 }
 
-async function* readCases(file: string): AsyncGenerator<CaseEntry> {
+async function* readCases(file: string, entry: EntryOf): AsyncGenerator<CaseEntry> {
   const reader = readBoundedLines(file, READ_LIMITS.report);
   let inCases = false;
   /** true: one case a line (as driftcheck writes it); 'started': cases read that way. */
@@ -138,11 +157,11 @@ async function* readCases(file: string): AsyncGenerator<CaseEntry> {
       break;
     }
     layout = 'started';
-    yield caseOf(value, file, `line ${number}`);
+    yield caseOf(value, file, `line ${number}`, entry);
   }
   if (!layout) {
     // wholeHead parsed this file already: it is JSON with a cases array.
     const report = JSON.parse(await readBoundedText(file, READ_LIMITS.wholeReport)) as Report;
-    for (const [i, c] of report.cases.entries()) yield caseOf(c, file, `cases[${i}]`);
+    for (const [i, c] of report.cases.entries()) yield caseOf(c, file, `cases[${i}]`, entry);
   }
 }

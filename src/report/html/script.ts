@@ -12,6 +12,19 @@ performance.mark('driftcheck:start');
 const PAGE = 100;
 const data = JSON.parse(document.getElementById('report-data').textContent);
 const cases = data.cases;
+const systems = data.systems || {};
+// A brief case (it passed every sample, nothing changed) comes as a row of counts: what the
+// list needs of it is known from that alone.
+const NO_DRIFT = [];
+const NEW_CASE = [{ kind: 'new_case', severity: 'info', message: '' }];
+cases.forEach(function (c) {
+  if (!c.brief) return;
+  c.status = 'pass';
+  c.rank = 6;
+  c.regressed = false;
+  c.drift = c.new_case ? NEW_CASE : NO_DRIFT;
+  c.samples = { sent: c.sent, passed: c.passed };
+});
 // Regressions first, then errors, failures, warnings; plan order within a rank (the sort is stable).
 cases.sort(function (a, b) { return a.rank - b.rank; });
 const state = { view: 'all', kind: '', q: '' };
@@ -45,6 +58,7 @@ function errorLine(e) {
   return e.kind + (e.http_status ? ' (HTTP ' + e.http_status + ')' : '') + ': ' + e.message;
 }
 function reason(c) {
+  if (c.brief) return '';
   const out = [];
   if (c.error) out.push(errorLine(c.error));
   else c.checks.forEach(function (k) { if (!k.pass) out.push(k.type + ': ' + k.message); });
@@ -72,7 +86,7 @@ function row(c) {
   if (c.history && c.history.since) head.append(el('span', 'since', 'since ' + c.history.since.started_at.slice(0, 10)));
   item.append(head);
   item.addEventListener('toggle', function () {
-    if (item.open && item.childElementCount === 1) item.append(detail(c));
+    if (item.open && item.childElementCount === 1) item.append(c.brief ? briefDetail(c) : detail(c));
   });
   return item;
 }
@@ -107,17 +121,32 @@ function samplesText(s) {
   return s.sent + ' sent of ' + s.planned + ' planned: ' + parts.join(', ');
 }
 
+// A brief case's counts, and where the rest of it is.
+function briefDetail(c) {
+  const body = el('div', 'detail brief');
+  body.append(el('p', 'note', 'Passed every sample, nothing changed' + (c.new_case ? ' (a new case: no baseline yet)' : ' against the baseline') + ': this page keeps its counts only. Its prompt, answer and checks are in report.json beside this page; every sample is in results.jsonl.'));
+  const dl = el('dl', 'meta');
+  pair(dl, 'model', c.model === null ? 'none reported' : c.model);
+  pair(dl, 'samples', c.passed + ' of ' + c.sent + ' passed');
+  pair(dl, 'tokens', c.tokens === null ? 'not reported' : c.tokens + ' total');
+  pair(dl, 'latency', c.latency_ms === null ? 'n/a' : (c.sent > 1 ? 'p50 ' : '') + c.latency_ms + ' ms');
+  body.append(dl);
+  return body;
+}
+
 function detail(c) {
   const body = el('div', 'detail');
   if (c.truncated) body.append(el('p', 'note', 'Texts in this case are shortened to ' + data.text_limit + ' characters; report.json holds them whole.'));
 
   const prompt = section('Prompt');
-  c.messages.forEach(function (m) {
+  // The suite's system prompt is on the page once; it stands in front of every case's messages.
+  const messages = Object.prototype.hasOwnProperty.call(systems, c.suite) ? [{ role: 'system', content: systems[c.suite] }].concat(c.messages) : c.messages;
+  messages.forEach(function (m) {
     const msg = el('div', 'msg');
     msg.append(el('span', 'role', m.role), el('pre', 'text', m.content));
     prompt.append(msg);
   });
-  if (c.messages.length === 0) prompt.append(el('p', 'muted', 'not recorded'));
+  if (messages.length === 0) prompt.append(el('p', 'muted', 'not recorded'));
 
   const checks = section('Expectations');
   const ul = el('ul', 'checks');
