@@ -55,7 +55,8 @@ const caseDef = report.$defs.case;
 const kept = (rules) => rules.filter((r) => !r.derive).map((r) => r.key);
 const statsRules = CASE_RULES.find((r) => r.key === 'stats').fields;
 const latencyRules = statsRules.find((r) => r.key === 'latency_ms').fields;
-const latencyObject = () => caseDef.properties.stats.properties.latency_ms.oneOf.find((o) => o.type === 'object');
+const latencyObject = () =>
+  caseDef.properties.stats.properties.latency_ms.oneOf.find((o) => o.type === 'object');
 const reportDerived = [
   {
     what: 'the case fields no rule of src/report/case-line.ts restores',

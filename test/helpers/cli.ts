@@ -124,7 +124,9 @@ export async function readReport(runDir: string): Promise<Report> {
 }
 
 /** report.json as written, parsed: case lines leave out what the reader restores. */
-export async function readRawReport(runDir: string): Promise<Record<string, unknown> & { cases: Record<string, unknown>[] }> {
+export async function readRawReport(
+  runDir: string,
+): Promise<Record<string, unknown> & { cases: Record<string, unknown>[] }> {
   return JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8'));
 }
 

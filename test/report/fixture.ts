@@ -187,7 +187,8 @@ export function manyCases(n: number): CaseEntry[] {
       });
     } else out.push(base);
   }
-  return out;
+  // Statuses and drift were changed after makeCase: decide what a reviewer sees as the fold does.
+  return out.map((c) => ({ ...c, detail: caseDetail(c) }));
 }
 
 /**
