@@ -1,3 +1,4 @@
+import { REPORT_SCHEMA_VERSION } from '../../src/report/case-line.js';
 import { caseDetail, countSuite, emptySummary, exitCodeFor } from '../../src/fold/summary.js';
 import type { CaseEntry, Drift, Report, SampleResult, SuiteReport } from '../../src/types.js';
 import { sampleResult } from './results.js';
@@ -135,7 +136,7 @@ export function reportOf(
       cases.filter((c) => c.suite === s.suite),
     );
   return {
-    schema_version: 2,
+    schema_version: REPORT_SCHEMA_VERSION,
     run: {
       id: '20261122T050004Z-e9d8',
       status: 'completed',

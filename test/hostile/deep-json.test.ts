@@ -118,7 +118,7 @@ cases:
       // A report case that nests as deep, and one cut short, read by baseline accept and history add.
       const report = join(dir, 'report.json');
       const lines = (await readFile(report, 'utf8')).split('\n');
-      const at = lines.findIndex((line) => line.startsWith('    {"id":"small/b"'));
+      const at = lines.findIndex((line) => line.startsWith('    {"suite":"small","case":"b"'));
       for (const [damage, message] of [
         [
           () => lines[at]!.replace(/"usage":\{[^}]*\}/, `"usage":${DEEP}`),
