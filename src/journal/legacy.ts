@@ -99,11 +99,8 @@ export async function readLegacyRun(dir: string): Promise<LegacyRun> {
   // Schema 1 lists every sample; 2 and 3 (a report already re-rendered) each case with its planned samples.
   const suites = new Map((report?.suites ?? []).map((s) => [s.suite, s]));
   for (const line of report?.cases ?? []) {
-    const entry =
-      report?.schema_version === 3
-        ? entryFromLine(line as Record<string, unknown>, suites.get(line.suite), 3)
-        : line;
-    count(entry, 'report', entry.samples?.planned ?? 1);
+    const entry = report?.schema_version === 3 ? restored(line, suites.get(line.suite)) : line;
+    if (entry) count(entry, 'report', entry.samples?.planned ?? 1);
   }
   let samples = 0;
   for await (const record of readJournal(join(dir, 'results.jsonl'))) {
@@ -139,6 +136,15 @@ export async function readLegacyRun(dir: string): Promise<LegacyRun> {
       ? { type: 'end', finished_at: info.finished_at, status: info.status, stop: stopOf(info) }
       : null;
   return { run, plans: [...plans.values()], end };
+}
+
+/** A schema-3 case line restored, or null for one that is not as driftcheck writes it (the report is only a hint here). */
+function restored(line: FolderReport['cases'][number], suite: LineSuite | undefined) {
+  try {
+    return entryFromLine(line as Record<string, unknown>, suite, 3);
+  } catch {
+    return null;
+  }
 }
 
 function stopOf(info: RunInfo): StopReason | null {

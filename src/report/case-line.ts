@@ -199,8 +199,11 @@ function restore(
       if (v !== undefined) out[rule.key] = v;
     }
   }
-  // Fields no rule knows (a newer writer's) pass through as they are.
-  for (const [key, v] of Object.entries(line)) if (!Object.hasOwn(out, key)) out[key] = v;
+  // Fields no rule knows (a newer writer's) pass through as they are; defined, never assigned,
+  // so a key named `__proto__` in a file stays a plain field.
+  for (const [key, v] of Object.entries(line))
+    if (!Object.hasOwn(out, key))
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -223,7 +226,9 @@ export function caseLine(entry: CaseEntry, suite: LineSuite | undefined): Record
 /**
  * A case line of report.json back as the entry the fold made, for every reader (`diff`,
  * `merge`, `baseline accept`, the history): schema 3 restored by CASE_RULES and its suite's
- * system prompt; a schema-2 entry only gains what it did not record (`detail`). Pure.
+ * system prompt; a schema-2 entry only gains what it did not record (`detail`). Pure; a
+ * line whose fields are not of the types driftcheck writes may throw a TypeError, which
+ * the reader turns into an error naming the line.
  */
 export function entryFromLine(
   line: Record<string, unknown>,

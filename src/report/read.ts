@@ -112,6 +112,12 @@ type EntryOf = (line: Record<string, unknown>) => CaseEntry;
 
 /** A report's case that no later step can trip on: a JSON object, nested no deeper than driftcheck writes. */
 function caseOf(value: unknown, file: string, where: string, entry: EntryOf): CaseEntry {
+  const refuse = (why: string, cause?: unknown) =>
+    new FileError(
+      file,
+      `${where} is not a case as driftcheck writes it (${why}); render the report again from its journal with \`driftcheck report RUN_DIR\``,
+      { cause },
+    );
   if (
     typeof value !== 'object' ||
     value === null ||
@@ -119,11 +125,14 @@ function caseOf(value: unknown, file: string, where: string, entry: EntryOf): Ca
     deeperThan(value) ||
     typeof (value as { suite?: unknown }).suite !== 'string'
   )
-    throw new FileError(
-      file,
-      `${where} is not a case as driftcheck writes it (not an object with its suite, or nested more than ${MAX_JSON_DEPTH} levels deep); render the report again from its journal with \`driftcheck report RUN_DIR\``,
-    );
-  return entry(value as Record<string, unknown>);
+    throw refuse(`not an object with its suite, or nested more than ${MAX_JSON_DEPTH} levels deep`);
+  try {
+    return entry(value as Record<string, unknown>);
+  } catch (error) {
+    // Restoring a field read one of the wrong type (a file edited by hand).
+    if (error instanceof TypeError) throw refuse(`a field of the wrong type: ${error.message}`, error);
+    throw error;
+  }
 }
 
 async function* readCases(file: string, entry: EntryOf): AsyncGenerator<CaseEntry> {

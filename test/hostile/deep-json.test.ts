@@ -125,6 +125,8 @@ cases:
           /nested more than 256 levels deep/,
         ],
         [() => lines[at]!.slice(0, 40), /is damaged \(/],
+        // A field a reader restores another from, of the wrong type (detail is left out: derived from drift).
+        [() => lines[at]!.replace(/"drift":\[[^\]]*\]/, '"drift":5'), /a field of the wrong type/],
       ] as const) {
         await writeFile(report, lines.map((line, i) => (i === at ? damage() : line)).join('\n'));
         for (const args of [

@@ -138,6 +138,24 @@ describe('report.json case lines (schema 3)', () => {
     expect(back).toEqual([moved]);
   });
 
+  it('a field no rule knows passes through as a plain field, `__proto__` included', async () => {
+    const report = await foldSamples([sampleResult({ case: 'a' })]);
+    const line = JSON.parse(
+      JSON.stringify(caseLine(report.cases[0]!, report.suites[0])).replace(
+        /^\{/,
+        '{"__proto__":{"polluted":true},"later_field":1,',
+      ),
+    ) as Record<string, unknown>;
+    const back = entryFromLine(line, report.suites[0], REPORT_SCHEMA_VERSION) as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.hasOwn(back, '__proto__')).toBe(true);
+    expect(back.later_field).toBe(1);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('a schema-2 entry is read as written, gaining only the detail it did not record', async () => {
     const report = await foldSamples([
       sampleResult({ case: 'a' }),
