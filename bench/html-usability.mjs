@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { openReportPage } from './page-timing.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -16,21 +17,14 @@ if (positionals.length !== 1)
 const file = resolve(positionals[0]);
 const browser = await chromium.launch({ executablePath: values.chromium });
 try {
-  const page = await browser.newPage();
-  await page.goto(`file://${file}`);
-  await page.waitForFunction(() => performance.getEntriesByName('driftcheck:ready').length > 0, null, {
-    timeout: 300_000,
-  });
-  const timing = await page.evaluate(() => {
-    const at = (name) => performance.getEntriesByName(name)[0].startTime;
-    return { ready: at('driftcheck:ready'), script: at('driftcheck:ready') - at('driftcheck:start') };
-  });
+  const { page, readyMs, scriptMs } = await openReportPage(browser, file);
+  const timing = { ready: readyMs, script: scriptMs };
   const shown = await page.textContent('#count');
   // The last case id on the page unless one is named: the search has to scan everything.
   const find =
     values.find ??
     (await page.evaluate(
-      () => JSON.parse(document.getElementById('report-data').textContent).cases.at(-1).case,
+      () => JSON.parse(document.getElementById('report-data').textContent).cases.at(-1).id,
     ));
   const started = performance.now();
   await page.fill('#q', find);

@@ -7,6 +7,8 @@
 //   [--scale repeats,merge]  (issue 12's rows: 1,000 cases × --repeat 10 against × 100, and a merge of
 //                             10 shards of 10,000 cases; '' for none)
 //   [--repeat-cases 1000] [--shard-cases 10000]  (smaller scale rows for a smoke check)
+//   [--scale reports] [--report-cases 100000] [--report-failing 100]  (issue 19: report sizes and
+//                             report.html's time to interactive in headless Chromium)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -15,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
-import { measureMerge, measureRepeats } from './scale.mjs';
+import { measureMerge, measureReports, measureRepeats } from './scale.mjs';
 import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
@@ -30,9 +32,11 @@ const { values } = parseArgs({
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
     'baseline-sizes': { type: 'string', default: '100000' },
-    scale: { type: 'string', default: 'repeats,merge' },
+    scale: { type: 'string', default: 'repeats,merge,reports' },
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
+    'report-cases': { type: 'string', default: '100000' },
+    'report-failing': { type: 'string', default: '100' },
     out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
     root: { type: 'string', default: REPO },
   },
@@ -126,6 +130,14 @@ async function measureScale() {
   const steps = [
     ['repeats', (ctx) => measureRepeats(ctx, { cases: Number(values['repeat-cases']) })],
     ['merge', (ctx) => measureMerge(ctx, { perShard: Number(values['shard-cases']) })],
+    [
+      'reports',
+      (ctx) =>
+        measureReports(ctx, {
+          cases: Number(values['report-cases']),
+          failing: Number(values['report-failing']),
+        }),
+    ],
   ];
   for (const [name, measure] of steps.filter(([n]) => scale.has(n))) {
     const sim = await startSim(0, BIN);

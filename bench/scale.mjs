@@ -3,6 +3,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { measureNode } from './process.mjs';
+import { timeToInteractive } from './page-timing.mjs';
 import { writeWorkload } from './workload.mjs';
 
 /** Paths of the run folders (`<report-dir>/<run-id>/`) under `reportDir`. */
@@ -15,10 +16,10 @@ async function sizeMb(file) {
   return (await stat(file).catch(() => ({ size: NaN }))).size / 2 ** 20;
 }
 
-/** `driftcheck run` as a whole process; throws on anything but exit 0. */
-async function run(ctx, args, what) {
+/** `driftcheck run` as a whole process; throws on any other exit code than `expect` (0). */
+async function run(ctx, args, what, expect = 0) {
   const m = await measureNode([ctx.bin, ...args], { cwd: ctx.dir, env: ctx.env, tmp: ctx.tmp });
-  if (m.code !== 0) throw new Error(`${what} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
+  if (m.code !== expect) throw new Error(`${what} failed (exit ${m.code}):\n${m.stdout}\n${m.stderr}`);
   ctx.log(`${what.padEnd(44)} ${(m.wallMs / 1000).toFixed(2)} s  ${m.peakRssMb?.toFixed(0)} MB`);
   return m;
 }
@@ -84,6 +85,48 @@ export async function measureMerge(ctx, { shards = 10, perShard = 10000 } = {}) 
     what: `merge of ${shards} shards of ${perShard} cases`,
     merge: { wallMs: m.wallMs, cpuMs: m.cpuMs, peakRssMb: m.peakRssMb, ...merged },
     targets: [target('merge peak RSS (MB)', m.peakRssMb, '≤ 200 MB', (v) => v <= 200)],
+  };
+}
+
+/**
+ * (d) Issue 19: `cases` instant cases of which `failing` fail a check, every report written:
+ * the sizes of report.html, report.json (against the journal's), junit.xml, and the time
+ * until report.html is interactive in headless Chromium from file://. Targets: report.html
+ * ≤ 25 MB and interactive within 3 s, report.json no larger than the journal, junit.xml ≤ 15 MB.
+ */
+export async function measureReports(ctx, { cases = 100000, failing = 100 } = {}) {
+  const workload = await writeWorkload(ctx.dir, cases, ctx.simUrl, { failing });
+  const reportDir = join(ctx.dir, 'reports');
+  const args = ['run', workload.suitesDir, '--config', workload.config];
+  args.push('--reporter', 'json,html,junit', '--report-dir', reportDir);
+  args.push('--baseline-dir', join(ctx.dir, 'baselines'));
+  // Failing checks end the run with exit 1 (regressions): what the row is about.
+  const m = await run(ctx, args, `${cases} cases, ${failing} failing, every report`, failing > 0 ? 1 : 0);
+  const [dir] = await runDirs(reportDir);
+  const page = await timeToInteractive(join(dir, 'report.html'));
+  const out = {
+    wallMs: m.wallMs,
+    peakRssMb: m.peakRssMb,
+    reportHtmlMb: await sizeMb(join(dir, 'report.html')),
+    reportJsonMb: await sizeMb(join(dir, 'report.json')),
+    journalMb: await sizeMb(join(dir, 'results.jsonl')),
+    junitMb: await sizeMb(join(dir, 'junit.xml')),
+    interactiveMs: page.readyMs,
+    pageScriptMs: page.scriptMs,
+  };
+  ctx.log(
+    `report.html ${out.reportHtmlMb.toFixed(1)} MB (interactive ${out.interactiveMs.toFixed(0)} ms), report.json ${out.reportJsonMb.toFixed(1)} MB (journal ${out.journalMb.toFixed(1)} MB), junit.xml ${out.junitMb.toFixed(1)} MB`,
+  );
+  await rm(reportDir, { recursive: true, force: true });
+  return {
+    what: `${cases} cases of which ${failing} fail`,
+    reports: out,
+    targets: [
+      target('report.html (MB)', out.reportHtmlMb, '≤ 25 MB', (v) => v <= 25),
+      target('report.html interactive (ms)', out.interactiveMs, '≤ 3000 ms', (v) => v <= 3000),
+      target('report.json / journal', out.reportJsonMb / out.journalMb, '≤ 1×', (v) => v <= 1),
+      target('junit.xml (MB)', out.junitMb, '≤ 15 MB', (v) => v <= 15),
+    ],
   };
 }
 

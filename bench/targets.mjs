@@ -36,6 +36,15 @@ export function renderScale(scaleRows) {
         ]);
       }
     }
+    if (row.reports) {
+      const r = row.reports;
+      body.push([
+        row.what,
+        `report.html ${fmt(r.reportHtmlMb, 1)} MB (interactive ${fmt(r.interactiveMs)} ms), report.json ${fmt(r.reportJsonMb, 1)} MB, results.jsonl ${fmt(r.journalMb, 1)} MB, junit.xml ${fmt(r.junitMb, 1)} MB; run ${fmt(r.wallMs / 1000, 1)} s, RSS ${fmt(r.peakRssMb)} MB`,
+        '',
+        '',
+      ]);
+    }
     if (row.merge) {
       body.push([
         row.what,

@@ -35,9 +35,11 @@ const prompt = (n) => `Say exactly: case ${n}`;
 /**
  * Writes `count` cases into `dir/suites/*.yaml` (≤ CASES_PER_SUITE per file), the config
  * `dir/driftcheck.config.yaml`, and `dir/requests.jsonl` (one `{key, body}` per sample,
- * in plan order). Returns the paths.
+ * in plan order). With `failing`, that many cases, spread evenly, expect a text the
+ * simulator never says (a failing check). Returns the paths.
  */
-export async function writeWorkload(dir, count, simUrl) {
+export async function writeWorkload(dir, count, simUrl, { failing = 0 } = {}) {
+  const every = failing > 0 ? Math.floor(count / failing) : 0;
   const suitesDir = join(dir, 'suites');
   await mkdir(suitesDir, { recursive: true });
   const requests = [];
@@ -50,7 +52,9 @@ export async function writeWorkload(dir, count, simUrl) {
         `  - id: case-${n}`,
         `    prompt: "${prompt(n)}"`,
         '    expect:',
-        `      - contains: "case ${n}"`,
+        every > 0 && n % every === 0 && n / every <= failing
+          ? '      - contains: "never said"'
+          : `      - contains: "case ${n}"`,
       );
       const body = { model: MODEL, messages: [{ role: 'user', content: prompt(n) }], max_tokens: MAX_TOKENS };
       requests.push(JSON.stringify({ key: `${id}/case-${n}#0`, body: JSON.stringify(body) }));

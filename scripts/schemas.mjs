@@ -23,6 +23,20 @@ async function formatted(value, file) {
 const TEMPLATE_VALUE =
   "As in a case; any text may hold {{column}} placeholders, and a text that is one placeholder alone takes the row's value with its type (JSON Lines).";
 
+/**
+ * A report case line may leave out every field src/report/case-line.ts restores, so what
+ * the report schema requires of a case (of its stats, of their latency) is what no rule derives.
+ */
+function requireWhatNoRuleRestores(report, rules) {
+  const kept = (list) => list.filter((r) => !r.derive).map((r) => r.key);
+  const caseDef = report.$defs.case;
+  const stats = rules.find((r) => r.key === 'stats').fields;
+  caseDef.required = kept(rules.filter((r) => r.key !== 'sampling' && r.key !== 'history'));
+  caseDef.properties.stats.required = kept(stats);
+  const latency = caseDef.properties.stats.properties.latency_ms.oneOf.find((o) => o.type === 'object');
+  latency.required = kept(stats.find((r) => r.key === 'latency_ms').fields);
+}
+
 /** The shipped schemas as the registries want them, with whether each file already says so. */
 export async function generatedSchemas() {
   const { CHECKS } = await import('../dist/checks/registry.js');
@@ -45,6 +59,7 @@ export async function generatedSchemas() {
     ]),
   );
   const report = reportSchema(JSON.parse(readFileSync(path('report'), 'utf8')));
+  requireWhatNoRuleRestores(report, (await import('../dist/report/case-line.js')).CASE_RULES);
   // Compared as data: the file's formatting is Prettier's, not JSON.stringify's.
   return [
     { name: 'suite', value: suite },

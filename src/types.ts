@@ -481,7 +481,16 @@ export interface CaseEntry extends RecordedCase {
   redacted: boolean;
   /** From the nightly history, for a case that changed: its last nights and the night the change began. */
   history?: CaseHistory;
+  /**
+   * What a reviewer needs of it, decided once by the fold (caseDetail): `brief` for a case
+   * that passed every sample with nothing changed, which the HTML page lists as a row of
+   * counts and JUnit as a bare testcase; `full` for everything a person reads.
+   */
+  detail: CaseDetail;
 }
+
+/** How much of a case the reviewing reports show: see CaseEntry.detail. */
+export type CaseDetail = 'full' | 'brief';
 
 /** A changed case's recent nights, from the history (`run --history`). */
 export interface CaseHistory {
@@ -641,11 +650,17 @@ export interface SuiteReport extends RecordedSuite {
   drift: Drift[];
   cases: number;
   usage: SuiteUsage;
+  /**
+   * The suite's `system:` prompt, in front of every case's messages. report.json (schema 3)
+   * holds it here once and each case's messages without it; readers put it back.
+   */
+  system?: string;
 }
 
 /** The report's head: everything but the cases. Reporters get it once every case is folded. */
 export interface ReportHead {
-  schema_version: 2;
+  /** 3: suite-shared text once per suite, case lines without what a reader restores (report/case-line.ts). 2 is still read. */
+  schema_version: 2 | 3;
   run: RunInfo;
   summary: Summary;
   suites: SuiteReport[];

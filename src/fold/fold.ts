@@ -1,5 +1,6 @@
 import { isRunStop } from '../error-kinds.js';
 import type { EndRecord, JournalRecord, PlanRecord, RunRecord } from '../journal/records.js';
+import { REPORT_SCHEMA_VERSION } from '../report/case-line.js';
 import type { Reporter } from '../report/reporter.js';
 import type {
   Baseline,
@@ -14,7 +15,7 @@ import type {
 import { CaseFold } from './case-fold.js';
 import { foldSuite } from './suite.js';
 import { isCandidateRun, provenanceFrom } from './provenance.js';
-import { countSuite, emptySummary, exitCodeFor, KILLED, runStatusFor } from './summary.js';
+import { caseDetail, countSuite, emptySummary, exitCodeFor, KILLED, runStatusFor } from './summary.js';
 
 export interface FoldOptions {
   /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
@@ -269,6 +270,7 @@ export class RunFold {
     // What was folded is not needed again: the entries carry it on to the reporters.
     state.folds.clear();
     this.options.annotate?.({ suite: folded.suite, cases: folded.cases, baseline });
+    for (const c of folded.cases) c.detail = caseDetail(c);
     countSuite(this.summary, folded.suite, folded.cases);
     this.reported.push(folded.suite);
     const planned = this.order.reduce((n, s) => n + (s.foldedCases ?? s.plan.cases.length), 0);
@@ -322,7 +324,7 @@ export class RunFold {
       ...this.options.run,
       provenance: provenanceFrom(facts, this.complete(), this.options.renderedBy ?? 'run'),
     };
-    return { schema_version: 2, run, summary: this.summary, suites: this.reported };
+    return { schema_version: REPORT_SCHEMA_VERSION, run, summary: this.summary, suites: this.reported };
   }
 }
 

@@ -92,6 +92,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     drift,
     cases: cases.length,
     usage: { run: suiteUsageTotals(cases), compared: comparedUsage(cases, baseline) },
+    ...(plan.system === undefined ? {} : { system: plan.system }),
   };
   return { suite, cases };
 }
@@ -178,6 +179,8 @@ function caseEntry(
     drift: [],
     messages,
     redacted: fold.redacted,
+    // Decided once the entry is final (RunFold, after the history's annotations): see caseDetail.
+    detail: 'full',
   };
   if (repeat === 'auto' || fold.adaptive) entry.sampling = 'auto';
   return entry;

@@ -1,5 +1,5 @@
 import { EXIT, type ExitCode, exitForStop } from '../exit-codes.js';
-import type { CaseEntry, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
+import type { CaseDetail, CaseEntry, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
 
 /** A case is regressed when any of its drift has severity `fail`. */
 export function isRegressed(entry: Pick<CaseEntry, 'drift'>): boolean {
@@ -9,6 +9,19 @@ export function isRegressed(entry: Pick<CaseEntry, 'drift'>): boolean {
 /** A case has drifted when it has any drift beyond simply being new. */
 export function hasDrift(entry: Pick<CaseEntry, 'drift'>): boolean {
   return entry.drift.some((d) => d.kind !== 'new_case');
+}
+
+/**
+ * How much of a case the reviewing reports show, the one place it is decided: `brief` when
+ * every sample passed and nothing changed against the baseline (a new case is not a
+ * change), and no history, redaction or pass-rate finding asks for a look; else `full`.
+ */
+export function caseDetail(
+  entry: Pick<CaseEntry, 'status' | 'samples' | 'drift' | 'redacted' | 'history'>,
+): CaseDetail {
+  const s = entry.samples;
+  const clean = entry.status === 'pass' && s.sent > 0 && s.passed === s.sent && s.not_run === 0;
+  return clean && !hasDrift(entry) && !entry.redacted && !entry.history ? 'brief' : 'full';
 }
 
 export function emptySummary(): Summary {

@@ -18,20 +18,12 @@ export interface RunForHistory {
 }
 
 /**
- * Reads a run folder's report.json (or the file itself) of either schema: 2 (one entry per
+ * Reads a run folder's report.json (or the file itself) of any schema: 2 or 3 (one entry per
  * case), streamed a case at a time through the report reader the other commands use; or 1
  * (driftcheck 0.1, one entry per sample), aggregated here. Errors name the file and what to do.
  */
 export async function readRunForHistory(path: string): Promise<RunForHistory> {
   const { dir, file, head } = await readReportHead(path);
-  // Schema 2's head has been checked against the report schema by readReportHead.
-  if (head.schema_version === 2) {
-    const baselines = new Map(head.suites.map((s) => [s.suite, s.baseline ?? null]));
-    const report = await openReport(path);
-    const cases: HistoryCaseInput[] = [];
-    for await (const c of report.cases()) cases.push(historyCase(c));
-    return { run: historyRun(head.run, head.suites), cases, baselines, head };
-  }
   if ((head.schema_version as number) === 1) {
     let report: unknown;
     try {
@@ -52,8 +44,11 @@ export async function readRunForHistory(path: string): Promise<RunForHistory> {
     );
     return { ...fromReportV1(v1), baselines, head };
   }
-  throw new FileError(
-    file,
-    `report schema ${String(head.schema_version)} is newer than this driftcheck reads; upgrade driftcheck`,
-  );
+  // Schema 2 and later: one entry per case, restored by the reader the other commands use
+  // (readReportHead checked the head; openReport refuses a newer schema).
+  const baselines = new Map(head.suites.map((s) => [s.suite, s.baseline ?? null]));
+  const report = await openReport(path);
+  const cases: HistoryCaseInput[] = [];
+  for await (const c of report.cases()) cases.push(historyCase(c));
+  return { run: historyRun(head.run, head.suites), cases, baselines, head };
 }

@@ -4,6 +4,7 @@ import type { StoredShape } from '../stored/schemas.js';
 import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { CaseError, Message, RunInfo, SampleResult, StopReason } from '../types.js';
 import { READ_LIMITS, type ReadLimit, readBoundedText } from '../util/bounded-read.js';
+import { entryFromLine, type LineSuite } from '../report/case-line.js';
 import { readJournal } from './read.js';
 import type { EndRecord, PlanRecord, RunRecord, SampleRecord } from './records.js';
 
@@ -40,9 +41,9 @@ export async function isLegacyJournal(file: string): Promise<boolean> {
 
 /** report.json of driftcheck 0.1 (one entry per sample), or one `driftcheck report` wrote from it. */
 interface FolderReport {
-  schema_version: 1 | 2;
+  schema_version: 1 | 2 | 3;
   run: RunInfo;
-  suites?: { suite: string; file?: string }[];
+  suites?: (LineSuite & { file?: string })[];
   summary?: { total?: number; samples?: number; not_run?: number };
   cases: (Partial<SampleResult> & {
     suite: string;
@@ -61,8 +62,13 @@ interface LegacyMeta {
 }
 
 export async function readLegacyRun(dir: string): Promise<LegacyRun> {
-  const report = await readFolderFile<FolderReport>(join(dir, 'report.json'), READ_LIMITS.wholeReport, (r) =>
-    (r as { schema_version?: unknown } | null)?.schema_version === 2 ? 'report' : 'report-v1',
+  const report = await readFolderFile<FolderReport>(
+    join(dir, 'report.json'),
+    READ_LIMITS.wholeReport,
+    (r) => {
+      const version = (r as { schema_version?: unknown } | null)?.schema_version;
+      return typeof version === 'number' && version >= 2 ? 'report' : 'report-v1';
+    },
   );
   const meta = await readFolderFile<LegacyMeta>(join(dir, 'run.json'), READ_LIMITS.runMeta, () => 'run-meta');
   const shard = report?.run.shard ?? meta?.plan?.shard ?? null;
@@ -94,8 +100,12 @@ export async function readLegacyRun(dir: string): Promise<LegacyRun> {
     }
     counts.get(c)![from] += n;
   };
-  // Schema 1 lists every sample; schema 2 (a report already re-rendered) each case with its planned samples.
-  for (const entry of report?.cases ?? []) count(entry, 'report', entry.samples?.planned ?? 1);
+  // Schema 1 lists every sample; 2 and 3 (a report already re-rendered) each case with its planned samples.
+  const suites = new Map((report?.suites ?? []).map((s) => [s.suite, s]));
+  for (const line of report?.cases ?? []) {
+    const entry = report?.schema_version === 3 ? restored(line, suites.get(line.suite)) : line;
+    if (entry) count(entry, 'report', entry.samples?.planned ?? 1);
+  }
   let samples = 0;
   for await (const record of readJournal(join(dir, 'results.jsonl'))) {
     if (record.type !== undefined) continue;
@@ -130,6 +140,15 @@ export async function readLegacyRun(dir: string): Promise<LegacyRun> {
       ? { type: 'end', finished_at: info.finished_at, status: info.status, stop: stopOf(info) }
       : null;
   return { run, plans: [...plans.values()], end };
+}
+
+/** A schema-3 case line restored, or null for one that is not as driftcheck writes it (the report is only a hint here). */
+function restored(line: FolderReport['cases'][number], suite: LineSuite | undefined) {
+  try {
+    return entryFromLine(line as Record<string, unknown>, suite, 3);
+  } catch {
+    return null;
+  }
 }
 
 function stopOf(info: RunInfo): StopReason | null {

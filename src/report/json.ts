@@ -4,19 +4,21 @@ import { join } from 'node:path';
 import type { ReportHead } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { SpooledFile } from '../util/spool.js';
+import { caseLine } from './case-line.js';
 import type { Reporter } from './reporter.js';
 
 /**
  * `report.json`: the head (run, summary, suites) pretty-printed, then the cases array, one
- * compact case per line — written as suites are folded (through a spool file), assembled
+ * case line per case (caseLine: what a reader restores is left out) — written as suites are folded (through a spool file), assembled
  * atomically at the end. `readReport` streams it back in the same layout.
  */
 export function jsonReporter(dir: string): Reporter {
   const file = new SpooledFile(dir, 'report.json');
   let written = 0;
   return {
-    async onSuite({ cases }) {
-      for (const c of cases) await file.write(`${written++ ? ',' : ''}\n    ${JSON.stringify(c)}`);
+    async onSuite({ suite, cases }) {
+      for (const c of cases)
+        await file.write(`${written++ ? ',' : ''}\n    ${JSON.stringify(caseLine(c, suite))}`);
     },
     async onEnd(head) {
       return [await file.finish(reportTop(head), '\n  ]\n}\n')];

@@ -116,12 +116,15 @@ function testcase(c: CaseEntry, suite: SuiteReport): string {
   } else if (outcome === 'skipped') {
     body.push(`<skipped message="not run: the run stopped before this case was sent"/>`);
   }
-  const notes =
-    outcome !== 'pass'
-      ? []
-      : [...(c.pass_rate ? [`pass rate ${passRateText(c)}`] : []), ...driftLines(c.drift)];
-  const out = [...notes, ...(c.content === null ? [] : [`content:\n${clip(c.content)}`])];
-  if (out.length > 0) body.push(`<system-out>${xmlText(out.join('\n'))}</system-out>`);
+  // A brief case (passed, nothing changed) is a bare testcase: report.json holds its answer.
+  if (c.detail !== 'brief') {
+    const notes =
+      outcome !== 'pass'
+        ? []
+        : [...(c.pass_rate ? [`pass rate ${passRateText(c)}`] : []), ...driftLines(c.drift)];
+    const out = [...notes, ...(c.content === null ? [] : [`content:\n${clip(c.content)}`])];
+    if (out.length > 0) body.push(`<system-out>${xmlText(out.join('\n'))}</system-out>`);
+  }
   return body.length === 0
     ? `${open.slice(0, -1)}/>`
     : `${open}\n      ${body.join('\n      ')}\n    </testcase>`;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
 import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
+import { entryFromLine, type LineSuite, REPORT_SCHEMA_VERSION } from './case-line.js';
 import { READ_LIMITS, readBoundedLines, readBoundedText } from '../util/bounded-read.js';
 
 export interface StoredReport {
@@ -19,13 +20,22 @@ export interface StoredReport {
  */
 export async function openReport(path: string): Promise<StoredReport> {
   const { dir, file, head } = await readReportHead(path);
-  if (head.schema_version !== 2) {
+  const schema = head.schema_version as number;
+  if (schema < 2) {
     throw new FileError(
       file,
       `report schema ${String(head.schema_version)} is from an older driftcheck (one entry per sample); re-render it from its journal with \`driftcheck report ${dir}\`, then run this again`,
     );
   }
-  return { file, head, cases: () => readCases(file, dir) };
+  if (schema > REPORT_SCHEMA_VERSION)
+    throw new FileError(
+      file,
+      `report schema ${String(head.schema_version)} is newer than this driftcheck reads; upgrade driftcheck`,
+    );
+  const suites = new Map<string, LineSuite>(head.suites.map((s) => [s.suite, s]));
+  const entry = (line: Record<string, unknown>) =>
+    entryFromLine(line, suites.get(line.suite as string), schema);
+  return { file, head, cases: () => readCases(file, dir, entry) };
 }
 
 /**
@@ -37,9 +47,10 @@ export async function readReportHead(path: string): Promise<{ dir: string; file:
   const file = isDir ? join(path, 'report.json') : path;
   const dir = isDir ? path : join(path, '..');
   const head = await readHead(file, isDir);
-  // Schema 2 is checked against the shipped schema here, once for every reader (diff,
+  // Schemas 2 and 3 are checked against the shipped schema here, once for every reader (diff,
   // baseline accept, history add, run --update-baselines); schema 1 has readers of its own.
-  if (head.schema_version === 2) {
+  const schema = head.schema_version as number;
+  if (schema >= 2 && schema <= REPORT_SCHEMA_VERSION) {
     const problem = shapeProblem('report', { ...head, cases: [] });
     if (problem !== null) throw new FileError(file, `${problem}; ${remedy(dir)}`);
   }
@@ -110,26 +121,39 @@ async function wholeHead(file: string): Promise<ReportHead> {
   }
 }
 
+/** A case line as the entry it stands for (schema 3 leaves out what can be restored). */
+type EntryOf = (line: Record<string, unknown>) => CaseEntry;
+
 /**
  * The cases of a report, each checked against the report schema's case as it is read (one
- * held at a time; shapeProblem refuses one nested deeper than driftcheck writes): a problem
- * is a FileError naming the case's line or JSON path, never a TypeError in whichever reader
- * touches it first.
+ * held at a time; shapeProblem refuses one nested deeper than driftcheck writes), then
+ * restored to the whole entry: a problem is a FileError naming the case's line or JSON
+ * path, never a TypeError in whichever reader touches it first.
  */
-async function* readCases(file: string, dir: string): AsyncGenerator<CaseEntry> {
+async function* readCases(file: string, dir: string, entryOf: EntryOf): AsyncGenerator<CaseEntry> {
   let index = 0;
   let line: number | null = null;
-  const checked = (entry: unknown): CaseEntry => {
+  const checked = (raw: unknown): CaseEntry => {
     const where = line === null ? `cases[${index}]: ` : `line ${line}: `;
-    const problem = shapeProblem('case', entry, `/cases/${index}`);
+    const problem = shapeProblem('case', raw, `/cases/${index}`);
     if (problem !== null) throw new FileError(file, `${where}${problem}; ${remedy(dir)}`);
+    let entry: CaseEntry;
+    try {
+      entry = entryOf(raw as Record<string, unknown>);
+    } catch (error) {
+      // Restoring a field read one of the wrong type (a file edited by hand).
+      if (!(error instanceof TypeError)) throw error;
+      throw new FileError(file, `${where}a field of the wrong type: ${error.message}; ${remedy(dir)}`, {
+        cause: error,
+      });
+    }
     index++;
-    return entry as CaseEntry;
+    return entry;
   };
   try {
-    for await (const [at, entry] of rawCases(file, dir)) {
+    for await (const [at, raw] of rawCases(file, dir)) {
       line = at;
-      yield checked(entry);
+      yield checked(raw);
     }
   } catch (error) {
     if (error instanceof DriftcheckError) throw error;

@@ -320,7 +320,14 @@ export function readingSchema(reportSchema: object): object {
     for (const value of Object.values(n)) strip(value);
   };
   strip(copy);
-  const run = (copy.properties as Record<string, { required?: string[] }> | undefined)?.run;
+  const properties = copy.properties as Record<string, { required?: string[]; const?: unknown }> | undefined;
+  const run = properties?.run;
   if (run?.required) run.required = run.required.filter((key) => key !== 'provenance');
+  // Schema 2 reports (every field of every case) are read too: openReport restores 3's lines.
+  const version = properties?.schema_version as { const?: unknown; enum?: unknown[] } | undefined;
+  if (version && typeof version.const === 'number') {
+    version.enum = [2, version.const];
+    delete version.const;
+  }
   return copy;
 }

@@ -188,6 +188,56 @@ describe.skipIf(!available && !inCI)('report.html in headless Chromium', () => {
     await page.close();
   });
 
+  it('opens a failing case with its answer and a passing unchanged one as its row of counts', async () => {
+    const system = 'You answer for ACME support, briefly.';
+    const withSystem = (c: ReturnType<typeof makeCase>) => ({
+      ...c,
+      messages: [{ role: 'system' as const, content: system }, ...c.messages],
+    });
+    const failing = withSystem(
+      makeCase({
+        case: 'refund',
+        status: 'fail',
+        content: 'No refunds, ever.',
+        checks: [{ type: 'contains', pass: false, message: 'expected content to contain "30 days"' }],
+      }),
+    );
+    const passing = Array.from({ length: 40 }, (_, i) =>
+      withSystem(makeCase({ case: `ok-${i}`, content: `passing answer ${i}` })),
+    );
+    const report = makeReport([...passing, failing]);
+    report.suites = report.suites.map((s) => ({ ...s, system }));
+    const o = await open(report, 'brief');
+    const { page } = o;
+    expect(await page.locator('#brief-note').textContent()).toContain(
+      '40 of 41 cases passed every sample with nothing changed',
+    );
+    // The failing case is listed first and opens in full: its prompt (the suite's system
+    // prompt in front), its failed check and its answer.
+    expect((await rowIds(page))[0]).toBe('support/refund');
+    const refund = page.locator('details.case', { hasText: 'support/refund' });
+    await refund.locator('summary').click();
+    await expect
+      .poll(() => refund.locator('.msg pre').allTextContents())
+      .toEqual([system, 'What is the refund window?']);
+    expect(await refund.locator('.checks li.bad').textContent()).toContain('contains');
+    expect(await refund.locator('.detail pre.text').last().textContent()).toBe('No refunds, ever.');
+    // A passing case is a row of counts that says where the rest is.
+    const ok = page.locator('details.case', { hasText: 'support/ok-7' });
+    expect(await ok.locator('.badge').textContent()).toBe('pass');
+    await ok.locator('summary').click();
+    await expect
+      .poll(() => ok.locator('.detail .note').textContent())
+      .toContain('Its prompt, answer and checks are in report.json');
+    expect(await ok.locator('dl.meta').innerText()).toMatch(/samples\s+1 of 1 passed/);
+    expect(await ok.locator('.msg').count()).toBe(0);
+    expect(await page.content()).not.toContain('passing answer 7');
+    await page.click('button.view[data-view="pass"]');
+    expect(await rowIds(page)).toHaveLength(40);
+    clean(o);
+    await page.close();
+  });
+
   it('opens the case a deep link (#suite/case) names, on load and when the hash changes', async () => {
     const o = await open(makeReport(sampleCases()), 'deep-link', undefined, '#support/warranty');
     const { page } = o;

@@ -19,7 +19,7 @@ function suiteWith(system: string, cases: number): string {
 }
 
 describe("a suite's system prompt in the journal", () => {
-  it('a 256 KB system prompt over 2,200 cases runs, and the journal holds the prompt once', async () => {
+  it('a 256 KB system prompt over 2,200 cases runs, and the journal and report.json hold the prompt once', async () => {
     // Words, so no two runs of it look alike to a compressor; 256 KB in all.
     const words = ['refund', 'policy', 'order', 'window', 'customer', 'support', 'ACME', 'shipping'];
     let system = 'POLICY-START ';
@@ -36,6 +36,11 @@ describe("a suite's system prompt in the journal", () => {
       expect(count(journal, 'POLICY-START')).toBe(1);
       // 2,200 sample lines and the plan's own messages: a few MB, not 563.
       expect(journal.length).toBeLessThan(8 * 1024 * 1024);
+      // report.json (schema 3) holds it once too, in its suite: within the journal's size (was ~580 MB).
+      const report = await readFile(join(dir, 'report.json'), 'utf8');
+      expect(count(report, 'POLICY-START')).toBe(1);
+      expect(report.length).toBeLessThanOrEqual(journal.length);
+      expect((await readReport(dir)).cases[2_199]!.messages[0]).toEqual({ role: 'system', content: system });
     } finally {
       await project.cleanup();
     }

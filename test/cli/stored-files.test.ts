@@ -50,16 +50,16 @@ const firstCase = (change: (entry: Record<string, unknown>) => void) => (text: s
 const caseLine = (text: string) => text.split('\n').findIndex((l) => l.startsWith('    {"id"')) + 1;
 
 describe('stored files edited by hand', () => {
-  it('diff on a report.json whose case has no samples exits 2 naming the file, line and field (was a TypeError in baselinesOf)', async () => {
+  it('diff on a report.json whose case has no status exits 2 naming the file, line and field (a case without samples was a TypeError in baselinesOf; schema 3 restores samples)', async () => {
     const original = await readFile(join(pristine.dir, runDir, 'report.json'), 'utf8');
     const cwd = await projectWith(
       `${runDir}/report.json`,
-      firstCase((c) => delete c.samples),
+      firstCase((c) => delete c.status),
     );
     const result = await runCli(['diff', runDir, runDir], { cwd });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain(
-      `report.json: line ${caseLine(original)}: missing required key 'samples' in cases[0]`,
+      `report.json: line ${caseLine(original)}: missing required key 'status' in cases[0]`,
     );
     expect(result.stderr).toMatch(/not written by this driftcheck as it is .*driftcheck report /);
     expect(result.stderr).not.toContain('internal error');

@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadReport } from '../../src/report/read.js';
 import type { Report, SampleResult } from '../../src/types.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -112,9 +113,25 @@ export interface SimStats {
   byStatus: Record<string, number>;
 }
 
+/**
+ * A run's report.json as driftcheck's reader restores it (every field of every case): what
+ * the tests assert on. reportSchemaErrors of it checks the file as written.
+ */
 export async function readReport(runDir: string): Promise<Report> {
+  const report = await loadReport(runDir);
+  WRITTEN.set(report, await readRawReport(runDir));
+  return report;
+}
+
+/** report.json as written, parsed: case lines leave out what the reader restores. */
+export async function readRawReport(
+  runDir: string,
+): Promise<Record<string, unknown> & { cases: Record<string, unknown>[] }> {
   return JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8'));
 }
+
+/** The file each report readReport returned was read from, parsed as written. */
+export const WRITTEN = new WeakMap<object, unknown>();
 
 /** Every sample line of a run's journal (results.jsonl), in the order they finished. */
 export async function readSamples(runDir: string): Promise<SampleResult[]> {

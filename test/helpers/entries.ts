@@ -1,4 +1,5 @@
-import { countSuite, emptySummary, exitCodeFor } from '../../src/fold/summary.js';
+import { REPORT_SCHEMA_VERSION } from '../../src/report/case-line.js';
+import { caseDetail, countSuite, emptySummary, exitCodeFor } from '../../src/fold/summary.js';
 import type { CaseEntry, Drift, Report, SampleResult, SuiteReport } from '../../src/types.js';
 import { sampleResult } from './results.js';
 
@@ -14,7 +15,7 @@ export function entryOf(
   const sent = sample.status === 'not_run' ? 0 : 1;
   const usage = sample.usage;
   const known = (v: number | null | undefined) => (typeof v === 'number' ? v : 0);
-  return {
+  const entry: Omit<CaseEntry, 'detail'> & { detail?: CaseEntry['detail'] } = {
     id: `${sample.suite}/${sample.case}`,
     suite: sample.suite,
     case: sample.case,
@@ -81,6 +82,8 @@ export function entryOf(
     redacted: sample.redacted,
     ...extra,
   };
+  // As the fold decides it once the entry is final, unless the test says otherwise.
+  return { ...entry, detail: entry.detail ?? caseDetail(entry) };
 }
 
 /** A sample with defaults, as its entry: `makeEntry({ case: 'a', status: 'fail' }, drift)`. */
@@ -133,7 +136,7 @@ export function reportOf(
       cases.filter((c) => c.suite === s.suite),
     );
   return {
-    schema_version: 2,
+    schema_version: REPORT_SCHEMA_VERSION,
     run: {
       id: '20261122T050004Z-e9d8',
       status: 'completed',

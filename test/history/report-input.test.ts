@@ -53,7 +53,7 @@ describe('readRunForHistory', () => {
   });
 
   it.each([
-    ['future.json', '{"schema_version":3,"run":{"id":"x"},"cases":[],"suites":[]}', /schema 3 is newer/],
+    ['future.json', '{"schema_version":4,"run":{"id":"x"},"cases":[],"suites":[]}', /schema 4 is newer/],
     ['foreign.json', '{"hello":1}', /not a driftcheck report/],
     ['broken.json', '{"schema_version":', /not JSON/],
   ])('refuses %s with a message naming the file', async (name, text, message) => {

@@ -118,13 +118,19 @@ cases:
       // A report case that nests as deep, and one cut short, read by baseline accept and history add.
       const report = join(dir, 'report.json');
       const lines = (await readFile(report, 'utf8')).split('\n');
-      const at = lines.findIndex((line) => line.startsWith('    {"id":"small/b"'));
+      const at = lines.findIndex((line) => line.startsWith('    {"id":"small/b",'));
+      expect(at).toBeGreaterThan(0);
       for (const [damage, message] of [
         [
           () => lines[at]!.replace(/"usage":\{[^}]*\}/, `"usage":${DEEP}`),
           /nested more than 256 levels deep/,
         ],
         [() => lines[at]!.slice(0, 40), /: damaged \(/],
+        // A field a reader restores another from (detail is derived from drift), of the wrong type.
+        [
+          () => `    ${JSON.stringify({ ...JSON.parse(lines[at]!.trim().replace(/,$/, '')), drift: 5 })},`,
+          /'cases\[\d+\]\.drift' must be a list/,
+        ],
       ] as const) {
         await writeFile(report, lines.map((line, i) => (i === at ? damage() : line)).join('\n'));
         for (const args of [

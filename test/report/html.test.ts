@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html/index.js';
+import type { BriefPageCase } from '../../src/report/html/data.js';
 import type { Baseline, CaseEntry } from '../../src/types.js';
 import {
   contentDrift,
@@ -94,9 +95,11 @@ describe('renderHtml', () => {
   it('ranks regressions first, then errors, failures and warnings; the page sorts by rank, plan order within each', () => {
     const page = embedded(renderHtml(makeReport(sampleCases())));
     // Embedded in plan order; the page's script sorts by rank (a stable sort keeps plan order within a rank).
-    expect(page.cases.map((c) => c.case)).toEqual(sampleCases().map((c) => c.case));
-    const sorted = [...page.cases].sort((a, b) => a.rank - b.rank);
-    expect(sorted.map((c) => c.case)).toEqual([
+    expect(page.cases.map((c) => c.id)).toEqual(sampleCases().map((c) => c.id));
+    // A brief case (passed, nothing changed) carries no rank: the script gives it the last one, 6.
+    const rank = (c: PageData['cases'][number]) => ('brief' in c ? 6 : c.rank);
+    const sorted = [...page.cases].sort((a, b) => rank(a) - rank(b));
+    expect(sorted.map((c) => c.id.replace(/^[^/]+\//, ''))).toEqual([
       'refund-window',
       'warranty',
       'release-notes',
@@ -113,13 +116,16 @@ describe('renderHtml', () => {
       'old text',
       'text',
     ],
-    ['no content drift means the same text', makeCase({ case: 'a' }), null, 'same'],
+    // Passing with nothing changed is brief on the page (its own test below): shown in full here.
+    ['no content drift means the same text', full(makeCase({ case: 'a' })), null, 'same'],
     [
       'a new case has none',
-      makeCase({
-        case: 'a',
-        drift: [{ kind: 'new_case', severity: 'info', baseline: null, current: 'pass', message: 'new' }],
-      }),
+      full(
+        makeCase({
+          case: 'a',
+          drift: [{ kind: 'new_case', severity: 'info', baseline: null, current: 'pass', message: 'new' }],
+        }),
+      ),
       null,
       'none',
     ],
@@ -138,7 +144,7 @@ describe('renderHtml', () => {
 
   it('takes the baseline answers of the suite it was compared with', () => {
     const c = makeCase({ case: 'a', status: 'error', content: null, drift: [regressedDrift('errors')] });
-    const report = makeReport([c, makeCase({ case: 'b' })]);
+    const report = makeReport([c, full(makeCase({ case: 'b' }))]);
     const html = renderHtml(report, {
       baselines: new Map([
         [
@@ -156,7 +162,7 @@ describe('renderHtml', () => {
   it('shortens texts and says so above 20,000 cases', () => {
     const long = 'word '.repeat(1_000);
     const cases = Array.from({ length: 20_001 }, (_, i) => makeCase({ case: `c${i}` }));
-    cases[0] = { ...cases[0]!, content: long, messages: [{ role: 'user', content: long }] };
+    cases[0] = { ...cases[0]!, content: long, messages: [{ role: 'user', content: long }], detail: 'full' };
     const html = renderHtml(makeReport(cases));
     const page = embedded(html);
     expect(page.text_limit).toBe(2_048);
@@ -166,6 +172,54 @@ describe('renderHtml', () => {
     expect(first.truncated).toBe(true);
     expect(html).toContain('This report has 20,001 cases');
     expect(embedded(renderHtml(makeReport(cases.slice(0, 20_000)))).text_limit).toBeNull();
+  });
+});
+
+describe('renderHtml of brief cases', () => {
+  it('embeds a passing unchanged case as its counts and says where the rest is; others in full', () => {
+    const failing = makeCase({
+      case: 'refund',
+      status: 'fail',
+      content: 'No refunds.',
+      checks: [{ type: 'contains', pass: false, message: 'expected "30 days"' }],
+    });
+    const passing = makeCase({ case: 'greeting', content: 'Hello! How can I help?' });
+    const html = renderHtml(makeReport([failing, passing]));
+    const [first, second] = embedded(html).cases as unknown as [PageData['cases'][number], BriefPageCase];
+    expect(first).toMatchObject({ id: 'support/refund', status: 'fail', content: 'No refunds.' });
+    expect(second).toEqual({
+      id: 'support/greeting',
+      brief: true,
+      new_case: false,
+      model: passing.model,
+      passed: 1,
+      sent: 1,
+      tokens: passing.stats.total_tokens,
+      latency_ms: passing.stats.latency_ms!.p50,
+    });
+    expect(html).not.toContain('Hello! How can I help?');
+    expect(html).toContain('1 of 2 cases passed every sample with nothing changed');
+    expect(html).toContain('in report.json beside this page, and every sample in results.jsonl');
+  });
+
+  it("holds a suite's system prompt once and leaves it out of each case's messages", () => {
+    const system = { role: 'system' as const, content: 'You are ACME support.' };
+    const failing = (id: string) =>
+      makeCase({
+        case: id,
+        status: 'fail',
+        messages: [system, { role: 'user', content: `question ${id}` }],
+      });
+    const report = makeReport([failing('a'), failing('b')]);
+    report.suites = report.suites.map((s) => ({ ...s, system: system.content }));
+    const html = renderHtml(report);
+    expect(html.split('You are ACME support.')).toHaveLength(2);
+    const page = embedded(html) as PageData & { systems: Record<string, string> };
+    expect(page.systems).toEqual({ support: system.content });
+    expect(page.cases.map((c) => c.messages)).toEqual([
+      [{ role: 'user', content: 'question a' }],
+      [{ role: 'user', content: 'question b' }],
+    ]);
   });
 });
 
@@ -183,6 +237,11 @@ describe('renderHtml with repeated cases', () => {
     );
   });
 });
+
+/** The entry shown in full, as the fold marks a case a reviewer reads. */
+function full(c: CaseEntry): CaseEntry {
+  return { ...c, detail: 'full' };
+}
 
 /** A baseline of suite `support` whose cases answered these texts. */
 function baselineWith(contents: Record<string, string>): Baseline {

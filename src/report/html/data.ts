@@ -70,6 +70,26 @@ export interface PageCase {
   history: CaseHistory | null;
 }
 
+/**
+ * A case the fold called `brief` (it passed every sample, nothing changed) as the page lists
+ * it: a row of counts. Its prompt, answer and checks are in report.json, its samples in the
+ * journal; the page says so. What the page's script fills in for it (status, rank) it
+ * knows from `brief` alone.
+ */
+export interface BriefPageCase {
+  id: string;
+  brief: true;
+  /** It is new (no baseline entry yet): the only drift a brief case can have. */
+  new_case: boolean;
+  model: string | null;
+  passed: number;
+  sent: number;
+  /** Total tokens over its samples, when any sample reported usage. */
+  tokens: number | null;
+  /** Median latency over its samples. */
+  latency_ms: number | null;
+}
+
 /** Regressions first, then errors, failures, warnings; passes last. */
 export function rankOf(c: CaseEntry): number {
   if (isRegressed(c)) return 0;
@@ -97,14 +117,45 @@ function baselineText(
     : { baseline: 'text', text: base.content };
 }
 
-function clip(text: string | null, limit: number | null): string | null {
-  if (text === null || limit === null || text.length <= limit) return text;
-  return `${text.slice(0, limit)}…`;
+/** A text shortened to the page's limit (null: no limit). */
+export function clipText(text: string, limit: number | null): string {
+  return limit === null || text.length <= limit ? text : `${text.slice(0, limit)}…`;
 }
 
-/** One case as the page embeds it; `limit` shortens every text of a large report. */
-export function pageCase(c: CaseEntry, base: BaselineCase | undefined, limit: number | null): PageCase {
+function clip(text: string | null, limit: number | null): string | null {
+  return text === null ? null : clipText(text, limit);
+}
+
+/** A brief case's row (see BriefPageCase). */
+function briefCase(c: CaseEntry): BriefPageCase {
+  return {
+    id: c.id,
+    brief: true,
+    new_case: c.drift.some((d) => d.kind === 'new_case'),
+    model: c.model,
+    passed: c.samples.passed,
+    sent: c.samples.sent,
+    tokens: c.stats.with_usage > 0 ? c.stats.total_tokens : null,
+    latency_ms: c.stats.latency_ms?.p50 ?? null,
+  };
+}
+
+/**
+ * One case as the page embeds it: in full, or a brief case as its row of counts. `limit`
+ * shortens every text of a large report; the suite's `system` prompt is left out of the
+ * messages (the page holds it once per suite and puts it back in front).
+ */
+export function pageCase(
+  c: CaseEntry,
+  base: BaselineCase | undefined,
+  limit: number | null,
+  system?: string,
+): PageCase | BriefPageCase {
+  if (c.detail === 'brief') return briefCase(c);
   const compared = baselineText(c, base);
+  const [first, ...own] = c.messages;
+  const messages =
+    system !== undefined && first?.role === 'system' && first.content === system ? own : c.messages;
   const content = clip(c.content, limit);
   const baselineContent = clip(compared.text, limit);
   return {
@@ -139,7 +190,7 @@ export function pageCase(c: CaseEntry, base: BaselineCase | undefined, limit: nu
       message: d.message,
       ...(d.similarity === undefined ? {} : { similarity: d.similarity }),
     })),
-    messages: c.messages.map((m) => ({ role: m.role, content: clip(m.content, limit) ?? '' })),
+    messages: messages.map((m) => ({ role: m.role, content: clip(m.content, limit) ?? '' })),
     content,
     refusal: clip(c.refusal, limit),
     answers: c.answers.map((a) => ({ ...a, content: clip(a.content, limit) })),

@@ -1,7 +1,7 @@
 import type { Baseline, Report, ReportHead } from '../../types.js';
 import { SpooledFile } from '../../util/spool.js';
 import type { Reporter } from '../reporter.js';
-import { LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase } from './data.js';
+import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase } from './data.js';
 import { embedJson, pageHead } from './escape.js';
 import {
   countDrift,
@@ -30,23 +30,26 @@ export interface HtmlOptions {
 export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
   const file = new SpooledFile(dir, 'report.html');
   let written = 0;
+  let brief = 0;
   let limit: number | null = null;
   const drift: DriftCounts = new Map();
   const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
   return {
-    async onSuite({ cases, baseline, planned }) {
+    async onSuite({ suite, cases, baseline, planned }) {
       // The first suite says how large the report will be.
       if (written === 0) limit = planned > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
       for (const c of cases) {
         countDrift(drift, c);
         if (c.pass_rate) rates.repeated++;
         keepPassRateRow(rates.rows, c);
+        if (c.detail === 'brief') brief++;
         const base = baseline && Object.hasOwn(baseline.cases, c.case) ? baseline.cases[c.case] : undefined;
-        await file.write(`${written++ ? ',' : ''}${embedJson(pageCase(c, base, limit))}`);
+        await file.write(`${written++ ? ',' : ''}${embedJson(pageCase(c, base, limit, suite.system))}`);
       }
     },
     async onEnd(head) {
-      const [top, bottom] = page(head, options.title ?? `driftcheck ${head.run.id}`, drift, rates, limit);
+      const title = options.title ?? `driftcheck ${head.run.id}`;
+      const [top, bottom] = page(head, title, drift, rates, limit, brief);
       return [await file.finish(top, bottom)];
     },
     onAbort: () => file.discard(),
@@ -60,23 +63,33 @@ function page(
   drift: DriftCounts,
   rates: { rows: PassRateRow[]; repeated: number },
   limit: number | null,
+  brief: number,
 ): [string, string] {
   const script = clientScript();
   const large =
     limit === null
       ? ''
       : `<p class="notice">This report has ${groupDigits(head.summary.cases)} cases (more than ${groupDigits(LARGE_REPORT_CASES)}): each prompt and answer is shortened to ${groupDigits(limit)} characters here. report.json holds them whole.</p>`;
+  // Where the rest of a brief case is: a reviewer opening one must not think it lost.
+  const briefNote =
+    brief === 0
+      ? ''
+      : `<p class="notice" id="brief-note">${groupDigits(brief)} of ${groupDigits(head.summary.cases)} cases passed every sample with nothing changed: each is listed here as a row of counts (samples, tokens, latency). Their prompts, answers and checks are in report.json beside this page, and every sample in results.jsonl.</p>`;
+  const systems = Object.fromEntries(
+    head.suites.flatMap((s) => (s.system === undefined ? [] : [[s.suite, clipText(s.system, limit)]])),
+  );
   const top = `${pageHead(title, script, STYLE)}${renderBar(head, title, drift)}
 <main>
 ${renderRunInfo(head, rates)}
 ${large}
+${briefNote}
 <noscript><p class="notice">The case list needs JavaScript. The summary above and report.json hold the results.</p></noscript>
 <p id="count" aria-live="polite"></p>
 <div id="cases"></div>
 <button type="button" id="more" hidden></button>
 </main>
 <script type="application/json" id="report-data">{"cases":[`;
-  const bottom = `],"text_limit":${embedJson(limit)}}</script>
+  const bottom = `],"text_limit":${embedJson(limit)},"systems":${embedJson(systems)}}</script>
 <script>${script}</script>
 </body>
 </html>
@@ -92,13 +105,18 @@ export function renderHtml(
   const limit = report.cases.length > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
   const drift: DriftCounts = new Map();
   const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
+  const systems = new Map(report.suites.map((s) => [s.suite, s.system]));
+  let brief = 0;
   const embedded = report.cases.map((c) => {
     countDrift(drift, c);
     if (c.pass_rate) rates.repeated++;
     keepPassRateRow(rates.rows, c);
+    if (c.detail === 'brief') brief++;
     const cases = options.baselines?.get(c.suite)?.cases;
-    return embedJson(pageCase(c, cases && Object.hasOwn(cases, c.case) ? cases[c.case] : undefined, limit));
+    const base = cases && Object.hasOwn(cases, c.case) ? cases[c.case] : undefined;
+    return embedJson(pageCase(c, base, limit, systems.get(c.suite)));
   });
-  const [top, bottom] = page(report, options.title ?? `driftcheck ${report.run.id}`, drift, rates, limit);
+  const title = options.title ?? `driftcheck ${report.run.id}`;
+  const [top, bottom] = page(report, title, drift, rates, limit, brief);
   return `${top}${embedded.join(',')}${bottom}`;
 }

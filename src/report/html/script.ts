@@ -1,3 +1,4 @@
+import { DETAIL_SCRIPT } from './script-detail.js';
 import { wordDiff } from './word-diff.js';
 
 /**
@@ -12,6 +13,19 @@ performance.mark('driftcheck:start');
 const PAGE = 100;
 const data = JSON.parse(document.getElementById('report-data').textContent);
 const cases = data.cases;
+const systems = data.systems || {};
+// A brief case (it passed every sample, nothing changed) comes as a row of counts: what the
+// list needs of it is known from that alone.
+const NO_DRIFT = [];
+const NEW_CASE = [{ kind: 'new_case', severity: 'info', message: '' }];
+cases.forEach(function (c) {
+  if (!c.brief) return;
+  c.status = 'pass';
+  c.rank = 6;
+  c.regressed = false;
+  c.drift = c.new_case ? NEW_CASE : NO_DRIFT;
+  c.samples = { sent: c.sent, passed: c.passed };
+});
 // Regressions first, then errors, failures, warnings; plan order within a rank (the sort is stable).
 cases.sort(function (a, b) { return a.rank - b.rank; });
 const state = { view: 'all', kind: '', q: '' };
@@ -45,6 +59,7 @@ function errorLine(e) {
   return e.kind + (e.http_status ? ' (HTTP ' + e.http_status + ')' : '') + ': ' + e.message;
 }
 function reason(c) {
+  if (c.brief) return '';
   const out = [];
   if (c.error) out.push(errorLine(c.error));
   else c.checks.forEach(function (k) { if (!k.pass) out.push(k.type + ': ' + k.message); });
@@ -72,189 +87,9 @@ function row(c) {
   if (c.history && c.history.since) head.append(el('span', 'since', 'since ' + c.history.since.started_at.slice(0, 10)));
   item.append(head);
   item.addEventListener('toggle', function () {
-    if (item.open && item.childElementCount === 1) item.append(detail(c));
+    if (item.open && item.childElementCount === 1) item.append(c.brief ? briefDetail(c) : detail(c));
   });
   return item;
-}
-
-function section(title) {
-  const s = el('section', 'part');
-  s.append(el('h3', null, title));
-  return s;
-}
-function pair(dl, term, value, cls) {
-  if (value === null || value === undefined || value === '') return;
-  dl.append(el('dt', null, term), el('dd', cls || null, value));
-}
-function usageText(u) {
-  if (!u) return null;
-  const t = [u.prompt_tokens, u.completion_tokens, u.total_tokens].map(function (n) { return n === null || n === undefined ? '?' : n; });
-  return t[0] + ' prompt + ' + t[1] + ' completion = ' + t[2] + ' tokens' + (typeof u.cost === 'number' ? ' · cost $' + u.cost : '');
-}
-
-function pct(x) { return Math.round(x * 100) + '%'; }
-function passRate(c) {
-  const p = c.pass_rate;
-  return c.samples.passed + '/' + c.samples.sent + ' pass (' + pct(p.rate) + ', 95% CI ' + pct(p.low) + '–' + pct(p.high) + ')' +
-    (p.baseline ? ' vs baseline ' + p.baseline.pass + '/' + p.baseline.total : ', no baseline samples') +
-    (p.p === null ? '' : ', p = ' + p.p) + ': ' + p.verdict + (p.weak_baseline && p.baseline ? ' (weak baseline: ' + p.baseline.total + (p.baseline.total === 1 ? ' sample)' : ' samples)') : '') + (c.status === 'fail' ? ' — fails the run' : ' — does not fail the run');
-}
-function samplesText(s) {
-  const parts = [s.passed + ' passed'];
-  if (s.failed) parts.push(s.failed + ' failed');
-  if (s.errored) parts.push(s.errored + ' errored');
-  if (s.not_run) parts.push(s.not_run + ' not run');
-  return s.sent + ' sent of ' + s.planned + ' planned: ' + parts.join(', ');
-}
-
-function detail(c) {
-  const body = el('div', 'detail');
-  if (c.truncated) body.append(el('p', 'note', 'Texts in this case are shortened to ' + data.text_limit + ' characters; report.json holds them whole.'));
-
-  const prompt = section('Prompt');
-  c.messages.forEach(function (m) {
-    const msg = el('div', 'msg');
-    msg.append(el('span', 'role', m.role), el('pre', 'text', m.content));
-    prompt.append(msg);
-  });
-  if (c.messages.length === 0) prompt.append(el('p', 'muted', 'not recorded'));
-
-  const checks = section('Expectations');
-  const ul = el('ul', 'checks');
-  c.checks.forEach(function (k, i) {
-    const li = el('li', k.pass ? 'ok' : 'bad');
-    const tally = c.samples.sent > 1 && c.check_passes[i] !== undefined ? ' (' + c.check_passes[i] + '/' + c.samples.sent + ' samples pass)' : '';
-    li.append(el('span', 'mark', k.pass ? '✓' : '✗'), el('b', null, k.type), el('span', null, ' ' + k.message + tally));
-    ul.append(li);
-  });
-  if (c.checks.length === 0) checks.append(el('p', 'muted', c.status === 'error' || c.status === 'not_run' ? 'not checked (no answer)' : 'no expectations'));
-  else checks.append(ul);
-
-  const meta = section('Response');
-  const dl = el('dl', 'meta');
-  pair(dl, 'requested model', c.requested_model);
-  pair(dl, 'concrete model', c.model === null ? 'none reported' : c.model, c.model !== null && c.model !== c.requested_model ? 'warn' : null);
-  if (c.models.length > 1) pair(dl, 'models (all samples)', c.models.join(', '), 'warn');
-  pair(dl, 'provider', c.providers.length ? c.providers.join(', ') : null, c.providers.length > 1 ? 'warn' : null);
-  pair(dl, 'system_fingerprint', c.fingerprints.length ? c.fingerprints.join(', ') : null);
-  pair(dl, 'service', c.service);
-  pair(dl, 'samples', samplesText(c.samples));
-  pair(dl, 'finish_reason', c.finish_reason === null ? 'none' : c.finish_reason, c.finish_reason !== null && c.finish_reason !== 'stop' ? 'warn' : null);
-  pair(dl, 'usage', usageText(c.usage) || 'not reported');
-  pair(dl, 'native finish_reason', c.native_finish_reason);
-  pair(dl, 'latency', c.latency_ms === null ? 'n/a' : (c.samples.sent > 1 ? 'p50 ' + c.latency_ms.p50 + ' ms · p95 ' + c.latency_ms.p95 + ' ms · max ' + c.latency_ms.max + ' ms' : c.latency_ms.p50 + ' ms') + (c.wait_ms ? ' (+' + c.wait_ms + ' ms waiting between attempts)' : ''));
-  pair(dl, 'attempts', c.attempts);
-  if (c.pass_rate) pair(dl, 'pass rate (repeats)', passRate(c), c.status === 'fail' ? 'bad' : c.pass_rate.verdict === 'stable' ? null : 'warn');
-  pair(dl, 'refusal', c.refusal, 'bad');
-  if (c.error) {
-    pair(dl, 'error kind', c.error.kind, 'bad');
-    pair(dl, 'HTTP status', c.error.http_status === null ? 'none (no response)' : c.error.http_status, 'bad');
-    pair(dl, 'error type', c.error.type);
-    pair(dl, 'error code', c.error.code);
-    pair(dl, 'error model', c.error.model);
-    pair(dl, 'error message', c.error.message, 'bad');
-  }
-  pair(dl, 'cache', c.cache_status);
-  pair(dl, 'response id', c.response_id);
-  pair(dl, 'started', c.started_at);
-  if (c.redacted) pair(dl, 'redacted', 'a key value was found in this result and replaced', 'warn');
-  meta.append(dl);
-
-  body.append(prompt, checks);
-  if (c.drift.length > 0) {
-    const drift = section('Drift against the baseline');
-    const dul = el('ul', 'drift');
-    c.drift.forEach(function (d) {
-      const li = el('li', d.severity === 'fail' ? 'bad' : d.severity === 'warn' ? 'warn' : 'info');
-      li.append(el('span', 'badge ' + (d.severity === 'fail' ? 'bad' : d.severity === 'warn' ? 'warn' : 'muted'), d.severity), el('b', null, d.kind), el('span', null, ' ' + d.message));
-      dul.append(li);
-    });
-    drift.append(dul);
-    body.append(drift);
-  }
-  body.append(meta, answer(c));
-  if (c.history) body.append(nights(c));
-  if (c.answers.length > 1) {
-    const distinct = section('Distinct answers (' + c.answers.length + (c.other_answers ? ' shown, ' + c.other_answers + ' more samples differ' : '') + ')');
-    c.answers.forEach(function (a) {
-      const msg = el('div', 'msg');
-      msg.append(el('span', 'role', a.count + '× ' + a.status), el('pre', 'text', a.content === null ? '(no content)' : a.content));
-      distinct.append(msg);
-    });
-    body.append(distinct);
-  }
-  return body;
-}
-
-// A changed case's recent nights (from the history): each links to that night's report, opened at this case.
-function nights(c) {
-  const s = section('Recent nights');
-  if (c.history.since) s.append(el('p', null, 'Since ' + c.history.since.started_at.slice(0, 10) + ' (run ' + c.history.since.run_id + ').'));
-  const list = el('ol', 'nights');
-  c.history.nights.forEach(function (n) {
-    const li = el('li', n.status === 'pass' ? 'ok' : n.status === 'not_run' ? 'muted' : 'bad');
-    const link = el('a', null, n.started_at.slice(0, 10) + ' ' + n.status + ' ' + n.passes + '/' + n.samples);
-    link.href = '../' + encodeURIComponent(n.run_id) + '/report.html#' + encodeURIComponent(c.id);
-    li.append(link);
-    list.append(li);
-  });
-  s.append(list);
-  return s;
-}
-
-function answer(c) {
-  const s = section('Answer');
-  if (c.content === null) {
-    s.append(el('p', 'muted', 'no content'));
-    if (c.baseline === 'text') { s.append(el('h4', null, 'baseline answer')); s.append(el('pre', 'text', c.baseline_content)); }
-    return s;
-  }
-  if (c.baseline !== 'text') {
-    s.append(el('p', 'muted', c.baseline === 'same' ? 'Same as the baseline answer.' : 'No baseline answer to compare with.'));
-    s.append(el('pre', 'text', c.content));
-    return s;
-  }
-  const ops = wordDiff(c.baseline_content || '', c.content);
-  const tools = el('div', 'difftools');
-  const modes = [['split', 'side by side'], ['inline', 'inline']];
-  const view = el('div', 'diff');
-  function draw() {
-    view.replaceChildren(diffMode === 'split' ? split(ops) : inline(ops));
-    Array.prototype.forEach.call(tools.children, function (btn) { btn.setAttribute('aria-pressed', String(btn.dataset.mode === diffMode)); });
-  }
-  modes.forEach(function (m) {
-    const btn = el('button', 'mode', m[1]);
-    btn.type = 'button';
-    btn.dataset.mode = m[0];
-    btn.addEventListener('click', function () { diffMode = m[0]; draw(); });
-    tools.append(btn);
-  });
-  const legend = el('span', 'legend');
-  legend.append(el('del', null, 'baseline'), document.createTextNode(' '), el('ins', null, 'current'));
-  tools.append(legend);
-  s.append(tools, view);
-  draw();
-  return s;
-}
-function inline(ops) {
-  const pre = el('pre', 'text');
-  ops.forEach(function (o) { pre.append(o[0] === 0 ? document.createTextNode(o[1]) : el(o[0] < 0 ? 'del' : 'ins', null, o[1])); });
-  return pre;
-}
-function split(ops) {
-  const wrap = el('div', 'split');
-  const left = el('pre', 'text');
-  const right = el('pre', 'text');
-  ops.forEach(function (o) {
-    if (o[0] <= 0) left.append(o[0] === 0 ? document.createTextNode(o[1]) : el('del', null, o[1]));
-    if (o[0] >= 0) right.append(o[0] === 0 ? document.createTextNode(o[1]) : el('ins', null, o[1]));
-  });
-  const l = el('div', 'side');
-  l.append(el('h4', null, 'baseline'), left);
-  const r = el('div', 'side');
-  r.append(el('h4', null, 'current'), right);
-  wrap.append(l, r);
-  return wrap;
 }
 
 function showMore() {
@@ -315,7 +150,7 @@ document.documentElement.dataset.ready = 'true';
 performance.mark('driftcheck:ready');
 `;
 
-/** The inline script's full text: the word diff's own source, then the page logic, in a strict IIFE. */
+/** The inline script's full text: the word diff's own source, then the page logic and its case details, in a strict IIFE. */
 export function clientScript(): string {
-  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}})();`;
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DETAIL_SCRIPT}})();`;
 }
