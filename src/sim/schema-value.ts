@@ -1,3 +1,4 @@
+import { patternString } from './pattern-string.js';
 import { type PromptValues, wordsOf } from './prompt-values.js';
 import { flatten, isObject, MAX_SCHEMA_DEPTH, type SchemaNode, typeOf } from './schema-walk.js';
 import { hash } from './words.js';
@@ -15,11 +16,13 @@ import { hash } from './words.js';
  *   `default`, else the property's name. A free-text property (`query`, `q`, `text`, `topic`,
  *   `question`, `prompt`, `keywords`, `message`, `content`, `subject`, `terms`) takes the
  *   content words first. `pattern`: the first phrase or word of the prompt that
- *   matches it when the value does not; `minLength` pads with `_`, `maxLength` cuts.
+ *   matches it when the value does not, else a string made from the pattern (pattern-string.ts);
+ *   `minLength` pads with `_`, `maxLength` cuts.
  * - number / integer: the next number of the prompt within `minimum`, `maximum`, the
  *   exclusive bounds and `multipleOf`, else the smallest allowed value (0 when unbounded).
  * - boolean: `default`, else true when the prompt uses the property's name ("with forecast").
- * - array: `max(minItems, 1)` items (at most `maxItems`), tuples positionally, `uniqueItems` kept.
+ * - array: `max(minItems, 1)` items (at most `maxItems`), tuples positionally; under
+ *   `uniqueItems` a repeated string gets a number ("tag 2"), a repeated boolean flips.
  * - object: every `required` property, and the optional ones the prompt names (by name, or by
  *   an option of their `enum`), then declared ones up to `minProperties`; nothing undeclared.
  */
@@ -73,8 +76,12 @@ function stringValue(s: SchemaNode, values: PromptValues, name: string): string 
     fallback;
   if (typeof s.pattern === 'string') {
     const re = safeRegExp(s.pattern);
-    if (re && !re.test(v))
-      v = values.candidates().find((c) => re.test(c)) ?? (re.test(fallback) ? fallback : v);
+    if (re && !re.test(v)) {
+      const made = patternString(s.pattern);
+      v =
+        values.candidates().find((c) => re.test(c)) ??
+        (re.test(fallback) ? fallback : made !== null && re.test(made) ? made : v);
+    }
   }
   const chars = [...v];
   if (typeof s.maxLength === 'number' && chars.length > s.maxLength) v = chars.slice(0, s.maxLength).join('');
@@ -155,7 +162,12 @@ function arrayValue(
   const seen = new Set<string>();
   // A few extra tries let uniqueItems skip a repeated value (an enum, a boolean) when others exist.
   for (let i = 0; out.length < want && i < want + 4; i++) {
-    const item = write(itemSchema(out.length), root, values, depth + 1, name);
+    let item = write(itemSchema(out.length), root, values, depth + 1, name);
+    // A repeated string or boolean gets a sibling value: "tag" → "tag 2", false → true.
+    if (s.uniqueItems === true && seen.has(JSON.stringify(item))) {
+      if (typeof item === 'string') item = `${item} ${out.length + 1}`;
+      else if (typeof item === 'boolean') item = !item;
+    }
     const key = JSON.stringify(item);
     if (s.uniqueItems === true && seen.has(key)) continue;
     seen.add(key);
