@@ -123,7 +123,7 @@ describe('standing provider traits', () => {
 });
 
 describe('tool faults at a rate (tool_fault_rate), seeded', () => {
-  // 300 samples at p = 0.25: mean 75, sd 7.5.
+  // 300 samples at p = 0.25: mean 75, sd 7.5; the bounds are 4 sd away (seed 2 draws 96).
   it.each([1, 2])('schema_mismatch at 0.25 hits about a quarter of the calls (seed %i)', async (seed) => {
     const sim = await simulator(seed);
     const { bad } = await mismatches(
@@ -132,8 +132,8 @@ describe('tool faults at a rate (tool_fault_rate), seeded', () => {
       { tools: tools(true) },
       { tool_fault: 'schema_mismatch', tool_fault_rate: 0.25 },
     );
-    expect(bad).toBeGreaterThanOrEqual(50);
-    expect(bad).toBeLessThanOrEqual(100);
+    expect(bad).toBeGreaterThanOrEqual(45);
+    expect(bad).toBeLessThanOrEqual(105);
   });
 
   it('rate 0 never fires, rate 1 always does', async () => {
