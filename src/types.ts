@@ -137,7 +137,26 @@ export interface SimDirective {
   provider?: string;
   /** The `system_fingerprint` to report (a backend change). */
   fingerprint?: string;
+  /** A tool-calling or structured-output fault of the serving provider (see SimToolFault). */
+  tool_fault?: SimToolFault;
+  /** The share of requests it hits (default 1), by seeded coins. */
+  tool_fault_rate?: number;
 }
+
+/**
+ * How a provider gets tool calls and structured outputs wrong: a call's arguments that are
+ * not JSON, a tool name that was not declared, arguments that miss the schema, a text answer
+ * where a call was due, several calls where `parallel_tool_calls: false` allows one, tools or
+ * `response_format` ignored (the router avoids such a provider under `require_parameters`).
+ */
+export type SimToolFault =
+  | 'invalid_json'
+  | 'unknown_tool'
+  | 'schema_mismatch'
+  | 'no_call'
+  | 'parallel_calls'
+  | 'ignore_tools'
+  | 'ignore_response_format';
 
 export interface SuiteCase {
   id: string;

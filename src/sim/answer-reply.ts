@@ -1,9 +1,10 @@
 import type { ServiceKind, SimDirective, SimFault } from '../types.js';
 import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
-import { type RouterModel, routerCost } from './catalog.js';
+import { type RouterModel, routerCost, type ToolParameter } from './catalog.js';
 import { completionBody } from './completion-body.js';
 import type { SimReply } from './reply.js';
 import type { SimState } from './state.js';
+import type { ToolTurn, WireToolCall } from './tool-turn.js';
 
 /** The concrete model that answers a request. */
 export interface ResolvedModel {
@@ -13,12 +14,20 @@ export interface ResolvedModel {
   variant: string | null;
   /** Router catalog entry (prices); null on the direct service. */
   priced: RouterModel | null;
+  /** The serving upstream's standing share of schema-missing tool arguments. */
+  schemaMismatchRate: number;
+  /** Parameters the serving upstream ignores. */
+  unsupported: readonly ToolParameter[];
+  /** Whether the model, as served, indents JSON. */
+  wordy: boolean;
 }
 
 /**
  * The 200 reply of a request that got past auth, budget and error faults: the model's
- * deterministic answer, shaped by the directive (reply, finish_reason) and by the
- * non-error faults (length, empty_content, empty_choices, body_error, bad_response).
+ * deterministic answer (or its tool calls, or content in the asked `response_format`: the
+ * `turn`), shaped by the directive (reply, finish_reason) and by the non-error faults
+ * (length, empty_content, empty_choices, body_error, bad_response). A `reply` directive or a
+ * fault of the answer's own stands in for tool calls: the model answered in text.
  */
 export function answerReply(
   kind: ServiceKind,
@@ -29,10 +38,20 @@ export function answerReply(
   active: SimFault | null,
   key: string,
   state: SimState,
+  turn: ToolTurn = null,
 ): SimReply {
   const base = answer(model.id, messages, maxTokens, model.variant);
   let { content, completionTokens } = base;
   let finish: string | null = base.finishReason;
+  let toolCalls: WireToolCall[] | undefined;
+  if (turn?.kind === 'content') {
+    const fitted = fitToTokens(turn.content, maxTokens);
+    [content, finish, completionTokens] = [fitted.content, fitted.finishReason, tokenCount(fitted.content)];
+  }
+  if (turn?.kind === 'calls' && d.reply === undefined && active === null) {
+    const fitted = fitCalls(turn.calls, maxTokens);
+    [toolCalls, content, finish, completionTokens] = [fitted.calls, '', fitted.finishReason, fitted.tokens];
+  }
   if (d.reply !== undefined) {
     const fitted = fitToTokens(d.reply, maxTokens);
     [content, finish, completionTokens] = [fitted.content, fitted.finishReason, tokenCount(fitted.content)];
@@ -65,6 +84,7 @@ export function answerReply(
     content,
     refusal,
     finishReason: finish,
+    ...(toolCalls ? { toolCalls } : {}),
   };
   const body = JSON.stringify(
     completionBody(kind, { ...parts, promptTokens: base.promptTokens, completionTokens, cost }, shape),
@@ -77,6 +97,28 @@ export function answerReply(
   if (shape === 'normal' && active !== 'empty_content' && active !== 'content_filter')
     state.countSuccess(key);
   return { action: 'respond', status: 200, headers, body };
+}
+
+/** Calls cut at `maxTokens`, as generation stops mid-argument (finish `length`, the JSON left open). */
+function fitCalls(
+  calls: readonly WireToolCall[],
+  maxTokens: number | null,
+): { calls: WireToolCall[]; finishReason: string; tokens: number } {
+  const limit = maxTokens != null && maxTokens > 0 ? maxTokens * 4 : Number.POSITIVE_INFINITY;
+  const out: WireToolCall[] = [];
+  let written = '';
+  for (const call of calls) {
+    const room = limit - written.length - call.function.name.length;
+    if (call.function.arguments.length <= room) {
+      out.push(call);
+      written += call.function.name + call.function.arguments;
+      continue;
+    }
+    const args = call.function.arguments.slice(0, Math.max(0, room));
+    out.push({ ...call, function: { ...call.function, arguments: args } });
+    return { calls: out, finishReason: 'length', tokens: tokenCount(written + call.function.name + args) };
+  }
+  return { calls: out, finishReason: 'tool_calls', tokens: Math.max(1, tokenCount(written)) };
 }
 
 /** What the simulated model says when it refuses. */

@@ -4,8 +4,7 @@ import { arithmetic, groundingSentence, numberedList, sayTarget, yesNo } from '.
 import {
   isWordy,
   type Style,
-  providerStyleOf,
-  styleOf,
+  styleFor,
   wordArithmetic,
   wordGeneral,
   wordGrounded,
@@ -41,7 +40,7 @@ export function answer(
 ): SimAnswer {
   let chars = 0;
   for (const m of messages) chars += m.content.length;
-  const style = variant ? providerStyleOf(model, variant) : styleOf(model);
+  const style = styleFor(model, variant);
   const { content, finishReason } = fitToTokens(compose(style, model, messages), maxTokens);
   return {
     content,
@@ -63,6 +62,9 @@ export function fitToTokens(
 }
 
 function compose(style: Style, model: string, messages: readonly ChatMessage[]): string {
+  // After tool calls, the model answers from what the tools returned, quoting it verbatim.
+  const results = trailingToolResults(messages);
+  if (results !== null) return wordGrounded(style, results);
   let lastUser = messages.length - 1;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]!.role === 'user') {
@@ -87,4 +89,17 @@ function compose(style: Style, model: string, messages: readonly ChatMessage[]):
   const fact = groundingSentence(messages, lastUser, words);
   if (fact) return wordGrounded(style, fact);
   return wordGeneral(style, words, hash(`${model}\n${text}`));
+}
+
+/** The contents of the tool messages that end a conversation, joined; null when it does not end with one. */
+function trailingToolResults(messages: readonly ChatMessage[]): string | null {
+  let first = messages.length;
+  while (first > 0 && messages[first - 1]!.role === 'tool') first--;
+  if (first === messages.length) return null;
+  const text = messages
+    .slice(first)
+    .map((m) => m.content.trim())
+    .filter((c) => c !== '')
+    .join(' ');
+  return text === '' ? null : text;
 }

@@ -1,4 +1,5 @@
 import type { ServiceKind } from '../types.js';
+import type { WireToolCall } from './tool-turn.js';
 
 /** The pieces of a successful-status chat-completion body. */
 export interface BodyParts {
@@ -14,6 +15,8 @@ export interface BodyParts {
   /** A refusal: no content, this text in `message.refusal`. */
   refusal?: string | null;
   finishReason: string | null;
+  /** Tool calls: the message then has `content: null` and these in `tool_calls`. */
+  toolCalls?: WireToolCall[];
   promptTokens: number;
   completionTokens: number;
   /** Router only: USD cost of this completion. */
@@ -62,7 +65,9 @@ export function completionBody(kind: ServiceKind, p: BodyParts, shape: BodyShape
   if (shape === 'empty_choices') return { ...head, choices: [], usage };
   const message = p.refusal
     ? { role: 'assistant', content: null, refusal: p.refusal }
-    : { role: 'assistant', content: p.content, refusal: null };
+    : p.toolCalls
+      ? { role: 'assistant', content: null, tool_calls: p.toolCalls, refusal: null }
+      : { role: 'assistant', content: p.content, refusal: null };
   const choice: Record<string, unknown> =
     kind === 'router'
       ? {

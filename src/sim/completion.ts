@@ -1,22 +1,19 @@
 import type { ServiceKind, SimDirective } from '../types.js';
 import type { ChatMessage } from './answer.js';
 import { answerReply, type ResolvedModel } from './answer-reply.js';
-import {
-  aliasTarget,
-  chooseProvider,
-  findAlias,
-  findDirectModel,
-  findRouterModel,
-  type RoutingPreferences,
-} from './catalog.js';
+import { aliasTarget, findAlias, findDirectModel, findRouterModel, type SimProvider } from './catalog.js';
 import { readDirective } from './directive.js';
 import { directBadRequest, directFault } from './errors-direct.js';
-import { routerBadRequest, routerFault } from './errors-router.js';
+import { routerBadRequest, routerFault, routerNoEndpoints } from './errors-router.js';
 import { bearerToken, keyShape } from './keys.js';
 import { type ErrorContext, type ErrorFault, isErrorFault, type SimReply } from './reply.js';
-import { readCompletionRequest } from './request.js';
+import { type ParsedRequest, readCompletionRequest } from './request.js';
+import { chooseProvider } from './routing.js';
 import { asEventStream } from './stream.js';
 import type { SimState } from './state.js';
+import { isWordy, styleFor } from './styles.js';
+import { servedToolRequest } from './tool-serving.js';
+import { planTurn } from './tool-turn.js';
 import { hash } from './words.js';
 
 /** Simulator options after defaults were applied. */
@@ -97,16 +94,35 @@ export function handleCompletion(
   if (active === 'timeout') return later({ action: 'hang' }, delay);
   if (active === 'network') return later({ action: 'destroy' }, delay);
 
-  const resolved = resolveModel(kind, requested, config, state, read.request.provider, d.provider);
+  const resolved = resolveModel(kind, config, state, read.request, d.provider);
   if (resolved === null) return later(fault('invalid_model', ctx), delay);
   // The preferences exclude every provider of the model: the documented 503, not retryable.
-  if (resolved === 'no_provider') return later(fault('routing', { ...ctx, retryAfterSet: false }), delay);
+  if (resolved === 'preferences') return later(fault('routing', { ...ctx, retryAfterSet: false }), delay);
+  if (resolved === 'parameters' || resolved === 'tool_use') return later(routerNoEndpoints(resolved), delay);
   // pass_rate: one coin per request from the simulator's seeded generator.
   const answered =
     d.pass_rate !== undefined && state.random() >= d.pass_rate
       ? { ...d, reply: d.fail_reply ?? 'I am not sure.' }
       : d;
-  const reply = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state);
+  // Coins of a request are a function of the seed and its body (and how often it came before).
+  const coin = (purpose: string) => () => state.coin(`${kind}\n${purpose}\n${raw}`);
+  const toolFault =
+    d.tool_fault !== undefined && coin('tool_fault')() < (d.tool_fault_rate ?? 1) ? d.tool_fault : undefined;
+  const requireParameters = read.request.provider?.require_parameters === true;
+  const turn = planTurn({
+    request: servedToolRequest(read.request.tools, resolved.unsupported, toolFault, requireParameters),
+    messages: dir.messages,
+    fault: toolFault,
+    mismatchRate: resolved.schemaMismatchRate,
+    coin: coin('schema_mismatch'),
+    callId: () =>
+      `call_${state
+        .nextId()
+        .replace(/[^A-Za-z0-9]/g, '0')
+        .padStart(24, '0')}`,
+    wordy: resolved.wordy,
+  });
+  const reply = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state, turn);
   return later(stream ? asEventStream(kind, reply) : reply, delay);
 }
 
@@ -129,22 +145,44 @@ function faultFires(
  */
 function resolveModel(
   kind: ServiceKind,
-  id: string,
   config: SimConfig,
   state: SimState,
-  prefs: RoutingPreferences | undefined,
+  request: ParsedRequest,
   tonight: string | undefined,
-): ResolvedModel | 'no_provider' | null {
-  if (kind === 'direct')
-    return findDirectModel(id) ? { id, provider: 'Moonshot AI', variant: null, priced: null } : null;
+): ResolvedModel | 'preferences' | 'parameters' | 'tool_use' | null {
+  const id = request.model;
+  if (kind === 'direct') {
+    if (!findDirectModel(id)) return null;
+    return { id, provider: 'Moonshot AI', variant: null, priced: null, ...servingTraits(id, null, null) };
+  }
   const alias = findAlias(id);
   const concrete = alias
     ? aliasTarget(alias, state.aliasResolutions++, config.aliasMoveAfter)
     : findRouterModel(id);
   if (!concrete) return null;
-  const served = chooseProvider(concrete, prefs, tonight);
-  if (!served) return 'no_provider';
+  const routed = chooseProvider(concrete, request.provider, tonight, request.tools.carries);
+  if ('none' in routed) return routed.none;
+  const served = routed.provider;
   // The default provider answers as the model does; another one in its own words.
   const variant = served === concrete.providers[0] ? null : `${concrete.id}@${served.slug}`;
-  return { id: concrete.id, provider: served.name, variant, priced: concrete };
+  return {
+    id: concrete.id,
+    provider: served.name,
+    variant,
+    priced: concrete,
+    ...servingTraits(concrete.id, variant, served),
+  };
+}
+
+/** What the serving upstream brings to a tool request: its standing faults, and how its model words JSON. */
+function servingTraits(
+  model: string,
+  variant: string | null,
+  served: SimProvider | null,
+): Pick<ResolvedModel, 'schemaMismatchRate' | 'unsupported' | 'wordy'> {
+  return {
+    schemaMismatchRate: served?.schemaMismatchRate ?? 0,
+    unsupported: served?.unsupported ?? [],
+    wordy: isWordy(styleFor(model, variant)),
+  };
 }

@@ -1,4 +1,4 @@
-import type { SimDirective, SimFault } from '../types.js';
+import type { SimDirective, SimFault, SimToolFault } from '../types.js';
 import type { ChatMessage } from './answer.js';
 import { SIM_DIRECTIVE_HEADER } from './protocol.js';
 
@@ -26,11 +26,25 @@ const FAULTS: Record<SimFault, true> = {
 
 export const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];
 
+/** Every tool-calling fault; a Record for the same reason. */
+const TOOL_FAULTS: Record<SimToolFault, true> = {
+  invalid_json: true,
+  unknown_tool: true,
+  schema_mismatch: true,
+  no_call: true,
+  parallel_calls: true,
+  ignore_tools: true,
+  ignore_response_format: true,
+};
+
+export const SIM_TOOL_FAULTS = Object.keys(TOOL_FAULTS) as SimToolFault[];
+
 const NUMBER_FIELDS = {
   delay_ms: 600_000,
   retry_after_s: 3600,
   fail_times: 1_000_000,
   pass_rate: 1,
+  tool_fault_rate: 1,
 } as const;
 const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
 
@@ -97,6 +111,10 @@ export function directiveProblem(d: Record<string, unknown>): string | null {
       if (typeof value !== 'string' || !(value in FAULTS)) {
         return `unknown fault ${JSON.stringify(value)}; expected one of ${SIM_FAULTS.join(', ')}.`;
       }
+    } else if (key === 'tool_fault') {
+      if (typeof value !== 'string' || !(value in TOOL_FAULTS)) {
+        return `unknown tool_fault ${JSON.stringify(value)}; expected one of ${SIM_TOOL_FAULTS.join(', ')}.`;
+      }
     } else if (
       key === 'reply' ||
       key === 'finish_reason' ||
@@ -118,7 +136,7 @@ export function directiveProblem(d: Record<string, unknown>): string | null {
         return `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
       }
     } else {
-      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider or fingerprint.`;
+      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault or tool_fault_rate.`;
     }
   }
   return null;

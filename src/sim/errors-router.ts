@@ -20,6 +20,19 @@ export function routerBadRequest(message: string): SimReply {
   return routerError(400, message, { error_type: 'invalid_request' });
 }
 
+/**
+ * The router's 404 when no provider of the model can take the request's parameters: with
+ * `require_parameters: true` (any parameter), or a request with tools no provider supports.
+ * The body is as the router sends it, without `metadata`.
+ */
+export function routerNoEndpoints(why: 'parameters' | 'tool_use'): SimReply {
+  const message =
+    why === 'parameters'
+      ? 'No endpoints found that can handle the requested parameters.'
+      : 'No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/guides/routing/provider-selection';
+  return jsonReply(404, { error: { message, code: 404 } });
+}
+
 export function routerFault(fault: ErrorFault, ctx: ErrorContext): SimReply {
   switch (fault) {
     case 'auth': {

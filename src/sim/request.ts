@@ -1,9 +1,10 @@
 import type { ServiceKind } from '../types.js';
 import type { ChatMessage } from './answer.js';
-import type { RoutingPreferences } from './catalog.js';
 import { directBadRequest } from './errors-direct.js';
 import { routerBadRequest } from './errors-router.js';
 import type { SimReply } from './reply.js';
+import type { RoutingPreferences } from './routing.js';
+import { readToolRequest, type ToolRequest } from './tool-request.js';
 
 export interface ParsedRequest {
   model: string;
@@ -13,6 +14,8 @@ export interface ParsedRequest {
   stream: boolean;
   /** Router: the request's `provider` preferences, when given. */
   provider?: RoutingPreferences;
+  /** Tools, tool_choice, parallel_tool_calls and response_format, validated. */
+  tools: ToolRequest;
 }
 
 export type RequestRead = { ok: true; request: ParsedRequest } | { ok: false; reply: SimReply };
@@ -113,6 +116,8 @@ export function readCompletionRequest(kind: ServiceKind, raw: string): RequestRe
     if (typeof read === 'string') return fail(`provider: ${read}`, 'provider');
     provider = read;
   }
+  const tools = readToolRequest(b);
+  if ('message' in tools) return fail(tools.message, tools.param);
   return {
     ok: true,
     request: {
@@ -121,6 +126,7 @@ export function readCompletionRequest(kind: ServiceKind, raw: string): RequestRe
       maxTokens: (maxTokens as number | null | undefined) ?? null,
       stream: b.stream === true,
       ...(provider ? { provider } : {}),
+      tools,
     },
   };
 }
@@ -143,5 +149,9 @@ function readPreferences(value: unknown): RoutingPreferences | string {
   if (Array.isArray(v.ignore)) out.ignore = v.ignore as string[];
   if (Array.isArray(v.quantizations)) out.quantizations = v.quantizations as string[];
   if (typeof v.allow_fallbacks === 'boolean') out.allow_fallbacks = v.allow_fallbacks;
+  if (typeof v.require_parameters === 'boolean') out.require_parameters = v.require_parameters;
+  // `sort` is a strategy name or an object ({ by, partition }); the simulator only needs to know it is set.
+  if (typeof v.sort === 'string') out.sort = v.sort;
+  else if (typeof v.sort === 'object' && v.sort !== null) out.sort = 'custom';
   return out;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hash } from './words.js';
 
 /** Counters the simulator exposes at `GET /__sim/stats`. */
 export interface SimStats {
@@ -13,7 +14,13 @@ export interface SimStats {
 /** Everything the simulator remembers between requests. One instance per server. */
 export class SimState {
   private completions = 0;
-  constructor(private seed: number) {}
+  /** The seed as given, for coins that must not depend on the order other requests arrived in. */
+  private readonly coinSeed: number;
+  constructor(private seed: number) {
+    this.coinSeed = seed;
+  }
+  /** How often each request (by a hash of its identity) was seen: the nth repeat gets the nth coin. */
+  private readonly seen = new Map<number, number>();
   private readonly byCase = new Map<string, number>();
   private readonly byStatus = new Map<string, number>();
   /** Successful completions per presented key (credit/budget limits). */
@@ -43,7 +50,6 @@ export class SimState {
     this.successes.set(key, this.successesOf(key) + 1);
   }
 
-  /** True while the fault should still fire for this identity (and records that it did). */
   /** Uniform in [0, 1) from a seeded generator (mulberry32): a fixed seed replays the same coins. */
   random(): number {
     this.seed = (this.seed + 0x6d2b79f5) | 0;
@@ -53,6 +59,23 @@ export class SimState {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
+  /**
+   * Uniform in [0, 1) for the nth time this `identity` (a request and a purpose) is seen: a
+   * function of the seed, the request and n alone, so concurrent requests of other cases
+   * cannot change which repeat of this one draws which coin.
+   */
+  coin(identity: string): number {
+    const key = hash(identity);
+    const n = this.seen.get(key) ?? 0;
+    this.seen.set(key, n + 1);
+    // murmur3's finaliser spreads FNV's weak low bits over the whole word.
+    let h = hash(`${this.coinSeed}|${key}|${n}`);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+  }
+
+  /** True while the fault should still fire for this identity (and records that it did). */
   takeFault(identity: string, failTimes: number): boolean {
     const produced = this.faultsProduced.get(identity) ?? 0;
     if (produced >= failTimes) return false;

@@ -1,9 +1,37 @@
 import type { ServiceKind } from '../types.js';
 import type { SimReply } from './reply.js';
+import type { WireToolCall } from './tool-turn.js';
+
+/** Characters of arguments per chunk: small enough that every call arrives in several pieces. */
+const ARGUMENT_PIECE = 16;
+
+/**
+ * Tool calls as OpenAI streams them: per call, a chunk with its `index`, `id`, `type` and name
+ * (and empty arguments; the first one also carries the role and `content: null`), then its
+ * arguments in pieces that carry only `index` and `function.arguments`, to be concatenated.
+ */
+function toolCallDeltas(calls: readonly WireToolCall[]): Record<string, unknown>[] {
+  const deltas: Record<string, unknown>[] = [];
+  calls.forEach((call, index) => {
+    const head = {
+      index,
+      id: call.id,
+      type: 'function',
+      function: { name: call.function.name, arguments: '' },
+    };
+    deltas.push(
+      index === 0 ? { role: 'assistant', content: null, tool_calls: [head] } : { tool_calls: [head] },
+    );
+    const args = call.function.arguments;
+    for (let at = 0; at < args.length; at += ARGUMENT_PIECE)
+      deltas.push({ tool_calls: [{ index, function: { arguments: args.slice(at, at + ARGUMENT_PIECE) } }] });
+  });
+  return deltas;
+}
 
 /**
  * A 200 answer as server-sent events, the way `stream: true` is answered: the content in a
- * chunk (`object: chat.completion.chunk`, a `delta`), then the finish reason, then usage in a
+ * chunk (`object: chat.completion.chunk`, a `delta`) or the tool calls in several, then the finish reason, then usage in a
  * final chunk with empty `choices`, then `data: [DONE]`. The router first sends a
  * `: OPENROUTER PROCESSING` comment (clients must skip it), and an error inside the answer
  * becomes its documented mid-stream error chunk (`finish_reason: "error"`, the stream ends).
@@ -33,10 +61,17 @@ export function asEventStream(kind: ServiceKind, reply: SimReply): SimReply {
   } else {
     for (const c of Array.isArray(choices) ? (choices as Record<string, unknown>[]) : []) {
       const message = (c.message ?? {}) as Record<string, unknown>;
-      const delta = message.refusal
-        ? { role: 'assistant', content: null, refusal: message.refusal }
-        : { role: 'assistant', content: message.content ?? '' };
-      events.push(chunk({ choices: [{ index: c.index ?? 0, delta, finish_reason: null, logprobs: null }] }));
+      const deltas = Array.isArray(message.tool_calls)
+        ? toolCallDeltas(message.tool_calls as WireToolCall[])
+        : [
+            message.refusal
+              ? { role: 'assistant', content: null, refusal: message.refusal }
+              : { role: 'assistant', content: message.content ?? '' },
+          ];
+      for (const delta of deltas)
+        events.push(
+          chunk({ choices: [{ index: c.index ?? 0, delta, finish_reason: null, logprobs: null }] }),
+        );
       const end: Record<string, unknown> = {
         index: c.index ?? 0,
         delta: {},

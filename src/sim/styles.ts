@@ -35,6 +35,11 @@ export function providerStyleOf(model: string, variant: string): Style {
   return pick(others, hash(variant));
 }
 
+/** The style of a model as served: its own, or the provider's (`variant`) when another serves it. */
+export function styleFor(model: string, variant: string | null | undefined): Style {
+  return variant ? providerStyleOf(model, variant) : styleOf(model);
+}
+
 /** Styles that print JSON indented and add an intro line before lists. */
 export function isWordy(style: Style): boolean {
   return style === 'verbose' || style === 'formal' || style === 'friendly';
