@@ -68,5 +68,21 @@ export function serializeBaseline(baseline: Baseline): string {
     const ids = Object.keys(v as Record<string, BaselineCase>).sort(compareText);
     return Object.fromEntries(ids.map((id) => [id, orderCase((v as Record<string, BaselineCase>)[id]!)]));
   });
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${compactLatencies(JSON.stringify(value, null, 2))}\n`;
+}
+
+/**
+ * A case's latency sample on one line (`"sample": [412, 430, 455]`), not one number a line:
+ * twenty lines a case would drown its answer in a review. Only arrays of plain numbers
+ * match — a newline never occurs inside a JSON string, so no answer text can.
+ */
+function compactLatencies(text: string): string {
+  return text.replace(
+    /"sample": \[\n([\d\s.,eE+-]*?)\n\s*\]/g,
+    (_all, body: string) =>
+      `"sample": [${body
+        .split(',')
+        .map((n) => n.trim())
+        .join(', ')}]`,
+  );
 }
