@@ -83,8 +83,8 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
       tolerance: overlayTolerance(plan.drift, c.drift),
     });
     const dropped = rates.caseDrift.get(c.id);
-    const slower = latency.caseDrift.get(c.id);
-    entry.drift = [...(dropped ? [dropped] : []), ...drift, ...(slower ? [slower] : [])];
+    const latencyChange = latency.caseDrift.get(c.id);
+    entry.drift = [...(dropped ? [dropped] : []), ...drift, ...(latencyChange ? [latencyChange] : [])];
     return entry;
   });
   const drift = suiteDrift({
