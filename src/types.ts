@@ -448,6 +448,12 @@ export interface SampleStats extends RecordedStats {
     total_tokens: number;
     cost: number | null;
     with_cost: number;
+    /**
+     * Latency of the answered samples, what a baseline keeps and latency drift compares (a
+     * timed-out or rate-limited sample's time says nothing about the model's speed). Null
+     * without any; absent in reports written before driftcheck kept it.
+     */
+    latency_ms?: LatencySketch | null;
   };
   /** Judge calls made for the case's samples, and their tokens and cost. */
   judge_calls: number;
@@ -532,6 +538,20 @@ export interface BaselineCase extends RecordedBaseline {
   checks: { type: CheckType; pass: boolean }[];
   /** Outcome of every sample when the case was repeated. */
   samples?: { pass: number; total: number };
+  /** The answered samples' latency, for latency_changed (absent: none answered, or an older baseline). */
+  latency_ms?: LatencySketch;
+}
+
+/**
+ * A case's latencies in a few numbers a baseline file can hold and a rank test can use:
+ * nearest-rank p50 and p95 over all `n` values, and `sample`, the values themselves sorted
+ * when there are at most LATENCY_SAMPLE_CAP of them, else that many evenly spaced quantiles.
+ */
+export interface LatencySketch {
+  n: number;
+  p50: number;
+  p95: number;
+  sample: number[];
 }
 
 /** `baselines/<suite>.json`: committed, reviewable. */
@@ -712,10 +732,22 @@ export interface UsageTolerance {
   cost?: number;
 }
 
+/**
+ * `drift.latency`: a case's p50 or p95 latency moved beyond both `relative` (0.5 = ±50 %)
+ * and `absolute_ms`, and a rank test says it is no noise: latency_changed of `severity`.
+ */
+export interface LatencyTolerance {
+  relative?: number;
+  absolute_ms?: number;
+  /** Of a slowdown on a nightly run (a speed-up, and a candidate run's change, are info). */
+  severity?: DriftSeverity;
+}
+
 /** `drift:` on a suite or a case. */
 export interface DriftTolerance {
   content?: ContentTolerance;
   usage?: UsageTolerance;
+  latency?: LatencyTolerance;
 }
 
 /** `- judge:` expectation: a pinned model asked whether the answer is equivalent to the baseline or meets a rubric. */

@@ -39,6 +39,9 @@ export function baselineCase(c: CaseEntry): BaselineCase {
     checks: c.checks.map((k) => ({ type: k.type, pass: k.pass })),
   };
   if (c.samples.sent > 1) entry.samples = { pass: c.samples.passed, total: c.samples.sent };
+  // Absent from reports of a driftcheck that did not keep it: such a baseline compares no latency.
+  const latency = c.stats.answered.latency_ms;
+  if (latency != null && latency.sample.length > 0) entry.latency_ms = latency;
   recordedBaseline(c, entry);
   return entry;
 }

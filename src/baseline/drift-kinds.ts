@@ -16,6 +16,7 @@ export const CORE_DRIFT_KINDS = [
   'refused',
   'pass_rate_trending_down',
   'weak_baseline',
+  'latency_changed',
 ] as const;
 
 export type DriftKind = (typeof CORE_DRIFT_KINDS)[number] | RecordedDriftKind;

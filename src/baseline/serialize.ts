@@ -17,11 +17,13 @@ const CASE_FIELDS = [
   'error_kind',
   'usage',
   'checks',
+  'latency_ms',
   'content',
 ];
 const USAGE_FIELDS = ['prompt_tokens', 'completion_tokens', 'total_tokens', 'cost'];
 const CHECK_FIELDS = ['type', 'pass'];
 const SAMPLES_FIELDS = ['pass', 'total'];
+const LATENCY_FIELDS = ['n', 'p50', 'p95', 'sample'];
 
 /** Copies an object with the listed keys first (in that order), then the rest sorted. */
 function ordered(value: object, fixed: string[], child: (key: string, v: unknown) => unknown): object {
@@ -45,6 +47,7 @@ function orderCase(c: BaselineCase): object {
   return ordered(c, CASE_FIELDS, (key, v) => {
     if (key === 'usage' && v !== null) return ordered(v as Usage, USAGE_FIELDS, (_k, x) => sortedDeep(x));
     if (key === 'samples') return ordered(v as object, SAMPLES_FIELDS, (_k, x) => sortedDeep(x));
+    if (key === 'latency_ms') return ordered(v as object, LATENCY_FIELDS, (_k, x) => sortedDeep(x));
     if (key === 'checks')
       return (v as object[]).map((check) => ordered(check, CHECK_FIELDS, (_k, x) => sortedDeep(x)));
     return sortedDeep(v);
@@ -65,5 +68,21 @@ export function serializeBaseline(baseline: Baseline): string {
     const ids = Object.keys(v as Record<string, BaselineCase>).sort(compareText);
     return Object.fromEntries(ids.map((id) => [id, orderCase((v as Record<string, BaselineCase>)[id]!)]));
   });
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${compactLatencies(JSON.stringify(value, null, 2))}\n`;
+}
+
+/**
+ * A case's latency sample on one line (`"sample": [412, 430, 455]`), not one number a line:
+ * twenty lines a case would drown its answer in a review. Only arrays of plain numbers
+ * match — a newline never occurs inside a JSON string, so no answer text can.
+ */
+function compactLatencies(text: string): string {
+  return text.replace(
+    /"sample": \[\n([\d\s.,eE+-]*?)\n\s*\]/g,
+    (_all, body: string) =>
+      `"sample": [${body
+        .split(',')
+        .map((n) => n.trim())
+        .join(', ')}]`,
+  );
 }

@@ -1,4 +1,4 @@
-import type { ContentNormalization, DriftTolerance, Suite } from '../types.js';
+import type { ContentNormalization, DriftTolerance, LatencyTolerance, Suite } from '../types.js';
 
 /** A drift tolerance with every field decided: what the comparisons actually use. */
 export interface ResolvedTolerance {
@@ -9,15 +9,19 @@ export interface ResolvedTolerance {
     json: boolean | 'auto';
   };
   usage: { completion_tokens: number; total_tokens: number; cost: number };
+  latency: Required<LatencyTolerance>;
 }
 
 /**
  * What applies when neither suite nor case says otherwise: exact content (any byte change is
- * info-level drift, a warning below similarity 0.6) and ±25 % usage and cost.
+ * info-level drift, a warning below similarity 0.6), ±25 % usage and cost, and latency
+ * moved by more than half and more than 200 ms (a warning). Latency needs both: a 40 ms
+ * answer taking 80 ms is +100 % of nothing, a 20 s one taking 20.3 s is 300 ms of noise.
  */
 export const DEFAULT_TOLERANCE: ResolvedTolerance = {
   content: { normalize: [], similarity: 0.6, json: 'auto' },
   usage: { completion_tokens: 0.25, total_tokens: 0.25, cost: 0.25 },
+  latency: { relative: 0.5, absolute_ms: 200, severity: 'warn' },
 };
 
 /**
@@ -28,11 +32,13 @@ export const DEFAULT_TOLERANCE: ResolvedTolerance = {
 export function overlayTolerance(...layers: (DriftTolerance | undefined)[]): DriftTolerance {
   let content: NonNullable<DriftTolerance['content']> | undefined;
   let usage: NonNullable<DriftTolerance['usage']> | undefined;
+  let latency: LatencyTolerance | undefined;
   for (const layer of layers) {
     if (layer?.content) content = { ...content, ...defined(layer.content) };
     if (layer?.usage) usage = { ...usage, ...defined(layer.usage) };
+    if (layer?.latency) latency = { ...latency, ...defined(layer.latency) };
   }
-  return { ...(content ? { content } : {}), ...(usage ? { usage } : {}) };
+  return { ...(content ? { content } : {}), ...(usage ? { usage } : {}), ...(latency ? { latency } : {}) };
 }
 
 /** The tolerance a comparison uses: the layers over DEFAULT_TOLERANCE. */
@@ -41,6 +47,7 @@ export function mergeTolerance(...layers: (DriftTolerance | undefined)[]): Resol
   return {
     content: { ...DEFAULT_TOLERANCE.content, ...top.content },
     usage: { ...DEFAULT_TOLERANCE.usage, ...top.usage },
+    latency: { ...DEFAULT_TOLERANCE.latency, ...top.latency },
   };
 }
 

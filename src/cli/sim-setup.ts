@@ -1,5 +1,7 @@
 import { generateSimKey, type Simulator, startSimulator } from '../sim/server.js';
 import type { Config, ServiceConfig, ServiceKind } from '../types.js';
+import { wholeNumber } from './sim.js';
+import { UsageError } from '../errors.js';
 
 export interface SimulatedServices {
   config: Config;
@@ -12,6 +14,9 @@ const SIM_KEY_ENV: Record<ServiceKind, string> = {
   direct: 'DRIFTCHECK_SIM_DIRECT_KEY',
 };
 
+/** As a directive's delay_ms: longer than any service time-out, shorter than a timer can wait. */
+const MAX_SIM_LATENCY_MS = 600_000;
+
 /**
  * `--sim`: starts the embedded simulator and points every configured service at it, with
  * fresh keys of the right platform shape. Nothing leaves the machine; no user key is read.
@@ -20,9 +25,16 @@ export async function simulateServices(config: Config, env: NodeJS.ProcessEnv): 
   const keys = { router: generateSimKey('router'), direct: generateSimKey('direct') };
   // DRIFTCHECK_SIM_SEED fixes the simulator's coins (pass_rate) for reproducible runs.
   const seed = env.DRIFTCHECK_SIM_SEED ? Number(env.DRIFTCHECK_SIM_SEED) : undefined;
+  // DRIFTCHECK_SIM_LATENCY_MS delays every answer (`sim --latency-ms`): a slow night, on purpose.
+  const latencyMs = wholeNumber('DRIFTCHECK_SIM_LATENCY_MS', env.DRIFTCHECK_SIM_LATENCY_MS || undefined);
+  if (latencyMs !== null && latencyMs > MAX_SIM_LATENCY_MS)
+    throw new UsageError(
+      `DRIFTCHECK_SIM_LATENCY_MS is at most ${MAX_SIM_LATENCY_MS} (10 minutes), got ${latencyMs}`,
+    );
   const simulator = await startSimulator({
     routerKeys: [keys.router],
     directKeys: [keys.direct],
+    ...(latencyMs !== null ? { latencyMs } : {}),
     ...(Number.isInteger(seed) ? { seed: seed as number } : {}),
   });
   const services: Record<string, ServiceConfig> = {};

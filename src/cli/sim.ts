@@ -21,12 +21,12 @@ export async function simCommand(args: string[], io: CliIO): Promise<number> {
   const port = portOf(values.port);
   const sim = await startSimulator({
     port,
-    latencyMs: count('--latency-ms', values['latency-ms']) ?? 0,
-    creditAfter: count('--credit-after', values['credit-after']),
-    budgetAfter: count('--budget-after', values['budget-after']),
-    aliasMoveAfter: count('--alias-move-after', values['alias-move-after']),
+    latencyMs: wholeNumber('--latency-ms', values['latency-ms']) ?? 0,
+    creditAfter: wholeNumber('--credit-after', values['credit-after']),
+    budgetAfter: wholeNumber('--budget-after', values['budget-after']),
+    aliasMoveAfter: wholeNumber('--alias-move-after', values['alias-move-after']),
     echoKey: Boolean(values['echo-key']),
-    ...(values.seed !== undefined ? { seed: count('--seed', values.seed)! } : {}),
+    ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed)! } : {}),
   }).catch((error: unknown) => {
     throw listenError(port, error);
   });
@@ -48,7 +48,8 @@ export async function simCommand(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-function count(flag: string, text: string | undefined): number | null {
+/** A whole number ≥ 0 given as text (a flag or an environment value named by `flag`), or null when absent. */
+export function wholeNumber(flag: string, text: string | undefined): number | null {
   if (text === undefined) return null;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0)
@@ -58,7 +59,7 @@ function count(flag: string, text: string | undefined): number | null {
 
 /** `--port N`: a TCP port, 1–65535, or 0 (the default) for any free one. */
 function portOf(text: string | undefined): number {
-  const port = count('--port', text) ?? 0;
+  const port = wholeNumber('--port', text) ?? 0;
   if (port > 65535)
     throw new UsageError(`--port expects a TCP port from 1 to 65535 (0: any free port), got '${text}'`);
   return port;

@@ -1,5 +1,5 @@
 import { nearestRank } from '../stats/nearest-rank.js';
-import type { DistinctAnswer, ErrorKind, SampleResult } from '../types.js';
+import type { DistinctAnswer, ErrorKind, LatencySketch, SampleResult } from '../types.js';
 import { addRecorded, startRecorded } from '../record/fold.js';
 import { Tally } from './tally.js';
 
@@ -31,6 +31,8 @@ export class CaseFold {
   /** Passing samples per expectation index. */
   readonly checkPasses: number[] = [];
   readonly latencies: number[] = [];
+  /** Latencies of the answered samples (pass or fail): what latency drift compares. */
+  readonly answeredLatencies: number[] = [];
   promptTokens = 0;
   completionTokens = 0;
   totalTokens = 0;
@@ -76,7 +78,10 @@ export class CaseFold {
       if (known(u?.total_tokens)) this.judgeTokens += u.total_tokens;
       if (known(u?.cost)) this.judgeCost = (this.judgeCost ?? 0) + u.cost;
     });
-    if (known(sample.latency_ms)) this.latencies.push(sample.latency_ms);
+    if (known(sample.latency_ms)) {
+      this.latencies.push(sample.latency_ms);
+      if (sample.status !== 'error') this.answeredLatencies.push(sample.latency_ms);
+    }
     const usage = sample.usage;
     if (usage) {
       this.withUsage++;
@@ -129,4 +134,26 @@ export class CaseFold {
 export function latencySummary(values: readonly number[]): { p50: number; p95: number; max: number } | null {
   if (values.length === 0) return null;
   return { p50: nearestRank(values, 0.5)!, p95: nearestRank(values, 0.95)!, max: nearestRank(values, 1)! };
+}
+
+/** At most this many latencies go into a sketch: a baseline file stays short and reviewable. */
+export const LATENCY_SAMPLE_CAP = 20;
+
+/**
+ * A case's latencies as a baseline keeps them: p50 and p95 over all of them, and the sorted
+ * values themselves, or LATENCY_SAMPLE_CAP evenly spaced nearest-rank quantiles of many
+ * (which a rank test can still use as a sample of that size). Null without any.
+ */
+export function latencySketch(values: readonly number[]): LatencySketch | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  const sample =
+    n <= LATENCY_SAMPLE_CAP
+      ? sorted
+      : Array.from(
+          { length: LATENCY_SAMPLE_CAP },
+          (_, i) => sorted[Math.min(n - 1, Math.ceil(((i + 0.5) / LATENCY_SAMPLE_CAP) * n) - 1)]!,
+        );
+  return { n, p50: nearestRank(sorted, 0.5)!, p95: nearestRank(sorted, 0.95)!, sample };
 }

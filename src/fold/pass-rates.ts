@@ -8,6 +8,7 @@ import {
   wilsonInterval,
 } from '../stats/index.js';
 import type { BaselineCase, Drift, PassRate } from '../types.js';
+import { formatP } from '../stats/format-p.js';
 
 /** One case's samples as the pass-rate analysis sees them, with its baseline's. */
 export interface CaseSamples {
@@ -137,7 +138,7 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
         severity: 'fail',
         baseline: base,
         current,
-        message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${format(verdict.p)} (${verdict.method}, alpha ${alpha})`,
+        message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${formatP(verdict.p)} (${verdict.method}, alpha ${alpha})`,
       });
     }
   }
@@ -151,7 +152,7 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
       severity: 'fail',
       baseline: stat.baseline,
       current: stat.samples,
-      message: `pass rate ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${format(stat.p ?? 1)} (alpha ${alpha})`,
+      message: `pass rate ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${formatP(stat.p ?? 1)} (alpha ${alpha})`,
     });
   }
   return { stats, caseDrift, suiteDrift };
@@ -190,8 +191,4 @@ function sum(list: Samples[]): Samples {
 
 function round(p: number): number {
   return Number(p.toPrecision(4));
-}
-
-function format(p: number): string {
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }

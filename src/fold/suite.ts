@@ -1,8 +1,9 @@
 import { diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
-import { overlayTolerance } from '../baseline/tolerance.js';
+import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
 import { suiteUsageTotals } from '../baseline/usage-totals.js';
 import type { PlanRecord } from '../journal/records.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
+import { DEFAULT_ALPHA } from '../stats/compare.js';
 import type {
   Baseline,
   BaselineCase,
@@ -13,8 +14,9 @@ import type {
   TokenTotals,
 } from '../types.js';
 import { recordedCase, recordedStats, recordedSuite } from '../record/fold.js';
-import { CaseFold, latencySummary } from './case-fold.js';
+import { CaseFold, latencySketch, latencySummary } from './case-fold.js';
 import { Tally } from './tally.js';
+import { analyseLatency } from './latency-drift.js';
 import { analysePassRates, baselineSamples, type CaseStats } from './pass-rates.js';
 
 export interface SuiteFoldInput {
@@ -59,15 +61,30 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     input.options.alpha,
   );
   const statOf = new Map(rates.stats.map((s) => [s.case, s]));
+  const candidate = input.options.candidate ?? false;
+  const latency = analyseLatency(
+    folded.map(({ plan: c, fold }) => ({
+      case: c.id,
+      current: fold.answeredLatencies,
+      baseline: baselineCase(baseline, c.id)?.latency_ms,
+      tolerance: mergeTolerance(plan.drift, c.drift).latency,
+    })),
+    {
+      alpha: input.options.alpha ?? DEFAULT_ALPHA,
+      candidate,
+      suite: mergeTolerance(plan.drift).latency,
+    },
+  );
   const cases = folded.map(({ plan: c, fold }) => {
     const stat = statOf.get(c.id);
     const entry = caseEntry(plan, c.id, c.messages, c.repeat, fold, stat, input.stopError);
     const drift = diffCase(entry, baselineCase(baseline, c.id), {
-      ...(input.options.candidate ? { candidate: true } : {}),
+      ...(candidate ? { candidate: true } : {}),
       tolerance: overlayTolerance(plan.drift, c.drift),
     });
     const dropped = rates.caseDrift.get(c.id);
-    entry.drift = dropped ? [dropped, ...drift] : drift;
+    const latencyChange = latency.caseDrift.get(c.id);
+    entry.drift = [...(dropped ? [dropped] : []), ...drift, ...(latencyChange ? [latencyChange] : [])];
     return entry;
   });
   const drift = suiteDrift({
@@ -79,6 +96,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     ...(plan.drift ? { tolerance: plan.drift } : {}),
   });
   drift.push(...rates.suiteDrift);
+  if (latency.suiteDrift) drift.push(latency.suiteDrift);
   const models = new Tally<string>();
   for (const { fold } of folded) for (const [m] of fold.models.entries()) models.add(m);
   const suite: SuiteReport = {
@@ -168,6 +186,7 @@ function caseEntry(
       answered: {
         ...fold.answered,
         cost: fold.answered.cost === null ? null : roundCost(fold.answered.cost),
+        latency_ms: latencySketch(fold.answeredLatencies),
       },
       latency_ms: latencySummary(fold.latencies),
       attempts: fold.attempts,

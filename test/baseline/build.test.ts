@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Baseline, CaseStatus } from '../../src/types.js';
 import { baselineCase, caseError, fromResults, result } from './fixtures.js';
 
+/** What a baseline keeps of one answered sample's latency (the fixture's 5 ms). */
+const ONE_LATENCY = { n: 1, p50: 5, p95: 5, sample: [5] };
+
 function repeats(statuses: CaseStatus[]) {
   return statuses.map((status, repeat) =>
     result({
@@ -23,8 +26,19 @@ describe('baselineFromEntries (over folded samples)', () => {
       service: 'router',
       model: 'openai/gpt-4o-mini',
       source_run: 'run-2',
-      cases: { 'refund-window': baselineCase() },
+      cases: { 'refund-window': baselineCase({ latency_ms: ONE_LATENCY }) },
     });
+  });
+
+  it("keeps the latency of the answered samples, sorted, for latency_changed; an error's time is not the model's", async () => {
+    const samples = repeats(['pass', 'fail', 'error', 'pass']).map((r, i) => ({
+      ...r,
+      latency_ms: [900, 700, 60_000, 800][i]!,
+    }));
+    const b = await fromResults({ results: samples, previous: null });
+    expect(b.cases.c?.latency_ms).toEqual({ n: 3, p50: 800, p95: 900, sample: [700, 800, 900] });
+    const errored = await fromResults({ results: repeats(['error']), previous: null });
+    expect(errored.cases.c).not.toHaveProperty('latency_ms');
   });
 
   it.each<[CaseStatus[], string, { pass: number; total: number } | undefined]>([
@@ -101,7 +115,10 @@ describe('baselineFromEntries (over folded samples)', () => {
       previous,
       only: ['b', 'not-in-run'],
     });
-    expect(b.cases).toEqual({ ...previous.cases, b: baselineCase({ content: 'new b' }) });
+    expect(b.cases).toEqual({
+      ...previous.cases,
+      b: baselineCase({ content: 'new b', latency_ms: ONE_LATENCY }),
+    });
     expect(previous.cases.b?.content).toBe('old b');
   });
 

@@ -102,6 +102,20 @@ describe('baseline store', () => {
     expect(Object.keys(json.cases['order-json']!)[1]).toBe('samples');
   });
 
+  it('writes a latency sketch in fixed order with its sample on one line, and reads it back', async () => {
+    const b = sample();
+    b.cases['refund-window'] = baselineCase({
+      latency_ms: { sample: [410, 432, 455, 1210], p95: 1210, n: 4, p50: 432 },
+      content: 'see "sample": [\n1\n]',
+    });
+    const file = await writeBaseline(dir, b);
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain(
+      '"latency_ms": {\n        "n": 4,\n        "p50": 432,\n        "p95": 1210,\n        "sample": [410, 432, 455, 1210]\n      },\n      "content": "see \\"sample\\": [\\n1\\n]"',
+    );
+    expect(await readBaseline(dir, 'refunds')).toEqual(b);
+  });
+
   it('leaves no temp file behind, and creates the folder', async () => {
     const nested = join(dir, 'baselines');
     await writeBaseline(nested, sample());

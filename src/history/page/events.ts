@@ -4,7 +4,7 @@ import type { History, HistoryRun } from '../types.js';
 export interface TimelineEvent {
   /** Index into the page's nights. */
   night: number;
-  kind: 'model_changed' | 'provider_changed' | 'baseline_accepted' | 'paused' | 'forced';
+  kind: 'model_changed' | 'provider_changed' | 'latency_changed' | 'baseline_accepted' | 'paused' | 'forced';
   text: string;
 }
 
@@ -12,13 +12,20 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 const list = (xs: readonly string[]): string => (xs.length > 0 ? xs.join(', ') : 'none');
 
-/** Model, provider and baseline changes of one suite, night over night. */
+/** Model, provider and baseline changes of one suite, night over night, and the nights its cases' latency changed. */
 export function suiteEvents(history: History, suite: string): TimelineEvent[] {
   const events: TimelineEvent[] = [];
   let previous: { models: string[]; providers: string[]; baseline: string | null } | null = null;
   history.runs.forEach((run, night) => {
     const s = run.suites.find((x) => x.suite === suite);
     if (!s) return;
+    const slower = run.cases.filter((c) => c.suite === suite && c.drift_kinds.includes('latency_changed'));
+    if (slower.length > 0)
+      events.push({
+        night,
+        kind: 'latency_changed',
+        text: `latency changed: ${slower.length === 1 ? slower[0]!.case : `${slower.length} cases`}`,
+      });
     if (previous) {
       // An empty list means "nobody answered" (a paused or failed night), not a change.
       if (s.models.length > 0 && previous.models.length > 0 && !sameSet(s.models, previous.models))

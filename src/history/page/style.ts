@@ -37,7 +37,7 @@ svg.chart .cursor { stroke: var(--text); stroke-width: 1; vector-effect: non-sca
 svg.chart .line { fill: none; stroke: var(--accent); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
 svg.chart .line.alt { stroke: var(--warn); }
 svg.chart .event { stroke: var(--muted); stroke-dasharray: 2 2; vector-effect: non-scaling-stroke; }
-svg.chart .event.baseline_accepted { stroke: var(--ok); } svg.chart .event.paused { stroke: var(--bad); } svg.chart .event.forced { stroke: var(--warn); }
+svg.chart .event.baseline_accepted { stroke: var(--ok); } svg.chart .event.paused { stroke: var(--bad); } svg.chart .event.forced { stroke: var(--warn); } svg.chart .event.latency_changed { stroke: var(--warn); }
 ul.events { font-size: 13px; padding-left: 18px; margin: 6px 0; }
 .heat { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 6px; }
 .heat canvas { display: block; cursor: pointer; }

@@ -1,0 +1,156 @@
+import type { ResolvedTolerance } from '../baseline/tolerance.js';
+import { percent } from '../baseline/usage-change.js';
+import { formatP } from '../stats/format-p.js';
+import { holmAdjust } from '../stats/holm.js';
+import { nearestRank } from '../stats/nearest-rank.js';
+import { rankSumTest, signTestUpper } from '../stats/rank-sum.js';
+import type { Drift, DriftSeverity, LatencySketch } from '../types.js';
+
+/**
+ * Samples each side needs before a case's latency is compared at all: below it a rank test
+ * cannot reach a usual significance level, and one answer against one answer is mostly
+ * network and queueing noise. Such cases still count in the suite's check.
+ */
+export const MIN_LATENCY_SAMPLES = 5;
+
+/** Cases with a latency on both sides the suite's check needs: 5 fair coins all one way is p 0.0625 two-sided. */
+export const MIN_LATENCY_CASES = 6;
+
+/** One case's latencies tonight and in its baseline. */
+export interface LatencyCase {
+  case: string;
+  /** The answered samples' latencies (ms), every one of them. */
+  current: readonly number[];
+  baseline: LatencySketch | undefined;
+  tolerance: ResolvedTolerance['latency'];
+}
+
+export interface LatencyAnalysis {
+  /** latency_changed of each case that moved, by case id. */
+  caseDrift: Map<string, Drift>;
+  /** The suite's latency_changed, when its cases moved together. */
+  suiteDrift: Drift | null;
+}
+
+interface Figures {
+  p50: number;
+  p95: number;
+}
+
+type Direction = 'slower' | 'faster';
+
+/**
+ * latency_changed of a suite's cases and of the suite as a whole. A case is flagged when its
+ * p50 or p95 moved beyond its tolerance (relative AND absolute) and a two-sided Mann–Whitney
+ * test, Holm-adjusted over the suite's tested cases, is significant at `alpha` — so equal
+ * latencies flag some case of a suite at most `alpha` of the nights. The suite is flagged
+ * when the mean p50 or p95 over the cases both sides have moved beyond the suite's tolerance
+ * and a sign test says most cases moved the same way (it sees a slowdown of cases sampled
+ * once, which alone prove nothing). A slowdown has the tolerance's severity; a speed-up, and
+ * any change in a candidate run (another model is another speed by design), are info. Pure.
+ */
+export function analyseLatency(
+  cases: readonly LatencyCase[],
+  options: { alpha: number; candidate: boolean; suite: ResolvedTolerance['latency'] },
+): LatencyAnalysis {
+  const compared = cases.filter(
+    (c): c is LatencyCase & { baseline: LatencySketch } =>
+      c.current.length > 0 && c.baseline !== undefined && c.baseline.sample.length > 0,
+  );
+  const tested = compared.filter(
+    (c) => c.current.length >= MIN_LATENCY_SAMPLES && c.baseline.sample.length >= MIN_LATENCY_SAMPLES,
+  );
+  const tests = tested.map((c) => {
+    const t = rankSumTest(c.baseline.sample, c.current);
+    const shift: Direction = t.greater <= t.less ? 'slower' : 'faster';
+    return {
+      c,
+      now: figures(c.current),
+      p: Math.min(1, 2 * Math.min(t.greater, t.less)),
+      shift,
+      method: t.method,
+    };
+  });
+  const adjusted = holmAdjust(tests.map((t) => t.p));
+  const caseDrift = new Map<string, Drift>();
+  tests.forEach(({ c, now, shift, method }, i) => {
+    const moved = beyond(c.baseline, now, c.tolerance);
+    const q = adjusted[i]!;
+    if (moved.length === 0 || q > options.alpha) return;
+    const direction = directionOf(c.baseline, now, moved);
+    // A longer tail over faster answers is no evidence of either: the ranks and the percentiles must agree.
+    if (direction !== shift) return;
+    const test = `rank test p = ${formatP(q)}${tests.length > 1 ? ' Holm-adjusted' : ''}, ${method}, alpha ${options.alpha}`;
+    caseDrift.set(c.case, {
+      kind: 'latency_changed',
+      severity: severity(direction, c.tolerance.severity, options.candidate),
+      baseline: { p50: c.baseline.p50, p95: c.baseline.p95, n: c.baseline.n },
+      current: { ...now, n: c.current.length },
+      message: `latency ${direction}: ${changes(c.baseline, now)} over ${c.baseline.n} → ${c.current.length} samples (${test})`,
+    });
+  });
+  return { caseDrift, suiteDrift: suiteLatency(compared, options) };
+}
+
+/** The suite's latency_changed over the cases both sides answered, or null. */
+function suiteLatency(
+  compared: readonly (LatencyCase & { baseline: LatencySketch })[],
+  options: { alpha: number; candidate: boolean; suite: ResolvedTolerance['latency'] },
+): Drift | null {
+  if (compared.length < MIN_LATENCY_CASES) return null;
+  const then = { p50: 0, p95: 0 };
+  const now = { p50: 0, p95: 0 };
+  let slower = 0;
+  let faster = 0;
+  for (const c of compared) {
+    const f = figures(c.current);
+    then.p50 += c.baseline.p50 / compared.length;
+    then.p95 += c.baseline.p95 / compared.length;
+    now.p50 += f.p50 / compared.length;
+    now.p95 += f.p95 / compared.length;
+    if (f.p50 > c.baseline.p50) slower++;
+    else if (f.p50 < c.baseline.p50) faster++;
+  }
+  const moved = beyond(then, now, options.suite);
+  if (moved.length === 0) return null;
+  const direction = directionOf(then, now, moved);
+  const [agree, untied] = [direction === 'slower' ? slower : faster, slower + faster];
+  const p = Math.min(1, 2 * signTestUpper(agree, untied));
+  if (p > options.alpha) return null;
+  const mean = (f: Figures) => ({ cases: compared.length, p50: Math.round(f.p50), p95: Math.round(f.p95) });
+  return {
+    kind: 'latency_changed',
+    severity: severity(direction, options.suite.severity, options.candidate),
+    baseline: mean(then),
+    current: mean(now),
+    message: `suite latency ${direction} over ${compared.length} cases present in both: mean ${changes(then, now)}; ${agree} of ${untied} cases ${direction} (sign test p = ${formatP(p)}, alpha ${options.alpha})`,
+  };
+}
+
+function figures(values: readonly number[]): Figures {
+  return { p50: nearestRank(values, 0.5)!, p95: nearestRank(values, 0.95)! };
+}
+
+/** The percentiles that moved beyond both the relative and the absolute tolerance. */
+function beyond(then: Figures, now: Figures, tolerance: ResolvedTolerance['latency']): (keyof Figures)[] {
+  return (['p50', 'p95'] as const).filter((k) => {
+    const delta = Math.abs(now[k] - then[k]);
+    return delta > tolerance.absolute_ms && (then[k] === 0 || delta / then[k] > tolerance.relative);
+  });
+}
+
+/** Slower when any percentile that moved went up: a longer tail is news even if the median held. */
+function directionOf(then: Figures, now: Figures, moved: readonly (keyof Figures)[]): Direction {
+  return moved.some((k) => now[k] > then[k]) ? 'slower' : 'faster';
+}
+
+function severity(direction: Direction, slowdown: DriftSeverity, candidate: boolean): DriftSeverity {
+  return direction === 'slower' && !candidate ? slowdown : 'info';
+}
+
+/** `p50 800 → 2400 ms (+200%), p95 …`. */
+function changes(then: Figures, now: Figures): string {
+  return (['p50', 'p95'] as const)
+    .map((k) => `${k} ${Math.round(then[k])} → ${Math.round(now[k])} ms (${percent(then[k], now[k])})`)
+    .join(', ');
+}
