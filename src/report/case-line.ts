@@ -108,21 +108,6 @@ export const CASE_RULES: readonly Rule[] = [
       { key: 'with_usage', derive: (c) => (usageOf(c) ? 1 : 0) },
       { key: 'with_cost', derive: (c) => (costOf(c) === null ? 0 : 1) },
       {
-        key: 'answered',
-        derive: (c) => {
-          const p = c.parent as unknown as CaseEntry['stats'];
-          if (entryOf(c).status === 'error')
-            return { with_usage: 0, completion_tokens: 0, total_tokens: 0, cost: null, with_cost: 0 };
-          return {
-            with_usage: p.with_usage,
-            completion_tokens: p.completion_tokens,
-            total_tokens: p.total_tokens,
-            cost: p.cost,
-            with_cost: p.with_cost,
-          };
-        },
-      },
-      {
         key: 'latency_ms',
         derive: value(null),
         fields: [
@@ -130,6 +115,31 @@ export const CASE_RULES: readonly Rule[] = [
           { key: 'p95', derive: (c) => c.parent.p50 },
           { key: 'max', derive: (c) => c.parent.p95 },
         ],
+      },
+      {
+        key: 'answered',
+        derive: (c) => {
+          const p = c.parent as unknown as CaseEntry['stats'];
+          if (entryOf(c).status === 'error')
+            return {
+              with_usage: 0,
+              completion_tokens: 0,
+              total_tokens: 0,
+              cost: null,
+              with_cost: 0,
+              latency_ms: null,
+            };
+          // A case answered once: its latency sketch is that one answer's latency.
+          const once = p.latency_ms?.p50;
+          return {
+            with_usage: p.with_usage,
+            completion_tokens: p.completion_tokens,
+            total_tokens: p.total_tokens,
+            cost: p.cost,
+            with_cost: p.with_cost,
+            latency_ms: typeof once === 'number' ? { n: 1, p50: once, p95: once, sample: [once] } : null,
+          };
+        },
       },
       { key: 'attempts', derive: (c) => entryOf(c).samples.sent },
       { key: 'wait_ms', derive: value(0) },
