@@ -1,7 +1,10 @@
+import type { PlanOptions } from '../run/plan.js';
 import type {
   CaseError,
   DriftTolerance,
+  JudgeSpec,
   Message,
+  RecheckInfo,
   RunStatus,
   SampleResult,
   SkippedSuite,
@@ -45,6 +48,23 @@ export interface RunRecord {
   shard: { index: number; total: number } | null;
   /** False when a filter or shard planned only part of the suites: nothing is `missing_case` then. */
   complete: boolean;
+  /** A recheck's journal (`driftcheck recheck`): the stored run it checked again, and how it chose today's cases. */
+  recheck?: RecheckRecord;
+}
+
+/**
+ * What a recheck's run record says: what it could not check (shown in its reports), and
+ * the selection it re-planned today's suites with, so a recheck of it selects the same.
+ */
+export interface RecheckRecord extends RecheckInfo {
+  selection: RecheckSelection;
+}
+
+/** The suites (as the run was given them) and the plan options (filter, shard, candidate) a recheck selects with. */
+export interface RecheckSelection {
+  paths: string[];
+  plan: PlanOptions;
+  allow_alias: boolean;
 }
 
 export interface PlanCase {
@@ -56,6 +76,17 @@ export interface PlanCase {
   /** As sent: the plan's `system` in front, once read (the journal holds only the case's own, see journalPlan). */
   messages: Message[];
   drift?: DriftTolerance;
+  /**
+   * The case's judge checks as they were asked, in `expect:` order (their verdicts follow
+   * the local checks in each sample): a recheck keeps a stored verdict only for a judge that
+   * is the same today. Absent: no judge (or a journal written before it was recorded).
+   */
+  judges?: JudgeSpec[];
+  /**
+   * judgeBaselineDigest of the baseline answer the case's `equivalent_to_baseline` judges
+   * compared with (null: none); absent when no judge compares with the baseline.
+   */
+  judge_baseline?: string | null;
 }
 
 export interface PlanRecord {

@@ -1,7 +1,16 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
-import type { CallOutcome, CaseError, CheckResult, Prices, SampleResult, ServedBy } from '../types.js';
+import type { Expectation } from '../checks/registry.js';
+import type {
+  CallOutcome,
+  CaseError,
+  CheckResult,
+  Completion,
+  Prices,
+  SampleResult,
+  ServedBy,
+} from '../types.js';
 import type { PlannedCase } from './plan.js';
 
 /**
@@ -16,17 +25,7 @@ export function resultFromOutcome(
 ): SampleResult {
   const completion = outcome.completion;
   const failed = outcome.status === 'error';
-  const refusal = refusalText(outcome);
-  // Local checks only (judges run later, in the runner). A refusal is checked as the answer
-  // it is (a `not_contains: "I can't"` fails on it, and says so); on any other error every
-  // expectation, judges included, shows as not evaluated.
-  const local = splitExpectations(planned.case.expect).local;
-  const checks =
-    refusal !== null && completion
-      ? runChecks(local, { ...completion, content: refusal })
-      : failed
-        ? runChecks(planned.case.expect, null)
-        : runChecks(local, completion);
+  const checks = sampleChecks(planned.case.expect, completion, failed, refusalText(outcome));
   const result = newResult(planned, {
     model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
@@ -35,7 +34,7 @@ export function resultFromOutcome(
     latency_ms: Math.round(outcome.latency_ms),
     wait_ms: Math.round(outcome.wait_ms),
     attempts: outcome.attempts,
-    status: failed ? 'error' : checks.every((c) => c.pass) ? 'pass' : 'fail',
+    status: sampleStatus(failed, checks),
     error: failed ? outcome.error : null,
     attempt_errors: outcome.attempt_errors,
     checks,
@@ -46,6 +45,28 @@ export function resultFromOutcome(
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
   if (completion) servedBy(result, completion);
   return result;
+}
+
+/**
+ * A sample's local checks (judges run later, in the runner), the same for a fresh answer
+ * and a stored one a recheck reads again. A refusal is checked as the answer it is (a
+ * `not_contains: "I can't"` fails on it, and says so); on any other error every
+ * expectation, judges included, shows as not evaluated.
+ */
+export function sampleChecks(
+  expect: readonly Expectation[],
+  completion: Completion | null,
+  failed: boolean,
+  refusal: string | null,
+): CheckResult[] {
+  const local = splitExpectations(expect).local;
+  if (refusal !== null && completion) return runChecks(local, { ...completion, content: refusal });
+  return failed ? runChecks([...expect], null) : runChecks(local, completion);
+}
+
+/** A sample's status from its checks: an error stays one. */
+export function sampleStatus(failed: boolean, checks: readonly CheckResult[]): SampleResult['status'] {
+  return failed ? 'error' : checks.every((c) => c.pass) ? 'pass' : 'fail';
 }
 
 /** The refusal text of an outcome the service classified as a refusal, or null. */
@@ -149,5 +170,5 @@ export function withJudgeChecks(result: SampleResult, judged: CheckResult[], red
   const marked = redacted || result.redacted;
   // An error (a refusal) stays an error: the judges' verdicts are recorded beside it.
   if (result.status === 'error') return { ...result, checks, redacted: marked };
-  return { ...result, checks, redacted: marked, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
+  return { ...result, checks, redacted: marked, status: sampleStatus(false, checks) };
 }
