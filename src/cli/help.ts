@@ -66,7 +66,7 @@ Promotes a run's results to baselines/ (all cases, or those named by id or suite
 With a history (--history or history: in the config) the acceptance is noted there.
 A candidate run (--model), a simulator run (--sim) or one shard alone is refused (exit 2)
 with what accepting it would change; --force accepts it, and the baseline records what
-the run was (its "provenance").
+the run was (its "provenance"). A recheck (driftcheck recheck) is refused even forced.
 
 Examples:
   driftcheck baseline accept reports/latest

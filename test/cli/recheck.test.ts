@@ -64,7 +64,7 @@ const entry = (report: Report, id: string): CaseEntry => {
   return found;
 };
 
-describe('driftcheck recheck: today’s checks on a run’s stored answers, sending nothing', () => {
+describe("driftcheck recheck: today's checks on a run's stored answers, sending nothing", () => {
   let sim: Awaited<ReturnType<typeof startSimProcess>>;
   let counter: Awaited<ReturnType<typeof countingServer>>;
   let project: Awaited<ReturnType<typeof makeProject>>;
@@ -153,7 +153,7 @@ describe('driftcheck recheck: today’s checks on a run’s stored answers, send
     expect(entry(report, 'direct-demo/release-notes').status).toBe('fail');
   });
 
-  it('keeps an unchanged judge’s stored verdict and marks a changed one as needing a call (not a pass)', async () => {
+  it("keeps an unchanged judge's stored verdict and marks a changed one as needing a call (not a pass)", async () => {
     const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
     expect(counter.count()).toBe(0);
     expect(result.code).toBe(1);
@@ -194,7 +194,7 @@ describe('driftcheck recheck: today’s checks on a run’s stored answers, send
     );
   });
 
-  it('exits 0 when today’s checks pass every stored answer it rechecks', async () => {
+  it("exits 0 when today's checks pass every stored answer it rechecks", async () => {
     // The table suite alone: every stored answer passes today's checks.
     const result = await cli(['recheck', sourceDir, 'suites/demo/tables.yaml', '--reporter', 'json']);
     expect(counter.count()).toBe(0);

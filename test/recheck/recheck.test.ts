@@ -30,13 +30,13 @@ const context = (over: Partial<JudgeContext> = {}): JudgeContext => ({
 const contains = (value: string): Expectation => ({ type: 'contains', value });
 const judge = (value: JudgeSpec): Expectation => ({ type: 'judge', value });
 
-describe('recheckSample: a stored answer under today’s checks', () => {
+describe("recheckSample: a stored answer under today's checks", () => {
   const stored = sampleResult({
     case: 'window',
     checks: [{ type: 'contains', pass: true, message: 'contains "30 days"' }, judged(RUBRIC, 'pass')],
   });
 
-  it('runs today’s local checks on the stored answer: a passing sample fails a changed check', () => {
+  it("runs today's local checks on the stored answer: a passing sample fails a changed check", () => {
     const out = recheckSample(stored, [contains('14 days'), judge(RUBRIC)], context());
     expect(out.status).toBe('fail');
     expect(out.checks[0]).toMatchObject({ type: 'contains', pass: false });
@@ -143,7 +143,7 @@ const SUITE = (cases: string, model = 'openai/gpt-4o-mini') => {
 const CASE = (id: string, prompt = `Question ${id}?`, check = 'contains: x') =>
   `  - id: ${id}\n    prompt: "${prompt}"\n    expect: [{ ${check} }]\n`;
 
-describe('matchStored: today’s plan against the stored run', () => {
+describe("matchStored: today's plan against the stored run", () => {
   const runSuite = SUITE(CASE('kept') + CASE('reworded') + CASE('unanswered') + CASE('removed'));
   const stored = (plans: PlanRecord[], answered: string[], stopped = false): StoredRun => ({
     id: 'R1',
@@ -182,7 +182,7 @@ describe('matchStored: today’s plan against the stored run', () => {
     );
   });
 
-  it('the plan records each case’s judges, and a digest of the baseline answer equivalence judges compare with', () => {
+  it("the plan records each case's judges, and a digest of the baseline answer equivalence judges compare with", () => {
     const suite = SUITE(
       CASE('rubric', 'Q?', `judge: { model: openai/gpt-4o-mini, rubric: 'must say "x"' }`) +
         CASE('same', 'Q2?', 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }') +
@@ -198,7 +198,7 @@ describe('matchStored: today’s plan against the stored run', () => {
 });
 
 describe('a run that did not stop but left a case unchecked', () => {
-  it('is not a pass (exit 1); a stopped run keeps its stop’s code', () => {
+  it("is not a pass (exit 1); a stopped run keeps its stop's code", () => {
     const summary = emptySummary();
     const cases = [makeEntry({ case: 'a' }), { ...makeEntry({ case: 'b' }), status: 'not_run' as const }];
     countSuite(summary, { drift: [] } as never, cases);
