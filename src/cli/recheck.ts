@@ -76,7 +76,11 @@ export async function recheckCommand(args: string[], io: CliIO): Promise<number>
     command: ['driftcheck', 'recheck', ...args],
     version: version(),
   });
-  const { plan, judges } = result;
+  const { plan, judges, skipped } = result;
+  if (skipped.length)
+    io.stderr(
+      `driftcheck recheck: ${given}: passed over ${skipped.length} unreadable journal line(s) (line ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''})\n`,
+    );
   io.stderr(
     `driftcheck: recheck of run ${result.source.id}: ${countOf(result.samples, 'stored answer')} checked again by today's suites, nothing sent → ${relative(io.cwd, result.runDir)}\n`,
   );

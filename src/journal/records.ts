@@ -156,15 +156,30 @@ export function recordOf(value: unknown): JournalRecord | null {
     case 'end':
       return typeof v.status === 'string' ? (v as unknown as EndRecord) : null;
     case undefined:
-      return typeof v.key === 'string' &&
-        typeof v.suite === 'string' &&
-        typeof v.case === 'string' &&
-        typeof v.status === 'string'
-        ? (v as unknown as SampleRecord)
-        : null;
+      return asSample(v);
     default:
       return null;
   }
+}
+
+/**
+ * A sample line as every reader uses it: named, with a status; its checks, when given, a
+ * list of objects (none given: none); its answer text or null, its usage an object or null.
+ * A line otherwise (a hand edit, a foreign tool) is damaged and passed over, never folded
+ * into a crash.
+ */
+function asSample(v: Record<string, unknown>): SampleRecord | null {
+  const object = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  const valid =
+    typeof v.key === 'string' &&
+    typeof v.suite === 'string' &&
+    typeof v.case === 'string' &&
+    typeof v.status === 'string' &&
+    (v.checks === undefined || (Array.isArray(v.checks) && v.checks.every(object))) &&
+    (v.content == null || typeof v.content === 'string') &&
+    (v.usage == null || object(v.usage));
+  if (!valid) return null;
+  return (v.checks === undefined ? { ...v, checks: [] } : v) as unknown as SampleRecord;
 }
 
 /** An error that stops the run for the key's sake: its sample is sent again on resume. */

@@ -51,6 +51,8 @@ export interface RecheckResult {
   samples: number;
   /** Judge checks kept from the run, and those that need a call (not evaluated). */
   judges: { kept: number; needsCall: number };
+  /** Lines of the stored journal that were not records (damaged or foreign), passed over. */
+  skipped: number[];
 }
 
 /**
@@ -119,6 +121,7 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
     plan: matched,
     samples: counts.samples,
     judges: { kept: counts.kept, needsCall: counts.needsCall },
+    skipped: stored.skipped,
   };
 }
 
@@ -127,7 +130,7 @@ function comparesWithBaseline(expect: readonly Expectation[]): boolean {
 }
 
 /** The stored run's head and which of its cases have answers: the journal's first read. */
-async function readStored(file: string): Promise<{ record: RunRecord; run: StoredRun }> {
+async function readStored(file: string): Promise<{ record: RunRecord; run: StoredRun; skipped: number[] }> {
   if (await isLegacyJournal(file))
     throw new UsageError(
       `${file}: a journal of driftcheck 0.1 records no plan to match today's suites with\n  → run the suites again`,
@@ -136,7 +139,8 @@ async function readStored(file: string): Promise<{ record: RunRecord; run: Store
   const plans = new Map<string, PlanRecord>();
   const answered = new Set<string>();
   let ended = false;
-  for await (const r of readJournal(file)) {
+  const stats = { skipped: [] as number[] };
+  for await (const r of readJournal(file, stats)) {
     if (r.type === 'run') record ??= r;
     else if (r.type === 'plan') plans.set(r.suite, mergePlan(plans.get(r.suite), r));
     else if (r.type === 'end') ended = r.stop === null;
@@ -149,7 +153,7 @@ async function readStored(file: string): Promise<{ record: RunRecord; run: Store
     throw new UsageError(
       `${file}: no run record: not a journal driftcheck wrote\n  → pass a run folder under reports/`,
     );
-  return { record, run: { id: record.id, plans, answered, stopped: !ended } };
+  return { record, run: { id: record.id, plans, answered, stopped: !ended }, skipped: stats.skipped };
 }
 
 /** Several plan records of one suite (a merged folder's shards) make one. */

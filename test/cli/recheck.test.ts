@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -225,6 +225,31 @@ describe("driftcheck recheck: today's checks on a run's stored answers, sending 
     const resume = await cli(['run', '--resume', dir]);
     expect(resume.code).toBe(2);
     expect(resume.stderr).toContain('nothing to resume');
+    expect(counter.count()).toBe(0);
+  });
+
+  it('passes over a damaged stored line and says so (recheck and report), never exit 70', async () => {
+    const damaged = join(project.dir, 'reports/damaged');
+    await cp(sourceDir, damaged, { recursive: true });
+    const file = join(damaged, 'results.jsonl');
+    let samples = 0;
+    const lines = (await readFile(file, 'utf8')).split('\n').map((line) => {
+      if (!line || JSON.parse(line).type !== undefined) return line;
+      const sample = JSON.parse(line);
+      samples++;
+      // A hand edit: one sample whose checks are not a list, one whose answer is not text.
+      if (samples === 1) sample.checks = 'all good';
+      if (samples === 2) sample.content = 12345;
+      return JSON.stringify(sample);
+    });
+    await writeFile(file, lines.join('\n'));
+    const recheck = await cli(['recheck', 'reports/damaged', '--reporter', 'json']);
+    expect(recheck.code, recheck.stderr).toBe(1);
+    expect(recheck.stderr).toMatch(/passed over 2 unreadable journal line\(s\)/);
+    expect(recheck.stderr).toMatch(/not run: \d+ cases? of today's suites with no stored answer/);
+    const report = await cli(['report', 'reports/damaged', '--reporter', 'json']);
+    expect(report.code, report.stderr).toBe(1);
+    expect(report.stderr).toMatch(/passed over 2 unreadable journal line\(s\)/);
     expect(counter.count()).toBe(0);
   });
 
