@@ -616,6 +616,8 @@ export interface RunInfo {
    * baselines and the nightly history refuse candidate, simulator and shard runs by it.
    */
   provenance: Provenance;
+  /** A recheck of a stored run: what it could not check (absent for a run that sent its requests). */
+  recheck?: RecheckInfo;
 }
 
 /** A suite a candidate run left out: the candidate belongs to another kind of service. */
@@ -637,8 +639,26 @@ export interface Provenance {
   shard: { index: number; total: number } | null;
   /** Every case of its suites was planned: no `--filter`, no `--shard`, or every shard merged. */
   complete: boolean;
-  /** The command that wrote the report: the run itself, `report` re-rendering its journal, `merge` or `diff`. */
-  rendered_by: 'run' | 'report' | 'merge' | 'diff';
+  /** The command that wrote the report: the run itself, `report` re-rendering its journal, `merge`, `diff` or `recheck`. */
+  rendered_by: 'run' | 'report' | 'merge' | 'diff' | 'recheck';
+  /**
+   * A recheck (`driftcheck recheck RUN_DIR`): the id of the run whose stored answers were
+   * checked again. Nothing was sent; baselines never take it. Absent: answered by this run.
+   */
+  recheck_of?: string;
+}
+
+/**
+ * What a recheck did not check, listed in its report: today's cases with no stored answer
+ * to check (not run), and stored answers whose case is gone from today's suites.
+ */
+export interface RecheckInfo {
+  /** The run whose journal the answers came from. */
+  of: string;
+  /** Cases of today's suites with no stored answer (`suite/case`), each with why. */
+  not_answered: { case: string; reason: string }[];
+  /** Stored answers whose case is no longer in today's suites (`suite/case`). */
+  dropped: string[];
 }
 
 /**
@@ -765,7 +785,10 @@ export interface JudgeCall {
   /** The concrete model that judged (null when the call failed before a model answered). */
   model: string | null;
   usage: Usage | null;
-  /** pass | fail as the judge said; unparseable, error (the call failed) or skipped otherwise. */
+  /**
+   * pass | fail as the judge said; unparseable, error (the call failed) or skipped otherwise;
+   * needs_call: a recheck could not keep a stored verdict and sends nothing (not evaluated).
+   */
   verdict: string;
   reason: string;
 }

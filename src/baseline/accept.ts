@@ -1,4 +1,5 @@
-import { provenanceOf, refusals } from '../fold/provenance.js';
+import { UsageError } from '../errors.js';
+import { hardRefusals, provenanceOf, refusals } from '../fold/provenance.js';
 import type { StoredReport } from '../report/read.js';
 import type { BaselineProvenance, CaseEntry, ReportHead } from '../types.js';
 import { baselineFromEntries } from './build.js';
@@ -11,6 +12,19 @@ import { readBaseline, writeBaseline } from './store.js';
  */
 export function acceptRefusals(head: ReportHead): string[] {
   return refusals('accept', head.run);
+}
+
+/**
+ * Refuses, whatever `--force` says, a run no baseline may come from: a recheck holds another
+ * run's answers under checks that may have changed since, and judges it did not call.
+ */
+export function assertAcceptable(head: ReportHead): void {
+  const never = hardRefusals('accept', head.run);
+  if (never.length === 0) return;
+  const of = provenanceOf(head.run).recheck_of;
+  throw new UsageError(
+    `run ${head.run.id} is ${never.join(', ')}: no baseline is taken from it, not even with --force${of ? `\n  → accept run ${of} itself (driftcheck baseline accept on its folder), or run the suites again` : ''}`,
+  );
 }
 
 /**
@@ -49,6 +63,7 @@ export async function acceptReport(
   selection?: ReadonlyMap<string, readonly string[]>,
   options: { forced?: boolean } = {},
 ): Promise<string[]> {
+  assertAcceptable(report.head);
   const written: string[] = [];
   const provenance = baselineProvenance(report.head, options.forced ?? false);
   const suites = new Map(report.head.suites.map((s) => [s.suite, s]));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   CaseError,
   CheckResult,
@@ -139,6 +140,42 @@ export function judgeCallFailed(
       reason,
     },
   };
+}
+
+/**
+ * A judge check a recheck could not keep: it sends nothing, so the check is not evaluated
+ * and fails — never a silent pass — saying why and what would evaluate it.
+ */
+export function judgeNeedsCall(spec: JudgeSpec, why: string): CheckResult {
+  const reason = `not evaluated: ${why}; a recheck sends nothing (run the suite to judge it)`;
+  return {
+    type: 'judge',
+    pass: false,
+    message: `judge ${spec.model}: ${reason}`,
+    judge: { model: null, usage: null, verdict: 'needs_call', reason },
+  };
+}
+
+/** Verdicts that are no call to the judge's service (counted apart from judge calls and their cost). */
+export function madeJudgeCall(check: CheckResult): boolean {
+  return (
+    check.judge !== undefined && check.judge.verdict !== 'skipped' && check.judge.verdict !== 'needs_call'
+  );
+}
+
+/** Verdicts a judge gave (or a judge's answer that held none): what a recheck may keep. */
+export function isJudgeVerdict(check: CheckResult): boolean {
+  const verdict = check.judge?.verdict;
+  return verdict === 'pass' || verdict === 'fail' || verdict === 'unparseable';
+}
+
+/**
+ * What the plan records of the baseline answer an `equivalent_to_baseline` judge compares
+ * with: a digest (null: no answer), so a recheck can tell whether today's is the same
+ * without the journal holding the answer again.
+ */
+export function judgeBaselineDigest(content: string | null): string | null {
+  return content === null ? null : createHash('sha256').update(content).digest('hex');
 }
 
 const VERDICT_LINE = /"?verdict"?\s*[:=]\s*"?(pass|fail)\b/i;

@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { acceptChanges, acceptRefusals, acceptReport } from '../baseline/accept.js';
+import { acceptChanges, acceptRefusals, acceptReport, assertAcceptable } from '../baseline/accept.js';
 import { baselinePath } from '../baseline/store.js';
 import { UsageError } from '../errors.js';
 import { openReport } from '../report/read.js';
@@ -33,6 +33,8 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
   }
   const report = await openReport(resolve(io.cwd, runDir));
   const run = report.head.run;
+  // A recheck is refused before anything else, --force or not: forcing cannot make it answers.
+  assertAcceptable(report.head);
   if (run.status !== 'completed')
     io.stderr(`note: run ${run.id} is ${run.status}; only the cases it finished are accepted\n`);
   const wanted = (values.case ?? [])

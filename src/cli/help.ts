@@ -72,7 +72,7 @@ Promotes a run's results to baselines/ (all cases, or those named by id or suite
 With a history (--history or history: in the config) the acceptance is noted there.
 A candidate run (--model), a simulator run (--sim) or one shard alone is refused (exit 2)
 with what accepting it would change; --force accepts it, and the baseline records what
-the run was (its "provenance").
+the run was (its "provenance"). A recheck (driftcheck recheck) is refused even forced.
 
 Examples:
   driftcheck baseline accept reports/latest
@@ -106,6 +106,30 @@ killed (its journal has no end record), exits 1 when what was rendered fails, el
 
 Examples:
   driftcheck report reports/20261122T050004Z-e9d8
+`,
+  recheck: `Usage: driftcheck recheck RUN_DIR [paths…] [--reporter LIST] [--report-dir DIR] [--baseline-dir DIR]
+
+Checks the answers a run stored in its journal again, with today's suites: their checks
+and drift rules, against today's baselines. Sends nothing. Writes a new run folder marked
+as a recheck of RUN_DIR, with every report, and exits by its verdict as a run does.
+Today's suites are those the run was given (or the paths given here), selected as the run
+selected them (its filter, shard, candidate). A judge check keeps the run's verdict when
+the judge is unchanged; otherwise it is not evaluated and fails (it needs a call). Cases
+with no stored answer (added since, or whose prompt or model changed) are not run, and
+stored answers of cases no longer in the suites are dropped: both are listed, and a case
+not run makes the exit non-zero. Baselines are never written from a recheck: baseline
+accept refuses it, even when forced.
+
+Options:
+  --reporter LIST        console,json,html,junit,markdown (default: all; report.json always)
+  --report-dir DIR       where the new run folder goes (default reports/)
+  --baseline-dir DIR     the baselines to diff against (default baselines/)
+  --allow-alias          load suites that name a ~author/family-latest alias
+  --config FILE          the project's config (where reports/ and baselines/ are)
+
+Examples:
+  driftcheck recheck reports/latest                     # after editing a suite's checks
+  driftcheck recheck reports/20261122T050004Z-e9d8 suites/refunds.yaml
 `,
   pin: `Usage: driftcheck pin SUITE… [--provider] [--dry-run] [--service NAME] [--config FILE] [--sim]
 

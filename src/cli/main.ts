@@ -17,6 +17,7 @@ Commands:
   diff RUN_A RUN_B             compare two stored runs case by case (--reporter json,html… --out DIR)
   merge RUN_DIR… --out DIR     merge shard runs into one report (verdict as an unsharded run)
   report RUN_DIR…              re-render a run's reports from its journal (a killed run, or after an upgrade)
+  recheck RUN_DIR [paths…]     today's checks on a run's stored answers, in a new run folder (sends nothing)
   history DIR --out FILE.html  the trend page of a history folder (history add DIR RUN_DIR… appends runs)
   pin SUITE… [--provider]      replace ~author/family-latest aliases with today's concrete models
   sim [--port N]               start the embedded simulator of both services on loopback
@@ -41,6 +42,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import('./diff.js')).diffCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
   report: async () => (await import('./report.js')).reportCommand,
+  recheck: async () => (await import('./recheck.js')).recheckCommand,
   init: async () => (await import('./init.js')).initCommand,
   list: async () => (await import('./list.js')).listCommand,
   pin: async () => (await import('./pin.js')).pinCommand,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { readJournalHead } from '../journal/read.js';
 import { findResumableRun, type RunMeta } from '../run/meta.js';
 
 /**
@@ -29,6 +30,12 @@ export async function resumeTarget(
     if (paths.length > 1)
       throw new UsageError(
         `--resume takes one run folder (${relative(cwd, runs[0]!) || '.'}) and no suites: a resumed run plans the suites it started with`,
+      );
+    const { run } = await readJournalHead(join(runs[0]!, 'results.jsonl'));
+    if (run?.recheck)
+      throw new UsageError(
+        `--resume: ${relative(cwd, runs[0]!) || '.'} is a recheck of run ${run.recheck.of}: it sends nothing, so there is nothing to resume
+  → resume run ${run.recheck.of} itself, or recheck it again`,
       );
     return runs[0]!;
   }

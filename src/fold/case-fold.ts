@@ -1,3 +1,4 @@
+import { madeJudgeCall } from '../checks/judge.js';
 import { nearestRank } from '../stats/nearest-rank.js';
 import type { DistinctAnswer, ErrorKind, LatencySketch, SampleResult } from '../types.js';
 import { addRecorded, startRecorded } from '../record/fold.js';
@@ -72,7 +73,7 @@ export class CaseFold {
     this.errorKinds.add(sample.error?.kind ?? null);
     sample.checks.forEach((check, i) => {
       this.checkPasses[i] = (this.checkPasses[i] ?? 0) + (check.pass ? 1 : 0);
-      if (!check.judge || check.judge.verdict === 'skipped') return;
+      if (!check.judge || !madeJudgeCall(check)) return;
       this.judgeCalls++;
       const u = check.judge.usage;
       if (known(u?.total_tokens)) this.judgeTokens += u.total_tokens;

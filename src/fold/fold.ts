@@ -6,6 +6,7 @@ import type {
   Baseline,
   CaseEntry,
   Provenance,
+  RecheckInfo,
   ReportHead,
   RunInfo,
   SampleResult,
@@ -305,6 +306,7 @@ export class RunFold {
       candidate_model: base?.candidate_model ?? null,
       candidate_provider: base?.candidate_provider ?? null,
       shard: base?.shard ?? null,
+      ...(base?.recheck ? { recheck: base.recheck } : {}),
       ...this.options.run,
     };
     const run: RunInfo = {
@@ -321,11 +323,17 @@ export class RunFold {
       skipped_suites: base?.skipped_suites ?? [],
       shard: base?.shard ?? null,
       stop_reason: stop?.error ?? null,
+      ...(base?.recheck ? { recheck: recheckInfo(base.recheck) } : {}),
       ...this.options.run,
       provenance: provenanceFrom(facts, this.complete(), this.options.renderedBy ?? 'run'),
     };
     return { schema_version: REPORT_SCHEMA_VERSION, run, summary: this.summary, suites: this.reported };
   }
+}
+
+/** What a report shows of a recheck: the journal's record without the selection it re-planned with. */
+function recheckInfo({ of, not_answered, dropped }: RecheckInfo): RecheckInfo {
+  return { of, not_answered, dropped };
 }
 
 function firstOrdinal(plan: PlanRecord): number {

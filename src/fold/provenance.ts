@@ -1,7 +1,10 @@
 import type { Provenance, RunInfo } from '../types.js';
 
 /** The run facts provenance is derived from (a journal's run record, or a stored report's run). */
-type RunFacts = Pick<RunInfo, 'sim' | 'candidate_model' | 'shard' | 'candidate_provider'>;
+type RunFacts = Pick<RunInfo, 'sim' | 'candidate_model' | 'shard' | 'candidate_provider'> & {
+  /** A recheck's record of the run it checked again (`of`: its id). */
+  recheck?: { of: string } | undefined;
+};
 
 /** A `--model`/`--models`/`--providers` run: what served the answers was changed on purpose. */
 export function isCandidateRun(run: {
@@ -37,6 +40,7 @@ export function provenanceFrom(
     shard: run.shard,
     complete,
     rendered_by: renderedBy,
+    ...(run.recheck ? { recheck_of: run.recheck.of } : {}),
   };
 }
 
@@ -53,7 +57,7 @@ export function provenanceOf(run: RunFacts & { provenance?: Provenance | undefin
 }
 
 /** Why a run is not a plain nightly run of the real services. */
-export type NotNightly = 'candidate' | 'sim' | 'shard' | 'filtered' | 'partial_merge';
+export type NotNightly = 'candidate' | 'sim' | 'shard' | 'filtered' | 'partial_merge' | 'recheck';
 
 /** Every reason a run is not a nightly one, each with the words a refusal shows. */
 export function notNightly(
@@ -61,6 +65,11 @@ export function notNightly(
 ): { reason: NotNightly; text: string }[] {
   const p = provenanceOf(run);
   const out: { reason: NotNightly; text: string }[] = [];
+  if (p.recheck_of)
+    out.push({
+      reason: 'recheck',
+      text: `a recheck of run ${p.recheck_of} (its stored answers checked again: nothing was sent)`,
+    });
   if (p.kind === 'candidate') {
     const flag = run.candidate_provider ? '--providers' : '--model';
     out.push({ reason: 'candidate', text: `a candidate run (${flag} ${candidateLabel(run) ?? '?'})` });
@@ -89,14 +98,33 @@ export function notNightly(
  * services only, since it happens without anyone asking.
  */
 const REFUSED_BY: Record<'accept' | 'history_add' | 'run_history', ReadonlySet<NotNightly>> = {
-  accept: new Set(['candidate', 'sim', 'shard', 'partial_merge']),
-  history_add: new Set(['candidate', 'shard', 'filtered', 'partial_merge']),
-  run_history: new Set(['candidate', 'sim', 'shard', 'filtered', 'partial_merge']),
+  accept: new Set(['candidate', 'sim', 'shard', 'partial_merge', 'recheck']),
+  history_add: new Set(['candidate', 'shard', 'filtered', 'partial_merge', 'recheck']),
+  run_history: new Set(['candidate', 'sim', 'shard', 'filtered', 'partial_merge', 'recheck']),
+};
+
+/**
+ * What no `--force` overrides. A recheck's answers are another run's, judged by checks that
+ * may have changed since (and judges it could not call): a baseline taken from it would
+ * record verdicts no service gave. Accept the run it rechecked, or run the suites again.
+ */
+const NEVER_FORCED: Record<'accept', ReadonlySet<NotNightly>> = {
+  accept: new Set(['recheck']),
 };
 
 /** What `use` refuses of this run (empty: nothing), in the words of `notNightly`. */
 export function refusals(use: keyof typeof REFUSED_BY, run: Parameters<typeof notNightly>[0]): string[] {
   return notNightly(run)
     .filter((n) => REFUSED_BY[use].has(n.reason))
+    .map((n) => n.text);
+}
+
+/** What `use` refuses of this run even with `--force` (empty: nothing), in the words of `notNightly`. */
+export function hardRefusals(
+  use: keyof typeof NEVER_FORCED,
+  run: Parameters<typeof notNightly>[0],
+): string[] {
+  return notNightly(run)
+    .filter((n) => NEVER_FORCED[use].has(n.reason))
     .map((n) => n.text);
 }

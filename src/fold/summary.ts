@@ -72,11 +72,13 @@ export function runStatusFor(stop: StopReason | null): RunStatus {
 /**
  * A run that stopped early exits with its stop's code (exit-codes.ts), whatever its cases
  * say; a complete run exits 1 for any failing, erroring or regressed case or a failing
- * suite finding, else 0.
+ * suite finding, else 0. A run that did not stop yet left a planned case unchecked (a
+ * recheck with no stored answer for it, a journal line lost) checked less than asked: 1,
+ * never a pass.
  */
 export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
   if (stop) return exitForStop(stop);
-  return failing(summary) ? EXIT.failure : EXIT.ok;
+  return failing(summary) || summary.not_run > 0 ? EXIT.failure : EXIT.ok;
 }
 
 /** Whether the counts hold a failing, erroring or regressed case, or a failing suite finding. */

@@ -1,8 +1,11 @@
 import { shapeProblem } from '../stored/shape.js';
+import type { PlanOptions } from '../run/plan.js';
 import type {
   CaseError,
   DriftTolerance,
+  JudgeSpec,
   Message,
+  RecheckInfo,
   RunStatus,
   SampleResult,
   SkippedSuite,
@@ -46,6 +49,23 @@ export interface RunRecord {
   shard: { index: number; total: number } | null;
   /** False when a filter or shard planned only part of the suites: nothing is `missing_case` then. */
   complete: boolean;
+  /** A recheck's journal (`driftcheck recheck`): the stored run it checked again, and how it chose today's cases. */
+  recheck?: RecheckRecord;
+}
+
+/**
+ * What a recheck's run record says: what it could not check (shown in its reports), and
+ * the selection it re-planned today's suites with, so a recheck of it selects the same.
+ */
+export interface RecheckRecord extends RecheckInfo {
+  selection: RecheckSelection;
+}
+
+/** The suites (as the run was given them) and the plan options (filter, shard, candidate) a recheck selects with. */
+export interface RecheckSelection {
+  paths: string[];
+  plan: PlanOptions;
+  allow_alias: boolean;
 }
 
 export interface PlanCase {
@@ -57,6 +77,17 @@ export interface PlanCase {
   /** As sent: the plan's `system` in front, once read (the journal holds only the case's own, see journalPlan). */
   messages: Message[];
   drift?: DriftTolerance;
+  /**
+   * The case's judge checks as they were asked, in `expect:` order (their verdicts follow
+   * the local checks in each sample): a recheck keeps a stored verdict only for a judge that
+   * is the same today. Absent: no judge (or a journal written before it was recorded).
+   */
+  judges?: JudgeSpec[];
+  /**
+   * judgeBaselineDigest of the baseline answer the case's `equivalent_to_baseline` judges
+   * compared with (null: none); absent when no judge compares with the baseline.
+   */
+  judge_baseline?: string | null;
 }
 
 export interface PlanRecord {
@@ -144,15 +175,30 @@ export function recordOf(value: unknown): JournalRecord | null {
     case 'end':
       return typeof v.status === 'string' ? (v as unknown as EndRecord) : null;
     case undefined:
-      return typeof v.key === 'string' &&
-        typeof v.suite === 'string' &&
-        typeof v.case === 'string' &&
-        typeof v.status === 'string'
-        ? (v as unknown as SampleRecord)
-        : null;
+      return asSample(v);
     default:
       return null;
   }
+}
+
+/**
+ * A sample line as every reader uses it: named, with a status; its checks, when given, a
+ * list of objects (none given: none); its answer text or null, its usage an object or null.
+ * A line otherwise (a hand edit, a foreign tool) is damaged and passed over, never folded
+ * into a crash.
+ */
+function asSample(v: Record<string, unknown>): SampleRecord | null {
+  const object = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  const valid =
+    typeof v.key === 'string' &&
+    typeof v.suite === 'string' &&
+    typeof v.case === 'string' &&
+    typeof v.status === 'string' &&
+    (v.checks === undefined || (Array.isArray(v.checks) && v.checks.every(object))) &&
+    (v.content == null || typeof v.content === 'string') &&
+    (v.usage == null || object(v.usage));
+  if (!valid) return null;
+  return (v.checks === undefined ? { ...v, checks: [] } : v) as unknown as SampleRecord;
 }
 
 /** An error that stops the run for the key's sake: its sample is sent again on resume. */

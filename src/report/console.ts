@@ -6,6 +6,7 @@ import { historyLine } from './history-strip.js';
 import { countOf } from './numbers.js';
 import type { Reporter } from './reporter.js';
 import { truncate, width, wrap, wrapItems } from './terminal.js';
+import { recheckNote } from './recheck-note.js';
 
 export interface ConsoleOptions {
   /** ANSI colours (off when NO_COLOR is set or output is not a terminal). */
@@ -84,6 +85,8 @@ export function renderConsoleFindings(
     ...(report.run.skipped_suites ?? []).flatMap((x) =>
       wrap(printable(`skipped suite ${x.suite}: ${x.reason}`), columns),
     ),
+    // A recheck sent nothing: said before any verdict, with what it could not check.
+    ...(report.run.recheck ? wrap(printable(recheckNote(report.run.recheck)!), columns) : []),
   ];
   const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
   const suiteDrift = report.suites.flatMap((suite) =>

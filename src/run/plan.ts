@@ -22,7 +22,7 @@ export interface PlannedCase {
 
 /** What a planned sample asks the service: sent as is, and what its checks see as the request. */
 export function plannedRequest(
-  planned: PlannedCase,
+  planned: Pick<PlannedCase, 'model' | 'case' | 'params'>,
 ): Pick<CompletionRequest, 'model' | 'messages' | 'params'> {
   return { model: planned.model, messages: planned.case.messages, params: planned.params };
 }

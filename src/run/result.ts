@@ -1,8 +1,17 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
+import type { CheckRequest, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
-import type { BaselineCase, CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
+import type {
+  BaselineCase,
+  CallOutcome,
+  CaseError,
+  CheckResult,
+  Completion,
+  Prices,
+  SampleResult,
+} from '../types.js';
 import { type PlannedCase, plannedRequest } from './plan.js';
 
 /**
@@ -18,18 +27,10 @@ export function resultFromOutcome(
 ): SampleResult {
   const completion = outcome.completion;
   const failed = outcome.status === 'error';
-  const refusal = refusalText(outcome);
-  // Local checks only (judges run later, in the runner). A refusal is checked as the answer
-  // it is (a `not_contains: "I can't"` fails on it, and says so); on any other error every
-  // expectation, judges included, shows as not evaluated.
-  const local = splitExpectations(planned.case.expect).local;
-  const request = plannedRequest(planned);
-  const checks =
-    refusal !== null && completion
-      ? runChecks(local, { completion: { ...completion, content: refusal }, request, baseline })
-      : failed || !completion
-        ? runChecks(planned.case.expect, null)
-        : runChecks(local, { completion, request, baseline });
+  const checks = sampleChecks(planned.case.expect, completion, failed, refusalText(outcome), {
+    request: plannedRequest(planned),
+    baseline,
+  });
   const result = newResult(planned, {
     model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
@@ -38,7 +39,7 @@ export function resultFromOutcome(
     latency_ms: Math.round(outcome.latency_ms),
     wait_ms: Math.round(outcome.wait_ms),
     attempts: outcome.attempts,
-    status: failed ? 'error' : checks.every((c) => c.pass) ? 'pass' : 'fail',
+    status: sampleStatus(failed, checks),
     error: failed ? outcome.error : null,
     attempt_errors: outcome.attempt_errors,
     checks,
@@ -50,6 +51,33 @@ export function resultFromOutcome(
   // What served it, only the fields the service gave (journal lines stay short).
   if (completion) copyRecorded(result, completion);
   return result;
+}
+
+/**
+ * A sample's local checks (judges run later, in the runner), the same for a fresh answer
+ * and a stored one a recheck reads again. A refusal is checked as the answer it is (a
+ * `not_contains: "I can't"` fails on it, and says so); on any other error every
+ * expectation, judges included, shows as not evaluated.
+ */
+export function sampleChecks(
+  expect: readonly Expectation[],
+  completion: Completion | null,
+  failed: boolean,
+  refusal: string | null,
+  around: { request: CheckRequest; baseline: BaselineCase | null },
+): CheckResult[] {
+  // Local checks only (judges run later, in the runner). A refusal is checked as the answer
+  // it is (a `not_contains: "I can't"` fails on it, and says so); on any other error every
+  // expectation, judges included, shows as not evaluated.
+  const local = splitExpectations(expect).local;
+  if (refusal !== null && completion)
+    return runChecks(local, { ...around, completion: { ...completion, content: refusal } });
+  return failed || !completion ? runChecks([...expect], null) : runChecks(local, { ...around, completion });
+}
+
+/** A sample's status from its checks: an error stays one. */
+export function sampleStatus(failed: boolean, checks: readonly CheckResult[]): SampleResult['status'] {
+  return failed ? 'error' : checks.every((c) => c.pass) ? 'pass' : 'fail';
 }
 
 /** The refusal text of an outcome the service classified as a refusal, or null. */
@@ -134,5 +162,5 @@ export function withJudgeChecks(result: SampleResult, judged: CheckResult[], red
   const marked = redacted || result.redacted;
   // An error (a refusal) stays an error: the judges' verdicts are recorded beside it.
   if (result.status === 'error') return { ...result, checks, redacted: marked };
-  return { ...result, checks, redacted: marked, status: checks.every((c) => c.pass) ? 'pass' : 'fail' };
+  return { ...result, checks, redacted: marked, status: sampleStatus(false, checks) };
 }

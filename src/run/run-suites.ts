@@ -12,13 +12,7 @@ import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
 import { refusals } from '../fold/provenance.js';
 import { readJournal } from '../journal/read.js';
-import {
-  type EndRecord,
-  JOURNAL_VERSION,
-  journalPlan,
-  type PlanRecord,
-  type RunRecord,
-} from '../journal/records.js';
+import { type EndRecord, JOURNAL_VERSION, journalPlan, type RunRecord } from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
@@ -41,6 +35,7 @@ import { capPrices, estimateRun } from './estimate-run.js';
 import { executePlan } from './execute.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import { caseKey, emptySelection, planCases, type PlannedCaseGroup, planSamples } from './plan.js';
+import { planRecords } from './plan-records.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 
 export interface RunSuitesOptions {
@@ -219,8 +214,11 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     ? await replay(journalFile, fold, capped ? prices : null)
     : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false, spent: 0 };
   const journal = openJournal(journalFile);
+  // What judges comparing with the baseline read: the plan records a digest of it.
+  const baselineContent = (suite: string, caseId: string) =>
+    baselines.held(suite)?.cases[caseId]?.content ?? null;
   if (!previous.planned) {
-    for (const record of [runRecord(meta, options.version), ...planRecords(cases)]) {
+    for (const record of [runRecord(meta, options.version), ...planRecords(cases, baselineContent)]) {
       journal.appendRecord(record.type === 'plan' ? journalPlan(record) : record);
       fold.add(record);
     }
@@ -408,35 +406,6 @@ function runRecord(meta: RunMeta, version: string): RunRecord {
     shard: meta.plan.shard ?? null,
     complete: !meta.plan.filter && !meta.plan.shard,
   };
-}
-
-/** One plan record per suite, in plan order: its cases, what a report shows of them, their drift rules. */
-function planRecords(cases: readonly PlannedCaseGroup[]): PlanRecord[] {
-  const records = new Map<Suite, PlanRecord>();
-  for (const c of cases) {
-    let record = records.get(c.suite);
-    if (!record) {
-      record = {
-        type: 'plan',
-        suite: c.suite.suite,
-        file: c.suite.file,
-        service: c.service,
-        requested_model: c.model,
-        ...(c.suite.system !== undefined ? { system: c.suite.system } : {}),
-        ...(c.suite.drift ? { drift: c.suite.drift } : {}),
-        cases: [],
-      };
-      records.set(c.suite, record);
-    }
-    record.cases.push({
-      id: c.case.id,
-      ordinal: c.ordinal,
-      repeat: c.adaptive ? 'auto' : c.repeats,
-      messages: c.case.messages,
-      ...(c.case.drift ? { drift: c.case.drift } : {}),
-    });
-  }
-  return [...records.values()];
 }
 
 /** Every service the plan will call (suites' and judges'), all configured — or an input error. */

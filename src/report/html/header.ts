@@ -5,6 +5,7 @@ import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../numbers.js';
 import { verdictLabel } from '../pass-rate-label.js';
 import { compareText } from '../../util/compare-text.js';
+import { recheckNote } from '../recheck-note.js';
 
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
@@ -192,6 +193,7 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
     ...(r.skipped_suites ?? []).map(
       (x) => `<dt>skipped</dt><dd>suite <code>${h(x.suite)}</code>: ${h(x.reason)}</dd>`,
     ),
+    r.recheck ? `<dt>recheck</dt><dd class="warn">${h(recheckNote(r.recheck)!)}</dd>` : '',
     r.stop_reason
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',

@@ -1,0 +1,95 @@
+import { canonicalJson } from '../baseline/json-compare.js';
+import type { CheckRequest, Expectation } from '../checks/registry.js';
+import type { PlanCase, PlanRecord } from '../journal/records.js';
+import { type PlannedCaseGroup, plannedRequest } from '../run/plan.js';
+import { type BaselineContent, planRecords } from '../run/plan-records.js';
+import type { RecheckInfo } from '../types.js';
+
+/** What a recheck reads of the stored run before its samples: its plan, and which cases it answered. */
+export interface StoredRun {
+  id: string;
+  /** Its plan records by suite. */
+  plans: ReadonlyMap<string, PlanRecord>;
+  /** `suite/case` of every case with at least one stored sample. */
+  answered: ReadonlySet<string>;
+  /** Whether the run stopped before its plan's end (paused, interrupted, killed). */
+  stopped: boolean;
+}
+
+/** A case of today's suites checked again: today's expectations, and the run's plan of it. */
+export interface RecheckedCase {
+  expect: readonly Expectation[];
+  /** What today's case would send: what its checks see as the request. */
+  request: CheckRequest;
+  asked: PlanCase;
+}
+
+export interface RecheckPlan {
+  /** Today's plan records, for the recheck's journal: a rechecked case keeps the run's repeat. */
+  plans: PlanRecord[];
+  /** By `suite/case`. */
+  rechecked: ReadonlyMap<string, RecheckedCase>;
+  not_answered: RecheckInfo['not_answered'];
+  dropped: string[];
+}
+
+/**
+ * Matches today's plan with the stored run by suite and case id. A case is checked again
+ * only when the stored answer is an answer to it: asked with the same messages of the same
+ * model; otherwise it has no stored answer (not run, with why). Stored answers of cases no
+ * longer in today's suites are dropped, and listed. Pure.
+ */
+export function matchStored(
+  today: readonly PlannedCaseGroup[],
+  stored: StoredRun,
+  baselineContent: BaselineContent,
+): RecheckPlan {
+  const rechecked = new Map<string, RecheckedCase>();
+  const notAnswered: RecheckInfo['not_answered'] = [];
+  const byCase = new Map(today.map((g) => [caseKey(g.suite.suite, g.case.id), g]));
+  const plans = planRecords(today, baselineContent);
+  for (const plan of plans) {
+    const run = stored.plans.get(plan.suite);
+    const asked = new Map(run?.cases.map((c) => [c.id, c]));
+    for (const c of plan.cases) {
+      const key = caseKey(plan.suite, c.id);
+      const why = unanswered(stored, run, asked.get(c.id), plan, c, key);
+      if (why !== null) {
+        notAnswered.push({ case: key, reason: why });
+        continue;
+      }
+      const was = asked.get(c.id)!;
+      // The stored samples are folded as the run planned them (a repeat, or sampled adaptively).
+      c.repeat = was.repeat;
+      const group = byCase.get(key)!;
+      rechecked.set(key, { expect: group.case.expect, request: plannedRequest(group), asked: was });
+    }
+  }
+  const dropped = [...stored.answered].filter((key) => !byCase.has(key));
+  return { plans, rechecked, not_answered: notAnswered, dropped };
+}
+
+/** Why a case of today's plan has no stored answer to check, or null when it has one. */
+function unanswered(
+  stored: StoredRun,
+  run: PlanRecord | undefined,
+  asked: PlanCase | undefined,
+  plan: PlanRecord,
+  today: PlanCase,
+  key: string,
+): string | null {
+  const id = `run ${stored.id}`;
+  if (!run || !asked) return `not in ${id} (added since)`;
+  if (!stored.answered.has(key))
+    return `${id} has no answer to it${stored.stopped ? ' (the run stopped before it)' : ''}`;
+  if (run.requested_model !== plan.requested_model)
+    return `its model changed since ${id} (${run.requested_model} → ${plan.requested_model}): the stored answers are another model's`;
+  if (canonicalJson(asked.messages) !== canonicalJson(today.messages))
+    return `its messages changed since ${id}: the stored answers are to another prompt`;
+  return null;
+}
+
+/** How a recheck names a case: `suite/case` (ids hold no `/`). */
+export function caseKey(suite: string, caseId: string): string {
+  return `${suite}/${caseId}`;
+}

@@ -1,0 +1,58 @@
+import { judgeBaselineDigest, splitExpectations } from '../checks/judge.js';
+import type { PlanCase, PlanRecord } from '../journal/records.js';
+import type { Suite } from '../types.js';
+import type { PlannedCaseGroup } from './plan.js';
+
+/** A case's baseline answer, for the judges that compare with it (null: none). */
+export type BaselineContent = (suite: string, caseId: string) => string | null;
+
+/**
+ * One plan record per suite, in plan order: its cases, what a report shows of them, their
+ * drift rules and judges. A run journals them before its first sample; a recheck writes
+ * today's the same way.
+ */
+export function planRecords(
+  cases: readonly PlannedCaseGroup[],
+  baselineContent: BaselineContent,
+): PlanRecord[] {
+  const records = new Map<Suite, PlanRecord>();
+  for (const c of cases) {
+    let record = records.get(c.suite);
+    if (!record) {
+      record = {
+        type: 'plan',
+        suite: c.suite.suite,
+        file: c.suite.file,
+        service: c.service,
+        requested_model: c.model,
+        ...(c.suite.system !== undefined ? { system: c.suite.system } : {}),
+        ...(c.suite.drift ? { drift: c.suite.drift } : {}),
+        cases: [],
+      };
+      records.set(c.suite, record);
+    }
+    record.cases.push({
+      id: c.case.id,
+      ordinal: c.ordinal,
+      repeat: c.adaptive ? 'auto' : c.repeats,
+      messages: c.case.messages,
+      ...(c.case.drift ? { drift: c.case.drift } : {}),
+      ...judgesOf(c, baselineContent),
+    });
+  }
+  return [...records.values()];
+}
+
+/**
+ * The case's judges as asked, and what its equivalence judges compare with: what lets a
+ * recheck keep a stored verdict only when the same judge would be asked the same today.
+ */
+function judgesOf(
+  c: PlannedCaseGroup,
+  baselineContent: BaselineContent,
+): Pick<PlanCase, 'judges' | 'judge_baseline'> {
+  const { judges } = splitExpectations(c.case.expect);
+  if (judges.length === 0) return {};
+  if (!judges.some((j) => j.equivalent_to_baseline)) return { judges };
+  return { judges, judge_baseline: judgeBaselineDigest(baselineContent(c.suite.suite, c.case.id)) };
+}
