@@ -61,7 +61,8 @@ export function failsRun(samples: Samples, dropped: boolean): boolean {
 }
 
 const percent = (rate: number) => `${Math.round(rate * 100)}%`;
-const counts = (s: { pass: number; total: number }) =>
+/** `80% (8/10)`: a rate as drift messages show it. */
+export const counts = (s: { pass: number; total: number }) =>
   `${percent(s.total ? s.pass / s.total : 0)} (${s.pass}/${s.total})`;
 
 /**
@@ -137,7 +138,7 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
         severity: 'fail',
         baseline: base,
         current,
-        message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${format(verdict.p)} (${verdict.method}, alpha ${alpha})`,
+        message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${formatP(verdict.p)} (${verdict.method}, alpha ${alpha})`,
       });
     }
   }
@@ -151,7 +152,7 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
       severity: 'fail',
       baseline: stat.baseline,
       current: stat.samples,
-      message: `pass rate ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${format(stat.p ?? 1)} (alpha ${alpha})`,
+      message: `pass rate ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${formatP(stat.p ?? 1)} (alpha ${alpha})`,
     });
   }
   return { stats, caseDrift, suiteDrift };
@@ -192,6 +193,7 @@ function round(p: number): number {
   return Number(p.toPrecision(4));
 }
 
-function format(p: number): string {
+/** A p-value as drift messages show it. */
+export function formatP(p: number): string {
   return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }

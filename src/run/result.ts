@@ -2,7 +2,15 @@ import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
 import { copyRecorded } from '../record/registry.js';
-import type { BaselineCase, CallOutcome, CaseError, CheckResult, Prices, SampleResult } from '../types.js';
+import type {
+  BaselineCase,
+  CallOutcome,
+  CaseError,
+  CheckResult,
+  Completion,
+  Prices,
+  SampleResult,
+} from '../types.js';
 import { type PlannedCase, plannedRequest } from './plan.js';
 
 /**
@@ -42,7 +50,7 @@ export function resultFromOutcome(
     error: failed ? outcome.error : null,
     attempt_errors: outcome.attempt_errors,
     checks,
-    content: completion?.content ?? null,
+    content: completion ? answerText(completion) : null,
     started_at: startedAt,
     redacted: outcome.redacted,
   });
@@ -50,6 +58,11 @@ export function resultFromOutcome(
   // What served it, only the fields the service gave (journal lines stay short).
   if (completion) copyRecorded(result, completion);
   return result;
+}
+
+/** The answer's text; null for a tool-call answer without any (the services send `content: null`). */
+function answerText(completion: Completion): string | null {
+  return completion.content === '' && completion.tool_calls?.length ? null : completion.content;
 }
 
 /** The refusal text of an outcome the service classified as a refusal, or null. */
