@@ -19,11 +19,13 @@ const standaloneCode = require('ajv/dist/standalone').default;
 mkdirSync(new URL('../dist/yaml/validators/', import.meta.url), { recursive: true });
 const read = (name) =>
   JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), 'utf8'));
-// `case`: one case of a suite, for the cases a table generates (as schemaOf in src/yaml/schemas.ts).
+// `case`: one case of a suite, for the cases a table generates; `tools`: a tools file a
+// suite names (as schemaOf in src/yaml/schemas.ts).
 const schemas = {
   suite: read('suite'),
   config: read('config'),
   case: { definitions: read('suite').definitions, $ref: '#/definitions/case' },
+  tools: { definitions: read('suite').definitions, $ref: '#/definitions/tools_file' },
 };
 for (const [name, schema] of Object.entries(schemas)) {
   // The same options as the run-time compile in src/yaml/schemas.ts.

@@ -61,18 +61,26 @@ export interface SourceLocation {
   column: number;
 }
 
-export type Role = 'system' | 'user' | 'assistant';
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 /**
  * One chat message in the services' own (OpenAI) shape, carried to the service with every
- * field it has. The suite schema decides which fields a suite may write (today role and content).
+ * field it has. The suite schema decides which fields a suite may write: role and content,
+ * an assistant turn's `tool_calls` (its content may then be null) and a `tool` result's `tool_call_id`.
  */
 export interface Message {
   role: Role;
-  content: string;
+  content: string | null;
   name?: string;
-  tool_calls?: unknown[];
+  tool_calls?: MessageToolCall[];
   tool_call_id?: string;
+}
+
+/** A tool call as an assistant message carries it (`arguments` is JSON text). */
+export interface MessageToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
 }
 
 /**
@@ -88,6 +96,16 @@ export interface RequestParams {
   reasoning_effort?: string;
   /** Router provider preferences (`provider: { only, order, allow_fallbacks, … }`), sent as given to router services. */
   provider?: ProviderPreferences;
+  /**
+   * Function tools as the services take them. A suite as written may name a file holding
+   * them (a string); the loader puts the tools in its place before any request is made.
+   */
+  tools?: unknown[] | string;
+  /** auto, none, required, or `{ type: function, function: { name } }`. */
+  tool_choice?: unknown;
+  parallel_tool_calls?: boolean;
+  /** `{ type: json_object }` or `{ type: json_schema, json_schema: { name, strict, schema } }`. */
+  response_format?: unknown;
 }
 
 /** The routing service's documented provider preferences (a suite pins the provider with them). */

@@ -1,15 +1,12 @@
 import { extractJson } from '../checks/extract-json.js';
 import type { Drift, Usage } from '../types.js';
-import { canonicalJson, compareJson, formatJsonChange, MAX_CHANGES } from './json-compare.js';
+import { canonicalJson, compareJson, listJsonChanges } from './json-compare.js';
 import { normalizeContent } from './normalize.js';
 import { similarity } from './similarity.js';
 import { DEFAULT_TOLERANCE, type ResolvedTolerance } from './tolerance.js';
 import { type UsageLimits, usageChanges } from './usage-change.js';
 
 type ContentRules = ResolvedTolerance['content'];
-
-/** How many JSON value changes a drift message lists before summarising the rest. */
-const LISTED_CHANGES = 5;
 
 /**
  * usage_changed when completion tokens, total tokens or cost moved beyond their tolerance
@@ -73,11 +70,8 @@ export function contentDrift(
   if (sides.kind === 'json') {
     const changes = compareJson(sides.baseline, sides.current);
     if (changes.length === 0) return [];
-    const listed = changes.slice(0, LISTED_CHANGES).map(formatJsonChange).join('; ');
-    const more = changes.length > LISTED_CHANGES ? `; +${changes.length - LISTED_CHANGES} more` : '';
     const score = round(similarity(canonicalJson(sides.baseline), canonicalJson(sides.current)));
-    const count = `${changes.length}${changes.length >= MAX_CHANGES ? '+' : ''}`;
-    return drift(score, `: ${count} JSON value${changes.length === 1 ? '' : 's'} differ: ${listed}${more}`);
+    return drift(score, `: ${listJsonChanges(changes)}`);
   }
   const a = normalizeContent(baseline, r.normalize);
   const b = normalizeContent(current, r.normalize);

@@ -116,3 +116,14 @@ export function formatJsonChange(change: JsonChange): string {
   if (change.kind === 'removed') return `${change.path}: removed ${show(change.baseline)}`;
   return `${change.path}: ${show(change.baseline)} → ${show(change.current)}`;
 }
+
+/** How many changes a drift message lists before summarising the rest. */
+const LISTED_CHANGES = 5;
+
+/** `N JSON values differ: $.a: 1 → 2; …; +3 more`: the changes a drift message lists. */
+export function listJsonChanges(changes: readonly JsonChange[]): string {
+  const listed = changes.slice(0, LISTED_CHANGES).map(formatJsonChange).join('; ');
+  const more = changes.length > LISTED_CHANGES ? `; +${changes.length - LISTED_CHANGES} more` : '';
+  const count = `${changes.length}${changes.length >= MAX_CHANGES ? '+' : ''}`;
+  return `${count} JSON value${changes.length === 1 ? '' : 's'} differ: ${listed}${more}`;
+}

@@ -10,6 +10,9 @@ import { maxCompletionTokens } from './kinds/max-completion-tokens.js';
 import { nonEmpty } from './kinds/non-empty.js';
 import { notContains } from './kinds/not-contains.js';
 import { regex } from './kinds/regex.js';
+import { noToolCall } from './kinds/no-tool-call.js';
+import { toolCall } from './kinds/tool-call.js';
+import { toolCallsValid } from './kinds/tool-calls-valid.js';
 
 /** A service's model list and where it came from (said in hints: "the simulator's catalog"). */
 export interface ModelCatalog {
@@ -75,6 +78,9 @@ export const CHECKS = {
   json_schema: jsonSchema,
   max_completion_tokens: maxCompletionTokens,
   non_empty: nonEmpty,
+  tool_call: toolCall,
+  no_tool_call: noToolCall,
+  tool_calls_valid: toolCallsValid,
   judge,
 } as const;
 

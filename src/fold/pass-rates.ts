@@ -62,7 +62,8 @@ export function failsRun(samples: Samples, dropped: boolean): boolean {
 }
 
 const percent = (rate: number) => `${Math.round(rate * 100)}%`;
-const counts = (s: { pass: number; total: number }) =>
+/** `80% (8/10)`: a rate as drift messages show it. */
+export const counts = (s: { pass: number; total: number }) =>
   `${percent(s.total ? s.pass / s.total : 0)} (${s.pass}/${s.total})`;
 
 /**

@@ -1,3 +1,4 @@
+import type { RequestParams } from '../types.js';
 import type { FieldDrift } from './served-change.js';
 
 /** A JSON Schema fragment, as it goes into schemas/report.schema.json. */
@@ -8,6 +9,8 @@ export interface Answer {
   body: Record<string, unknown>;
   choice: Record<string, unknown> | null;
   message: Record<string, unknown> | null;
+  /** The parameters of the request it answers (a call is judged against the tools it declared); null when unknown. */
+  params: RequestParams | null;
 }
 
 /** What a case keeps whole of its samples: the first by repeat and the first failing one. */
@@ -45,7 +48,7 @@ export interface DriftInput<V> {
  * folded over a case's samples, stored in a baseline, compared as drift, and its schema.
  * Adding a field is one module in `fields/` and one line in RECORDED (src/record/registry.ts).
  */
-export interface RecordedField<V> {
+export interface RecordedField<V, B = V> {
   /** JSON Schema of the value on a sample; the sample's key is absent when the service did not say. */
   schema: JsonSchema;
   /** Reads the value from a successful body; null when the body does not say. */
@@ -56,8 +59,8 @@ export interface RecordedField<V> {
   stats?: Record<string, Fold<V, unknown>>;
   /** Suite fields listing every value of a case list field (`from`), most cases first. */
   suite?: Record<string, { from: string }>;
-  /** The case-entry field a baseline stores under this field's name, when it has a value. */
+  /** The case-entry field a baseline stores under this field's name, when it has a value (of type B). */
   baseline?: { from: string };
   /** Drift against the baseline's stored value; `kinds` are the drift kinds it may report. */
-  drift?: { kinds: readonly string[]; diff(input: DriftInput<V>): FieldDrift[] };
+  drift?: { kinds: readonly string[]; diff(input: DriftInput<B>): FieldDrift[] };
 }

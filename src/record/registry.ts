@@ -5,6 +5,7 @@ import { provider } from './fields/provider.js';
 import { reasoningTokens } from './fields/reasoning-tokens.js';
 import { refusal } from './fields/refusal.js';
 import { systemFingerprint } from './fields/system-fingerprint.js';
+import { toolCalls } from './fields/tool-calls.js';
 
 /**
  * Every recorded field by its name on a completion, a sample and a baseline: extraction,
@@ -18,6 +19,7 @@ export const RECORDED = {
   refusal,
   reasoning_tokens: reasoningTokens,
   cached_tokens: cachedTokens,
+  tool_calls: toolCalls,
 } as const;
 
 type Registry = typeof RECORDED;
@@ -49,9 +51,15 @@ export type RecordedSuite = UnionToIntersection<
       : Record<never, never>;
   }[RecordedName]
 >;
+/** What a baseline stores of a field: its case-entry field's value when `from` names a fold of its own, else the value. */
+type BaselineOf<K extends RecordedName> = Registry[K] extends { baseline: { from: infer F }; case: infer C }
+  ? F extends keyof C
+    ? NonNullable<ResultOf<C[F]>>
+    : ValueOf<K>
+  : ValueOf<K>;
 /** What a baseline case stores of the recorded fields, when the service said. */
 export type RecordedBaseline = {
-  [K in RecordedName as Registry[K] extends { baseline: object } ? K : never]?: ValueOf<K> | null;
+  [K in RecordedName as Registry[K] extends { baseline: object } ? K : never]?: BaselineOf<K> | null;
 };
 /** Drift kinds the recorded fields report (provider_changed, …). */
 export type RecordedDriftKind = {
@@ -59,7 +67,7 @@ export type RecordedDriftKind = {
 }[RecordedName];
 
 /** The registry as plain entries, for code that iterates (typed per field above). */
-export const RECORDED_FIELDS = Object.entries(RECORDED) as [RecordedName, RecordedField<unknown>][];
+export const RECORDED_FIELDS = Object.entries(RECORDED) as [RecordedName, RecordedField<unknown, unknown>][];
 
 /** Every recorded field read from a successful body, null where it does not say. */
 export function extractRecorded(answer: Answer): Required<Recorded> {

@@ -43,7 +43,7 @@ export function resultFromOutcome(
     error: failed ? outcome.error : null,
     attempt_errors: outcome.attempt_errors,
     checks,
-    content: completion?.content ?? null,
+    content: completion ? answerText(completion) : null,
     started_at: startedAt,
     redacted: outcome.redacted,
   });
@@ -66,9 +66,6 @@ export function sampleChecks(
   refusal: string | null,
   around: { request: CheckRequest; baseline: BaselineCase | null },
 ): CheckResult[] {
-  // Local checks only (judges run later, in the runner). A refusal is checked as the answer
-  // it is (a `not_contains: "I can't"` fails on it, and says so); on any other error every
-  // expectation, judges included, shows as not evaluated.
   const local = splitExpectations(expect).local;
   if (refusal !== null && completion)
     return runChecks(local, { ...around, completion: { ...completion, content: refusal } });
@@ -78,6 +75,11 @@ export function sampleChecks(
 /** A sample's status from its checks: an error stays one. */
 export function sampleStatus(failed: boolean, checks: readonly CheckResult[]): SampleResult['status'] {
   return failed ? 'error' : checks.every((c) => c.pass) ? 'pass' : 'fail';
+}
+
+/** The answer's text; null for a tool-call answer without any (the services send `content: null`). */
+function answerText(completion: Completion): string | null {
+  return completion.content === '' && completion.tool_calls?.length ? null : completion.content;
 }
 
 /** The refusal text of an outcome the service classified as a refusal, or null. */

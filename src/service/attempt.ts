@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { exchange, type Exchanged, ExchangeTimeout } from './exchange.js';
-import type { CaseError, Completion, ServiceKind } from '../types.js';
+import type { CaseError, Completion, RequestParams, ServiceKind } from '../types.js';
 import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { parseJson } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';
@@ -15,6 +15,8 @@ import { isUndiciTimeout, networkMessage, redirectMessage } from './transport.js
 export interface AttemptContext {
   kind: ServiceKind;
   model: string;
+  /** The request's parameters (its tools judge an answer's calls). */
+  params: RequestParams | null;
   dispatcher: Dispatcher;
   /** Whole attempt, headers and body; 0 or less disables it. */
   timeoutMs: number;
@@ -139,7 +141,7 @@ export async function sendAttempt(
         ),
       );
     }
-    const normalized = normalizeCompletion(ctx.kind, parsed, ctx.model, status);
+    const normalized = normalizeCompletion(ctx.kind, parsed, ctx.model, status, ctx.params);
     if (normalized.error === null) {
       return {
         status: 'ok',

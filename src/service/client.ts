@@ -62,6 +62,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const ctx = {
       kind: service.kind,
       model: request.model,
+      params: request.params,
       dispatcher,
       timeoutMs: service.timeout_s * 1000,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

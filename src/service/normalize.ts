@@ -1,6 +1,6 @@
 import { count, internedString, text } from '../record/read.js';
 import { extractRecorded } from '../record/registry.js';
-import type { CaseError, Completion, ErrorKind, ServiceKind, Usage } from '../types.js';
+import type { CaseError, Completion, ErrorKind, RequestParams, ServiceKind, Usage } from '../types.js';
 import { ADAPTERS } from './adapters/index.js';
 import { type ErrorFields, isRecord, readErrorFields, readErrorObject } from './error-fields.js';
 
@@ -54,6 +54,8 @@ export function normalizeCompletion(
   body: unknown,
   requestedModel: string,
   httpStatus = 200,
+  /** The request's parameters: its tools judge the answer's calls. */
+  params: RequestParams | null = null,
 ): Normalized {
   const root = isRecord(body) ? body : {};
   const choices = root.choices;
@@ -67,7 +69,7 @@ export function normalizeCompletion(
     finish_reason: first ? internedString(first.finish_reason) : null,
     usage: readUsage(root.usage),
     // What served it (provider, system_fingerprint, refusal, …): each recorded field reads its own.
-    ...extractRecorded({ body: root, choice: first, message }),
+    ...extractRecorded({ body: root, choice: first, message, params }),
   };
   const fail = (errorKind: ErrorKind, text: string, fields?: ErrorFields): Normalized => ({
     completion,
@@ -105,9 +107,8 @@ export function normalizeCompletion(
       'content_filter',
       'the provider\'s content filter stopped the answer (finish_reason "content_filter")',
     );
-  // A tool call is an answer even without text; suites send no tools, but do not misreport it.
-  const hasToolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
-  if (completion.content.trim() === '' && !hasToolCalls) {
+  // A tool call is an answer without text (content null, finish_reason tool_calls).
+  if (completion.content.trim() === '' && !completion.tool_calls?.length) {
     const hint =
       completion.finish_reason === 'length'
         ? ' (finish_reason "length": reasoning may have used every max_tokens)'

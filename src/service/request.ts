@@ -45,15 +45,17 @@ const KIND_PARAMS = new Set(Object.values(ADAPTERS).flatMap((adapter) => adapter
 /**
  * The JSON body in the services' own shape: the model, the messages with every field they
  * have, and the request's parameters as given (max_tokens defaulted from the config), less
- * those another kind of service owns — its adapter adds or removes only its own.
+ * those another kind of service owns — its adapter adds (adjust) or removes only its own.
  */
 export function buildChatBody(
   kind: ServiceKind,
   request: CompletionRequest,
   defaultMaxTokens: number,
 ): Record<string, unknown> {
-  const own = ADAPTERS[kind].params;
-  const params = Object.entries(request.params).filter(
+  const adapter = ADAPTERS[kind];
+  const own = adapter.params;
+  const given = adapter.adjust ? adapter.adjust(request.params) : request.params;
+  const params = Object.entries(given).filter(
     ([key, value]) => value !== undefined && (!KIND_PARAMS.has(key) || own.includes(key)),
   );
   return {

@@ -282,6 +282,7 @@ const baseline = {
           },
           provider: { type: ['string', 'null'] },
           system_fingerprint: { type: ['string', 'null'] },
+          tool_calls: { oneOf: [{ type: 'null' }, def('toolUse')] },
         },
       },
     },

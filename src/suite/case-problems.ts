@@ -1,5 +1,6 @@
 import { CHECKS, type CheckDefinition, isCheckType, type SuiteCheckOptions } from '../checks/registry.js';
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
+import { type RequestContext, requestProblems } from './request-problems.js';
 
 /** A problem of one case, at a JSON Pointer relative to the case (`/expect/1/regex`). */
 export interface CaseProblem {
@@ -12,14 +13,23 @@ export interface CaseProblem {
 
 /**
  * What the case schema cannot say about one case: each check's own rules (a regex or JSON
- * Schema that compiles, a judge that is pinned) and a repeat within bounds. The one
+ * Schema that compiles, a judge that is pinned), a repeat within bounds, and its request
+ * over the suite's (tools, tool_choice, response_format: see requestProblems). The one
  * definition for written and generated cases; `where` names the case in messages
  * (`cases[2]`; empty for a generated case, named by its row). Reads defensively: the case may also have failed the schema.
  */
-export function caseProblems(c: unknown, where: string, options: SuiteCheckOptions): CaseProblem[] {
+export function caseProblems(
+  c: unknown,
+  where: string,
+  options: SuiteCheckOptions,
+  request: RequestContext = { suite: null },
+): CaseProblem[] {
   if (!isRecord(c)) return [];
   const problems: CaseProblem[] = [];
   const named = (rest: string) => (where === '' ? rest : `${where}.${rest}`);
+  if (isRecord(c.params))
+    for (const p of requestProblems(c.params, request.suite, request.files, named('params')))
+      problems.push({ ...p, pointer: `/params${p.pointer}` });
   if (repeatTooHigh(c.repeat)) {
     problems.push({
       pointer: '/repeat',

@@ -8,6 +8,7 @@ import { sampleTotalProblem } from './repeat-limits.js';
 import type { Row } from './sources/types.js';
 import type { RawCase, SuiteSpec } from './spec.js';
 import { tableCases } from './table-cases.js';
+import { type RequestContext, withTools } from './request-problems.js';
 
 /** A table's file as read by the loader: its name in messages, and its text or why there is none. */
 export interface TableText {
@@ -15,8 +16,8 @@ export interface TableText {
   read: TextRead;
 }
 
-/** What a case's checks are judged with (an alias allowed; a catalog for hints). */
-export type ExpandOptions = SuiteCheckOptions;
+/** What a case's checks are judged with (an alias allowed; a catalog for hints), and its request with. */
+export type ExpandOptions = SuiteCheckOptions & { request?: RequestContext };
 
 /**
  * Makes a suite's cases from its sources — the rows written under `cases:`, then each
@@ -37,7 +38,10 @@ export function expandSuite(
   const cases = spec.inline.map(make);
   const summaries: SuiteTable[] = [];
   spec.tables.forEach((table, i) => {
-    const made = tableCases(table, tables[i], options);
+    const made = tableCases(table, tables[i], {
+      ...options,
+      request: { suite: spec.suite.params, files: spec.toolFiles },
+    });
     errors.push(...made.diagnostics);
     for (const row of made.rows) cases.push(make(row));
     if (made.summary) summaries.push(made.summary);
@@ -77,7 +81,9 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
     ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
     ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
     ...(c.drift !== undefined ? { drift: structuredClone(c.drift) } : {}),
-    ...(c.params !== undefined ? { params: { ...spec.suite.params, ...c.params } } : {}),
+    ...(c.params !== undefined
+      ? { params: withTools({ ...spec.suite.params, ...c.params }, spec.toolFiles) }
+      : {}),
     location: row.location,
   };
 }

@@ -10,7 +10,9 @@ import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
 import { expandSuite, type TableText } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
 import { TABLE_FORMATS } from './sources/index.js';
+import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
+import { readToolsFile } from './tools-file.js';
 
 export interface LoadSuitesOptions extends ParseSuiteOptions {
   /** Base for relative paths and for the file names shown in messages (default process.cwd()). */
@@ -60,7 +62,21 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const spec = parseSuiteSpec(read.text, f.shown, { ...options, ...(catalog ? { catalog } : {}) });
+    let spec = parseSuiteSpec(read.text, f.shown, { ...options, ...(catalog ? { catalog } : {}) });
+    if (spec.value && spec.value.toolPaths.length > 0) {
+      // A suite that names tools files is checked again with them: what depends on the
+      // tools they declare (a tool_choice naming one) can only be checked once they are read.
+      const tools = await readToolFiles(spec.value, f, cwd);
+      if (tools.errors.length > 0) {
+        diagnostics.push(...tools.errors);
+        continue;
+      }
+      spec = parseSuiteSpec(read.text, f.shown, {
+        ...options,
+        ...(catalog ? { catalog } : {}),
+        toolFiles: tools.files,
+      });
+    }
     if (spec.errors) {
       diagnostics.push(...spec.errors);
       continue;
@@ -93,6 +109,25 @@ async function readTables(spec: SuiteSpec, suite: SuiteFile, cwd: string): Promi
     out.push({ file, read: await readTextFile(path, file, READ_LIMITS.table, TABLE_FILE) });
   }
   return out;
+}
+
+/** The tools files a suite names, read and checked, by the path as written (taken from the suite file's folder). */
+async function readToolFiles(
+  spec: SuiteSpec,
+  suite: SuiteFile,
+  cwd: string,
+): Promise<{ files: Map<string, ToolsFile>; errors: Diagnostic[] }> {
+  const files = new Map<string, ToolsFile>();
+  const errors: Diagnostic[] = [];
+  for (const written of spec.toolPaths) {
+    const path = resolve(dirname(suite.path), written);
+    const file = displayPath(path, cwd);
+    const read = await readTextFile(path, file, READ_LIMITS.suite, 'a tools file (JSON or YAML)');
+    const checked = readToolsFile(read, file, { ...spec.suite.location, message: '' });
+    if (checked.errors) errors.push(...checked.errors);
+    else files.set(written, checked.value);
+  }
+  return { files, errors };
 }
 
 /**

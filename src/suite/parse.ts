@@ -9,6 +9,7 @@ import { expandSuite } from './expand.js';
 import { isRecord } from './case-problems.js';
 import { duplicateCaseIds, explainId } from './ids.js';
 import { suiteProblems } from './semantics.js';
+import type { ToolsFile } from './request-problems.js';
 import { buildSpec, type SuiteSpec } from './spec.js';
 import { suiteValidator } from './validate-ajv.js';
 
@@ -17,6 +18,11 @@ export interface ParseSuiteOptions extends SuiteCheckOptions {
   allowAlias?: boolean;
   /** `full` skips the fast YAML path (tests compare the two); default `auto`. */
   yamlEngine?: YamlEngine;
+  /**
+   * The tools files the suite names, read (see readToolsFile), by the path as written;
+   * absent: not read yet, and what depends on them is checked once they are.
+   */
+  toolFiles?: ReadonlyMap<string, ToolsFile>;
 }
 
 /**
@@ -87,7 +93,10 @@ function checkSuite(yaml: YamlMapping, options: ParseSuiteOptions): Validated<Su
   // its duplicate ids found by expandSuite.
   if (errors.length > 0)
     return { errors: sortDiagnostics([...errors, ...duplicateCaseIds(writtenIds(yaml)), ...warnings]) };
-  return { value: buildSpec(yaml), ...(warnings.length ? { warnings: sortDiagnostics(warnings) } : {}) };
+  return {
+    value: buildSpec(yaml, options.toolFiles),
+    ...(warnings.length ? { warnings: sortDiagnostics(warnings) } : {}),
+  };
 }
 
 /** The written cases' ids, each where its case is written (read defensively: the suite has problems). */

@@ -6,6 +6,7 @@ import type { SuiteCheckOptions } from '../checks/registry.js';
 import { caseProblems, isRecord } from './case-problems.js';
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
 import { formatOf, TABLE_FORMATS } from './sources/index.js';
+import { type RequestContext, requestProblems, type ToolsFile } from './request-problems.js';
 
 /**
  * What the suite schema cannot say about the suite file itself: a pinned model, a repeat
@@ -14,7 +15,10 @@ import { formatOf, TABLE_FORMATS } from './sources/index.js';
  * Reads defensively — the data may also have failed the schema, and both kinds of
  * problem are reported together.
  */
-export function suiteProblems(yaml: YamlMapping, options: SuiteCheckOptions): Diagnostic[] {
+export function suiteProblems(
+  yaml: YamlMapping,
+  options: SuiteCheckOptions & { toolFiles?: ReadonlyMap<string, ToolsFile> },
+): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const at = (pointer: string, message: string, hint: string, severity?: 'warning'): void => {
     problems.push({
@@ -25,7 +29,13 @@ export function suiteProblems(yaml: YamlMapping, options: SuiteCheckOptions): Di
       ...(severity ? { severity } : {}),
     });
   };
-  const { model, cases, tables, repeat } = yaml.data;
+  const { model, cases, tables, repeat, params } = yaml.data;
+  for (const p of requestProblems(isRecord(params) ? params : undefined, null, options.toolFiles, 'params'))
+    at(`/params${p.pointer}`, p.message, p.hint);
+  const request: RequestContext = {
+    suite: isRecord(params) ? params : null,
+    ...(options.toolFiles ? { files: options.toolFiles } : {}),
+  };
   if (typeof model === 'string' && isAlias(model) && !options.allowAlias) {
     at(
       '/model',
@@ -55,7 +65,7 @@ export function suiteProblems(yaml: YamlMapping, options: SuiteCheckOptions): Di
   }
   if (!Array.isArray(cases)) return problems;
   cases.forEach((c: unknown, i) => {
-    for (const p of caseProblems(c, `cases[${i}]`, options))
+    for (const p of caseProblems(c, `cases[${i}]`, options, request))
       at(`/cases/${i}${p.pointer}`, p.message, p.hint, p.severity);
   });
   return problems;

@@ -11,6 +11,7 @@ import { formatOf, type TableFormatName } from './sources/index.js';
 import { inlineRows } from './sources/inline.js';
 import type { Row } from './sources/types.js';
 import { type Placeholder, placeholdersOf } from './template.js';
+import { type ToolsFile, withTools } from './request-problems.js';
 
 /** A case as written under `cases:` (or made from a table row), once it passed the case schema. */
 export interface RawCase {
@@ -59,6 +60,22 @@ export interface SuiteSpec {
   system?: string;
   inline: Row[];
   tables: TableSpec[];
+  /** The tools files the suite names (in its params, cases and table templates), as written. */
+  toolPaths: string[];
+  /** Those files, read: a case's `tools: <file>` becomes the tools it holds. */
+  toolFiles: ReadonlyMap<string, ToolsFile>;
+}
+
+/** The literal tools file paths a suite names: in its params, its cases' and its table templates'. */
+function toolPathsOf(raw: RawSuite): string[] {
+  const paths = [
+    raw.params,
+    ...(raw.cases ?? []).map((c) => c.params),
+    ...(raw.tables ?? []).map((t) => t.case.params),
+  ]
+    .map((p) => (p as RequestParams | undefined)?.tools)
+    .filter((t): t is string => typeof t === 'string' && !t.includes('{{'));
+  return [...new Set(paths)];
 }
 
 /**
@@ -66,7 +83,10 @@ export interface SuiteSpec {
  * Positions beyond `suite`, `service` and the case items (a table's) are asked of the
  * YAML reader only when the suite has tables.
  */
-export function buildSpec(yaml: YamlMapping): SuiteSpec {
+export function buildSpec(
+  yaml: YamlMapping,
+  toolFiles: ReadonlyMap<string, ToolsFile> = new Map(),
+): SuiteSpec {
   const raw = yaml.data as unknown as RawSuite;
   const where = (pointer: string): SourceLocation => {
     const at = yaml.locate(pointer);
@@ -89,7 +109,7 @@ export function buildSpec(yaml: YamlMapping): SuiteSpec {
       file: yaml.file,
       service: raw.service,
       model: raw.model,
-      params: { ...raw.params },
+      params: withTools({ ...raw.params }, toolFiles),
       ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
       ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
       location: where('/suite'),
@@ -98,5 +118,7 @@ export function buildSpec(yaml: YamlMapping): SuiteSpec {
     ...(raw.system !== undefined ? { system: raw.system } : {}),
     inline: inlineRows(raw.cases ?? [], where),
     tables,
+    toolPaths: toolPathsOf(raw),
+    toolFiles,
   };
 }

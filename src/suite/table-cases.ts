@@ -140,7 +140,7 @@ function rowCase(
     });
     for (const d of translated) problems.push({ ...d, message: about + d.message });
   }
-  for (const p of caseProblems(value, '', options))
+  for (const p of caseProblems(value, '', options, options.request))
     problems.push({
       ...row.location,
       message: about + p.message,

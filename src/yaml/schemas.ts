@@ -7,8 +7,14 @@ import { ajvLibrary } from '../util/lazy.js';
 /** The JSON Schemas that ship in the package's `schemas/` folder. */
 export type ShippedSchema = 'suite' | 'config';
 
-/** What a validator checks: a shipped file, or `case` — one case of a suite (cases generated from tables). */
-export type ValidatorName = ShippedSchema | 'case';
+/**
+ * What a validator checks: a shipped file, `case` — one case of a suite (cases generated
+ * from tables) — or `tools` — a tools file a suite names (`definitions/tools_file`).
+ */
+export type ValidatorName = ShippedSchema | 'case' | 'tools';
+
+/** The suite schema's definition each part-of-a-suite validator starts from. */
+const SUITE_PARTS: Partial<Record<ValidatorName, string>> = { case: 'case', tools: 'tools_file' };
 
 const compiled = new Map<ValidatorName, ValidateFunction>();
 let ajv: Ajv | undefined;
@@ -49,9 +55,11 @@ export function shippedValidator(name: ValidatorName): ValidateFunction {
  * definitions it refers to (scripts/compile-schemas.mjs builds the same).
  */
 function schemaOf(name: ValidatorName): object {
-  if (name !== 'case') return JSON.parse(readFileSync(schemaPath(name), 'utf8')) as object;
+  const part = SUITE_PARTS[name];
+  if (part === undefined)
+    return JSON.parse(readFileSync(schemaPath(name as ShippedSchema), 'utf8')) as object;
   const suite = JSON.parse(readFileSync(schemaPath('suite'), 'utf8')) as { definitions: object };
-  return { definitions: suite.definitions, $ref: '#/definitions/case' };
+  return { definitions: suite.definitions, $ref: `#/definitions/${part}` };
 }
 
 /**

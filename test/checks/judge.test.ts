@@ -50,7 +50,7 @@ describe('buildJudgeRequest and the judge prompt', () => {
     expect(request.params).toEqual({ temperature: 0, max_tokens: 200 });
     expect(request.messages).toHaveLength(1);
     expect(request.messages[0]!.role).toBe('user');
-    expect(request.messages[0]!.content.split('\n')[0]).toBe(JUDGE_MARKER);
+    expect(request.messages[0]!.content!.split('\n')[0]).toBe(JUDGE_MARKER);
     expect(request.messages[0]!.content).toContain('{"verdict":"pass","reason":"<one short sentence>"}');
   });
 
@@ -75,7 +75,7 @@ describe('buildJudgeRequest and the judge prompt', () => {
       { rubric: 'must mention "30 days"', baseline: null },
     ],
   ])('%s', (_name, s, baseline, expected) => {
-    const prompt = readJudgePrompt(buildJudgeRequest(s, 'new answer', baseline).messages[0]!.content);
+    const prompt = readJudgePrompt(buildJudgeRequest(s, 'new answer', baseline).messages[0]!.content!);
     expect(prompt).toEqual({ ...expected, candidate: 'new answer' });
   });
 

@@ -69,25 +69,25 @@ describe("the request in the services' own shape", () => {
     }
   });
 
-  it('still refuses parameters and message fields a suite may not declare yet (tools), naming them', async () => {
+  it('still refuses parameters and message fields a suite may not declare, naming them', async () => {
     const project = await makeProject({
       'suites/tools.yaml': [
         'suite: tools',
         'service: router',
         'model: openai/gpt-4o-mini',
-        'params: { tools: [{ type: function }] }',
+        'params: { logprobs: true }',
         'cases:',
         '  - id: a',
         '    messages:',
-        '      - { role: user, content: hi, tool_call_id: call_1 }',
+        '      - { role: user, content: hi, audio: call_1 }',
         '',
       ].join('\n'),
     });
     try {
       const validate = await runCli(['validate'], { cwd: project.dir, env: ENV });
       expect(validate.code).toBe(2);
-      expect(validate.stderr).toMatch(/suites\/tools\.yaml:4:\d+: unknown key 'tools' in params/);
-      expect(validate.stderr).toMatch(/unknown key 'tool_call_id' in cases\[0\]\.messages\[0\]/);
+      expect(validate.stderr).toMatch(/suites\/tools\.yaml:4:\d+: unknown key 'logprobs' in params/);
+      expect(validate.stderr).toMatch(/unknown key 'audio' in cases\[0\]\.messages\[0\]/);
     } finally {
       await project.cleanup();
     }

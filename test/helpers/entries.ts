@@ -49,6 +49,7 @@ export function entryOf(
     check_passes: sample.checks.map((c) => (c.pass ? 1 : 0)),
     content: sample.content,
     refusal: sample.refusal ?? null,
+    tool_use: null,
     answers: [],
     other_answers: 0,
     first_failure: null,

@@ -29,6 +29,7 @@ describe('normalizeCompletion', () => {
         refusal: null,
         reasoning_tokens: null,
         cached_tokens: null,
+        tool_calls: null,
       },
       error: null,
     });

@@ -83,7 +83,7 @@ describe('parseSuite on broken fixtures', () => {
       'bad-role.yaml',
       7,
       15,
-      "'cases[0].messages[0].role' must be one of system, user, assistant; got 'usr'",
+      "'cases[0].messages[0].role' must be one of system, user, assistant, tool; got 'usr'",
       "did you mean 'user'?",
     ],
   ])('%s → %i:%i %s', (name, line, column, message, hint) => {

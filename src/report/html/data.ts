@@ -14,6 +14,7 @@ import type {
   Usage,
 } from '../../types.js';
 import { isRegressed } from '../../fold/summary.js';
+import type { ToolCall } from '../../tools/calls.js';
 
 /** Above this many cases the page embeds shortened texts, so the file stays openable. */
 export const LARGE_REPORT_CASES = 20_000;
@@ -68,6 +69,33 @@ export interface PageCase {
   pass_rate: PassRate | null;
   /** From the nightly history, for a changed case: its last nights and when the change began. */
   history: CaseHistory | null;
+  /** The first answer's tool calls, arguments pretty-printed; null when it made none. */
+  tool_calls: PageCall[] | null;
+  /** The baseline answer's calls, when they differ from tonight's (a call became text, other arguments). */
+  baseline_tool_calls: PageCall[] | null;
+}
+
+/** A tool call as the page shows it: the tool, its arguments pretty-printed, why it is invalid. */
+export interface PageCall {
+  name: string;
+  arguments: string;
+  invalid: string | null;
+}
+
+/** Calls as the page shows them (null for none); their arguments parsed and indented, else as sent. */
+function pageCalls(calls: readonly ToolCall[] | null | undefined, limit: number | null): PageCall[] | null {
+  if (!calls?.length) return null;
+  return calls.map((c) => ({
+    name: c.name,
+    arguments: clip(c.parsed !== null ? JSON.stringify(c.parsed, null, 2) : c.arguments, limit) ?? '',
+    invalid: c.invalid ? `${c.invalid}${c.problem ? `: ${c.problem}` : ''}` : null,
+  }));
+}
+
+/** A message's text, or for an assistant turn that only called tools, its calls. */
+function messageText(m: Message): string {
+  if (m.content !== null) return m.content;
+  return (m.tool_calls ?? []).map((t) => `${t.function.name}(${t.function.arguments})`).join('\n');
 }
 
 /**
@@ -190,7 +218,7 @@ export function pageCase(
       message: d.message,
       ...(d.similarity === undefined ? {} : { similarity: d.similarity }),
     })),
-    messages: messages.map((m) => ({ role: m.role, content: clip(m.content, limit) ?? '' })),
+    messages: messages.map((m) => ({ role: m.role, content: clip(messageText(m), limit) ?? '' })),
     content,
     refusal: clip(c.refusal, limit),
     answers: c.answers.map((a) => ({ ...a, content: clip(a.content, limit) })),
@@ -200,9 +228,15 @@ export function pageCase(
     truncated:
       content !== c.content ||
       baselineContent !== compared.text ||
-      c.messages.some((m) => m.content.length > (limit ?? Infinity)),
+      c.messages.some((m) => (m.content?.length ?? 0) > (limit ?? Infinity)),
     samples: c.samples,
     pass_rate: c.pass_rate,
     history: c.history ?? null,
+    tool_calls: pageCalls(c.tool_use?.first, limit),
+    baseline_tool_calls: c.drift.some(
+      (d) => d.kind === 'tool_trigger_changed' || d.kind === 'tool_call_changed',
+    )
+      ? pageCalls(base?.tool_calls?.first, limit)
+      : null,
   };
 }

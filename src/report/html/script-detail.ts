@@ -117,6 +117,7 @@ function detail(c) {
     body.append(drift);
   }
   body.append(meta, answer(c));
+  if (c.tool_calls || c.baseline_tool_calls) body.append(toolCalls(c));
   if (c.history) body.append(nights(c));
   if (c.answers.length > 1) {
     const distinct = section('Distinct answers (' + c.answers.length + (c.other_answers ? ' shown, ' + c.other_answers + ' more samples differ' : '') + ')');
@@ -143,6 +144,24 @@ function nights(c) {
     list.append(li);
   });
   s.append(list);
+  return s;
+}
+
+function callList(calls) {
+  const list = el('div', 'calls');
+  calls.forEach(function (t) {
+    const msg = el('div', 'msg');
+    msg.append(el('span', 'role', t.name), el('pre', 'text', t.arguments));
+    if (t.invalid) msg.append(el('p', 'bad', 'invalid: ' + t.invalid));
+    list.append(msg);
+  });
+  return list;
+}
+function toolCalls(c) {
+  const s = section('Tool calls');
+  if (c.tool_calls) s.append(callList(c.tool_calls));
+  else s.append(el('p', 'muted', 'no tool call (a text answer)'));
+  if (c.baseline_tool_calls) { s.append(el('h4', null, 'baseline calls')); s.append(callList(c.baseline_tool_calls)); }
   return s;
 }
 

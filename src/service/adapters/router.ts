@@ -15,5 +15,13 @@ export const router: ServiceAdapter = {
   // Its documented provider preferences, sent as given: a suite pins the provider as it pins
   // the model. (reasoning_effort, the direct service's, is not sent: the router would remap or reject it.)
   params: ['provider'],
+  // A provider that does not support tools or a response format ignores them unless the
+  // request requires its parameters (require_parameters defaults to false): then the
+  // answers would test a provider that never saw the tools. A suite's own value wins.
+  adjust: (params) =>
+    (params.tools !== undefined || params.response_format !== undefined) &&
+    params.provider?.require_parameters === undefined
+      ? { ...params, provider: { ...params.provider, require_parameters: true } }
+      : params,
   rules: ROUTER_RULES,
 };

@@ -1,3 +1,4 @@
+import type { RequestParams } from '../../types.js';
 import type { Rule } from '../rules.js';
 
 /**
@@ -20,6 +21,11 @@ export interface ServiceAdapter {
    * Every other parameter passes through to every kind.
    */
   params: readonly string[];
+  /**
+   * What this kind adds to a request's parameters, given them as the suite wrote them
+   * (the router: `provider.require_parameters` for a request with tools). Absent: nothing.
+   */
+  adjust?(params: Readonly<RequestParams>): RequestParams;
   /** Classification rules for a non-2xx answer, in order (first match wins). */
   rules: readonly Rule[];
 }

@@ -1,0 +1,126 @@
+import { describeCall } from '../../record/tool-drift.js';
+import { draft7Problem } from '../../tools/draft7.js';
+import type { CheckProblem, CheckDefinition } from '../registry.js';
+import { type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';
+
+/** `tool_call`: what the answer's tool calls must be. */
+export interface ToolCallSpec extends CallSpec {
+  /** Exactly this many calls (of `name`'s tool when given, else of any). */
+  count?: number;
+  /** Parallel calls, each matched by a distinct call. */
+  calls?: CallSpec[];
+  /** any (default): in any order; strict: the answer's calls are exactly these, in this order. */
+  order?: 'any' | 'strict';
+}
+
+const callSpec = {
+  name: { type: 'string', minLength: 1, title: 'Tool name', description: 'The function called.' },
+  arguments: {
+    type: 'object',
+    title: 'Arguments',
+    description: 'Argument values the call must have (partial match unless match: exact).',
+  },
+  match: {
+    enum: ['partial', 'exact'],
+    title: 'Argument match',
+    description:
+      'partial (default): these values, other arguments allowed; exact: these arguments and no others.',
+  },
+  ignore: {
+    type: 'array',
+    items: { type: 'string', pattern: '^\\$' },
+    title: 'Ignored paths',
+    description: 'JSON paths not compared, e.g. $.request_id or $.items[0].note.',
+  },
+  schema: {
+    type: 'object',
+    title: 'Arguments schema',
+    description: 'A JSON Schema (draft 7) the arguments must validate against.',
+  },
+};
+
+/** `tool_call`: the answer calls a tool (by name), with arguments as given; count and order of parallel calls. */
+export const toolCall: CheckDefinition<ToolCallSpec> = {
+  schema: {
+    title: 'Tool call',
+    description:
+      'Passes when the answer calls the tool: a name, or { name, arguments, match, ignore, schema, count }, or { calls: [...], order, count } for parallel calls.',
+    anyOf: [
+      { type: 'string', minLength: 1 },
+      {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          ...callSpec,
+          count: {
+            type: 'integer',
+            minimum: 0,
+            title: 'Count',
+            description: 'Exactly this many calls (of the named tool, else of any).',
+          },
+          calls: {
+            type: 'array',
+            minItems: 1,
+            title: 'Parallel calls',
+            description: 'Calls the answer must all make, each matched by a distinct call.',
+            items: { type: 'object', additionalProperties: false, properties: callSpec },
+          },
+          order: {
+            enum: ['any', 'strict'],
+            title: 'Order',
+            description: 'any (default); strict: the answer makes exactly these calls, in this order.',
+          },
+        },
+      },
+    ],
+    examples: ['get_weather', { name: 'get_weather', arguments: { city: 'Paris' } }],
+  },
+  parse: (value) => (typeof value === 'string' ? { name: value } : { ...(value as ToolCallSpec) }),
+  problems: (value, where) => {
+    if (typeof value !== 'object' || value === null) return [];
+    const v = value as ToolCallSpec;
+    const out: CheckProblem[] = [];
+    const schemaAt = (schema: unknown, pointer: string) => {
+      const problem = schema === undefined ? null : draft7Problem(schema);
+      if (problem)
+        out.push({
+          pointer,
+          message: `'${where}${pointer.replace(/\//g, '.')}' is not a JSON Schema that compiles (draft 7): ${problem}`,
+          hint: 'fix the schema, e.g. { type: object, required: [city] }',
+        });
+    };
+    schemaAt(v.schema, '/schema');
+    (Array.isArray(v.calls) ? v.calls : []).forEach((c, i) => schemaAt(c?.schema, `/calls/${i}/schema`));
+    return out;
+  },
+  run: (spec, { completion }) => {
+    const calls = completion.tool_calls ?? [];
+    const result = (pass: boolean, message: string) => ({ type: 'tool_call' as const, pass, message });
+    const got = calls.length === 0 ? 'a text answer' : calls.map(describeCall).join(', ');
+    if (spec.calls) {
+      const counted = spec.count === undefined || calls.length === spec.count;
+      const ordered =
+        spec.order === 'strict'
+          ? calls.length === spec.calls.length && spec.calls.every((s, i) => mismatch(s, calls[i]!) === null)
+          : matchAll(spec.calls, calls);
+      const wanted = `${spec.calls.map(describeSpec).join(', ')}${spec.order === 'strict' ? ' in this order' : ''}`;
+      if (!counted)
+        return result(false, `expected ${spec.count} tool calls (${wanted}), got ${calls.length}: ${got}`);
+      return ordered
+        ? result(true, `calls ${wanted}`)
+        : result(false, `expected calls ${wanted}, got ${got}`);
+    }
+    const matching = calls.filter((c) => mismatch(spec, c) === null);
+    if (spec.count !== undefined) {
+      const pass = matching.length === spec.count;
+      return result(
+        pass,
+        `${pass ? '' : 'expected '}${spec.count} call${spec.count === 1 ? '' : 's'} of ${describeSpec(spec)}${pass ? '' : `, got ${matching.length}: ${got}`}`,
+      );
+    }
+    if (matching.length > 0) return result(true, `calls ${describeCall(matching[0]!)}`);
+    const why = calls.map((c) => mismatch(spec, c)).find((m) => m !== null && !m.startsWith('tool '));
+    return result(false, `expected a call of ${describeSpec(spec)}, got ${why ?? got}`);
+  },
+};

@@ -1,0 +1,67 @@
+import { compareJson, type JsonChange, listJsonChanges } from '../baseline/json-compare.js';
+import { draft7Validator } from '../tools/draft7.js';
+import type { ToolCall } from '../tools/calls.js';
+import { formatAjvErrors } from './json-schema.js';
+
+/** One expected call: the tool, and its arguments matched partially or exactly (ignoring paths) or against a schema. */
+export interface CallSpec {
+  name?: string;
+  arguments?: Record<string, unknown>;
+  /** partial (default): the given values, other arguments allowed; exact: these arguments and no others. */
+  match?: 'partial' | 'exact';
+  /** JSON paths not compared, as drift lists them (`$.units`, `$.items[0].id`). */
+  ignore?: string[];
+  /** A JSON Schema (draft 7) the arguments must validate against. */
+  schema?: Record<string, unknown>;
+}
+
+/** Whether `path` is `ignored` or lies below it. */
+function under(path: string, ignored: string): boolean {
+  return path === ignored || path.startsWith(`${ignored}.`) || path.startsWith(`${ignored}[`);
+}
+
+/** What keeps a call from matching a spec, or null when it matches. */
+export function mismatch(spec: CallSpec, call: ToolCall): string | null {
+  if (spec.name !== undefined && call.name !== spec.name) return `tool ${call.name}, not ${spec.name}`;
+  if (spec.arguments === undefined && spec.schema === undefined) return null;
+  if (call.invalid === 'invalid_json') return `${call.name}: the arguments are not JSON`;
+  if (spec.arguments !== undefined) {
+    const changes = compareJson(spec.arguments, call.parsed).filter(
+      (c: JsonChange) =>
+        !(spec.match !== 'exact' && c.kind === 'added') && !(spec.ignore ?? []).some((p) => under(c.path, p)),
+    );
+    if (changes.length > 0) return `${call.name} arguments: ${listJsonChanges(changes)} (expected → got)`;
+  }
+  if (spec.schema !== undefined) {
+    const validate = draft7Validator(spec.schema);
+    if (!(validate instanceof Function)) return `invalid arguments schema in the suite: ${validate.error}`;
+    if (!validate(call.parsed)) return `${call.name} arguments: ${formatAjvErrors(validate.errors ?? [])}`;
+  }
+  return null;
+}
+
+/** Each spec matched by a distinct call, in any order (calls are few: a small search). */
+export function matchAll(specs: readonly CallSpec[], calls: readonly ToolCall[]): boolean {
+  const used = new Array<boolean>(calls.length).fill(false);
+  const place = (i: number): boolean => {
+    if (i === specs.length) return true;
+    for (let j = 0; j < calls.length; j++) {
+      if (used[j] || mismatch(specs[i]!, calls[j]!) !== null) continue;
+      used[j] = true;
+      if (place(i + 1)) return true;
+      used[j] = false;
+    }
+    return false;
+  };
+  return place(0);
+}
+
+/** How a spec is named in a message: `get_weather with {"city":"Paris"}`. */
+export function describeSpec(spec: CallSpec): string {
+  const name = spec.name ?? 'any tool';
+  const args =
+    spec.arguments !== undefined
+      ? ` with ${JSON.stringify(spec.arguments)}${spec.match === 'exact' ? ' exactly' : ''}`
+      : '';
+  return `${name}${args}${spec.schema !== undefined ? ' (arguments matching a schema)' : ''}`;
+}

@@ -1,0 +1,22 @@
+import { declaredTools, readToolCalls, type ToolCall } from '../../tools/calls.js';
+import type { RecordedField } from '../field.js';
+import { toolDrift, TOOL_DRIFT_KINDS } from '../tool-drift.js';
+import { type ToolUse, toolUse } from '../tool-use.js';
+
+/**
+ * `tool_calls`: the calls an answer made (id, name, raw and parsed arguments), each judged
+ * against the tools the request declared (invalid_json, unknown_tool, schema_mismatch, as
+ * the router sorts them). A request with tools that was answered in text records [] — a
+ * call that became text is then seen; a request without tools and an answer without calls
+ * record nothing (journal lines of plain suites stay as they were).
+ */
+export const toolCalls = {
+  schema: { type: 'array', items: { $ref: '#/$defs/toolCall' } },
+  extract: ({ message, params }) => {
+    const declared = declaredTools(params);
+    return readToolCalls(message, declared) ?? (declared && message ? [] : null);
+  },
+  case: { tool_use: toolUse() },
+  baseline: { from: 'tool_use' as const },
+  drift: { kinds: TOOL_DRIFT_KINDS, diff: toolDrift },
+} satisfies RecordedField<ToolCall[], ToolUse>;

@@ -1,0 +1,152 @@
+import { canonicalJson, compareJson, listJsonChanges } from '../baseline/json-compare.js';
+import { counts } from '../fold/pass-rates.js';
+import { formatP } from '../stats/format-p.js';
+import { comparePassRates, DEFAULT_ALPHA, type Samples } from '../stats/index.js';
+import type { ToolCall } from '../tools/calls.js';
+import type { DriftInput } from './field.js';
+import type { FieldDrift } from './served-change.js';
+import type { ToolUse } from './tool-use.js';
+
+export const TOOL_DRIFT_KINDS = ['tool_trigger_changed', 'tool_call_changed', 'tool_call_invalid'] as const;
+type ToolDriftKind = (typeof TOOL_DRIFT_KINDS)[number];
+type ToolDrift = FieldDrift<ToolDriftKind>;
+
+/** `get_weather({"city":"Paris"})`, short: how a message names a call. */
+export function describeCall(call: Pick<ToolCall, 'name' | 'arguments' | 'parsed'>): string {
+  const args = call.parsed !== null ? canonicalJson(call.parsed) : call.arguments;
+  const chars = Array.from(args);
+  return `${call.name}(${chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : args})`;
+}
+
+const describeCalls = (calls: readonly ToolCall[] | null) =>
+  calls && calls.length > 0 ? calls.map(describeCall).join(', ') : 'a text answer';
+
+/** Counts the stored and folded entries must hold before a test reads them (a hand-edited baseline may not). */
+function sane(s: Samples): boolean {
+  return (
+    Number.isInteger(s.pass) && Number.isInteger(s.total) && s.pass >= 0 && s.pass <= s.total && s.total > 0
+  );
+}
+
+/**
+ * A rate that moved, by the exact test of pass rates (src/stats): `both` tests each
+ * direction at half the level (a trigger rate may fall or rise), else only a drop.
+ */
+function rateMoved(base: Samples, now: Samples, both: boolean): { p: number } | null {
+  if (!sane(base) || !sane(now)) return null;
+  const alpha = both ? DEFAULT_ALPHA / 2 : DEFAULT_ALPHA;
+  const down = comparePassRates(base, now, { alpha });
+  if (down.dropped) return { p: down.p };
+  if (!both) return null;
+  const up = comparePassRates(now, base, { alpha });
+  return up.dropped ? { p: up.p } : null;
+}
+
+/** The first sample's calls against the baseline's: another tool, or arguments changed by JSON path. */
+function callChanges(was: readonly ToolCall[], now: readonly ToolCall[]): string[] {
+  // Parallel calls in another order are the same calls.
+  const key = (c: ToolCall) => `${c.name}\u0000${canonicalJson(c.parsed ?? c.arguments)}`;
+  const sorted = (list: readonly ToolCall[]) => list.map(key).sort().join('\u0001');
+  if (sorted(was) === sorted(now)) return [];
+  const lines: string[] = [];
+  const label = (i: number) => (Math.max(was.length, now.length) > 1 ? `call ${i + 1} ` : '');
+  for (let i = 0; i < Math.max(was.length, now.length); i++) {
+    const a = was[i];
+    const b = now[i];
+    if (!a) lines.push(`${label(i)}added: ${describeCall(b!)}`);
+    else if (!b) lines.push(`${label(i)}removed: ${describeCall(a)}`);
+    else if (a.name !== b.name) lines.push(`${label(i)}tool ${a.name} → ${b.name}`);
+    else {
+      const changes = compareJson(a.parsed ?? a.arguments, b.parsed ?? b.arguments);
+      if (changes.length > 0) lines.push(`${label(i)}${b.name} ${listJsonChanges(changes)}`);
+    }
+  }
+  return lines;
+}
+
+/** The first invalid call of a list, as a message names it. */
+function firstInvalid(calls: readonly ToolCall[] | null): string {
+  const bad = calls?.find((c) => !c.valid);
+  return bad ? `${describeCall(bad)}: ${bad.invalid}: ${bad.problem ?? ''}` : 'a call was invalid';
+}
+
+/**
+ * Tool drift of a case against its baseline's tool use. Once-sampled cases compare their
+ * answers: a call that became text or the reverse (tool_trigger_changed, fail), an invalid
+ * call where the baseline's were valid (tool_call_invalid, fail). Repeated cases compare the
+ * trigger rate and the valid-call rate with the pass rates' exact test. Either way the first
+ * sample's calls are compared with the baseline's (tool_call_changed, warn: another tool, or
+ * the argument values by JSON path).
+ */
+export function toolDrift(input: DriftInput<ToolUse>): ToolDrift[] {
+  const was = input.baseline;
+  const now = (input.current.tool_use ?? null) as ToolUse | null;
+  if (!was || !now || !(was.answered > 0) || !(now.answered > 0)) return [];
+  const out: ToolDrift[] = [];
+  const push = (
+    kind: ToolDriftKind,
+    severity: ToolDrift['severity'],
+    baseline: unknown,
+    current: unknown,
+    message: string,
+  ) => out.push({ kind, severity, baseline, current, message });
+  const repeated = was.answered > 1 || now.answered > 1;
+  const trigger = {
+    base: { pass: was.triggered, total: was.answered },
+    now: { pass: now.triggered, total: now.answered },
+  };
+  if (repeated) {
+    const moved = rateMoved(trigger.base, trigger.now, true);
+    if (moved)
+      push(
+        'tool_trigger_changed',
+        'fail',
+        trigger.base,
+        trigger.now,
+        `tool-call rate ${counts(trigger.base)} → ${counts(trigger.now)}, p = ${formatP(moved.p)}`,
+      );
+  } else if (was.triggered > 0 !== now.triggered > 0) {
+    push(
+      'tool_trigger_changed',
+      'fail',
+      was.first,
+      now.first,
+      was.triggered > 0
+        ? `a tool call became a text answer: ${describeCalls(was.first)} → text`
+        : `a text answer became a tool call: ${describeCalls(now.first)}`,
+    );
+  }
+  if (was.triggered > 0 && now.triggered > 0) {
+    const valid = {
+      base: { pass: was.valid, total: was.triggered },
+      now: { pass: now.valid, total: now.triggered },
+    };
+    if (repeated) {
+      const moved = rateMoved(valid.base, valid.now, false);
+      if (moved)
+        push(
+          'tool_call_invalid',
+          'fail',
+          valid.base,
+          valid.now,
+          `valid-call rate ${counts(valid.base)} → ${counts(valid.now)}, p = ${formatP(moved.p)}`,
+        );
+    } else if (now.valid < now.triggered && was.valid === was.triggered) {
+      push(
+        'tool_call_invalid',
+        'fail',
+        was.first,
+        now.first,
+        `invalid tool call: ${firstInvalid(now.first)}`,
+      );
+    }
+  } else if (!repeated && was.triggered === 0 && now.triggered > 0 && now.valid < now.triggered) {
+    push('tool_call_invalid', 'fail', null, now.first, `invalid tool call: ${firstInvalid(now.first)}`);
+  }
+  if (was.first?.length && now.first?.length) {
+    const lines = callChanges(was.first, now.first);
+    if (lines.length > 0)
+      push('tool_call_changed', 'warn', was.first, now.first, `tool call changed: ${lines.join('; ')}`);
+  }
+  return out;
+}

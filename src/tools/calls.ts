@@ -1,0 +1,108 @@
+import { formatAjvErrors } from '../checks/json-schema.js';
+import type { RequestParams } from '../types.js';
+import { draft7Validator } from './draft7.js';
+
+/** Why a call is not valid against the declared tools, in the router's three classes. */
+export type ToolCallInvalid = 'invalid_json' | 'unknown_tool' | 'schema_mismatch';
+
+/** One tool call of an answer, as a sample keeps it. */
+export interface ToolCall {
+  id: string | null;
+  /** The function's name as the model wrote it. */
+  name: string;
+  /** The arguments as sent: a string holding JSON, which may be invalid. */
+  arguments: string;
+  /** The arguments parsed; null when they are not JSON. */
+  parsed: unknown;
+  valid: boolean;
+  /** Absent when valid. */
+  invalid?: ToolCallInvalid;
+  /** What is wrong, in one line (absent when valid). */
+  problem?: string;
+}
+
+/** The functions a request declares, by name, with their parameters schema (undefined: none given). */
+export type DeclaredTools = ReadonlyMap<string, unknown>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The function tools of a request's `tools` (resolved), by name; null when it declares none. */
+export function declaredTools(params: RequestParams | null | undefined): DeclaredTools | null {
+  const tools = params?.tools;
+  if (!Array.isArray(tools) || tools.length === 0) return null;
+  const out = new Map<string, unknown>();
+  for (const t of tools) {
+    const fn = isRecord(t) && isRecord(t.function) ? t.function : null;
+    if (fn && typeof fn.name === 'string') out.set(fn.name, fn.parameters);
+  }
+  return out;
+}
+
+/** `arguments` parsed, or undefined when it is not JSON text. */
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One call judged as the router judges it: arguments that are not JSON, a name no declared
+ * tool has (when tools were declared), or arguments that do not validate against the
+ * tool's parameters (JSON Schema draft 7).
+ */
+export function judgeCall(
+  id: string | null,
+  name: string,
+  args: string,
+  declared: DeclaredTools | null,
+): ToolCall {
+  const parsed = parseArguments(args);
+  const call = { id, name, arguments: args, parsed: parsed === undefined ? null : parsed };
+  const invalid = (kind: ToolCallInvalid, problem: string): ToolCall => ({
+    ...call,
+    valid: false,
+    invalid: kind,
+    problem,
+  });
+  if (parsed === undefined) return invalid('invalid_json', 'the arguments are not JSON');
+  if (declared === null) return { ...call, valid: true };
+  if (!declared.has(name)) {
+    const names = [...declared.keys()].join(', ');
+    return invalid('unknown_tool', `no declared tool is named ${JSON.stringify(name)} (declared: ${names})`);
+  }
+  const schema = declared.get(name);
+  if (schema === undefined) return { ...call, valid: true };
+  const validate = draft7Validator(schema);
+  // A schema that does not compile was refused before the run; read defensively all the same.
+  if (!(validate instanceof Function))
+    return invalid('schema_mismatch', `the parameters schema: ${validate.error}`);
+  if (validate(parsed)) return { ...call, valid: true };
+  return invalid('schema_mismatch', formatAjvErrors(validate.errors ?? []));
+}
+
+/**
+ * The tool calls of an answer's message, each judged against the request's tools; null
+ * when the message has none (a malformed entry is kept as a call with an empty name).
+ */
+export function readToolCalls(
+  message: Record<string, unknown> | null,
+  declared: DeclaredTools | null,
+): ToolCall[] | null {
+  const list = message?.tool_calls;
+  if (!Array.isArray(list) || list.length === 0) return null;
+  return list.map((entry) => {
+    const c = isRecord(entry) ? entry : {};
+    const fn = isRecord(c.function) ? c.function : {};
+    // The services send a string; a provider that sends an object is kept as its JSON text.
+    const args = typeof fn.arguments === 'string' ? fn.arguments : (JSON.stringify(fn.arguments) ?? '');
+    return judgeCall(
+      typeof c.id === 'string' ? c.id : null,
+      typeof fn.name === 'string' ? fn.name : '',
+      args,
+      declared,
+    );
+  });
+}

@@ -1,0 +1,91 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted answer: tool calls (arguments as the JSON text to send, valid or not) or text. */
+export type Scripted = { calls: { name: string; arguments: string }[] } | { text: string };
+
+/**
+ * A loopback chat-completion service for tool tests: it answers each request by the text of
+ * its last user message, from a script the test changes between runs (`answer(prompt, n)`,
+ * n counting that prompt's requests from 0), and keeps every request body it received.
+ */
+export async function startToolServer(answer: (prompt: string, n: number) => Scripted) {
+  const bodies: Record<string, unknown>[] = [];
+  const seen = new Map<string, number>();
+  let script = answer;
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (d: Buffer) => (text += d));
+    req.on('end', () => {
+      const body = JSON.parse(text) as {
+        model: string;
+        messages: { role: string; content: string | null }[];
+      };
+      bodies.push(body);
+      const prompt = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      const n = seen.get(prompt) ?? 0;
+      seen.set(prompt, n + 1);
+      const said = script(prompt, n);
+      const message =
+        'calls' in said
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: said.calls.map((c, i) => ({
+                id: `call_${n}_${i}`,
+                type: 'function',
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
+          : { role: 'assistant', content: said.text };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: `gen-${bodies.length}`,
+          object: 'chat.completion',
+          model: body.model,
+          choices: [{ index: 0, message, finish_reason: 'calls' in said ? 'tool_calls' : 'stop' }],
+          usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    /** Answers from now on with another script (the counts per prompt start again). */
+    rescript(next: (prompt: string, n: number) => Scripted) {
+      script = next;
+      seen.clear();
+    },
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+export const TOOL_ENV = {
+  OPENROUTER_API_KEY: `sk-or-v1-${'ab12'.repeat(12)}`,
+  DIRECT_API_KEY: `sk-${'cd34'.repeat(12)}`,
+};
+
+/** A config with a router and a direct service on the loopback server, no retries. */
+export const toolConfig = (url: string) =>
+  `services:\n  router: { kind: router, base_url: ${url}/api/v1, api_key_env: OPENROUTER_API_KEY, retries: 0 }\n  direct: { kind: direct, base_url: ${url}/v1, api_key_env: DIRECT_API_KEY, retries: 0 }\n`;
+
+/** get_weather (city required, units an enum) and get_time, as a suite declares them. */
+export const WEATHER_TOOLS = [
+  '      - type: function',
+  '        function:',
+  '          name: get_weather',
+  '          description: Current weather in a city',
+  '          parameters:',
+  '            type: object',
+  '            required: [city]',
+  '            properties:',
+  '              city: { type: string }',
+  '              units: { enum: [celsius, fahrenheit] }',
+  '      - type: function',
+  '        function:',
+  '          name: get_time',
+  '          parameters: { type: object, properties: { zone: { type: string } } }',
+];
