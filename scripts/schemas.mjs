@@ -2,7 +2,7 @@
 // schemas/suite.schema.json's expectations from src/checks/registry.ts, its table formats
 // from src/suite/sources/index.ts and a table's case template from the keys of a case (a key
 // added to cases is accepted in templates too); and schemas/report.schema.json's check and
-// drift kinds and recorded fields (src/report/schema.ts).
+// drift kinds, recorded fields and what a case line must hold (src/report/schema.ts).
 // `npm run build` runs it before compiling the validators, so one build is enough.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,20 +22,6 @@ async function formatted(value, file) {
 
 const TEMPLATE_VALUE =
   "As in a case; any text may hold {{column}} placeholders, and a text that is one placeholder alone takes the row's value with its type (JSON Lines).";
-
-/**
- * A report case line may leave out every field src/report/case-line.ts restores, so what
- * the report schema requires of a case (of its stats, of their latency) is what no rule derives.
- */
-function requireWhatNoRuleRestores(report, rules) {
-  const kept = (list) => list.filter((r) => !r.derive).map((r) => r.key);
-  const caseDef = report.$defs.case;
-  const stats = rules.find((r) => r.key === 'stats').fields;
-  caseDef.required = kept(rules.filter((r) => r.key !== 'sampling' && r.key !== 'history'));
-  caseDef.properties.stats.required = kept(stats);
-  const latency = caseDef.properties.stats.properties.latency_ms.oneOf.find((o) => o.type === 'object');
-  latency.required = kept(stats.find((r) => r.key === 'latency_ms').fields);
-}
 
 /** The shipped schemas as the registries want them, with whether each file already says so. */
 export async function generatedSchemas() {
@@ -59,7 +45,6 @@ export async function generatedSchemas() {
     ]),
   );
   const report = reportSchema(JSON.parse(readFileSync(path('report'), 'utf8')));
-  requireWhatNoRuleRestores(report, (await import('../dist/report/case-line.js')).CASE_RULES);
   // Compared as data: the file's formatting is Prettier's, not JSON.stringify's.
   return [
     { name: 'suite', value: suite },

@@ -1,4 +1,5 @@
 import { caseDetail } from '../fold/summary.js';
+import { RECORDED_FIELDS } from '../record/registry.js';
 import type { CaseEntry, CaseStatus, Message, SuiteReport } from '../types.js';
 
 /**
@@ -47,7 +48,7 @@ const single = (v: string | null) => (v === null ? [] : [v]);
  * anyway — its counts from its status, its sums from its usage, its lists from its one
  * value — and the suite's own service and model: most cases of most runs are that.
  */
-export const CASE_RULES: readonly Rule[] = [
+const NAMED_RULES: readonly Rule[] = [
   { key: 'suite' },
   { key: 'case' },
   // What DESIGN.md promises every case records (suite, case, service, requested_model) is
@@ -153,6 +154,18 @@ export const CASE_RULES: readonly Rule[] = [
   { key: 'redacted', derive: value(false) },
   { key: 'history' },
   { key: 'detail', derive: (c) => caseDetail(entryOf(c)) },
+];
+
+/**
+ * Every rule: those above, then a recorded field's case entry no rule names (a field added
+ * through src/record, tool_use say) — left out when empty, like the rest, so a new field
+ * costs a line nothing in the many cases that do not have it.
+ */
+export const CASE_RULES: readonly Rule[] = [
+  ...NAMED_RULES,
+  ...RECORDED_FIELDS.flatMap(([, f]) => Object.keys(f.case ?? {}))
+    .filter((key) => !NAMED_RULES.some((r) => r.key === key))
+    .map((key): Rule => ({ key, derive: value(null) })),
 ];
 
 /** Same JSON value (key order aside: objects are compared key by key). */

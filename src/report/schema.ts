@@ -2,6 +2,7 @@ import { DRIFT_KINDS } from '../baseline/drift-kinds.js';
 import { CHECK_TYPES } from '../checks/registry.js';
 import type { JsonSchema } from '../record/field.js';
 import { RECORDED_FIELDS } from '../record/registry.js';
+import { CASE_RULES, type Rule } from './case-line.js';
 
 /** Marks the properties this module writes, so a field removed from the registry leaves the schema too. */
 export const GENERATED = 'generated from src/record/ by npm run build';
@@ -63,5 +64,26 @@ export function reportSchema(template: unknown): JsonSchema {
     ]),
   );
   place(schema.properties.suites.items, suite, true);
+  requireWhatNoRuleRestores(defs.case!);
   return schema as unknown as JsonSchema;
+}
+
+/**
+ * A report.json case line leaves out every field a rule of case-line.ts restores, so what
+ * the schema requires of a case (of its stats, of their latency) is what a rule keeps:
+ * never a recorded field (older reports do not have a field added since).
+ */
+function requireWhatNoRuleRestores(caseDef: ObjectSchema): void {
+  const apply = (schema: ObjectSchema, rules: readonly Rule[], skip: readonly string[] = []) => {
+    schema.required = rules.filter((r) => !r.derive && !skip.includes(r.key)).map((r) => r.key);
+  };
+  // `sampling` and `history` are written only when a case has them.
+  apply(caseDef, CASE_RULES, ['sampling', 'history']);
+  const statsRules = CASE_RULES.find((r) => r.key === 'stats')!.fields!;
+  const stats = caseDef.properties.stats as ObjectSchema;
+  apply(stats, statsRules);
+  const latency = (stats.properties.latency_ms as { oneOf: ObjectSchema[] }).oneOf.find(
+    (o) => (o as { type?: unknown }).type === 'object',
+  )!;
+  apply(latency, statsRules.find((r) => r.key === 'latency_ms')!.fields!);
 }
