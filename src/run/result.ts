@@ -6,7 +6,6 @@ import { copyRecorded } from '../record/registry.js';
 import type {
   BaselineCase,
   CallOutcome,
-  CaseError,
   CheckResult,
   Completion,
   Prices,
@@ -86,26 +85,6 @@ function answerText(completion: Completion): string | null {
 function refusalText(outcome: CallOutcome): string | null {
   if (outcome.status !== 'error' || outcome.error.kind !== 'refusal') return null;
   return outcome.completion?.refusal ?? outcome.error.message;
-}
-
-/** A planned sample that was never sent (budget pause, auth stop, interrupt). */
-export function notRunResult(planned: PlannedCase, reason: CaseError | null): SampleResult {
-  return newResult(planned, {
-    model: null,
-    response_id: null,
-    finish_reason: null,
-    usage: null,
-    latency_ms: null,
-    wait_ms: 0,
-    attempts: 0,
-    status: 'not_run',
-    error: reason,
-    attempt_errors: [],
-    checks: [],
-    content: null,
-    started_at: null,
-    redacted: false,
-  });
 }
 
 type Outcome = Pick<
