@@ -15,6 +15,7 @@ import { bernoulli, createRng, sequentialDesign, wilsonInterval } from '../src/s
 import { type CaseSampler, evaluateScenario, type RepeatPolicy } from './scenario.js';
 import { expectationBench, printExpectationRows } from './verdicts-expectations.js';
 import { printTrendRows, trendBench } from './verdicts-trend.js';
+import { printToolRows, toolBench } from './verdicts-tools.js';
 import { printTable } from './table.js';
 
 interface Scenario {
@@ -148,7 +149,11 @@ printTrendRows(trend.rows);
 const expectations = expectationBench();
 console.log('');
 printExpectationRows(expectations.rows);
-const targets = [...checkTargets(rows), ...trend.targets, ...expectations.targets];
+// Tool drift: a provider's valid-call rate falling, by the product's toolDrift (bench/verdicts-tools.ts).
+const tools = toolBench();
+console.log('');
+printToolRows(tools.rows);
+const targets = [...checkTargets(rows), ...trend.targets, ...expectations.targets, ...tools.targets];
 console.log('');
 for (const t of targets) console.log(`${t.ok ? 'met    ' : 'MISSED '} ${t.target}: ${pct(t.value)}`);
 if (targets.some((t) => !t.ok)) process.exitCode = 1;
@@ -157,6 +162,6 @@ const out = fileURLToPath(new URL('../../verdicts.json', import.meta.url));
 mkdirSync(fileURLToPath(new URL('../../', import.meta.url)), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, targets }, null, 2)}\n`,
+  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, tools: tools.rows, targets }, null, 2)}\n`,
 );
 console.log(`\nfigures written to ${out}`);

@@ -10,7 +10,8 @@ import { isAlias } from '../suite/alias.js';
 import { findSuiteAlias, pinProviderText, pinSuiteText, providerSlug } from '../suite/pin.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { serviceNamed } from '../config/services.js';
-import type { CallOutcome, Config, ServiceConfig } from '../types.js';
+import { loadSuites } from '../suite/load.js';
+import type { CallOutcome, Config, RequestParams, ServiceConfig } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
 import { readTextFile } from '../yaml/read-text.js';
@@ -76,6 +77,7 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
           service,
           apiKey,
           values['dry-run'] === true,
+          await toolParams(file, io.cwd),
         );
         io[outcome.ok ? 'stdout' : 'stderr'](
           `${shown}${outcome.line ? `:${outcome.line}` : ''}: ${outcome.message}\n`,
@@ -101,10 +103,27 @@ function pickRouter(config: Config, name: string | undefined): ServiceConfig {
   return router;
 }
 
+/** The request parameters of tool calling and structured outputs: they decide who serves a request. */
+const TOOL_PARAMS = ['tools', 'tool_choice', 'parallel_tool_calls', 'response_format'] as const;
+
 /**
- * `pin --provider`: one minimal call to the suite's (now concrete) model, and the provider
- * that served it written as `params.provider: { only: [slug], allow_fallbacks: false }` —
- * the router's documented way to hold the provider still (guides/routing/provider-selection).
+ * The suite's own tool parameters (its tools file read in place), as the loader gives them
+ * to a run. The router serves a request with tools by another provider than a plain one
+ * (it orders providers by tool-call error rate, and under require_parameters keeps only
+ * those supporting them), so the provider to pin is learned from a request carrying them.
+ */
+async function toolParams(file: string, cwd: string): Promise<RequestParams> {
+  const [suite] = await loadSuites([file], { cwd, allowAlias: true });
+  return Object.fromEntries(
+    TOOL_PARAMS.flatMap((key) => (suite?.params[key] !== undefined ? [[key, suite.params[key]]] : [])),
+  );
+}
+
+/**
+ * `pin --provider`: one minimal call to the suite's (now concrete) model, carrying the
+ * suite's tool parameters when it has any (see `toolParams`), and the provider that served
+ * it written as `params.provider: { only: [slug], allow_fallbacks: false }` — the router's
+ * documented way to hold the provider still (guides/routing/provider-selection).
  * A suite that already sets `params.provider`, or runs on a direct service, is left alone.
  */
 async function pinProvider(
@@ -113,6 +132,7 @@ async function pinProvider(
   router: ServiceConfig,
   apiKey: string,
   dryRun: boolean,
+  tools: RequestParams,
 ): Promise<{ ok: boolean; text: string; message: string; line?: number }> {
   const doc = parseDocument(text);
   const named = doc.get('service');
@@ -123,7 +143,7 @@ async function pinProvider(
     return { ok: false, text, message: 'pin the model first: a provider is pinned for a concrete model' };
   if (doc.hasIn(['params', 'provider']))
     return { ok: true, text, message: 'already pins its provider (params.provider); left as is' };
-  const outcome = await probe(router, apiKey, model);
+  const outcome = await probe(router, apiKey, model, tools);
   const served = outcome.completion?.provider;
   if (!served) {
     const why =
@@ -136,7 +156,11 @@ async function pinProvider(
   // Not null: the suite was checked for a params.provider above.
   const written = pinProviderText(text, slug)!;
   if ('problem' in written) return { ok: false, text, message: written.problem };
-  const what = `provider ${served} for ${model} → params.provider: { only: [${slug}], allow_fallbacks: false }`;
+  const carried = Object.keys(tools);
+  // Said, because the same model without tools may be served by another provider.
+  const learned =
+    carried.length > 0 ? ` (learned from a request carrying the suite's ${carried.join(', ')})` : '';
+  const what = `provider ${served} for ${model}${learned} → params.provider: { only: [${slug}], allow_fallbacks: false }`;
   return {
     ok: true,
     text: written.text,
@@ -159,8 +183,16 @@ async function aliasResolver(
   };
 }
 
-/** One minimal call (one token, no retry): what answers the model today, and who served it. */
-async function probe(service: ServiceConfig, apiKey: string, model: string): Promise<CallOutcome> {
+/**
+ * One minimal call (one token, no retry): what answers the model today, and who served it.
+ * `extra` carries request parameters that decide routing (a suite's tools).
+ */
+async function probe(
+  service: ServiceConfig,
+  apiKey: string,
+  model: string,
+  extra: RequestParams = {},
+): Promise<CallOutcome> {
   const client = createServiceClient({
     service: { ...service, retries: 0 },
     apiKey,
@@ -170,7 +202,7 @@ async function probe(service: ServiceConfig, apiKey: string, model: string): Pro
     return await client.complete({
       model,
       messages: [{ role: 'user', content: 'ping' }],
-      params: { max_tokens: 1 },
+      params: { ...extra, max_tokens: 1 },
     });
   } finally {
     await client.close();

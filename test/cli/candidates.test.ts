@@ -64,6 +64,7 @@ describe('candidates run the suites of the service they belong to (the demo, on 
       expect(report.cases.map((c) => c.suite)).toEqual([
         ...Array(5).fill('support-demo'),
         ...Array(6).fill('table-demo'),
+        ...Array(3).fill('tools-demo'),
       ]);
       expect(report.cases.filter((c) => c.error?.kind === 'invalid_model')).toEqual([]);
       // Nothing was sent to the direct service.
@@ -74,7 +75,7 @@ describe('candidates run the suites of the service they belong to (the demo, on 
       run.stdout.match(/^skipped suite direct-demo: the direct service direct does not list/gm),
     ).toHaveLength(2);
     expect(run.stdout).toMatch(/│ case\s+│ openai\/gpt-4o-mini\s+│ anthropic\/claude-sonnet-4\.5\s+│/);
-    expect(run.stdout).toMatch(/passed \/ total\s+│ 8 \/ 11\s+│ 8 \/ 11\s+│/);
+    expect(run.stdout).toMatch(/passed \/ total\s+│ 9 \/ 14\s+│ 9 \/ 14\s+│/);
     expect(run.stdout).toContain(
       'skipped under every candidate: suite direct-demo (the direct service direct does not list the model in its GET /models)',
     );
@@ -95,7 +96,11 @@ describe('candidates run the suites of the service they belong to (the demo, on 
     );
     const report = await readReport(runDirFrom(run, project.dir));
     expect(reportSchemaErrors(report)).toEqual([]);
-    expect(report.run.skipped_suites?.map((s) => s.suite)).toEqual(['support-demo', 'table-demo']);
+    expect(report.run.skipped_suites?.map((s) => s.suite)).toEqual([
+      'support-demo',
+      'table-demo',
+      'tools-demo',
+    ]);
     expect(report.cases.map((c) => [c.suite, c.model])).toEqual(
       Array(4).fill(['direct-demo', 'kimi-k2-turbo-preview']),
     );

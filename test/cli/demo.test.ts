@@ -30,7 +30,7 @@ describe('the demo (npm start)', () => {
   it('prints the summary and exits 1 on what it caught', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^15 cases · 11 passed · 2 failed · 2 errored · 0 not run · 4 regressed · 4 drifted · 15 samples/m,
+      /^18 cases · 12 passed · 4 failed · 2 errored · 0 not run · 6 regressed · 6 drifted · 27 samples/m,
     );
     // 12 requests in flight share one abort signal: Node must not call that a leak.
     expect(run.stderr).not.toMatch(/Warning/);
@@ -49,6 +49,7 @@ describe('the demo (npm start)', () => {
       'baselines/direct-demo.json',
       'baselines/support-demo.json',
       'baselines/table-demo.json',
+      'baselines/tools-demo.json',
     ]);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
     expect(html).toMatch(/<dt>usage<\/dt><dd>[^<]* · cost \$\d/);
@@ -76,9 +77,51 @@ describe('the demo (npm start)', () => {
     }
   });
 
+  it('catches tool calls that miss their schema once the router moved the tool suite to DeepInfra', () => {
+    const byCase = new Map(report.cases.map((c) => [`${c.suite}/${c.case}`, c]));
+    const once = byCase.get('tools-demo/order-status')!;
+    expect(once.status).toBe('fail');
+    expect(once.checks.find((c) => c.type === 'tool_calls_valid')?.pass).toBe(false);
+    expect(once.drift.map((d) => d.kind)).toEqual(expect.arrayContaining(['regressed', 'tool_call_invalid']));
+    expect(once.provider).toBe('DeepInfra');
+    const repeated = byCase.get('tools-demo/refund')!;
+    expect(repeated.status).toBe('fail');
+    const invalid = repeated.drift.find((d) => d.kind === 'tool_call_invalid');
+    expect(invalid?.baseline).toEqual({ pass: 10, total: 10 });
+    expect(invalid?.message).toMatch(/^valid-call rate 100% \(10\/10\) → \d+% \(\d\/10\), p = /);
+    expect(byCase.get('tools-demo/opening-hours')).toMatchObject({ status: 'pass', drift: [] });
+    expect(run.stdout).toMatch(/✗ tools-demo\/order-status fail · meta-llama\/llama-3\.3-70b-instruct/);
+  });
+
+  it('the committed tool baseline is what a behaving night answers: tools routed to Together, every call valid', async () => {
+    const baseline = JSON.parse(await readFile(join(REPO, 'baselines/tools-demo.json'), 'utf8'));
+    const suite = await readFile(join(REPO, 'suites/demo/tools.yaml'), 'utf8');
+    const behaving = await makeProject({
+      'suites/demo/tools.yaml': suite.replace(/\n\s+sim: \{[^}]*\}/g, ''),
+    });
+    try {
+      const night = await runCli(['run', '--sim', '--reporter', 'json'], { cwd: behaving.dir });
+      expect(night.code, night.stderr).toBe(0);
+      const tonight = await readReport(runDirFrom(night, behaving.dir));
+      for (const c of tonight.cases) {
+        expect(c.provider).toBe('Together');
+        const stored = baseline.cases[c.case];
+        expect(stored.tool_calls.valid).toBe(stored.tool_calls.triggered);
+        expect(c.tool_use).toMatchObject({
+          answered: stored.tool_calls.answered,
+          triggered: stored.tool_calls.triggered,
+          valid: stored.tool_calls.valid,
+          distinct: stored.tool_calls.distinct,
+        });
+      }
+    } finally {
+      await behaving.cleanup();
+    }
+  });
+
   it('writes a report.json that validates against the shipped schema', () => {
     expect(reportSchemaErrors(report)).toEqual([]);
-    expect(report.summary).toMatchObject({ cases: 15, samples: 15 });
+    expect(report.summary).toMatchObject({ cases: 18, samples: 27 });
   });
 
   it('catches the drift, the error hidden in a 200 body and the empty choices', () => {

@@ -12,10 +12,10 @@ describe('nothing passes that checked less than asked', () => {
   afterAll(() => project.cleanup());
 
   it.each([
-    [['--filter', 'nomatch'], /--filter 'nomatch' matches no case of 15/],
+    [['--filter', 'nomatch'], /--filter 'nomatch' matches no case of 18/],
     // A filter that matches nothing selects nothing for every shard (an empty shard of a
     // selection that has cases runs instead: merge.test.ts).
-    [['--shard', '2/3', '--filter', 'nomatch'], /--filter 'nomatch' matches no case of 15/],
+    [['--shard', '2/3', '--filter', 'nomatch'], /--filter 'nomatch' matches no case of 18/],
   ])('run %j selects nothing: exit 2, saying why', async (args, message) => {
     const run = await runCli(['run', '--sim', 'suites/demo', ...args], { cwd: project.dir });
     expect(run.code).toBe(2);
@@ -46,7 +46,7 @@ describe('nothing passes that checked less than asked', () => {
     );
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(
-      /--require-baselines: no baseline for direct-demo, support-demo, table-demo in none/,
+      /--require-baselines: no baseline for direct-demo, support-demo, table-demo, tools-demo in none/,
     );
     const lax = await runCli(
       ['run', '--sim', 'suites/demo', '--baseline-dir', 'none', '--reporter', 'json'],

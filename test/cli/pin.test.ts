@@ -122,4 +122,65 @@ describe('driftcheck pin', () => {
       await project.cleanup();
     }
   });
+  it('--provider on a suite with tools learns the provider from a request carrying them: Together, not the plain default DeepInfra', async () => {
+    const tools = {
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_order_status',
+            description: 'Look up where an order is',
+            parameters: {
+              type: 'object',
+              required: ['order_id'],
+              properties: { order_id: { type: 'string' } },
+            },
+          },
+        },
+      ],
+    };
+    const suite = [
+      'suite: tooled',
+      'service: router',
+      'model: meta-llama/llama-3.3-70b-instruct',
+      'params:',
+      '  tools: ../tools/orders.json',
+      'cases:',
+      '  - id: status',
+      '    prompt: "Where is my order A-1234? What is its status?"',
+      '    expect: [{ tool_call: get_order_status }, { tool_calls_valid: true }]',
+      '',
+    ].join('\n');
+    const plain = suite.replace('params:\n  tools: ../tools/orders.json\n', '').replace('tooled', 'plain');
+    const project = await makeProject({
+      'suites/tooled.yaml': suite,
+      'suites/plain.yaml': plain,
+      'tools/orders.json': JSON.stringify(tools),
+    });
+    try {
+      const pin = await runCli(['pin', 'suites/tooled.yaml', 'suites/plain.yaml', '--provider', '--sim'], {
+        cwd: project.dir,
+      });
+      expect(pin.code, pin.stderr).toBe(0);
+      expect(pin.stdout).toContain(
+        "pinned provider Together for meta-llama/llama-3.3-70b-instruct (learned from a request carrying the suite's tools) → " +
+          'params.provider: { only: [together], allow_fallbacks: false }\n',
+      );
+      // The same model without tools is served by another provider: what a plain probe would have pinned.
+      expect(pin.stdout).toContain(
+        'suites/plain.yaml:5: pinned provider DeepInfra for meta-llama/llama-3.3-70b-instruct → ',
+      );
+      const written = await readFile(join(project.dir, 'suites/tooled.yaml'), 'utf8');
+      expect(written).toContain('provider: { only: ["together"], allow_fallbacks: false }');
+      const run = await runCli(['run', '--sim', 'suites/tooled.yaml', '--reporter', 'json'], {
+        cwd: project.dir,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const [c] = (await readReport(runDirFrom(run, project.dir))).cases;
+      expect(c!.providers).toEqual(['Together']);
+      expect(c!.tool_use).toMatchObject({ triggered: 1, valid: 1 });
+    } finally {
+      await project.cleanup();
+    }
+  });
 });

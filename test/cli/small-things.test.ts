@@ -87,8 +87,8 @@ describe('small things a user trips on', () => {
       const merged = await runCli(['merge', ...dirs, '--out', 'merged'], { cwd: project.dir });
       expect(merged.code, merged.stderr).toBe(1); // the demo's regressions, as an unsharded run
       expect((await readReport(join(project.dir, 'merged'))).summary).toMatchObject({
-        cases: 15,
-        regressed: 4,
+        cases: 18,
+        regressed: 6,
       });
     } finally {
       await project.cleanup();
