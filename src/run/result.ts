@@ -3,14 +3,7 @@ import { withCost } from '../baseline/cost.js';
 import { splitExpectations } from '../checks/judge.js';
 import type { CheckRequest, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
-import type {
-  BaselineCase,
-  CallOutcome,
-  CheckResult,
-  Completion,
-  Prices,
-  SampleResult,
-} from '../types.js';
+import type { BaselineCase, CallOutcome, CheckResult, Completion, Prices, SampleResult } from '../types.js';
 import { type PlannedCase, plannedRequest } from './plan.js';
 
 /**
