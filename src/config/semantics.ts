@@ -6,6 +6,7 @@ import { show } from '../yaml/show.js';
 import { explainApiKeyEnv } from './api-key-env.js';
 import { explainBaseUrl } from './base-url.js';
 import { expandEnv } from './env.js';
+import { isRecord } from '../util/is-record.js';
 
 const CREDENTIAL_HEADERS = new Set([
   'authorization',
@@ -75,8 +76,4 @@ export function configProblems(yaml: YamlMapping, env: NodeJS.ProcessEnv): Diagn
     }
   }
   return problems;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import type { CaseError, ServiceKind } from '../types.js';
 import { ADAPTERS } from './adapters/index.js';
-import { type ErrorFields, isRecord, readErrorFields, trimMessage } from './error-fields.js';
+import { type ErrorFields, readErrorFields, trimMessage } from './error-fields.js';
+import { isRecord } from '../util/is-record.js';
 import { applyRules, MODEL_ID_MESSAGE } from './rules.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;

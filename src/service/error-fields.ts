@@ -1,3 +1,5 @@
+import { isRecord } from '../util/is-record.js';
+
 /** Longest service message kept in a CaseError; bodies can echo whole prompts back. */
 export const MAX_MESSAGE_CHARS = 500;
 
@@ -20,10 +22,6 @@ export interface ErrorFields {
   metadata: Record<string, unknown> | null;
   /** The model the body names, if any. */
   model: string | null;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function str(value: unknown): string | null {

@@ -1,6 +1,7 @@
 import { CHECKS, type CheckDefinition, isCheckType, type SuiteCheckOptions } from '../checks/registry.js';
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
 import { type RequestContext, requestProblems } from './request-problems.js';
+import { isRecord } from '../util/is-record.js';
 
 /** A problem of one case, at a JSON Pointer relative to the case (`/expect/1/regex`). */
 export interface CaseProblem {
@@ -48,8 +49,4 @@ export function caseProblems(
     }
   });
   return problems;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,7 @@ import { readYamlMapping, type YamlEngine, type YamlMapping } from '../yaml/pars
 import type { TextRead } from '../yaml/read-text.js';
 import { sortDiagnostics } from '../yaml/show.js';
 import { expandSuite } from './expand.js';
-import { isRecord } from './case-problems.js';
+import { isRecord } from '../util/is-record.js';
 import { duplicateCaseIds, explainId } from './ids.js';
 import { suiteProblems } from './semantics.js';
 import type { ToolsFile } from './request-problems.js';

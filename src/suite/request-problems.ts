@@ -2,6 +2,7 @@ import type { RequestParams, SourceLocation } from '../types.js';
 import { draft7Problem } from '../tools/draft7.js';
 import { show } from '../yaml/show.js';
 import type { CaseProblem } from './case-problems.js';
+import { isRecord } from '../util/is-record.js';
 
 /** A tools file a suite names in `params.tools`, read and checked: its tools. */
 export interface ToolsFile {
@@ -16,9 +17,6 @@ export interface RequestContext {
   suite: RequestParams | null;
   files?: ReadonlyMap<string, ToolsFile>;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const functionOf = (tool: unknown) => (isRecord(tool) && isRecord(tool.function) ? tool.function : null);
 

@@ -1,6 +1,7 @@
 import { formatAjvErrors } from '../checks/json-schema.js';
 import type { RequestParams } from '../types.js';
 import { draft7Validator } from './draft7.js';
+import { isRecord } from '../util/is-record.js';
 
 /** Why a call is not valid against the declared tools, in the router's three classes. */
 export type ToolCallInvalid = 'invalid_json' | 'unknown_tool' | 'schema_mismatch';
@@ -23,9 +24,6 @@ export interface ToolCall {
 
 /** The functions a request declares, by name, with their parameters schema (undefined: none given). */
 export type DeclaredTools = ReadonlyMap<string, unknown>;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The function tools of a request's `tools` (resolved), by name; null when it declares none. */
 export function declaredTools(params: RequestParams | null | undefined): DeclaredTools | null {
