@@ -1,13 +1,15 @@
 import { resolve } from 'node:path';
-import type { Baseline } from '../types.js';
+import type { Baseline, BaselineCase } from '../types.js';
 import { displayPath } from '../yaml/display-path.js';
-import { baselinePath, readBaseline } from './store.js';
+import { baselinePath, caseOf, readBaseline } from './store.js';
 
 export interface BaselineReader {
   /** A suite's baseline, read from disk (or the few held for the run), and where it lives (as reports show it). */
   read(suite: string): Promise<{ baseline: Baseline | null; path: string | null }>;
   /** A baseline the run holds while it samples (adaptive cases, judges comparing against it). */
   held(suite: string): Baseline | null;
+  /** A case's entry in a held baseline, or null (caseOf). */
+  heldCase(suite: string, caseId: string): BaselineCase | null;
   /** Reads and holds the baselines of these suites for the whole run. */
   hold(suites: readonly string[]): Promise<void>;
 }
@@ -27,6 +29,7 @@ export function baselineReader(dir: string, cwd: string = process.cwd()): Baseli
       return { baseline, path: baseline ? displayPath(resolve(baselinePath(dir, suite)), cwd) : null };
     },
     held: (suite) => held.get(suite) ?? null,
+    heldCase: (suite, caseId) => caseOf(held.get(suite), caseId),
     async hold(suites) {
       for (const suite of suites) if (!held.has(suite)) held.set(suite, await readBaseline(dir, suite));
     },

@@ -15,6 +15,11 @@ const REMEDY =
  * `dir/<suite>.json`, for reading or writing a suite's baseline. Throws FileError for a suite
  * id that could name a file outside `dir` (separators, `..`, NUL, absolute or drive paths).
  */
+/** A case's entry in a baseline, or null: own keys only (a case id is user text, "__proto__"). */
+export function caseOf(baseline: Baseline | null | undefined, id: string): BaselineCase | null {
+  return baseline && Object.hasOwn(baseline.cases, id) ? baseline.cases[id]! : null;
+}
+
 export function baselinePath(dir: string, suite: string): string {
   const unsafe =
     suite === '' ||

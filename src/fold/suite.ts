@@ -1,18 +1,11 @@
 import { diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
+import { caseOf } from '../baseline/store.js';
 import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
 import { suiteUsageTotals } from '../baseline/usage-totals.js';
 import type { PlanRecord } from '../journal/records.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
-import type {
-  Baseline,
-  BaselineCase,
-  CaseEntry,
-  CaseError,
-  CaseStatus,
-  SuiteReport,
-  TokenTotals,
-} from '../types.js';
+import type { Baseline, CaseEntry, CaseError, CaseStatus, SuiteReport, TokenTotals } from '../types.js';
 import { recordedCase, recordedStats, recordedSuite } from '../record/fold.js';
 import { CaseFold, latencySketch, latencySummary } from './case-fold.js';
 import { Tally } from './tally.js';
@@ -55,7 +48,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     folded.map(({ plan: c, fold }) => ({
       case: c.id,
       samples: { pass: fold.passed, total: fold.sent },
-      baseline: baselineSamples(baselineCase(baseline, c.id)),
+      baseline: baselineSamples(caseOf(baseline, c.id) ?? undefined),
       adaptive: c.repeat === 'auto',
     })),
     input.options.alpha,
@@ -66,7 +59,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     folded.map(({ plan: c, fold }) => ({
       case: c.id,
       current: fold.answeredLatencies,
-      baseline: baselineCase(baseline, c.id)?.latency_ms,
+      baseline: caseOf(baseline, c.id)?.latency_ms,
       tolerance: mergeTolerance(plan.drift, c.drift).latency,
     })),
     {
@@ -78,7 +71,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   const cases = folded.map(({ plan: c, fold }) => {
     const stat = statOf.get(c.id);
     const entry = caseEntry(plan, c.id, c.messages, c.repeat, fold, stat, input.stopError);
-    const drift = diffCase(entry, baselineCase(baseline, c.id), {
+    const drift = diffCase(entry, caseOf(baseline, c.id) ?? undefined, {
       ...(candidate ? { candidate: true } : {}),
       tolerance: overlayTolerance(plan.drift, c.drift),
     });
@@ -116,10 +109,6 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
 }
 
 /** The baseline's entry of a case (own keys only: a case id is user input). */
-function baselineCase(baseline: Baseline | null, id: string): BaselineCase | undefined {
-  return baseline && Object.hasOwn(baseline.cases, id) ? baseline.cases[id] : undefined;
-}
-
 function caseEntry(
   plan: PlanRecord,
   id: string,

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { baselineReader } from '../baseline/cache.js';
 import { judgeBaselineDigest } from '../checks/judge.js';
 import { usesBaseline } from '../checks/run.js';
-import type { Expectation } from '../checks/registry.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { isLegacyJournal } from '../journal/legacy.js';
@@ -20,7 +19,7 @@ import { updateLatest } from '../report/json.js';
 import type { Reporter } from '../report/reporter.js';
 import { newRunId } from '../run/meta.js';
 import { emptySelection, planCases } from '../run/plan.js';
-import type { BaselineCase, ReportHead, SampleResult, Suite } from '../types.js';
+import type { ReportHead, SampleResult, Suite } from '../types.js';
 import { caseKey, matchStored, type RecheckPlan, type StoredRun } from './match.js';
 import { recheckSample } from './sample.js';
 
@@ -72,19 +71,10 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
   // Equivalence judges need today's baseline answer of each case; the fold reads the rest one suite at a time.
   // Checks that read the case's baseline (usesBaseline) see today's, as a run would show them.
   await baselines.hold([
-    ...new Set(
-      today
-        .filter((c) => comparesWithBaseline(c.case.expect) || c.case.expect.some(usesBaseline))
-        .map((c) => c.suite.suite),
-    ),
+    ...new Set(today.filter((c) => c.case.expect.some(usesBaseline)).map((c) => c.suite.suite)),
   ]);
-  const baselineCase = (suite: string, caseId: string): BaselineCase | null => {
-    // Own keys only: a case id is user text ("__proto__").
-    const held = baselines.held(suite);
-    return held && Object.hasOwn(held.cases, caseId) ? held.cases[caseId]! : null;
-  };
   const baselineContent = (suite: string, caseId: string) =>
-    baselines.held(suite)?.cases[caseId]?.content ?? null;
+    baselines.heldCase(suite, caseId)?.content ?? null;
   const matched = matchStored(today, stored.run, baselineContent);
 
   const now = options.now ?? (() => new Date());
@@ -114,7 +104,7 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
             todays.asked.judge_baseline !== undefined &&
             todays.asked.judge_baseline === judgeBaselineDigest(today),
         },
-        { request: todays.request, baseline: baselineCase(record.suite, record.case) },
+        { request: todays.request, baseline: baselines.heldCase(record.suite, record.case) },
       );
       count(counts, record, sample);
       journal.appendLine(JSON.stringify(sample));
@@ -139,10 +129,6 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
     judges: { kept: counts.kept, needsCall: counts.needsCall },
     skipped: stored.skipped,
   };
-}
-
-function comparesWithBaseline(expect: readonly Expectation[]): boolean {
-  return expect.some((e) => e.type === 'judge' && e.value.equivalent_to_baseline === true);
 }
 
 /** The stored run's head and which of its cases have answers: the journal's first read. */

@@ -1,4 +1,4 @@
-import { readBaseline } from '../baseline/store.js';
+import { caseOf, readBaseline } from '../baseline/store.js';
 import type { Baseline, Config, Prices } from '../types.js';
 import { type CostEstimate, estimateCost } from './cost-estimate.js';
 import type { PlannedCaseGroup } from './plan.js';
@@ -23,10 +23,7 @@ export async function estimateRun(options: {
   return estimateCost({
     cases: options.cases,
     ...(options.samplesLeft ? { samplesLeft: options.samplesLeft } : {}),
-    baselineCase: (suite, caseId) => {
-      const baseline = baselines.get(suite);
-      return baseline && Object.hasOwn(baseline.cases, caseId) ? baseline.cases[caseId]! : null;
-    },
+    baselineCase: (suite, caseId) => caseOf(baselines.get(suite), caseId),
     prices: options.prices,
     maxTokens: (service) => options.config.services[service]?.max_tokens ?? 0,
   });

@@ -20,7 +20,7 @@ import { openReport } from '../report/read.js';
 import { openClients } from '../service/setup.js';
 import { type HeldLock, lockFolder } from '../util/lock.js';
 import type {
-  Baseline,
+  BaselineCase,
   CompletionRequest,
   Config,
   Prices,
@@ -216,7 +216,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const journal = openJournal(journalFile);
   // What judges comparing with the baseline read: the plan records a digest of it.
   const baselineContent = (suite: string, caseId: string) =>
-    baselines.held(suite)?.cases[caseId]?.content ?? null;
+    baselines.heldCase(suite, caseId)?.content ?? null;
   if (!previous.planned) {
     for (const record of [runRecord(meta, options.version), ...planRecords(cases, baselineContent)]) {
       journal.appendRecord(record.type === 'plan' ? journalPlan(record) : record);
@@ -248,16 +248,12 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
       plan: todo,
       ...(options.config.prices ? { prices: options.config.prices } : {}),
       ...(meter ? { costMeter: meter } : {}),
-      baselineCase: (suite, caseId) => {
-        // Own keys only: a case id is user text ("__proto__").
-        const held = baselines.held(suite);
-        return held && Object.hasOwn(held.cases, caseId) ? held.cases[caseId]! : null;
-      },
+      baselineCase: baselines.heldCase,
       adaptive: {
         cases: adaptiveCases,
         todo: [...planSamples(adaptiveCases)].filter((p) => !done.has(p.key)),
         done: previous.adaptive,
-        baselineSamples: (suite, caseId) => samplesOf(baselines.held(suite), caseId),
+        baselineSamples: (suite, caseId) => samplesOf(baselines.heldCase(suite, caseId)),
         onCaseDone: (suite, caseId) => fold.caseDone(suite, caseId),
       },
       clients: opened.clients,
@@ -441,8 +437,7 @@ function needsBaselineWhileRunning(suite: Suite): boolean {
 }
 
 /** A baseline case's samples ({0, 0} when it has none — adaptive sampling then runs to the cap). */
-function samplesOf(baseline: Baseline | null, caseId: string): { pass: number; total: number } {
-  const entry = baseline && Object.hasOwn(baseline.cases, caseId) ? baseline.cases[caseId] : undefined;
+function samplesOf(entry: BaselineCase | null): { pass: number; total: number } {
   if (!entry) return { pass: 0, total: 0 };
   return entry.samples ?? { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
 }

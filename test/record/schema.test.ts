@@ -4,6 +4,7 @@ import { DRIFT_KINDS } from '../../src/baseline/drift-kinds.js';
 import { CHECK_TYPES } from '../../src/checks/registry.js';
 import { RECORDED } from '../../src/record/registry.js';
 import { GENERATED, reportSchema } from '../../src/report/schema.js';
+import { OWN_SCHEMAS } from '../../src/stored/schemas.js';
 
 const shipped = JSON.parse(
   readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'),
@@ -31,5 +32,16 @@ describe('the report schema, generated from the registries', () => {
     expect(schema.$defs.case.properties.gone).toBeUndefined();
     expect(schema.$defs.case.required).not.toContain('gone');
     expect(schema.$defs.case.properties.content).toEqual(shipped.$defs.case.properties.content);
+  });
+
+  it('types every recorded field a baseline stores in the stored baseline shape (hand-written there)', () => {
+    const baseline = OWN_SCHEMAS.find((o) =>
+      (o as { $id?: string }).$id?.endsWith('/stored/baseline.json'),
+    ) as {
+      properties: { cases: { additionalProperties: { properties: Record<string, unknown> } } };
+    };
+    const stored = baseline.properties.cases.additionalProperties.properties;
+    for (const [name, field] of Object.entries(RECORDED) as [string, { baseline?: unknown }][])
+      if (field.baseline) expect(stored[name], `${name}: add it to src/stored/schemas.ts`).toBeDefined();
   });
 });

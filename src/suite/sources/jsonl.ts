@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../types.js';
+import { deeperThan } from '../../util/json-depth.js';
 import { MAX_DEPTH } from '../../yaml/plain-data.js';
 import { kindOf } from '../../yaml/show.js';
 import { tooManyRows, type Row, type TableFormat, type TableRows } from './types.js';
@@ -74,16 +75,4 @@ function describeJsonError(error: unknown, source: string): { message: string; c
     .replace(/ in JSON at position \d+.*$/, '')
     .replace(/ \(line \d+ column \d+\)$/, '');
   return { message, column };
-}
-
-/** Whether a parsed JSON value nests deeper than `limit` (explicit stack: the depth is what is in question). */
-function deeperThan(value: object, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
