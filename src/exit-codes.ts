@@ -1,4 +1,4 @@
-import type { StopReason } from './types.js';
+import type { CaseError, StopReason } from './types.js';
 
 /**
  * DESIGN.md's exit codes, plus the shell's 128 + signal for a run interrupted by SIGINT
@@ -52,6 +52,28 @@ const PRECEDENCE: readonly ExitCode[] = [
 export function worstExit(codes: Iterable<ExitCode>): ExitCode {
   const seen = new Set(codes);
   return PRECEDENCE.find((code) => seen.has(code)) ?? EXIT.ok;
+}
+
+/**
+ * The stop a stored run's status and exit code stand for (a report.json read back, which
+ * has no stop record): exitForStop read backwards, or null for a run that completed.
+ */
+export function stopForExit(info: {
+  status: string;
+  exit_code: number;
+  stop_reason?: CaseError | null;
+}): StopReason | null {
+  if (info.status === 'completed') return null;
+  if (info.exit_code === EXIT.killed) return { kind: 'killed', error: null };
+  if (info.exit_code === EXIT.sigint) return { kind: 'interrupted', error: null, signal: 'SIGINT' };
+  if (info.exit_code === EXIT.sigterm) return { kind: 'interrupted', error: null, signal: 'SIGTERM' };
+  if (info.stop_reason) {
+    const kind =
+      info.exit_code === EXIT.access ? 'access' : info.exit_code === EXIT.usage ? 'config' : 'paused';
+    return { kind, error: info.stop_reason };
+  }
+  // An interrupted run of a driftcheck that wrote no code for it.
+  return { kind: 'interrupted', error: null, signal: 'SIGTERM' };
 }
 
 /** How a run that stopped early exits: the stop's own code, whatever its cases say. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ExitCode, exitForStop, worstExit } from '../src/exit-codes.js';
+import { type ExitCode, exitForStop, stopForExit, worstExit } from '../src/exit-codes.js';
 import type { CaseError, StopReason } from '../src/types.js';
 
 describe('worstExit: one precedence for every command', () => {
@@ -47,5 +47,20 @@ describe('exitForStop', () => {
     [{ kind: 'killed', error: null }, 137],
   ])('%j → %i', (stop, code) => {
     expect(exitForStop(stop)).toBe(code);
+  });
+
+  // A report.json read back (a 0.1 run folder) names its stop by status and code alone.
+  it.each<[StopReason, ExitCode]>([
+    [{ kind: 'config', error }, 2],
+    [{ kind: 'access', error }, 4],
+    [{ kind: 'paused', error }, 3],
+    [{ kind: 'interrupted', error: null, signal: 'SIGINT' }, 130],
+    [{ kind: 'interrupted', error: null, signal: 'SIGTERM' }, 143],
+    [{ kind: 'killed', error: null }, 137],
+  ])('stopForExit reads %j back from exit %i', (stop, code) => {
+    const status =
+      stop.kind === 'paused' || stop.kind === 'access' || stop.kind === 'config' ? 'paused' : 'interrupted';
+    expect(stopForExit({ status, exit_code: code, stop_reason: stop.error })).toEqual(stop);
+    expect(stopForExit({ status: 'completed', exit_code: 0, stop_reason: null })).toBeNull();
   });
 });

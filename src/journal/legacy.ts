@@ -2,11 +2,12 @@ import { basename, join } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
 import type { StoredShape } from '../stored/schemas.js';
 import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
-import type { CaseError, Message, RunInfo, SampleResult, StopReason } from '../types.js';
+import type { Message, RunInfo, SampleResult } from '../types.js';
 import { READ_LIMITS, type ReadLimit, readBoundedText } from '../util/bounded-read.js';
 import { entryFromLine, type LineSuite } from '../report/case-line.js';
 import { readJournal } from './read.js';
 import type { EndRecord, PlanRecord, RunRecord, SampleRecord } from './records.js';
+import { stopForExit } from '../exit-codes.js';
 
 /**
  * A run folder of driftcheck 0.1 (report schema 1): its journal holds sample lines only,
@@ -137,7 +138,7 @@ export async function readLegacyRun(dir: string): Promise<LegacyRun> {
   const sent = summary?.samples ?? (summary?.total ?? 0) - (summary?.not_run ?? 0);
   const end: EndRecord | null =
     info && samples <= sent
-      ? { type: 'end', finished_at: info.finished_at, status: info.status, stop: stopOf(info) }
+      ? { type: 'end', finished_at: info.finished_at, status: info.status, stop: stopForExit(info) }
       : null;
   return { run, plans: [...plans.values()], end };
 }
@@ -149,13 +150,6 @@ function restored(line: FolderReport['cases'][number], suite: LineSuite | undefi
   } catch {
     return null;
   }
-}
-
-function stopOf(info: RunInfo): StopReason | null {
-  if (info.status === 'completed') return null;
-  if (info.status === 'paused' && info.stop_reason)
-    return { kind: info.exit_code === 4 ? 'access' : 'paused', error: info.stop_reason as CaseError };
-  return { kind: 'interrupted', error: null, signal: info.exit_code === 130 ? 'SIGINT' : 'SIGTERM' };
 }
 
 /**
