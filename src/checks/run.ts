@@ -35,6 +35,10 @@ function runCheck(e: Expectation, context: CheckContext): CheckResult {
     // the check could not evaluate it, which fails this check, not the whole run. Anything
     // else is a bug and stays loud.
     if (!(error instanceof RangeError)) throw error;
-    return { type: e.type, pass: false, message: `could not be evaluated on this answer: ${error.message}` };
+    return {
+      type: e.type,
+      pass: false,
+      message: `could not be evaluated on this answer (${error.message}): the answer is too large or too deeply nested for this check; check a part of it (json_schema on a smaller schema, contains)`,
+    };
   }
 }

@@ -11,6 +11,7 @@ import { type CliIO, warnTo } from './io.js';
 import { journalReporters, parseReporters, publishSummary } from './outputs.js';
 import { projectPaths } from './project.js';
 import { version } from './version.js';
+import { isLegacyJournal } from '../journal/legacy.js';
 
 /** Items of a not-run or dropped list printed before the rest are counted (the report lists them all). */
 const LISTED = 20;
@@ -52,8 +53,17 @@ export async function recheckCommand(args: string[], io: CliIO): Promise<number>
   const baselineDir = project.dir(values['baseline-dir'], 'baselines');
   const reporters = parseReporters(values.reporter);
 
+  if (await isLegacyJournal(journal))
+    throw new FileError(
+      journal,
+      "a journal of driftcheck 0.1, which records no plan to match today's suites with\n  → run the suites again (`driftcheck run`)",
+    );
   const head = await readJournalHead(journal);
-  if (!head.run) throw new FileError(journal, 'no run record: not a journal driftcheck wrote');
+  if (!head.run)
+    throw new FileError(
+      journal,
+      'no run record: not a journal a driftcheck run wrote\n  → pass a run folder under reports/ (one with run.json beside results.jsonl)',
+    );
   const stored = await storedSelection(sourceDir, head.run, head.plans);
   const selection = paths.length ? { ...stored, paths } : stored;
   // No model catalog is fetched for hints: a recheck sends nothing, not even GET /models.

@@ -47,7 +47,7 @@ export async function resumeTarget(
   throw new UsageError(
     paths.length
       ? `--resume: no paused or interrupted run of ${positionals.join(' ')} under ${where}/\n  → pass the run folder (${where}/<run-id>), or run the suites afresh without --resume`
-      : `--resume: no paused or interrupted run under ${where}; pass the run folder (reports/<run-id>)`,
+      : `--resume: no paused or interrupted run under ${where}/\n  → pass the run folder (${where}/<run-id>), or run the suites afresh without --resume`,
   );
 }
 

@@ -5,7 +5,6 @@ import { judgeBaselineDigest } from '../checks/judge.js';
 import { usesBaseline } from '../checks/run.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { isLegacyJournal } from '../journal/legacy.js';
 import { readJournal } from '../journal/read.js';
 import {
   JOURNAL_VERSION,
@@ -133,10 +132,6 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
 
 /** The stored run's head and which of its cases have answers: the journal's first read. */
 async function readStored(file: string): Promise<{ record: RunRecord; run: StoredRun; skipped: number[] }> {
-  if (await isLegacyJournal(file))
-    throw new UsageError(
-      `${file}: a journal of driftcheck 0.1 records no plan to match today's suites with\n  → run the suites again`,
-    );
   let record: RunRecord | null = null;
   const plans = new Map<string, PlanRecord>();
   const answered = new Set<string>();

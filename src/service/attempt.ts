@@ -128,7 +128,7 @@ export async function sendAttempt(
       return fail(
         plain(
           'bad_response',
-          `HTTP ${status} with a JSON body nested more than ${MAX_JSON_DEPTH} levels deep`,
+          `HTTP ${status} with a JSON body nested more than ${MAX_JSON_DEPTH} levels deep: no chat completion is; the service or a proxy in front of it sent something else (check base_url)`,
         ),
       );
     }
