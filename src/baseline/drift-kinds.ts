@@ -1,7 +1,7 @@
 import { RECORDED_DRIFT_KINDS, type RecordedDriftKind } from '../record/registry.js';
 
 /** Drift kinds of the run itself (verdicts, answers, usage, cases); recorded fields add theirs. */
-export const CORE_DRIFT_KINDS = [
+const CORE_DRIFT_KINDS = [
   'regressed',
   'fixed',
   'model_changed',

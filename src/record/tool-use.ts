@@ -3,7 +3,7 @@ import type { ToolCall } from '../tools/calls.js';
 import type { Fold } from './field.js';
 
 /** How many distinct calls a case entry lists; the rest are counted in `other_calls`. */
-export const DISTINCT_CALLS = 10;
+const DISTINCT_CALLS = 10;
 
 /** One distinct call over a case's samples: the tool, its arguments (parsed, else the raw text), how often. */
 export interface DistinctCall {

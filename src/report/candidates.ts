@@ -78,7 +78,7 @@ export function renderCandidateComparison(
  * The suites candidates left out (another kind of service), one line per suite and reason:
  * "under every candidate" when all skipped it for it, else the candidates that did. Pure.
  */
-export function skippedNotes(runs: readonly CandidateRun[]): string[] {
+function skippedNotes(runs: readonly CandidateRun[]): string[] {
   const groups = new Map<string, { suite: string; reason: string; labels: string[] }>();
   for (const run of runs)
     for (const { suite, reason } of run.report.run.skipped_suites ?? []) {

@@ -58,7 +58,7 @@ export function modelFit(
  * candidate fits the suite's own service: a model that service has, a provider only on a
  * routing service (providers are a router's). Pure.
  */
-export function suiteFit(
+function suiteFit(
   suite: Suite,
   candidate: Candidate,
   services: Config['services'],

@@ -14,7 +14,7 @@ export interface CostCap {
  * kind `budget_exceeded` like a service's budget, so it pauses through the same path
  * (exit 3, the rest `not_run`, `--resume` sends it) — but with no HTTP status.
  */
-export const COST_CAP_CODE = 'max_cost';
+const COST_CAP_CODE = 'max_cost';
 
 /** `--max-cost $0.01`: the cap as the user wrote it, named by where it was set. */
 export function capLabel(cap: CostCap): string {
@@ -22,7 +22,7 @@ export function capLabel(cap: CostCap): string {
 }
 
 /** The reason a run paused at its cap: `spent $0.0123 of --max-cost $0.01`. */
-export function costCapError(spent: number, cap: CostCap): CaseError {
+function costCapError(spent: number, cap: CostCap): CaseError {
   return {
     kind: 'budget_exceeded',
     http_status: null,
@@ -45,7 +45,7 @@ const round = (value: number): number => Math.round(value * 1e10) / 1e10;
  * USD of one call: its `usage.cost` when the service reported one, else its tokens priced
  * from `prices` (the config's, over the router's list); 0 when neither is known.
  */
-export function callCost(usage: Usage | null | undefined, model: string | null, prices: Prices): number {
+function callCost(usage: Usage | null | undefined, model: string | null, prices: Prices): number {
   return costOf(usage ?? null, model, prices) ?? 0;
 }
 

@@ -183,7 +183,7 @@ export function plannedSample(
  * (the router's 503 when it cannot serve the model). It replaces the suite's own provider
  * preferences: the candidate is the provider.
  */
-export function withProviderPin(params: RequestParams, provider: string): RequestParams {
+function withProviderPin(params: RequestParams, provider: string): RequestParams {
   return { ...params, provider: { only: [provider], allow_fallbacks: false } };
 }
 

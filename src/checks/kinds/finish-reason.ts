@@ -8,7 +8,7 @@ import type { CheckDefinition } from '../registry.js';
  * (stop, length, tool_calls, content_filter, function_call) and the router's normalised set,
  * which adds `error`. Services add values, so another one is a warning, not an error.
  */
-export const KNOWN_FINISH_REASONS = [
+const KNOWN_FINISH_REASONS = [
   'stop',
   'length',
   'tool_calls',
