@@ -9,7 +9,7 @@ import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
 import { expandSuite, type TableText } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
-import { TABLE_FORMATS } from './sources/index.js';
+import { TABLE_EXTENSIONS } from './sources/index.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
 import { readToolsFile } from './tools-file.js';
@@ -32,9 +32,7 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
 const ALIAS_IN_TEXT = /~[^\s/]+\//;
 
 /** What a table file should be, named where a folder was given. */
-const TABLE_FILE = `a table file (${Object.values(TABLE_FORMATS)
-  .flatMap((f) => f.extensions)
-  .join(', ')})`;
+const TABLE_FILE = `a table file (${TABLE_EXTENSIONS})`;
 
 /**
  * Reads and validates suites from files and folders (no paths: `suites/`), and the tables

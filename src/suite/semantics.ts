@@ -6,7 +6,7 @@ import type { SuiteCheckOptions } from '../checks/registry.js';
 import { caseProblems } from './case-problems.js';
 import { isRecord } from '../util/is-record.js';
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
-import { formatOf, TABLE_FORMATS } from './sources/index.js';
+import { formatOf, TABLE_EXTENSIONS, TABLE_FORMATS } from './sources/index.js';
 import { type RequestContext, requestProblems, type ToolsFile } from './request-problems.js';
 
 /**
@@ -57,9 +57,7 @@ export function suiteProblems(
         at(
           `/tables/${i}/path`,
           `cannot tell the format of table ${show(t.path)} from its name`,
-          `name it ${Object.values(TABLE_FORMATS)
-            .flatMap((f) => f.extensions)
-            .join(', ')}, or add 'format:' (${Object.keys(TABLE_FORMATS).join(' or ')})`,
+          `name it ${TABLE_EXTENSIONS}, or add 'format:' (${Object.keys(TABLE_FORMATS).join(' or ')})`,
         );
       }
     });

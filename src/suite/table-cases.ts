@@ -10,7 +10,7 @@ import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
 import { TABLE_FORMATS } from './sources/index.js';
 import type { Row } from './sources/types.js';
 import type { TableSpec } from './spec.js';
-import { fillTemplate } from './template.js';
+import { columnsOf, fillTemplate } from './template.js';
 import { caseValidator } from './validate-ajv.js';
 
 /** Rows with problems listed per table before the rest are counted. */
@@ -58,8 +58,10 @@ export function tableCases(
   }
 
   const rows: Row[] = [];
+  // What the template reads, found once for the table, not once a row.
+  const columns = columnsOf(table.placeholders);
   for (const row of read.rows) {
-    const made = rowCase(row, table, options);
+    const made = rowCase(row, table, columns, options);
     if (made.problems.length === 0) rows.push({ values: made.value, location: row.location });
     else diagnostics.push(...made.problems);
   }
@@ -110,9 +112,10 @@ function unknownColumns(table: TableSpec, columns: readonly string[], file: stri
 function rowCase(
   row: Row,
   table: TableSpec,
+  columns: readonly string[],
   options: ExpandOptions,
 ): { value: Record<string, unknown>; problems: Diagnostic[] } {
-  const filled = fillTemplate(table.template, row.values);
+  const filled = fillTemplate(table.template, row.values, columns);
   if (filled.missing) {
     const keys = Object.keys(row.values);
     const problems = filled.missing.map((name): Diagnostic => {

@@ -27,14 +27,15 @@ export function columnsOf(placeholders: readonly Placeholder[]): string[] {
  * Fills a template from one row: logic-less substitution, nothing evaluated. A text that is
  * one placeholder alone takes the row's value as it is (a JSON Lines row's list stays a
  * list); inside longer text a value is written as text (a string as is, anything else as
- * JSON). Returns the names the row lacks instead when there are any.
+ * JSON). Returns the names the row lacks instead when there are any. `columns` is what the
+ * template reads (columnsOf): a table passes it once for all its rows.
  */
 export function fillTemplate(
   template: unknown,
   values: Readonly<Record<string, unknown>>,
+  columns: readonly string[] = columnsOf(placeholdersOf(template)),
 ): { value: unknown; missing?: undefined } | { value?: undefined; missing: string[] } {
-  const has = (name: string) => Object.hasOwn(values, name);
-  const missing = columnsOf(placeholdersOf(template)).filter((name) => !has(name));
+  const missing = columns.filter((name) => !Object.hasOwn(values, name));
   if (missing.length > 0) return { missing };
   return { value: fill(template, values) };
 }

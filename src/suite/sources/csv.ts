@@ -12,7 +12,6 @@ import { tooManyRows, type Row, type TableFormat, type TableRows } from './types
  */
 export const csv: TableFormat = {
   extensions: ['.csv'],
-  values: 'text',
   readRows(text: string, file: string, maxRows: number): TableRows {
     const bytes = Buffer.from(text, 'utf8');
     const lines = lineCounter(bytes);

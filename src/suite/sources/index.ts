@@ -11,6 +11,11 @@ export const TABLE_FORMATS = { jsonl, csv } satisfies Record<string, TableFormat
 
 export type TableFormatName = keyof typeof TABLE_FORMATS;
 
+/** Every file ending a table format is known by (`.jsonl, .ndjson, .csv`), as messages list them. */
+export const TABLE_EXTENSIONS = Object.values(TABLE_FORMATS)
+  .flatMap((f) => f.extensions)
+  .join(', ');
+
 /** The format a table is read with: its `format:`, else the one its file name ends with; null when neither says. */
 export function formatOf(path: string, declared: string | undefined): TableFormatName | null {
   if (declared !== undefined) return declared in TABLE_FORMATS ? (declared as TableFormatName) : null;

@@ -11,7 +11,6 @@ import { tooManyRows, type Row, type TableFormat, type TableRows } from './types
  */
 export const jsonl: TableFormat = {
   extensions: ['.jsonl', '.ndjson'],
-  values: 'typed',
   readRows(text: string, file: string, maxRows: number): TableRows {
     const rows: Row[] = [];
     const diagnostics: Diagnostic[] = [];

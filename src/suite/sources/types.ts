@@ -23,8 +23,6 @@ export interface TableRows {
 export interface TableFormat {
   /** File name endings that select it when a table gives no `format:`. */
   extensions: readonly string[];
-  /** How its values arrive: `typed` (JSON values) or `text` (every value a string). */
-  values: 'typed' | 'text';
   /** Splits the text into rows, at most `maxRows` (one more is reported as too many). */
   readRows(text: string, file: string, maxRows: number): TableRows;
 }
