@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import { caseDetail } from '../fold/summary.js';
 import { RECORDED_FIELDS } from '../record/registry.js';
+import { isRecord } from '../util/is-record.js';
 import type { CaseEntry, CaseStatus, Message, SuiteReport } from '../types.js';
 
 /**
@@ -168,25 +170,13 @@ export const CASE_RULES: readonly Rule[] = [
     .map((key): Rule => ({ key, derive: value(null) })),
 ];
 
-/** Same JSON value (key order aside: objects are compared key by key). */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const list = b as unknown[];
-    return a.length === list.length && a.every((v, i) => same(v, list[i]));
-  }
-  const ka = Object.keys(a);
-  const rb = b as Record<string, unknown>;
-  return (
-    ka.length === Object.keys(rb).length &&
-    ka.every((k) => Object.hasOwn(rb, k) && same((a as Record<string, unknown>)[k], rb[k]))
-  );
+/** Each rule list by key, made once per list (the lists are constants; 100,000 lines are written with them). */
+const KEYED = new WeakMap<readonly Rule[], ReadonlyMap<string, Rule>>();
+function byKey(rules: readonly Rule[]): ReadonlyMap<string, Rule> {
+  let keyed = KEYED.get(rules);
+  if (!keyed) KEYED.set(rules, (keyed = new Map(rules.map((r) => [r.key, r]))));
+  return keyed;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function omit(
   object: Record<string, unknown>,
@@ -195,12 +185,13 @@ function omit(
   suite: LineSuite | undefined,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const byKey = new Map(rules.map((r) => [r.key, r]));
+  const keyed = byKey(rules);
   for (const [key, v] of Object.entries(object)) {
     if (v === undefined) continue;
-    const rule = byKey.get(key);
-    if (rule?.derive && same(rule.derive({ entry, suite, parent: object }), v)) continue;
-    out[key] = rule?.fields && isObject(v) ? omit(v, rule.fields, entry, suite) : v;
+    const rule = keyed.get(key);
+    // Left out only when restoring gives back exactly this value (key order aside).
+    if (rule?.derive && isDeepStrictEqual(rule.derive({ entry, suite, parent: object }), v)) continue;
+    out[key] = rule?.fields && isRecord(v) ? omit(v, rule.fields, entry, suite) : v;
   }
   return out;
 }
@@ -218,7 +209,7 @@ function restore(
   for (const rule of rules) {
     if (Object.hasOwn(line, rule.key)) {
       const v = line[rule.key];
-      out[rule.key] = rule.fields && isObject(v) ? restore(v, rule.fields, entry, suite) : v;
+      out[rule.key] = rule.fields && isRecord(v) ? restore(v, rule.fields, entry, suite) : v;
     } else if (rule.derive) {
       const v = rule.derive({ entry, suite, parent: out });
       if (v !== undefined) out[rule.key] = v;
