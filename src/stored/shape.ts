@@ -6,6 +6,7 @@ import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { ajv2020Library } from '../util/lazy.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { OWN_SCHEMAS, readingSchema, STORED_SHAPES, type StoredShape } from './schemas.js';
+import { describePointer } from '../yaml/locate.js';
 
 /** Said after every shape problem: what a user can do about a file driftcheck cannot use. */
 export const NOT_WRITTEN_BY_DRIFTCHECK =
@@ -60,7 +61,7 @@ export function shapeProblem(shape: StoredShape, value: unknown, at = ''): strin
   // The validator recurses once per level: a value nested past what driftcheck ever writes
   // would overflow its stack (exit 70) instead of being refused.
   if (deeperThan(value))
-    return `${at ? `${at.slice(1).replace(/\//g, '.')}: ` : ''}nested more than ${MAX_JSON_DEPTH} levels deep`;
+    return `${at ? `${describePointer(at)}: ` : ''}nested more than ${MAX_JSON_DEPTH} levels deep`;
   const validate = validatorOf(shape);
   if (validate(value)) return null;
   const errors = (validate.errors ?? []).map((e): ErrorObject => ({

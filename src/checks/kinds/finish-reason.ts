@@ -8,14 +8,7 @@ import type { CheckDefinition } from '../registry.js';
  * (stop, length, tool_calls, content_filter, function_call) and the router's normalised set,
  * which adds `error`. Services add values, so another one is a warning, not an error.
  */
-const KNOWN_FINISH_REASONS = [
-  'stop',
-  'length',
-  'tool_calls',
-  'content_filter',
-  'function_call',
-  'error',
-];
+const KNOWN_FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call', 'error'];
 
 /** `finish_reason`: Passes when the finish_reason equals the value. */
 export const finishReason: CheckDefinition<string> = {

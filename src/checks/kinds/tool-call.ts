@@ -2,6 +2,7 @@ import { describeCall } from '../../record/tool-drift.js';
 import { draft7Problem } from '../../tools/draft7.js';
 import type { CheckProblem, CheckDefinition } from '../registry.js';
 import { type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';
+import { describePointer } from '../../yaml/locate.js';
 
 /** `tool_call`: what the answer's tool calls must be. */
 export interface ToolCallSpec extends CallSpec {
@@ -86,7 +87,7 @@ export const toolCall: CheckDefinition<ToolCallSpec> = {
       if (problem)
         out.push({
           pointer,
-          message: `'${where}${pointer.replace(/\//g, '.')}' is not a JSON Schema that compiles (draft 7): ${problem}`,
+          message: `'${where}.${describePointer(pointer)}' is not a JSON Schema that compiles (draft 7): ${problem}`,
           hint: 'fix the schema, e.g. { type: object, required: [city] }',
         });
     };
