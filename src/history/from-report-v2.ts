@@ -113,9 +113,9 @@ function historyProvenance(run: RunLike): HistoryProvenance | undefined {
     candidate_provider: run.candidate_provider ?? null,
     shard: run.shard ?? null,
   };
-  const reasons = notNightly({ ...facts, ...(run.provenance ? { provenance: run.provenance } : {}) });
-  if (reasons.length === 0) return undefined;
-  const p = provenanceOf({ ...facts, ...(run.provenance ? { provenance: run.provenance } : {}) });
+  const stated = { ...facts, ...(run.provenance ? { provenance: run.provenance } : {}) };
+  if (notNightly(stated).length === 0) return undefined;
+  const p = provenanceOf(stated);
   return {
     candidate: p.kind === 'candidate' ? candidateLabel(facts) : null,
     sim: p.sim,

@@ -1,8 +1,8 @@
-import { canonicalJson, compareJson, listJsonChanges } from '../baseline/json-compare.js';
+import { compareJson, listJsonChanges } from '../baseline/json-compare.js';
 import { counts } from '../fold/pass-rates.js';
 import { formatP } from '../stats/format-p.js';
 import { comparePassRates, DEFAULT_ALPHA, type Samples } from '../stats/index.js';
-import type { ToolCall } from '../tools/calls.js';
+import { callKey, describeCall, describeInvalid, type ToolCall } from '../tools/calls.js';
 import type { DriftInput } from './field.js';
 import type { FieldDrift } from './served-change.js';
 import type { ToolUse } from './tool-use.js';
@@ -10,13 +10,6 @@ import type { ToolUse } from './tool-use.js';
 export const TOOL_DRIFT_KINDS = ['tool_trigger_changed', 'tool_call_changed', 'tool_call_invalid'] as const;
 type ToolDriftKind = (typeof TOOL_DRIFT_KINDS)[number];
 type ToolDrift = FieldDrift<ToolDriftKind>;
-
-/** `get_weather({"city":"Paris"})`, short: how a message names a call. */
-export function describeCall(call: Pick<ToolCall, 'name' | 'arguments' | 'parsed'>): string {
-  const args = call.parsed !== null ? canonicalJson(call.parsed) : call.arguments;
-  const chars = Array.from(args);
-  return `${call.name}(${chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : args})`;
-}
 
 const describeCalls = (calls: readonly ToolCall[] | null) =>
   calls && calls.length > 0 ? calls.map(describeCall).join(', ') : 'a text answer';
@@ -45,8 +38,7 @@ function rateMoved(base: Samples, now: Samples, both: boolean): { p: number } | 
 /** The first sample's calls against the baseline's: another tool, or arguments changed by JSON path. */
 function callChanges(was: readonly ToolCall[], now: readonly ToolCall[]): string[] {
   // Parallel calls in another order are the same calls.
-  const key = (c: ToolCall) => `${c.name}\u0000${canonicalJson(c.parsed ?? c.arguments)}`;
-  const sorted = (list: readonly ToolCall[]) => list.map(key).sort().join('\u0001');
+  const sorted = (list: readonly ToolCall[]) => list.map(callKey).sort().join('\u0001');
   if (sorted(was) === sorted(now)) return [];
   const lines: string[] = [];
   const label = (i: number) => (Math.max(was.length, now.length) > 1 ? `call ${i + 1} ` : '');
@@ -67,7 +59,7 @@ function callChanges(was: readonly ToolCall[], now: readonly ToolCall[]): string
 /** The first invalid call of a list, as a message names it. */
 function firstInvalid(calls: readonly ToolCall[] | null): string {
   const bad = calls?.find((c) => !c.valid);
-  return bad ? `${describeCall(bad)}: ${bad.invalid}: ${bad.problem ?? ''}` : 'a call was invalid';
+  return bad ? describeInvalid(bad) : 'a call was invalid';
 }
 
 /**

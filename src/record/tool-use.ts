@@ -1,5 +1,4 @@
-import { canonicalJson } from '../baseline/json-compare.js';
-import type { ToolCall } from '../tools/calls.js';
+import { callKey, type ToolCall } from '../tools/calls.js';
 import type { Fold } from './field.js';
 
 /** How many distinct calls a case entry lists; the rest are counted in `other_calls`. */
@@ -54,7 +53,7 @@ export function toolUse(): Fold<ToolCall[], ToolUse | null> {
         if (calls.every((c) => c.valid)) s.valid++;
         for (const c of calls) {
           const args = c.parsed ?? c.arguments;
-          const key = `${c.name}\u0000${canonicalJson(args)}`;
+          const key = callKey(c);
           const seen = s.calls.get(key);
           if (seen) seen.count++;
           else s.calls.set(key, { name: c.name, arguments: args, count: 1, valid: c.valid });

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../baseline/json-compare.js';
 import { formatAjvErrors } from '../checks/json-schema.js';
 import type { RequestParams } from '../types.js';
 import { draft7Validator } from './draft7.js';
@@ -23,6 +24,23 @@ export interface ToolCall {
 }
 
 /** The functions a request declares, by name, with their parameters schema (undefined: none given). */
+/** `get_weather({"city":"Paris"})`, short: how a message names a call. */
+export function describeCall(call: Pick<ToolCall, 'name' | 'arguments' | 'parsed'>): string {
+  const args = call.parsed !== null ? canonicalJson(call.parsed) : call.arguments;
+  const chars = Array.from(args);
+  return `${call.name}(${chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : args})`;
+}
+
+/** An invalid call and why, as messages say it: `get_weather({}): schema_mismatch: …`. */
+export function describeInvalid(call: ToolCall): string {
+  return `${describeCall(call)}: ${call.invalid}: ${call.problem ?? ''}`;
+}
+
+/** A call's identity: its tool and its arguments (parsed when they parse, key order aside). */
+export function callKey(call: Pick<ToolCall, 'name' | 'arguments' | 'parsed'>): string {
+  return `${call.name}\u0000${canonicalJson(call.parsed ?? call.arguments)}`;
+}
+
 export type DeclaredTools = ReadonlyMap<string, unknown>;
 
 /** The function tools of a request's `tools` (resolved), by name; null when it declares none. */

@@ -1,4 +1,4 @@
-import { describeCall } from '../../record/tool-drift.js';
+import { describeCall } from '../../tools/calls.js';
 import type { CheckDefinition } from '../registry.js';
 
 /** `no_tool_call`: true — the answer calls no tool; a name — it does not call that tool. */

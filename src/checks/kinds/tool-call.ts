@@ -1,4 +1,4 @@
-import { describeCall } from '../../record/tool-drift.js';
+import { describeCall } from '../../tools/calls.js';
 import { draft7Problem } from '../../tools/draft7.js';
 import type { CheckProblem, CheckDefinition } from '../registry.js';
 import { type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';

@@ -1,4 +1,4 @@
-import { describeCall } from '../../record/tool-drift.js';
+import { describeInvalid } from '../../tools/calls.js';
 import type { CheckDefinition } from '../registry.js';
 
 /** `tool_calls_valid`: every call is valid against the request's tools (as the router judges them). */
@@ -24,7 +24,7 @@ export const toolCallsValid: CheckDefinition<true> = {
     return {
       type: 'tool_calls_valid',
       pass: false,
-      message: bad.map((c) => `${describeCall(c)}: ${c.invalid}: ${c.problem ?? ''}`).join('; '),
+      message: bad.map(describeInvalid).join('; '),
     };
   },
 };
