@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { type Candidate, candidateSkips } from '../run/candidate-fit.js';
 import { type PlanOptions, suitesInPlan } from '../run/plan.js';
-import { readCatalogs } from '../service/check-models.js';
+import type { CatalogReader } from '../service/check-models.js';
 import { isAlias } from '../suite/alias.js';
 import type { Config, ServiceConfig, SkippedSuite, Suite } from '../types.js';
 
@@ -96,7 +96,7 @@ export async function planCandidates(
   suites: Suite[],
   plan: PlanOptions,
   config: Config,
-  env: NodeJS.ProcessEnv,
+  readCatalogs: CatalogReader,
 ): Promise<PlannedCandidate[]> {
   // The filtered selection, before any shard: every shard skips the same suites.
   const selection = suitesInPlan(suites, plan.filter ? { filter: plan.filter } : {});
@@ -104,7 +104,7 @@ export async function planCandidates(
     ? [config.services[plan.service]]
     : selection.map((s) => config.services[s.service]);
   const known = [...new Set(services.filter((s): s is ServiceConfig => s !== undefined))];
-  const catalogs = flags.list.some((c) => c.model) ? await readCatalogs(known, env) : new Map<string, null>();
+  const catalogs = flags.list.some((c) => c.model) ? await readCatalogs(known) : new Map<string, null>();
   const planned: PlannedCandidate[] = [];
   const problems: string[] = [];
   for (const candidate of flags.list) {

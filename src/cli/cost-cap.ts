@@ -11,7 +11,7 @@ import {
 import { capPrices, estimateRun } from '../run/estimate-run.js';
 import type { RunMeta } from '../run/meta.js';
 import { type PlanOptions, planCases, suitesInPlan } from '../run/plan.js';
-import { readCatalogs } from '../service/check-models.js';
+import type { CatalogReader } from '../service/check-models.js';
 import type { Config, Prices, ServiceConfig, Suite } from '../types.js';
 
 /** `--max-cost USD`: a positive amount of dollars (`0.5`, `$0.5`), or a usage error. */
@@ -45,7 +45,7 @@ export async function listPrices(
   suites: Suite[],
   plans: readonly PlanOptions[],
   config: Config,
-  env: NodeJS.ProcessEnv,
+  readCatalogs: CatalogReader,
 ): Promise<Prices> {
   const names = new Set<string>();
   for (const plan of plans) {
@@ -59,7 +59,7 @@ export async function listPrices(
     .map((name) => config.services[name])
     .filter((s): s is ServiceConfig => s?.kind === 'router');
   if (routers.length === 0) return {};
-  return pricesFromCatalogs((await readCatalogs(routers, env)).values());
+  return pricesFromCatalogs((await readCatalogs(routers)).values());
 }
 
 /**

@@ -25,6 +25,7 @@ import { createProgress } from './progress.js';
 import { version } from './version.js';
 import { loadReport } from '../report/read.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
+import { type CatalogReader, catalogReader } from '../service/check-models.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -119,9 +120,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // The simulator's code loads only for --sim runs.
   const sim = meta.sim ? await (await import('./sim-setup.js')).simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
+  // Model lists read once for the candidates' fit and a cap's prices, before anything is sent.
+  const catalogs = catalogReader(env);
   // Each candidate runs the suites it belongs to, decided before anything is sent.
   const planned = flags
-    ? await planCandidates(flags, suites, meta.plan, config, env).catch(async (error: unknown) => {
+    ? await planCandidates(flags, suites, meta.plan, config, catalogs).catch(async (error: unknown) => {
         await sim?.simulator.close();
         throw error;
       })
@@ -134,7 +137,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         meta,
         suites,
         config,
-        env,
+        catalogs,
         baselineDir,
       ).catch(async (error: unknown) => {
         await sim?.simulator.close();
@@ -302,11 +305,11 @@ async function capContext(
   meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>,
   suites: Suite[],
   config: Config,
-  env: NodeJS.ProcessEnv,
+  catalogs: CatalogReader,
   baselineDir: string,
 ): Promise<NonNullable<RunSuitesOptions['costCap']>> {
   const plans = planned ? planned.map((p) => p.plan) : [meta.plan];
-  const prices = await listPrices(suites, plans, config, env);
+  const prices = await listPrices(suites, plans, config, catalogs);
   const several = planned !== null && planned.length > 1;
   if (several && !ignoreEstimate)
     await checkCandidatesEstimate({ cap, suites, plans, config, baselineDir, listPrices: prices });

@@ -18,18 +18,25 @@ export function catalogHint(model: string, catalog: readonly CatalogModel[]): st
   return same.length ? `its ${author!.slice(0, -1)} models: ${same.join(', ')}` : null;
 }
 
-/**
- * Reads the model list of every service a candidate may be sent to (`run --model`,
- * `--models`), at once, before anything is sent: what the candidate fits is decided from
- * them (src/run/candidate-fit.ts). A list that cannot be read is null — the id's shape then
- * decides, and a service's first `invalid_model` still stops the run.
- */
-export async function readCatalogs(
+/** The model lists (`GET /models`) of some services, by service name; null for one that cannot be read. */
+export type CatalogReader = (
   services: readonly ServiceConfig[],
-  env: NodeJS.ProcessEnv,
-): Promise<Map<string, CatalogModel[] | null>> {
-  const read = await Promise.all(
-    services.map(async (s) => [s.name, await fetchModelCatalog(s, env[s.api_key_env] ?? null)] as const),
-  );
-  return new Map(read);
+) => Promise<Map<string, CatalogModel[] | null>>;
+
+/**
+ * Reads model lists for one run, each service's at most once: the candidates' fit
+ * (src/run/candidate-fit.ts) and a cost cap's prices ask for the same routers before
+ * anything is sent. A list that cannot be read is null — the id's shape then decides, and a
+ * service's first `invalid_model` still stops the run. The key is read as a run reads it
+ * (trimmed: a key pasted from a file carries a newline).
+ */
+export function catalogReader(env: NodeJS.ProcessEnv): CatalogReader {
+  const lists = new Map<string, Promise<CatalogModel[] | null>>();
+  const listOf = (s: ServiceConfig) => {
+    let list = lists.get(s.name);
+    if (!list) lists.set(s.name, (list = fetchModelCatalog(s, env[s.api_key_env]?.trim() || null)));
+    return list;
+  };
+  return async (services) =>
+    new Map(await Promise.all(services.map(async (s) => [s.name, await listOf(s)] as const)));
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogReader } from '../../src/service/check-models.js';
 import { fetchModelCatalog } from '../../src/service/models.js';
 import type { ServiceConfig } from '../../src/types.js';
 
@@ -56,5 +57,24 @@ describe('fetchModelCatalog', () => {
     reply = answer;
     const slow = { ...service(), timeout_s: 0.2 } as ServiceConfig;
     expect(await fetchModelCatalog(slow, null)).toBeNull();
+  });
+});
+
+describe("catalogReader: one run reads each service's model list once", () => {
+  it('asks each service once however often the candidates and the cost cap ask, with the key trimmed', async () => {
+    seen.length = 0;
+    reply = (_req, res) => res.end(JSON.stringify({ data: [{ id: 'openai/gpt-4o-mini' }] }));
+    const router = { ...service(), name: 'router', api_key_env: 'KEY_A' } as ServiceConfig;
+    const other = { ...service(), name: 'other', api_key_env: 'KEY_B' } as ServiceConfig;
+    const read = catalogReader({ KEY_A: 'sk-or-v1-test-key-aaaa\n', KEY_B: 'sk-or-v1-test-key-bbbb' });
+    const [first, second] = await Promise.all([read([router]), read([router, other])]);
+    const third = await read([other, router]);
+    expect(seen).toEqual([
+      'GET /api/v1/models Bearer sk-or-v1-test-key-aaaa',
+      'GET /api/v1/models Bearer sk-or-v1-test-key-bbbb',
+    ]);
+    for (const map of [first, second, third])
+      expect(map.get('router')).toEqual([{ id: 'openai/gpt-4o-mini', alias_target: null }]);
+    expect(third.get('other')).toEqual(second.get('other'));
   });
 });
