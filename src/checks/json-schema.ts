@@ -1,40 +1,15 @@
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { ajv2020Library } from '../util/lazy.js';
+import { schemaCache } from '../util/schema-cache.js';
 import type { CheckResult } from '../types.js';
 import type { CheckContext } from './registry.js';
 import { extractJson } from './extract-json.js';
 
-/**
- * One Ajv for every suite. `addUsedSchema: false` lets two different schemas share an `$id`;
- * `validateFormats: false` because no format plugin ships: `format` is an annotation only.
- */
-let ajv: Ajv2020 | undefined;
-
-/** Compiled validators by schema JSON text: each distinct schema is compiled once per process. */
-const compiled = new Map<string, ValidateFunction | { error: string }>();
+/** json_schema expectations in ajv's 2020-12 dialect, each schema compiled once (schemaCache). */
+const validatorFor = schemaCache((options) => new (ajv2020Library().Ajv2020)(options));
 
 /** How many Ajv errors a message lists before summarising the rest. */
 const MAX_ERRORS = 3;
-
-function validatorFor(schema: Record<string, unknown>): ValidateFunction | { error: string } {
-  const key = JSON.stringify(schema);
-  let entry = compiled.get(key);
-  if (entry === undefined) {
-    try {
-      ajv ??= new (ajv2020Library().Ajv2020)({
-        allErrors: true,
-        strict: false,
-        addUsedSchema: false,
-        validateFormats: false,
-      });
-      entry = ajv.compile(schema);
-    } catch (error) {
-      entry = { error: error instanceof Error ? error.message : String(error) };
-    }
-    compiled.set(key, entry);
-  }
-  return entry;
-}
 
 /** `/a/0 must be string` — the instance path says where in the JSON value it failed. */
 export function formatAjvErrors(errors: ErrorObject[]): string {
