@@ -26,8 +26,18 @@ function parseRepeat(text: string): number | 'auto' {
 
 /** A flag's whole number ≥ 1, or a usage error naming the flag and what it got. */
 export function positiveInt(flag: string, text: string): number {
+  return wholeNumberAtLeast(1, flag, text);
+}
+
+/** A flag's (or env value's) whole number of at least `min`, or a usage error naming it. */
+export function wholeNumberAtLeast(min: number, flag: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} expects a whole number ≥ 1, got '${text}'`);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`${flag} expects a whole number ≥ ${min}, got '${text}'`);
   return n;
+}
+
+/** An optional whole number ≥ 0 (`sim --latency-ms`, `DRIFTCHECK_SIM_LATENCY_MS`): null when not given. */
+export function wholeNumber(flag: string, text: string | undefined): number | null {
+  return text === undefined ? null : wholeNumberAtLeast(0, flag, text);
 }

@@ -1,6 +1,6 @@
 import { generateSimKey, type Simulator, startSimulator } from '../sim/server.js';
 import type { Config, ServiceConfig, ServiceKind } from '../types.js';
-import { wholeNumber } from './sim.js';
+import { wholeNumber } from './plan-flags.js';
 import { UsageError } from '../errors.js';
 
 export interface SimulatedServices {

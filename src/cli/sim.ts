@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { startSimulator } from '../sim/server.js';
 import type { CliIO } from './io.js';
+import { wholeNumber } from './plan-flags.js';
 
 /** `driftcheck sim`: the embedded simulator of both services, on loopback, until interrupted. */
 export async function simCommand(args: string[], io: CliIO): Promise<number> {
@@ -46,15 +47,6 @@ export async function simCommand(args: string[], io: CliIO): Promise<number> {
   });
   await sim.close();
   return 0;
-}
-
-/** A whole number ≥ 0 given as text (a flag or an environment value named by `flag`), or null when absent. */
-export function wholeNumber(flag: string, text: string | undefined): number | null {
-  if (text === undefined) return null;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`${flag} expects a whole number ≥ 0, got '${text}'`);
-  return n;
 }
 
 /** `--port N`: a TCP port, 1–65535, or 0 (the default) for any free one. */
