@@ -1,10 +1,10 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
 import { gitInfo } from '../history/git.js';
 import { renderTrendPage } from '../history/page/render.js';
-import { MONTH_FILE, readHistory } from '../history/read.js';
+import { readHistory } from '../history/read.js';
 import { readRunForHistory } from '../history/report-input.js';
 import { refusals } from '../fold/provenance.js';
 import { appendRun } from '../history/store.js';
@@ -35,13 +35,13 @@ async function pageCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE);
   const dir = resolve(io.cwd, positionals[0]!);
+  const history = await readHistory(dir);
   // A mistyped folder must not publish an empty page with exit 0 (a green CI step).
-  if (!(await holdsHistory(dir)))
+  if (!history.months)
     throw new FileError(
       dir,
       `not a history folder (it does not exist, or holds no YYYY-MM.jsonl file)\n  → check the path, or add a run first: driftcheck history add ${positionals[0]} REPORT_DIR…`,
     );
-  const history = await readHistory(dir);
   reportProblems(history, io);
   if (history.runs.length === 0)
     io.stderr(
@@ -106,12 +106,6 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
     );
   }
   return 0;
-}
-
-/** Whether a folder exists and holds at least one month file of a history. */
-async function holdsHistory(dir: string): Promise<boolean> {
-  const names = await readdir(dir).catch(() => null);
-  return names?.some((n) => MONTH_FILE.test(n)) ?? false;
 }
 
 async function baselineSource(file: string): Promise<string | null> {

@@ -6,7 +6,7 @@ import { decodeLine, soleOf } from './encode.js';
 import type { History, HistoryProblem, HistoryRun } from './types.js';
 
 /** `2026-11.jsonl`: the files of a history folder. */
-export const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
+const MONTH_FILE = /^\d{4}-\d{2}\.jsonl$/;
 
 /**
  * Reads every month file of a history folder, line by line (streaming; no file is held
@@ -19,10 +19,10 @@ export async function readHistory(dir: string): Promise<History> {
     names = (await readdir(dir)).filter((n) => MONTH_FILE.test(n)).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { runs: [], baselines: [], problems: [] };
+    if (code === 'ENOENT') return { runs: [], baselines: [], problems: [], months: 0 };
     throw new FileError(dir, `cannot read the history folder (${code ?? 'error'})`, { cause: error });
   }
-  const history: History = { runs: [], baselines: [], problems: [] };
+  const history: History = { runs: [], baselines: [], problems: [], months: names.length };
   for (const name of names) await readMonth(join(dir, name), history);
   history.runs.sort((a, b) => cmp(a.started_at, b.started_at) || cmp(a.run_id, b.run_id));
   // A run appended twice (paused, then resumed to the end) counts once, as last appended (the sort is stable).

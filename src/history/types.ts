@@ -103,4 +103,6 @@ export interface History {
   runs: HistoryRun[];
   baselines: BaselineAcceptedInput[];
   problems: HistoryProblem[];
+  /** How many month files readHistory read: 0 for a folder that does not exist or holds none. */
+  months?: number;
 }
