@@ -10,7 +10,15 @@ export type ResponseHeaders = Record<string, string | string[] | undefined>;
  * and body are already redacted; `redacted` says whether a secret was found in them.
  */
 export type Exchanged =
-  | { statusCode: number; headers: ResponseHeaders; redacted: boolean; body: string; tooLarge?: undefined }
+  | {
+      statusCode: number;
+      headers: ResponseHeaders;
+      redacted: boolean;
+      body: string;
+      /** The body parsed, when redaction had to parse it already (redactBody). */
+      json?: { value: unknown };
+      tooLarge?: undefined;
+    }
   | { statusCode: number; headers: ResponseHeaders; redacted: boolean; body?: undefined; tooLarge: number };
 
 /** The exchange took longer than its time-out, headers and body together. */
@@ -89,7 +97,13 @@ export async function exchange(
     const read = await readCapped(response.body, options.maxBodyBytes);
     if (typeof read !== 'string') return { statusCode, headers, redacted, tooLarge: read };
     const body = redactBody(options.redactor, read);
-    return { statusCode, headers, redacted: redacted || body.redacted, body: body.text };
+    return {
+      statusCode,
+      headers,
+      redacted: redacted || body.redacted,
+      body: body.text,
+      ...(body.json ? { json: body.json } : {}),
+    };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timedOut) throw new ExchangeTimeout(options.timeoutMs);

@@ -47,14 +47,18 @@ const HIDING_ESCAPE = /\\[u/]/;
  * A response body as read from the wire, with every secret replaced: the raw text, and the
  * JSON it parses to when escapes could hide a secret from the raw scan (then the body
  * becomes that JSON re-written plainly, so what is parsed downstream holds no secret either).
+ * `json` is that parse when it found nothing hidden, so the reader need not parse again.
  */
-export function redactBody(redactor: Redactor, text: string): { text: string; redacted: boolean } {
+export function redactBody(
+  redactor: Redactor,
+  text: string,
+): { text: string; redacted: boolean; json?: { value: unknown } } {
   const raw = redactor.redact(text);
   if (!redactor.active || !HIDING_ESCAPE.test(raw.text)) return raw;
   const value = parseJson(raw.text);
   if (value === undefined) return raw;
   const plain = redactor.redact(JSON.stringify(value));
-  return plain.redacted ? plain : raw;
+  return plain.redacted ? plain : { ...raw, json: { value } };
 }
 
 type HeaderValues = Record<string, string | string[] | undefined>;

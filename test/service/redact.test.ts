@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/service/redact.js';
+import { createRedactor, redactBody } from '../../src/service/redact.js';
 import { directKey, routerKey } from './helpers.js';
 
 describe('createRedactor', () => {
@@ -41,5 +41,27 @@ describe('createRedactor', () => {
     expect(redactor.active).toBe(false);
     expect(redactor.redact('short').redacted).toBe(false);
     expect(createRedactor([routerKey]).active).toBe(true);
+  });
+});
+
+describe('redactBody', () => {
+  const redactor = createRedactor([routerKey]);
+  it('hands back the JSON it had to parse when escapes hid nothing, so the reader does not parse twice', () => {
+    const out = redactBody(redactor, '{"content":"caf\\u00e9"}');
+    expect(out).toEqual({
+      text: '{"content":"caf\\u00e9"}',
+      redacted: false,
+      json: { value: { content: 'café' } },
+    });
+  });
+  it('never hands back a parse that holds a secret spelled in escapes: the body is rewritten and read again', () => {
+    const hidden = JSON.stringify({ content: routerKey }).replace(
+      routerKey[0]!,
+      `\\u00${routerKey.charCodeAt(0).toString(16)}`,
+    );
+    const out = redactBody(redactor, hidden);
+    expect(out.redacted).toBe(true);
+    expect(out.json).toBeUndefined();
+    expect(out.text).not.toContain(routerKey.slice(1, 13));
   });
 });
