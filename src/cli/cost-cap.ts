@@ -13,6 +13,7 @@ import type { RunMeta } from '../run/meta.js';
 import { type PlanOptions, planCases, suitesInPlan } from '../run/plan.js';
 import type { CatalogReader } from '../service/check-models.js';
 import type { Config, Prices, ServiceConfig, Suite } from '../types.js';
+import { readBaseline } from '../baseline/store.js';
 
 /** `--max-cost USD`: a positive amount of dollars (`0.5`, `$0.5`), or a usage error. */
 export function parseMaxCost(text: string): number {
@@ -77,7 +78,7 @@ export async function checkCandidatesEstimate(options: {
   const estimate = await estimateRun({
     cases: options.plans.flatMap((plan) => planCases(options.suites, plan)),
     config: options.config,
-    baselineDir: options.baselineDir,
+    baseline: (suite) => readBaseline(options.baselineDir, suite),
     prices: capPrices(options.config, options.listPrices),
   });
   const over = overCapMessage(estimate, options.cap, {

@@ -1,16 +1,17 @@
-import { caseOf, readBaseline } from '../baseline/store.js';
+import { caseOf } from '../baseline/store.js';
 import type { Baseline, Config, Prices } from '../types.js';
 import { type CostEstimate, estimateCost } from './cost-estimate.js';
 import type { PlannedCaseGroup } from './plan.js';
 
 /**
- * Estimates what sending these cases costs (estimateCost), reading each suite's baseline
- * for what its answers cost last time. Only a run with a cost cap reads them for this.
+ * Estimates what sending these cases costs (estimateCost), from each suite's baseline: what
+ * its answers cost last time. Only a run with a cost cap asks for them for this.
  */
 export async function estimateRun(options: {
   cases: readonly PlannedCaseGroup[];
   config: Config;
-  baselineDir: string;
+  /** A suite's baseline (the run passes the ones it has just read; once each suite). */
+  baseline: (suite: string) => Promise<Baseline | null>;
   /** The config's `prices:` over the router's list. */
   prices: Prices;
   samplesLeft?: (group: PlannedCaseGroup) => number;
@@ -18,7 +19,7 @@ export async function estimateRun(options: {
   const baselines = new Map<string, Baseline | null>();
   for (const group of options.cases) {
     const suite = group.suite.suite;
-    if (!baselines.has(suite)) baselines.set(suite, await readBaseline(options.baselineDir, suite));
+    if (!baselines.has(suite)) baselines.set(suite, await options.baseline(suite));
   }
   return estimateCost({
     cases: options.cases,

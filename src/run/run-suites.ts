@@ -20,6 +20,7 @@ import { openReport } from '../report/read.js';
 import { openClients } from '../service/setup.js';
 import { type HeldLock, lockFolder } from '../util/lock.js';
 import type {
+  Baseline,
   BaselineCase,
   CompletionRequest,
   Config,
@@ -155,15 +156,20 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const used = new Set(cases.map((c) => c.suite));
   const plannedSuites = options.suites.filter((s) => used.has(s));
   const services = checkServices(cases, options.config, meta.plan.service);
-  // Read before the first request, one at a time: a corrupt baseline is an input error that costs nothing.
-  for (const s of plannedSuites) await readBaseline(options.baselineDir, s.suite);
   const capped = options.costCap ?? null;
+  // Read before the first request, one at a time: a corrupt baseline is an input error that
+  // costs nothing. A capped run keeps what it read for its estimate (else each is let go).
+  const checked = new Map<string, Baseline | null>();
+  for (const s of plannedSuites) {
+    const baseline = await readBaseline(options.baselineDir, s.suite);
+    if (capped) checked.set(s.suite, baseline);
+  }
   const prices = capped ? capPrices(options.config, capped.listPrices) : {};
   const estimate = (samplesLeft?: (group: PlannedCaseGroup) => number) =>
     estimateRun({
       cases,
       config: options.config,
-      baselineDir: options.baselineDir,
+      baseline: async (suite) => checked.get(suite) ?? null,
       prices,
       ...(samplesLeft ? { samplesLeft } : {}),
     });
