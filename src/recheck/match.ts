@@ -22,6 +22,8 @@ export interface RecheckedCase {
   /** What today's case would send: what its checks see as the request. */
   request: CheckRequest;
   asked: PlanCase;
+  /** Today's baseline answer is the one the run's equivalence judges compared with (by digest). */
+  sameBaseline: boolean;
 }
 
 export interface RecheckPlan {
@@ -62,7 +64,13 @@ export function matchStored(
       // The stored samples are folded as the run planned them (a repeat, or sampled adaptively).
       c.repeat = was.repeat;
       const group = byCase.get(key)!;
-      rechecked.set(key, { expect: group.case.expect, request: plannedRequest(group), asked: was });
+      rechecked.set(key, {
+        expect: group.case.expect,
+        request: plannedRequest(group),
+        asked: was,
+        // Today's plan record holds today's digest: compared once a case, not once a sample.
+        sameBaseline: was.judge_baseline !== undefined && was.judge_baseline === c.judge_baseline,
+      });
     }
   }
   const dropped = [...stored.answered].filter((key) => !byCase.has(key));

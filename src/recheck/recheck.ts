@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baselineReader } from '../baseline/cache.js';
-import { judgeBaselineDigest } from '../checks/judge.js';
 import { usesBaseline } from '../checks/run.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
@@ -91,17 +90,14 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
       const key = caseKey(record.suite, record.case);
       const todays = matched.rechecked.get(key);
       if (!todays) continue;
-      const today = baselineContent(record.suite, record.case);
       const sample = recheckSample(
         record,
         todays.expect,
         {
           runId: stored.record.id,
           asked: todays.asked.judges ?? null,
-          baselineContent: today,
-          sameBaseline:
-            todays.asked.judge_baseline !== undefined &&
-            todays.asked.judge_baseline === judgeBaselineDigest(today),
+          baselineContent: baselineContent(record.suite, record.case),
+          sameBaseline: todays.sameBaseline,
         },
         { request: todays.request, baseline: baselines.heldCase(record.suite, record.case) },
       );

@@ -190,6 +190,17 @@ describe("matchStored: today's plan against the stored run", () => {
     );
   });
 
+  it("says once per case whether today's baseline answer is the one the run's equivalence judge compared with", () => {
+    const suite = SUITE(
+      CASE('same', 'Q?', 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }'),
+    );
+    const run = planRecords(planCases([suite]), () => 'the answer then');
+    const answers = stored(run, ['refunds/same']);
+    const now = (text: string) => matchStored(planCases([suite]), answers, () => text);
+    expect(now('the answer then').rechecked.get('refunds/same')?.sameBaseline).toBe(true);
+    expect(now('a new answer accepted since').rechecked.get('refunds/same')?.sameBaseline).toBe(false);
+  });
+
   it("the plan records each case's judges, and a digest of the baseline answer equivalence judges compare with", () => {
     const suite = SUITE(
       CASE('rubric', 'Q?', `judge: { model: openai/gpt-4o-mini, rubric: 'must say "x"' }`) +
