@@ -121,7 +121,12 @@ describe('history store', () => {
   });
 
   it('reads a missing folder as an empty history, and refuses a non-ISO start time', async () => {
-    expect(await readHistory(join(dir, 'none'))).toEqual({ runs: [], baselines: [], problems: [], months: 0 });
+    expect(await readHistory(join(dir, 'none'))).toEqual({
+      runs: [],
+      baselines: [],
+      problems: [],
+      months: 0,
+    });
     expect(() => monthFile('yesterday')).toThrow(/not an ISO date-time/);
   });
 
