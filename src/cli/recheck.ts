@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
-import { readJournalHead } from '../journal/read.js';
-import { recheckRun } from '../recheck/recheck.js';
+import { readStored, recheckRun } from '../recheck/recheck.js';
 import { storedSelection } from '../recheck/selection.js';
 import { countOf } from '../report/numbers.js';
 import { loadSuites } from '../suite/load.js';
@@ -11,7 +10,6 @@ import { type CliIO, warnTo } from './io.js';
 import { journalReporters, parseReporters, publishSummary } from './outputs.js';
 import { projectPaths } from './project.js';
 import { version } from './version.js';
-import { isLegacyJournal } from '../journal/legacy.js';
 
 /** Items of a not-run or dropped list printed before the rest are counted (the report lists them all). */
 const LISTED = 20;
@@ -53,18 +51,8 @@ export async function recheckCommand(args: string[], io: CliIO): Promise<number>
   const baselineDir = project.dir(values['baseline-dir'], 'baselines');
   const reporters = parseReporters(values.reporter);
 
-  if (await isLegacyJournal(journal))
-    throw new FileError(
-      journal,
-      "a journal of driftcheck 0.1, which records no plan to match today's suites with\n  → run the suites again (`driftcheck run`)",
-    );
-  const head = await readJournalHead(journal);
-  if (!head.run)
-    throw new FileError(
-      journal,
-      'no run record: not a journal a driftcheck run wrote\n  → pass a run folder under reports/ (one with run.json beside results.jsonl)',
-    );
-  const stored = await storedSelection(sourceDir, head.run, head.plans);
+  const journalRead = await readStored(journal);
+  const stored = await storedSelection(sourceDir, journalRead.record, [...journalRead.run.plans.values()]);
   const selection = paths.length ? { ...stored, paths } : stored;
   // No model catalog is fetched for hints: a recheck sends nothing, not even GET /models.
   const suites = await loadSuites(
@@ -77,6 +65,7 @@ export async function recheckCommand(args: string[], io: CliIO): Promise<number>
   );
   const result = await recheckRun({
     sourceDir,
+    stored: journalRead,
     suites,
     selection,
     reportDir,

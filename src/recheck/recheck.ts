@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baselineReader } from '../baseline/cache.js';
 import { usesBaseline } from '../checks/run.js';
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { readJournal } from '../journal/read.js';
 import {
@@ -24,6 +24,8 @@ import { recheckSample } from './sample.js';
 export interface RecheckOptions {
   /** The stored run's folder (its journal is read, never written). */
   sourceDir: string;
+  /** Its journal's first read (readStored): the caller needs its head to load today's suites. */
+  stored: StoredJournal;
   /** Today's suites, loaded by the caller from `selection.paths` (or the paths given). */
   suites: Suite[];
   /** How today's suites are planned: the stored run's selection (storedSelection). */
@@ -61,7 +63,7 @@ export interface RecheckResult {
  */
 export async function recheckRun(options: RecheckOptions): Promise<RecheckResult> {
   const sourceJournal = join(options.sourceDir, 'results.jsonl');
-  const stored = await readStored(sourceJournal);
+  const { stored } = options;
   const today = planCases(options.suites, options.selection.plan);
   const nothing = today.length === 0 ? emptySelection(options.suites, options.selection.plan) : null;
   if (nothing) throw new UsageError(nothing);
@@ -126,14 +128,34 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
   };
 }
 
-/** The stored run's head and which of its cases have answers: the journal's first read. */
-async function readStored(file: string): Promise<{ record: RunRecord; run: StoredRun; skipped: number[] }> {
+/** A stored run's journal as its first read found it. */
+export interface StoredJournal {
+  record: RunRecord;
+  run: StoredRun;
+  /** Lines that were not records (damaged or foreign), passed over. */
+  skipped: number[];
+}
+
+/**
+ * The stored run's head and which of its cases have answers: the journal's first read (the
+ * second streams its samples through today's checks). Refuses a journal of driftcheck 0.1
+ * (no plan to match today's suites with) and one with no run record.
+ */
+export async function readStored(file: string): Promise<StoredJournal> {
   let record: RunRecord | null = null;
   const plans = new Map<string, PlanRecord>();
   const answered = new Set<string>();
   let ended = false;
+  let first = true;
   const stats = { skipped: [] as number[] };
   for await (const r of readJournal(file, stats)) {
+    // 0.1's journal holds sample lines only: its first record is a sample.
+    if (first && r.type === undefined)
+      throw new FileError(
+        file,
+        "a journal of driftcheck 0.1, which records no plan to match today's suites with\n  → run the suites again (`driftcheck run`)",
+      );
+    first = false;
     if (r.type === 'run') record ??= r;
     else if (r.type === 'plan') plans.set(r.suite, mergePlan(plans.get(r.suite), r));
     else if (r.type === 'end') ended = r.stop === null;
@@ -143,8 +165,9 @@ async function readStored(file: string): Promise<{ record: RunRecord; run: Store
     }
   }
   if (!record)
-    throw new UsageError(
-      `${file}: no run record: not a journal driftcheck wrote\n  → pass a run folder under reports/`,
+    throw new FileError(
+      file,
+      'no run record: not a journal a driftcheck run wrote\n  → pass a run folder under reports/ (one with run.json beside results.jsonl)',
     );
   return { record, run: { id: record.id, plans, answered, stopped: !ended }, skipped: stats.skipped };
 }

@@ -253,6 +253,28 @@ describe("driftcheck recheck: today's checks on a run's stored answers, sending 
     expect(counter.count()).toBe(0);
   });
 
+  it("refuses a journal it cannot match with today's suites, naming it: driftcheck 0.1's, and one with no run record (exit 2)", async () => {
+    const legacy = join(project.dir, 'reports/v01');
+    await cp(join(import.meta.dirname, '../fixtures/v01/run'), legacy, { recursive: true });
+    const old = await cli(['recheck', 'reports/v01']);
+    expect(old.code, old.stderr).toBe(2);
+    expect(old.stderr).toContain('reports/v01/results.jsonl');
+    expect(old.stderr).toMatch(/a journal of driftcheck 0\.1, which records no plan/);
+
+    const headless = join(project.dir, 'reports/headless');
+    await cp(sourceDir, headless, { recursive: true });
+    const file = join(headless, 'results.jsonl');
+    const kept = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((line) => line && JSON.parse(line).type !== 'run');
+    await writeFile(file, `${kept.join('\n')}\n`);
+    const none = await cli(['recheck', 'reports/headless']);
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr).toContain('reports/headless/results.jsonl');
+    expect(none.stderr).toMatch(/no run record/);
+    expect(counter.count()).toBe(0);
+  });
+
   it('answers --help with exit 0 and examples', async () => {
     const help = await cli(['recheck', '--help']);
     expect(help.code).toBe(0);
