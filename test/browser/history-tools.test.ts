@@ -104,7 +104,6 @@ describe.skipIf(!available && !inCI)('the trend page plots tool-call rates (CLI 
     expect(await page.locator('#detail li .tools').allTextContents()).toEqual(
       [...refund].reverse().map((tu) => `tools: ${toolText(tu)}`),
     );
-    await page.screenshot({ path: '/tmp/driftcheck-trend-tools.png', fullPage: true });
 
     // A case with tools that answered in text: called 0 %, and no valid-call rate to plot.
     await openCase('tools-demo/opening-hours');
