@@ -8,11 +8,19 @@
  * - case (no `t`), right after its run's line (a run is appended in one write, so they stay
  *   together): `{"s":suite,"c":case,"st"?:status,"n":samples,"k":passes,"ek"?:error kinds,
  *   "dk"?:drift kinds,"m"?:model,"pv"?:provider,"tk"?:[prompt,completion(,total)],"usd"?:cost,
- *   "ms"?:[latency p50,p95]}`. Status is `p` pass · `f` fail · `e` error · `n` not run;
+ *   "ms"?:[latency p50,p95],"tu"?:[answered,triggered,valid]}`. Status is `p` pass · `f` fail · `e` error · `n` not run;
  *   left out when it is the implied one (pass when every sample passed, else fail).
  *   `m`/`pv` are left out when they equal the suite's only model/provider in the run line
  *   (absent means that one, or none; `null` means none despite it); total tokens only when not prompt + completion.
+ *   `tu`, tool-call counts (HistoryToolCounts), only for a case with tools: a history of
+ *   tool-less suites is as large as before.
  * - `{"t":"baseline_accepted","v":1,"suite","source_run","at"}`
+ *
+ * Versioning: every reader ignores keys it does not know and reads a missing optional key
+ * as "none", so a key added to a line (as `tu` was) keeps FORMAT_VERSION: an older
+ * driftcheck reads a newer line without it, and lines written before it read as cases
+ * without tools. The version changes only when an existing key changes meaning or a
+ * required key is added; a reader then skips the lines of a version it does not know.
  */
 import type {
   BaselineAcceptedInput,
@@ -21,6 +29,7 @@ import type {
   HistoryCaseStatus,
   HistoryRunInput,
   HistorySuiteInput,
+  HistoryToolCounts,
 } from './types.js';
 
 export const FORMAT_VERSION = 1;
@@ -112,6 +121,7 @@ function encodeCase(c: HistoryCaseInput, sole: Sole | undefined): Record<string,
   }
   if (c.cost !== null) line.usd = round(c.cost, 8);
   if (c.latency_p50_ms !== null || c.latency_p95_ms !== null) line.ms = [c.latency_p50_ms, c.latency_p95_ms];
+  if (c.tools) line.tu = [c.tools.answered, c.tools.triggered, c.tools.valid];
   return line;
 }
 
@@ -215,8 +225,20 @@ function decodeCase(v: Record<string, unknown>): DecodedLine {
       cost: typeof v.usd === 'number' ? v.usd : null,
       latency_p50_ms: ms?.[0] ?? null,
       latency_p95_ms: ms?.[1] ?? null,
+      tools: toolCounts(v.tu, samples),
     }),
   };
+}
+
+/**
+ * A case line's `tu`, read leniently as the other optional keys are: absent (a line written
+ * before tool counts, or a case without tools) or inconsistent counts read as no tools.
+ */
+function toolCounts(v: unknown, samples: number): HistoryToolCounts | null {
+  if (!Array.isArray(v) || v.length !== 3 || !v.every(count)) return null;
+  const [answered, triggered, valid] = v as [number, number, number];
+  if (answered > samples || triggered > answered || valid > triggered) return null;
+  return { answered, triggered, valid };
 }
 
 /** The sole model/provider per suite of a decoded run, for case lines that left them out. */

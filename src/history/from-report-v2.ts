@@ -44,6 +44,8 @@ export interface ReportV2Like {
       with_usage: number;
       latency_ms: { p50: number; p95: number } | null;
     };
+    /** Absent in reports written before tool calls were recorded; null for a case without tools. */
+    tool_use?: { answered: number; triggered: number; valid: number } | null;
   }[];
 }
 
@@ -79,6 +81,10 @@ export function historyCase(c: ReportV2Like['cases'][number]): HistoryCaseInput 
     cost: c.stats.cost,
     latency_p50_ms: c.stats.latency_ms?.p50 ?? null,
     latency_p95_ms: c.stats.latency_ms?.p95 ?? null,
+    // The counts only: the rates follow from them, and the distinct calls stay in the report.
+    tools: c.tool_use
+      ? { answered: c.tool_use.answered, triggered: c.tool_use.triggered, valid: c.tool_use.valid }
+      : null,
   };
 }
 

@@ -76,6 +76,8 @@ function aggregate(samples: CaseResult[], failingRate: boolean): HistoryCaseInpu
     cost: costs.length === 0 ? null : sum(costs),
     latency_p50_ms: nearestRank(latencies, 0.5),
     latency_p95_ms: nearestRank(latencies, 0.95),
+    // driftcheck 0.1 sent no tools.
+    tools: null,
   };
 }
 

@@ -33,6 +33,20 @@ export interface HistoryCaseInput {
   cost: number | null;
   latency_p50_ms: number | null;
   latency_p95_ms: number | null;
+  /** Tool-call counts, for a case whose requests declared tools or whose answers made calls; null otherwise. */
+  tools: HistoryToolCounts | null;
+}
+
+/**
+ * A case's tool calls over one night, as counts a reader can test (not only rates):
+ * `answered` samples that asked with tools (or made calls), `triggered` of them finished
+ * with tool calls, `valid` of those made only valid calls. Trigger rate = triggered ÷
+ * answered; valid-call rate = valid ÷ triggered (none when nothing triggered).
+ */
+export interface HistoryToolCounts {
+  answered: number;
+  triggered: number;
+  valid: number;
 }
 
 export interface HistorySuiteInput {

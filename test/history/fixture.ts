@@ -30,6 +30,7 @@ export function makeCase(name: string, overrides: Partial<HistoryCaseInput> = {}
     cost: 0.00123,
     latency_p50_ms: 812,
     latency_p95_ms: 1490,
+    tools: null,
     ...overrides,
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { fromReportV1, type ReportV1Like } from '../../src/history/from-report.js';
+import { historyCase, type ReportV2Like } from '../../src/history/from-report-v2.js';
 import { nearestRank } from '../../src/stats/nearest-rank.js';
 import type { Drift, SampleResult } from '../../src/types.js';
 import { sampleResult } from '../helpers/results.js';
@@ -79,6 +81,7 @@ describe('fromReportV1', () => {
         cost: 1.5,
         latency_p50_ms: 200,
         latency_p95_ms: 400,
+        tools: null,
       },
       expect.objectContaining({
         case: 'paused',
@@ -111,5 +114,36 @@ describe('fromReportV1', () => {
     [[5, 1, 3, 2, 4], 0.95, 5],
   ])('nearestRank(%o, %f) = %o', (xs, q, want) => {
     expect(nearestRank(xs, q)).toBe(want);
+  });
+});
+
+describe('historyCase (schema 2 and later)', () => {
+  const report = JSON.parse(
+    readFileSync(new URL('../fixtures/history/report-v2.json', import.meta.url), 'utf8'),
+  ) as ReportV2Like;
+  const entry = report.cases[0]!;
+
+  it("keeps a tool case's answered, triggered and valid counts, not the calls", () => {
+    const toolUse = {
+      answered: 10,
+      triggered: 9,
+      valid: 7,
+      trigger_rate: 0.9,
+      valid_rate: 0.7778,
+      first: [],
+      distinct: [{ name: 'create_refund', arguments: { order_id: 'A-1' }, count: 9, valid: true }],
+      other_calls: 0,
+    };
+    expect(historyCase({ ...entry, tool_use: toolUse }).tools).toEqual({
+      answered: 10,
+      triggered: 9,
+      valid: 7,
+    });
+  });
+
+  it('has no tool counts for a case without tools, nor for a report written before tool calls were recorded', () => {
+    expect(historyCase({ ...entry, tool_use: null }).tools).toBeNull();
+    expect(entry).not.toHaveProperty('tool_use');
+    expect(historyCase(entry).tools).toBeNull();
   });
 });

@@ -47,6 +47,8 @@ describe('readRunForHistory', () => {
         cost: 0.0021,
         latency_p50_ms: 800,
         latency_p95_ms: 1900,
+        // A schema-2 report predates recorded tool calls: no counts.
+        tools: null,
       },
       expect.objectContaining({ case: 'greeting', status: 'pass', passes: 10, provider: null, tokens: null }),
     ]);

@@ -63,6 +63,53 @@ describe('history store', () => {
     });
   });
 
+  it('keeps tool-call counts for a tool case as "tu", and nothing for a case without tools', async () => {
+    const tools = makeCase('refund', {
+      passes: 7,
+      status: 'fail',
+      tools: { answered: 10, triggered: 9, valid: 7 },
+    });
+    const text = encodeRun(makeRun(0), [tools, makeCase('plain')]);
+    const [head, toolLine, plainLine] = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(toolLine.tu).toEqual([10, 9, 7]);
+    expect(plainLine).not.toHaveProperty('tu');
+    // An added key every reader may ignore: the line format's version stays.
+    expect(head.v).toBe(1);
+    await appendRun(dir, makeRun(0), [tools, makeCase('plain')]);
+    const history = await readHistory(dir);
+    expect(history.problems).toEqual([]);
+    expect(history.runs[0]!.cases.map((c) => c.tools)).toEqual([
+      { answered: 10, triggered: 9, valid: 7 },
+      null,
+    ]);
+  });
+
+  it('reads a case line written before tool counts as a case without tools, and inconsistent counts as none', async () => {
+    const run = encodeRun(makeRun(0), []);
+    const lines = [
+      // As driftcheck wrote a case before it kept tool counts.
+      '{"s":"support","c":"old","n":10,"k":10,"tk":[1200,310],"usd":0.00123,"ms":[812,1490]}',
+      '{"s":"support","c":"more-answered-than-sent","n":2,"k":2,"tu":[3,1,1]}',
+      '{"s":"support","c":"more-valid-than-called","n":2,"k":2,"tu":[2,1,2]}',
+      '{"s":"support","c":"not-counts","n":2,"k":2,"tu":[2,"1",1]}',
+      '{"s":"support","c":"zero-called","n":2,"k":2,"tu":[2,0,0]}',
+    ];
+    await appendFile(join(dir, '2026-11.jsonl'), `${run}${lines.join('\n')}\n`);
+    const history = await readHistory(dir);
+    expect(history.problems).toEqual([]);
+    expect(history.runs[0]!.cases.map((c) => [c.case, c.tools])).toEqual([
+      ['old', null],
+      ['more-answered-than-sent', null],
+      ['more-valid-than-called', null],
+      ['not-counts', null],
+      ['zero-called', { answered: 2, triggered: 0, valid: 0 }],
+    ]);
+    expect(history.runs[0]!.cases[0]).toEqual(makeCase('old'));
+  });
+
   it('adds the same run twice at once as one run: the look and the append happen under the lock', async () => {
     const results = await Promise.all([1, 2, 3].map(() => appendRun(dir, makeRun(0), [makeCase('a')])));
     expect(results.map((r) => r.added).sort()).toEqual([false, false, true]);

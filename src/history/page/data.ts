@@ -1,7 +1,7 @@
 import { nearestRank } from '../../stats/nearest-rank.js';
 import { nightsByCase } from '../nights.js';
 import { trendStateOf } from '../trends.js';
-import type { History, HistoryCaseStatus, HistoryRun } from '../types.js';
+import type { History, HistoryCaseStatus, HistoryRun, HistoryToolCounts } from '../types.js';
 import { runEvents, suiteEvents, type TimelineEvent } from './events.js';
 
 /**
@@ -42,8 +42,16 @@ export interface SuiteSeries {
   /** Median of the cases' p50 latency, and the 95th percentile of their p95. */
   p50: (number | null)[];
   p95: (number | null)[];
+  /**
+   * Per night, tool-call counts summed over the suite's cases with tools:
+   * [answered, triggered, valid] (null when none ran); absent when no case ever had tools.
+   */
+  tools?: (ToolCounts | null)[];
   events: TimelineEvent[];
 }
+
+/** [answered, triggered, valid]: see HistoryToolCounts. */
+export type ToolCounts = [number, number, number];
 
 export interface CasePage {
   id: string;
@@ -54,6 +62,8 @@ export interface CasePage {
   samples: number;
   /** Nights whose counts `passes` cannot hold: night → [passes, samples]. */
   other?: Record<number, [number, number]>;
+  /** Tool-call counts by night, for the nights the case had tools; absent for a case that never did. */
+  tools?: Record<number, ToolCounts>;
   /** Night the current failing streak began (null when passing now). */
   failing_since: number | null;
   /** Pass ↔ fail/error changes between nights that ran: how flaky the case is. */
@@ -82,9 +92,11 @@ export function trendPageData(history: History, link: string): TrendPage {
     const passes = Array<string>(width).fill('.');
     const samples = usualSamples(nights.map((n) => n.entry.samples));
     const other: Record<number, [number, number]> = {};
+    const tools: Record<number, ToolCounts> = {};
     for (const { run, entry } of nights) {
       const i = index.get(run)!;
       status[i] = STATUS_CHAR[entry.status];
+      if (entry.tools) tools[i] = toolCounts(entry.tools);
       if (entry.samples === 0) continue;
       const digit = entry.samples === samples ? COUNT_DIGITS[entry.passes] : undefined;
       passes[i] = digit ?? '~';
@@ -98,6 +110,7 @@ export function trendPageData(history: History, link: string): TrendPage {
       passes: passes.join(''),
       samples,
       ...(Object.keys(other).length ? { other } : {}),
+      ...(Object.keys(tools).length ? { tools } : {}),
       failing_since: failingSince(status),
       flips: flips(status),
       trend: trend
@@ -189,6 +202,8 @@ function flips(status: string[]): number {
   return count;
 }
 
+const toolCounts = (t: HistoryToolCounts): ToolCounts => [t.answered, t.triggered, t.valid];
+
 function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, 'events'> {
   const out: Omit<SuiteSeries, 'events'> = {
     suite,
@@ -199,6 +214,7 @@ function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, '
     p50: [],
     p95: [],
   };
+  const tools: (ToolCounts | null)[] = [];
   for (const run of runs) {
     const cases = run.cases.filter((c) => c.suite === suite);
     const present = run.suites.some((s) => s.suite === suite) || cases.length > 0;
@@ -213,6 +229,16 @@ function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, '
     out.tokens.push(tokens.length > 0 ? tokens.reduce((n, c) => n + c.tokens!.total, 0) : null);
     out.p50.push(nearestRank(p50s, 0.5));
     out.p95.push(nearestRank(p95s, 0.95));
+    // Truthy, not !== null: a library caller's case written before `tools` existed has none.
+    const withTools = cases.filter((c) => c.tools);
+    tools.push(
+      withTools.length === 0
+        ? null
+        : withTools.reduce<ToolCounts>(
+            (sum, c) => [sum[0] + c.tools!.answered, sum[1] + c.tools!.triggered, sum[2] + c.tools!.valid],
+            [0, 0, 0],
+          ),
+    );
   }
-  return out;
+  return tools.some((t) => t !== null) ? { ...out, tools } : out;
 }

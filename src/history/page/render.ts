@@ -18,7 +18,7 @@ export interface TrendPageOptions {
 /**
  * The trend page: one self-contained file (no network, no external file, the same CSP as
  * report.html), so it works from file:// and on GitHub Pages. Plain SVG and one canvas, no
- * chart library: the charts are four line series with marks, which take less script than
+ * chart library: the charts are a few line series with marks, which take less script than
  * any library's setup, and the heat map needs a canvas either way.
  */
 export function renderTrendPage(history: History, options: TrendPageOptions = {}): string {

@@ -1,4 +1,5 @@
 import { COUNT_DIGITS } from './data.js';
+import { CHART_SCRIPT } from './script-chart.js';
 
 /**
  * The trend page's only script, inlined and allowed by its CSP hash. Charts are SVG built
@@ -16,18 +17,12 @@ const PAGE = 100;
 let shown = 0;
 let matched = [];
 const $ = (id) => document.getElementById(id);
-const SVG = 'http://www.w3.org/2000/svg';
 const STATUS = { p: 'pass', f: 'fail', e: 'error', n: 'not run', '.': 'absent' };
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
-}
-function svg(tag, attrs) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   return e;
 }
 const DIGITS = ${JSON.stringify(COUNT_DIGITS)};
@@ -42,75 +37,11 @@ function countOf(c, i) {
   return ch === '~' ? c.other[i] : [DIGITS.indexOf(ch), c.samples];
 }
 const countText = (k) => (k ? k[0] + '/' + k[1] : 'no sample');
-// 1, 2, 2.5 or 5 times a power of ten, at or above x: an axis whose values read at a glance.
-function niceTop(x) {
-  if (!(x > 0)) return 1;
-  const p = Math.pow(10, Math.floor(Math.log10(x)));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= x * 0.9999) return m * p;
-  return 10 * p;
-}
-
-function line(values, cls, top) {
-  const g = svg('g', {});
-  let points = [];
-  const flush = () => {
-    if (points.length === 1) points.push(points[0].replace(/^[^,]+/, (x) => String(+x + 0.5)));
-    if (points.length) g.appendChild(svg('polyline', { class: cls, points: points.join(' ') }));
-    points = [];
-  };
-  values.forEach((v, i) => {
-    if (v === null) return flush();
-    points.push((i + 0.5) + ',' + yOf(v, top).toFixed(2));
-  });
-  flush();
-  return g;
-}
-
-const yOf = (v, top) => 99 - (98 * v) / top;
-// A line chart with its axes: values at the top, middle and zero of the y axis, the first,
-// middle and last night under it, and the night under the pointer read out in the caption.
-function chart(title, series, events, fmt, at, fixedTop) {
-  const fig = el('figure', 'chart-box');
-  const caption = el('figcaption');
-  let last = N - 1;
-  while (last > 0 && series[0][last] === null) last--;
-  const latest = 'latest ' + at(last);
-  const readout = el('span', 'readout', latest);
-  caption.append(el('span', null, title), readout);
-  const top = fixedTop || niceTop(Math.max(0, ...series.flat().filter((v) => v !== null)));
-  const box = svg('svg', { class: 'chart', viewBox: '0 0 ' + Math.max(1, N) + ' 100', preserveAspectRatio: 'none', role: 'img' });
-  box.appendChild(svg('title', {})).textContent = title;
-  for (const y of [1, 50, 99]) box.appendChild(svg('line', { class: 'grid', x1: 0, x2: Math.max(1, N), y1: y, y2: y }));
-  for (const e of events) {
-    const mark = svg('line', { class: 'event ' + e.kind, x1: e.night + 0.5, x2: e.night + 0.5, y1: 0, y2: 100 });
-    mark.appendChild(svg('title', {})).textContent = label(e.night) + ': ' + e.text;
-    box.appendChild(mark);
-  }
-  series.forEach((values, i) => box.appendChild(line(values, i ? 'line alt' : 'line', top)));
-  const cursor = svg('line', { class: 'cursor', x1: 0, x2: 0, y1: 0, y2: 100, visibility: 'hidden' });
-  box.appendChild(cursor);
-  box.addEventListener('mousemove', (event) => {
-    const r = box.getBoundingClientRect();
-    const i = Math.max(0, Math.min(N - 1, Math.floor(((event.clientX - r.left) / r.width) * N)));
-    cursor.setAttribute('x1', i + 0.5);
-    cursor.setAttribute('x2', i + 0.5);
-    cursor.setAttribute('visibility', 'visible');
-    readout.textContent = label(i) + ': ' + at(i);
-  });
-  box.addEventListener('mouseleave', () => {
-    cursor.setAttribute('visibility', 'hidden');
-    readout.textContent = latest;
-  });
-  const y = el('div', 'y-axis');
-  y.append(el('span', 'at-top', fmt(top)), el('span', 'at-mid', fmt(top / 2)), el('span', 'at-zero', fmt(0)));
-  const plot = el('div', 'plot');
-  plot.append(y, box);
-  const x = el('div', 'x-axis');
-  // Dates only: the axis orients; the readout names the exact night (with its time when shared).
-  const date = (i) => (nights[i] ? nights[i].at.slice(0, 10) : '');
-  x.append(el('span', null, date(0)), el('span', null, N > 2 ? date(Math.floor((N - 1) / 2)) : ''), el('span', null, N > 1 ? date(N - 1) : ''));
-  fig.append(caption, plot, x);
-  return fig;
+${CHART_SCRIPT}
+// A suite's events and the run-level ones, in night order: what its charts mark.
+function eventsOf(suite) {
+  const s = data.suites.find((x) => x.suite === suite);
+  return [...(s ? s.events : []), ...data.events].sort((a, b) => a.night - b.night);
 }
 
 function renderSuites() {
@@ -122,12 +53,14 @@ function renderSuites() {
     section.dataset.suite = s.suite;
     section.append(el('h2', null, s.suite));
     const charts = el('div', 'charts');
-    const events = [...s.events, ...data.events].sort((a, b) => a.night - b.night);
+    const events = eventsOf(s.suite);
     const rate = s.passes.map((k, i) => (k === null ? null : k / s.samples[i]));
     const orNone = (v, fmt) => (v === null || v === undefined ? 'did not run' : fmt(v));
     charts.append(
       chart('pass rate', [rate], events, pct,
         (i) => (rate[i] === null ? 'did not run' : pct(rate[i]) + ' (' + s.passes[i] + '/' + s.samples[i] + ' samples)'), 1),
+      // Only a suite whose cases had tools on some night: a plain suite shows no tool chart.
+      ...(s.tools ? [toolChart(s.tools, events)] : []),
       chart('cost (USD)', [s.cost], events, usd, (i) => orNone(s.cost[i], usd)),
       chart('tokens', [s.tokens], events, num, (i) => orNone(s.tokens[i], num)),
       chart('latency p50/p95 (ms)', [s.p50, s.p95], events, num,
@@ -321,6 +254,15 @@ function openCase() {
   const head = el('h2', 'case-id', c.id);
   const facts = el('p', 'muted', 'now ' + nowOf(c) + (c.failing_since !== null ? ' · failing since ' + label(c.failing_since) : '') +
     ' · ' + c.flips + ' flips · trend: ' + trendText(c));
+  // The case's own pass rate, and its tool calls when it had tools on some night.
+  const charts = el('div', 'charts');
+  const events = eventsOf(c.suite);
+  const counts = Array.from({ length: N }, (_, i) => countOf(c, i));
+  const rate = counts.map((k) => (k && k[1] ? k[0] / k[1] : null));
+  charts.append(chart('pass rate', [rate], events, pct,
+    (i) => (counts[i] ? pct(rate[i]) + ' (' + countText(counts[i]) + ' samples)' : 'no sample'), 1));
+  const tools = c.tools ? Array.from({ length: N }, (_, i) => c.tools[i] || null) : null;
+  if (tools) charts.append(toolChart(tools, events));
   const list = el('ol');
   for (let i = N - 1; i >= 0; i--) {
     if (c.status[i] === '.') continue;
@@ -330,11 +272,12 @@ function openCase() {
     const k = countOf(c, i);
     li.append(el('span', 'night', label(i)), el('span', 'chip ' + (c.status[i] === 'p' ? 'ok' : 'bad'), STATUS[c.status[i]]),
       el('span', 'counts muted', k ? countText(k) + ' passed' : 'no sample'), a);
+    if (tools && tools[i]) li.append(el('span', 'tools muted', 'tools: ' + toolText(tools[i])));
     if (i === c.failing_since) li.append(el('span', 'bad', 'started failing'));
     if (c.trend && i === c.trend.began) li.append(el('span', 'warn', 'trend began'));
     list.append(li);
   }
-  box.append(close, head, facts, list);
+  box.append(close, head, facts, charts, list);
   box.hidden = false;
   box.scrollIntoView({ block: 'nearest' });
 }

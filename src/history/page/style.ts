@@ -36,6 +36,9 @@ svg.chart .grid { stroke: var(--line); vector-effect: non-scaling-stroke; }
 svg.chart .cursor { stroke: var(--text); stroke-width: 1; vector-effect: non-scaling-stroke; }
 svg.chart .line { fill: none; stroke: var(--accent); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
 svg.chart .line.alt { stroke: var(--warn); }
+/* A series' name in its line's colour, for a chart of two (tool calls: called, valid). */
+figcaption .key::before { content: ""; display: inline-block; width: 12px; height: 2px; margin: 0 4px 0 8px; vertical-align: middle; background: var(--accent); }
+figcaption .key.alt::before { background: var(--warn); }
 svg.chart .event { stroke: var(--muted); stroke-dasharray: 2 2; vector-effect: non-scaling-stroke; }
 svg.chart .event.baseline_accepted { stroke: var(--ok); } svg.chart .event.paused { stroke: var(--bad); } svg.chart .event.forced { stroke: var(--warn); } svg.chart .event.latency_changed { stroke: var(--warn); }
 ul.events { font-size: 13px; padding-left: 18px; margin: 6px 0; }

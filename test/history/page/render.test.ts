@@ -54,6 +54,32 @@ describe('trend page data', () => {
     expect(data.suites[0]!.samples).toEqual([10, null, 10, 10]);
   });
 
+  it("carries a tool case's counts by night and the suite's sums, and nothing for a case or suite without tools", () => {
+    const h = history();
+    const tools = (answered: number, triggered: number, valid: number) => ({ answered, triggered, valid });
+    h.runs[0]!.cases.push(makeCase('call', { tools: tools(10, 10, 10) }));
+    // Night 2: the tool case did not run; night 3: it ran in text only, then called again.
+    h.runs[2]!.cases.push(
+      makeCase('call', { tools: tools(10, 0, 0) }),
+      makeCase('y', { tools: tools(1, 1, 0) }),
+    );
+    h.runs[3]!.cases.push(makeCase('call', { tools: tools(10, 9, 6) }));
+    h.runs.push({
+      ...makeRun(4, { suites: [{ suite: 'plain', models: [], providers: [], baseline_source_run: null }] }),
+      cases: [makeCase('z', { suite: 'plain' })],
+    });
+    const data = trendPageData(h, 'L');
+    const byId = new Map(data.cases.map((c) => [c.id, c]));
+    expect(byId.get('support/call')!.tools).toEqual({ 0: [10, 10, 10], 2: [10, 0, 0], 3: [10, 9, 6] });
+    expect(byId.get('support/y')!.tools).toEqual({ 2: [1, 1, 0] });
+    expect(byId.get('support/x')).not.toHaveProperty('tools');
+    expect(byId.get('plain/z')).not.toHaveProperty('tools');
+    const [plain, support] = data.suites;
+    expect(support!.tools).toEqual([[10, 10, 10], null, [11, 1, 0], [10, 9, 6], null]);
+    expect(plain!.suite).toBe('plain');
+    expect(plain).not.toHaveProperty('tools');
+  });
+
   it('keeps counts one character cannot hold beside the string: another sample count, 64 passes and more', () => {
     const h = history();
     h.runs[2]!.cases = [makeCase('x', { status: 'fail', passes: 37, samples: 40 })];
