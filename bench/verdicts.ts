@@ -16,6 +16,7 @@ import { type CaseSampler, evaluateScenario, type RepeatPolicy } from './scenari
 import { expectationBench, printExpectationRows } from './verdicts-expectations.js';
 import { printTrendRows, trendBench } from './verdicts-trend.js';
 import { printToolRows, toolBench } from './verdicts-tools.js';
+import { pairedBench, printPairedRows } from './verdicts-paired.js';
 import { printTable } from './table.js';
 
 interface Scenario {
@@ -153,7 +154,17 @@ printExpectationRows(expectations.rows);
 const tools = toolBench();
 console.log('');
 printToolRows(tools.rows);
-const targets = [...checkTargets(rows), ...trend.targets, ...expectations.targets, ...tools.targets];
+// Candidates against the reference, paired case by case (bench/verdicts-paired.ts).
+const paired = pairedBench();
+console.log('');
+printPairedRows(paired.rows);
+const targets = [
+  ...checkTargets(rows),
+  ...trend.targets,
+  ...expectations.targets,
+  ...tools.targets,
+  ...paired.targets,
+];
 console.log('');
 for (const t of targets) console.log(`${t.ok ? 'met    ' : 'MISSED '} ${t.target}: ${pct(t.value)}`);
 if (targets.some((t) => !t.ok)) process.exitCode = 1;
@@ -162,6 +173,6 @@ const out = fileURLToPath(new URL('../../verdicts.json', import.meta.url));
 mkdirSync(fileURLToPath(new URL('../../', import.meta.url)), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, tools: tools.rows, targets }, null, 2)}\n`,
+  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, tools: tools.rows, paired: paired.rows, targets }, null, 2)}\n`,
 );
 console.log(`\nfigures written to ${out}`);

@@ -174,11 +174,18 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       return (await once({ ...meta, plan: one!.plan })).run.exit_code;
     }
     // --models, --providers: one run per candidate, each against the current baseline, then side by side.
-    const { runCandidates } = await import('./compare-candidates.js');
-    return await runCandidates(io, planned, flags!.flag, interrupts.interrupt, async (plan) => {
-      const head = await once({ ...meta, plan });
-      return loadReport(join(reportDir, head.run.id));
-    });
+    const { baselineReference, runCandidates } = await import('./compare-candidates.js');
+    return await runCandidates(
+      io,
+      planned,
+      flags!.flag,
+      interrupts.interrupt,
+      async (plan) => {
+        const head = await once({ ...meta, plan });
+        return loadReport(join(reportDir, head.run.id));
+      },
+      (names) => baselineReference(baselineDir, names),
+    );
   } finally {
     interrupts.dispose();
     await sim?.simulator.close();

@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import { formatUsd } from '../baseline/usage-change.js';
 import { isRegressed } from '../fold/summary.js';
 import type { CaseEntry, Report } from '../types.js';
+import type { CandidateVerdict } from './candidate-verdict.js';
 
 /** One candidate's run, as `--models` and `--providers` compare them. */
 export interface CandidateRun {
@@ -37,11 +38,12 @@ export function candidateTotals(report: Report): Totals {
 
 /**
  * Side by side, one column per candidate: each case's outcome against the current
- * baseline (regressed, fixed, changed, same), then tokens, cost and a verdict per model.
+ * baseline (regressed, fixed, changed, same), then tokens, cost and a verdict per model;
+ * under the table, each candidate's paired verdict (candidateVerdicts), one line each.
  */
 export function renderCandidateComparison(
   runs: readonly CandidateRun[],
-  options: { maxRows?: number } = {},
+  options: { maxRows?: number; verdicts?: readonly CandidateVerdict[] } = {},
 ): string {
   const keys = [...new Set(runs.flatMap((r) => r.report.cases.map((c) => c.id)))];
   const byKey = runs.map((r) => new Map(r.report.cases.map((c) => [c.id, c])));
@@ -71,7 +73,8 @@ export function renderCandidateComparison(
       : '';
   const same = keys.length - interesting.length;
   const skipped = skippedNotes(runs).map((line) => `${line}\n`);
-  return `${table.toString()}${more}\n${same} of ${keys.length} case(s) pass with no notable change under every candidate that ran them\n${skipped.join('')}`;
+  const verdicts = (options.verdicts ?? []).map((v) => `${v.label}: ${v.line}\n`).join('');
+  return `${table.toString()}${more}\n${verdicts}${same} of ${keys.length} case(s) pass with no notable change under every candidate that ran them\n${skipped.join('')}`;
 }
 
 /**

@@ -3,6 +3,7 @@ export { boschlooOneSided, type ExactTest } from './boschloo.js';
 export { type CompareOptions, comparePassRates, DEFAULT_ALPHA, type RateComparison } from './compare.js';
 export { fisherOneSided } from './fisher.js';
 export { holmAdjust } from './holm.js';
+export { type PairedCase, type PairedMethod, type PairedTest, pairedTest } from './paired.js';
 export { bernoulli, createRng } from './random.js';
 export { passRate, type Samples } from './samples.js';
 export {

@@ -1,0 +1,164 @@
+import { DEFAULT_ALPHA } from '../stats/compare.js';
+import { formatP } from '../stats/format-p.js';
+import { holmAdjust } from '../stats/holm.js';
+import { nearestRank } from '../stats/nearest-rank.js';
+import { type PairedTest, pairedTest } from '../stats/paired.js';
+import type { Samples } from '../stats/samples.js';
+
+/**
+ * One case of one side (the reference, or a candidate) as a verdict compares them: plain
+ * data, so a report, a baseline or a stored compare page can each be turned into it
+ * (verdict-cases.ts has the adapters from a Report and from baselines).
+ */
+export interface VerdictCase {
+  /** `suite/case`: the key the two sides are paired on. */
+  id: string;
+  /** How many of the case's samples passed, of how many that ran (not-run samples excluded). */
+  samples: Samples;
+  /** Mean cost of one sample in USD, null when no sample reported one. */
+  cost: number | null;
+  /** Latencies (ms) of the answered samples, one value per answer (or a sketch's values). */
+  latency_ms: readonly number[];
+}
+
+/** A candidate's cases, under its column's label (the model, or the provider slug). */
+export interface VerdictCandidate {
+  label: string;
+  cases: readonly VerdictCase[];
+}
+
+/** What the comparison of one candidate with the reference says, and its one-line verdict. */
+export interface CandidateVerdict {
+  label: string;
+  /** The paired test over the cases both sides ran (p, p_better one-sided and unadjusted). */
+  test: PairedTest;
+  /** `test.p`, Holm-adjusted over the candidates compared together. */
+  p_adjusted: number;
+  /** `test.p_better`, Holm-adjusted over the candidates (its own family). */
+  p_better_adjusted: number;
+  /** Significantly worse than the reference: `p_adjusted` ≤ alpha. */
+  worse: boolean;
+  /** Significantly better: `p_better_adjusted` ≤ alpha. */
+  better: boolean;
+  /**
+   * Relative change of the cost per sample over the paired cases costed on both sides
+   * (−0.38: 38 % cheaper); null when no such case, or the reference cost nothing.
+   */
+  cost_change: number | null;
+  /** The candidate's p95 latency minus the reference's (ms), over the paired cases; null without latencies. */
+  p95_change_ms: number | null;
+  /** `no significant regression (…); 38 % cheaper; p95 latency +120 ms`: what the console prints. */
+  line: string;
+}
+
+/**
+ * Each candidate against the reference, paired case by case (pairedTest), with p-values
+ * Holm-adjusted over the candidates: when every candidate is as good as the reference, the
+ * chance that any of them is called worse stays ≤ alpha (and, as its own family, better).
+ * A candidate is compared only on the cases it shares with the reference. Pure.
+ */
+export function candidateVerdicts(
+  reference: readonly VerdictCase[],
+  candidates: readonly VerdictCandidate[],
+  options: { alpha?: number } = {},
+): CandidateVerdict[] {
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  const byId = new Map(reference.map((c) => [c.id, c]));
+  const compared = candidates.map((candidate) => {
+    const pairs = candidate.cases.flatMap((c) => {
+      const ref = byId.get(c.id);
+      return ref ? [{ reference: ref, candidate: c }] : [];
+    });
+    const test = pairedTest(
+      pairs.map((p) => ({ reference: p.reference.samples, candidate: p.candidate.samples })),
+    );
+    return { label: candidate.label, test, pairs };
+  });
+  const adjusted = holmAdjust(compared.map((c) => c.test.p));
+  const adjustedBetter = holmAdjust(compared.map((c) => c.test.p_better));
+  return compared.map(({ label, test, pairs }, i) => {
+    const p_adjusted = adjusted[i]!;
+    const p_better_adjusted = adjustedBetter[i]!;
+    const worse = test.cases > 0 && p_adjusted <= alpha;
+    const better = test.cases > 0 && !worse && p_better_adjusted <= alpha;
+    const cost_change = costChange(pairs);
+    const p95_change_ms = p95Change(pairs);
+    const verdict = {
+      label,
+      test,
+      p_adjusted,
+      p_better_adjusted,
+      worse,
+      better,
+      cost_change,
+      p95_change_ms,
+    };
+    return { ...verdict, line: verdictLine(verdict, candidates.length) };
+  });
+}
+
+type Pair = { reference: VerdictCase; candidate: VerdictCase };
+
+/** Σ candidate cost per sample ÷ Σ reference cost per sample − 1, over the cases both costed. */
+function costChange(pairs: readonly Pair[]): number | null {
+  let reference = 0;
+  let candidate = 0;
+  let costed = 0;
+  for (const p of pairs) {
+    if (p.reference.cost === null || p.candidate.cost === null) continue;
+    reference += p.reference.cost;
+    candidate += p.candidate.cost;
+    costed++;
+  }
+  return costed === 0 || reference === 0 ? null : candidate / reference - 1;
+}
+
+/** p95 over every answer of the paired cases answered on both sides, candidate minus reference. */
+function p95Change(pairs: readonly Pair[]): number | null {
+  const both = pairs.filter((p) => p.reference.latency_ms.length > 0 && p.candidate.latency_ms.length > 0);
+  const reference = nearestRank(
+    both.flatMap((p) => p.reference.latency_ms),
+    0.95,
+  );
+  const candidate = nearestRank(
+    both.flatMap((p) => p.candidate.latency_ms),
+    0.95,
+  );
+  return reference === null || candidate === null ? null : Math.round(candidate - reference);
+}
+
+/**
+ * The verdict in one line: the statistical finding first (with its counts and adjusted p),
+ * then cost and p95 latency against the reference. `candidates` is how many were adjusted over.
+ */
+export function verdictLine(v: Omit<CandidateVerdict, 'line'>, candidates: number): string {
+  const t = v.test;
+  if (t.cases === 0) return 'no case in common with the reference: nothing to compare';
+  const counts = `${t.regressions} regression${t.regressions === 1 ? '' : 's'}, ${t.fixes} fix${t.fixes === 1 ? '' : 'es'} over ${t.cases} case${t.cases === 1 ? '' : 's'}`;
+  const method = t.method === 'mcnemar' ? 'McNemar' : 'sign test';
+  const holm = candidates > 1 ? `, Holm over ${candidates} candidates` : '';
+  const p = (value: number) => `${method} p = ${formatP(value)}${holm}`;
+  const finding = v.worse
+    ? `significantly worse: ${counts} (${p(v.p_adjusted)})`
+    : v.better
+      ? `significantly better: ${counts} (${p(v.p_better_adjusted)})`
+      : `no significant regression: ${counts} (${p(v.p_adjusted)})`;
+  return [finding, costWords(v.cost_change), latencyWords(v.p95_change_ms)]
+    .filter((part): part is string => part !== null)
+    .join('; ');
+}
+
+function costWords(change: number | null): string | null {
+  if (change === null) return null;
+  // Past twice the cost a ratio reads better than "5804 % dearer".
+  const ratio = 1 + change;
+  if (ratio >= 2) return `${ratio < 10 ? ratio.toFixed(1) : Math.round(ratio)}× the cost`;
+  const percent = Math.round(Math.abs(change) * 100);
+  if (percent === 0) return 'same cost';
+  return `${percent} % ${change < 0 ? 'cheaper' : 'dearer'}`;
+}
+
+function latencyWords(change: number | null): string | null {
+  if (change === null) return null;
+  return `p95 latency ${change > 0 ? '+' : change < 0 ? '-' : '±'}${Math.abs(change)} ms`;
+}

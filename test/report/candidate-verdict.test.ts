@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { candidateVerdicts, type VerdictCase } from '../../src/report/candidate-verdict.js';
+import { verdictCasesOfBaselines, verdictCasesOfRun } from '../../src/report/verdict-cases.js';
+import type { Baseline } from '../../src/types.js';
+import { makeEntry } from '../helpers/entries.js';
+
+/** `n` single-sample cases `c0…`, passing where `passes(i)`, each costing `cost` and answering in `latency` ms. */
+function side(
+  n: number,
+  passes: (i: number) => boolean,
+  cost: number | null,
+  latency: number,
+): VerdictCase[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `s/c${i}`,
+    samples: { pass: passes(i) ? 1 : 0, total: 1 },
+    cost,
+    latency_ms: [latency + i],
+  }));
+}
+
+describe('candidateVerdicts', () => {
+  // 40 cases the reference passes but the last 2.
+  const reference = side(40, (i) => i < 38, 0.001, 500);
+
+  it('says which candidate is significantly worse, Holm-adjusted over the candidates, with cost and p95 latency', () => {
+    const verdicts = candidateVerdicts(reference, [
+      // Fails cases 0–11 the reference passed, passes case 38 it failed: 12 regressions, 1 fix.
+      { label: 'worse', cases: side(40, (i) => i >= 12 && i !== 39, 0.0008, 620) },
+      { label: 'same', cases: side(40, (i) => i < 38, 0.00062, 500) },
+      { label: 'dearer', cases: side(40, (i) => i !== 0 && i < 38, 0.0012, 450) },
+    ]);
+    const [worse, same, dearer] = verdicts;
+    // One-sided exact binomial: P(X ≥ 12 | 13) = 14/8192; Holm over 3: the smallest times 3.
+    expect(worse!.test).toMatchObject({ method: 'mcnemar', cases: 40, regressions: 12, fixes: 1 });
+    expect(worse!.test.p).toBeCloseTo(14 / 8192, 14);
+    expect(worse!.p_adjusted).toBeCloseTo((3 * 14) / 8192, 14);
+    expect(worse).toMatchObject({ worse: true, better: false, p95_change_ms: 120 });
+    expect(worse!.cost_change).toBeCloseTo(-0.2, 12);
+    expect(worse!.line).toBe(
+      'significantly worse: 12 regressions, 1 fix over 40 cases (McNemar p = 0.005, Holm over 3 candidates); 20 % cheaper; p95 latency +120 ms',
+    );
+    // P(X ≥ 1 | 1) = 1, so its Holm-adjusted p stays 1; no discordant pair: p = 1.
+    expect(dearer!.line).toBe(
+      'no significant regression: 1 regression, 0 fixes over 40 cases (McNemar p = 1.000, Holm over 3 candidates); 20 % dearer; p95 latency -50 ms',
+    );
+    expect(same!.line).toBe(
+      'no significant regression: 0 regressions, 0 fixes over 40 cases (McNemar p = 1.000, Holm over 3 candidates); 38 % cheaper; p95 latency ±0 ms',
+    );
+  });
+
+  it('says a candidate is significantly better when the fixes outweigh the regressions', () => {
+    const weak = side(30, (i) => i < 15, null, 100);
+    const [better] = candidateVerdicts(weak, [{ label: 'b', cases: side(30, () => true, null, 100) }]);
+    expect(better).toMatchObject({ worse: false, better: true, cost_change: null });
+    // 15 fixes, 0 regressions: 2^-15; one candidate, no Holm.
+    expect(better!.line).toBe(
+      'significantly better: 0 regressions, 15 fixes over 30 cases (McNemar p = 3.1e-5); p95 latency ±0 ms',
+    );
+  });
+
+  it('pairs only the cases both sides ran, and says so when none', () => {
+    const other = side(3, () => true, 0.001, 100).map((c) => ({ ...c, id: `other/${c.id}` }));
+    const [none] = candidateVerdicts(reference, [{ label: 'x', cases: other }]);
+    expect(none).toMatchObject({ worse: false, better: false, cost_change: null, p95_change_ms: null });
+    expect(none!.line).toBe('no case in common with the reference: nothing to compare');
+  });
+
+  it('writes a ratio past twice the cost', () => {
+    const [v] = candidateVerdicts(reference, [{ label: 'x', cases: side(40, (i) => i < 38, 0.0374, 500) }]);
+    expect(v!.line).toMatch(/; 37× the cost; /);
+  });
+});
+
+describe('the adapters', () => {
+  it("reads a run's cases as passed of sent, mean cost per costed sample and the answered latency sketch", () => {
+    const ran = makeEntry({ suite: 's', case: 'a' });
+    ran.samples = { planned: 4, sent: 4, passed: 3, failed: 1, errored: 0, not_run: 0 };
+    ran.stats = { ...ran.stats, cost: 0.004, with_cost: 4 };
+    ran.stats.answered = { ...ran.stats.answered, latency_ms: { n: 2, p50: 10, p95: 20, sample: [10, 20] } };
+    const notRun = makeEntry({ suite: 's', case: 'b', status: 'not_run' });
+    notRun.samples = { planned: 1, sent: 0, passed: 0, failed: 0, errored: 0, not_run: 1 };
+    expect(verdictCasesOfRun([ran, notRun])).toEqual([
+      { id: 's/a', samples: { pass: 3, total: 4 }, cost: 0.001, latency_ms: [10, 20] },
+    ]);
+  });
+
+  it('reads baselines as the fold compares with them: a 1-sample entry by its status, a repeated one by its samples', () => {
+    const entry = {
+      requested_model: 'm',
+      model: 'm',
+      finish_reason: 'stop',
+      content: 'x',
+      error_kind: null,
+      checks: [],
+    };
+    const baseline = {
+      schema_version: 1,
+      suite: 's',
+      service: 'router',
+      model: 'm',
+      source_run: 'r',
+      cases: {
+        one: {
+          ...entry,
+          status: 'fail',
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, cost: 0.002 },
+        },
+        ten: {
+          ...entry,
+          status: 'pass',
+          usage: null,
+          samples: { pass: 9, total: 10 },
+          latency_ms: { n: 1, p50: 5, p95: 5, sample: [5] },
+        },
+      },
+    } as unknown as Baseline;
+    expect(verdictCasesOfBaselines([baseline])).toEqual([
+      { id: 's/one', samples: { pass: 0, total: 1 }, cost: 0.002, latency_ms: [] },
+      { id: 's/ten', samples: { pass: 9, total: 10 }, cost: null, latency_ms: [5] },
+    ]);
+  });
+});
