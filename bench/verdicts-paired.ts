@@ -1,7 +1,7 @@
 /**
  * Paired candidate verdicts (issue 21): a candidate 5 points worse than the reference
  * (90 % → 85 % mean pass rate) over 200 single-sample cases, compared by the product's own
- * `candidateVerdicts` (src/report/candidate-verdict.ts: exact McNemar per candidate, Holm
+ * `candidateVerdicts` (src/report/candidate-verdict.ts: McNemar mid-p per candidate, Holm
  * over the candidates), and three candidates as good as the reference for false alarms.
  *
  * The model of cases, stated because detection depends on it. Over independent cases a

@@ -31,18 +31,18 @@ describe('candidateVerdicts', () => {
       { label: 'dearer', cases: side(40, (i) => i !== 0 && i < 38, 0.0012, 450) },
     ]);
     const [worse, same, dearer] = verdicts;
-    // One-sided exact binomial: P(X ≥ 12 | 13) = 14/8192; Holm over 3: the smallest times 3.
+    // One-sided mid-p: P(X > 12 | 13) + ½ P(X = 12 | 13) = (1 + 13/2)/8192; Holm over 3: the smallest times 3.
     expect(worse!.test).toMatchObject({ method: 'mcnemar', cases: 40, regressions: 12, fixes: 1 });
-    expect(worse!.test.p).toBeCloseTo(14 / 8192, 14);
-    expect(worse!.p_adjusted).toBeCloseTo((3 * 14) / 8192, 14);
+    expect(worse!.test.p).toBeCloseTo(7.5 / 8192, 14);
+    expect(worse!.p_adjusted).toBeCloseTo((3 * 7.5) / 8192, 14);
     expect(worse).toMatchObject({ worse: true, better: false, p95_change_ms: 120 });
     expect(worse!.cost_change).toBeCloseTo(-0.2, 12);
     expect(worse!.line).toBe(
-      'significantly worse: 12 regressions, 1 fix over 40 cases (McNemar p = 0.005, Holm over 3 candidates); 20 % cheaper; p95 latency +120 ms',
+      'significantly worse: 12 regressions, 1 fix over 40 cases (McNemar p = 0.003, Holm over 3 candidates); 20 % cheaper; p95 latency +120 ms',
     );
-    // P(X ≥ 1 | 1) = 1, so its Holm-adjusted p stays 1; no discordant pair: p = 1.
+    // Mid-p of 1 of 1: ½ · ½; Holm's second smallest times 2: 0.5. No discordant pair: p = 1.
     expect(dearer!.line).toBe(
-      'no significant regression: 1 regression, 0 fixes over 40 cases (McNemar p = 1.000, Holm over 3 candidates); 20 % dearer; p95 latency -50 ms',
+      'no significant regression: 1 regression, 0 fixes over 40 cases (McNemar p = 0.500, Holm over 3 candidates); 20 % dearer; p95 latency -50 ms',
     );
     expect(same!.line).toBe(
       'no significant regression: 0 regressions, 0 fixes over 40 cases (McNemar p = 1.000, Holm over 3 candidates); 38 % cheaper; p95 latency ±0 ms',
@@ -53,9 +53,9 @@ describe('candidateVerdicts', () => {
     const weak = side(30, (i) => i < 15, null, 100);
     const [better] = candidateVerdicts(weak, [{ label: 'b', cases: side(30, () => true, null, 100) }]);
     expect(better).toMatchObject({ worse: false, better: true, cost_change: null });
-    // 15 fixes, 0 regressions: 2^-15; one candidate, no Holm.
+    // 15 fixes, 0 regressions: mid-p ½ · 2^-15; one candidate, no Holm.
     expect(better!.line).toBe(
-      'significantly better: 0 regressions, 15 fixes over 30 cases (McNemar p = 3.1e-5); p95 latency ±0 ms',
+      'significantly better: 0 regressions, 15 fixes over 30 cases (McNemar p = 1.5e-5); p95 latency ±0 ms',
     );
   });
 

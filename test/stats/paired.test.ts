@@ -26,30 +26,36 @@ function exactUpper(k: number, n: number): number {
   return Number((sum * 10n ** 18n) / 2n ** BigInt(n)) / 1e18;
 }
 
-describe('pairedTest: exact McNemar on single samples', () => {
-  it('counts 8 regressions against 2 fixes by hand: p = (45 + 10 + 1)/1024, p_better = 1013/1024', () => {
+/** The mid-p tail P(X > k) + ½ P(X = k), from the exact oracle above. */
+const midUpper = (k: number, n: number) => (exactUpper(k, n) + exactUpper(k + 1, n)) / 2;
+
+describe('pairedTest: McNemar (mid-p) on single samples', () => {
+  it('counts 8 regressions against 2 fixes by hand: p = (45/2 + 10 + 1)/1024, p_better = (45/2 + 968)/1024', () => {
     const t = pairedTest(table(30, 8, 2, 5));
     expect(t).toMatchObject({ method: 'mcnemar', cases: 45, regressions: 8, fixes: 2 });
-    expect(t.p).toBeCloseTo(56 / 1024, 14);
-    expect(t.p_better).toBeCloseTo(1013 / 1024, 14);
+    // Binomial(10, ½) counts of 0..10 ways: 1 10 45 120 210 252 210 120 45 10 1.
+    expect(t.p).toBeCloseTo(33.5 / 1024, 14);
+    expect(t.p_better).toBeCloseTo(990.5 / 1024, 14);
   });
 
   // Fagerland, Lydersen & Laake (2013), "The McNemar test for binary matched-pairs data",
   // BMC Med Res Methodol 13:91: airway hyper-responsiveness before/after, 1 vs 7 discordant
-  // pairs, exact conditional two-sided p = 0.070 — twice the one-sided 9/256.
-  it('reproduces the textbook example: 1 vs 7 discordant pairs, two-sided exact p = 0.070', () => {
+  // pairs: exact conditional two-sided p = 0.070 (twice the one-sided 9/256), mid-p 0.039
+  // (twice the one-sided (1 + 8/2)/256), the test the paper recommends over the exact one.
+  it('reproduces the textbook example: 1 vs 7 discordant pairs, two-sided mid-p = 0.039', () => {
     const t = pairedTest(table(12, 1, 7, 1));
-    expect(t.p_better).toBeCloseTo(9 / 256, 14);
-    expect(Number((2 * t.p_better).toFixed(3))).toBe(0.07);
-    expect(t.p).toBeCloseTo(1 - 1 / 256, 14);
+    expect(t.p_better).toBeCloseTo(5 / 256, 14);
+    expect(Number((2 * t.p_better).toFixed(3))).toBe(0.039);
+    expect(Number((2 * exactUpper(7, 8)).toFixed(3))).toBe(0.07);
+    expect(t.p).toBeCloseTo((256 - 1 - 8 + 4) / 256, 14);
   });
 
   // Agresti, Categorical Data Analysis: presidential approval of 1,600 people in two surveys
   // (794 approve both, 150 approve → disapprove, 86 the reverse, 570 disapprove both).
-  it("matches an exact binomial sum on Agresti's 150 vs 86 discordant pairs", () => {
+  it("matches a mid-p from exact binomial sums on Agresti's 150 vs 86 discordant pairs", () => {
     const t = pairedTest(table(794, 150, 86, 570));
     expect(t.regressions).toBe(150);
-    expect(t.p / exactUpper(150, 236)).toBeCloseTo(1, 9);
+    expect(t.p / midUpper(150, 236)).toBeCloseTo(1, 9);
     expect(t.p).toBeGreaterThan(1e-5);
     expect(t.p).toBeLessThan(3e-5);
   });
@@ -69,17 +75,18 @@ describe('pairedTest: the sign test over cases with repeats', () => {
       { reference: s(10, 10), candidate: s(10, 10) },
     ]);
     expect(t).toMatchObject({ method: 'sign', cases: 4, regressions: 2, fixes: 1 });
-    // P(X ≥ 2 | 3 fair coins) = 4/8: a case that lost everything counts no more than one that lost a sample.
-    expect(t.p).toBeCloseTo(0.5, 14);
-    expect(t.p_better).toBeCloseTo(7 / 8, 14);
+    // Mid-p of 2 of 3 fair coins: P(X > 2) + ½ P(X = 2) = (1 + 3/2)/8 — a case that lost
+    // everything counts no more than one that lost a sample.
+    expect(t.p).toBeCloseTo(2.5 / 8, 14);
+    expect(t.p_better).toBeCloseTo((4 + 3 / 2) / 8, 14);
   });
 
   it("takes the chance of a regression from the case's split of passes when counts differ", () => {
     // 10 passes of 11 samples, 10 of them the candidate's: the one failure lands on the
-    // reference with chance 1/11 (a fix), on the candidate with 10/11 (a regression).
+    // reference with chance 1/11 (a fix), on the candidate with 10/11 (a regression): mid-p ½ · 10/11.
     const t = pairedTest([{ reference: s(1, 1), candidate: s(9, 10) }]);
     expect(t).toMatchObject({ regressions: 1, fixes: 0 });
-    expect(t.p).toBeCloseTo(10 / 11, 12);
+    expect(t.p).toBeCloseTo(5 / 11, 12);
     expect(t.p_better).toBe(1);
   });
 
@@ -111,6 +118,6 @@ describe('pairedTest: the sign test over cases with repeats', () => {
   it('equals the McNemar result when every case has one sample a side', () => {
     const single = pairedTest(table(20, 6, 1, 3));
     expect(single.method).toBe('mcnemar');
-    expect(single.p).toBeCloseTo(exactUpper(6, 7), 14);
+    expect(single.p).toBeCloseTo(midUpper(6, 7), 14);
   });
 });
