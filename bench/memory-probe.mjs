@@ -2,6 +2,9 @@
 // against the simulator and prints heap/RSS after each phase, with a forced GC before each
 // reading so the figures are what is *retained*, not garbage waiting to be collected.
 // Usage: node --expose-gc bench/memory-probe.mjs [--size 20000] [--concurrency 16] [--root DIR]
+//   [--source yaml|jsonl]  (files of 1,000 written cases, or one suite over one JSONL table)
+//   [--with-baselines]     (accept one run as the baselines first, then probe a run against them)
+//   [--snapshot PERCENT]   (also write a heap snapshot when that share of the results is in)
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,13 +12,17 @@ import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { binIn, REPO, startSim } from './process.mjs';
-import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
+import { writeHeapSnapshot } from 'node:v8';
+import { benchEnv, benchKeys, writeTableWorkload, writeWorkload } from './workload.mjs';
 
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '20000' },
     concurrency: { type: 'string', default: '16' },
     root: { type: 'string', default: REPO },
+    source: { type: 'string', default: 'yaml' },
+    'with-baselines': { type: 'boolean', default: false },
+    snapshot: { type: 'string' },
   },
 });
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
@@ -45,7 +52,8 @@ function reading(phase) {
 const root = await mkdtemp(join(tmpdir(), 'driftcheck-memory-'));
 const sim = await startSim(0, binIn(resolve(values.root)));
 try {
-  const workload = await writeWorkload(root, size, sim.url);
+  const write = values.source === 'jsonl' ? writeTableWorkload : writeWorkload;
+  const workload = await write(root, size, sim.url);
   const env = { ...process.env, ...benchEnv(benchKeys()) };
   reading('start (modules loaded)');
   const config = await loadConfig(workload.config, env, root);
@@ -53,26 +61,37 @@ try {
   reading(`suites loaded (${size} cases)`);
   let done = 0;
   const marks = new Set([0.25, 0.5, 1].map((f) => Math.round(f * size)));
-  let result = await runSuites({
-    config,
-    suites,
-    env,
-    reportDir: join(root, 'reports'),
-    baselineDir: join(root, 'baselines'),
-    version: 'bench',
-    meta: {
-      command: ['bench'],
-      paths: [workload.suitesDir],
-      config_file: workload.config,
-      allow_alias: false,
-      sim: false,
-      plan: {},
-      concurrency: Number(values.concurrency),
-      update_baselines: false,
-    },
+  const snapshotAt = values.snapshot ? Math.round((Number(values.snapshot) / 100) * size) : -1;
+  const meta = () => ({
+    command: ['bench'],
+    paths: [workload.suitesDir],
+    config_file: workload.config,
+    allow_alias: false,
+    sim: false,
+    plan: {},
+    concurrency: Number(values.concurrency),
+    update_baselines: false,
+  });
+  const run = (extra) =>
+    runSuites({
+      config,
+      suites,
+      env,
+      reportDir: join(root, 'reports'),
+      baselineDir: join(root, 'baselines'),
+      version: 'bench',
+      meta: meta(),
+      ...extra,
+    });
+  if (values['with-baselines']) {
+    await run({ meta: { ...meta(), update_baselines: true } });
+    reading('baselines accepted (untimed run)');
+  }
+  let result = await run({
     onResult: () => {
       done += 1;
       if (marks.has(done)) reading(`${done} results (${Math.round((100 * done) / size)} %)`);
+      if (done === snapshotAt) process.stderr.write(`heap snapshot: ${writeHeapSnapshot()}\n`);
     },
   });
   reading('run returned (report in memory)');

@@ -9,6 +9,8 @@
 //   [--repeat-cases 1000] [--shard-cases 10000]  (smaller scale rows for a smoke check)
 //   [--scale reports] [--report-cases 100000] [--report-failing 100]  (issue 19: report sizes and
 //                             report.html's time to interactive in headless Chromium)
+//   [--scale memory] [--memory-sizes 10000,100000]  (issue 19: peak RSS of validate, a first run and a
+//                             run with baselines, from YAML files and from one JSONL table, at each size)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -17,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
-import { measureMerge, measureReports, measureRepeats } from './scale.mjs';
+import { measureMemory, measureMerge, measureReports, measureRepeats } from './scale.mjs';
 import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
@@ -32,9 +34,10 @@ const { values } = parseArgs({
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
     'baseline-sizes': { type: 'string', default: '100000' },
-    scale: { type: 'string', default: 'repeats,merge,reports' },
+    scale: { type: 'string', default: 'repeats,merge,reports,memory' },
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
+    'memory-sizes': { type: 'string', default: '10000,100000' },
     'report-cases': { type: 'string', default: '100000' },
     'report-failing': { type: 'string', default: '100' },
     out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
@@ -130,6 +133,7 @@ async function measureScale() {
   const steps = [
     ['repeats', (ctx) => measureRepeats(ctx, { cases: Number(values['repeat-cases']) })],
     ['merge', (ctx) => measureMerge(ctx, { perShard: Number(values['shard-cases']) })],
+    ['memory', (ctx) => measureMemory(ctx, { sizes: list(values['memory-sizes']) })],
     [
       'reports',
       (ctx) =>

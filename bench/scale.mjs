@@ -4,7 +4,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { measureNode } from './process.mjs';
 import { timeToInteractive } from './page-timing.mjs';
-import { writeWorkload } from './workload.mjs';
+import { writeTableWorkload, writeWorkload } from './workload.mjs';
 
 /** Paths of the run folders (`<report-dir>/<run-id>/`) under `reportDir`. */
 async function runDirs(reportDir) {
@@ -128,6 +128,82 @@ export async function measureReports(ctx, { cases = 100000, failing = 100 } = {}
       target('junit.xml (MB)', out.junitMb, '≤ 15 MB', (v) => v <= 15),
     ],
   };
+}
+
+/**
+ * (e) Issue 19: memory flat in the number of cases. For each source — `yaml` (files of
+ * 1,000 written cases) and `jsonl` (one suite, one table) — and each of `sizes`: `validate`,
+ * a first run (no baselines), `--update-baselines`, then a run with them; the peak RSS of
+ * each. Targets at the largest size: runs ≤ 200 MB and within 1.3× of the smallest size's,
+ * validate ≤ 150 MB; and `small` cases (a first run) ≤ 100 MB.
+ */
+export async function measureMemory(ctx, { sizes = [10000, 100000], small = 1000 } = {}) {
+  const rows = [];
+  const measure = async (source, size, only = ['validate', 'first', 'baselines']) => {
+    const dir = join(ctx.dir, `${source}-${size}`);
+    const write = source === 'jsonl' ? writeTableWorkload : writeWorkload;
+    const workload = await write(dir, size, ctx.simUrl);
+    const common = ['--config', workload.config, '--report-dir', join(dir, 'reports')];
+    common.push('--baseline-dir', join(dir, 'baselines'));
+    const row = { source, size };
+    if (only.includes('validate'))
+      row.validate = await run(
+        ctx,
+        ['validate', workload.suitesDir, '--config', workload.config],
+        `validate ${source} ${size}`,
+      );
+    if (only.includes('first'))
+      row.first = await run(ctx, ['run', workload.suitesDir, ...common], `run ${source} ${size}, first`);
+    if (only.includes('baselines')) {
+      await run(
+        ctx,
+        ['run', workload.suitesDir, ...common, '--update-baselines'],
+        `run ${source} ${size}, accept`,
+      );
+      row.baselines = await run(
+        ctx,
+        ['run', workload.suitesDir, ...common],
+        `run ${source} ${size}, baselines`,
+      );
+    }
+    await rm(dir, { recursive: true, force: true });
+    for (const k of ['validate', 'first', 'baselines'])
+      if (row[k]) row[k] = { wallMs: row[k].wallMs, cpuMs: row[k].cpuMs, peakRssMb: row[k].peakRssMb };
+    rows.push(row);
+    return row;
+  };
+  const targets = [];
+  const smallRow = await measure('yaml', small, ['first']);
+  targets.push(
+    target(`${small} cases, first run: peak RSS (MB)`, smallRow.first.peakRssMb, '≤ 100 MB', (v) => v <= 100),
+  );
+  const lo = Math.min(...sizes);
+  const hi = Math.max(...sizes);
+  for (const source of ['yaml', 'jsonl']) {
+    const low = await measure(source, lo);
+    const high = await measure(source, hi);
+    for (const k of ['first', 'baselines']) {
+      const what = `${hi} ${source} cases, ${k === 'first' ? 'first run' : 'with baselines'}`;
+      targets.push(target(`${what}: peak RSS (MB)`, high[k].peakRssMb, '≤ 200 MB', (v) => v <= 200));
+      targets.push(
+        target(
+          `${what}: peak RSS / at ${lo}`,
+          high[k].peakRssMb / low[k].peakRssMb,
+          '≤ 1.3×',
+          (r) => r <= 1.3,
+        ),
+      );
+    }
+    targets.push(
+      target(
+        `validate ${hi} ${source} cases: peak RSS (MB)`,
+        high.validate.peakRssMb,
+        '≤ 150 MB',
+        (v) => v <= 150,
+      ),
+    );
+  }
+  return { what: 'memory in the number of cases', memory: rows, targets };
 }
 
 function target(what, value, text, ok) {

@@ -45,6 +45,14 @@ export function renderScale(scaleRows) {
         '',
       ]);
     }
+    if (row.memory) {
+      for (const r of row.memory) {
+        const parts = ['validate', 'first', 'baselines']
+          .filter((k) => r[k])
+          .map((k) => `${k} ${fmt(r[k].peakRssMb)} MB (${fmt(r[k].wallMs / 1000, 1)} s)`);
+        body.push([`${r.size} ${r.source} cases`, parts.join(', '), '', '']);
+      }
+    }
     if (row.merge) {
       body.push([
         row.what,

@@ -68,6 +68,35 @@ export async function writeWorkload(dir, count, simUrl, { failing = 0 } = {}) {
   return { suitesDir, config, requestsFile };
 }
 
+/**
+ * The same `count` cases as writeWorkload, as one suite whose cases come from one JSONL
+ * table (`dir/suites/bench-table.yaml` and `dir/suites/cases.jsonl`): the shape a suite
+ * generated from data has. Returns the same paths (no request file: no raw client runs it).
+ */
+export async function writeTableWorkload(dir, count, simUrl) {
+  const suitesDir = join(dir, 'suites');
+  await mkdir(suitesDir, { recursive: true });
+  const suite = [
+    'suite: bench-table',
+    'service: router',
+    `model: ${MODEL}`,
+    'tables:',
+    '  - path: cases.jsonl',
+    '    case:',
+    '      id: "case-{{n}}"',
+    '      prompt: "{{prompt}}"',
+    '      expect:',
+    '        - contains: "case {{n}}"',
+  ];
+  await writeFile(join(suitesDir, 'bench-table.yaml'), `${suite.join('\n')}\n`);
+  const rows = [];
+  for (let n = 1; n <= count; n++) rows.push(JSON.stringify({ n, prompt: prompt(n) }));
+  await writeFile(join(suitesDir, 'cases.jsonl'), `${rows.join('\n')}\n`);
+  const config = join(dir, 'driftcheck.config.yaml');
+  await writeFile(config, configText(simUrl));
+  return { suitesDir, config };
+}
+
 /** Both services on the simulator; keys come from the env at run time. */
 function configText(simUrl) {
   return [

@@ -197,6 +197,11 @@ export interface SuiteTable {
   file: string;
   format: string;
   rows: number;
+  /**
+   * sha256 (hex) of the table's text as it was read: a run's plan record keeps it, and
+   * `--resume` refuses a table that changed since (its rows would make other cases).
+   */
+  digest: string;
 }
 
 export interface Suite {

@@ -10,14 +10,17 @@ import type {
   SampleResult,
   SkippedSuite,
   StopReason,
+  SuiteTable,
 } from '../types.js';
 
 /**
- * 3: a plan record holds its suite's `system` prompt once, and each case only its own
- * messages (2 repeated the system prompt in every case: a 256 KB prompt over 2,200 cases
- * made one 563 MB line, past what a string can hold). Journals of version 2 are still read.
+ * 4: a plan record names the tables its suite's cases were made from, with their digests
+ * (`tables`), which `--resume` checks. 3: a plan record holds its suite's `system` prompt
+ * once, and each case only its own messages (2 repeated the system prompt in every case: a
+ * 256 KB prompt over 2,200 cases made one 563 MB line, past what a string can hold).
+ * Journals of versions 2 and 3 are still read (a plan without `tables` checks none).
  */
-export const JOURNAL_VERSION = 3;
+export const JOURNAL_VERSION = 4;
 
 /**
  * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
@@ -35,7 +38,7 @@ export type JournalRecord = RunRecord | PlanRecord | EndRecord | SampleRecord;
 export interface RunRecord {
   type: 'run';
   /** 2 or JOURNAL_VERSION: what this driftcheck reads. */
-  journal_version: 2 | typeof JOURNAL_VERSION;
+  journal_version: 2 | 3 | typeof JOURNAL_VERSION;
   id: string;
   started_at: string;
   command: string[];
@@ -102,6 +105,8 @@ export interface PlanRecord {
    * holds it here once and each case without it: see journalPlan.
    */
   system?: string;
+  /** The tables the suite's cases were made from, each with its row count and digest (journal 4). */
+  tables?: SuiteTable[];
   cases: PlanCase[];
 }
 

@@ -1,6 +1,6 @@
 import { judgeBaselineDigest, splitExpectations } from '../checks/judge.js';
 import type { PlanCase, PlanRecord } from '../journal/records.js';
-import type { Suite } from '../types.js';
+import type { Diagnostic, Suite } from '../types.js';
 import type { PlannedCaseGroup } from './plan.js';
 
 /** A case's baseline answer, for the judges that compare with it (null: none). */
@@ -27,6 +27,7 @@ export function planRecords(
         requested_model: c.model,
         ...(c.suite.system !== undefined ? { system: c.suite.system } : {}),
         ...(c.suite.drift ? { drift: c.suite.drift } : {}),
+        ...(c.suite.tables ? { tables: c.suite.tables } : {}),
         cases: [],
       };
       records.set(c.suite, record);
@@ -55,4 +56,36 @@ function judgesOf(
   if (judges.length === 0) return {};
   if (!judges.some((j) => j.equivalent_to_baseline)) return { judges };
   return { judges, judge_baseline: judgeBaselineDigest(baselineContent(c.suite.suite, c.case.id)) };
+}
+
+/**
+ * The tables a resumed run would read differently from when its journal planned them: a
+ * journaled table whose file now has another digest, or is gone from its suite. Its rows
+ * would make other cases (or the same ids with other prompts) than the results already
+ * journaled, so the resume is refused, each table named where it is. Plans without
+ * `tables` (journals before version 4, suites without tables) check nothing.
+ */
+export function changedTables(plans: readonly PlanRecord[], suites: readonly Suite[]): Diagnostic[] {
+  const now = new Map(suites.map((s) => [s.suite, s.tables ?? []]));
+  const out: Diagnostic[] = [];
+  for (const plan of plans) {
+    const current = now.get(plan.suite);
+    // A suite the resume does not plan any more is the selection's business, not a table's.
+    if (!current) continue;
+    for (const [i, then] of (plan.tables ?? []).entries()) {
+      const table = current[i];
+      if (table && table.file === then.file && table.digest === then.digest) continue;
+      out.push({
+        file: then.file,
+        line: 1,
+        column: 1,
+        whole_file: true,
+        message: table
+          ? `table of suite ${plan.suite} changed since the run started (${then.rows} rows then, ${table.rows} now)`
+          : `table of suite ${plan.suite} is no longer read by it (the suite's tables changed since the run started)`,
+        hint: 'the results already journaled are kept; restore the table to resume, or start a new run without --resume',
+      });
+    }
+  }
+  return out;
 }

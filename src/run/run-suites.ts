@@ -11,7 +11,7 @@ import { isRunStop } from '../error-kinds.js';
 import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
 import { refusals } from '../fold/provenance.js';
-import { readJournal } from '../journal/read.js';
+import { readJournal, readJournalHead } from '../journal/read.js';
 import { type EndRecord, JOURNAL_VERSION, journalPlan, type RunRecord } from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
@@ -36,7 +36,7 @@ import { capPrices, estimateRun } from './estimate-run.js';
 import { executePlan } from './execute.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import { caseKey, emptySelection, planCases, type PlannedCaseGroup, planSamples } from './plan.js';
-import { planRecords } from './plan-records.js';
+import { changedTables, planRecords } from './plan-records.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 
 export interface RunSuitesOptions {
@@ -156,6 +156,14 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const used = new Set(cases.map((c) => c.suite));
   const plannedSuites = options.suites.filter((s) => used.has(s));
   const services = checkServices(cases, options.config, meta.plan.service);
+  if (options.resumeDir) {
+    // Refused before anything is sent or locked: the journal keeps what it holds.
+    const changed = changedTables(
+      (await readJournalHead(join(runDir, 'results.jsonl'))).plans,
+      plannedSuites,
+    );
+    if (changed.length > 0) throw new InputError(changed);
+  }
   const capped = options.costCap ?? null;
   // Read before the first request, one at a time: a corrupt baseline is an input error that
   // costs nothing. A capped run keeps what it read for its estimate (else each is let go).

@@ -51,6 +51,19 @@ const journalPlan = {
     service: { type: 'string' },
     requested_model: { type: 'string' },
     drift: { type: 'object' },
+    tables: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['file', 'format', 'rows', 'digest'],
+        properties: {
+          file: { type: 'string' },
+          format: { type: 'string' },
+          rows: { type: 'integer', minimum: 0 },
+          digest: { type: 'string' },
+        },
+      },
+    },
     cases: {
       type: 'array',
       items: {

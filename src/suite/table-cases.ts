@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Diagnostic, SuiteTable } from '../types.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
@@ -69,7 +70,12 @@ export function tableCases(
   return {
     rows,
     diagnostics: firstRowsListed(diagnostics),
-    summary: { file, format: table.format, rows: rows.length },
+    summary: {
+      file,
+      format: table.format,
+      rows: rows.length,
+      digest: createHash('sha256').update(text.text).digest('hex'),
+    },
   };
 }
 

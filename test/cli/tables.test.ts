@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +53,8 @@ const PHRASES = [
   phrase('number', '42', [{ equals: '42' }]),
 ].join('\n');
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 const ALL = ['written', 'sum-1', 'sum-2', 'sum-3', 'sum-4', 'say-hello', 'say-unicode', 'say-number'];
 
 const project = (files: Record<string, string> = {}) =>
@@ -90,8 +93,8 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
     expect(list.stdout).toContain(ALL.map((id) => `  tables/${id}\n`).join(''));
     const json = JSON.parse((await runCli(['list', '--json'], { cwd: dir })).stdout);
     expect(json.suites[0].tables).toEqual([
-      { file: 'data/sums.csv', format: 'csv', rows: 4 },
-      { file: 'data/phrases.jsonl', format: 'jsonl', rows: 3 },
+      { file: 'data/sums.csv', format: 'csv', rows: 4, digest: sha256(SUMS.replace(/^\ufeff/, '')) },
+      { file: 'data/phrases.jsonl', format: 'jsonl', rows: 3, digest: sha256(`${PHRASES}\n`) },
     ]);
   });
 

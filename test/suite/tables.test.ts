@@ -94,7 +94,9 @@ describe('parseSuite with tables (pure: the texts are handed over)', () => {
     const rows = '{"id": "a", "q": "hi", "n": 2, "sys": "Be terse.", "t": 0.5}\n';
     const parsed = parseSuite(suite, 'suites/s.yaml', { tables: new Map([['t.jsonl', { text: rows }]]) });
     expect(parsed.errors).toBeUndefined();
-    expect(parsed.value?.tables).toEqual([{ file: 'suites/t.jsonl', format: 'jsonl', rows: 1 }]);
+    expect(parsed.value?.tables).toEqual([
+      { file: 'suites/t.jsonl', format: 'jsonl', rows: 1, digest: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
     expect(parsed.value?.cases).toEqual([
       {
         id: 'r-a',
