@@ -4,7 +4,7 @@ import type { RecordedCase } from '../record/registry.js';
 import { servedChange } from '../record/served-change.js';
 import { contentDrift, usageDrift } from './answer-drift.js';
 import { mergeTolerance } from './tolerance.js';
-import { suiteUsageDrift } from './usage-totals.js';
+import { type AnsweredCase, suiteUsageDrift } from './usage-totals.js';
 
 export interface DiffOptions {
   /** Run-wide relative change of completion/total tokens and cost that counts as usage drift (default 0.25). */
@@ -171,7 +171,7 @@ export function diffCase(
  * missing cases (`seen` are the case ids the run planned).
  */
 export function suiteDrift(input: {
-  cases: readonly CaseEntry[];
+  cases: Iterable<AnsweredCase>;
   baseline: Baseline | null;
   seen: ReadonlySet<string>;
   complete: boolean;

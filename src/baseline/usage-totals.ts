@@ -11,8 +11,30 @@ const known = (v: number | null | undefined): v is number => typeof v === 'numbe
  * and separately over their judge calls — the suite's bill, for reports. `cost` sums the
  * costs that were known; `cost_samples` says how many that was.
  */
-export function suiteUsageTotals(cases: readonly CaseEntry[]): UsageTotals {
-  const totals: UsageTotals = {
+export function suiteUsageTotals(cases: Iterable<UsageCase>): UsageTotals {
+  const totals = emptyUsageTotals();
+  for (const c of cases) addUsageTotals(totals, c);
+  return totals;
+}
+
+/** What the suite's bill reads of a case. */
+export type UsageCase = { samples: Pick<CaseEntry['samples'], 'sent'> } & {
+  stats: Pick<
+    CaseEntry['stats'],
+    | 'with_usage'
+    | 'prompt_tokens'
+    | 'completion_tokens'
+    | 'total_tokens'
+    | 'cost'
+    | 'with_cost'
+    | 'judge_calls'
+    | 'judge_tokens'
+    | 'judge_cost'
+  >;
+};
+
+export function emptyUsageTotals(): UsageTotals {
+  return {
     samples: 0,
     with_usage: 0,
     prompt_tokens: 0,
@@ -22,22 +44,32 @@ export function suiteUsageTotals(cases: readonly CaseEntry[]): UsageTotals {
     cost_samples: 0,
     judge: { calls: 0, total_tokens: 0, cost: null },
   };
-  for (const c of cases) {
-    totals.samples += c.samples.sent;
-    totals.with_usage += c.stats.with_usage;
-    totals.prompt_tokens += c.stats.prompt_tokens;
-    totals.completion_tokens += c.stats.completion_tokens;
-    totals.total_tokens += c.stats.total_tokens;
-    if (c.stats.cost !== null) {
-      totals.cost = roundCost((totals.cost ?? 0) + c.stats.cost);
-      totals.cost_samples += c.stats.with_cost;
-    }
-    totals.judge.calls += c.stats.judge_calls;
-    totals.judge.total_tokens += c.stats.judge_tokens;
-    if (c.stats.judge_cost !== null)
-      totals.judge.cost = roundCost((totals.judge.cost ?? 0) + c.stats.judge_cost);
+}
+
+/**
+ * Adds one case to a suite's bill. Costs are rounded at each step, so the order cases are
+ * added in does not show in the total (a suite's cases complete in any order).
+ */
+export function addUsageTotals(totals: UsageTotals, c: UsageCase): void {
+  totals.samples += c.samples.sent;
+  totals.with_usage += c.stats.with_usage;
+  totals.prompt_tokens += c.stats.prompt_tokens;
+  totals.completion_tokens += c.stats.completion_tokens;
+  totals.total_tokens += c.stats.total_tokens;
+  if (c.stats.cost !== null) {
+    totals.cost = roundCost((totals.cost ?? 0) + c.stats.cost);
+    totals.cost_samples += c.stats.with_cost;
   }
-  return totals;
+  totals.judge.calls += c.stats.judge_calls;
+  totals.judge.total_tokens += c.stats.judge_tokens;
+  if (c.stats.judge_cost !== null)
+    totals.judge.cost = roundCost((totals.judge.cost ?? 0) + c.stats.judge_cost);
+}
+
+/** What usage drift reads of a case: its id and the usage of its answered samples. */
+export interface AnsweredCase {
+  case: string;
+  stats: { answered: Omit<CaseEntry['stats']['answered'], 'latency_ms'> };
 }
 
 const FIELDS = ['completion_tokens', 'total_tokens', 'cost'] as const;
@@ -51,7 +83,7 @@ type Field = (typeof FIELDS)[number];
  * case. Null when nothing moved beyond `tolerance` (defaults ±25 %) or nothing compares.
  */
 export function suiteUsageDrift(
-  entries: readonly CaseEntry[],
+  entries: Iterable<AnsweredCase>,
   baseline: Baseline,
   tolerance: UsageTolerance = {},
 ): Drift | null {

@@ -92,12 +92,12 @@ function diffTable(aId: string, bId: string) {
   let count = 0;
   const suiteDrift: { suite: string; d: Drift }[] = [];
   const reporter: Reporter = {
-    onSuite({ suite, cases }) {
-      for (const c of cases) {
-        if (!c.drift.some((d) => d.kind !== 'new_case')) continue;
-        count++;
-        if (changed.length < 200) changed.push(c);
-      }
+    onCase({ entry: c }) {
+      if (!c.drift.some((d) => d.kind !== 'new_case')) return;
+      count++;
+      if (changed.length < 200) changed.push(c);
+    },
+    onSuiteEnd({ suite }) {
       for (const d of suite.drift) suiteDrift.push({ suite: suite.suite, d });
     },
   };

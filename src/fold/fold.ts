@@ -1,7 +1,7 @@
 import { isRunStop } from '../error-kinds.js';
-import type { EndRecord, JournalRecord, PlanRecord, RunRecord } from '../journal/records.js';
+import type { EndRecord, JournalRecord, PlanCase, PlanRecord, RunRecord } from '../journal/records.js';
 import { REPORT_SCHEMA_VERSION } from '../report/case-line.js';
-import type { Reporter } from '../report/reporter.js';
+import type { Reporter, SuiteEvent } from '../report/reporter.js';
 import type {
   Baseline,
   CaseEntry,
@@ -14,9 +14,19 @@ import type {
   SuiteReport,
 } from '../types.js';
 import { CaseFold } from './case-fold.js';
-import { foldSuite } from './suite.js';
+import { caseOf } from '../baseline/store.js';
+import { SuiteCases, suiteVerdicts } from './suite.js';
 import { isCandidateRun, provenanceFrom } from './provenance.js';
-import { caseDetail, countSuite, emptySummary, exitCodeFor, KILLED, runStatusFor } from './summary.js';
+import { Spill } from './spill.js';
+import {
+  caseDetail,
+  countCase,
+  countFindings,
+  emptySummary,
+  exitCodeFor,
+  KILLED,
+  runStatusFor,
+} from './summary.js';
 
 export interface FoldOptions {
   /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
@@ -31,9 +41,17 @@ export interface FoldOptions {
   live?: boolean;
   /**
    * Adds what the fold alone cannot know to a folded suite's entries before they are counted
-   * and reported (the nightly history: the nights each changed case shows, slow drift).
+   * and reported (the nightly history: the nights each changed case shows, slow drift):
+   * called once per suite, it returns what is called on each of its entries in plan order.
    */
-  annotate?: (suite: { suite: SuiteReport; cases: CaseEntry[]; baseline: Baseline | null }) => void;
+  annotate?: (suite: { suite: SuiteReport; baseline: Baseline | null }) => (entry: CaseEntry) => void;
+  /**
+   * Where a large suite's complete case entries wait for its verdicts (a hidden file, removed
+   * once the suite is reported); default the system's temp folder.
+   */
+  spillDir?: string;
+  /** Entries of a suite held in memory before they go to disk (default SPILL_HOLD). */
+  spillHold?: number;
   /** Decided by the caller instead of the journals: several shards make one complete run, or not. */
   complete?: boolean;
   /** How the run stopped, decided by the caller (a merge of shards: the worst shard's stop). */
@@ -47,7 +65,14 @@ export interface FoldOptions {
 
 interface SuiteState {
   plan: PlanRecord;
+  /** Its plan's cases by id. */
+  byId: Map<string, PlanCase>;
+  /** Cases whose samples are still coming in. */
   folds: Map<string, CaseFold>;
+  /** Complete cases: the numbers the suite's tests read… */
+  cases: SuiteCases;
+  /** …and their entries, waiting for the suite's verdicts. */
+  spill: Spill<CaseEntry>;
   /** Planned samples of each fixed-repeat case still to come; a case leaves when it is complete. */
   due: Map<string, number>;
   /** Cases sampled with `repeat: auto`: complete only when the run says so. */
@@ -58,9 +83,11 @@ interface SuiteState {
 }
 
 /**
- * Folds journal records into the run's report: samples into per-case state, each suite
- * into its entries once its cases are in, and each folded suite straight to the reporters.
- * What is held is the state of the suites still open, never the list of samples. The same
+ * Folds journal records into the run's report: samples into per-case state; each case, once
+ * complete, into its entry (kept aside, on disk for a large suite) and the few numbers its
+ * suite's tests read; each suite, once its cases are in, into its verdicts, and then its
+ * entries one at a time to the reporters. What is held is the state of the cases still
+ * open and a few numbers per complete case, never the list of samples or entries. The same
  * fold serves a run in progress, `driftcheck report` over a finished or killed run's
  * journal, and a merge of shard journals.
  */
@@ -128,7 +155,9 @@ export class RunFold {
   /** Marks a `repeat: auto` case as sampled to the end (its sequential test decided). */
   caseDone(suite: string, caseId: string): void {
     const state = this.suites.get(suite);
-    if (state?.open.delete(caseId)) this.foldReady();
+    if (!state?.open.delete(caseId)) return;
+    this.close(state, caseId);
+    this.foldReady();
   }
 
   /** Folds every suite still open, then hands the finished head to the reporters. */
@@ -146,6 +175,7 @@ export class RunFold {
 
   /** Lets the reporters remove partial files after a failure. */
   async abort(): Promise<void> {
+    for (const state of this.order) await state.spill.discard();
     for (const reporter of this.options.reporters) await reporter.onAbort?.();
   }
 
@@ -153,15 +183,20 @@ export class RunFold {
     const known = this.suites.get(plan.suite);
     if (known) {
       // Shards each plan part of a suite: their cases join in ordinal order.
-      const ids = new Set(known.plan.cases.map((c) => c.id));
-      known.plan.cases.push(...plan.cases.filter((c) => !ids.has(c.id)));
+      const added = plan.cases.filter((c) => !known.byId.has(c.id));
+      known.plan.cases.push(...added);
+      for (const c of added) known.byId.set(c.id, c);
       known.plan.cases.sort((a, b) => a.ordinal - b.ordinal);
       this.track(known, plan);
       return;
     }
+    const own = { ...plan, cases: [...plan.cases] };
     const state: SuiteState = {
-      plan: { ...plan, cases: [...plan.cases] },
+      plan: own,
+      byId: new Map(own.cases.map((c) => [c.id, c])),
       folds: new Map(),
+      cases: new SuiteCases(own),
+      spill: new Spill(this.options.spillDir, this.options.spillHold),
       due: new Map(),
       open: new Set(),
       folded: false,
@@ -191,7 +226,9 @@ export class RunFold {
 
   private count(sample: SampleResult): void {
     const state = this.suites.get(sample.suite) ?? this.implicitPlan(sample);
-    if (state.folded) return;
+    // A case already complete takes no further sample (nor does a folded suite): only a
+    // journal holding a sample twice has one, and the first count stands.
+    if (state.folded || state.cases.has(sample.case)) return;
     let fold = state.folds.get(sample.case);
     if (!fold) {
       fold = new CaseFold();
@@ -203,7 +240,19 @@ export class RunFold {
     const due = state.due.get(sample.case);
     if (due === undefined || fold.sent < due) return;
     state.due.delete(sample.case);
-    if (this.options.live) this.foldReady();
+    if (!this.options.live) return;
+    this.close(state, sample.case);
+    this.foldReady();
+  }
+
+  /** A case is complete: its entry is put aside and its fold released. */
+  private close(state: SuiteState, id: string): void {
+    const fold = state.folds.get(id);
+    const c = state.byId.get(id);
+    if (!fold || !c) return;
+    state.folds.delete(id);
+    const entry = state.cases.close(c, fold);
+    if (entry) state.spill.put(id, entry);
   }
 
   /**
@@ -224,7 +273,9 @@ export class RunFold {
 
   private implicitCase(state: SuiteState, sample: SampleResult): void {
     const messages = (sample as { messages?: PlanRecord['cases'][number]['messages'] }).messages ?? [];
-    state.plan.cases.push({ id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages });
+    const c: PlanCase = { id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages };
+    state.plan.cases.push(c);
+    state.byId.set(c.id, c);
   }
 
   private foldReady(): void {
@@ -242,10 +293,12 @@ export class RunFold {
     for (const [key, sample] of this.provisional) {
       if (sample.suite !== state.plan.suite) continue;
       this.provisional.delete(key);
+      if (state.cases.has(sample.case)) continue;
       const fold = state.folds.get(sample.case) ?? new CaseFold();
       state.folds.set(sample.case, fold);
       fold.add(sample);
     }
+    for (const id of [...state.folds.keys()]) this.close(state, id);
     this.chain = this.chain
       .then(() => this.foldOne(state))
       .catch((error: unknown) => {
@@ -256,9 +309,8 @@ export class RunFold {
   private async foldOne(state: SuiteState): Promise<void> {
     if (this.failure) return;
     const { baseline, path } = await this.options.baseline(state.plan.suite);
-    const folded = foldSuite({
-      plan: state.plan,
-      folds: state.folds,
+    const verdicts = suiteVerdicts({
+      cases: state.cases,
       baseline,
       baselinePath: path,
       complete: this.complete(),
@@ -268,18 +320,39 @@ export class RunFold {
         ...(this.options.alpha !== undefined ? { alpha: this.options.alpha } : {}),
       },
     });
-    // What was folded is not needed again: the entries carry it on to the reporters.
-    state.folds.clear();
-    this.options.annotate?.({ suite: folded.suite, cases: folded.cases, baseline });
-    for (const c of folded.cases) c.detail = caseDetail(c);
-    countSuite(this.summary, folded.suite, folded.cases);
-    this.reported.push(folded.suite);
+    const suite = verdicts.suite;
+    this.reported.push(suite);
     const planned = this.order.reduce((n, s) => n + (s.foldedCases ?? s.plan.cases.length), 0);
-    for (const reporter of this.options.reporters)
-      await reporter.onSuite?.({ suite: folded.suite, cases: folded.cases, baseline, planned });
-    // Reported: its plan (every case's messages) is not needed again.
+    const event: SuiteEvent = { suite, baseline, planned };
+    const reporters = this.options.reporters;
+    const annotate = this.options.annotate?.({ suite, baseline });
+    // Only a reporter that asks for a suite's cases in one array gets them gathered.
+    const gathered: CaseEntry[] | null = reporters.some((r) => r.onSuite) ? [] : null;
+    for (const reporter of reporters) await reporter.onSuiteStart?.(event);
+    const plan = state.plan.cases;
+    let i = 0;
+    try {
+      for await (const open of state.spill.read(plan.map((c) => c.id))) {
+        const c = plan[i++]!;
+        const entry = verdicts.entry(c, open);
+        annotate?.(entry);
+        entry.detail = caseDetail(entry);
+        countCase(this.summary, entry);
+        const base = caseOf(baseline, c.id) ?? undefined;
+        for (const reporter of reporters) await reporter.onCase?.({ ...event, entry, base });
+        gathered?.push(entry);
+      }
+    } finally {
+      await state.spill.discard();
+    }
+    countFindings(this.summary, suite);
+    for (const reporter of reporters) await reporter.onSuiteEnd?.(event);
+    if (gathered) for (const reporter of reporters) await reporter.onSuite?.({ ...event, cases: gathered });
+    // Reported: its plan (every case's messages) and its numbers are not needed again.
     state.foldedCases = state.plan.cases.length;
     state.plan = { ...state.plan, cases: [] };
+    state.byId = new Map();
+    state.cases = new SuiteCases(state.plan);
   }
 
   /**

@@ -1,21 +1,94 @@
 import { diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
 import { caseOf } from '../baseline/store.js';
 import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
-import { suiteUsageTotals } from '../baseline/usage-totals.js';
-import type { PlanRecord } from '../journal/records.js';
-import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
+import { type AnsweredCase, addUsageTotals, emptyUsageTotals } from '../baseline/usage-totals.js';
+import type { PlanCase, PlanRecord } from '../journal/records.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
 import type { Baseline, CaseEntry, CaseError, CaseStatus, SuiteReport, TokenTotals } from '../types.js';
-import { recordedCase, recordedStats, recordedSuite } from '../record/fold.js';
-import { CaseFold, latencySketch, latencySummary } from './case-fold.js';
+import { RecordedLists } from '../record/fold.js';
+import { CaseFold } from './case-fold.js';
+import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
 import { Tally } from './tally.js';
 import { analyseLatency } from './latency-drift.js';
-import { analysePassRates, baselineSamples, type CaseStats } from './pass-rates.js';
+import { analysePassRates, baselineSamples } from './pass-rates.js';
 
-export interface SuiteFoldInput {
-  plan: PlanRecord;
-  /** The folded samples by case id (a case with none was not run). */
-  folds: ReadonlyMap<string, CaseFold>;
+export { caseVerdict } from './case-entry.js';
+
+/**
+ * What a suite's verdicts read of one complete case: counts and numbers, never its answer,
+ * checks or messages (those wait in its entry, see SuiteCases).
+ */
+interface CaseNumbers {
+  sent: number;
+  passed: number;
+  errored: number;
+  /** The first sample's status: the verdict of a case sampled once. */
+  single: CaseStatus;
+  /** Latencies of its answered samples, every one: the rank test compares them. */
+  latencies: readonly number[];
+  answered: AnsweredCase['stats']['answered'];
+  /** Its first sample's usage: what "vs baseline" lines compare. */
+  usage: CaseEntry['usage'];
+  service: string;
+  requested_model: string;
+}
+
+/**
+ * A suite's cases as they complete, in any order: what its suite-level tests read of each
+ * (CaseNumbers) and its running totals. `close` returns the case's entry with its verdict
+ * still open, for the caller to keep where it likes (held, or spilled to disk) until
+ * `suiteVerdicts` finishes it. Pure.
+ */
+export class SuiteCases {
+  private readonly numbers = new Map<string, CaseNumbers>();
+  private readonly usage = emptyUsageTotals();
+  private readonly models = new Tally<string>();
+  private readonly lists = new RecordedLists();
+
+  constructor(readonly plan: PlanRecord) {}
+
+  has(id: string): boolean {
+    return this.numbers.has(id);
+  }
+
+  get(id: string): CaseNumbers | undefined {
+    return this.numbers.get(id);
+  }
+
+  /**
+   * A complete case: keeps its numbers and adds it to the suite's totals; returns its entry
+   * (null for a case with no sent sample: it is made again, as not run, when the suite is
+   * finished).
+   */
+  close(c: PlanCase, fold: CaseFold): CaseEntry | null {
+    if (fold.sent === 0) return null;
+    const entry = caseEntry(this.plan, c.id, c.messages, c.repeat, fold, undefined, null);
+    const { latency_ms: _sketch, ...answered } = entry.stats.answered;
+    this.numbers.set(c.id, {
+      sent: fold.sent,
+      passed: fold.passed,
+      errored: fold.errored,
+      single: entry.status,
+      latencies: fold.answeredLatencies,
+      answered,
+      usage: entry.usage,
+      service: entry.service,
+      requested_model: entry.requested_model,
+    });
+    addUsageTotals(this.usage, entry);
+    for (const [m] of fold.models.entries()) this.models.add(m);
+    this.lists.add(entry, c.ordinal);
+    return entry;
+  }
+
+  /** The suite's totals once every case is closed. */
+  totals() {
+    return { usage: this.usage, models: this.models.byFrequency().sort(), lists: this.lists.result() };
+  }
+}
+
+export interface SuiteVerdictInput {
+  cases: SuiteCases;
   baseline: Baseline | null;
   /** Where the baseline lives (shown in reports), when there is one. */
   baselinePath: string | null;
@@ -26,28 +99,29 @@ export interface SuiteFoldInput {
   options: Pick<DiffOptions, 'candidate'> & { alpha?: number };
 }
 
-export interface FoldedSuite {
+export interface SuiteVerdicts {
   suite: SuiteReport;
-  /** In plan order. */
-  cases: CaseEntry[];
+  /**
+   * Finishes one planned case's entry: its verdict, pass rate and drift. `open` is what
+   * SuiteCases.close returned for it (undefined or null: not run). Call in plan order.
+   */
+  entry(c: PlanCase, open: CaseEntry | null | undefined): CaseEntry;
 }
 
-const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
-
 /**
- * Turns one suite's folded samples into its report entries, each with the verdict a person
- * should read and its drift against the baseline, plus the suite-level findings. The
- * pass-rate tests are decided over the whole suite (stratified test, Holm-adjusted cases),
- * which is why a suite is folded once all its cases are in. Pure.
+ * A suite's verdicts once every case of it is closed: the pass-rate tests are decided over
+ * the whole suite (stratified test, Holm-adjusted cases), as are latency changes, from the
+ * cases' numbers alone; then each entry is finished as it is handed over, so a suite's
+ * entries never need to be in memory together. Pure.
  */
-export function foldSuite(input: SuiteFoldInput): FoldedSuite {
-  const { plan, baseline } = input;
-  const empty = new CaseFold();
-  const folded = plan.cases.map((c) => ({ plan: c, fold: input.folds.get(c.id) ?? empty }));
+export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
+  const { baseline } = input;
+  const plan = input.cases.plan;
+  const numbers = plan.cases.map((c) => ({ c, n: input.cases.get(c.id) }));
   const rates = analysePassRates(
-    folded.map(({ plan: c, fold }) => ({
+    numbers.map(({ c, n }) => ({
       case: c.id,
-      samples: { pass: fold.passed, total: fold.sent },
+      samples: { pass: n?.passed ?? 0, total: n?.sent ?? 0 },
       baseline: baselineSamples(caseOf(baseline, c.id) ?? undefined),
       adaptive: c.repeat === 'auto',
     })),
@@ -56,9 +130,9 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   const statOf = new Map(rates.stats.map((s) => [s.case, s]));
   const candidate = input.options.candidate ?? false;
   const latency = analyseLatency(
-    folded.map(({ plan: c, fold }) => ({
+    numbers.map(({ c, n }) => ({
       case: c.id,
-      current: fold.answeredLatencies,
+      current: n?.latencies ?? [],
       baseline: caseOf(baseline, c.id)?.latency_ms,
       tolerance: mergeTolerance(plan.drift, c.drift).latency,
     })),
@@ -68,20 +142,11 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
       suite: mergeTolerance(plan.drift).latency,
     },
   );
-  const cases = folded.map(({ plan: c, fold }) => {
-    const stat = statOf.get(c.id);
-    const entry = caseEntry(plan, c.id, c.messages, c.repeat, fold, stat, input.stopError);
-    const drift = diffCase(entry, caseOf(baseline, c.id) ?? undefined, {
-      ...(candidate ? { candidate: true } : {}),
-      tolerance: overlayTolerance(plan.drift, c.drift),
-    });
-    const dropped = rates.caseDrift.get(c.id);
-    const latencyChange = latency.caseDrift.get(c.id);
-    entry.drift = [...(dropped ? [dropped] : []), ...drift, ...(latencyChange ? [latencyChange] : [])];
-    return entry;
-  });
+  const answered = numbers.flatMap(({ c, n }) =>
+    n ? [{ case: c.id, stats: { answered: n.answered } }] : [],
+  );
   const drift = suiteDrift({
-    cases,
+    cases: answered,
     baseline,
     seen: new Set(plan.cases.map((c) => c.id)),
     complete: input.complete,
@@ -90,152 +155,90 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   });
   drift.push(...rates.suiteDrift);
   if (latency.suiteDrift) drift.push(latency.suiteDrift);
-  const models = new Tally<string>();
-  for (const { fold } of folded) for (const [m] of fold.models.entries()) models.add(m);
+  const totals = input.cases.totals();
+  const first = numbers[0]?.n;
   const suite: SuiteReport = {
     suite: plan.suite,
     file: plan.file,
-    service: cases.find((c) => c.samples.sent > 0)?.service ?? plan.service,
-    requested_model: cases[0]?.requested_model ?? plan.requested_model,
-    models: models.byFrequency().sort(),
-    ...recordedSuite(cases),
+    service: numbers.find(({ n }) => n !== undefined)?.n?.service ?? plan.service,
+    requested_model: first?.requested_model ?? plan.requested_model,
+    models: totals.models,
+    ...(totals.lists as Pick<SuiteReport, keyof typeof totals.lists>),
     baseline: baseline ? input.baselinePath : null,
     drift,
-    cases: cases.length,
-    usage: { run: suiteUsageTotals(cases), compared: comparedUsage(cases, baseline) },
+    cases: plan.cases.length,
+    usage: { run: totals.usage, compared: comparedUsage(numbers, baseline) },
     ...(plan.system === undefined ? {} : { system: plan.system }),
   };
-  return { suite, cases };
+  return {
+    suite,
+    entry(c, open) {
+      const stat = statOf.get(c.id);
+      const entry =
+        open ?? caseEntry(plan, c.id, c.messages, c.repeat, new CaseFold(), stat, input.stopError);
+      const s = entry.samples;
+      entry.status = caseVerdict({
+        sent: s.sent,
+        errored: s.errored,
+        single: s.sent === 0 ? null : entry.status,
+        failing: stat ? stat.failing : null,
+      });
+      entry.pass_rate = passRateOf(stat);
+      const base = caseOf(baseline, c.id) ?? undefined;
+      const changes = diffCase(entry, base, {
+        ...(candidate ? { candidate: true } : {}),
+        tolerance: overlayTolerance(plan.drift, c.drift),
+      });
+      const dropped = rates.caseDrift.get(c.id);
+      const latencyChange = latency.caseDrift.get(c.id);
+      entry.drift = [...(dropped ? [dropped] : []), ...changes, ...(latencyChange ? [latencyChange] : [])];
+      return entry;
+    },
+  };
 }
 
-/** The baseline's entry of a case (own keys only: a case id is user input). */
-function caseEntry(
-  plan: PlanRecord,
-  id: string,
-  messages: CaseEntry['messages'],
-  repeat: number | 'auto',
-  fold: CaseFold,
-  stat: CaseStats | undefined,
-  stopError: CaseError | null,
-): CaseEntry {
-  const first = fold.first;
-  const sent = fold.sent;
-  const planned = repeat === 'auto' ? Math.max(ADAPTIVE_SAMPLING.min, sent) : Math.max(repeat, sent);
-  const entry: CaseEntry = {
-    id: `${plan.suite}/${id}`,
-    suite: plan.suite,
-    case: id,
-    service: first?.service ?? plan.service,
-    requested_model: first?.requested_model ?? plan.requested_model,
-    status: statusOf(fold, stat),
-    samples: {
-      planned,
-      sent,
-      passed: fold.passed,
-      failed: fold.failed,
-      errored: fold.errored,
-      not_run: planned - sent,
-    },
-    pass_rate: stat
-      ? {
-          rate: stat.rate,
-          low: stat.low,
-          high: stat.high,
-          baseline: stat.baseline,
-          p: stat.p,
-          verdict: stat.verdict,
-          weak_baseline: stat.weak_baseline ?? false,
-        }
-      : null,
-    model: first?.model ?? null,
-    models: fold.models.byFrequency(),
-    ...recordedCase(fold.recorded, first, fold.firstFailure),
-    finish_reason: first?.finish_reason ?? null,
-    usage: first?.usage ?? null,
-    cache_status: first?.cache_status ?? null,
-    response_id: first?.response_id ?? null,
-    started_at: first?.started_at ?? null,
-    error: sent === 0 ? stopError : (fold.firstFailure?.error ?? null),
-    error_kinds: Object.fromEntries(fold.errorKinds.entries()),
-    checks: first?.checks ?? [],
-    check_passes: fold.checkPasses,
-    content: first?.content ?? null,
-    answers: fold.answers ? [...fold.answers.values()].sort((a, b) => b.count - a.count) : [],
-    other_answers: fold.otherAnswers,
-    // The first sample is shown whole already; a later failing one is kept beside it.
-    first_failure: fold.firstFailure && fold.firstFailure !== first ? fold.firstFailure : null,
-    stats: {
-      prompt_tokens: fold.promptTokens,
-      completion_tokens: fold.completionTokens,
-      total_tokens: fold.totalTokens,
-      ...recordedStats(fold.recorded),
-      cost: fold.cost === null ? null : roundCost(fold.cost),
-      with_usage: fold.withUsage,
-      with_cost: fold.withCost,
-      answered: {
-        ...fold.answered,
-        cost: fold.answered.cost === null ? null : roundCost(fold.answered.cost),
-        latency_ms: latencySketch(fold.answeredLatencies),
-      },
-      latency_ms: latencySummary(fold.latencies),
-      attempts: fold.attempts,
-      wait_ms: fold.waitMs,
-      judge_calls: fold.judgeCalls,
-      judge_tokens: fold.judgeTokens,
-      judge_cost: fold.judgeCost === null ? null : roundCost(fold.judgeCost),
-    },
-    drift: [],
-    messages,
-    redacted: fold.redacted,
-    // Decided once the entry is final (RunFold, after the history's annotations): see caseDetail.
-    detail: 'full',
-  };
-  if (repeat === 'auto' || fold.adaptive) entry.sampling = 'auto';
-  return entry;
+export interface SuiteFoldInput extends Omit<SuiteVerdictInput, 'cases'> {
+  plan: PlanRecord;
+  /** The folded samples by case id (a case with none was not run). */
+  folds: ReadonlyMap<string, CaseFold>;
+}
+
+export interface FoldedSuite {
+  suite: SuiteReport;
+  /** In plan order. */
+  cases: CaseEntry[];
 }
 
 /**
- * The verdict of a case: a single sample's own status; for a repeated case its pass-rate
- * rule (a failing sample among passing ones is noise), except that any error shows.
- * `failing` is that rule's answer (`failsRun`: fewer than half the samples pass, or the
- * pass rate dropped against the baseline), null for a case sampled once. The fold and the
- * history's reader of driftcheck 0.1 reports both decide with it.
+ * Turns one suite's folded samples into its report entries, all at once (SuiteCases and
+ * suiteVerdicts do the same a case at a time, for suites too large to hold). Pure.
  */
-export function caseVerdict(c: {
-  sent: number;
-  errored: number;
-  single: CaseStatus | null;
-  failing: boolean | null;
-}): CaseStatus {
-  if (c.sent === 0) return 'not_run';
-  if (c.failing === null) return c.single!;
-  if (c.errored > 0) return 'error';
-  return c.failing ? 'fail' : 'pass';
+export function foldSuite(input: SuiteFoldInput): FoldedSuite {
+  const cases = new SuiteCases(input.plan);
+  const open = input.plan.cases.map((c) => {
+    const fold = input.folds.get(c.id);
+    return fold ? cases.close(c, fold) : null;
+  });
+  const verdicts = suiteVerdicts({ ...input, cases });
+  return { suite: verdicts.suite, cases: input.plan.cases.map((c, i) => verdicts.entry(c, open[i])) };
 }
 
-function statusOf(fold: CaseFold, stat: CaseStats | undefined): CaseStatus {
-  return caseVerdict({
-    sent: fold.sent,
-    errored: fold.errored,
-    single: fold.first?.status ?? null,
-    failing: stat ? stat.failing : null,
-  });
-}
+const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */
 function comparedUsage(
-  cases: readonly CaseEntry[],
+  cases: readonly { c: PlanCase; n: CaseNumbers | undefined }[],
   baseline: Baseline | null,
-): FoldedSuite['suite']['usage']['compared'] {
+): SuiteReport['usage']['compared'] {
   if (!baseline) return null;
   const run = zero();
   const base = zero();
   let n = 0;
-  for (const c of cases) {
-    const then = Object.hasOwn(baseline.cases, c.case) ? baseline.cases[c.case]?.usage : null;
-    if (!c.usage || !then) continue;
+  for (const { c, n: numbers } of cases) {
+    const then = Object.hasOwn(baseline.cases, c.id) ? baseline.cases[c.id]?.usage : null;
+    if (!numbers?.usage || !then) continue;
     n++;
-    add(run, c.usage);
+    add(run, numbers.usage);
     add(base, then);
   }
   return n === 0 ? null : { cases: n, run, baseline: base };

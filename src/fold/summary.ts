@@ -44,16 +44,24 @@ export function emptySummary(): Summary {
  * Markdown, JUnit and the verdict line all read the Summary this fills, so they agree.
  */
 export function countSuite(summary: Summary, suite: SuiteReport, cases: readonly CaseEntry[]): void {
-  for (const c of cases) {
-    summary.cases++;
-    summary.samples += c.samples.sent;
-    if (c.status === 'pass') summary.passed++;
-    else if (c.status === 'fail') summary.failed++;
-    else if (c.status === 'error') summary.errored++;
-    else summary.not_run++;
-    if (isRegressed(c)) summary.regressed++;
-    if (hasDrift(c)) summary.drifted++;
-  }
+  for (const c of cases) countCase(summary, c);
+  countFindings(summary, suite);
+}
+
+/** Adds one folded case to the counts (countSuite's part for a case, as cases stream). */
+export function countCase(summary: Summary, c: CaseEntry): void {
+  summary.cases++;
+  summary.samples += c.samples.sent;
+  if (c.status === 'pass') summary.passed++;
+  else if (c.status === 'fail') summary.failed++;
+  else if (c.status === 'error') summary.errored++;
+  else summary.not_run++;
+  if (isRegressed(c)) summary.regressed++;
+  if (hasDrift(c)) summary.drifted++;
+}
+
+/** Adds a suite's own findings to the counts (countSuite's part for the suite). */
+export function countFindings(summary: Summary, suite: SuiteReport): void {
   summary.suite_findings += suite.drift.length;
   summary.suite_regressed += suite.drift.filter((d) => d.severity === 'fail').length;
 }

@@ -1,5 +1,5 @@
 import type { Baseline, CaseEntry, Drift, SuiteReport } from '../types.js';
-import { fromReportV2 } from './from-report-v2.js';
+import { historyCase, historyRun } from './from-report-v2.js';
 import { type CaseNight, nightsByCase } from './nights.js';
 import { firstChanged, trendOf } from './trends.js';
 import type { History, HistoryCaseInput, HistoryRun } from './types.js';
@@ -28,42 +28,32 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
   return {
     sources,
     lines,
-    annotate({
-      suite,
-      cases,
-      baseline,
-    }: {
-      suite: SuiteReport;
-      cases: CaseEntry[];
-      baseline: Baseline | null;
-    }): void {
+    /** Tonight's suite as folded: returns what annotates each of its entries, in plan order. */
+    annotate({ suite, baseline }: { suite: SuiteReport; baseline: Baseline | null }) {
       index ??= nightsByCase(history);
       sources.set(suite.suite, baseline?.source_run ?? null);
-      const mapped = fromReportV2({
-        schema_version: 2,
-        run: {
+      const mapped = historyRun(
+        {
           id: tonight.id,
           started_at: tonight.started_at,
           finished_at: tonight.started_at,
           exit_code: 0,
           status: 'completed',
         },
-        suites: [{ ...suite, baseline: suite.baseline }],
-        cases,
-      });
-      const run: HistoryRun = {
-        ...mapped.run,
-        suites: mapped.run.suites.map((s) => ({ ...s, baseline_source_run: baseline?.source_run ?? null })),
-        cases: mapped.cases,
-      };
-      cases.forEach((c, i) => {
+        [suite],
+      );
+      const suites = mapped.suites.map((s) => ({ ...s, baseline_source_run: baseline?.source_run ?? null }));
+      return (c: CaseEntry): void => {
+        const line = historyCase(c);
+        lines.push(line);
         const before = index!.get(c.id);
         if (!before?.length) return;
-        const nights = [...before, { run, entry: run.cases[i]! }];
+        // Tonight as one more night of this case: the run with this case's line alone.
+        const run: HistoryRun = { ...mapped, suites, cases: [line] };
+        const nights = [...before, { run, entry: line }];
         const trend = trendOf(history, nights);
         if (trend) {
           c.drift.push(trendDrift(trend));
-          const line = run.cases[i]!;
           line.drift_kinds = [...new Set([...line.drift_kinds, trend.kind])].sort();
         }
         if (c.status === 'pass' && !c.drift.some((d) => d.severity !== 'info')) return;
@@ -77,8 +67,7 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
           })),
           since: firstChanged(nights),
         };
-      });
-      lines.push(...run.cases);
+      };
     },
   };
 }

@@ -1,7 +1,6 @@
 import type { CaseEntry, SampleResult } from '../types.js';
 import type { Fold } from './field.js';
 import { RECORDED_FIELDS, type RecordedCase, type RecordedStats, type RecordedSuite } from './registry.js';
-import { Tally } from '../fold/tally.js';
 
 interface Placed {
   field: string;
@@ -77,14 +76,46 @@ export function recordedStats(state: readonly unknown[]): RecordedStats {
 
 /** The suite's recorded lists: every value of a case list, most cases first. */
 export function recordedSuite(cases: readonly CaseEntry[]): RecordedSuite {
-  const out: Record<string, unknown> = {};
-  for (const [, f] of RECORDED_FIELDS) {
-    for (const [name, { from }] of Object.entries(f.suite ?? {})) {
-      const tally = new Tally<unknown>();
-      for (const c of cases)
-        for (const v of (c as unknown as Record<string, unknown[]>)[from] ?? []) tally.add(v);
-      out[name] = tally.byFrequency();
+  const lists = new RecordedLists();
+  cases.forEach((c, i) => lists.add(c, i));
+  return lists.result();
+}
+
+/**
+ * A suite's recorded lists gathered case by case, in whatever order its cases complete:
+ * ties between values are broken by the plan position (`ordinal`) where each was first seen,
+ * so the lists come out as if the cases had been read in plan order.
+ */
+export class RecordedLists {
+  private readonly seen = new Map<string, Map<unknown, { count: number; ordinal: number; at: number }>>();
+
+  add(entry: CaseEntry, ordinal: number): void {
+    for (const [, f] of RECORDED_FIELDS) {
+      for (const [name, { from }] of Object.entries(f.suite ?? {})) {
+        let values = this.seen.get(name);
+        if (!values) this.seen.set(name, (values = new Map()));
+        ((entry as unknown as Record<string, unknown[]>)[from] ?? []).forEach((v, at) => {
+          const known = values.get(v);
+          if (!known) values.set(v, { count: 1, ordinal, at });
+          else {
+            known.count++;
+            if (ordinal < known.ordinal || (ordinal === known.ordinal && at < known.at))
+              Object.assign(known, { ordinal, at });
+          }
+        });
+      }
     }
   }
-  return out as RecordedSuite;
+
+  result(): RecordedSuite {
+    const out: Record<string, unknown> = {};
+    for (const [, f] of RECORDED_FIELDS) {
+      for (const name of Object.keys(f.suite ?? {})) {
+        out[name] = [...(this.seen.get(name) ?? [])]
+          .sort(([, a], [, b]) => b.count - a.count || a.ordinal - b.ordinal || a.at - b.at)
+          .map(([v]) => v);
+      }
+    }
+    return out as RecordedSuite;
+  }
 }

@@ -182,8 +182,8 @@ function colorOf(c: CaseEntry): Color {
 export function consoleReporter(write: (text: string) => void, options: ConsoleOptions): Reporter {
   const found = new ConsoleFindings();
   return {
-    onSuite({ cases }) {
-      for (const c of cases) found.add(c);
+    onCase({ entry }) {
+      found.add(entry);
     },
     async onEnd(head) {
       write(renderConsoleFindings(head, found, options));

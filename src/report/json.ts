@@ -16,9 +16,8 @@ export function jsonReporter(dir: string): Reporter {
   const file = new SpooledFile(dir, 'report.json');
   let written = 0;
   return {
-    async onSuite({ suite, cases }) {
-      for (const c of cases)
-        await file.write(`${written++ ? ',' : ''}\n    ${JSON.stringify(caseLine(c, suite))}`);
+    async onCase({ entry, suite }) {
+      await file.write(`${written++ ? ',' : ''}\n    ${JSON.stringify(caseLine(entry, suite))}`);
     },
     async onEnd(head) {
       return [await file.finish(reportTop(head), '\n  ]\n}\n')];

@@ -151,24 +151,30 @@ export function renderJunitSuite(
   suite: SuiteReport,
   cases: readonly CaseEntry[],
 ): { xml: string; counts: Counts } {
-  const failing = suite.drift.filter((d) => d.severity === 'fail');
-  const n: Counts = {
-    tests: cases.length + failing.length,
-    failures: failing.length,
-    errors: 0,
-    skipped: 0,
-    time: 0,
-  };
-  const lines: string[] = [];
-  for (const c of cases) {
-    const outcome = outcomeOf(c);
-    if (outcome === 'error') n.errors++;
-    else if (outcome === 'failure') n.failures++;
-    else if (outcome === 'skipped') n.skipped++;
-    n.time += (c.stats.latency_ms?.p50 ?? 0) * Math.max(1, c.samples.sent);
-    lines.push(`    ${testcase(c, suite)}\n`);
-  }
-  for (const d of failing) lines.push(`    ${suiteDriftCase(suite, d)}\n`);
+  const n = suiteCounts(suite);
+  const lines = cases.map((c) => junitCase(n, c, suite));
+  return { xml: `${suiteHead(suite, n)}${lines.join('')}${suiteTail(suite)}`, counts: n };
+}
+
+/** The counts a suite starts from: its failing suite-level findings are testcases too. */
+function suiteCounts(suite: SuiteReport): Counts {
+  const failing = suite.drift.filter((d) => d.severity === 'fail').length;
+  return { tests: failing, failures: failing, errors: 0, skipped: 0, time: 0 };
+}
+
+/** One case's `<testcase>` line, counted into `n`. */
+function junitCase(n: Counts, c: CaseEntry, suite: SuiteReport): string {
+  const outcome = outcomeOf(c);
+  n.tests++;
+  if (outcome === 'error') n.errors++;
+  else if (outcome === 'failure') n.failures++;
+  else if (outcome === 'skipped') n.skipped++;
+  n.time += (c.stats.latency_ms?.p50 ?? 0) * Math.max(1, c.samples.sent);
+  return `    ${testcase(c, suite)}\n`;
+}
+
+/** `<testsuite …>` with the counts of all its cases, and its properties. */
+function suiteHead(suite: SuiteReport, n: Counts): string {
   const props = [
     ['service', suite.service],
     ['requested_model', suite.requested_model],
@@ -178,15 +184,21 @@ export function renderJunitSuite(
   ]
     .map(([k, v]) => `<property name="${k}" value="${attr(v ?? '')}"/>`)
     .join('\n      ');
-  const notes = driftLines(suite.drift.filter((d) => d.severity !== 'fail'));
-  const xml = [
+  return [
     `  <testsuite name="${attr(suite.suite)}" ${countAttrs(n)} file="${attr(suite.file)}">\n`,
     `    <properties>\n      ${props}\n    </properties>\n`,
-    ...lines,
+  ].join('');
+}
+
+/** After the cases: the failing findings as testcases, the others as notes, and the close. */
+function suiteTail(suite: SuiteReport): string {
+  const failing = suite.drift.filter((d) => d.severity === 'fail');
+  const notes = driftLines(suite.drift.filter((d) => d.severity !== 'fail'));
+  return [
+    ...failing.map((d) => `    ${suiteDriftCase(suite, d)}\n`),
     notes.length ? `    <system-out>${xmlText(notes.join('\n'))}</system-out>\n` : '',
     '  </testsuite>\n',
   ].join('');
-  return { xml, counts: n };
 }
 
 function root(head: ReportHead, total: Counts): string {
@@ -217,19 +229,35 @@ export function renderJunit(report: Report): string {
   return `${root(report, total)}${suites.join('')}</testsuites>\n`;
 }
 
-/** Writes `junit.xml`: each suite's testsuite as it is folded, the root (with the totals) at the end. */
+/**
+ * Writes `junit.xml`: each suite's testcases as they come (to a spool of their own: the
+ * `<testsuite>` element carries its counts), the suite whole once its last case is in, the
+ * root (with the totals) at the end.
+ */
 export function junitReporter(dir: string): Reporter {
   const file = new SpooledFile(dir, 'junit.xml');
+  const part = new SpooledFile(dir, 'junit.xml.suite');
   const total = zero();
+  let n = zero();
   return {
-    async onSuite({ suite, cases }) {
-      const rendered = renderJunitSuite(suite, cases);
-      addCounts(total, rendered.counts);
-      await file.write(rendered.xml);
+    onSuiteStart({ suite }) {
+      n = suiteCounts(suite);
+    },
+    async onCase({ entry, suite }) {
+      await part.write(junitCase(n, entry, suite));
+    },
+    async onSuiteEnd({ suite }) {
+      addCounts(total, n);
+      await file.write(suiteHead(suite, n));
+      await part.moveTo(file);
+      await file.write(suiteTail(suite));
     },
     async onEnd(head) {
       return [await file.finish(root(head, total), '</testsuites>\n')];
     },
-    onAbort: () => file.discard(),
+    async onAbort() {
+      await part.discard();
+      await file.discard();
+    },
   };
 }

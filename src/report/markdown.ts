@@ -262,8 +262,8 @@ export function renderMarkdownSummary(
 export function markdownReporter(dir: string): Reporter {
   const found = new MarkdownFindings();
   return {
-    onSuite({ cases }) {
-      for (const c of cases) found.add(c);
+    onCase({ entry }) {
+      found.add(entry);
     },
     async onEnd(head) {
       const file = join(dir, 'summary.md');

@@ -219,6 +219,8 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     baseline: baselines.read,
     reporters,
     live: true,
+    // A large suite's complete cases wait for its verdicts beside its journal, not in memory.
+    spillDir: runDir,
     ...(options.now ? { now: options.now } : {}),
     ...(tonight ? { annotate: tonight.annotator.annotate } : {}),
   });

@@ -54,6 +54,19 @@ export class SpooledFile {
     return file;
   }
 
+  /**
+   * Appends everything written here so far to `target`, and starts empty again: a part
+   * whose head is only known after its body (a JUnit suite's counts).
+   */
+  async moveTo(target: SpooledFile): Promise<void> {
+    if (this.temp) {
+      await this.flush();
+      const stream = createReadStream(this.temp.path, { encoding: 'utf8', highWaterMark: BUFFER_BYTES / 4 });
+      for await (const piece of stream) await target.write(piece as string);
+    } else if (this.used > 0) await target.write(this.buffer.toString('utf8', 0, this.used));
+    await this.discard();
+  }
+
   /** Removes the temp file (after finish, or when the run failed). */
   async discard(): Promise<void> {
     const temp = this.temp;

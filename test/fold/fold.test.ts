@@ -81,6 +81,74 @@ describe('one entry per case', () => {
   });
 });
 
+describe('a suite whose complete cases wait on disk', () => {
+  // Two suites: repeated cases (one dropped against its baseline, so Holm over the suite
+  // decides it), cases sampled once with drift, an error, a missing baseline case, latencies
+  // to compare, usage and a case the run never reached.
+  const baselineOf = (suite: string): Baseline => ({
+    schema_version: 1,
+    suite,
+    service: 'router',
+    model: 'openai/gpt-4o-mini',
+    source_run: 'r0',
+    cases: {
+      ...Object.fromEntries(
+        Array.from({ length: 8 }, (_, i) => [
+          `r${i}`,
+          baselineCase({
+            samples: { pass: 20, total: 20 },
+            latency_ms: { n: 5, p50: 100, p95: 120, sample: [90, 95, 100, 110, 120] },
+          }),
+        ]),
+      ),
+      once: baselineCase({ content: 'Refunds take 14 days.' }),
+      gone: baselineCase(),
+      broken: baselineCase(),
+    },
+  });
+  const samplesOf = (suite: string): SampleResult[] => [
+    ...Array.from({ length: 8 }, (_, i) =>
+      Array.from({ length: 6 }, (_, r) =>
+        sampleResult({
+          suite,
+          case: `r${i}`,
+          repeat: r,
+          latency_ms: 300 + 10 * r + i,
+          usage: {
+            prompt_tokens: 20,
+            completion_tokens: 100 + i,
+            total_tokens: 120 + i,
+            cost: 0.0001 * (i + 1),
+          },
+          ...(i === 0 && r > 1 ? { status: 'fail', checks: failing, content: `wrong ${r}` } : {}),
+        }),
+      ),
+    ).flat(),
+    sampleResult({ suite, case: 'once' }),
+    sampleResult({ suite, case: 'broken', status: 'error', error: caseError('timeout') }),
+    sampleResult({ suite, case: 'fresh', model: 'openai/gpt-4o' }),
+  ];
+  const fixture = {
+    baselines: { a: baselineOf('a'), b: baselineOf('b') },
+    unsent: { b: ['later'] },
+  };
+  const samples = [...samplesOf('a'), ...samplesOf('b')].reverse();
+
+  it('folds the same report as when every entry is held, live or not', async () => {
+    const held = await foldSamples(samples, fixture);
+    // The fixture exercises what it should: Holm over the suite, latency, errors, missing cases.
+    expect(held.cases.find((c) => c.id === 'a/r0')?.drift.map((d) => d.kind)).toContain('pass_rate_dropped');
+    expect(held.cases.find((c) => c.id === 'a/r3')?.drift.map((d) => d.kind)).toContain('latency_changed');
+    expect(held.suites[0]!.drift.map((d) => d.kind)).toEqual(
+      expect.arrayContaining(['missing_case', 'latency_changed']),
+    );
+    expect(held.cases.find((c) => c.id === 'b/later')?.status).toBe('not_run');
+    for (const options of [{ spillHold: 0 }, { spillHold: 3, live: true }, { live: true }]) {
+      expect(await foldSamples(samples, { ...fixture, ...options })).toEqual(held);
+    }
+  });
+});
+
 describe('the fold', () => {
   const plan = (suite: string, ids: string[], first: number): PlanRecord => ({
     type: 'plan',

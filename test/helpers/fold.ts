@@ -24,6 +24,10 @@ export interface FoldFixture {
   planned?: Record<string, number | 'auto'>;
   /** `drift:` tolerances: per suite name, and per `suite/case`. */
   drift?: { suites?: Record<string, DriftTolerance>; cases?: Record<string, DriftTolerance> };
+  /** Fold as a run in progress does: each case closed as soon as its samples are in. */
+  live?: boolean;
+  /** Complete entries a suite holds before the rest wait on disk (RunFold's spillHold). */
+  spillHold?: number;
 }
 
 /**
@@ -79,6 +83,8 @@ export async function foldSamples(
     }),
     reporters: [collect, ...(fixture.reporters ?? [])],
     now: () => new Date('2026-11-22T05:00:09.000Z'),
+    ...(fixture.live ? { live: true } : {}),
+    ...(fixture.spillHold !== undefined ? { spillHold: fixture.spillHold } : {}),
   });
   const run: RunRecord = {
     type: 'run',

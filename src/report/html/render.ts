@@ -35,17 +35,14 @@ export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
   const drift: DriftCounts = new Map();
   const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
   return {
-    async onSuite({ suite, cases, baseline, planned }) {
-      // The first suite says how large the report will be.
+    async onCase({ entry: c, suite, base, planned }) {
+      // The first case says how large the report will be.
       if (written === 0) limit = planned > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
-      for (const c of cases) {
-        countDrift(drift, c);
-        if (c.pass_rate) rates.repeated++;
-        keepPassRateRow(rates.rows, c);
-        if (c.detail === 'brief') brief++;
-        const base = baseline && Object.hasOwn(baseline.cases, c.case) ? baseline.cases[c.case] : undefined;
-        await file.write(`${written++ ? ',' : ''}${embedJson(pageCase(c, base, limit, suite.system))}`);
-      }
+      countDrift(drift, c);
+      if (c.pass_rate) rates.repeated++;
+      keepPassRateRow(rates.rows, c);
+      if (c.detail === 'brief') brief++;
+      await file.write(`${written++ ? ',' : ''}${embedJson(pageCase(c, base, limit, suite.system))}`);
     },
     async onEnd(head) {
       const title = options.title ?? `driftcheck ${head.run.id}`;

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Values a spill holds as objects before it moves them to disk: a small suite never touches the disk. */
+export const SPILL_HOLD = 2_000;
+const BUFFER_BYTES = 1 << 20;
+/** What one read from the file takes: values written close together are read back together. */
+const WINDOW_BYTES = 1 << 16;
+
+/**
+ * Values kept by key until they are read back once, in any order — a suite's case entries
+ * between the moment each case is complete and the moment the suite's verdicts are known
+ * (its pass-rate and latency tests are decided over all its cases). The first SPILL_HOLD
+ * are held as they are; past that every value goes to a hidden file as one JSON text, and
+ * only its place is kept, so a suite of 100,000 cases holds 100,000 offsets, not 100,000
+ * entries. Values go through JSON: what cannot (undefined, functions) does not survive.
+ */
+export class Spill<T> {
+  private held: Map<string, T> | null = new Map();
+  private readonly offset = new Map<string, number>();
+  private readonly length = new Map<string, number>();
+  private buffer: Buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  /**
+   * Buffers whose write is done, for the next flush: a new megabyte per flush made the
+   * allocator keep tens of megabytes of freed buffers in the process's memory.
+   */
+  private readonly free: Buffer[] = [];
+  private used = 0;
+  /** Bytes handed to the file so far (written or being written). */
+  private flushed = 0;
+  private file: { path: string; handle: Promise<FileHandle> } | null = null;
+  private writing: Promise<unknown> = Promise.resolve();
+  private failure: unknown = null;
+
+  constructor(
+    private readonly dir: string = tmpdir(),
+    private readonly hold: number = SPILL_HOLD,
+  ) {}
+
+  get size(): number {
+    return (this.held?.size ?? 0) + this.offset.size;
+  }
+
+  has(key: string): boolean {
+    return this.held?.has(key) === true || this.offset.has(key);
+  }
+
+  /** Keeps a value under its key (a second value for a key replaces the first). */
+  put(key: string, value: T): void {
+    if (this.held) {
+      this.held.set(key, value);
+      if (this.held.size <= this.hold) return;
+      const held = this.held;
+      this.held = null;
+      for (const [k, v] of held) this.append(k, v);
+      return;
+    }
+    this.append(key, value);
+  }
+
+  /**
+   * The values of these keys in this order (undefined for a key never put), each read once.
+   * Values written in about the order they are read come back a window at a time.
+   */
+  async *read(keys: Iterable<string>): AsyncGenerator<T | undefined> {
+    if (this.held) {
+      for (const key of keys) yield this.held.get(key);
+      return;
+    }
+    await this.drain();
+    const handle = this.file ? await this.file.handle : null;
+    const tail = this.buffer.subarray(0, this.used);
+    let window = Buffer.alloc(0);
+    let start = 0;
+    for (const key of keys) {
+      const at = this.offset.get(key);
+      if (at === undefined) {
+        yield undefined;
+        continue;
+      }
+      const length = this.length.get(key)!;
+      if (at >= this.flushed) {
+        yield parse<T>(tail, at - this.flushed, length);
+        continue;
+      }
+      if (at < start || at + length > start + window.length) {
+        window = Buffer.allocUnsafe(Math.max(WINDOW_BYTES, length));
+        const { bytesRead } = await handle!.read(window, 0, Math.min(window.length, this.flushed - at), at);
+        window = window.subarray(0, bytesRead);
+        start = at;
+      }
+      yield parse<T>(window, at - start, length);
+    }
+  }
+
+  /** Removes the file, if there is one. */
+  async discard(): Promise<void> {
+    const file = this.file;
+    this.file = null;
+    this.held = new Map();
+    this.offset.clear();
+    this.length.clear();
+    await this.writing.catch(() => {});
+    if (!file) return;
+    await (await file.handle.catch(() => null))?.close().catch(() => {});
+    await rm(file.path, { force: true });
+  }
+
+  private append(key: string, value: T): void {
+    const text = JSON.stringify(value);
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: past that bound, flush first.
+    if (this.used + text.length * 3 > this.buffer.length) {
+      this.flush();
+      if (text.length * 3 > this.buffer.length) {
+        const bytes = Buffer.from(text, 'utf8');
+        this.offset.set(key, this.flushed);
+        this.length.set(key, bytes.length);
+        this.write(bytes);
+        return;
+      }
+    }
+    const bytes = this.buffer.write(text, this.used);
+    this.offset.set(key, this.flushed + this.used);
+    this.length.set(key, bytes);
+    this.used += bytes;
+  }
+
+  /** Hands the buffer to the file in the background; writes stay in order. */
+  private flush(): void {
+    if (this.used === 0) return;
+    const full = this.buffer;
+    const used = this.used;
+    this.buffer = this.free.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
+    this.used = 0;
+    this.write(full.subarray(0, used), () => this.free.push(full));
+  }
+
+  private write(bytes: Buffer, release?: () => void): void {
+    if (!this.file) {
+      const path = join(this.dir, `.fold.${randomBytes(6).toString('hex')}.spill`);
+      const handle = open(path, 'w+');
+      // Awaited by the first write, which may wait behind others: never an unhandled rejection.
+      handle.catch(() => {});
+      this.file = { path, handle };
+    }
+    const handle = this.file.handle;
+    const at = this.flushed;
+    this.flushed += bytes.length;
+    this.writing = this.writing
+      .then(async () => {
+        const h = await handle;
+        for (let done = 0; done < bytes.length;) {
+          const { bytesWritten } = await h.write(bytes, done, bytes.length - done, at + done);
+          done += bytesWritten;
+        }
+      })
+      .finally(release)
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      });
+  }
+
+  /** Waits for every background write; rethrows the first that failed. */
+  private async drain(): Promise<void> {
+    await this.writing;
+    if (this.failure) throw this.failure;
+  }
+}
+
+function parse<T>(buffer: Buffer, at: number, length: number): T {
+  return JSON.parse(buffer.toString('utf8', at, at + length)) as T;
+}

@@ -1,0 +1,55 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Spill } from '../../src/fold/spill.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'driftcheck-spill-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const collect = async <T>(values: AsyncIterable<T>): Promise<T[]> => {
+  const out: T[] = [];
+  for await (const v of values) out.push(v);
+  return out;
+};
+
+describe('Spill', () => {
+  it('holds a few values in memory and touches no file', async () => {
+    const dir = await scratch();
+    const spill = new Spill<{ n: number }>(dir, 10);
+    for (let n = 0; n < 10; n++) spill.put(`k${n}`, { n });
+    expect(await readdir(dir)).toEqual([]);
+    expect(await collect(spill.read(['k3', 'nope', 'k0']))).toEqual([{ n: 3 }, undefined, { n: 0 }]);
+  });
+
+  it('moves values to disk past its hold and reads them back in any order, large and small, unicode too', async () => {
+    const dir = await scratch();
+    const spill = new Spill<{ n: number; text: string }>(dir, 2);
+    const text = (n: number) => (n % 97 === 0 ? `Grüße ${'x'.repeat(800_000)} 世界 ${n}` : `row ${n} — ✓`);
+    const keys = Array.from({ length: 3_000 }, (_, n) => `k${n}`);
+    keys.forEach((k, n) => spill.put(k, { n, text: text(n) }));
+    // A second value for a key replaces the first.
+    spill.put('k5', { n: 5, text: 'again' });
+    expect((await readdir(dir)).filter((n) => n.endsWith('.spill'))).toHaveLength(1);
+    const order = [...keys].reverse();
+    order.splice(10, 0, 'missing');
+    const read = await collect(spill.read(order));
+    expect(read[10]).toBeUndefined();
+    read.splice(10, 1);
+    expect(read).toEqual(
+      [...keys].reverse().map((k) => {
+        const n = Number(k.slice(1));
+        return { n, text: n === 5 ? 'again' : text(n) };
+      }),
+    );
+    await spill.discard();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
