@@ -1,8 +1,8 @@
 import { UsageError } from '../errors.js';
 import { hardRefusals, provenanceOf, refusals } from '../fold/provenance.js';
 import type { StoredReport } from '../report/read.js';
-import type { BaselineProvenance, CaseEntry, ReportHead } from '../types.js';
-import { baselineFromEntries } from './build.js';
+import type { BaselineCase, BaselineProvenance, ReportHead } from '../types.js';
+import { acceptsCase, baselineCase, baselineOf } from './build.js';
 import { readBaseline, writeBaseline } from './store.js';
 
 /**
@@ -68,32 +68,35 @@ export async function acceptReport(
   const provenance = baselineProvenance(report.head, options.forced ?? false);
   const suites = new Map(report.head.suites.map((s) => [s.suite, s]));
   let current: string | null = null;
-  let cases: CaseEntry[] = [];
+  // Each entry becomes its baseline case as it streams by: a suite's entries are never held.
+  let taken = new Map<string, BaselineCase>();
   const flush = async () => {
     const info = current === null ? undefined : suites.get(current);
     const only = current === null ? undefined : selection?.get(current);
-    const answered = cases.some((c) => c.samples.sent > 0 && (!only || only.includes(c.case)));
-    if (info && answered && (!selection || only)) {
-      const baseline = baselineFromEntries({
-        suite: info.suite,
-        service: info.service,
-        model: info.requested_model,
-        run_id: report.head.run.id,
-        cases,
-        previous: await readBaseline(baselineDir, info.suite),
-        ...(only ? { only } : {}),
-        ...(provenance ? { provenance } : {}),
-      });
+    if (info && taken.size > 0 && (!selection || only)) {
+      const baseline = baselineOf(
+        {
+          suite: info.suite,
+          service: info.service,
+          model: info.requested_model,
+          run_id: report.head.run.id,
+          previous: await readBaseline(baselineDir, info.suite),
+          ...(provenance ? { provenance } : {}),
+        },
+        taken,
+      );
       written.push(await writeBaseline(baselineDir, baseline));
     }
-    cases = [];
+    taken = new Map();
   };
   for await (const c of report.cases()) {
     if (c.suite !== current) {
       await flush();
       current = c.suite;
     }
-    cases.push(c);
+    const only = selection?.get(c.suite);
+    if (selection && !only) continue;
+    if (acceptsCase(c, { suite: c.suite, ...(only ? { only } : {}) })) taken.set(c.case, baselineCase(c));
   }
   await flush();
   return written;

@@ -60,16 +60,47 @@ function orderCase(c: BaselineCase): object {
  * and `git diff` shows only what changed.
  */
 export function serializeBaseline(baseline: Baseline): string {
-  const value = ordered(baseline, TOP_FIELDS, (key, v) => {
-    if (key === 'provenance') return ordered(v as object, PROVENANCE_FIELDS, (_k, x) => sortedDeep(x));
-    if (key !== 'cases') return sortedDeep(v);
-    // Integer-like ids ("2", "10") still come first in numeric order — a rule of JS objects —
-    // which is just as deterministic.
-    const ids = Object.keys(v as Record<string, BaselineCase>).sort(compareText);
-    return Object.fromEntries(ids.map((id) => [id, orderCase((v as Record<string, BaselineCase>)[id]!)]));
-  });
-  return `${compactLatencies(JSON.stringify(value, null, 2))}\n`;
+  return [...baselineChunks(baseline)].join('');
 }
+
+/**
+ * serializeBaseline's bytes a case at a time: a baseline of 100,000 cases is written without
+ * its whole text (or a sorted copy of its whole object graph) in memory at once.
+ */
+export function* baselineChunks(baseline: Baseline): Generator<string> {
+  const cases = baseline.cases;
+  const value = ordered({ ...baseline, cases: {} }, TOP_FIELDS, (key, v) => {
+    if (key === 'provenance') return ordered(v as object, PROVENANCE_FIELDS, (_k, x) => sortedDeep(x));
+    return key === 'cases' ? v : sortedDeep(v);
+  });
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  // Integer-like ids ("2", "10") still come first in numeric order — a rule of JS objects —
+  // which is just as deterministic.
+  const ids = Object.keys(
+    Object.fromEntries(
+      Object.keys(cases)
+        .sort(compareText)
+        .map((id) => [id, 0]),
+    ),
+  );
+  const at = text.indexOf(CASES);
+  if (ids.length === 0 || at < 0) {
+    yield text;
+    return;
+  }
+  yield text.slice(0, at + CASES.length - 1);
+  yield '\n';
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    // Indented as it sits in the file: two levels in (a JSON string holds no raw line break).
+    const body = compactLatencies(JSON.stringify(orderCase(cases[id]!), null, 2)).replaceAll('\n', '\n    ');
+    yield `    ${JSON.stringify(id)}: ${body}${i + 1 < ids.length ? ',' : ''}\n`;
+  }
+  yield `  }${text.slice(at + CASES.length)}`;
+}
+
+/** Where the cases go in the file's top level (the sorted ids put integer-like ones first, as an object would). */
+const CASES = '\n  "cases": {}';
 
 /**
  * A case's latency sample on one line (`"sample": [412, 430, 455]`), not one number a line:

@@ -1,10 +1,10 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
-import { writeFileAtomic } from '../util/atomic.js';
+import { writeChunksAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import { intern } from '../util/intern.js';
-import { serializeBaseline } from './serialize.js';
+import { baselineChunks } from './serialize.js';
 import { validateBaseline } from './validate.js';
 
 /** What a user can do about a baseline file driftcheck cannot use. */
@@ -103,7 +103,7 @@ function checksKey(checks: readonly unknown[]): string | null {
 export async function writeBaseline(dir: string, baseline: Baseline): Promise<string> {
   const file = baselinePath(dir, baseline.suite);
   try {
-    await writeFileAtomic(file, serializeBaseline(baseline));
+    await writeChunksAtomic(file, () => baselineChunks(baseline));
   } catch (error) {
     throw new FileError(file, `cannot write the baseline: ${(error as Error).message}`, { cause: error });
   }

@@ -21,7 +21,8 @@ export class Spill<T> {
   private held: Map<string, T> | null = new Map();
   private readonly offset = new Map<string, number>();
   private readonly length = new Map<string, number>();
-  private buffer: Buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  /** Made when the values first go to disk: a run of many small suites allocates none. */
+  private buffer: Buffer = Buffer.alloc(0);
   /**
    * Buffers whose write is done, for the next flush: a new megabyte per flush made the
    * allocator keep tens of megabytes of freed buffers in the process's memory.
@@ -54,6 +55,7 @@ export class Spill<T> {
       if (this.held.size <= this.hold) return;
       const held = this.held;
       this.held = null;
+      this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
       for (const [k, v] of held) this.append(k, v);
       return;
     }
@@ -100,9 +102,13 @@ export class Spill<T> {
     const file = this.file;
     this.file = null;
     this.held = new Map();
+    this.buffer = Buffer.alloc(0);
+    this.used = 0;
+    this.free.length = 0;
     this.offset.clear();
     this.length.clear();
     await this.writing.catch(() => {});
+    this.flushed = 0;
     if (!file) return;
     await (await file.handle.catch(() => null))?.close().catch(() => {});
     await rm(file.path, { force: true });

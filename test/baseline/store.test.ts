@@ -116,6 +116,51 @@ describe('baseline store', () => {
     expect(await readBaseline(dir, 'refunds')).toEqual(b);
   });
 
+  it('writes case by case the one canonical JSON text: integer-like ids first, "__proto__" kept, any number of cases', async () => {
+    const ids = [
+      'b',
+      '10',
+      '2',
+      'a',
+      '__proto__',
+      'Z',
+      'é',
+      '007',
+      '1e3',
+      ...Array.from({ length: 3000 }, (_, i) => `row-${i}`),
+    ];
+    const b: Baseline = {
+      ...sample(),
+      cases: Object.fromEntries(
+        ids.map((id, i) => [
+          id,
+          baselineCase({
+            content: `answer ${i}\nwith "quotes" and ünïcode`,
+            latency_ms: { n: 3, p50: 2.5, p95: 3, sample: [1, 2.5, 3] },
+          }),
+        ]),
+      ),
+    };
+    const file = await writeBaseline(dir, b);
+    const text = await readFile(file, 'utf8');
+    const parsed = JSON.parse(text) as Baseline;
+    expect(parsed).toEqual(b);
+    // The text is exactly the parsed value printed whole (latency samples on one line).
+    const whole = JSON.stringify(parsed, null, 2).replace(
+      /"sample": \[\n([\d\s.,]*?)\n\s*\]/g,
+      (_m, body: string) =>
+        `"sample": [${body
+          .split(',')
+          .map((n) => n.trim())
+          .join(', ')}]`,
+    );
+    expect(text).toBe(`${whole}\n`);
+    expect(Object.keys(parsed.cases).slice(0, 2)).toEqual(['2', '10']);
+    const empty = await readFile(await writeBaseline(dir, { ...b, cases: {} }), 'utf8');
+    expect(empty).toContain('\n  "cases": {}\n}\n');
+    expect(JSON.parse(empty)).toEqual({ ...b, cases: {} });
+  });
+
   it('leaves no temp file behind, and creates the folder', async () => {
     const nested = join(dir, 'baselines');
     await writeBaseline(nested, sample());
