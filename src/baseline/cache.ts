@@ -2,10 +2,14 @@ import { resolve } from 'node:path';
 import type { Baseline, BaselineCase } from '../types.js';
 import { displayPath } from '../yaml/display-path.js';
 import { baselinePath, caseOf, readBaseline } from './store.js';
+import { SuiteBaseline } from './suite-baseline.js';
 
 export interface BaselineReader {
-  /** A suite's baseline, read from disk (or the few held for the run), and where it lives (as reports show it). */
-  read(suite: string): Promise<{ baseline: Baseline | null; path: string | null }>;
+  /**
+   * A suite's baseline, read from disk case by case (or one of the few held for the run), and
+   * where it lives (as reports show it).
+   */
+  read(suite: string): Promise<{ baseline: SuiteBaseline | null; path: string | null }>;
   /** A baseline the run holds while it samples (adaptive cases, judges comparing against it). */
   held(suite: string): Baseline | null;
   /** A case's entry in a held baseline, or null (caseOf). */
@@ -23,7 +27,12 @@ export function baselineReader(dir: string, cwd: string = process.cwd()): Baseli
   const held = new Map<string, Baseline | null>();
   return {
     async read(suite) {
-      const baseline = held.has(suite) ? held.get(suite)! : await readBaseline(dir, suite);
+      const whole = held.get(suite);
+      const baseline = whole
+        ? SuiteBaseline.of(whole)
+        : held.has(suite)
+          ? null
+          : await SuiteBaseline.read(dir, suite);
       // Shown as the suite's own file is (relative to where driftcheck ran): report.json and
       // junit.xml travel as CI artifacts, and an absolute path names the build machine.
       return { baseline, path: baseline ? displayPath(resolve(baselinePath(dir, suite)), cwd) : null };

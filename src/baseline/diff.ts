@@ -1,4 +1,4 @@
-import type { Baseline, BaselineCase, CaseEntry, Drift, DriftTolerance } from '../types.js';
+import type { BaselineCase, CaseEntry, Drift, DriftTolerance } from '../types.js';
 import { recordedDrift } from '../record/baseline.js';
 import type { RecordedCase } from '../record/registry.js';
 import { servedChange } from '../record/served-change.js';
@@ -172,7 +172,8 @@ export function diffCase(
  */
 export function suiteDrift(input: {
   cases: Iterable<AnsweredCase>;
-  baseline: Baseline | null;
+  /** The baseline's cases, or what the suite's findings read of them (BaselineFigures). */
+  baseline: { cases: Record<string, Pick<BaselineCase, 'status' | 'usage'>> } | null;
   seen: ReadonlySet<string>;
   complete: boolean;
   options?: DiffOptions;

@@ -8,7 +8,7 @@ import { baselineChunks } from './serialize.js';
 import { validateBaseline } from './validate.js';
 
 /** What a user can do about a baseline file driftcheck cannot use. */
-const REMEDY =
+export const BASELINE_REMEDY =
   'fix it by hand, or delete it and re-create it with `driftcheck baseline accept RUN_DIR` (or `run --update-baselines`)';
 
 /**
@@ -16,7 +16,10 @@ const REMEDY =
  * id that could name a file outside `dir` (separators, `..`, NUL, absolute or drive paths).
  */
 /** A case's entry in a baseline, or null: own keys only (a case id is user text, "__proto__"). */
-export function caseOf(baseline: Baseline | null | undefined, id: string): BaselineCase | null {
+export function caseOf<C = BaselineCase>(
+  baseline: { cases: Record<string, C> } | null | undefined,
+  id: string,
+): C | null {
   return baseline && Object.hasOwn(baseline.cases, id) ? baseline.cases[id]! : null;
 }
 
@@ -52,16 +55,20 @@ export async function readBaseline(dir: string, suite: string): Promise<Baseline
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new FileError(file, `the baseline is not valid JSON (${(error as Error).message}); ${REMEDY}`, {
-      cause: error,
-    });
+    throw new FileError(
+      file,
+      `the baseline is not valid JSON (${(error as Error).message}); ${BASELINE_REMEDY}`,
+      {
+        cause: error,
+      },
+    );
   }
   const checked = validateBaseline(json);
-  if ('error' in checked) throw new FileError(file, `the baseline ${checked.error}; ${REMEDY}`);
+  if ('error' in checked) throw new FileError(file, `the baseline ${checked.error}; ${BASELINE_REMEDY}`);
   if (checked.value.suite !== suite) {
     throw new FileError(
       file,
-      `the baseline belongs to suite "${checked.value.suite}", not "${suite}"; ${REMEDY}`,
+      `the baseline belongs to suite "${checked.value.suite}", not "${suite}"; ${BASELINE_REMEDY}`,
     );
   }
   return shareRepeated(checked.value);

@@ -1,4 +1,4 @@
-import type { Baseline, CaseEntry, Drift, UsageTolerance, UsageTotals } from '../types.js';
+import type { BaselineCase, CaseEntry, Drift, UsageTolerance, UsageTotals } from '../types.js';
 import { DEFAULT_TOLERANCE } from './tolerance.js';
 import { type UsageFigures, usageChanges } from './usage-change.js';
 
@@ -84,7 +84,7 @@ type Field = (typeof FIELDS)[number];
  */
 export function suiteUsageDrift(
   entries: Iterable<AnsweredCase>,
-  baseline: Baseline,
+  baseline: { cases: Record<string, Pick<BaselineCase, 'status' | 'usage'>> },
   tolerance: UsageTolerance = {},
 ): Drift | null {
   const sums = { baseline: zero(), current: zero(), counted: zero() };

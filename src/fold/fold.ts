@@ -14,7 +14,7 @@ import type {
   SuiteReport,
 } from '../types.js';
 import { CaseFold } from './case-fold.js';
-import { caseOf } from '../baseline/store.js';
+import { type BaselineHead, SuiteBaseline } from '../baseline/suite-baseline.js';
 import { SuiteCases, suiteVerdicts } from './suite.js';
 import { isCandidateRun, provenanceFrom } from './provenance.js';
 import { Spill } from './spill.js';
@@ -30,7 +30,7 @@ import {
 
 export interface FoldOptions {
   /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
-  baseline: (suite: string) => Promise<{ baseline: Baseline | null; path: string | null }>;
+  baseline: (suite: string) => Promise<{ baseline: Baseline | SuiteBaseline | null; path: string | null }>;
   reporters: readonly Reporter[];
   /** Significance level of the pass-rate tests (default 0.05). */
   alpha?: number;
@@ -44,7 +44,7 @@ export interface FoldOptions {
    * and reported (the nightly history: the nights each changed case shows, slow drift):
    * called once per suite, it returns what is called on each of its entries in plan order.
    */
-  annotate?: (suite: { suite: SuiteReport; baseline: Baseline | null }) => (entry: CaseEntry) => void;
+  annotate?: (suite: { suite: SuiteReport; baseline: BaselineHead | null }) => (entry: CaseEntry) => void;
   /**
    * Where a large suite's complete case entries wait for its verdicts (a hidden file, removed
    * once the suite is reported); default the system's temp folder.
@@ -308,7 +308,12 @@ export class RunFold {
 
   private async foldOne(state: SuiteState): Promise<void> {
     if (this.failure) return;
-    const { baseline, path } = await this.options.baseline(state.plan.suite);
+    const read = await this.options.baseline(state.plan.suite);
+    const baseline =
+      read.baseline && !(read.baseline instanceof SuiteBaseline)
+        ? SuiteBaseline.of(read.baseline)
+        : read.baseline;
+    const path = read.path;
     const verdicts = suiteVerdicts({
       cases: state.cases,
       baseline,
@@ -323,9 +328,9 @@ export class RunFold {
     const suite = verdicts.suite;
     this.reported.push(suite);
     const planned = this.order.reduce((n, s) => n + (s.foldedCases ?? s.plan.cases.length), 0);
-    const event: SuiteEvent = { suite, baseline, planned };
+    const event: SuiteEvent = { suite, baseline: baseline?.head ?? null, planned };
     const reporters = this.options.reporters;
-    const annotate = this.options.annotate?.({ suite, baseline });
+    const annotate = this.options.annotate?.({ suite, baseline: event.baseline });
     // Only a reporter that asks for a suite's cases in one array gets them gathered.
     const gathered: CaseEntry[] | null = reporters.some((r) => r.onSuite) ? [] : null;
     for (const reporter of reporters) await reporter.onSuiteStart?.(event);
@@ -338,7 +343,7 @@ export class RunFold {
         annotate?.(entry);
         entry.detail = caseDetail(entry);
         countCase(this.summary, entry);
-        const base = caseOf(baseline, c.id) ?? undefined;
+        const base = verdicts.base(c.id);
         for (const reporter of reporters) await reporter.onCase?.({ ...event, entry, base });
         gathered?.push(entry);
       }
@@ -347,7 +352,11 @@ export class RunFold {
     }
     countFindings(this.summary, suite);
     for (const reporter of reporters) await reporter.onSuiteEnd?.(event);
-    if (gathered) for (const reporter of reporters) await reporter.onSuite?.({ ...event, cases: gathered });
+    if (gathered) {
+      const whole = baseline?.toBaseline() ?? null;
+      for (const reporter of reporters)
+        await reporter.onSuite?.({ ...event, cases: gathered, baseline: whole });
+    }
     // Reported: its plan (every case's messages) and its numbers are not needed again.
     state.foldedCases = state.plan.cases.length;
     state.plan = { ...state.plan, cases: [] };

@@ -180,7 +180,7 @@ function weakBaselineDrift(stats: readonly CaseStats[]): Drift | null {
 }
 
 /** The baseline's samples of a case; a single-sample baseline still counts as one sample. */
-export function baselineSamples(entry: BaselineCase | undefined): Samples | null {
+export function baselineSamples(entry: Pick<BaselineCase, 'samples' | 'status'> | undefined): Samples | null {
   if (!entry) return null;
   if (entry.samples) return entry.samples;
   return { pass: entry.status === 'pass' ? 1 : 0, total: 1 };

@@ -6,8 +6,8 @@ import { isLegacyJournal, legacySample, readLegacyRun } from '../journal/legacy.
 import { type JournalReadStats, readJournal } from '../journal/read.js';
 import type { JournalRecord, RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
-import type { Baseline, Provenance, ReportHead, RunInfo, StopReason } from '../types.js';
-import { RunFold } from './fold.js';
+import type { Provenance, ReportHead, RunInfo, StopReason } from '../types.js';
+import { type FoldOptions, RunFold } from './fold.js';
 import { KILLED } from './summary.js';
 
 export interface FoldedRuns {
@@ -28,7 +28,7 @@ export interface FoldedRuns {
 export async function foldRunDirs(
   dirs: readonly string[],
   options: {
-    baseline: (suite: string) => Promise<{ baseline: Baseline | null; path: string | null }>;
+    baseline: FoldOptions['baseline'];
     reporters: readonly Reporter[];
     /** Several shards: whether they are every shard of one plan (decided by the caller). */
     complete?: boolean;

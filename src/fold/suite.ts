@@ -4,7 +4,16 @@ import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
 import { type AnsweredCase, addUsageTotals, emptyUsageTotals } from '../baseline/usage-totals.js';
 import type { PlanCase, PlanRecord } from '../journal/records.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
-import type { Baseline, CaseEntry, CaseError, CaseStatus, SuiteReport, TokenTotals } from '../types.js';
+import { SuiteBaseline } from '../baseline/suite-baseline.js';
+import type {
+  Baseline,
+  BaselineCase,
+  CaseEntry,
+  CaseError,
+  CaseStatus,
+  SuiteReport,
+  TokenTotals,
+} from '../types.js';
 import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
@@ -89,7 +98,7 @@ export class SuiteCases {
 
 export interface SuiteVerdictInput {
   cases: SuiteCases;
-  baseline: Baseline | null;
+  baseline: SuiteBaseline | null;
   /** Where the baseline lives (shown in reports), when there is one. */
   baselinePath: string | null;
   /** The whole plan ran to the end: a baseline case the plan lacks is missing. */
@@ -106,6 +115,8 @@ export interface SuiteVerdicts {
    * SuiteCases.close returned for it (undefined or null: not run). Call in plan order.
    */
   entry(c: PlanCase, open: CaseEntry | null | undefined): CaseEntry;
+  /** The baseline's entry of a case (parsed when asked), as `entry` compared it. */
+  base(id: string): BaselineCase | undefined;
 }
 
 /**
@@ -115,7 +126,7 @@ export interface SuiteVerdicts {
  * entries never need to be in memory together. Pure.
  */
 export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
-  const { baseline } = input;
+  const baseline = input.baseline?.figures ?? null;
   const plan = input.cases.plan;
   const numbers = plan.cases.map((c) => ({ c, n: input.cases.get(c.id) }));
   const rates = analysePassRates(
@@ -164,14 +175,21 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     requested_model: first?.requested_model ?? plan.requested_model,
     models: totals.models,
     ...(totals.lists as Pick<SuiteReport, keyof typeof totals.lists>),
-    baseline: baseline ? input.baselinePath : null,
+    baseline: input.baseline ? input.baselinePath : null,
     drift,
     cases: plan.cases.length,
     usage: { run: totals.usage, compared: comparedUsage(numbers, baseline) },
     ...(plan.system === undefined ? {} : { system: plan.system }),
   };
+  // The case last asked for: `entry` and then the reporters read the same baseline case.
+  let last: { id: string; base: BaselineCase | undefined } | null = null;
+  const base = (id: string): BaselineCase | undefined => {
+    if (last?.id !== id) last = { id, base: input.baseline?.case(id) ?? undefined };
+    return last.base;
+  };
   return {
     suite,
+    base,
     entry(c, open) {
       const stat = statOf.get(c.id);
       const entry =
@@ -184,8 +202,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
         failing: stat ? stat.failing : null,
       });
       entry.pass_rate = passRateOf(stat);
-      const base = caseOf(baseline, c.id) ?? undefined;
-      const changes = diffCase(entry, base, {
+      const changes = diffCase(entry, base(c.id), {
         ...(candidate ? { candidate: true } : {}),
         tolerance: overlayTolerance(plan.drift, c.drift),
       });
@@ -197,8 +214,9 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   };
 }
 
-export interface SuiteFoldInput extends Omit<SuiteVerdictInput, 'cases'> {
+export interface SuiteFoldInput extends Omit<SuiteVerdictInput, 'cases' | 'baseline'> {
   plan: PlanRecord;
+  baseline: Baseline | null;
   /** The folded samples by case id (a case with none was not run). */
   folds: ReadonlyMap<string, CaseFold>;
 }
@@ -219,7 +237,11 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     const fold = input.folds.get(c.id);
     return fold ? cases.close(c, fold) : null;
   });
-  const verdicts = suiteVerdicts({ ...input, cases });
+  const verdicts = suiteVerdicts({
+    ...input,
+    cases,
+    baseline: input.baseline ? SuiteBaseline.of(input.baseline) : null,
+  });
   return { suite: verdicts.suite, cases: input.plan.cases.map((c, i) => verdicts.entry(c, open[i])) };
 }
 
@@ -228,7 +250,7 @@ const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */
 function comparedUsage(
   cases: readonly { c: PlanCase; n: CaseNumbers | undefined }[],
-  baseline: Baseline | null,
+  baseline: { cases: Record<string, Pick<BaselineCase, 'usage'>> } | null,
 ): SuiteReport['usage']['compared'] {
   if (!baseline) return null;
   const run = zero();

@@ -29,7 +29,7 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
     sources,
     lines,
     /** Tonight's suite as folded: returns what annotates each of its entries, in plan order. */
-    annotate({ suite, baseline }: { suite: SuiteReport; baseline: Baseline | null }) {
+    annotate({ suite, baseline }: { suite: SuiteReport; baseline: Pick<Baseline, 'source_run'> | null }) {
       index ??= nightsByCase(history);
       sources.set(suite.suite, baseline?.source_run ?? null);
       const mapped = historyRun(

@@ -1,9 +1,11 @@
+import type { BaselineHead } from '../baseline/suite-baseline.js';
 import type { Baseline, BaselineCase, CaseEntry, ReportHead, SuiteReport } from '../types.js';
 
 /** A suite once its verdicts are known: its report entry and the baseline its cases were compared with. */
 export interface SuiteEvent {
   suite: SuiteReport;
-  baseline: Baseline | null;
+  /** The baseline's own fields (its source run, model); each case's entry comes with the case. */
+  baseline: BaselineHead | null;
   /** Cases in the whole plan (every suite), known before the first suite is folded. */
   planned: number;
 }
@@ -16,8 +18,9 @@ export interface CaseEvent extends SuiteEvent {
 }
 
 /** A suite once folded: its report entry, its cases in plan order, and the baseline they were compared with. */
-export interface FoldedSuiteEvent extends SuiteEvent {
+export interface FoldedSuiteEvent extends Omit<SuiteEvent, 'baseline'> {
   cases: readonly CaseEntry[];
+  baseline: Baseline | null;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { acceptReport } from '../baseline/accept.js';
 import { baselineReader } from '../baseline/cache.js';
 import { readBaseline } from '../baseline/store.js';
+import { SuiteBaseline } from '../baseline/suite-baseline.js';
 import { judgeTargets } from '../checks/judge.js';
 import { usesBaseline } from '../checks/run.js';
 import { unconfiguredServices } from '../config/services.js';
@@ -169,8 +170,9 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   // costs nothing. A capped run keeps what it read for its estimate (else each is let go).
   const checked = new Map<string, Baseline | null>();
   for (const s of plannedSuites) {
-    const baseline = await readBaseline(options.baselineDir, s.suite);
-    if (capped) checked.set(s.suite, baseline);
+    // Uncapped, a baseline is checked case by case and let go; the estimate reads it whole.
+    if (capped) checked.set(s.suite, await readBaseline(options.baselineDir, s.suite));
+    else await SuiteBaseline.read(options.baselineDir, s.suite);
   }
   const prices = capped ? capPrices(options.config, capped.listPrices) : {};
   const estimate = (samplesLeft?: (group: PlannedCaseGroup) => number) =>

@@ -1,0 +1,127 @@
+import { FileError } from '../errors.js';
+import type { Baseline, BaselineCase } from '../types.js';
+import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
+import { objectMembers } from './scan.js';
+import { BASELINE_REMEDY, baselinePath, caseOf, readBaseline } from './store.js';
+import { validateBaseline } from './validate.js';
+
+/** What a suite's tests read of a baseline case (its answer and checks wait in the file). */
+export type BaselineFigures = Pick<
+  BaselineCase,
+  'status' | 'samples' | 'usage' | 'latency_ms' | 'error_kind'
+>;
+
+/** A baseline's own fields, without its cases. */
+export type BaselineHead = Omit<Baseline, 'cases'>;
+
+/**
+ * A suite's baseline as a fold reads it: its head, each case's figures (what the suite-level
+ * tests and findings read) and each case whole on demand. Read from a file, the cases stay
+ * as the file's bytes — one buffer outside the JS heap — and a case is parsed when it is
+ * compared, so a baseline of 100,000 cases is never one object graph.
+ */
+export class SuiteBaseline {
+  private constructor(
+    readonly head: BaselineHead,
+    /** Figures by case id, as `Baseline.cases` is keyed (own keys: a case id is user text). */
+    readonly figures: { cases: Record<string, BaselineFigures> },
+    private readonly whole: (id: string) => BaselineCase | null,
+  ) {}
+
+  /** A baseline already in memory (a diff's run, a library caller's). */
+  static of(baseline: Baseline): SuiteBaseline {
+    const { cases, ...head } = baseline;
+    return new SuiteBaseline(head, { cases }, (id) => caseOf(baseline, id));
+  }
+
+  /** A case's whole entry, or null. */
+  case(id: string): BaselineCase | null {
+    return Object.hasOwn(this.figures.cases, id) ? this.whole(id) : null;
+  }
+
+  /** Case ids in the file's order. */
+  ids(): string[] {
+    return Object.keys(this.figures.cases);
+  }
+
+  /** The whole baseline, every case parsed (for a caller that asks for it as one object). */
+  toBaseline(): Baseline {
+    const cases = new Map<string, BaselineCase>();
+    for (const id of this.ids()) cases.set(id, this.case(id)!);
+    return { ...this.head, cases: Object.fromEntries(cases) };
+  }
+
+  /**
+   * Reads `dir/<suite>.json` case by case: each case is parsed and checked against the
+   * baseline's shape once, its figures kept, the rest left in the file's bytes. The same
+   * errors as readBaseline (which reads a file this cannot walk, and words what is wrong).
+   */
+  static async read(dir: string, suite: string): Promise<SuiteBaseline | null> {
+    const file = baselinePath(dir, suite);
+    let bytes: Buffer;
+    try {
+      bytes = await readBounded(file, READ_LIMITS.baseline);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      // readBaseline words every other failure to read.
+      return fallback(dir, suite);
+    }
+    const top = objectMembers(bytes);
+    if (!top || !onlySpace(bytes, top.end)) return fallback(dir, suite);
+    const head: Record<string, unknown> = {};
+    let casesAt: { start: number; end: number } | null = null;
+    try {
+      for (const m of top.members) {
+        if (m.key === 'cases') casesAt = m;
+        else head[m.key] = JSON.parse(bytes.toString('utf8', m.start, m.end));
+      }
+    } catch {
+      return fallback(dir, suite);
+    }
+    const members = casesAt ? objectMembers(bytes, casesAt.start) : null;
+    if (!casesAt || !members || members.end !== casesAt.end) return fallback(dir, suite);
+    const checked = validateBaseline({ ...head, cases: {} });
+    if ('error' in checked) throw new FileError(file, `the baseline ${checked.error}; ${BASELINE_REMEDY}`);
+    const { cases: _none, ...baselineHead } = checked.value;
+    if (baselineHead.suite !== suite) return fallback(dir, suite);
+    const where = new Map<string, { start: number; end: number }>();
+    const figures = new Map<string, BaselineFigures>();
+    for (const m of members.members) {
+      let value: unknown;
+      try {
+        value = JSON.parse(bytes.toString('utf8', m.start, m.end));
+      } catch {
+        return fallback(dir, suite);
+      }
+      const one = validateBaseline({ ...head, cases: { [m.key]: value } });
+      if ('error' in one) return fallback(dir, suite);
+      const c = value as BaselineCase;
+      figures.set(m.key, {
+        status: c.status,
+        ...(c.samples ? { samples: c.samples } : {}),
+        usage: c.usage,
+        ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
+        error_kind: c.error_kind,
+      });
+      where.set(m.key, m);
+    }
+    return new SuiteBaseline(baselineHead, { cases: Object.fromEntries(figures) }, (id) => {
+      const at = where.get(id);
+      return at ? (JSON.parse(bytes.toString('utf8', at.start, at.end)) as BaselineCase) : null;
+    });
+  }
+}
+
+/** readBaseline on a file this reader cannot take case by case: its error, or the baseline whole. */
+async function fallback(dir: string, suite: string): Promise<SuiteBaseline | null> {
+  const baseline = await readBaseline(dir, suite);
+  return baseline ? SuiteBaseline.of(baseline) : null;
+}
+
+function onlySpace(bytes: Buffer, from: number): boolean {
+  for (let i = from; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  }
+  return true;
+}

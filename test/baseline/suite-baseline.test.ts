@@ -1,0 +1,91 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readBaseline, writeBaseline } from '../../src/baseline/store.js';
+import { SuiteBaseline } from '../../src/baseline/suite-baseline.js';
+import type { Baseline } from '../../src/types.js';
+import { baselineCase } from './fixtures.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'driftcheck-suite-baseline-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const baseline = (): Baseline => ({
+  schema_version: 1,
+  suite: 'refunds',
+  service: 'router',
+  model: 'openai/gpt-4o-mini',
+  source_run: 'r1',
+  cases: {
+    plain: baselineCase(),
+    repeated: baselineCase({
+      samples: { pass: 7, total: 10 },
+      latency_ms: { n: 10, p50: 400, p95: 900, sample: [300, 400, 900] },
+    }),
+    'tricky "}{][': baselineCase({ content: 'a } b { c ] d [ e \\" f \u00fc \u4e16 \\\\' }),
+    ['__proto__']: baselineCase({ status: 'error', error_kind: 'timeout', content: null, usage: null }),
+    '2': baselineCase({ content: '2' }),
+  },
+});
+
+async function both(text: string) {
+  await writeFile(join(dir, 'refunds.json'), text);
+  const whole = await readBaseline(dir, 'refunds').catch((e: Error) => e);
+  const cased = await SuiteBaseline.read(dir, 'refunds').catch((e: Error) => e);
+  return { whole, cased };
+}
+
+describe('SuiteBaseline.read', () => {
+  it('reads each case as readBaseline does, from the canonical file and from a hand-edited one', async () => {
+    await writeBaseline(dir, baseline());
+    const canonical = await SuiteBaseline.read(dir, 'refunds');
+    const whole = (await readBaseline(dir, 'refunds'))!;
+    expect(canonical!.toBaseline()).toEqual(whole);
+    expect(canonical!.ids()).toEqual(Object.keys(whole.cases));
+    expect(canonical!.case('tricky "}{][')).toEqual(whole.cases['tricky "}{][']);
+    expect(canonical!.case('__proto__')).toEqual(baseline().cases.__proto__);
+    expect(canonical!.case('nope')).toBeNull();
+    expect(canonical!.figures.cases.repeated).toEqual({
+      status: 'pass',
+      samples: { pass: 7, total: 10 },
+      usage: whole.cases.repeated!.usage,
+      latency_ms: { n: 10, p50: 400, p95: 900, sample: [300, 400, 900] },
+      error_kind: null,
+    });
+    // One line, keys in another order, tabs and CRLF: still walked case by case, same values.
+    const b = baseline();
+    const edited = `\t{"cases":${JSON.stringify(b.cases)} ,\r\n "schema_version": 1, "suite":"refunds","service":"router","model":"openai/gpt-4o-mini","source_run":"r1"}\r\n`;
+    const { whole: w, cased: c } = await both(edited);
+    expect((c as SuiteBaseline).toBaseline()).toEqual(w);
+    expect((c as SuiteBaseline).head).toEqual({
+      schema_version: 1,
+      suite: 'refunds',
+      service: 'router',
+      model: 'openai/gpt-4o-mini',
+      source_run: 'r1',
+    });
+  });
+
+  it('refuses what readBaseline refuses, with its words', async () => {
+    const good = JSON.stringify(baseline());
+    const bad = [
+      good.slice(0, -10),
+      good.replace('"status":"error"', '"status":17'),
+      good.replace('"suite":"refunds"', '"suite":"other"'),
+      good.replace('"schema_version":1', '"schema_version":2'),
+      `${good} trailing`,
+    ];
+    for (const text of bad) {
+      const { whole, cased } = await both(text);
+      expect(whole).toBeInstanceOf(Error);
+      expect((cased as Error).message).toBe((whole as Error).message);
+    }
+    await rm(join(dir, 'refunds.json'));
+    expect(await SuiteBaseline.read(dir, 'refunds')).toBeNull();
+  });
+});
