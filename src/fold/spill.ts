@@ -74,6 +74,9 @@ export class Spill<T> {
     await this.drain();
     const handle = this.file ? await this.file.handle : null;
     const tail = this.buffer.subarray(0, this.used);
+    // One buffer for every read (a new one per window churned 64 KB of memory outside the
+    // heap per few dozen entries); only an entry larger than it gets its own.
+    const reused = Buffer.allocUnsafe(WINDOW_BYTES);
     let window = Buffer.alloc(0);
     let start = 0;
     for (const key of keys) {
@@ -88,7 +91,7 @@ export class Spill<T> {
         continue;
       }
       if (at < start || at + length > start + window.length) {
-        window = Buffer.allocUnsafe(Math.max(WINDOW_BYTES, length));
+        window = length > reused.length ? Buffer.allocUnsafe(length) : reused;
         const { bytesRead } = await handle!.read(window, 0, Math.min(window.length, this.flushed - at), at);
         window = window.subarray(0, bytesRead);
         start = at;
