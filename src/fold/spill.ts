@@ -19,8 +19,10 @@ const WINDOW_BYTES = 1 << 16;
  */
 export class Spill<T> {
   private held: Map<string, T> | null = new Map();
-  private readonly offset = new Map<string, number>();
-  private readonly length = new Map<string, number>();
+  /** Where each value is: its offset and length in one number (see place)… */
+  private readonly places = new Map<string, number>();
+  /** …or, past 2 MiB or 4 GiB of spill, as a pair. */
+  private readonly large = new Map<string, [number, number]>();
   /** Made when the values first go to disk: a run of many small suites allocates none. */
   private buffer: Buffer = Buffer.alloc(0);
   /**
@@ -41,11 +43,11 @@ export class Spill<T> {
   ) {}
 
   get size(): number {
-    return (this.held?.size ?? 0) + this.offset.size;
+    return (this.held?.size ?? 0) + this.places.size + this.large.size;
   }
 
   has(key: string): boolean {
-    return this.held?.has(key) === true || this.offset.has(key);
+    return this.held?.has(key) === true || this.places.has(key) || this.large.has(key);
   }
 
   /** Keeps a value under its key (a second value for a key replaces the first). */
@@ -80,12 +82,13 @@ export class Spill<T> {
     let window = Buffer.alloc(0);
     let start = 0;
     for (const key of keys) {
-      const at = this.offset.get(key);
-      if (at === undefined) {
+      const placed = this.places.get(key);
+      const where = placed === undefined ? this.large.get(key) : unplace(placed);
+      if (where === undefined) {
         yield undefined;
         continue;
       }
-      const length = this.length.get(key)!;
+      const [at, length] = where;
       if (at >= this.flushed) {
         yield parse<T>(tail, at - this.flushed, length);
         continue;
@@ -108,8 +111,8 @@ export class Spill<T> {
     this.buffer = Buffer.alloc(0);
     this.used = 0;
     this.free.length = 0;
-    this.offset.clear();
-    this.length.clear();
+    this.places.clear();
+    this.large.clear();
     await this.writing.catch(() => {});
     this.flushed = 0;
     if (!file) return;
@@ -124,16 +127,23 @@ export class Spill<T> {
       this.flush();
       if (text.length * 3 > this.buffer.length) {
         const bytes = Buffer.from(text, 'utf8');
-        this.offset.set(key, this.flushed);
-        this.length.set(key, bytes.length);
+        this.locate(key, this.flushed, bytes.length);
         this.write(bytes);
         return;
       }
     }
     const bytes = this.buffer.write(text, this.used);
-    this.offset.set(key, this.flushed + this.used);
-    this.length.set(key, bytes);
+    this.locate(key, this.flushed + this.used, bytes);
     this.used += bytes;
+  }
+
+  private locate(key: string, offset: number, length: number): void {
+    const placed = place(offset, length);
+    // A key written again moves: its old place goes from whichever map held it.
+    this.places.delete(key);
+    this.large.delete(key);
+    if (placed === null) this.large.set(key, [offset, length]);
+    else this.places.set(key, placed);
   }
 
   /** Hands the buffer to the file in the background; writes stay in order. */
@@ -176,6 +186,19 @@ export class Spill<T> {
     await this.writing;
     if (this.failure) throw this.failure;
   }
+}
+
+/** Lengths below this (2 MiB) share one number with an offset below 2^32: exact below 2^53. */
+const LENGTH_BITS = 2 ** 21;
+const OFFSET_LIMIT = 2 ** 32;
+
+/** An offset and a length as one number (one map entry per value, not two), or null when they do not fit. */
+function place(offset: number, length: number): number | null {
+  return length < LENGTH_BITS && offset < OFFSET_LIMIT ? offset * LENGTH_BITS + length : null;
+}
+
+function unplace(place: number): [number, number] {
+  return [Math.floor(place / LENGTH_BITS), place % LENGTH_BITS];
 }
 
 function parse<T>(buffer: Buffer, at: number, length: number): T {

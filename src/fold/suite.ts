@@ -72,13 +72,22 @@ export class SuiteCases {
   close(c: PlanCase, fold: CaseFold): CaseEntry | null {
     if (fold.sent === 0) return null;
     const entry = caseEntry(this.plan, c.id, c.messages, c.repeat, fold, undefined, null);
-    const { latency_ms: _sketch, ...answered } = entry.stats.answered;
+    const a = entry.stats.answered;
+    // A literal, not a rest copy: a rest copy is a dictionary-mode object, several times larger.
+    const answered = {
+      with_usage: a.with_usage,
+      completion_tokens: a.completion_tokens,
+      total_tokens: a.total_tokens,
+      cost: a.cost,
+      with_cost: a.with_cost,
+    };
     this.numbers.set(c.id, {
       sent: fold.sent,
       passed: fold.passed,
       errored: fold.errored,
       single: entry.status,
-      latencies: fold.answeredLatencies,
+      // A copy of its exact length: an array grown by push keeps room for 17 numbers.
+      latencies: fold.answeredLatencies.slice(),
       answered,
       usage: entry.usage,
       service: entry.service,

@@ -32,7 +32,13 @@ describe('Spill', () => {
   it('moves values to disk past its hold and reads them back in any order, large and small, unicode too', async () => {
     const dir = await scratch();
     const spill = new Spill<{ n: number; text: string }>(dir, 2);
-    const text = (n: number) => (n % 97 === 0 ? `Grüße ${'x'.repeat(800_000)} 世界 ${n}` : `row ${n} — ✓`);
+    // Some large values, one past what a place packs into one number (2 MiB).
+    const text = (n: number) =>
+      n === 1500
+        ? `${'y'.repeat(2_200_000)} ${n}`
+        : n % 97 === 0
+          ? `Grüße ${'x'.repeat(800_000)} 世界 ${n}`
+          : `row ${n} — ✓`;
     const keys = Array.from({ length: 3_000 }, (_, n) => `k${n}`);
     keys.forEach((k, n) => spill.put(k, { n, text: text(n) }));
     // A second value for a key replaces the first.
