@@ -71,7 +71,9 @@ export class SuiteCases {
    */
   close(c: PlanCase, fold: CaseFold): CaseEntry | null {
     if (fold.sent === 0) return null;
-    const entry = caseEntry(this.plan, c.id, c.messages, c.repeat, fold, undefined, null);
+    // Without its messages: the plan holds them, and they go back in when the entry is
+    // finished (a suite's system prompt in every case would fill the spill many times over).
+    const entry = caseEntry(this.plan, c.id, [], c.repeat, fold, undefined, null);
     const a = entry.stats.answered;
     // A literal, not a rest copy: a rest copy is a dictionary-mode object, several times larger.
     const answered = {
@@ -203,6 +205,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
       const stat = statOf.get(c.id);
       const entry =
         open ?? caseEntry(plan, c.id, c.messages, c.repeat, new CaseFold(), stat, input.stopError);
+      entry.messages = c.messages;
       const s = entry.samples;
       entry.status = caseVerdict({
         sent: s.sent,

@@ -46,6 +46,9 @@ describe('a suite larger than the fold holds in memory', () => {
     const runDir = runDirFrom(second, dir);
     const report = await readReport(runDir);
     expect(report.cases.map((c) => c.case)).toEqual(Array.from({ length: ROWS }, (_, n) => `row-${n}`));
+    // Each entry carries its own prompt back from the plan, beyond the cases held in memory too.
+    for (const n of [5, ROWS - 1])
+      expect(report.cases[n]!.messages).toEqual([{ role: 'user', content: `Say exactly: row ${n}` }]);
     const failing = report.cases.filter((c) => c.status !== 'pass');
     expect(failing.map((c) => [c.case, c.drift.map((d) => d.kind)])).toEqual(
       [...CHANGED].map((n) => [`row-${n}`, ['regressed', 'content_changed']]),
