@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, rm } from 'node:fs/promises';
+import { type FileHandle, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+const SPILL_SUFFIX = '.spill';
+
+/**
+ * Removes the spill files a killed run left in its folder (its process never got to remove
+ * them). Only for a folder no other process folds into: a run folder under its lock.
+ */
+export async function removeStaleSpills(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names)
+    if (/^\.fold\.[0-9a-f]{12}\.spill$/.test(name)) await rm(join(dir, name), { force: true });
+}
 
 /** Values a spill holds as objects before it moves them to disk: a small suite never touches the disk. */
 export const SPILL_HOLD = 2_000;
@@ -158,7 +170,7 @@ export class Spill<T> {
 
   private write(bytes: Buffer, release?: () => void): void {
     if (!this.file) {
-      const path = join(this.dir, `.fold.${randomBytes(6).toString('hex')}.spill`);
+      const path = join(this.dir, `.fold.${randomBytes(6).toString('hex')}${SPILL_SUFFIX}`);
       const handle = open(path, 'w+');
       // Awaited by the first write, which may wait behind others: never an unhandled rejection.
       handle.catch(() => {});

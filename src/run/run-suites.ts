@@ -5,6 +5,7 @@ import { acceptReport } from '../baseline/accept.js';
 import { baselineReader } from '../baseline/cache.js';
 import { readBaseline } from '../baseline/store.js';
 import { SuiteBaseline } from '../baseline/suite-baseline.js';
+import { removeStaleSpills } from '../fold/spill.js';
 import { judgeTargets } from '../checks/judge.js';
 import { usesBaseline } from '../checks/run.js';
 import { unconfiguredServices } from '../config/services.js';
@@ -208,6 +209,8 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   });
   locks.push(lock);
   if (!options.resumeDir) await writeRunMeta(runDir, meta);
+  // A session killed while a large suite waited on disk left its spill behind.
+  else await removeStaleSpills(runDir);
   const reporters = await createReporters(options.reporters ?? FILE_REPORTERS, {
     dir: runDir,
     write: options.console?.write ?? (() => {}),

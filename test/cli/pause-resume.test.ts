@@ -21,7 +21,7 @@ describe('a credit limit reached mid-run', () => {
     for (const c of cleanups.splice(0)) await c();
   });
 
-  it('pauses with exit 3, keeps what finished, and --resume sends only the rest', async () => {
+  it('pauses with exit 3, keeps what finished, and --resume sends only the rest (and removes a spill a killed session left)', async () => {
     const project = await makeProject({ 'suites/budget.yaml': suite(8) });
     cleanups.push(project.cleanup);
     // The router runs out of credit after 3 answers.
@@ -47,8 +47,12 @@ describe('a credit limit reached mid-run', () => {
     await import('node:fs/promises').then((fs) =>
       fs.writeFile(`${project.dir}/driftcheck.config.yaml`, config(topped.url)),
     );
+    // A session killed while a large suite's entries waited on disk left a spill file.
+    const stale = `${runDir}/.fold.0123456789ab.spill`;
+    await import('node:fs/promises').then((fs) => fs.writeFile(stale, '{"left":"behind"}'));
     const second = await runCli(['run', '--resume'], { cwd: project.dir, env });
     expect(second.code).toBe(0);
+    await expect(import('node:fs/promises').then((fs) => fs.stat(stale))).rejects.toThrow(/ENOENT/);
     expect(runDirFrom(second, project.dir)).toBe(runDir);
     const done = await readReport(runDir);
     expect(done.run.status).toBe('completed');
