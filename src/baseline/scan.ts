@@ -1,6 +1,8 @@
 /** One member of a JSON object: its key (decoded) and where its value's bytes are. */
 export interface Member {
   key: string;
+  /** Where its key's opening quote is: members from one key to another value's end are a valid object body. */
+  keyStart: number;
   start: number;
   end: number;
 }
@@ -28,20 +30,25 @@ export function objectMembers(buffer: Buffer, start = 0): { members: Member[]; e
   if (buffer[i] === CLOSE_OBJECT) return { members, end: i + 1 };
   for (;;) {
     if (buffer[i] !== QUOTE) return null;
+    const keyStart = i;
     const keyEnd = stringEnd(buffer, i);
     if (keyEnd < 0) return null;
     let key: unknown;
-    try {
-      key = JSON.parse(buffer.toString('utf8', i, keyEnd));
-    } catch {
-      return null;
+    // A key without escapes is its bytes (and most are): no JSON.parse per key.
+    if (plain(buffer, i + 1, keyEnd - 1)) key = buffer.toString('utf8', i + 1, keyEnd - 1);
+    else {
+      try {
+        key = JSON.parse(buffer.toString('utf8', i, keyEnd));
+      } catch {
+        return null;
+      }
     }
     i = skipSpace(buffer, keyEnd);
     if (buffer[i] !== COLON) return null;
     const valueStart = skipSpace(buffer, i + 1);
     const valueEnd = valueEndAt(buffer, valueStart);
     if (valueEnd < 0) return null;
-    members.push({ key: key as string, start: valueStart, end: valueEnd });
+    members.push({ key: key as string, keyStart, start: valueStart, end: valueEnd });
     i = skipSpace(buffer, valueEnd);
     if (buffer[i] === COMMA) {
       i = skipSpace(buffer, i + 1);
@@ -50,6 +57,12 @@ export function objectMembers(buffer: Buffer, start = 0): { members: Member[]; e
     if (buffer[i] === CLOSE_OBJECT) return { members, end: i + 1 };
     return null;
   }
+}
+
+/** No escape and no control character between: the bytes are the string (JSON.parse would say the same). */
+function plain(buffer: Buffer, from: number, to: number): boolean {
+  for (let j = from; j < to; j++) if (buffer[j] === BACKSLASH || buffer[j]! < 0x20) return false;
+  return true;
 }
 
 function skipSpace(buffer: Buffer, i: number): number {
@@ -61,14 +74,16 @@ function skipSpace(buffer: Buffer, i: number): number {
   return i;
 }
 
-/** Just past the string whose opening quote is at `i`, or -1. */
+/** Just past the string whose opening quote is at `i`, or -1 (the next quote not escaped, found natively). */
 function stringEnd(buffer: Buffer, i: number): number {
-  for (let j = i + 1; j < buffer.length; j++) {
-    const b = buffer[j]!;
-    if (b === BACKSLASH) j++;
-    else if (b === QUOTE) return j + 1;
+  for (let from = i + 1; ;) {
+    const q = buffer.indexOf(QUOTE, from);
+    if (q < 0) return -1;
+    let slashes = 0;
+    for (let k = q - 1; k > i && buffer[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return q + 1;
+    from = q + 1;
   }
-  return -1;
 }
 
 /** Just past the value starting at `i` (its contents unchecked: JSON.parse checks them), or -1. */

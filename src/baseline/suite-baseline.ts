@@ -56,7 +56,12 @@ export class SuiteBaseline {
    * baseline's shape once, its figures kept, the rest left in the file's bytes. The same
    * errors as readBaseline (which reads a file this cannot walk, and words what is wrong).
    */
-  static async read(dir: string, suite: string): Promise<SuiteBaseline | null> {
+  static async read(
+    dir: string,
+    suite: string,
+    /** Files from this size on are read case by case (tests lower it). */
+    wholeBelow: number = WHOLE_BELOW,
+  ): Promise<SuiteBaseline | null> {
     const file = baselinePath(dir, suite);
     let bytes: Buffer;
     try {
@@ -66,6 +71,9 @@ export class SuiteBaseline {
       // readBaseline words every other failure to read.
       return fallback(dir, suite);
     }
+    // A small baseline is read whole, as it always was: held for one suite it costs little,
+    // and whole is faster than case by case.
+    if (bytes.length < wholeBelow) return fallback(dir, suite);
     const top = objectMembers(bytes);
     if (!top || !onlySpace(bytes, top.end)) return fallback(dir, suite);
     const head: Record<string, unknown> = {};
@@ -86,24 +94,29 @@ export class SuiteBaseline {
     if (baselineHead.suite !== suite) return fallback(dir, suite);
     const where = new Map<string, { start: number; end: number }>();
     const figures = new Map<string, BaselineFigures>();
-    for (const m of members.members) {
-      let value: unknown;
+    // Cases are parsed and checked a batch at a time: one JSON.parse and one shape check per
+    // batch costs what the whole file's did, and only a batch is ever an object graph.
+    for (let from = 0; from < members.members.length; from += BATCH) {
+      const batch = members.members.slice(from, from + BATCH);
+      let cases: Record<string, unknown>;
       try {
-        value = JSON.parse(bytes.toString('utf8', m.start, m.end));
+        const body = bytes.toString('utf8', batch[0]!.keyStart, batch[batch.length - 1]!.end);
+        cases = JSON.parse(`{${body}}`) as Record<string, unknown>;
       } catch {
         return fallback(dir, suite);
       }
-      const one = validateBaseline({ ...head, cases: { [m.key]: value } });
-      if ('error' in one) return fallback(dir, suite);
-      const c = value as BaselineCase;
-      figures.set(m.key, {
-        status: c.status,
-        ...(c.samples ? { samples: c.samples } : {}),
-        usage: c.usage,
-        ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
-        error_kind: c.error_kind,
-      });
-      where.set(m.key, m);
+      if ('error' in validateBaseline({ ...head, cases })) return fallback(dir, suite);
+      for (const m of batch) {
+        const c = cases[m.key] as BaselineCase;
+        figures.set(m.key, {
+          status: c.status,
+          ...(c.samples ? { samples: c.samples } : {}),
+          usage: c.usage,
+          ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
+          error_kind: c.error_kind,
+        });
+        where.set(m.key, m);
+      }
     }
     return new SuiteBaseline(baselineHead, { cases: Object.fromEntries(figures) }, (id) => {
       const at = where.get(id);
@@ -111,6 +124,12 @@ export class SuiteBaseline {
     });
   }
 }
+
+/** Baselines smaller than this (about 10,000 short cases) are read whole. */
+export const WHOLE_BELOW = 4 * 2 ** 20;
+
+/** Cases parsed and checked together. */
+const BATCH = 1_000;
 
 /** readBaseline on a file this reader cannot take case by case: its error, or the baseline whole. */
 async function fallback(dir: string, suite: string): Promise<SuiteBaseline | null> {

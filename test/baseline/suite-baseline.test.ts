@@ -36,14 +36,21 @@ const baseline = (): Baseline => ({
 async function both(text: string) {
   await writeFile(join(dir, 'refunds.json'), text);
   const whole = await readBaseline(dir, 'refunds').catch((e: Error) => e);
-  const cased = await SuiteBaseline.read(dir, 'refunds').catch((e: Error) => e);
+  const cased = await SuiteBaseline.read(dir, 'refunds', 0).catch((e: Error) => e);
   return { whole, cased };
 }
 
 describe('SuiteBaseline.read', () => {
+  it('reads a small baseline whole, as readBaseline does', async () => {
+    await writeBaseline(dir, baseline());
+    expect((await SuiteBaseline.read(dir, 'refunds'))!.toBaseline()).toEqual(
+      await readBaseline(dir, 'refunds'),
+    );
+  });
+
   it('reads each case as readBaseline does, from the canonical file and from a hand-edited one', async () => {
     await writeBaseline(dir, baseline());
-    const canonical = await SuiteBaseline.read(dir, 'refunds');
+    const canonical = await SuiteBaseline.read(dir, 'refunds', 0);
     const whole = (await readBaseline(dir, 'refunds'))!;
     expect(canonical!.toBaseline()).toEqual(whole);
     expect(canonical!.ids()).toEqual(Object.keys(whole.cases));
@@ -86,6 +93,6 @@ describe('SuiteBaseline.read', () => {
       expect((cased as Error).message).toBe((whole as Error).message);
     }
     await rm(join(dir, 'refunds.json'));
-    expect(await SuiteBaseline.read(dir, 'refunds')).toBeNull();
+    expect(await SuiteBaseline.read(dir, 'refunds', 0)).toBeNull();
   });
 });
