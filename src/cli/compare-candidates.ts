@@ -1,37 +1,56 @@
+import { relative } from 'node:path';
+import { compareRuns, type ComparedRun } from '../compare/compare.js';
+import type { FoldedRun } from '../compare/folded-run.js';
+import { writeComparison } from '../compare/write.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { worstExit } from '../exit-codes.js';
-import { type CandidateRun, renderCandidateComparison, unservedProviders } from '../report/candidates.js';
+import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
 import type { PlanOptions } from '../run/plan.js';
-import type { ExitCode, Report } from '../types.js';
+import type { ExitCode } from '../types.js';
 import type { CandidateFlags, PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
 import type { CliIO } from './io.js';
+import { compareFolder } from './compare.js';
 
 /**
  * `--models`, `--providers`: one run per candidate (each its own run folder, against the
- * current baseline), then the candidates side by side. Exits with the most serious of
- * their codes: one candidate that failed, or a provider that could not serve, is never
- * hidden by the others passing — and theirs are shown all the same.
+ * current baseline), then the candidates compared once (compareRuns) and shown side by
+ * side: on the console, and as compare.html/.json/.md in `reports/compare-<first>-<last>/`
+ * beside the run folders (reports/latest stays the newest run). Exits with the most
+ * serious of their codes: one candidate that failed, or a provider that could not serve,
+ * is never hidden by the others passing — and theirs are shown all the same.
  */
 export async function runCandidates(
   io: CliIO,
   planned: readonly PlannedCandidate[],
   flag: CandidateFlags['flag'],
   interrupt: AbortSignal,
-  runOne: (plan: PlanOptions) => Promise<Report>,
+  reportDir: string,
+  runOne: (plan: PlanOptions) => Promise<FoldedRun>,
 ): Promise<ExitCode> {
-  const runs: CandidateRun[] = [];
+  const runs: ComparedRun[] = [];
   for (const { candidate, plan, skipped } of planned) {
     if (interrupt.aborted) break;
     const label = `candidate ${candidateLabel(labelled(candidate))}`;
     io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, skipped)}`);
-    const report = await runOne(plan);
-    runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, report });
+    const run = await runOne(plan);
+    runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, run });
   }
+  const comparison = compareRuns({ kind: 'baseline' }, runs);
   const what = flag === '--providers' ? 'Providers' : 'Candidates';
-  const unserved = unservedProviders(runs).map((line) => `${line}\n`);
+  const unserved = unservedProviders(comparison).map((line) => `${line}\n`);
   io.stdout(
-    `\n${what} against the current baseline:\n${renderCandidateComparison(runs)}${unserved.join('')}`,
+    `\n${what} against the current baseline:\n${renderCandidateComparison(comparison)}${unserved.join('')}`,
   );
-  return worstExit(runs.map((r) => r.report.run.exit_code));
+  if (runs.length > 0) {
+    const files = await writeComparison(
+      compareFolder(
+        reportDir,
+        runs.map((r) => r.run),
+      ),
+      comparison,
+    );
+    io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  }
+  return worstExit(runs.map((r) => r.run.head.run.exit_code));
 }
