@@ -198,6 +198,14 @@ describe('driftcheck compare RUN_DIR… of two nights', () => {
     const none = await runCli(['compare'], { cwd: project.dir });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('usage: driftcheck compare RUN_DIR');
+    const flag = await runCli(['compare', nights[0]!, nights[1]!, '--referenc', nights[0]!], {
+      cwd: project.dir,
+    });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('did you mean --reference?');
+    const help = await runCli(['compare', '--help'], { cwd: project.dir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: driftcheck compare RUN_DIR…[^]*Examples:/);
     await writeFile(join(project.dir, 'empty', 'report.json'), '{"run": "not a report"');
     const damaged = await runCli(['compare', nights[0]!, 'empty'], { cwd: project.dir });
     expect(damaged.code).toBe(2);
@@ -205,5 +213,63 @@ describe('driftcheck compare RUN_DIR… of two nights', () => {
     expect((await readdir(join(project.dir, 'reports'))).filter((n) => n.startsWith('compare-'))).toEqual([
       `compare-${nights[1]!.split('/').pop()}`,
     ]);
+  });
+});
+
+const LLAMA = `suite: llama
+service: router
+model: meta-llama/llama-3.3-70b-instruct
+params: { max_tokens: 64, temperature: 0 }
+cases:
+  - id: capital
+    prompt: What is the capital of France?
+    expect: [{ non_empty: true }]
+  - id: colour
+    prompt: Name a colour.
+    expect: [{ non_empty: true }]
+`;
+
+describe('--providers: a provider that cannot serve is in the comparison, and compare does not exit 0 for it', () => {
+  let project: Project;
+  beforeAll(async () => {
+    project = await makeProject({ 'suites/llama.yaml': LLAMA });
+    const nightly = await runCli(
+      ['run', '--sim', 'suites/llama.yaml', '--update-baselines', '--reporter', 'json'],
+      {
+        cwd: project.dir,
+      },
+    );
+    expect(nightly.code, nightly.stderr).toBe(0);
+  });
+  afterAll(() => project.cleanup());
+
+  it('names the provider in compare.json, .md and .html; compare exits 1 with it and 0 without it', async () => {
+    const run = await runCli(
+      ['run', '--sim', 'suites/llama.yaml', '--providers', 'groq,openai', '--reporter', 'json'],
+      {
+        cwd: project.dir,
+      },
+    );
+    expect(run.code).toBe(1);
+    const dir = compareDirFrom(run, project.dir);
+    const comparison = await readComparison(dir);
+    expect(schemaErrors(comparison)).toEqual([]);
+    expect(comparison.candidates.map((c) => [c.label, c.provider, c.unserved.length])).toEqual([
+      ['groq', 'groq', 0],
+      ['openai', 'openai', 1],
+    ]);
+    expect(comparison.candidates[0]!.providers).toEqual([{ name: 'Groq', cases: 2 }]);
+    expect(comparison.candidates[1]!.error_kinds).toEqual({ routing: 2 });
+    const words =
+      'provider openai could not serve meta-llama/llama-3.3-70b-instruct (suite llama, 2 of 2 cases)';
+    expect(await readFile(join(dir, 'compare.html'), 'utf8')).toContain(words);
+    expect(await readFile(join(dir, 'compare.md'), 'utf8')).toContain(`P${words.slice(1)}`);
+    const [groq, openai] = runDirsFrom(run, project.dir);
+    const both = await runCli(['compare', groq!, openai!, '--out', 'both'], { cwd: project.dir });
+    expect(both.code, both.stderr).toBe(1);
+    expect(both.stdout).toContain(words);
+    // Groq alone served every case, and nothing regressed against the baseline.
+    const alone = await runCli(['compare', groq!, '--out', 'alone'], { cwd: project.dir });
+    expect(alone.code, alone.stdout).toBe(0);
   });
 });
