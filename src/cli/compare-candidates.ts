@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { compareRuns, type ComparedRun } from '../compare/compare.js';
 import type { FoldedRun } from '../compare/folded-run.js';
-import { writeComparison } from '../compare/write.js';
+import { compareFolder, writeComparison } from '../compare/write.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { worstExit } from '../exit-codes.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
@@ -10,7 +10,6 @@ import type { ExitCode } from '../types.js';
 import type { CandidateFlags, PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
 import type { CliIO } from './io.js';
-import { compareFolder } from './compare.js';
 
 /**
  * `--models`, `--providers`: one run per candidate (each its own run folder, against the

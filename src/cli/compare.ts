@@ -1,21 +1,14 @@
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareExit } from '../compare/exit.js';
 import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
 import { type FoldedRun, readFoldedRun } from '../compare/folded-run.js';
-import { writeComparison } from '../compare/write.js';
+import { compareFolder, writeComparison } from '../compare/write.js';
 import { UsageError } from '../errors.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { provenanceOf } from '../fold/provenance.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
 import type { CliIO } from './io.js';
-
-/** Where a comparison's files go by default: `compare-<first run>-<last run>` beside the runs. */
-export function compareFolder(parent: string, runs: readonly FoldedRun[]): string {
-  const ids = runs.map((r) => r.head.run.id);
-  const name = ids.length <= 1 ? `compare-${ids[0] ?? 'none'}` : `compare-${ids[0]}-${ids[ids.length - 1]}`;
-  return join(parent, name);
-}
 
 /**
  * `driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR]`: any runs side by side

@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../util/atomic.js';
 import { renderCompareHtml } from './html/render.js';
 import { renderCompareMarkdown } from './markdown.js';
+import type { FoldedRun } from './folded-run.js';
 import type { Comparison } from './types.js';
 
 /**
@@ -41,4 +42,11 @@ function runsFrom(dir: string, comparison: Comparison): Comparison {
     reference: { ...comparison.reference, dir: from(comparison.reference.dir) },
     candidates: comparison.candidates.map((c) => ({ ...c, dir: from(c.dir) })),
   };
+}
+
+/** Where a comparison's files go by default: `compare-<first run>-<last run>` beside the runs. */
+export function compareFolder(parent: string, runs: readonly FoldedRun[]): string {
+  const ids = runs.map((r) => r.head.run.id);
+  const name = ids.length <= 1 ? `compare-${ids[0] ?? 'none'}` : `compare-${ids[0]}-${ids[ids.length - 1]}`;
+  return join(parent, name);
 }
