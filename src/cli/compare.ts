@@ -1,14 +1,17 @@
-import { basename, dirname, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareExit } from '../compare/exit.js';
 import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
-import { type FoldedRun, readFoldedRun } from '../compare/folded-run.js';
+import { existsSync } from 'node:fs';
+import { baselineReader } from '../baseline/cache.js';
+import { type FoldedRun, foldJournalRun, readFoldedRun } from '../compare/folded-run.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
 import { UsageError } from '../errors.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { provenanceOf } from '../fold/provenance.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
 import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
 
 /**
  * `driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR]`: any runs side by side
@@ -20,7 +23,7 @@ import type { CliIO } from './io.js';
 export async function compareCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { out: { type: 'string' }, reference: { type: 'string' } },
+    options: { out: { type: 'string' }, reference: { type: 'string' }, 'baseline-dir': { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -35,9 +38,19 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
   const given = referenceDir ? [referenceDir, ...dirs] : dirs;
   const twice = given.find((d, i) => given.indexOf(d) !== i);
   if (twice) throw new UsageError(`${relative(io.cwd, twice) || '.'} is given twice; compare each run once`);
+  const baselines = baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines'), io.cwd);
+  // A run killed before it wrote report.json is folded from its journal, as `report` renders it.
+  const read = async (dir: string): Promise<FoldedRun> => {
+    if (existsSync(join(dir, 'report.json')) || !existsSync(join(dir, 'results.jsonl')))
+      return readFoldedRun(dir);
+    io.stderr(
+      `driftcheck compare: ${relative(io.cwd, dir) || '.'} has no report.json: folded from its journal against today's baselines\n`,
+    );
+    return foldJournalRun(dir, baselines.read);
+  };
   const runs: FoldedRun[] = [];
-  for (const dir of dirs) runs.push(await readFoldedRun(dir));
-  const referenceRun = referenceDir ? await readFoldedRun(referenceDir) : null;
+  for (const dir of dirs) runs.push(await read(dir));
+  const referenceRun = referenceDir ? await read(referenceDir) : null;
   const allCandidates = runs.every((r) => provenanceOf(r.head.run).kind === 'candidate');
   let reference: Reference;
   let candidates: FoldedRun[];

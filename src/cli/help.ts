@@ -89,7 +89,7 @@ Examples:
   driftcheck diff reports/20261121T050000Z-aaaa reports/20261122T050000Z-bbbb
   driftcheck diff reports/A reports/B --out reports/diff-A-B
 `,
-  compare: `Usage: driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR]
+  compare: `Usage: driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR] [--baseline-dir DIR]
 
 Compares runs side by side: one row per case, one column per run, what changed against
 the reference, and per run its pass rate (95% interval), regressions and fixes, tool-call
@@ -106,6 +106,8 @@ one regressed, left cases unanswered or a provider could not serve; a run that s
 Options:
   --reference RUN_DIR    the run to compare with (default: see above)
   --out DIR              where the three files go (default: compare-<first>-<last> beside the runs)
+  --baseline-dir DIR     the baselines a run without report.json (killed before it wrote it)
+                         is folded against from its journal (default baselines/)
 
 Examples:
   driftcheck compare reports/20261121T050000Z-aaaa reports/20261122T050000Z-bbbb

@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { FileError } from '../errors.js';
+import { foldRunDirs } from '../fold/run-dirs.js';
 import { openReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
-import type { CaseEntry, ReportHead } from '../types.js';
+import type { Baseline, CaseEntry, ReportHead } from '../types.js';
 
 /**
  * A folded run, read-only: its head (run, counts, suites) and every case entry in plan
@@ -51,4 +52,17 @@ export function collectFoldedRun(): { reporter: Reporter; result: (dir: string) 
       return { dir, head, cases };
     },
   };
+}
+
+/**
+ * A run folder without report.json (a run killed before it wrote it) folded from its
+ * journal, diffed against the baselines given, as `driftcheck report` would render it.
+ */
+export async function foldJournalRun(
+  dir: string,
+  baseline: (suite: string) => Promise<{ baseline: Baseline | null; path: string | null }>,
+): Promise<FoldedRun> {
+  const kept = collectFoldedRun();
+  await foldRunDirs([dir], { baseline, reporters: [kept.reporter], renderedBy: 'report' });
+  return kept.result(dir);
 }

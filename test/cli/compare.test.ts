@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,6 +177,24 @@ describe('driftcheck compare RUN_DIR… of two nights', () => {
     expect(both.code, both.stderr).toBe(1);
     const comparison = await readComparison(join(project.dir, 'both'));
     expect(comparison.candidates.map((c) => c.changes.regressed)).toEqual([1, 0]);
+  });
+
+  it('folds a run that has no report.json (killed before writing it) from its journal', async () => {
+    const killed = join(project.dir, 'killed');
+    await cp(nights[1]!, killed, { recursive: true });
+    await rm(join(killed, 'report.json'));
+    const result = await runCli(['compare', nights[0]!, 'killed', '--out', 'from-journal'], {
+      cwd: project.dir,
+    });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      "killed has no report.json: folded from its journal against today's baselines",
+    );
+    const comparison = await readComparison(join(project.dir, 'from-journal'));
+    expect(comparison.cases.map((r) => [r.case, r.cells[0]!.change])).toEqual([
+      ['refund', 'regressed'],
+      ['greeting', 'same'],
+    ]);
   });
 
   it('refuses what it cannot compare with exit 2, naming the folder', async () => {
