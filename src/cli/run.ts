@@ -23,7 +23,7 @@ import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
-import { loadReport } from '../report/read.js';
+import type { Reporter } from '../report/reporter.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
 
@@ -146,7 +146,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     : null;
   const interrupts = watchInterrupts(io, graceMs(io.env));
   const historyDir = project.history(values.history, config);
-  const once = (runMeta: typeof meta, dir?: string) =>
+  const once = (runMeta: typeof meta, dir?: string, observers?: Reporter[]) =>
     runAndPrint(
       {
         io,
@@ -165,6 +165,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       },
       runMeta,
       dir,
+      observers,
     );
   try {
     if (!planned) return (await once(meta, resumeDir)).run.exit_code;
@@ -175,16 +176,19 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     }
     // --models, --providers: one run per candidate, each against the current baseline, then side by side.
     const { baselineReference, runCandidates } = await import('./compare-candidates.js');
+    const { collectFoldedRun } = await import('../compare/folded-run.js');
     return await runCandidates(
       io,
       planned,
       flags!.flag,
       interrupts.interrupt,
+      reportDir,
       async (plan) => {
-        const head = await once({ ...meta, plan });
-        return loadReport(join(reportDir, head.run.id));
+        const kept = collectFoldedRun();
+        const head = await once({ ...meta, plan }, undefined, [kept.reporter]);
+        return kept.result(join(reportDir, head.run.id));
       },
-      (names) => baselineReference(baselineDir, names),
+      (suites) => baselineReference(baselineDir, suites),
     );
   } finally {
     interrupts.dispose();
@@ -215,6 +219,7 @@ async function runAndPrint(
   ctx: RunContext,
   meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>,
   resumeDir?: string,
+  observers?: Reporter[],
 ): Promise<ReportHead> {
   const { io, reporters } = ctx;
   // The progress line shows only counts, and redraws itself in place with its own escapes.
@@ -229,6 +234,7 @@ async function runAndPrint(
     ...(resumeDir ? { resumeDir } : {}),
     version: version(),
     reporters,
+    ...(observers ? { observers } : {}),
     requestHeaders: simRequestHeaders,
     // The summary starts on a line of its own, never on the progress line.
     console: {
