@@ -4,7 +4,7 @@ export { type CompareOptions, comparePassRates, DEFAULT_ALPHA, type RateComparis
 export { fisherOneSided } from './fisher.js';
 export { holmAdjust } from './holm.js';
 export { bernoulli, createRng } from './random.js';
-export { passRate, type Samples } from './samples.js';
+export { passRate, type Samples, sumSamples } from './samples.js';
 export {
   nextLook,
   nextSampleDecision,
