@@ -2,15 +2,17 @@
  * Tool drift's power and size (issue 20): a provider whose valid-call rate falls from 100 %
  * to 90 % (the router moved a model to DeepInfra, whose arguments miss the schema in ~10 % of
  * calls), over a suite of 20 tool cases sampled `repeat: n` against baselines of n samples;
- * and providers that do not change, at 100 % and at a standing 90 %.
+ * providers that do not change, at 100 % and at a standing 90 %; and the trigger rate (samples
+ * that call a tool) standing, falling, and moving both ways in two cases at once.
  *
  * Each trial runs the product's own decision over the suite, `toolRateDrift`
  * (src/record/tool-rates.ts, what the suite fold calls through the tool_calls field): the
- * exact stratified test of the valid-call rate over the 20 repeated cases, with per-case
- * flags Holm-adjusted and gated by it, one-sided at α = 0.05; the trigger rate the same way,
- * each direction at α/2. A suite is "flagged" when it gets the row's kind at all — the
- * suite-level finding or any case's — so a false alarm is a night with any such finding
- * although no provider changed. Every sample of the valid-call rows calls a tool (a tool
+ * valid-call rate by the pass rates' rule — the exact stratified test over the 20 repeated
+ * cases, one-sided at α = 0.05, gating Holm-adjusted per-case flags; the trigger rate, which
+ * may move either way, by the stratified test each way at α/4 and per-case tests both ways
+ * Holm-adjusted together at α/2 (not gated, so opposite moves cannot hide each other). A
+ * suite is "flagged" when it gets the row's kind at all — the suite-level finding or any
+ * case's — so a false alarm is a night with any such finding although no provider changed. Every sample of the valid-call rows calls a tool (a tool
  * suite's cases are written to), so the valid-call rate's total is the sample count. Part of
  * `npm run bench:verdicts`. Seeded.
  */
@@ -32,6 +34,8 @@ interface Scenario {
   kind: Kind;
   /** [baseline rate, current rate] of every case: of valid calls, or of samples that call a tool. */
   rates: [number, number];
+  /** Other rates for the first cases (the rest keep `rates`). */
+  first?: [number, number][];
 }
 
 const SCENARIOS: Scenario[] = [
@@ -60,6 +64,25 @@ const SCENARIOS: Scenario[] = [
     drift: false,
     kind: 'tool_trigger_changed',
     rates: [0.9, 0.9],
+  },
+  // A model that starts answering in text 1 time in 10 in every case.
+  {
+    name: `${CASES} tool cases, calling a tool 100% → 90%`,
+    drift: true,
+    kind: 'tool_trigger_changed',
+    rates: [1, 0.9],
+  },
+  // Moves in opposite directions cancel in a pooled sum: a pooled test gating the case flags
+  // (as pass rates do) would miss this, so the trigger rate's case flags are not gated.
+  {
+    name: `1 tool case stops calling (100% → 0%), 1 starts (0% → 100%), ${CASES - 2} unchanged at 90%`,
+    drift: true,
+    kind: 'tool_trigger_changed',
+    rates: [0.9, 0.9],
+    first: [
+      [1, 0],
+      [0, 1],
+    ],
   },
 ];
 
@@ -106,8 +129,10 @@ function count(sample: () => boolean, n: number): number {
 
 function runScenario(scenario: Scenario, samples: number, seed: number): ToolRow {
   const random = createRng(seed);
-  const base = bernoulli(scenario.rates[0], random);
-  const now = bernoulli(scenario.rates[1], random);
+  const coins = Array.from({ length: CASES }, (_, c) => {
+    const [was, now] = scenario.first?.[c] ?? scenario.rates;
+    return { base: bernoulli(was, random), now: bernoulli(now, random) };
+  });
   // The row's rate is drawn; the other is whole (every sample calls, or every call is valid).
   const draw = (hit: () => boolean): ToolUse => {
     const k = count(hit, samples);
@@ -119,8 +144,8 @@ function runScenario(scenario: Scenario, samples: number, seed: number): ToolRow
   for (let t = 0; t < TRIALS; t++) {
     const suite = Array.from({ length: CASES }, (_, c) => ({
       case: `c${c}`,
-      baseline: draw(base),
-      current: draw(now),
+      baseline: draw(coins[c]!.base),
+      current: draw(coins[c]!.now),
     }));
     const judged = toolRateDrift(suite);
     const suiteFinding = judged.suiteDrift.some((d) => d.kind === scenario.kind);
@@ -148,7 +173,14 @@ function runScenario(scenario: Scenario, samples: number, seed: number): ToolRow
 export function toolBench(): { rows: ToolRow[]; targets: ToolTarget[] } {
   const rows = SCENARIOS.flatMap((s, i) => SAMPLES.map((n, j) => runScenario(s, n, 0x7001 + 10 * i + j)));
   const at40 = (i: number) => rows.find((r) => r.scenario === SCENARIOS[i]!.name && r.samples === 40)!;
-  const [caught, quiet, standing, calling] = [0, 1, 2, 3].map(at40) as [ToolRow, ToolRow, ToolRow, ToolRow];
+  const [caught, quiet, standing, calling, texting] = [0, 1, 2, 3, 4].map(at40) as ToolRow[] as [
+    ToolRow,
+    ToolRow,
+    ToolRow,
+    ToolRow,
+    ToolRow,
+  ];
+  const opposite = rows.find((r) => r.scenario === SCENARIOS[5]!.name && r.samples === 10)!;
   const worstStanding = Math.max(
     ...rows.filter((r) => !r.drift && r.scenario !== quiet.scenario).map((r) => r.suiteFlagged),
   );
@@ -174,6 +206,16 @@ export function toolBench(): { rows: ToolRow[]; targets: ToolTarget[] } {
         target: `tools: no change, ${CASES} cases calling a tool 90% of the time: false alarms ≤ 5% (40 samples a case, tool_trigger_changed)`,
         value: calling.suiteFlagged,
         ok: calling.suiteFlagged <= 0.05,
+      },
+      {
+        target: `tools: calling a tool 100% → 90% over ${CASES} cases caught ≥ 90% (40 samples a case, tool_trigger_changed)`,
+        value: texting.suiteFlagged,
+        ok: texting.suiteFlagged >= 0.9,
+      },
+      {
+        target: `tools: 1 case stops calling a tool and 1 starts, caught ≥ 90% (10 samples a case, tool_trigger_changed)`,
+        value: opposite.suiteFlagged,
+        ok: opposite.suiteFlagged >= 0.9,
       },
       {
         // The suite test's size holds at every sample count, not only at the one the targets name.

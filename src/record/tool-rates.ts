@@ -1,6 +1,6 @@
 import { counts } from '../fold/pass-rates.js';
 import { formatP } from '../stats/format-p.js';
-import { DEFAULT_ALPHA, type Samples, suiteVerdict, sumSamples } from '../stats/index.js';
+import { DEFAULT_ALPHA, holmAdjust, type Samples, suiteVerdict, sumSamples } from '../stats/index.js';
 import type { FieldDrift } from './served-change.js';
 import type { ToolUse } from './tool-use.js';
 
@@ -42,57 +42,34 @@ interface Rate {
   now: Samples;
 }
 
-/** How one rate is tested: its kind, its label in messages, and whether a rise is drift too. */
+/** How one rate is named in drift: its kind and its label in messages. */
 interface Family {
   kind: RateKind;
   label: string;
-  both: boolean;
 }
 
-const TRIGGER: Family = { kind: 'tool_trigger_changed', label: 'tool-call rate', both: true };
-const VALID: Family = { kind: 'tool_call_invalid', label: 'valid-call rate', both: false };
+const TRIGGER: Family = { kind: 'tool_trigger_changed', label: 'tool-call rate' };
+const VALID: Family = { kind: 'tool_call_invalid', label: 'valid-call rate' };
 
-/**
- * One rate over a suite's repeated tool cases, by the pass rates' suite decision
- * (`suiteVerdict`: the exact stratified test over every case, per-case flags only when it
- * rejects and the case's Holm-adjusted p ≤ its level). A rate that may move either way (the
- * trigger rate) is tested for a fall and for a rise, each at half the level, so a standing
- * rate flags something on at most `alpha` of the nights whatever the suite's size.
- */
-function testRate(family: Family, rates: readonly Rate[], alpha: number, out: ToolRateAnalysis): void {
-  if (rates.length === 0) return;
-  const level = family.both ? alpha / 2 : alpha;
-  const fell = suiteVerdict(
-    rates.map((r) => ({ baseline: r.base, current: r.now })),
-    { alpha: level },
-  );
-  const rose = family.both
-    ? suiteVerdict(
-        rates.map((r) => ({ baseline: r.now, current: r.base })),
-        { alpha: level },
-      )
-    : null;
-  const m = rates.length;
-  const how =
-    (m > 1 ? `Holm-adjusted over ${m} repeated tool cases, ` : '') +
-    `alpha ${level}${family.both ? ' each way' : ''}`;
-  rates.forEach((r, i) => {
-    const flag = [fell, rose].map((v) => v?.perCase[i]).find((c) => c?.dropped);
-    if (!flag) return;
-    const list = out.caseDrift.get(r.case) ?? [];
-    list.push({
-      kind: family.kind,
-      severity: 'fail',
-      baseline: r.base,
-      current: r.now,
-      message: `${family.label} ${counts(r.base)} → ${counts(r.now)}, p = ${formatP(flag.adjustedP)} (${how})`,
-    });
-    out.caseDrift.set(r.case, list);
+function flagCase(family: Family, r: Rate, p: number, how: string, out: ToolRateAnalysis): void {
+  const list = out.caseDrift.get(r.case) ?? [];
+  list.push({
+    kind: family.kind,
+    severity: 'fail',
+    baseline: r.base,
+    current: r.now,
+    message: `${family.label} ${counts(r.base)} → ${counts(r.now)}, p = ${formatP(p)} (${how})`,
   });
-  // One case is its own suite: its case drift says it all.
-  if (m < 2) return;
-  const verdict = [fell, rose].find((v) => v?.dropped);
-  if (!verdict) return;
+  out.caseDrift.set(r.case, list);
+}
+
+function flagSuite(
+  family: Family,
+  rates: readonly Rate[],
+  p: number,
+  how: string,
+  out: ToolRateAnalysis,
+): void {
   const base = sumSamples(rates.map((r) => r.base));
   const now = sumSamples(rates.map((r) => r.now));
   out.suiteDrift.push({
@@ -100,19 +77,79 @@ function testRate(family: Family, rates: readonly Rate[], alpha: number, out: To
     severity: 'fail',
     baseline: base,
     current: now,
-    message: `suite ${family.label} ${counts(base)} → ${counts(now)} over ${m} repeated tool cases, p = ${formatP(verdict.p)} (${verdict.method}, alpha ${level}${family.both ? ' each way' : ''})`,
+    message: `suite ${family.label} ${counts(base)} → ${counts(now)} over ${rates.length} repeated tool cases, p = ${formatP(p)} (${how})`,
   });
+}
+
+const pairs = (rates: readonly Rate[], swap: boolean) =>
+  rates.map((r) => (swap ? { baseline: r.now, current: r.base } : { baseline: r.base, current: r.now }));
+
+/**
+ * A rate that only matters when it falls (the valid-call rate), by the pass rates' suite
+ * decision (`suiteVerdict`: the exact stratified test over every case, per-case flags only
+ * when it rejects and the case's Holm-adjusted p ≤ alpha), so a standing rate flags
+ * something on at most `alpha` of the nights whatever the suite's size.
+ */
+function testFall(family: Family, rates: readonly Rate[], alpha: number, out: ToolRateAnalysis): void {
+  if (rates.length === 0) return;
+  const verdict = suiteVerdict(pairs(rates, false), { alpha });
+  const m = rates.length;
+  const how = `${m > 1 ? `Holm-adjusted over ${m} repeated tool cases, ` : ''}alpha ${alpha}`;
+  rates.forEach((r, i) => {
+    if (verdict.perCase[i]!.dropped) flagCase(family, r, verdict.perCase[i]!.adjustedP, how, out);
+  });
+  // One case is its own suite: its case drift says it all.
+  if (m > 1 && verdict.dropped) flagSuite(family, rates, verdict.p, `${verdict.method}, alpha ${alpha}`, out);
+}
+
+/**
+ * A rate that may move either way (the trigger rate). A pooled test gating the case flags
+ * would be blind here: one case that stopped calling and one that started cancel in the
+ * pooled sum. So the level is split: the stratified test of a fall and of a rise over the
+ * suite, each at alpha/4 (the suite finding), and the cases' one-sided tests both ways,
+ * Holm-adjusted together, at alpha/2 (the case flags) — a standing rate still flags
+ * something on at most `alpha` of the nights. A single case is tested at alpha/2 each way.
+ */
+function testMove(family: Family, rates: readonly Rate[], alpha: number, out: ToolRateAnalysis): void {
+  const m = rates.length;
+  if (m === 0) return;
+  const pooled = alpha / 4;
+  const fell = suiteVerdict(pairs(rates, false), { alpha: pooled });
+  const rose = suiteVerdict(pairs(rates, true), { alpha: pooled });
+  const raw = [...fell.perCase, ...rose.perCase].map((c) => c.p);
+  // One case is its own suite: its two one-sided tests at alpha/2 each, as a pooled test would be.
+  const adjusted = m === 1 ? raw : holmAdjust(raw);
+  const level = alpha / 2;
+  const how =
+    m === 1
+      ? `alpha ${level} each way`
+      : `Holm-adjusted over both ways of ${m} repeated tool cases, alpha ${level}`;
+  rates.forEach((r, i) => {
+    const p = Math.min(adjusted[i]!, adjusted[m + i]!);
+    if (p <= level) flagCase(family, r, p, how, out);
+  });
+  if (m < 2) return;
+  const verdict = [fell, rose].find((v) => v.dropped);
+  if (verdict)
+    flagSuite(
+      family,
+      rates,
+      verdict.p,
+      `stratified exact one-sided (Cochran–Mantel–Haenszel), alpha ${pooled} each way`,
+      out,
+    );
 }
 
 /**
  * The rate drift of a suite's repeated tool cases against their baselines, adjusted for how
- * many cases the suite has, as pass rates are: the trigger rate (samples that finished with
- * tool calls; a fall or a rise is `tool_trigger_changed`) and the valid-call rate (of those,
- * samples whose calls were all valid; a fall is `tool_call_invalid`). Each is tested over
- * the cases at once, so a provider that misses 1 call in 10 in 20 cases is caught as a suite
- * where no single case shows it, and one that always missed 1 in 10 is not flagged on every
- * other night. Cases answered once on both sides, and counts no test can read, are left out.
- * Pure.
+ * many cases the suite has: the valid-call rate (of the samples that called a tool, those
+ * whose calls were all valid; a fall is `tool_call_invalid`) as pass rates are judged
+ * (`testFall`), and the trigger rate (samples that finished with tool calls; a fall or a
+ * rise is `tool_trigger_changed`) with the level split between the suite's test and the
+ * cases' (`testMove`). Each is tested over the cases at once, so a provider that misses 1
+ * call in 10 in 20 cases is caught as a suite where no single case shows it, and one that
+ * always missed 1 in 10 is not flagged on every other night. Cases answered once on both
+ * sides, and counts no test can read, are left out. Pure.
  */
 export function toolRateDrift(cases: readonly ToolRateCase[], alpha = DEFAULT_ALPHA): ToolRateAnalysis {
   const triggers: Rate[] = [];
@@ -133,7 +170,7 @@ export function toolRateDrift(cases: readonly ToolRateCase[], alpha = DEFAULT_AL
     if (sane(valid.base) && sane(valid.now)) valids.push(valid);
   }
   const out: ToolRateAnalysis = { caseDrift: new Map(), suiteDrift: [] };
-  testRate(TRIGGER, triggers, alpha, out);
-  testRate(VALID, valids, alpha, out);
+  testMove(TRIGGER, triggers, alpha, out);
+  testFall(VALID, valids, alpha, out);
   return out;
 }

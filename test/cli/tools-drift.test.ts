@@ -204,7 +204,7 @@ describe('tool drift over repeated samples', () => {
       const fades = report.cases.find((c) => c.case === 'fades')!;
       expect(fades.tool_use).toMatchObject({ answered: 20, triggered: 10, trigger_rate: 0.5, valid_rate: 1 });
       expect(fades.drift.find((d) => d.kind === 'tool_trigger_changed')?.message).toMatch(
-        /^tool-call rate 100% \(20\/20\) → 50% \(10\/20\), p = \S+ \(Holm-adjusted over 3 repeated tool cases, alpha 0\.025 each way\)$/,
+        /^tool-call rate 100% \(20\/20\) → 50% \(10\/20\), p = \S+ \(Holm-adjusted over both ways of 3 repeated tool cases, alpha 0\.025\)$/,
       );
       // The suite's pooled tests say it too, once each rate.
       expect(report.suites[0]!.drift.filter((d) => d.kind.startsWith('tool_')).map((d) => d.message)).toEqual(

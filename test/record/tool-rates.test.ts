@@ -105,14 +105,14 @@ describe('trigger rate over a suite of repeated tool cases, both ways', () => {
     current: use(n, now, now),
   });
 
-  it('flags a case that stopped calling and one that started, each way at half the level', () => {
+  it('flags a case that stopped calling and one that started, with the suite moved the same way', () => {
     const stops = toolRateDrift([triggers('stops', 20, 20, 4), triggers('same', 20, 20, 20)]);
     expect(kinds(stops)).toEqual({
       cases: [['stops', ['tool_trigger_changed']]],
       suite: ['tool_trigger_changed'],
     });
     expect(stops.caseDrift.get('stops')![0]!.message).toMatch(
-      /^tool-call rate 100% \(20\/20\) → 20% \(4\/20\), p = \S+ \(Holm-adjusted over 2 repeated tool cases, alpha 0\.025 each way\)$/,
+      /^tool-call rate 100% \(20\/20\) → 20% \(4\/20\), p = \S+ \(Holm-adjusted over both ways of 2 repeated tool cases, alpha 0\.025\)$/,
     );
     const starts = toolRateDrift([triggers('starts', 20, 0, 16), triggers('same', 20, 0, 0)]);
     expect(kinds(starts)).toEqual({
@@ -120,8 +120,45 @@ describe('trigger rate over a suite of repeated tool cases, both ways', () => {
       suite: ['tool_trigger_changed'],
     });
     expect(starts.suiteDrift[0]!.message).toMatch(
-      /^suite tool-call rate 0% \(0\/40\) → 40% \(16\/40\) over 2 repeated tool cases/,
+      /^suite tool-call rate 0% \(0\/40\) → 40% \(16\/40\) over 2 repeated tool cases, p = \S+ \(stratified exact one-sided \(Cochran–Mantel–Haenszel\), alpha 0\.0125 each way\)$/,
     );
+  });
+
+  it('flags both of two cases that moved opposite ways, which cancel in the pooled test', () => {
+    const suite = [
+      triggers('stops', 20, 20, 0),
+      triggers('starts', 20, 0, 20),
+      ...Array.from({ length: 8 }, (_, i) => triggers(`c${i}`, 20, 20, 20)),
+    ];
+    const r = toolRateDrift(suite);
+    // The suite's calls add up the same (180/200 → 180/200): no suite finding…
+    expect(r.suiteDrift).toEqual([]);
+    // …but each case's own test, Holm-adjusted over both ways of the 10 cases, names it.
+    expect(kinds(r).cases).toEqual([
+      ['stops', ['tool_trigger_changed']],
+      ['starts', ['tool_trigger_changed']],
+    ]);
+    const raw = [...suite, ...suite].map((c, i) =>
+      i < suite.length
+        ? comparePassRates(
+            { pass: c.baseline.triggered, total: 20 },
+            { pass: c.current.triggered, total: 20 },
+          ).p
+        : comparePassRates(
+            { pass: c.current.triggered, total: 20 },
+            { pass: c.baseline.triggered, total: 20 },
+          ).p,
+    );
+    expect(r.caseDrift.get('starts')![0]!.message).toBe(
+      `tool-call rate 0% (0/20) → 100% (20/20), p = ${formatP(holmAdjust(raw)[suite.length + 1]!)} (Holm-adjusted over both ways of 10 repeated tool cases, alpha 0.025)`,
+    );
+  });
+
+  it('tests one repeated case alone at half the level each way', () => {
+    const r = toolRateDrift([triggers('only', 10, 10, 4)]);
+    expect(kinds(r)).toEqual({ cases: [['only', ['tool_trigger_changed']]], suite: [] });
+    expect(r.caseDrift.get('only')![0]!.message).toMatch(/\(alpha 0\.025 each way\)$/);
+    expect(kinds(toolRateDrift([triggers('only', 10, 10, 7)]))).toEqual({ cases: [], suite: [] });
   });
 
   it('leaves a standing 90% trigger rate alone', () => {
