@@ -1,4 +1,4 @@
-import { diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
+import { answersCompared, diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
 import { caseOf } from '../baseline/store.js';
 import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
 import { suiteUsageTotals } from '../baseline/usage-totals.js';
@@ -6,6 +6,7 @@ import type { PlanRecord } from '../journal/records.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
 import type { Baseline, CaseEntry, CaseError, CaseStatus, SuiteReport, TokenTotals } from '../types.js';
+import { recordedSuiteDrift } from '../record/baseline.js';
 import { recordedCase, recordedStats, recordedSuite } from '../record/fold.js';
 import { CaseFold, latencySketch, latencySummary } from './case-fold.js';
 import { Tally } from './tally.js';
@@ -38,7 +39,7 @@ const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
  * Turns one suite's folded samples into its report entries, each with the verdict a person
  * should read and its drift against the baseline, plus the suite-level findings. The
  * pass-rate tests are decided over the whole suite (stratified test, Holm-adjusted cases),
- * which is why a suite is folded once all its cases are in. Pure.
+ * as are recorded fields' rates (tool use), which is why a suite is folded once all its cases are in. Pure.
  */
 export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   const { plan, baseline } = input;
@@ -68,17 +69,31 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
       suite: mergeTolerance(plan.drift).latency,
     },
   );
-  const cases = folded.map(({ plan: c, fold }) => {
-    const stat = statOf.get(c.id);
-    const entry = caseEntry(plan, c.id, c.messages, c.repeat, fold, stat, input.stopError);
+  const cases = folded.map(({ plan: c, fold }) =>
+    caseEntry(plan, c.id, c.messages, c.repeat, fold, statOf.get(c.id), input.stopError),
+  );
+  // Recorded fields whose drift is a test over many cases (tool-use rates) judge them together.
+  const recorded = recordedSuiteDrift(
+    cases.flatMap((entry) => {
+      const base = caseOf(baseline, entry.case);
+      return base && answersCompared(entry) ? [{ case: entry.case, current: entry, baseline: base }] : [];
+    }),
+    { alpha: input.options.alpha ?? DEFAULT_ALPHA },
+  );
+  folded.forEach(({ plan: c }, i) => {
+    const entry = cases[i]!;
     const drift = diffCase(entry, caseOf(baseline, c.id) ?? undefined, {
       ...(candidate ? { candidate: true } : {}),
       tolerance: overlayTolerance(plan.drift, c.drift),
     });
     const dropped = rates.caseDrift.get(c.id);
     const latencyChange = latency.caseDrift.get(c.id);
-    entry.drift = [...(dropped ? [dropped] : []), ...drift, ...(latencyChange ? [latencyChange] : [])];
-    return entry;
+    entry.drift = [
+      ...(dropped ? [dropped] : []),
+      ...drift,
+      ...(recorded.caseDrift.get(c.id) ?? []),
+      ...(latencyChange ? [latencyChange] : []),
+    ];
   });
   const drift = suiteDrift({
     cases,
@@ -88,7 +103,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
     ...(input.options.candidate ? { options: { candidate: true } } : {}),
     ...(plan.drift ? { tolerance: plan.drift } : {}),
   });
-  drift.push(...rates.suiteDrift);
+  drift.push(...rates.suiteDrift, ...recorded.suiteDrift);
   if (latency.suiteDrift) drift.push(latency.suiteDrift);
   const models = new Tally<string>();
   for (const { fold } of folded) for (const [m] of fold.models.entries()) models.add(m);

@@ -23,3 +23,38 @@ export function recordedDrift(
     f.drift ? (f.drift.diff({ baseline: stored[name], current, candidate }) as Drift[]) : [],
   );
 }
+
+/** The recorded fields' drift decided over a suite's cases together (see RecordedField.drift.suite). */
+export interface RecordedSuiteDrift {
+  /** Each case's drift by case id, in registry order. */
+  caseDrift: Map<string, Drift[]>;
+  suiteDrift: Drift[];
+}
+
+/**
+ * Drift of the recorded fields that is judged over a suite's cases at once, for the cases
+ * whose answers are compared with their baseline's (those `diffCase` compares what served).
+ */
+export function recordedSuiteDrift(
+  cases: readonly { case: string; current: CaseEntry; baseline: BaselineCase }[],
+  options: { alpha: number },
+): RecordedSuiteDrift {
+  const caseDrift = new Map<string, Drift[]>();
+  const suiteDrift: Drift[] = [];
+  for (const [name, f] of RECORDED_FIELDS) {
+    if (!f.drift?.suite) continue;
+    const judged = f.drift.suite(
+      cases.map((c) => ({
+        case: c.case,
+        baseline: (c.baseline as unknown as Record<string, unknown>)[name],
+        current: c.current as unknown as Readonly<Record<string, unknown>>,
+      })),
+      options,
+    );
+    // Each field reports only its declared kinds, which DriftKind includes.
+    for (const [id, list] of judged.cases)
+      caseDrift.set(id, [...(caseDrift.get(id) ?? []), ...(list as Drift[])]);
+    suiteDrift.push(...(judged.suite as Drift[]));
+  }
+  return { caseDrift, suiteDrift };
+}

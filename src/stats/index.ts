@@ -5,7 +5,7 @@ export { fisherOneSided } from './fisher.js';
 export { holmAdjust } from './holm.js';
 export { type PairedCase, type PairedMethod, type PairedTest, pairedTest } from './paired.js';
 export { bernoulli, createRng } from './random.js';
-export { passRate, type Samples } from './samples.js';
+export { passRate, type Samples, sumSamples } from './samples.js';
 export {
   nextLook,
   nextSampleDecision,
