@@ -13,7 +13,7 @@ export const CHANGES = ['regressed', 'fixed', 'changed', 'same', 'new', 'not_run
 export type Change = (typeof CHANGES)[number];
 
 /** A case's samples in one run: how many passed of those sent. */
-export interface SampleTally {
+interface SampleTally {
   passed: number;
   sent: number;
 }
@@ -69,7 +69,7 @@ export interface CaseRow {
 }
 
 /** A rate with its Wilson 95 % interval. */
-export interface RateWithInterval {
+interface RateWithInterval {
   passed: number;
   total: number;
   rate: number;

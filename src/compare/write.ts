@@ -10,7 +10,7 @@ import type { Comparison } from './types.js';
  * The views of a comparison that are files, by name: each only renders the Comparison
  * compareRuns made. compare.json is the Comparison itself (schemas/compare.schema.json).
  */
-export const COMPARE_FILES = {
+const COMPARE_FILES = {
   'compare.json': (c: Comparison) => `${JSON.stringify(c, null, 2)}\n`,
   'compare.md': renderCompareMarkdown,
   'compare.html': (c: Comparison) => renderCompareHtml(c),

@@ -14,7 +14,7 @@ export interface Answer {
 }
 
 /** What a case keeps whole of its samples: the first by repeat and the first failing one. */
-export interface Kept<V> {
+interface Kept<V> {
   first: V | null;
   failure: V | null;
 }
@@ -51,7 +51,7 @@ export interface SuiteDriftCase<V> {
 }
 
 /** A field's drift decided over a suite's cases at once: per case (by id) and of the suite. */
-export interface SuiteFieldDrift {
+interface SuiteFieldDrift {
   cases: ReadonlyMap<string, readonly FieldDrift[]>;
   suite: readonly FieldDrift[];
 }

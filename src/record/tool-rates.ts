@@ -5,7 +5,7 @@ import type { FieldDrift } from './served-change.js';
 import type { ToolUse } from './tool-use.js';
 
 type RateKind = 'tool_trigger_changed' | 'tool_call_invalid';
-export type ToolRateDrift = FieldDrift<RateKind>;
+type ToolRateDrift = FieldDrift<RateKind>;
 
 /** One case's tool use tonight and in its baseline. */
 export interface ToolRateCase {
