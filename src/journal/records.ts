@@ -204,4 +204,3 @@ function asSample(v: Record<string, unknown>): SampleRecord | null {
   if (!valid) return null;
   return (v.checks === undefined ? { ...v, checks: [] } : v) as unknown as SampleRecord;
 }
-

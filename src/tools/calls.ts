@@ -69,12 +69,7 @@ function parseArguments(text: string): unknown {
  * tool has (when tools were declared), or arguments that do not validate against the
  * tool's parameters (JSON Schema draft 7).
  */
-function judgeCall(
-  id: string | null,
-  name: string,
-  args: string,
-  declared: DeclaredTools | null,
-): ToolCall {
+function judgeCall(id: string | null, name: string, args: string, declared: DeclaredTools | null): ToolCall {
   const parsed = parseArguments(args);
   const call = { id, name, arguments: args, parsed: parsed === undefined ? null : parsed };
   const invalid = (kind: ToolCallInvalid, problem: string): ToolCall => ({
