@@ -5,7 +5,7 @@ export function throughputTarget(row) {
   if (row.latencyMs === 0 && row.size === 20000)
     return { text: 'wall ≤ 2× undici', met: row.ratio !== null && row.ratio <= 2 };
   if (row.latencyMs > 0 && row.size === 1000)
-    return { text: 'wall ≤ 1.10× undici', met: row.ratio !== null && row.ratio <= 1.1 };
+    return { text: 'wall ≤ 1.05× undici', met: row.ratio !== null && row.ratio <= 1.05 };
   return null;
 }
 
