@@ -26,28 +26,18 @@ export interface JudgeRequest {
 /** Longest judge reason kept in a check message. */
 const MAX_REASON = 300;
 
-/** A case's expectations split: local ones for runChecks, judges for the runner to call. Shared: never changed. */
-export interface SplitExpectations {
-  readonly local: Expectation[];
-  readonly judges: JudgeSpec[];
-}
-
-/** Each case's split, made once: every sample of the case asks for it twice (its checks, its judges). */
-const SPLIT = new WeakMap<readonly Expectation[], SplitExpectations>();
-
 /** Splits a case's expectations: local ones for runChecks, judges for the runner to call. */
-export function splitExpectations(expect: readonly Expectation[]): SplitExpectations {
-  let split = SPLIT.get(expect);
-  if (!split) {
-    const local: Expectation[] = [];
-    const judges: JudgeSpec[] = [];
-    for (const e of expect) {
-      if (e.type === 'judge') judges.push(e.value);
-      else local.push(e);
-    }
-    SPLIT.set(expect, (split = { local, judges }));
+export function splitExpectations(expect: readonly Expectation[]): {
+  local: Expectation[];
+  judges: JudgeSpec[];
+} {
+  const local: Expectation[] = [];
+  const judges: JudgeSpec[] = [];
+  for (const e of expect) {
+    if (e.type === 'judge') judges.push(e.value);
+    else local.push(e);
   }
-  return split;
+  return { local, judges };
 }
 
 /** Every (service, model) a suite's judges call, for pre-flight (keys, clients) before the first request. */

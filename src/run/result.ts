@@ -61,7 +61,7 @@ export function sampleChecks(
   const local = splitExpectations(expect).local;
   if (refusal !== null && completion)
     return runChecks(local, { ...around, completion: { ...completion, content: refusal } });
-  return failed || !completion ? runChecks(expect, null) : runChecks(local, { ...around, completion });
+  return failed || !completion ? runChecks([...expect], null) : runChecks(local, { ...around, completion });
 }
 
 /** A sample's status from its checks: an error stays one. */

@@ -37,18 +37,6 @@ describe('splitExpectations', () => {
     expect(judges).toEqual([spec, { model: 'm', equivalent_to_baseline: true }]);
   });
 
-  it("splits each case's list once (every sample asks twice) and never mixes two cases' lists", () => {
-    const one: Expectation[] = [
-      { type: 'contains', value: 'a' },
-      { type: 'judge', value: spec },
-    ];
-    const other: Expectation[] = [{ type: 'contains', value: 'b' }];
-    const first = splitExpectations(one);
-    expect(splitExpectations(one)).toBe(first);
-    expect(splitExpectations(other)).toEqual({ local: [{ type: 'contains', value: 'b' }], judges: [] });
-    expect(first).toEqual({ local: [{ type: 'contains', value: 'a' }], judges: [spec] });
-  });
-
   it('runChecks fails a judge that was not split off, loudly', () => {
     const [check] = runChecks([{ type: 'judge', value: spec }], contextOf(completion('x')));
     expect(check).toEqual({ type: 'judge', pass: false, message: JUDGE_NOT_RUN });
