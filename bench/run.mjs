@@ -9,6 +9,7 @@
 //   [--repeat-cases 1000] [--shard-cases 10000]  (smaller scale rows for a smoke check)
 //   [--scale reports] [--report-cases 100000] [--report-failing 100]  (issue 19: report sizes and
 //                             report.html's time to interactive in headless Chromium)
+//   [--scale table] [--table-rows 100000]  (issue 19: validate of a JSONL table of that many rows)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -18,6 +19,7 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
 import { measureMerge, measureReports, measureRepeats } from './scale.mjs';
+import { measureTableValidate } from './table-validate.mjs';
 import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
@@ -32,7 +34,8 @@ const { values } = parseArgs({
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
     'baseline-sizes': { type: 'string', default: '100000' },
-    scale: { type: 'string', default: 'repeats,merge,reports' },
+    scale: { type: 'string', default: 'repeats,merge,reports,table' },
+    'table-rows': { type: 'string', default: '100000' },
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
     'report-cases': { type: 'string', default: '100000' },
@@ -138,6 +141,7 @@ async function measureScale() {
           failing: Number(values['report-failing']),
         }),
     ],
+    ['table', (ctx) => measureTableValidate(ctx, { rows: Number(values['table-rows']) })],
   ];
   for (const [name, measure] of steps.filter(([n]) => scale.has(n))) {
     const sim = await startSim(0, BIN);

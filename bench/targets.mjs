@@ -45,6 +45,15 @@ export function renderScale(scaleRows) {
         '',
       ]);
     }
+    if (row.table) {
+      const r = row.table;
+      body.push([
+        row.what,
+        `validate ${fmt(r.wallMs / 1000, 2)} s (CPU ${fmt(r.cpuMs / 1000, 2)} s), RSS ${fmt(r.peakRssMb)} MB`,
+        '',
+        '',
+      ]);
+    }
     if (row.merge) {
       body.push([
         row.what,
