@@ -185,12 +185,14 @@ function omit(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const keyed = byKey(rules);
+  // One context for every field of this object: what each rule derives from is the same.
+  const context: Context = { entry, suite, parent: object };
   for (const key of Object.keys(object)) {
     const v = object[key];
     if (v === undefined) continue;
     const rule = keyed.get(key);
     // Left out only when restoring gives back exactly this value (key order aside).
-    if (rule?.derive && restores(rule.derive({ entry, suite, parent: object }), v)) continue;
+    if (rule?.derive && restores(rule.derive(context), v)) continue;
     out[key] = rule?.fields && isRecord(v) ? omit(v, rule.fields, entry, suite) : v;
   }
   return out;
@@ -207,9 +209,16 @@ function restores(derived: unknown, written: unknown): boolean {
   if (typeof derived !== 'object' || derived === null || typeof written !== 'object' || written === null)
     return Object.is(derived, written);
   if (Array.isArray(derived)) {
-    // Most lists differ in length (an empty one derived, the case's own checks or messages).
+    // Most lists differ in length (an empty one derived, the case's own checks or messages)
+    // or hold scalars (a case's one model, its check passes), compared one by one.
     if (!Array.isArray(written) || derived.length !== written.length) return false;
-    if (derived.length === 0) return true;
+    let scalars = true;
+    for (let i = 0; i < derived.length && scalars; i++) {
+      const d: unknown = derived[i];
+      if (typeof d === 'object' && d !== null) scalars = false;
+      else if (!Object.is(d, written[i])) return false;
+    }
+    if (scalars) return true;
   } else if (Array.isArray(written)) return false;
   return JSON.stringify(derived) === JSON.stringify(written);
 }
