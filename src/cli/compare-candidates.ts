@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { readBaseline } from '../baseline/store.js';
-import { compareRuns, type ComparedRun } from '../compare/compare.js';
-import type { FoldedRun } from '../compare/folded-run.js';
+import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
+import { type FoldedRun, runLabel } from '../compare/folded-run.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { worstExit } from '../exit-codes.js';
@@ -29,7 +29,7 @@ export async function runCandidates(
   interrupt: AbortSignal,
   reportDir: string,
   runOne: (plan: PlanOptions) => Promise<FoldedRun>,
-  reference: (suites: readonly string[]) => Promise<VerdictCase[]>,
+  reference: (suites: readonly string[]) => Promise<Reference>,
 ): Promise<ExitCode> {
   const runs: ComparedRun[] = [];
   for (const { candidate, plan, skipped } of planned) {
@@ -40,11 +40,12 @@ export async function runCandidates(
     runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, run });
   }
   const suites = [...new Set(runs.flatMap((r) => r.run.cases.map((c) => c.suite)))];
-  const comparison = compareRuns({ kind: 'baseline', cases: await reference(suites) }, runs);
+  const against = await reference(suites);
+  const comparison = compareRuns(against, runs);
   const what = flag === '--providers' ? 'Providers' : 'Candidates';
   const unserved = unservedProviders(comparison).map((line) => `${line}\n`);
   io.stdout(
-    `\n${what} against the current baseline:\n${renderCandidateComparison(comparison)}${unserved.join('')}`,
+    `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(comparison)}${unserved.join('')}`,
   );
   if (runs.length > 0) {
     const files = await writeComparison(
@@ -66,4 +67,9 @@ export async function runCandidates(
 export async function baselineReference(dir: string, suites: readonly string[]): Promise<VerdictCase[]> {
   const read = await Promise.all(suites.map((suite) => readBaseline(dir, suite)));
   return verdictCasesOfBaselines(read.filter((b): b is Baseline => b !== null));
+}
+
+/** `run --reference RUN_DIR`: a stored run the candidates are compared with instead of the baseline. */
+export function runReference(run: FoldedRun): Reference {
+  return { kind: 'run', label: runLabel(run), run };
 }

@@ -1,13 +1,12 @@
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareExit } from '../compare/exit.js';
 import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
 import { existsSync } from 'node:fs';
 import { baselineReader } from '../baseline/cache.js';
-import { type FoldedRun, foldJournalRun, readFoldedRun } from '../compare/folded-run.js';
+import { type FoldedRun, foldJournalRun, readFoldedRun, runLabel } from '../compare/folded-run.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
 import { UsageError } from '../errors.js';
-import { candidateLabel } from '../fold/provenance.js';
 import { provenanceOf } from '../fold/provenance.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
 import { baselineReference } from './compare-candidates.js';
@@ -57,7 +56,7 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
   let reference: Reference;
   let candidates: FoldedRun[];
   if (referenceRun) {
-    reference = { kind: 'run', label: labelOf(referenceRun), run: referenceRun };
+    reference = { kind: 'run', label: runLabel(referenceRun), run: referenceRun };
     candidates = runs;
   } else if (allCandidates) {
     // The paired verdicts read today's baseline files: the ones these runs were diffed
@@ -70,7 +69,7 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
       throw new UsageError(
         `${relative(io.cwd, dirs[0]!) || '.'} is not a candidate run: compare it with another run (driftcheck compare REFERENCE_DIR RUN_DIR), or give --reference RUN_DIR`,
       );
-    reference = { kind: 'run', label: labelOf(runs[0]!), run: runs[0]! };
+    reference = { kind: 'run', label: runLabel(runs[0]!), run: runs[0]! };
     candidates = runs.slice(1);
   }
   const comparison = compareRuns(reference, uniqueLabels(candidates));
@@ -85,14 +84,9 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
   return compareExit(comparison);
 }
 
-/** A run as a column's head: its candidate, else its id. */
-function labelOf(run: FoldedRun): string {
-  return candidateLabel(run.head.run) ?? run.head.run.id ?? basename(run.dir ?? '');
-}
-
 /** Columns named by their candidate, with the run id added where two would read the same. */
 function uniqueLabels(runs: readonly FoldedRun[]): ComparedRun[] {
-  const labels = runs.map(labelOf);
+  const labels = runs.map(runLabel);
   return runs.map((run, i) => ({
     label:
       labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!)

@@ -19,6 +19,8 @@ Options:
                          (reports/compare-…/compare.html, .json, .md)
   --providers a,b,…      router providers as candidates: each runs the router suites pinned
                          to it (only: [x], allow_fallbacks: false), compared side by side
+  --reference RUN_DIR    compare the --models/--providers candidates with this stored run
+                         instead of the current baseline
   --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
   --concurrency N        requests in flight per service
   --filter GLOB          only cases whose suite/case, case id or suite name matches

@@ -49,6 +49,7 @@ const OPTIONS = {
   'require-baselines': { type: 'boolean' },
   'max-cost': { type: 'string' },
   'ignore-estimate': { type: 'boolean' },
+  reference: { type: 'string' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -65,6 +66,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // with --resume is refused; a resume runs the candidate its run.json names.
   const parsed = parseCandidates(values);
   const flags = values.resume ? null : parsed;
+  if (values.reference !== undefined && !flags?.compare)
+    throw new UsageError(
+      '--reference RUN_DIR compares --models or --providers candidates with a stored run instead of the current baseline\n  → add --models A,B or --providers a,b, or compare runs made earlier with `driftcheck compare RUN_DIR… --reference RUN_DIR`',
+    );
+  // Read before anything is sent: an unreadable reference is refused up front (exit 2).
+  const referenceRun =
+    values.reference === undefined
+      ? null
+      : await (await import('../compare/folded-run.js')).readFoldedRun(resolve(io.cwd, values.reference));
   if (values.resume) {
     resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
@@ -174,8 +184,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       io.stderr(skippedLines(`candidate ${one!.candidate.model}`, one!.skipped));
       return (await once({ ...meta, plan: one!.plan })).run.exit_code;
     }
-    // --models, --providers: one run per candidate, each against the current baseline, then side by side.
-    const { baselineReference, runCandidates } = await import('./compare-candidates.js');
+    // --models, --providers: one run per candidate, each against the current baseline, then
+    // side by side against that baseline or the --reference run.
+    const { baselineReference, runCandidates, runReference } = await import('./compare-candidates.js');
     const { collectFoldedRun } = await import('../compare/folded-run.js');
     return await runCandidates(
       io,
@@ -188,7 +199,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         const head = await once({ ...meta, plan }, undefined, [kept.reporter]);
         return kept.result(join(reportDir, head.run.id));
       },
-      (suites) => baselineReference(baselineDir, suites),
+      async (suites) =>
+        referenceRun
+          ? runReference(referenceRun)
+          : { kind: 'baseline', cases: await baselineReference(baselineDir, suites) },
     );
   } finally {
     interrupts.dispose();

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { FileError } from '../errors.js';
+import { candidateLabel } from '../fold/provenance.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { openReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
@@ -28,6 +29,11 @@ export async function readFoldedRun(path: string): Promise<FoldedRun> {
   const cases: CaseEntry[] = [];
   for await (const c of stored.cases()) cases.push(c);
   return { dir: path.replace(/[/\\]report\.json$/, ''), head: stored.head, cases };
+}
+
+/** A run as a column's head: its candidate, else its id. */
+export function runLabel(run: FoldedRun): string {
+  return candidateLabel(run.head.run) ?? run.head.run.id ?? (run.dir?.split(/[/\\]/).pop() || 'run');
 }
 
 /**

@@ -187,6 +187,72 @@ describe('driftcheck compare RUN_DIR… of two nights', () => {
     expect(comparison.candidates.map((c) => c.changes.regressed)).toEqual([1, 0]);
   });
 
+  it('run --models --reference RUN_DIR compares the candidates with a stored night instead of the baseline', async () => {
+    const ids = nights.map((n) => n.split('/').pop()!);
+    const run = await runCli(
+      [
+        'run',
+        '--sim',
+        'suites.yaml',
+        '--models',
+        'openai/gpt-4o-mini,anthropic/claude-sonnet-4.5',
+        '--reference',
+        nights[1]!,
+        '--reporter',
+        'json',
+        // Its own folder: the tests below count the compare folders under reports/.
+        '--report-dir',
+        'candidates',
+      ],
+      { cwd: project.dir },
+    );
+    expect(run.stdout).toContain(`Candidates against run ${ids[1]}:`);
+    const comparison = await readComparison(compareDirFrom(run, project.dir));
+    expect(schemaErrors(comparison)).toEqual([]);
+    expect(comparison.reference).toMatchObject({ kind: 'run', run_id: ids[1] });
+    // Tonight's suite answers "30 days" again: against the night that said 14, refund is fixed.
+    expect(
+      comparison.cases.map((r) => [r.case, r.reference.status, ...r.cells.map((c) => c.change)]),
+    ).toEqual([
+      ['refund', 'fail', 'fixed', 'fixed'],
+      ['greeting', 'pass', 'same', 'same'],
+    ]);
+    for (const c of comparison.candidates) {
+      expect(c.verdict).toMatchObject({
+        method: 'mcnemar',
+        cases: 2,
+        regressions: 0,
+        fixes: 1,
+        worse: false,
+      });
+      expect(run.stdout).toContain(`${c.label}: ${c.verdict.line}`);
+    }
+  });
+
+  it('run --reference is refused without candidates, and an unreadable one before anything is sent (exit 2)', async () => {
+    const before = (await readdir(join(project.dir, 'reports'))).length;
+    const alone = await runCli(['run', '--sim', 'suites.yaml', '--reference', nights[0]!], {
+      cwd: project.dir,
+    });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--reference RUN_DIR compares --models or --providers candidates');
+    const missing = await runCli(
+      [
+        'run',
+        '--sim',
+        'suites.yaml',
+        '--models',
+        'openai/gpt-4o-mini,openai/gpt-4o',
+        '--reference',
+        'reports/nope',
+      ],
+      { cwd: project.dir },
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('reports/nope: no such run folder');
+    expect((await readdir(join(project.dir, 'reports'))).length).toBe(before);
+  });
+
   it('folds a run that has no report.json (killed before writing it) from its journal', async () => {
     const killed = join(project.dir, 'killed');
     await cp(nights[1]!, killed, { recursive: true });
