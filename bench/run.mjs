@@ -11,6 +11,7 @@
 //                             report.html's time to interactive in headless Chromium)
 //   [--scale memory] [--memory-sizes 10000,100000]  (issue 19: peak RSS of validate, a first run and a
 //                             run with baselines, from YAML files and from one JSONL table, at each size)
+//   [--scale table] [--table-rows 100000]  (issue 19: validate of a JSONL table of that many rows)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -20,6 +21,7 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
 import { measureMemory, measureMerge, measureReports, measureRepeats } from './scale.mjs';
+import { measureTableValidate } from './table-validate.mjs';
 import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
@@ -34,7 +36,8 @@ const { values } = parseArgs({
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
     'baseline-sizes': { type: 'string', default: '100000' },
-    scale: { type: 'string', default: 'repeats,merge,reports,memory' },
+    scale: { type: 'string', default: 'repeats,merge,reports,memory,table' },
+    'table-rows': { type: 'string', default: '100000' },
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
     'memory-sizes': { type: 'string', default: '10000,100000' },
@@ -142,6 +145,7 @@ async function measureScale() {
           failing: Number(values['report-failing']),
         }),
     ],
+    ['table', (ctx) => measureTableValidate(ctx, { rows: Number(values['table-rows']) })],
   ];
   for (const [name, measure] of steps.filter(([n]) => scale.has(n))) {
     const sim = await startSim(0, BIN);

@@ -5,7 +5,7 @@ export function throughputTarget(row) {
   if (row.latencyMs === 0 && row.size === 20000)
     return { text: 'wall ≤ 2× undici', met: row.ratio !== null && row.ratio <= 2 };
   if (row.latencyMs > 0 && row.size === 1000)
-    return { text: 'wall ≤ 1.10× undici', met: row.ratio !== null && row.ratio <= 1.1 };
+    return { text: 'wall ≤ 1.05× undici', met: row.ratio !== null && row.ratio <= 1.05 };
   return null;
 }
 
@@ -52,6 +52,15 @@ export function renderScale(scaleRows) {
           .map((k) => `${k} ${fmt(r[k].peakRssMb)} MB (${fmt(r[k].wallMs / 1000, 1)} s)`);
         body.push([`${r.size} ${r.source} cases`, parts.join(', '), '', '']);
       }
+    }
+    if (row.table) {
+      const r = row.table;
+      body.push([
+        row.what,
+        `validate ${fmt(r.wallMs / 1000, 2)} s (CPU ${fmt(r.cpuMs / 1000, 2)} s), RSS ${fmt(r.peakRssMb)} MB`,
+        '',
+        '',
+      ]);
     }
     if (row.merge) {
       body.push([

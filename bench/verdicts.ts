@@ -150,7 +150,7 @@ printTrendRows(trend.rows);
 const expectations = expectationBench();
 console.log('');
 printExpectationRows(expectations.rows);
-// Tool drift: a provider's valid-call rate falling, by the product's toolDrift (bench/verdicts-tools.ts).
+// Tool drift: valid-call and trigger rates over a suite, by the product's toolRateDrift (bench/verdicts-tools.ts).
 const tools = toolBench();
 console.log('');
 printToolRows(tools.rows);

@@ -2,9 +2,10 @@
 // schemas/suite.schema.json's expectations from src/checks/registry.ts, its table formats
 // from src/suite/sources/index.ts and a table's case template from the keys of a case (a key
 // added to cases is accepted in templates too); and schemas/report.schema.json's check and
-// drift kinds, recorded fields and what a case line must hold (src/report/schema.ts).
+// drift kinds, recorded fields and what a case line must hold (src/report/schema.ts); and
+// schemas/compare.schema.json whole (src/compare/schema.ts).
 // `npm run build` runs it before compiling the validators, so one build is enough.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const path = (name) => fileURLToPath(new URL(`../schemas/${name}.schema.json`, import.meta.url));
@@ -28,6 +29,7 @@ export async function generatedSchemas() {
   const { CHECKS } = await import('../dist/checks/registry.js');
   const { TABLE_FORMATS } = await import('../dist/suite/sources/index.js');
   const { reportSchema } = await import('../dist/report/schema.js');
+  const { compareSchema } = await import('../dist/compare/schema.js');
   const suite = JSON.parse(readFileSync(path('suite'), 'utf8'));
   const { definitions } = suite;
   definitions.expectation.properties = Object.fromEntries(
@@ -49,10 +51,12 @@ export async function generatedSchemas() {
   return [
     { name: 'suite', value: suite },
     { name: 'report', value: report },
+    // compare.json's schema is all generated, from src/compare/schema.ts.
+    { name: 'compare', value: compareSchema() },
   ].map((s) => ({
     ...s,
     file: path(s.name),
-    same: text(JSON.parse(readFileSync(path(s.name), 'utf8'))) === text(s.value),
+    same: existsSync(path(s.name)) && text(JSON.parse(readFileSync(path(s.name), 'utf8'))) === text(s.value),
   }));
 }
 

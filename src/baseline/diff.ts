@@ -133,6 +133,14 @@ function failedChecks(current: Pick<DiffedCase, 'checks'>): string {
 }
 
 /**
+ * Whether a case's answers are compared with its baseline's (what served them, recorded
+ * fields, content): it ran and did not error — an errored case's answers mean nothing.
+ */
+export function answersCompared(current: Pick<DiffedCase, 'status'>): boolean {
+  return current.status !== 'not_run' && current.status !== 'error';
+}
+
+/**
  * Compares one case with its suite's baseline entry for the same case id. A case that was
  * not run has no drift; an errored one only status drift (new_error, error_changed or
  * refused say what happened), because its model, usage and content mean nothing.
@@ -145,7 +153,7 @@ export function diffCase(
   if (current.status === 'not_run') return [];
   if (baseline === undefined) return NEW_CASE as Drift[];
   const drift = statusDrift(current, baseline);
-  if (current.status === 'error') return drift;
+  if (!answersCompared(current)) return drift;
   drift.push(...servedDrift(current, baseline, options.candidate ?? false));
   // A baseline that errored recorded no real answer; `fixed` already says what changed.
   if (baseline.status === 'error') return drift;

@@ -1,6 +1,7 @@
 import { FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
 import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
+import { suiteRuleStored } from '../record/baseline.js';
 import { objectMembers } from './scan.js';
 import { BASELINE_REMEDY, baselinePath, caseOf, readBaseline } from './store.js';
 import { validateBaseline } from './validate.js';
@@ -9,7 +10,8 @@ import { validateBaseline } from './validate.js';
 export type BaselineFigures = Pick<
   BaselineCase,
   'status' | 'samples' | 'usage' | 'latency_ms' | 'error_kind'
->;
+> &
+  Partial<BaselineCase>;
 
 /** A baseline's own fields, without its cases. */
 export type BaselineHead = Omit<Baseline, 'cases'>;
@@ -114,6 +116,8 @@ export class SuiteBaseline {
           usage: c.usage,
           ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
           error_kind: c.error_kind,
+          // What the recorded fields' suite-wide rules read (tool use).
+          ...suiteRuleStored(c),
         });
         where.set(m.key, m);
       }

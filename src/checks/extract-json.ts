@@ -1,7 +1,7 @@
 import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 
 /** Where in the content the JSON value was found; reported in check messages. */
-export type JsonSource = 'whole content' | 'code fence' | 'embedded in text';
+type JsonSource = 'whole content' | 'code fence' | 'embedded in text';
 
 export type ExtractedJson = { value: unknown; source: JsonSource } | { error: string };
 

@@ -1,49 +1,63 @@
+import { relative } from 'node:path';
 import { readBaseline } from '../baseline/store.js';
+import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
+import { type FoldedRun, runLabel } from '../compare/folded-run.js';
+import { compareFolder, writeComparison } from '../compare/write.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { worstExit } from '../exit-codes.js';
-import { candidateVerdicts, type VerdictCase } from '../report/candidate-verdict.js';
-import { type CandidateRun, renderCandidateComparison, unservedProviders } from '../report/candidates.js';
-import { verdictCasesOfBaselines, verdictCasesOfRun } from '../report/verdict-cases.js';
+import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
 import type { PlanOptions } from '../run/plan.js';
-import type { Baseline, ExitCode, Report } from '../types.js';
+import type { VerdictCase } from '../report/candidate-verdict.js';
+import { verdictCasesOfBaselines } from '../report/verdict-cases.js';
+import type { Baseline, ExitCode } from '../types.js';
 import type { CandidateFlags, PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
 import type { CliIO } from './io.js';
 
 /**
  * `--models`, `--providers`: one run per candidate (each its own run folder, against the
- * current baseline), then the candidates side by side, with a paired verdict per candidate
- * against that baseline (`reference` reads it for the suites the candidates ran). Exits
- * with the most serious of their codes: one candidate that failed, or a provider that could
- * not serve, is never hidden by the others passing — and theirs are shown all the same.
+ * current baseline), then the candidates compared once (compareRuns, with a paired verdict
+ * per candidate against that baseline, which `reference` reads) and shown side by side: on the console, and as compare.html/.json/.md in `reports/compare-<first>-<last>/`
+ * beside the run folders (reports/latest stays the newest run). Exits with the most
+ * serious of their codes: one candidate that failed, or a provider that could not serve,
+ * is never hidden by the others passing — and theirs are shown all the same.
  */
 export async function runCandidates(
   io: CliIO,
   planned: readonly PlannedCandidate[],
   flag: CandidateFlags['flag'],
   interrupt: AbortSignal,
-  runOne: (plan: PlanOptions) => Promise<Report>,
-  reference: (suites: readonly string[]) => Promise<VerdictCase[]>,
+  reportDir: string,
+  runOne: (plan: PlanOptions) => Promise<FoldedRun>,
+  reference: (suites: readonly string[]) => Promise<Reference>,
 ): Promise<ExitCode> {
-  const runs: CandidateRun[] = [];
+  const runs: ComparedRun[] = [];
   for (const { candidate, plan, skipped } of planned) {
     if (interrupt.aborted) break;
     const label = `candidate ${candidateLabel(labelled(candidate))}`;
     io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, skipped)}`);
-    const report = await runOne(plan);
-    runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, report });
+    const run = await runOne(plan);
+    runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, run });
   }
+  const suites = [...new Set(runs.flatMap((r) => r.run.cases.map((c) => c.suite)))];
+  const against = await reference(suites);
+  const comparison = compareRuns(against, runs);
   const what = flag === '--providers' ? 'Providers' : 'Candidates';
-  const unserved = unservedProviders(runs).map((line) => `${line}\n`);
-  const suites = [...new Set(runs.flatMap((r) => r.report.cases.map((c) => c.suite)))];
-  const verdicts = candidateVerdicts(
-    await reference(suites),
-    runs.map((r) => ({ label: r.label, cases: verdictCasesOfRun(r.report.cases) })),
-  );
+  const unserved = unservedProviders(comparison).map((line) => `${line}\n`);
   io.stdout(
-    `\n${what} against the current baseline:\n${renderCandidateComparison(runs, { verdicts })}${unserved.join('')}`,
+    `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(comparison)}${unserved.join('')}`,
   );
-  return worstExit(runs.map((r) => r.report.run.exit_code));
+  if (runs.length > 0) {
+    const files = await writeComparison(
+      compareFolder(
+        reportDir,
+        runs.map((r) => r.run),
+      ),
+      comparison,
+    );
+    io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  }
+  return worstExit(runs.map((r) => r.run.head.run.exit_code));
 }
 
 /**
@@ -53,4 +67,9 @@ export async function runCandidates(
 export async function baselineReference(dir: string, suites: readonly string[]): Promise<VerdictCase[]> {
   const read = await Promise.all(suites.map((suite) => readBaseline(dir, suite)));
   return verdictCasesOfBaselines(read.filter((b): b is Baseline => b !== null));
+}
+
+/** `run --reference RUN_DIR`: a stored run the candidates are compared with instead of the baseline. */
+export function runReference(run: FoldedRun): Reference {
+  return { kind: 'run', label: runLabel(run), run };
 }

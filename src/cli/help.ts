@@ -16,8 +16,11 @@ Options:
   --model ID             candidate model: run the suites of its service with it, diffed
                          against the current baseline (other suites are skipped and listed)
   --models A,B,…         several candidates, one run each, compared side by side
+                         (reports/compare-…/compare.html, .json, .md)
   --providers a,b,…      router providers as candidates: each runs the router suites pinned
                          to it (only: [x], allow_fallbacks: false), compared side by side
+  --reference RUN_DIR    compare the --models/--providers candidates with this stored run
+                         instead of the current baseline
   --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
   --concurrency N        requests in flight per service
   --filter GLOB          only cases whose suite/case, case id or suite name matches
@@ -87,6 +90,30 @@ rules and verdict as a run against baselines/. Without --out it prints the chang
 Examples:
   driftcheck diff reports/20261121T050000Z-aaaa reports/20261122T050000Z-bbbb
   driftcheck diff reports/A reports/B --out reports/diff-A-B
+`,
+  compare: `Usage: driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR] [--baseline-dir DIR]
+
+Compares runs side by side: one row per case, one column per run, what changed against
+the reference, and per run its pass rate (95% interval), regressions and fixes, tool-call
+rates, error kinds, tokens, cost per 1,000 cases, latency p50/p95 and the providers that
+served. Writes compare.html (self-contained: open it in a browser), compare.json (schema:
+schemas/compare.schema.json) and compare.md (short enough for a pull-request comment).
+
+The reference: --reference RUN_DIR; without it, candidate runs (run --model, --models,
+--providers) are compared with the baseline each ran against, and other runs with the
+first one given. Exit 0 when no run regressed against it and each ran every case; 1 when
+one regressed, left cases unanswered or a provider could not serve; a run that stopped
+(paused, interrupted, access) keeps its code; 2 for a folder that is not a readable run.
+
+Options:
+  --reference RUN_DIR    the run to compare with (default: see above)
+  --out DIR              where the three files go (default: compare-<first>-<last> beside the runs)
+  --baseline-dir DIR     the baselines a run without report.json (killed before it wrote it)
+                         is folded against from its journal (default baselines/)
+
+Examples:
+  driftcheck compare reports/20261121T050000Z-aaaa reports/20261122T050000Z-bbbb
+  driftcheck compare reports/A reports/B reports/C --reference reports/nightly
 `,
   merge: `Usage: driftcheck merge RUN_DIR… --out DIR [--allow-partial] [--reporter LIST] [--baseline-dir DIR]
 

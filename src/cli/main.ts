@@ -15,6 +15,7 @@ Commands:
   validate [paths…]            check suites and config without calling any service
   baseline accept RUN_DIR      promote a run's results to baselines/ (--case ID… for some cases)
   diff RUN_A RUN_B             compare two stored runs case by case (--reporter json,html… --out DIR)
+  compare RUN_DIR…             runs side by side: compare.html, compare.json, compare.md (--reference RUN_DIR)
   merge RUN_DIR… --out DIR     merge shard runs into one report (verdict as an unsharded run)
   report RUN_DIR…              re-render a run's reports from its journal (a killed run, or after an upgrade)
   recheck RUN_DIR [paths…]     today's checks on a run's stored answers, in a new run folder (sends nothing)
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./validate.js')).validateCommand,
   baseline: async () => (await import('./baseline.js')).baselineCommand,
   diff: async () => (await import('./diff.js')).diffCommand,
+  compare: async () => (await import('./compare.js')).compareCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
   report: async () => (await import('./report.js')).reportCommand,
   recheck: async () => (await import('./recheck.js')).recheckCommand,

@@ -30,7 +30,7 @@ export function positiveInt(flag: string, text: string): number {
 }
 
 /** A flag's (or env value's) whole number of at least `min`, or a usage error naming it. */
-export function wholeNumberAtLeast(min: number, flag: string, text: string): number {
+function wholeNumberAtLeast(min: number, flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < min)
     throw new UsageError(`${flag} expects a whole number ≥ ${min}, got '${text}'`);

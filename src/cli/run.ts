@@ -23,7 +23,7 @@ import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
-import { loadReport } from '../report/read.js';
+import type { Reporter } from '../report/reporter.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
 
@@ -49,6 +49,7 @@ const OPTIONS = {
   'require-baselines': { type: 'boolean' },
   'max-cost': { type: 'string' },
   'ignore-estimate': { type: 'boolean' },
+  reference: { type: 'string' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -65,6 +66,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // with --resume is refused; a resume runs the candidate its run.json names.
   const parsed = parseCandidates(values);
   const flags = values.resume ? null : parsed;
+  if (values.reference !== undefined && !flags?.compare)
+    throw new UsageError(
+      '--reference RUN_DIR compares --models or --providers candidates with a stored run instead of the current baseline\n  → add --models A,B or --providers a,b, or compare runs made earlier with `driftcheck compare RUN_DIR… --reference RUN_DIR`',
+    );
+  // Read before anything is sent: an unreadable reference is refused up front (exit 2).
+  const referenceRun =
+    values.reference === undefined
+      ? null
+      : await (await import('../compare/folded-run.js')).readFoldedRun(resolve(io.cwd, values.reference));
   if (values.resume) {
     resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
@@ -146,7 +156,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     : null;
   const interrupts = watchInterrupts(io, graceMs(io.env));
   const historyDir = project.history(values.history, config);
-  const once = (runMeta: typeof meta, dir?: string) =>
+  const once = (runMeta: typeof meta, dir?: string, observers?: Reporter[]) =>
     runAndPrint(
       {
         io,
@@ -165,6 +175,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       },
       runMeta,
       dir,
+      observers,
     );
   try {
     if (!planned) return (await once(meta, resumeDir)).run.exit_code;
@@ -173,18 +184,25 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       io.stderr(skippedLines(`candidate ${one!.candidate.model}`, one!.skipped));
       return (await once({ ...meta, plan: one!.plan })).run.exit_code;
     }
-    // --models, --providers: one run per candidate, each against the current baseline, then side by side.
-    const { baselineReference, runCandidates } = await import('./compare-candidates.js');
+    // --models, --providers: one run per candidate, each against the current baseline, then
+    // side by side against that baseline or the --reference run.
+    const { baselineReference, runCandidates, runReference } = await import('./compare-candidates.js');
+    const { collectFoldedRun } = await import('../compare/folded-run.js');
     return await runCandidates(
       io,
       planned,
       flags!.flag,
       interrupts.interrupt,
+      reportDir,
       async (plan) => {
-        const head = await once({ ...meta, plan });
-        return loadReport(join(reportDir, head.run.id));
+        const kept = collectFoldedRun();
+        const head = await once({ ...meta, plan }, undefined, [kept.reporter]);
+        return kept.result(join(reportDir, head.run.id));
       },
-      (names) => baselineReference(baselineDir, names),
+      async (suites) =>
+        referenceRun
+          ? runReference(referenceRun)
+          : { kind: 'baseline', cases: await baselineReference(baselineDir, suites) },
     );
   } finally {
     interrupts.dispose();
@@ -215,6 +233,7 @@ async function runAndPrint(
   ctx: RunContext,
   meta: Omit<RunMeta, 'id' | 'started_at'> & Partial<RunMeta>,
   resumeDir?: string,
+  observers?: Reporter[],
 ): Promise<ReportHead> {
   const { io, reporters } = ctx;
   // The progress line shows only counts, and redraws itself in place with its own escapes.
@@ -229,6 +248,7 @@ async function runAndPrint(
     ...(resumeDir ? { resumeDir } : {}),
     version: version(),
     reporters,
+    ...(observers ? { observers } : {}),
     requestHeaders: simRequestHeaders,
     // The summary starts on a line of its own, never on the progress line.
     console: {

@@ -5,6 +5,7 @@ import {
   nextSampleDecision,
   type Samples,
   suiteVerdict,
+  sumSamples,
   wilsonInterval,
 } from '../stats/index.js';
 import type { BaselineCase, Drift, PassRate } from '../types.js';
@@ -132,8 +133,8 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
       if (flagged) stat.verdict = 'dropped';
     });
     if (verdict.dropped) {
-      const base = sum(compared.map((c) => c.base));
-      const current = sum(compared.map((c) => c.current));
+      const base = sumSamples(compared.map((c) => c.base));
+      const current = sumSamples(compared.map((c) => c.current));
       suiteDrift.push({
         kind: 'pass_rate_dropped',
         severity: 'fail',
@@ -184,10 +185,6 @@ export function baselineSamples(entry: Pick<BaselineCase, 'samples' | 'status'> 
   if (!entry) return null;
   if (entry.samples) return entry.samples;
   return { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
-}
-
-function sum(list: Samples[]): Samples {
-  return list.reduce((a, b) => ({ pass: a.pass + b.pass, total: a.total + b.total }), { pass: 0, total: 0 });
 }
 
 function round(p: number): number {

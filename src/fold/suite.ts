@@ -1,4 +1,4 @@
-import { diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
+import { answersCompared, diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
 import { caseOf } from '../baseline/store.js';
 import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
 import { type AnsweredCase, addUsageTotals, emptyUsageTotals } from '../baseline/usage-totals.js';
@@ -14,6 +14,7 @@ import type {
   SuiteReport,
   TokenTotals,
 } from '../types.js';
+import { recordedSuiteDrift, suiteRuleOutputs } from '../record/baseline.js';
 import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
@@ -40,6 +41,8 @@ interface CaseNumbers {
   usage: CaseEntry['usage'];
   service: string;
   requested_model: string;
+  /** Its entry's outputs of the recorded fields judged over the suite (tool use). */
+  recorded: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -94,6 +97,7 @@ export class SuiteCases {
       usage: entry.usage,
       service: entry.service,
       requested_model: entry.requested_model,
+      recorded: suiteRuleOutputs(entry),
     });
     addUsageTotals(this.usage, entry);
     for (const [m] of fold.models.entries()) this.models.add(m);
@@ -132,8 +136,8 @@ export interface SuiteVerdicts {
 
 /**
  * A suite's verdicts once every case of it is closed: the pass-rate tests are decided over
- * the whole suite (stratified test, Holm-adjusted cases), as are latency changes, from the
- * cases' numbers alone; then each entry is finished as it is handed over, so a suite's
+ * the whole suite (stratified test, Holm-adjusted cases), as are latency changes and recorded
+ * fields' rates (tool use), from the cases' numbers alone; then each entry is finished as it is handed over, so a suite's
  * entries never need to be in memory together. Pure.
  */
 export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
@@ -167,6 +171,23 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const answered = numbers.flatMap(({ c, n }) =>
     n ? [{ case: c.id, stats: { answered: n.answered } }] : [],
   );
+  // Recorded fields whose drift is a test over many cases (tool-use rates) judge them
+  // together, over the cases whose answers are compared with their baseline's.
+  const recorded = recordedSuiteDrift(
+    numbers.flatMap(({ c, n }) => {
+      const base = caseOf(baseline, c.id);
+      if (!n || !base) return [];
+      const stat = statOf.get(c.id);
+      const status = caseVerdict({
+        sent: n.sent,
+        errored: n.errored,
+        single: n.single,
+        failing: stat ? stat.failing : null,
+      });
+      return answersCompared({ status }) ? [{ case: c.id, current: n.recorded, baseline: base }] : [];
+    }),
+    { alpha: input.options.alpha ?? DEFAULT_ALPHA },
+  );
   const drift = suiteDrift({
     cases: answered,
     baseline,
@@ -175,7 +196,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     ...(input.options.candidate ? { options: { candidate: true } } : {}),
     ...(plan.drift ? { tolerance: plan.drift } : {}),
   });
-  drift.push(...rates.suiteDrift);
+  drift.push(...rates.suiteDrift, ...recorded.suiteDrift);
   if (latency.suiteDrift) drift.push(latency.suiteDrift);
   const totals = input.cases.totals();
   const first = numbers[0]?.n;
@@ -220,7 +241,12 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
       });
       const dropped = rates.caseDrift.get(c.id);
       const latencyChange = latency.caseDrift.get(c.id);
-      entry.drift = [...(dropped ? [dropped] : []), ...changes, ...(latencyChange ? [latencyChange] : [])];
+      entry.drift = [
+        ...(dropped ? [dropped] : []),
+        ...changes,
+        ...(recorded.caseDrift.get(c.id) ?? []),
+        ...(latencyChange ? [latencyChange] : []),
+      ];
       return entry;
     },
   };

@@ -32,7 +32,7 @@ import type {
   HistoryToolCounts,
 } from './types.js';
 
-export const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 1;
 
 /** The lines of one run: its record, then one line per case. */
 export function encodeRun(run: HistoryRunInput, cases: readonly HistoryCaseInput[]): string {

@@ -4,6 +4,7 @@ import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import { fromReportV1, type ReportV1Like } from './from-report.js';
 import { historyCase, historyRun } from './from-report-v2.js';
+import { monthOf } from './store.js';
 import type { RunInfo } from '../types.js';
 import type { HistoryCaseInput, HistoryRunInput } from './types.js';
 
@@ -39,6 +40,7 @@ export async function readRunForHistory(path: string): Promise<RunForHistory> {
         `${problem}; ${NOT_WRITTEN_BY_DRIFTCHECK}: re-render it from its journal with \`driftcheck report ${dir}\``,
       );
     const v1 = report as ReportV1Like;
+    checkStart(file, dir, v1.run.started_at);
     const baselines = new Map(
       v1.suites.map((s) => [s.suite, (s as { baseline?: string | null }).baseline ?? null]),
     );
@@ -48,7 +50,20 @@ export async function readRunForHistory(path: string): Promise<RunForHistory> {
   // (readReportHead checked the head; openReport refuses a newer schema).
   const baselines = new Map(head.suites.map((s) => [s.suite, s.baseline ?? null]));
   const report = await openReport(path);
+  checkStart(file, dir, head.run.started_at);
   const cases: HistoryCaseInput[] = [];
   for await (const c of report.cases()) cases.push(historyCase(c));
   return { run: historyRun(head.run, head.suites), cases, baselines, head };
+}
+
+/**
+ * The history files a run by the month it started: a start that is not a date-time (a hand
+ * edit) has no month file to go to.
+ */
+function checkStart(file: string, dir: string, start: unknown): void {
+  if (typeof start !== 'string' || monthOf(start) === null)
+    throw new FileError(
+      file,
+      `run.started_at is ${JSON.stringify(start)}, not an ISO date-time: the history files a run by the month it started\n  → re-render it from its journal with \`driftcheck report ${dir}\``,
+    );
 }

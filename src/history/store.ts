@@ -6,10 +6,18 @@ import { hasRun } from './dedupe.js';
 import { encodeBaselineAccepted, encodeRun } from './encode.js';
 import type { BaselineAcceptedInput, HistoryCaseInput, HistoryRunInput } from './types.js';
 
-/** `2026-11.jsonl`: one file per month (UTC) keeps files small enough to commit and diff. */
+/** The month (UTC) of an ISO date-time, `2026-11`; null for a text that is not one. */
+export function monthOf(isoTime: string): string | null {
+  return /^(\d{4}-\d{2})-\d{2}T/.exec(isoTime)?.[1] ?? null;
+}
+
+/**
+ * `2026-11.jsonl`: one file per month (UTC) keeps files small enough to commit and diff. A
+ * run's start is checked where it is read (readRunForHistory); a live run's is always one.
+ */
 export function monthFile(isoTime: string): string {
-  const month = /^(\d{4}-\d{2})-/.exec(isoTime)?.[1];
-  if (!month) throw new FileError(isoTime, 'not an ISO date-time: cannot pick the history month file');
+  const month = monthOf(isoTime);
+  if (!month) throw new Error(`not an ISO date-time: ${JSON.stringify(isoTime)}`);
   return `${month}.jsonl`;
 }
 

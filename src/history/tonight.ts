@@ -5,7 +5,7 @@ import { firstChanged, trendOf } from './trends.js';
 import type { History, HistoryCaseInput, HistoryRun } from './types.js';
 
 /** Nights a changed case shows in tonight's report, before tonight. */
-export const STRIP_NIGHTS = 14;
+const STRIP_NIGHTS = 14;
 
 export interface TonightRun {
   id: string;

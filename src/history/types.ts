@@ -6,7 +6,7 @@
 
 export type HistoryCaseStatus = 'pass' | 'fail' | 'error' | 'not_run';
 
-export interface HistoryTokens {
+interface HistoryTokens {
   prompt: number;
   completion: number;
   total: number;

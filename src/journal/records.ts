@@ -1,7 +1,6 @@
 import { shapeProblem } from '../stored/shape.js';
 import type { PlanOptions } from '../run/plan.js';
 import type {
-  CaseError,
   DriftTolerance,
   JudgeSpec,
   Message,
@@ -60,7 +59,7 @@ export interface RunRecord {
  * What a recheck's run record says: what it could not check (shown in its reports), and
  * the selection it re-planned today's suites with, so a recheck of it selects the same.
  */
-export interface RecheckRecord extends RecheckInfo {
+interface RecheckRecord extends RecheckInfo {
   selection: RecheckSelection;
 }
 
@@ -165,7 +164,7 @@ export function checkedRecordOf(value: unknown): JournalRecord | { problem: stri
 }
 
 /** Which record a parsed line is, or null for a line that is none (foreign or damaged). */
-export function recordOf(value: unknown): JournalRecord | null {
+function recordOf(value: unknown): JournalRecord | null {
   if (value === null || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
   switch (v.type) {
@@ -205,6 +204,3 @@ function asSample(v: Record<string, unknown>): SampleRecord | null {
   if (!valid) return null;
   return (v.checks === undefined ? { ...v, checks: [] } : v) as unknown as SampleRecord;
 }
-
-/** An error that stops the run for the key's sake: its sample is sent again on resume. */
-export type AccessStopTest = (error: CaseError) => boolean;

@@ -17,7 +17,7 @@ export interface StoredRun {
 }
 
 /** A case of today's suites checked again: today's expectations, and the run's plan of it. */
-export interface RecheckedCase {
+interface RecheckedCase {
   expect: readonly Expectation[];
   /** What today's case would send: what its checks see as the request. */
   request: CheckRequest;

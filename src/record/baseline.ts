@@ -23,3 +23,66 @@ export function recordedDrift(
     f.drift ? (f.drift.diff({ baseline: stored[name], current, candidate }) as Drift[]) : [],
   );
 }
+
+/** The recorded fields' drift decided over a suite's cases together (see RecordedField.drift.suite). */
+export interface RecordedSuiteDrift {
+  /** Each case's drift by case id, in registry order. */
+  caseDrift: Map<string, Drift[]>;
+  suiteDrift: Drift[];
+}
+
+/**
+ * Drift of the recorded fields that is judged over a suite's cases at once, for the cases
+ * whose answers are compared with their baseline's (those `diffCase` compares what served).
+ */
+export function recordedSuiteDrift(
+  cases: readonly {
+    case: string;
+    /** The case entry, or at least its suiteRuleOutputs. */
+    current: Readonly<Record<string, unknown>>;
+    /** The baseline case, or at least its suiteRuleStored. */
+    baseline: object;
+  }[],
+  options: { alpha: number },
+): RecordedSuiteDrift {
+  const caseDrift = new Map<string, Drift[]>();
+  const suiteDrift: Drift[] = [];
+  for (const [name, f] of RECORDED_FIELDS) {
+    if (!f.drift?.suite) continue;
+    const judged = f.drift.suite(
+      cases.map((c) => ({
+        case: c.case,
+        baseline: (c.baseline as unknown as Record<string, unknown>)[name],
+        current: c.current as unknown as Readonly<Record<string, unknown>>,
+      })),
+      options,
+    );
+    // Each field reports only its declared kinds, which DriftKind includes.
+    for (const [id, list] of judged.cases)
+      caseDrift.set(id, [...(caseDrift.get(id) ?? []), ...(list as Drift[])]);
+    suiteDrift.push(...(judged.suite as Drift[]));
+  }
+  return { caseDrift, suiteDrift };
+}
+
+/** Fields whose drift is judged over a suite's cases (RecordedField.drift.suite). */
+const SUITE_RULED = RECORDED_FIELDS.filter(([, f]) => f.drift?.suite !== undefined);
+
+/**
+ * What the suite-wide rules read of a case entry: the case outputs of the fields that have
+ * one (tool use counts), so a fold keeps these few values per case, not the entry.
+ */
+export function suiteRuleOutputs(entry: CaseEntry): Readonly<Record<string, unknown>> {
+  const values = entry as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [, f] of SUITE_RULED) for (const name of Object.keys(f.case ?? {})) out[name] = values[name];
+  return out;
+}
+
+/** What the suite-wide rules read of a baseline case: the stored values of the fields that have one. */
+export function suiteRuleStored(base: BaselineCase): Readonly<Record<string, unknown>> {
+  const stored = base as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name] of SUITE_RULED) if (stored[name] !== undefined) out[name] = stored[name];
+  return out;
+}

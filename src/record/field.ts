@@ -14,7 +14,7 @@ export interface Answer {
 }
 
 /** What a case keeps whole of its samples: the first by repeat and the first failing one. */
-export interface Kept<V> {
+interface Kept<V> {
   first: V | null;
   failure: V | null;
 }
@@ -43,6 +43,19 @@ export interface DriftInput<V> {
   candidate: boolean;
 }
 
+/** What a field's suite-wide drift rule sees of one case it may compare: its baseline's stored value and its entry. */
+export interface SuiteDriftCase<V> {
+  case: string;
+  baseline: V | null | undefined;
+  current: Readonly<Record<string, unknown>>;
+}
+
+/** A field's drift decided over a suite's cases at once: per case (by id) and of the suite. */
+interface SuiteFieldDrift {
+  cases: ReadonlyMap<string, readonly FieldDrift[]>;
+  suite: readonly FieldDrift[];
+}
+
 /**
  * One recorded field: how it is read from an answer, kept on each sample (journal line),
  * folded over a case's samples, stored in a baseline, compared as drift, and its schema.
@@ -61,6 +74,14 @@ export interface RecordedField<V, B = V> {
   suite?: Record<string, { from: string }>;
   /** The case-entry field a baseline stores under this field's name, when it has a value (of type B). */
   baseline?: { from: string };
-  /** Drift against the baseline's stored value; `kinds` are the drift kinds it may report. */
-  drift?: { kinds: readonly string[]; diff(input: DriftInput<B>): FieldDrift[] };
+  /**
+   * Drift against the baseline's stored value; `kinds` are the drift kinds it may report.
+   * `diff` judges one case; `suite`, when given, judges the suite's cases together — where a
+   * test over many cases must be adjusted for their number (rates of repeated cases).
+   */
+  drift?: {
+    kinds: readonly string[];
+    diff(input: DriftInput<B>): FieldDrift[];
+    suite?(cases: readonly SuiteDriftCase<B>[], options: { alpha: number }): SuiteFieldDrift;
+  };
 }

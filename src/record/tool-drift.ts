@@ -1,10 +1,8 @@
 import { compareJson, listJsonChanges } from '../baseline/json-compare.js';
-import { counts } from '../fold/pass-rates.js';
-import { formatP } from '../stats/format-p.js';
-import { comparePassRates, DEFAULT_ALPHA, type Samples } from '../stats/index.js';
 import { callKey, describeCall, describeInvalid, type ToolCall } from '../tools/calls.js';
 import type { DriftInput } from './field.js';
 import type { FieldDrift } from './served-change.js';
+import { repeatedToolUse } from './tool-rates.js';
 import type { ToolUse } from './tool-use.js';
 
 export const TOOL_DRIFT_KINDS = ['tool_trigger_changed', 'tool_call_changed', 'tool_call_invalid'] as const;
@@ -13,27 +11,6 @@ type ToolDrift = FieldDrift<ToolDriftKind>;
 
 const describeCalls = (calls: readonly ToolCall[] | null) =>
   calls && calls.length > 0 ? calls.map(describeCall).join(', ') : 'a text answer';
-
-/** Counts the stored and folded entries must hold before a test reads them (a hand-edited baseline may not). */
-function sane(s: Samples): boolean {
-  return (
-    Number.isInteger(s.pass) && Number.isInteger(s.total) && s.pass >= 0 && s.pass <= s.total && s.total > 0
-  );
-}
-
-/**
- * A rate that moved, by the exact test of pass rates (src/stats): `both` tests each
- * direction at half the level (a trigger rate may fall or rise), else only a drop.
- */
-function rateMoved(base: Samples, now: Samples, both: boolean): { p: number } | null {
-  if (!sane(base) || !sane(now)) return null;
-  const alpha = both ? DEFAULT_ALPHA / 2 : DEFAULT_ALPHA;
-  const down = comparePassRates(base, now, { alpha });
-  if (down.dropped) return { p: down.p };
-  if (!both) return null;
-  const up = comparePassRates(now, base, { alpha });
-  return up.dropped ? { p: up.p } : null;
-}
 
 /** The first sample's calls against the baseline's: another tool, or arguments changed by JSON path. */
 function callChanges(was: readonly ToolCall[], now: readonly ToolCall[]): string[] {
@@ -65,10 +42,10 @@ function firstInvalid(calls: readonly ToolCall[] | null): string {
 /**
  * Tool drift of a case against its baseline's tool use. Once-sampled cases compare their
  * answers: a call that became text or the reverse (tool_trigger_changed, fail), an invalid
- * call where the baseline's were valid (tool_call_invalid, fail). Repeated cases compare the
- * trigger rate and the valid-call rate with the pass rates' exact test. Either way the first
- * sample's calls are compared with the baseline's (tool_call_changed, warn: another tool, or
- * the argument values by JSON path).
+ * call where the baseline's were valid (tool_call_invalid, fail). Repeated cases are judged
+ * by their trigger and valid-call rates over the whole suite (`toolRateDrift`, adjusted for
+ * the number of cases), not here. Either way the first sample's calls are compared with the
+ * baseline's (tool_call_changed, warn: another tool, or the argument values by JSON path).
  */
 export function toolDrift(input: DriftInput<ToolUse>): ToolDrift[] {
   const was = input.baseline;
@@ -82,58 +59,27 @@ export function toolDrift(input: DriftInput<ToolUse>): ToolDrift[] {
     current: unknown,
     message: string,
   ) => out.push({ kind, severity, baseline, current, message });
-  const repeated = was.answered > 1 || now.answered > 1;
-  const trigger = {
-    base: { pass: was.triggered, total: was.answered },
-    now: { pass: now.triggered, total: now.answered },
-  };
-  if (repeated) {
-    const moved = rateMoved(trigger.base, trigger.now, true);
-    if (moved)
+  // Repeated cases: their rates are tested over the suite (toolRateDrift).
+  if (!repeatedToolUse(was, now)) {
+    if (was.triggered > 0 !== now.triggered > 0)
       push(
         'tool_trigger_changed',
         'fail',
-        trigger.base,
-        trigger.now,
-        `tool-call rate ${counts(trigger.base)} → ${counts(trigger.now)}, p = ${formatP(moved.p)}`,
+        was.first,
+        now.first,
+        was.triggered > 0
+          ? `a tool call became a text answer: ${describeCalls(was.first)} → text`
+          : `a text answer became a tool call: ${describeCalls(now.first)}`,
       );
-  } else if (was.triggered > 0 !== now.triggered > 0) {
-    push(
-      'tool_trigger_changed',
-      'fail',
-      was.first,
-      now.first,
-      was.triggered > 0
-        ? `a tool call became a text answer: ${describeCalls(was.first)} → text`
-        : `a text answer became a tool call: ${describeCalls(now.first)}`,
-    );
-  }
-  if (was.triggered > 0 && now.triggered > 0) {
-    const valid = {
-      base: { pass: was.valid, total: was.triggered },
-      now: { pass: now.valid, total: now.triggered },
-    };
-    if (repeated) {
-      const moved = rateMoved(valid.base, valid.now, false);
-      if (moved)
-        push(
-          'tool_call_invalid',
-          'fail',
-          valid.base,
-          valid.now,
-          `valid-call rate ${counts(valid.base)} → ${counts(valid.now)}, p = ${formatP(moved.p)}`,
-        );
-    } else if (now.valid < now.triggered && was.valid === was.triggered) {
+    // A valid call that became invalid, or a text answer that became an invalid call.
+    if (now.valid < now.triggered && was.valid === was.triggered)
       push(
         'tool_call_invalid',
         'fail',
-        was.first,
+        was.triggered > 0 ? was.first : null,
         now.first,
         `invalid tool call: ${firstInvalid(now.first)}`,
       );
-    }
-  } else if (!repeated && was.triggered === 0 && now.triggered > 0 && now.valid < now.triggered) {
-    push('tool_call_invalid', 'fail', null, now.first, `invalid tool call: ${firstInvalid(now.first)}`);
   }
   if (was.first?.length && now.first?.length) {
     const lines = callChanges(was.first, now.first);

@@ -5,7 +5,7 @@ import type { Fold } from './field.js';
 const DISTINCT_CALLS = 10;
 
 /** One distinct call over a case's samples: the tool, its arguments (parsed, else the raw text), how often. */
-export interface DistinctCall {
+interface DistinctCall {
   name: string;
   arguments: unknown;
   count: number;

@@ -131,7 +131,7 @@ function p95Change(pairs: readonly Pair[]): number | null {
  * The verdict in one line: the statistical finding first (with its counts and adjusted p),
  * then cost and p95 latency against the reference. `candidates` is how many were adjusted over.
  */
-export function verdictLine(v: Omit<CandidateVerdict, 'line'>, candidates: number): string {
+function verdictLine(v: Omit<CandidateVerdict, 'line'>, candidates: number): string {
   const t = v.test;
   if (t.cases === 0) return 'no case in common with the reference: nothing to compare';
   const counts = `${t.regressions} regression${t.regressions === 1 ? '' : 's'}, ${t.fixes} fix${t.fixes === 1 ? '' : 'es'} over ${t.cases} case${t.cases === 1 ? '' : 's'}`;

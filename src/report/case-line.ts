@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { caseDetail } from '../fold/summary.js';
 import { RECORDED_FIELDS } from '../record/registry.js';
 import { isRecord } from '../util/is-record.js';
@@ -186,14 +185,42 @@ function omit(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const keyed = byKey(rules);
-  for (const [key, v] of Object.entries(object)) {
+  // One context for every field of this object: what each rule derives from is the same.
+  const context: Context = { entry, suite, parent: object };
+  for (const key of Object.keys(object)) {
+    const v = object[key];
     if (v === undefined) continue;
     const rule = keyed.get(key);
     // Left out only when restoring gives back exactly this value (key order aside).
-    if (rule?.derive && isDeepStrictEqual(rule.derive({ entry, suite, parent: object }), v)) continue;
+    if (rule?.derive && restores(rule.derive(context), v)) continue;
     out[key] = rule?.fields && isRecord(v) ? omit(v, rule.fields, entry, suite) : v;
   }
   return out;
+}
+
+/**
+ * Whether a derived value is the written one. Most fields are scalars (a null, a 0, a
+ * status), compared as such. A list or an object is compared as the JSON it is written as:
+ * what a reader restores is equal to what the line would hold exactly when their texts are
+ * (a key order that differs only writes the field). node:util's deep comparison here cost
+ * more than the rest of writing a line.
+ */
+function restores(derived: unknown, written: unknown): boolean {
+  if (typeof derived !== 'object' || derived === null || typeof written !== 'object' || written === null)
+    return Object.is(derived, written);
+  if (Array.isArray(derived)) {
+    // Most lists differ in length (an empty one derived, the case's own checks or messages)
+    // or hold scalars (a case's one model, its check passes), compared one by one.
+    if (!Array.isArray(written) || derived.length !== written.length) return false;
+    let scalars = true;
+    for (let i = 0; i < derived.length && scalars; i++) {
+      const d: unknown = derived[i];
+      if (typeof d === 'object' && d !== null) scalars = false;
+      else if (!Object.is(d, written[i])) return false;
+    }
+    if (scalars) return true;
+  } else if (Array.isArray(written)) return false;
+  return JSON.stringify(derived) === JSON.stringify(written);
 }
 
 /** `line` with its left-out fields back, in rule order; `root` is the case being restored (null: this is it). */

@@ -3,12 +3,12 @@ import type { CaseHistory, CaseStatus } from '../types.js';
 const MARKS: Record<CaseStatus, string> = { pass: '✓', fail: '✗', error: '!', not_run: '·' };
 
 /** A case's recent nights as marks, oldest first: `✓✓✓✗✗` (✓ pass, ✗ fail, ! error, · not run). */
-export function historyStrip(history: CaseHistory): string {
+function historyStrip(history: CaseHistory): string {
   return history.nights.map((n) => MARKS[n.status]).join('');
 }
 
 /** `since 2026-11-20 (run 20261120T…)`, or '' when nothing changed within the history. */
-export function sinceText(history: CaseHistory): string {
+function sinceText(history: CaseHistory): string {
   if (!history.since) return '';
   return `since ${history.since.started_at.slice(0, 10)} (run ${history.since.run_id})`;
 }

@@ -18,6 +18,7 @@ import { type EndRecord, JOURNAL_VERSION, journalPlan, type RunRecord } from '..
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
+import type { Reporter } from '../report/reporter.js';
 import { openReport } from '../report/read.js';
 import { openClients } from '../service/setup.js';
 import { type HeldLock, lockFolder } from '../util/lock.js';
@@ -92,6 +93,8 @@ export interface RunSuitesOptions {
   reporters?: ReadonlySet<string>;
   /** Where the console reporter prints, when it is asked for. */
   console?: Pick<ReporterContext, 'write' | 'color' | 'columns'>;
+  /** Reporters of the caller's own, after the named ones: `--models` keeps each folded run to compare it. */
+  observers?: readonly Reporter[];
   /**
    * The nightly history folder (`run --history`, `history: { dir }`): earlier nights inform
    * tonight's report (when each changed case began changing, slow drift), and tonight is
@@ -211,12 +214,15 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   if (!options.resumeDir) await writeRunMeta(runDir, meta);
   // A session killed while a large suite waited on disk left its spill behind.
   else await removeStaleSpills(runDir);
-  const reporters = await createReporters(options.reporters ?? FILE_REPORTERS, {
-    dir: runDir,
-    write: options.console?.write ?? (() => {}),
-    color: options.console?.color ?? false,
-    ...(options.console?.columns ? { columns: options.console.columns } : {}),
-  });
+  const reporters = [
+    ...(await createReporters(options.reporters ?? FILE_REPORTERS, {
+      dir: runDir,
+      write: options.console?.write ?? (() => {}),
+      color: options.console?.color ?? false,
+      ...(options.console?.columns ? { columns: options.console.columns } : {}),
+    })),
+    ...(options.observers ?? []),
+  ];
   const tonight = options.history
     ? await openHistory(options.history.dir, { id, started_at: startedAt })
     : null;

@@ -85,7 +85,7 @@ export async function sendAttempt(
 
   let res: Exchanged;
   try {
-    res = await exchange(ctx.dispatcher, http.url, {
+    res = await exchange(ctx.dispatcher, http.target, {
       method: 'POST',
       headers: http.headers,
       body: http.body,

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { acquirePool } from './pools.js';
 import { checkBaseUrl } from './preflight.js';
 import { createRedactor, type Redactor } from './redact.js';
-import { buildChatRequest } from './request.js';
+import { chatRequestBuilder } from './request.js';
 import { MAX_TOTAL_WAIT_MS, planRetry } from './retry.js';
 import { sleep as abortableSleep } from '../util/abort.js';
 
@@ -54,11 +54,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const random = options.random ?? Math.random;
   const maxTotalWaitMs = options.maxTotalWaitMs ?? MAX_TOTAL_WAIT_MS;
   const redactor = options.redactor ?? createRedactor([apiKey]);
+  const build = chatRequestBuilder(service, apiKey);
+  const requestHeaders = options.requestHeaders;
 
   async function complete(request: CompletionRequest): Promise<CallOutcome> {
-    const http = buildChatRequest(service, request, apiKey, {
-      ...(options.requestHeaders ? { extraHeaders: options.requestHeaders(service, request) } : {}),
-    });
+    const http = build(request, requestHeaders?.(service, request));
     const ctx = {
       kind: service.kind,
       model: request.model,

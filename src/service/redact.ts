@@ -5,6 +5,8 @@ export interface Redactor {
   /** False when there was nothing long enough to look for. */
   readonly active: boolean;
   redact(text: string): { text: string; redacted: boolean };
+  /** Whether the text holds a secret: a look without building anything (most texts hold none). */
+  finds(text: string): boolean;
 }
 
 export const REDACTED = '[REDACTED]';
@@ -25,10 +27,15 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   const unique = [...new Set(long.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))];
   // Longest first so a secret that contains another is replaced whole.
   unique.sort((a, b) => b.length - a.length);
-  if (unique.length === 0) return { active: false, redact: (text) => ({ text, redacted: false }) };
-  const pattern = new RegExp(unique.map(escapeRegExp).join('|'), 'g');
+  if (unique.length === 0)
+    return { active: false, redact: (text) => ({ text, redacted: false }), finds: () => false };
+  const source = unique.map(escapeRegExp).join('|');
+  const pattern = new RegExp(source, 'g');
+  // Without the global flag, so a look keeps no lastIndex between texts.
+  const look = new RegExp(source);
   return {
     active: true,
+    finds: (text) => look.test(text),
     redact(text) {
       let redacted = false;
       const out = text.replace(pattern, () => {
@@ -69,6 +76,16 @@ export function redactHeaders<H extends HeaderValues>(
   headers: H,
 ): { headers: H; redacted: boolean } {
   if (!redactor.active) return { headers, redacted: false };
+  // Every answer's headers pass here: a look first, and a copy only when one holds a secret.
+  let found = false;
+  for (const name in headers) {
+    const value = headers[name];
+    if (Array.isArray(value) ? value.some(redactor.finds) : value !== undefined && redactor.finds(value)) {
+      found = true;
+      break;
+    }
+  }
+  if (!found) return { headers, redacted: false };
   let redacted = false;
   const scrub = (value: string): string => {
     const r = redactor.redact(value);

@@ -1,9 +1,11 @@
-import type { CompletionRequest, ServiceConfig, ServiceKind } from '../types.js';
+import type { CompletionRequest, RequestParams, ServiceConfig, ServiceKind } from '../types.js';
 import { ADAPTERS } from './adapters/index.js';
 
 /** Everything needed to send one chat-completion call; built once, sent on every attempt. */
 export interface ChatHttpRequest {
   url: string;
+  /** `url` parsed, once per service: what the exchange sends to. */
+  target: URL;
   headers: Record<string, string>;
   body: string;
 }
@@ -43,26 +45,59 @@ export function chatCompletionsUrl(baseUrl: string): string {
 const KIND_PARAMS = new Set(Object.values(ADAPTERS).flatMap((adapter) => adapter.params));
 
 /**
- * The JSON body in the services' own shape: the model, the messages with every field they
- * have, and the request's parameters as given (max_tokens defaulted from the config), less
- * those another kind of service owns — its adapter adds (adjust) or removes only its own.
+ * The request's parameters as one kind of service is sent them: as given, less undefined
+ * values and those another kind owns — its adapter adds (adjust) or removes only its own.
  */
-export function buildChatBody(
-  kind: ServiceKind,
-  request: CompletionRequest,
-  defaultMaxTokens: number,
-): Record<string, unknown> {
+function sentParams(kind: ServiceKind, params: RequestParams): Record<string, unknown> {
   const adapter = ADAPTERS[kind];
   const own = adapter.params;
-  const given = adapter.adjust ? adapter.adjust(request.params) : request.params;
-  const params = Object.entries(given).filter(
-    ([key, value]) => value !== undefined && (!KIND_PARAMS.has(key) || own.includes(key)),
+  const given = adapter.adjust ? adapter.adjust(params) : params;
+  return Object.fromEntries(
+    Object.entries(given).filter(
+      ([key, value]) => value !== undefined && (!KIND_PARAMS.has(key) || own.includes(key)),
+    ),
   );
-  return {
-    model: request.model,
-    messages: request.messages.map((m) => ({ ...m })),
-    max_tokens: defaultMaxTokens,
-    ...Object.fromEntries(params),
+}
+
+/**
+ * Builds the URL, headers and body of each call to one service; sim headers only when the
+ * caller adds them (talking to the simulator). What is the same for every call — the URL,
+ * the configured and auth headers, and the parameters of each params object (a suite's
+ * cases share one) as sent — is worked out once, not once per request.
+ */
+export function chatRequestBuilder(
+  service: ServiceConfig,
+  apiKey: string,
+): (request: CompletionRequest, extraHeaders?: Record<string, string>) => ChatHttpRequest {
+  const url = chatCompletionsUrl(service.base_url);
+  const target = new URL(url);
+  const fixed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(service.headers ?? {})) {
+    if (!isReservedHeader(name)) fixed[name] = value;
+  }
+  // Set last, after attribution headers, so nothing configured can replace them.
+  fixed.authorization = `Bearer ${apiKey}`;
+  fixed['content-type'] = 'application/json';
+  fixed.accept = 'application/json';
+  const sent = new WeakMap<RequestParams, Record<string, unknown>>();
+  return (request, extraHeaders) => {
+    let params = sent.get(request.params);
+    if (!params) sent.set(request.params, (params = sentParams(service.kind, request.params)));
+    // The JSON body in the services' own shape: the model, the messages with every field
+    // they have, and the parameters (max_tokens defaulted from the config).
+    const body = {
+      model: request.model,
+      messages: request.messages,
+      max_tokens: service.max_tokens,
+      ...params,
+    };
+    return {
+      url,
+      target,
+      // What the caller adds per request (the CLI: the simulator's directive headers, loopback only).
+      headers: extraHeaders ? { ...fixed, ...extraHeaders } : fixed,
+      body: JSON.stringify(body),
+    };
   };
 }
 
@@ -73,19 +108,5 @@ export function buildChatRequest(
   apiKey: string,
   options: { extraHeaders?: Record<string, string> } = {},
 ): ChatHttpRequest {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(service.headers ?? {})) {
-    if (!isReservedHeader(name)) headers[name] = value;
-  }
-  // Set last, after attribution headers, so nothing configured can replace them.
-  headers.authorization = `Bearer ${apiKey}`;
-  headers['content-type'] = 'application/json';
-  headers.accept = 'application/json';
-  // What the caller adds per request (the CLI: the simulator's directive headers, loopback only).
-  Object.assign(headers, options.extraHeaders);
-  return {
-    url: chatCompletionsUrl(service.base_url),
-    headers,
-    body: JSON.stringify(buildChatBody(service.kind, request, service.max_tokens)),
-  };
+  return chatRequestBuilder(service, apiKey)(request, options.extraHeaders);
 }

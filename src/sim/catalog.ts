@@ -124,7 +124,7 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
   ),
 ];
 
-export const ROUTER_ALIASES: readonly RouterAlias[] = [
+const ROUTER_ALIASES: readonly RouterAlias[] = [
   {
     id: '~anthropic/claude-opus-latest',
     name: 'Anthropic: Claude Opus (latest)',
@@ -138,7 +138,7 @@ export const ROUTER_ALIASES: readonly RouterAlias[] = [
   { id: '~openai/gpt-mini-latest', name: 'OpenAI: GPT mini (latest)', family: ['openai/gpt-4o-mini'] },
 ];
 
-export const DIRECT_MODELS: readonly DirectModel[] = [
+const DIRECT_MODELS: readonly DirectModel[] = [
   { id: 'kimi-k2-0905-preview', created: 1757030400, owned_by: 'moonshot' },
   { id: 'kimi-k2-turbo-preview', created: 1754006400, owned_by: 'moonshot' },
   { id: 'moonshot-v1-8k', created: 1712102400, owned_by: 'moonshot' },

@@ -24,7 +24,7 @@ const FAULTS: Record<SimFault, true> = {
   content_filter: true,
 };
 
-export const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];
+const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];
 
 /** Every tool-calling fault; a Record for the same reason. */
 const TOOL_FAULTS: Record<SimToolFault, true> = {
@@ -37,7 +37,7 @@ const TOOL_FAULTS: Record<SimToolFault, true> = {
   ignore_response_format: true,
 };
 
-export const SIM_TOOL_FAULTS = Object.keys(TOOL_FAULTS) as SimToolFault[];
+const SIM_TOOL_FAULTS = Object.keys(TOOL_FAULTS) as SimToolFault[];
 
 const NUMBER_FIELDS = {
   delay_ms: 600_000,
@@ -105,7 +105,7 @@ function parseMarker(body: string): Record<string, unknown> {
 }
 
 /** What is wrong with a directive object, or null when it is valid. */
-export function directiveProblem(d: Record<string, unknown>): string | null {
+function directiveProblem(d: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(d)) {
     if (key === 'fault') {
       if (typeof value !== 'string' || !(value in FAULTS)) {

@@ -21,7 +21,7 @@ const NOT_KEYS = new Set([
  * words after "keys"/"fields"/"properties". Falls back to `<noun>_id` + `status` for
  * "the order as JSON", and to `answer` when nothing is named.
  */
-export function jsonKeys(text: string): string[] {
+function jsonKeys(text: string): string[] {
   const keys: string[] = [];
   const add = (key: string) => {
     if (IDENTIFIER.test(key) && !NOT_KEYS.has(key.toLowerCase()) && !keys.includes(key) && keys.length < 12) {

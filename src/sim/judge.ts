@@ -4,12 +4,12 @@ import { type JudgePrompt, readJudgePrompt } from '../checks/judge-prompt.js';
 import { foldCase } from '../checks/text.js';
 
 /** Similarity (after whitespace and case normalisation) at which the simulated judge calls answers equivalent. */
-export const SIM_JUDGE_EQUIVALENCE = 0.6;
+const SIM_JUDGE_EQUIVALENCE = 0.6;
 
 const QUOTED = /"([^"]+)"|“([^”]+)”/g;
 
 /** The phrases a rubric quotes (straight or curly double quotes): what the answer must mention. */
-export function quotedPhrases(rubric: string): string[] {
+function quotedPhrases(rubric: string): string[] {
   return [...rubric.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter((p) => p !== '');
 }
 
@@ -19,7 +19,7 @@ export function quotedPhrases(rubric: string): string[] {
  * similarity to the baseline answer, after whitespace and case normalisation, must be at least
  * SIM_JUDGE_EQUIVALENCE. Both are required when both are asked; the first failure is the reason.
  */
-export function simJudgeVerdict(prompt: JudgePrompt): { verdict: 'pass' | 'fail'; reason: string } {
+function simJudgeVerdict(prompt: JudgePrompt): { verdict: 'pass' | 'fail'; reason: string } {
   const reasons: string[] = [];
   if (prompt.rubric !== null) {
     const answer = foldCase(prompt.candidate);

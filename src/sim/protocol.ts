@@ -10,7 +10,7 @@ export const SIM_DIRECTIVE_HEADER = 'x-driftcheck-sim';
 /** Identifies the case a request belongs to, so the simulator can count sends per case. */
 export const SIM_CASE_HEADER = 'x-driftcheck-case';
 
-export function encodeSimDirective(directive: SimDirective): string {
+function encodeSimDirective(directive: SimDirective): string {
   return JSON.stringify(directive);
 }
 

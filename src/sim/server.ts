@@ -7,7 +7,6 @@ import { completionEndpoint, routeOther } from './routes.js';
 import { SimState, type SimStats } from './state.js';
 
 export { generateSimKey } from './keys.js';
-export type { SimStats } from './state.js';
 
 export interface SimulatorOptions {
   /** Default 0 (ephemeral). */

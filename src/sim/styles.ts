@@ -21,7 +21,7 @@ const MODEL_STYLES: Record<string, Style> = {
   'moonshot-v1-8k': 'verbose',
 };
 
-export function styleOf(model: string): Style {
+function styleOf(model: string): Style {
   return MODEL_STYLES[model] ?? pick(STYLES, hash(model));
 }
 
@@ -29,7 +29,7 @@ export function styleOf(model: string): Style {
  * The style of a model served by another provider (`variant` seeds it): never the model's
  * own, so a provider change always shows up as content drift, facts unchanged.
  */
-export function providerStyleOf(model: string, variant: string): Style {
+function providerStyleOf(model: string, variant: string): Style {
   const own = styleOf(model);
   const others = STYLES.filter((s) => s !== own);
   return pick(others, hash(variant));

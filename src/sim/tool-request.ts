@@ -13,7 +13,7 @@ export interface SimTool {
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 /** `response_format`, as the model is asked to shape its content. */
-export type ResponseFormat =
+type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown> | null; strict: boolean };

@@ -94,7 +94,7 @@ function cutJson(json: string): string {
 }
 
 /** The text of the last user message: what the model reads to choose and fill. */
-export function lastUserText(messages: readonly ChatMessage[]): string {
+function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--)
     if (messages[i]!.role === 'user') return messages[i]!.content;
   return '';

@@ -12,7 +12,7 @@ export interface PairedCase {
  * side (McNemar's test, mid-p), `sign` when any has more (the sign test over the
  * cases' pass-rate differences, conditional on each case's samples: see pairedTest).
  */
-export type PairedMethod = 'mcnemar' | 'sign';
+type PairedMethod = 'mcnemar' | 'sign';
 
 /** A candidate against the reference over the cases both ran. */
 export interface PairedTest {

@@ -18,3 +18,8 @@ export function assertSamples(s: Samples, label: string): void {
 export function passRate(s: Samples): number {
   return s.total === 0 ? Number.NaN : s.pass / s.total;
 }
+
+/** The counts of many cases added up, as a suite-level finding reports them. */
+export function sumSamples(list: readonly Samples[]): Samples {
+  return list.reduce((a, b) => ({ pass: a.pass + b.pass, total: a.total + b.total }), { pass: 0, total: 0 });
+}

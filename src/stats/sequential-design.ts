@@ -19,7 +19,7 @@ export interface SequentialDesign {
 }
 
 /** Fisher p above which an intermediate look stops a case as clearly not drifted. */
-export const FUTILITY_P = 0.5;
+const FUTILITY_P = 0.5;
 /** Levels grow with the cube of the information fraction: little is spent on early looks. */
 const SPENDING_POWER = 3;
 const BISECTION_STEPS = 20;

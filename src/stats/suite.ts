@@ -3,7 +3,7 @@ import { holmAdjust } from './holm.js';
 import type { Samples } from './samples.js';
 import { stratifiedOneSided } from './stratified.js';
 
-export interface CaseVerdict {
+interface CaseVerdict {
   /** The case's own one-sided p-value (Boschloo, or Fisher for very large counts). */
   p: number;
   /** Holm-adjusted over the suite's cases. */

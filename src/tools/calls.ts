@@ -5,7 +5,7 @@ import { draft7Validator } from './draft7.js';
 import { isRecord } from '../util/is-record.js';
 
 /** Why a call is not valid against the declared tools, in the router's three classes. */
-export type ToolCallInvalid = 'invalid_json' | 'unknown_tool' | 'schema_mismatch';
+type ToolCallInvalid = 'invalid_json' | 'unknown_tool' | 'schema_mismatch';
 
 /** One tool call of an answer, as a sample keeps it. */
 export interface ToolCall {
@@ -69,12 +69,7 @@ function parseArguments(text: string): unknown {
  * tool has (when tools were declared), or arguments that do not validate against the
  * tool's parameters (JSON Schema draft 7).
  */
-export function judgeCall(
-  id: string | null,
-  name: string,
-  args: string,
-  declared: DeclaredTools | null,
-): ToolCall {
+function judgeCall(id: string | null, name: string, args: string, declared: DeclaredTools | null): ToolCall {
   const parsed = parseArguments(args);
   const call = { id, name, arguments: args, parsed: parsed === undefined ? null : parsed };
   const invalid = (kind: ToolCallInvalid, problem: string): ToolCall => ({

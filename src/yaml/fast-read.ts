@@ -1,9 +1,91 @@
 import { load } from 'js-yaml';
+import type { Validated } from '../types.js';
 import { YAML_CORE_SCHEMA } from './core-schema.js';
+import type { Position } from './locate.js';
+import { ownStrings } from './own-strings.js';
+import type { YamlMapping } from './parse-mapping.js';
 import { MAX_DEPTH } from './plain-data.js';
 
 /**
- * The fast reader for suites and configs: js-yaml's public `load` (loading 100,000
+ * The second YAML reader, behind this one seam: everything here exists to read large
+ * suites quickly, and `readYamlMapping` (parse-mapping.ts) is its only caller. Removing
+ * this file (and its call) leaves driftcheck correct, every diagnostic unchanged — the
+ * full path (`yaml` with positions) reads everything this declines.
+ *
+ * Why it stays, measured on 2026-11-24 (100 suite files × 1,000 cases, the bench's
+ * workload, 2-core machine shared with other work, GNU time, three runs of validate, two
+ * of run): `driftcheck validate` 0.92–0.94 s CPU and 162–168 MB peak with it, 5.6–5.8 s
+ * and 302–338 MB with `yaml` alone (6× the CPU, and twice validate's 150 MB target);
+ * `driftcheck run` 13.5–13.9 s CPU with it, 18.5–19.7 s without. Case tables (JSONL,
+ * CSV) do not go through YAML at all; this is for suites written out case by case.
+ */
+
+/**
+ * A suite or config read and checked on the fast path, or null: the caller reads it on the
+ * full path. `source` has its line breaks normalised. Null when the fast reader declines
+ * the file, when `check` asks for a position the raw lines do not give (only diagnostics
+ * do), or when `check` finds any problem — so every diagnostic comes from the full path.
+ */
+export function readFast<T>(
+  source: string,
+  file: string,
+  check: (yaml: YamlMapping) => Validated<T>,
+): { value: T; errors?: undefined } | null {
+  const data = fastRead(source);
+  if (!data) return null;
+  try {
+    const checked = check({ file, data: ownStrings(data), locate: layoutLocator(source, data) });
+    return checked.errors === undefined ? checked : null;
+  } catch (error) {
+    if (error instanceof PositionUnknown) return null;
+    throw error;
+  }
+}
+
+/**
+ * Thrown by the fast path's `locate` for a position the raw lines do not give, and caught
+ * in readFast only: `check` is written against `locate` returning a position, and asks for
+ * other positions only to build a diagnostic, which the full path then builds instead.
+ */
+class PositionUnknown extends Error {
+  constructor() {
+    super('position not known on the fast path');
+  }
+}
+
+/** `locate` on the fast path: `/suite`, `/service` and `/cases/N` from the raw lines, nothing else. */
+function layoutLocator(source: string, data: Record<string, unknown>): YamlMapping['locate'] {
+  let layout: SuiteLayout | null | undefined;
+  return (pointer, options) => {
+    if (layout === undefined) {
+      layout = scanSuiteLayout(source);
+      // The layout must account for exactly the cases read, and the name must be where it says.
+      if (layout && !(Array.isArray(data.cases) && layout.cases.length === data.cases.length)) layout = null;
+      if (layout && !namesAt(source, layout.suite, data.suite)) layout = null;
+      if (layout?.service && !namesAt(source, layout.service, data.service)) layout = null;
+    }
+    if (layout && !options?.key) {
+      if (pointer === '/suite') return layout.suite;
+      if (pointer === '/service' && layout.service) return layout.service;
+      const match = /^\/cases\/(\d+)$/.exec(pointer);
+      const at = match ? layout.cases[Number(match[1])] : undefined;
+      if (at) return at;
+    }
+    throw new PositionUnknown();
+  };
+}
+
+/** Whether the text at `at` starts with `name` written plainly or quoted. */
+function namesAt(source: string, at: Position, name: unknown): boolean {
+  if (typeof name !== 'string') return false;
+  let offset = 0;
+  for (let line = 1; line < at.line; line++) offset = source.indexOf('\n', offset) + 1;
+  const text = source.slice(offset + at.column - 1, offset + at.column + name.length + 1);
+  return text.startsWith(name) || text.startsWith(`"${name}"`) || text.startsWith(`'${name}'`);
+}
+
+/**
+ * The fast reader's data for suites and configs: js-yaml's public `load` (loading 100,000
  * cases: about 0.4 s, against 8 s and 340 MB peak for the `yaml` package's documents).
  * It takes only plain YAML whose data both readers agree on; anything else — or any
  * file with a diagnostic — goes to the full path (`yaml`), which gives every position
@@ -45,4 +127,74 @@ function withinDepth(value: object, depth: number): boolean {
     } else if (depth + 1 > MAX_DEPTH) return false;
   }
   return true;
+}
+
+/**
+ * Where a suite's `suite:` value and each of its cases start, found by scanning the raw
+ * lines — what a successfully read suite keeps (`location`) for later messages, without
+ * a position tree. It reads only the layout people write: top-level `suite: name` and
+ * `cases:` keys, and one block list of cases under `cases:`. On any other layout it
+ * returns null and the caller takes positions from the full path (`yaml`). The caller
+ * checks the count against the data; the loader fuzz test holds every answer to the
+ * full path's.
+ */
+export interface SuiteLayout {
+  suite: Position;
+  /** The top-level `service:` value, when the suite names one on its own line. */
+  service: Position | null;
+  cases: Position[];
+}
+
+export function scanSuiteLayout(source: string): SuiteLayout | null {
+  const lines = source.split('\n');
+  let suite: Position | null = null;
+  let service: Position | null = null;
+  let casesLine = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('suite:')) {
+      if (suite || !/^suite:(?:[ \t\r]|$)/.test(line)) return null;
+      const at = firstContent(line, 'suite:'.length);
+      if (at < 0) return null;
+      suite = { line: i + 1, column: at + 1 };
+    } else if (line.startsWith('service:')) {
+      const at = firstContent(line, 'service:'.length);
+      if (service || at < 0) return null;
+      service = { line: i + 1, column: at + 1 };
+    } else if (line.startsWith('cases:')) {
+      if (casesLine >= 0 || firstContent(line, 'cases:'.length) >= 0) return null;
+      casesLine = i;
+    }
+  }
+  if (!suite || casesLine < 0) return null;
+  const cases: Position[] = [];
+  let indent = -1;
+  for (let i = casesLine + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const start = firstContent(line, 0);
+    if (start < 0) continue; // blank or comment only
+    if (line.slice(0, start).includes('\t')) return null;
+    if (indent < 0) indent = start;
+    if (start < indent) break;
+    if (start > indent) continue; // inside a case
+    if (line[start] !== '-') {
+      if (indent === 0) break; // the next top-level key
+      return null;
+    }
+    if (line[start + 1] !== ' ') return null;
+    const item = firstContent(line, start + 1);
+    if (item < 0 || '-[?|>'.includes(line[item]!)) return null;
+    cases.push({ line: i + 1, column: item + 1 });
+  }
+  return { suite, service, cases };
+}
+
+/** Index of the first character after `from` that is neither blank nor a comment; -1 if none. */
+function firstContent(line: string, from: number): number {
+  for (let i = from; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '#') return i === 0 || line[i - 1] === ' ' || line[i - 1] === '\t' ? -1 : i;
+    if (c !== ' ' && c !== '\t' && c !== '\r') return i;
+  }
+  return -1;
 }

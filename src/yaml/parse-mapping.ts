@@ -1,7 +1,6 @@
 import { yamlLibrary } from '../util/lazy.js';
 import type { Diagnostic, Validated } from '../types.js';
-import { fastRead } from './fast-read.js';
-import { scanSuiteLayout, type SuiteLayout } from './line-index.js';
+import { readFast } from './fast-read.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from './limits.js';
 import { locate, type Position } from './locate.js';
 import { ownStrings } from './own-strings.js';
@@ -22,20 +21,12 @@ export interface YamlMapping {
 /** Which YAML reader to use: `auto` tries the fast reader first; `full` is the reference (tests compare them). */
 export type YamlEngine = 'auto' | 'full';
 
-/** A position the fast reader does not know: the full path (`yaml`) gives it. */
-export class FastPathUnsure extends Error {
-  constructor() {
-    super('position not known on the fast path');
-  }
-}
-
 /**
- * Reads a suite or config and validates it with `check`. The fast reader (js-yaml's
- * `load`, plain YAML only) is tried first, with the positions a read suite keeps taken
- * from its raw lines; when it declines, `check` asks for any other position (only
- * diagnostics do), or `check` finds any problem, the file is read again on the full path
- * and checked there, so every diagnostic comes from the full path and reads exactly the
- * same either way.
+ * Reads a suite or config and validates it with `check`. The fast reader (fast-read.ts:
+ * js-yaml's `load`, plain YAML only, positions from the raw lines) is tried first; when it
+ * declines the file, or `check` needs a position it does not have or finds any problem,
+ * the file is read again on the full path (`yaml`) and checked there, so every diagnostic
+ * comes from the full path and reads exactly the same either way.
  */
 export function readYamlMapping<T>(
   text: string,
@@ -47,52 +38,13 @@ export function readYamlMapping<T>(
 ): Validated<T> {
   // Oversized and binary text is refused outright below, whatever a parser would make of it.
   if (engine === 'auto' && text.length <= MAX_FILE_BYTES && !text.includes('\u0000')) {
-    const source = normaliseBreaks(text);
-    const data = fastRead(source);
-    if (data) {
-      try {
-        const checked = check({ file, data: ownStrings(data), locate: layoutLocator(source, data) });
-        if (checked.errors === undefined) return checked;
-      } catch (error) {
-        if (!(error instanceof FastPathUnsure)) throw error;
-      }
-    }
+    const fast = readFast(normaliseBreaks(text), file, check);
+    if (fast) return fast;
   }
   const parsed = parseYamlMapping(text, file, what, expectedKeys);
   return parsed.errors
     ? { errors: parsed.errors }
     : check({ ...parsed.value, data: ownStrings(parsed.value.data) });
-}
-
-/** `locate` on the fast path: `/suite`, `/service` and `/cases/N` from the raw lines, nothing else. */
-function layoutLocator(source: string, data: Record<string, unknown>): YamlMapping['locate'] {
-  let layout: SuiteLayout | null | undefined;
-  return (pointer, options) => {
-    if (layout === undefined) {
-      layout = scanSuiteLayout(source);
-      // The layout must account for exactly the cases read, and the name must be where it says.
-      if (layout && !(Array.isArray(data.cases) && layout.cases.length === data.cases.length)) layout = null;
-      if (layout && !namesAt(source, layout.suite, data.suite)) layout = null;
-      if (layout?.service && !namesAt(source, layout.service, data.service)) layout = null;
-    }
-    if (layout && !options?.key) {
-      if (pointer === '/suite') return layout.suite;
-      if (pointer === '/service' && layout.service) return layout.service;
-      const match = /^\/cases\/(\d+)$/.exec(pointer);
-      const at = match ? layout.cases[Number(match[1])] : undefined;
-      if (at) return at;
-    }
-    throw new FastPathUnsure();
-  };
-}
-
-/** Whether the text at `at` starts with `name` written plainly or quoted. */
-function namesAt(source: string, at: Position, name: unknown): boolean {
-  if (typeof name !== 'string') return false;
-  let offset = 0;
-  for (let line = 1; line < at.line; line++) offset = source.indexOf('\n', offset) + 1;
-  const text = source.slice(offset + at.column - 1, offset + at.column + name.length + 1);
-  return text.startsWith(name) || text.startsWith(`"${name}"`) || text.startsWith(`'${name}'`);
 }
 
 /** YAML allows a lone CR as a line break (old Mac files); the parsers do not. Same length, same offsets. */

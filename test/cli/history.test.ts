@@ -109,6 +109,27 @@ describe('driftcheck history: simulated nights end to end', () => {
     expect(firstChanged(nights.get('nightly/steady')!)).toBeNull();
   });
 
+  it('refuses a report.json whose run start is no date-time, naming the file and how to mend it (exit 2)', async () => {
+    const dir = join(project.dir, 'reports', runs[0]!);
+    const file = join(dir, 'report.json');
+    const text = await readFile(file, 'utf8');
+    const report = JSON.parse(text);
+    report.run.started_at = 'x';
+    await writeFile(file, JSON.stringify(report));
+    try {
+      const add = await runCli(['history', 'add', 'fresh-history', dir, '--force'], {
+        cwd: project.dir,
+        env,
+      });
+      expect(add.code, add.stderr).toBe(2);
+      expect(add.stderr).toContain(`reports/${runs[0]}/report.json`);
+      expect(add.stderr).toMatch(/run\.started_at is "x", not an ISO date-time/);
+      expect(add.stderr).toContain(`driftcheck report `);
+    } finally {
+      await writeFile(file, text);
+    }
+  });
+
   it('reports corrupt lines and keeps rendering; usage errors exit 2', async () => {
     const [month] = await readdir(join(project.dir, 'history'));
     await writeFile(join(project.dir, 'history', month!), '{"s":"nightly","c":"torn","n":1', { flag: 'a' });

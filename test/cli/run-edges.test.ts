@@ -145,7 +145,7 @@ describe('run edges', () => {
       env,
     });
     expect(run.stdout).toMatch(/Candidates against the current baseline/);
-    expect(run.stdout).toMatch(/verdict\s*│\s*exit 2\s*│\s*exit 2\s*│/);
+    expect(run.stdout).toMatch(/run\s*│\s*exit 2\s*│\s*exit 2\s*│/);
     expect(run.code).toBe(2);
   });
 

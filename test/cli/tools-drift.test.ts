@@ -155,7 +155,7 @@ describe('tool drift against the baseline', () => {
 });
 
 describe('tool drift over repeated samples', () => {
-  it('detects a valid-call rate that dropped with the exact test of pass rates, and leaves a small dip alone', async () => {
+  it('detects a valid-call rate that dropped with the exact test of pass rates, Holm-adjusted over the suite, and leaves a small dip alone', async () => {
     const valid = '{"city":"Paris"}';
     const bad = '{"city":12}';
     const local = await startToolServer(() => call('get_weather', valid));
@@ -194,7 +194,9 @@ describe('tool drift over repeated samples', () => {
       expect(halved.tool_use).toMatchObject({ answered: 20, triggered: 20, valid: 10, valid_rate: 0.5 });
       const drift = halved.drift.find((d) => d.kind === 'tool_call_invalid')!;
       expect(drift.severity).toBe('fail');
-      expect(drift.message).toMatch(/^valid-call rate 100% \(20\/20\) → 50% \(10\/20\), p = /);
+      expect(drift.message).toMatch(
+        /^valid-call rate 100% \(20\/20\) → 50% \(10\/20\), p = \S+ \(Holm-adjusted over 3 repeated tool cases, alpha 0\.05\)$/,
+      );
       expect(halved.drift.map((d) => d.kind)).not.toContain('tool_trigger_changed');
       const dip = report.cases.find((c) => c.case === 'dip')!;
       expect(dip.tool_use).toMatchObject({ valid: 18 });
@@ -202,7 +204,18 @@ describe('tool drift over repeated samples', () => {
       const fades = report.cases.find((c) => c.case === 'fades')!;
       expect(fades.tool_use).toMatchObject({ answered: 20, triggered: 10, trigger_rate: 0.5, valid_rate: 1 });
       expect(fades.drift.find((d) => d.kind === 'tool_trigger_changed')?.message).toMatch(
-        /^tool-call rate 100% \(20\/20\) → 50% \(10\/20\), p = /,
+        /^tool-call rate 100% \(20\/20\) → 50% \(10\/20\), p = \S+ \(Holm-adjusted over both ways of 3 repeated tool cases, alpha 0\.025\)$/,
+      );
+      // The suite's pooled tests say it too, once each rate.
+      expect(report.suites[0]!.drift.filter((d) => d.kind.startsWith('tool_')).map((d) => d.message)).toEqual(
+        [
+          expect.stringMatching(
+            /^suite tool-call rate 100% \(60\/60\) → 83% \(50\/60\) over 3 repeated tool cases, p = /,
+          ),
+          expect.stringMatching(
+            /^suite valid-call rate 100% \(60\/60\) → 76% \(38\/50\) over 3 repeated tool cases, p = /,
+          ),
+        ],
       );
     } finally {
       await repeated.cleanup();

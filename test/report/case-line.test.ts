@@ -131,6 +131,27 @@ describe('report.json case lines (schema 3)', () => {
     expect(back).toEqual([moved]);
   });
 
+  it('writes a list or an object its rule derives in another key order, length or value, and reads it back exactly', async () => {
+    const report = await foldSamples([sampleResult({ case: 'a' })]);
+    const entry = report.cases[0]!;
+    const { not_run, ...rest } = entry.samples;
+    const shuffled = {
+      ...entry,
+      // The counts a case sampled once derives, with their keys in another order.
+      samples: { not_run, ...rest },
+      // One more pass than the single sample it derives.
+      check_passes: [...entry.check_passes, 1],
+      // As long as the one model it derives, but another.
+      models: ['another/model'],
+    };
+    const { lines, back } = roundTrip({ suites: report.suites, cases: [shuffled] });
+    const written = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(written).toHaveProperty('samples');
+    expect(written).toHaveProperty('check_passes');
+    expect(written.models).toEqual(['another/model']);
+    expect(back).toEqual([shuffled]);
+  });
+
   it('a field no rule knows passes through as a plain field, `__proto__` included', async () => {
     const report = await foldSamples([sampleResult({ case: 'a' })]);
     const line = JSON.parse(

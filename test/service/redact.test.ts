@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactBody } from '../../src/service/redact.js';
+import { createRedactor, redactBody, redactHeaders } from '../../src/service/redact.js';
 import { directKey, routerKey } from './helpers.js';
 
 describe('createRedactor', () => {
@@ -63,5 +63,29 @@ describe('redactBody', () => {
     expect(out.redacted).toBe(true);
     expect(out.json).toBeUndefined();
     expect(out.text).not.toContain(routerKey.slice(1, 13));
+  });
+});
+
+describe('redactHeaders', () => {
+  const redactor = createRedactor([routerKey, directKey]);
+
+  it('hands back the same headers when none holds a secret, and finds a secret again and again', () => {
+    const headers = { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'], empty: undefined };
+    for (let i = 0; i < 3; i++)
+      expect(redactHeaders(redactor, headers)).toEqual({ headers, redacted: false });
+    expect(redactHeaders(redactor, headers).headers).toBe(headers);
+    for (let i = 0; i < 3; i++) expect(redactor.finds(`x ${directKey} y`)).toBe(true);
+    expect(redactor.finds('clean')).toBe(false);
+  });
+
+  it('replaces a secret in a single value and in a list of values', () => {
+    const headers = { 'x-echo': `Bearer ${routerKey}`, 'set-cookie': ['a=1', `k=${directKey}`], plain: 'ok' };
+    const out = redactHeaders(redactor, headers);
+    expect(out.redacted).toBe(true);
+    expect(out.headers).toEqual({
+      'x-echo': 'Bearer [REDACTED]',
+      'set-cookie': ['a=1', 'k=[REDACTED]'],
+      plain: 'ok',
+    });
   });
 });

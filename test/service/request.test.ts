@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildChatRequest, chatCompletionsUrl } from '../../src/service/request.js';
+import { buildChatRequest, chatCompletionsUrl, chatRequestBuilder } from '../../src/service/request.js';
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER, simRequestHeaders } from '../../src/sim/protocol.js';
 import type { CompletionRequest } from '../../src/types.js';
 import { directKey, makeService, routerKey } from './helpers.js';
@@ -161,5 +161,28 @@ describe('buildChatRequest', () => {
     expect(chatCompletionsUrl('https://api.moonshot.ai/v1//')).toBe(
       'https://api.moonshot.ai/v1/chat/completions',
     );
+  });
+
+  it('one builder serves every call of a service: each params object is sent as its own, and extra headers stay per call', () => {
+    const build = chatRequestBuilder(makeService('router', 'https://example.com/v1'), routerKey);
+    const suiteA = { temperature: 0, reasoning_effort: 'low' };
+    const suiteB = { seed: 3, provider: { only: ['groq'] } };
+    const bodies = [suiteA, suiteB, suiteA].map((params) => JSON.parse(build({ ...request, params }).body));
+    expect(bodies).toEqual([
+      { model: request.model, messages: request.messages, max_tokens: 512, temperature: 0 },
+      {
+        model: request.model,
+        messages: request.messages,
+        max_tokens: 512,
+        seed: 3,
+        provider: { only: ['groq'] },
+      },
+      { model: request.model, messages: request.messages, max_tokens: 512, temperature: 0 },
+    ]);
+    const first = build(request, { 'x-driftcheck-case': 'a' });
+    const second = build(request);
+    expect(first.headers['x-driftcheck-case']).toBe('a');
+    expect(second.headers).not.toHaveProperty('x-driftcheck-case');
+    expect(second.target.href).toBe('https://example.com/v1/chat/completions');
   });
 });

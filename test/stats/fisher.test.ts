@@ -72,6 +72,25 @@ describe('boschlooOneSided', () => {
     }
   });
 
+  it('is 1 when every current sample passes or no baseline sample did (every table is as extreme), as Fisher’s p', () => {
+    for (const [nb, nc] of [
+      [10, 8],
+      [40, 37],
+      [1, 1],
+    ] as const) {
+      for (let xb = 0; xb <= nb; xb++) {
+        expect(boschlooOneSided(s(xb, nb), s(nc, nc)).p).toBe(1);
+        expect(fisherOneSided(s(xb, nb), s(nc, nc))).toBeCloseTo(1, 12);
+      }
+      for (let xc = 0; xc <= nc; xc++) {
+        expect(boschlooOneSided(s(0, nb), s(xc, nc)).p).toBe(1);
+        expect(fisherOneSided(s(0, nb), s(xc, nc))).toBeCloseTo(1, 12);
+      }
+    }
+    // One failing sample tonight against an all-passing baseline is not a corner.
+    expect(boschlooOneSided(s(40, 40), s(36, 37)).p).toBeLessThan(0.5);
+  });
+
   it('falls back to Fisher for very large counts', () => {
     const r = boschlooOneSided(s(950, 1000), s(900, 1000));
     expect(r.method).toBe('fisher');

@@ -32,7 +32,7 @@ export interface TrendPage {
   problems: number;
 }
 
-export interface SuiteSeries {
+interface SuiteSeries {
   suite: string;
   /** Per night (null when the suite did not run): passes and samples over all its cases. */
   passes: (number | null)[];
@@ -51,9 +51,9 @@ export interface SuiteSeries {
 }
 
 /** [answered, triggered, valid]: see HistoryToolCounts. */
-export type ToolCounts = [number, number, number];
+type ToolCounts = [number, number, number];
 
-export interface CasePage {
+interface CasePage {
   id: string;
   suite: string;
   status: string;

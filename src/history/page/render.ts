@@ -5,7 +5,7 @@ import { trendScript } from './script.js';
 import { TREND_STYLE } from './style.js';
 
 /** Where a night's report.html sits, relative to the trend page. */
-export const DEFAULT_REPORT_BASE = 'reports';
+const DEFAULT_REPORT_BASE = 'reports';
 
 export interface TrendPageOptions {
   /** Link template: `{run}`, `{suite}`, `{case}` are filled in (default `<base>/{run}/report.html#{suite}/{case}`). */

@@ -1,6 +1,7 @@
 import { declaredTools, readToolCalls, type ToolCall } from '../../tools/calls.js';
 import type { RecordedField } from '../field.js';
 import { toolDrift, TOOL_DRIFT_KINDS } from '../tool-drift.js';
+import { toolRateDrift } from '../tool-rates.js';
 import { type ToolUse, toolUse } from '../tool-use.js';
 
 /**
@@ -18,5 +19,19 @@ export const toolCalls = {
   },
   case: { tool_use: toolUse() },
   baseline: { from: 'tool_use' as const },
-  drift: { kinds: TOOL_DRIFT_KINDS, diff: toolDrift },
+  drift: {
+    kinds: TOOL_DRIFT_KINDS,
+    diff: toolDrift,
+    // Rates of repeated cases are tested over the suite, adjusted for its number of cases.
+    suite: (cases, { alpha }) => {
+      const judged = toolRateDrift(
+        cases.flatMap((c) => {
+          const now = c.current.tool_use as ToolUse | null | undefined;
+          return c.baseline && now ? [{ case: c.case, baseline: c.baseline, current: now }] : [];
+        }),
+        alpha,
+      );
+      return { cases: judged.caseDrift, suite: judged.suiteDrift };
+    },
+  },
 } satisfies RecordedField<ToolCall[], ToolUse>;

@@ -1,4 +1,5 @@
 import { DETAIL_SCRIPT } from './script-detail.js';
+import { DIFF_SCRIPT } from './script-diff.js';
 import { wordDiff } from './word-diff.js';
 
 /**
@@ -152,5 +153,5 @@ performance.mark('driftcheck:ready');
 
 /** The inline script's full text: the word diff's own source, then the page logic and its case details, in a strict IIFE. */
 export function clientScript(): string {
-  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DETAIL_SCRIPT}})();`;
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DETAIL_SCRIPT}${DIFF_SCRIPT}})();`;
 }

@@ -1,0 +1,101 @@
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { compareExit } from '../compare/exit.js';
+import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
+import { existsSync } from 'node:fs';
+import { baselineReader } from '../baseline/cache.js';
+import { type FoldedRun, foldJournalRun, readFoldedRun, runLabel } from '../compare/folded-run.js';
+import { compareFolder, writeComparison } from '../compare/write.js';
+import { UsageError } from '../errors.js';
+import { provenanceOf } from '../fold/provenance.js';
+import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
+import { baselineReference } from './compare-candidates.js';
+import type { CliIO } from './io.js';
+import { projectPaths } from './project.js';
+
+/**
+ * `driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR]`: any runs side by side
+ * (two nights, or candidate runs made earlier) as compare.html/.json/.md. The reference is
+ * `--reference`; without it, runs that are all candidate runs are compared with the
+ * baseline each was diffed against when it ran (as `run --models` does), and otherwise the
+ * first run given is the reference and the others its candidates.
+ */
+export async function compareCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { out: { type: 'string' }, reference: { type: 'string' }, 'baseline-dir': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const usage =
+    'usage: driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR] (run folders under reports/)';
+  if (positionals.length === 0) throw new UsageError(usage);
+  const dirs = positionals.map((p) => resolve(io.cwd, p).replace(/[/\\]report\.json$/, ''));
+  const referenceDir =
+    values.reference === undefined
+      ? null
+      : resolve(io.cwd, values.reference).replace(/[/\\]report\.json$/, '');
+  const given = referenceDir ? [referenceDir, ...dirs] : dirs;
+  const twice = given.find((d, i) => given.indexOf(d) !== i);
+  if (twice) throw new UsageError(`${relative(io.cwd, twice) || '.'} is given twice; compare each run once`);
+  const baselineDir = projectPaths(io).dir(values['baseline-dir'], 'baselines');
+  const baselines = baselineReader(baselineDir, io.cwd);
+  // A run killed before it wrote report.json is folded from its journal, as `report` renders it.
+  const read = async (dir: string): Promise<FoldedRun> => {
+    if (existsSync(join(dir, 'report.json')) || !existsSync(join(dir, 'results.jsonl')))
+      return readFoldedRun(dir);
+    io.stderr(
+      `driftcheck compare: ${relative(io.cwd, dir) || '.'} has no report.json: folded from its journal against today's baselines\n`,
+    );
+    // A compare collects its runs' entries whole (src/compare): its baselines whole too.
+    return foldJournalRun(dir, async (suite) => {
+      const { baseline, path } = await baselines.read(suite);
+      return { baseline: baseline?.toBaseline() ?? null, path };
+    });
+  };
+  const runs: FoldedRun[] = [];
+  for (const dir of dirs) runs.push(await read(dir));
+  const referenceRun = referenceDir ? await read(referenceDir) : null;
+  const allCandidates = runs.every((r) => provenanceOf(r.head.run).kind === 'candidate');
+  let reference: Reference;
+  let candidates: FoldedRun[];
+  if (referenceRun) {
+    reference = { kind: 'run', label: runLabel(referenceRun), run: referenceRun };
+    candidates = runs;
+  } else if (allCandidates) {
+    // The paired verdicts read today's baseline files: the ones these runs were diffed
+    // against, unless a baseline was accepted since (then the verdict is against the new one).
+    const suites = [...new Set(runs.flatMap((r) => r.cases.map((c) => c.suite)))];
+    reference = { kind: 'baseline', cases: await baselineReference(baselineDir, suites) };
+    candidates = runs;
+  } else {
+    if (runs.length < 2)
+      throw new UsageError(
+        `${relative(io.cwd, dirs[0]!) || '.'} is not a candidate run: compare it with another run (driftcheck compare REFERENCE_DIR RUN_DIR), or give --reference RUN_DIR`,
+      );
+    reference = { kind: 'run', label: runLabel(runs[0]!), run: runs[0]! };
+    candidates = runs.slice(1);
+  }
+  const comparison = compareRuns(reference, uniqueLabels(candidates));
+  const against = reference.kind === 'baseline' ? 'the baseline each ran against' : `run ${reference.label}`;
+  const unserved = unservedProviders(comparison).map((line) => `${line}\n`);
+  io.stdout(`Runs against ${against}:\n${renderCandidateComparison(comparison)}${unserved.join('')}`);
+  const out = values.out
+    ? resolve(io.cwd, values.out)
+    : compareFolder(dirname(candidates[0]!.dir!), candidates);
+  const files = await writeComparison(out, comparison);
+  io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  return compareExit(comparison);
+}
+
+/** Columns named by their candidate, with the run id added where two would read the same. */
+function uniqueLabels(runs: readonly FoldedRun[]): ComparedRun[] {
+  const labels = runs.map(runLabel);
+  return runs.map((run, i) => ({
+    label:
+      labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!)
+        ? labels[i]!
+        : `${labels[i]} (${run.head.run.id})`,
+    run,
+  }));
+}

@@ -1,0 +1,27 @@
+import { EXIT, type ExitCode, worstExit } from '../exit-codes.js';
+import type { Comparison } from './types.js';
+
+/** A candidate run's own codes that say it did not run whole (usage, access, paused, interrupted, killed). */
+const INCOMPLETE: ReadonlySet<number> = new Set([
+  EXIT.usage,
+  EXIT.access,
+  EXIT.paused,
+  EXIT.sigint,
+  EXIT.sigterm,
+  EXIT.killed,
+]);
+
+/**
+ * `driftcheck compare`'s exit code, from the comparison alone: a candidate whose run did
+ * not finish keeps its code (the worst wins); otherwise 1 when a candidate regressed
+ * against the reference, left a case of it unanswered, or had a provider that could not
+ * serve; 0 only when every candidate ran every case it was given and none regressed. Pure.
+ */
+export function compareExit(comparison: Comparison): ExitCode {
+  const codes = comparison.candidates.map((c): ExitCode => {
+    if (INCOMPLETE.has(c.exit_code)) return c.exit_code as ExitCode;
+    if (c.changes.regressed > 0 || c.changes.not_run > 0 || c.unserved.length > 0) return EXIT.failure;
+    return EXIT.ok;
+  });
+  return worstExit(codes);
+}

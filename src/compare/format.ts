@@ -1,0 +1,40 @@
+import { formatUsd } from '../baseline/usage-change.js';
+import type { CandidateSummary } from './types.js';
+
+/**
+ * A candidate's figures as words, for the text views (compare.md; the page builds the same
+ * words in its script from compare.json). Each takes a figure compareRuns computed.
+ */
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+export function passRateText(c: CandidateSummary): string {
+  const p = c.pass_rate;
+  if (!p) return 'no case answered';
+  return `${pct(p.rate)} (${p.passed}/${p.total}; 95% CI ${pct(p.low)}–${pct(p.high)})`;
+}
+
+export function costText(c: CandidateSummary): string {
+  if (c.cost.per_1000_cases === null) return 'not reported';
+  const partial =
+    c.cost.cases_with_cost < c.cases ? ` (${c.cost.cases_with_cost} of ${c.cases} cases priced)` : '';
+  return `${formatUsd(c.cost.per_1000_cases)}${partial}`;
+}
+
+export function latencyText(c: CandidateSummary): string {
+  return c.latency_ms === null ? 'n/a' : `${c.latency_ms.p50} / ${c.latency_ms.p95} ms`;
+}
+
+export function toolsText(c: CandidateSummary): string {
+  const t = c.tools;
+  if (!t) return '—';
+  return `${pct(t.trigger_rate)} called · ${t.valid_rate === null ? 'no call' : `${pct(t.valid_rate)} valid`}`;
+}
+
+export function errorsText(c: CandidateSummary): string {
+  const kinds = Object.entries(c.error_kinds).sort((a, b) => b[1] - a[1]);
+  return kinds.length ? kinds.map(([k, n]) => `${k} ×${n}`).join(', ') : 'none';
+}
+
+export function servedText(list: CandidateSummary['providers']): string {
+  return list.length ? list.map((p) => `${p.name} (${p.cases})`).join(', ') : '—';
+}

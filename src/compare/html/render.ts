@@ -1,0 +1,106 @@
+import { embedJson, escapeHtml, pageHead } from '../../report/html/escape.js';
+import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS } from '../../report/html/data.js';
+import { STYLE } from '../../report/html/style.js';
+import { costText, errorsText, latencyText, passRateText, servedText, toolsText } from '../format.js';
+import type { CandidateSummary, Comparison } from '../types.js';
+import { costChart } from './chart.js';
+import { compareScript } from './script.js';
+import { COMPARE_STYLE } from './style.js';
+
+/**
+ * compare.html: one self-contained page (the CSP, escaping and page head of report.html):
+ * the candidates' cards, the cost-versus-pass-rate chart, and the matrix of cases ×
+ * candidates, each case opening the candidates' answers side by side with word diffs
+ * against the reference. Model output is data: escaped here, embedded as inert JSON for
+ * the script, which writes it with textContent only. Renders only.
+ */
+export function renderCompareHtml(comparison: Comparison, options: { title?: string } = {}): string {
+  const { candidates, reference } = comparison;
+  const title = options.title ?? `driftcheck compare: ${candidates.map((c) => c.label).join(' · ')}`;
+  const script = compareScript();
+  const cells = comparison.cases.length * Math.max(1, candidates.length);
+  const limit = cells > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+  const against = reference.kind === 'baseline' ? 'the current baseline' : `run ${reference.label}`;
+  const regressed = candidates.reduce((n, c) => n + c.changes.regressed, 0);
+  const [word, tone] = regressed > 0 ? ['REGRESSED', 'bad'] : ['NO REGRESSION', 'ok'];
+  const skipped = comparison.skipped_suites
+    .map(
+      (s) =>
+        `<li>suite <code>${escapeHtml(s.suite)}</code> skipped under ${s.candidates.length === candidates.length ? 'every candidate' : escapeHtml(s.candidates.join(', '))}: ${escapeHtml(s.reason)}</li>`,
+    )
+    .join('');
+  const unserved = candidates
+    .flatMap((c) =>
+      c.unserved.map(
+        (u) =>
+          `<li class="bad">provider ${escapeHtml(c.provider ?? c.label)} could not serve ${escapeHtml(u.model)} (suite ${escapeHtml(u.suite)}, ${u.cases} of ${u.total} cases): ${escapeHtml(u.message)}</li>`,
+      ),
+    )
+    .join('');
+  const notes = skipped || unserved ? `<ul class="notes">${unserved}${skipped}</ul>` : '';
+  const large =
+    limit === null
+      ? ''
+      : `<p class="notice">This comparison is large: each answer is shortened to ${limit} characters here. compare.json and each run's report.json hold them whole.</p>`;
+  return `${pageHead(title, script, `${STYLE}${COMPARE_STYLE}`)}<header class="bar">
+<div class="verdict ${tone}"><span class="word">${word}</span><span class="title">${escapeHtml(title)}</span><span class="why">${candidates.length} candidate(s) against ${escapeHtml(against)} · ${comparison.cases.length} cases</span></div>
+<div class="views" role="group" aria-label="show">
+<button type="button" class="view" data-view="all" aria-pressed="true">all</button>
+<button type="button" class="view bad" data-view="regressed" aria-pressed="false">regressed <b>${regressed}</b></button>
+<button type="button" class="view warn" data-view="changed" aria-pressed="false">changed only</button>
+<button type="button" class="view bad" data-view="failing" aria-pressed="false">failing or erroring</button>
+<button type="button" class="view muted" data-view="missing" aria-pressed="false">not run or skipped</button>
+</div>
+<div class="tools"><input id="q" type="search" placeholder="search suite/case (press /)" aria-label="search cases" disabled></div>
+</header>
+<main>
+${large}
+<section class="cards" aria-label="candidates">${candidates.map((c, i) => card(c, i)).join('')}</section>
+${notes}
+<section class="chart-box"><h2 class="sub">Cost against pass rate (★ on the frontier: no other candidate is cheaper and better)</h2>${costChart(candidates)}</section>
+<noscript><p class="notice">The case matrix needs JavaScript. The cards above and compare.json hold the results.</p></noscript>
+<section id="detail" hidden aria-live="polite"></section>
+<p id="count" aria-live="polite"></p>
+<div class="scroll matrix"><table><thead><tr><th>case</th><th>${escapeHtml(reference.label)}</th>${candidates.map((c) => `<th>${escapeHtml(c.label)}</th>`).join('')}</tr></thead><tbody id="rows"></tbody></table></div>
+<button type="button" id="more" hidden></button>
+</main>
+<script type="application/json" id="compare-data">${embedJson(pageData(comparison, limit))}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}
+
+/** The comparison as the script reads it: answers shortened on a large page. */
+function pageData(comparison: Comparison, limit: number | null): Comparison {
+  if (limit === null) return comparison;
+  const clip = (text: string | null) => (text === null ? null : clipText(text, limit));
+  return {
+    ...comparison,
+    cases: comparison.cases.map((row) => ({
+      ...row,
+      reference: { ...row.reference, content: clip(row.reference.content) },
+      cells: row.cells.map((cell) => ({ ...cell, content: clip(cell.content) })),
+    })),
+  };
+}
+
+/** One candidate's card: its figures, as compareRuns computed them. */
+function card(c: CandidateSummary, index: number): string {
+  const facts: [string, string][] = [
+    ['pass rate', passRateText(c)],
+    ['regressed · fixed · changed', `${c.changes.regressed} · ${c.changes.fixed} · ${c.changes.changed}`],
+    ['not run · skipped', `${c.changes.not_run} · ${c.changes.skipped}`],
+    ['tool calls', toolsText(c)],
+    ['errors', errorsText(c)],
+    ['tokens', `${c.tokens.total} (${c.tokens.prompt} prompt + ${c.tokens.completion} completion)`],
+    ['cost per 1,000 cases', costText(c)],
+    ['latency p50 / p95', latencyText(c)],
+    ['providers', servedText(c.providers)],
+    ['models', servedText(c.models)],
+    ['run', `${c.run_id} · ${c.run_status} · exit ${c.exit_code}`],
+  ];
+  const tone = c.changes.regressed > 0 || c.exit_code !== 0 ? 'worse' : 'clean';
+  const verdict = c.verdict.worse ? 'worse' : c.verdict.better ? 'better' : 'same';
+  return `<article class="card ${tone}" data-candidate="${index}"><h2>${c.pareto ? '<span class="star" title="on the cost/pass-rate frontier">★</span> ' : ''}${escapeHtml(c.label)}</h2><p class="verdict ${verdict}" data-verdict="${verdict}">${escapeHtml(c.verdict.line)}</p><dl class="meta">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl></article>`;
+}

@@ -1,0 +1,176 @@
+import { DIFF_SCRIPT } from '../../report/html/script-diff.js';
+import { wordDiff } from '../../report/html/word-diff.js';
+
+/**
+ * compare.html's only script, inlined and allowed by its CSP hash. It reads the embedded
+ * comparison, builds the matrix 200 rows at a time, filters and searches in memory, and
+ * opens a case (`#case=suite/case`, so a link restores it) as the candidates' answers side
+ * by side, each diffed word by word against the reference's (report.html's wordDiff and
+ * its drawing). Every text goes in through textContent; nothing is parsed as markup.
+ */
+const CLIENT = String.raw`
+const PAGE = 200;
+const data = JSON.parse(document.getElementById('compare-data').textContent);
+const rows = data.cases;
+const candidates = data.candidates;
+const state = { view: 'all', q: '' };
+const body = document.getElementById('rows');
+const more = document.getElementById('more');
+const count = document.getElementById('count');
+const query = document.getElementById('q');
+const detail = document.getElementById('detail');
+let matches = [];
+let shown = 0;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+const TONE = { regressed: 'bad', fixed: 'ok', changed: 'warn', same: 'ok', new: 'muted', not_run: 'muted', skipped: 'muted' };
+const WORD = { regressed: 'regressed', fixed: 'fixed', changed: 'changed', same: 'same', new: 'new', not_run: 'not run', skipped: 'skipped' };
+function statusTone(s) { return s === 'pass' ? 'ok' : s === 'fail' || s === 'error' ? 'bad' : 'muted'; }
+function samples(s) { return s ? s.passed + '/' + s.sent : ''; }
+function changed(row) { return row.cells.some(function (c) { return c.change === 'regressed' || c.change === 'fixed' || c.change === 'changed' || c.change === 'new'; }); }
+function keep(row) {
+  if (state.view === 'regressed' && !row.cells.some(function (c) { return c.change === 'regressed'; })) return false;
+  if (state.view === 'changed' && !changed(row)) return false;
+  if (state.view === 'failing' && !row.cells.some(function (c) { return c.status === 'fail' || c.status === 'error'; })) return false;
+  if (state.view === 'missing' && !row.cells.some(function (c) { return c.change === 'not_run' || c.change === 'skipped'; })) return false;
+  return !state.q || row.id.toLowerCase().indexOf(state.q) !== -1;
+}
+
+function statusCell(status, s, empty) {
+  const td = el('td');
+  if (status === null) { td.append(el('span', 'muted', s ? samples(s) : empty)); return td; }
+  td.append(el('span', 'badge ' + statusTone(status), status === 'not_run' ? 'not run' : status));
+  if (s && s.sent > 1) td.append(el('span', 'samples', ' ' + samples(s)));
+  return td;
+}
+function candidateCell(c) {
+  const td = el('td', 'cell ' + c.change);
+  td.dataset.change = c.change;
+  if (c.status === null) { td.append(el('span', 'muted', WORD[c.change])); return td; }
+  td.append(el('span', 'badge ' + statusTone(c.status), c.status === 'error' ? 'error' : c.status === 'not_run' ? 'not run' : c.status));
+  if (c.samples && c.samples.sent > 1) td.append(el('span', 'samples', ' ' + samples(c.samples)));
+  if (c.change !== 'same') td.append(el('span', 'change ' + TONE[c.change], ' ' + WORD[c.change] + (c.similarity !== null && c.change === 'changed' ? ' ' + c.similarity.toFixed(2) : '')));
+  if (c.error_kind) td.append(el('span', 'why', ' ' + c.error_kind));
+  return td;
+}
+function row(r) {
+  const tr = el('tr');
+  tr.dataset.key = r.id;
+  const head = el('th');
+  head.scope = 'row';
+  const open = el('button', 'open', r.id);
+  open.type = 'button';
+  open.addEventListener('click', function () { location.hash = 'case=' + encodeURIComponent(r.id); });
+  head.append(open);
+  tr.append(head, statusCell(r.reference.status, r.reference.samples, '—'));
+  r.cells.forEach(function (c) { tr.append(candidateCell(c)); });
+  return tr;
+}
+function showMore() {
+  const end = Math.min(shown + PAGE, matches.length);
+  const frag = document.createDocumentFragment();
+  for (let i = shown; i < end; i++) frag.append(row(matches[i]));
+  body.append(frag);
+  shown = end;
+  more.hidden = shown >= matches.length;
+  more.textContent = 'show ' + Math.min(PAGE, matches.length - shown) + ' more of ' + (matches.length - shown);
+  count.textContent = matches.length === 0 ? 'No case matches.' : 'Showing ' + shown + ' of ' + matches.length + (matches.length === rows.length ? ' cases' : ' matching cases (' + rows.length + ' in all)') + '. Open a case to see the answers side by side.';
+}
+function apply() {
+  matches = rows.filter(keep);
+  shown = 0;
+  body.replaceChildren();
+  showMore();
+}
+
+// A case's answers side by side: the reference's, then each candidate's diffed against it.
+function pane(title, tone, lines, content, reference) {
+  const p = el('section', 'pane');
+  const h = el('h3');
+  h.append(el('span', 'badge ' + tone[1], tone[0]), document.createTextNode(' ' + title));
+  p.append(h);
+  const dl = el('dl', 'meta');
+  lines.forEach(function (l) { if (l[1] !== null && l[1] !== undefined && l[1] !== '') dl.append(el('dt', null, l[0]), el('dd', null, l[1])); });
+  p.append(dl);
+  if (content === null) p.append(el('p', 'muted', 'no answer'));
+  else if (reference === null || reference === undefined) p.append(el('pre', 'text', content));
+  else p.append(inline(wordDiff(reference, content)));
+  return p;
+}
+function openCase() {
+  const m = /^#case=(.*)$/.exec(location.hash);
+  const wanted = m ? decodeURIComponent(m[1]) : '';
+  const r = rows.find(function (x) { return x.id === wanted; });
+  document.querySelectorAll('#rows tr.selected').forEach(function (tr) { tr.classList.remove('selected'); });
+  if (!r) { detail.hidden = true; detail.replaceChildren(); return false; }
+  if (!matches.includes(r)) { state.view = 'all'; state.q = ''; query.value = ''; pressed('all'); apply(); }
+  while (shown < matches.indexOf(r) + 1) showMore();
+  const tr = Array.prototype.find.call(body.children, function (x) { return x.dataset.key === r.id; });
+  if (tr) tr.classList.add('selected');
+  const head = el('div', 'detail-head');
+  head.append(el('h2', 'id', r.id));
+  const close = el('button', 'mode', 'close');
+  close.type = 'button';
+  close.addEventListener('click', function () { history.replaceState(null, '', location.pathname + location.search); openCase(); });
+  head.append(close);
+  const legend = el('p', 'legend');
+  legend.append(el('del', null, 'only in ' + data.reference.label), document.createTextNode(' '), el('ins', null, 'only in the candidate'));
+  const ref = r.reference;
+  const panes = el('div', 'panes');
+  panes.append(pane(data.reference.label + ' (reference)', ref.status === null ? ['unknown', 'muted'] : [ref.status, statusTone(ref.status)], [['samples', samples(ref.samples)]], ref.content, null));
+  r.cells.forEach(function (c, i) {
+    const lines = [
+      ['against the reference', WORD[c.change] + (c.similarity !== null ? ' (similarity ' + c.similarity.toFixed(2) + ')' : '')],
+      ['samples', samples(c.samples)],
+      ['model', c.model],
+      ['provider', c.providers.join(', ')],
+      ['latency', c.latency_ms === null ? null : c.latency_ms + ' ms'],
+      ['cost', c.cost === null ? null : '$' + c.cost],
+      ['why', c.note],
+    ];
+    const tone = c.status === null ? [WORD[c.change], 'muted'] : [c.status, statusTone(c.status)];
+    const p = pane(candidates[i].label, tone, lines, c.status === null ? null : c.content, ref.content);
+    if (candidates[i].dir !== null && c.status !== null) {
+      const link = el('a', 'report-link', 'this case in the run\'s report.html');
+      link.href = candidates[i].dir.split('/').map(encodeURIComponent).join('/') + '/report.html#' + encodeURIComponent(r.id);
+      p.append(link);
+    }
+    panes.append(p);
+  });
+  detail.replaceChildren(head, legend, panes);
+  detail.hidden = false;
+  detail.scrollIntoView();
+  return true;
+}
+
+function pressed(view) {
+  document.querySelectorAll('button.view').forEach(function (b) { b.setAttribute('aria-pressed', String(b.dataset.view === view)); });
+}
+document.querySelectorAll('button.view').forEach(function (btn) {
+  btn.addEventListener('click', function () { state.view = btn.dataset.view; pressed(state.view); apply(); });
+});
+let timer = 0;
+query.addEventListener('input', function () {
+  clearTimeout(timer);
+  timer = setTimeout(function () { state.q = query.value.trim().toLowerCase(); apply(); }, 120);
+});
+more.addEventListener('click', showMore);
+document.addEventListener('keydown', function (e) {
+  if (e.key === '/' && document.activeElement !== query) { e.preventDefault(); query.focus(); }
+});
+query.disabled = false;
+window.addEventListener('hashchange', openCase);
+apply();
+openCase();
+document.documentElement.dataset.ready = 'true';
+`;
+
+/** The inline script's full text: the word diff's own source and its drawing, then the page logic, in a strict IIFE. */
+export function compareScript(): string {
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DIFF_SCRIPT}})();`;
+}

@@ -1,0 +1,183 @@
+import type { CaseStatus } from '../types.js';
+
+/** Bumped when a field of compare.json changes meaning or goes away (schemas/compare.schema.json). */
+export const COMPARE_SCHEMA_VERSION = 1;
+
+/**
+ * What a candidate's case did against the reference: regressed (passed there, not now),
+ * fixed (did not pass there, passes now), changed (same verdict, another answer or a drift
+ * worth a look), same, new (the reference has no outcome for it), not_run (planned, never
+ * answered: a stopped run) or skipped (its suite is not the candidate's service).
+ */
+export const CHANGES = ['regressed', 'fixed', 'changed', 'same', 'new', 'not_run', 'skipped'] as const;
+export type Change = (typeof CHANGES)[number];
+
+/** A case's samples in one run: how many passed of those sent. */
+interface SampleTally {
+  passed: number;
+  sent: number;
+}
+
+/** What the candidates are compared with: the baseline their runs were diffed against, or a run. */
+export interface ComparedReference {
+  kind: 'baseline' | 'run';
+  /** How the page and the tables name it: `baseline`, or the run's candidate or id. */
+  label: string;
+  /** The reference run's id (kind run). */
+  run_id: string | null;
+  /** The reference run's folder, as it was given (kind run). */
+  dir: string | null;
+}
+
+/** One case in the reference: its verdict and answer where known. */
+export interface ReferenceCell {
+  /** Null: the reference says nothing of this case (a baseline without it, a run that did not plan it). */
+  status: CaseStatus | null;
+  samples: SampleTally | null;
+  /** The answer the candidates' answers are diffed against; null when none is known. */
+  content: string | null;
+}
+
+/** One case under one candidate. */
+export interface CandidateCell {
+  change: Change;
+  /** Null: the candidate did not run the case (skipped, or absent from its run). */
+  status: CaseStatus | null;
+  samples: SampleTally | null;
+  error_kind: string | null;
+  /** 0..1 similarity of the answer to the reference's, when the answers differ and both are text. */
+  similarity: number | null;
+  content: string | null;
+  model: string | null;
+  providers: string[];
+  /** Median latency of the case's answered samples (ms). */
+  latency_ms: number | null;
+  /** USD over the case's samples; null when none reported a cost. */
+  cost: number | null;
+  /** Why the cell is what it is, one line (the failing check, the error, the drift). */
+  note: string | null;
+}
+
+export interface CaseRow {
+  /** `suite/case`. */
+  id: string;
+  suite: string;
+  case: string;
+  reference: ReferenceCell;
+  /** In the order of `Comparison.candidates`. */
+  cells: CandidateCell[];
+}
+
+/** A rate with its Wilson 95 % interval. */
+interface RateWithInterval {
+  passed: number;
+  total: number;
+  rate: number;
+  low: number;
+  high: number;
+}
+
+/** A provider (or concrete model) and the cases it served. */
+export interface ServedCount {
+  name: string;
+  cases: number;
+}
+
+/** A suite a provider candidate could not serve: the router's routing error on its cases. */
+export interface Unserved {
+  suite: string;
+  model: string;
+  cases: number;
+  total: number;
+  message: string;
+}
+
+/**
+ * One candidate over every case it ran. Computed once, by compareRuns: the console table,
+ * compare.md, compare.json and compare.html only render it.
+ */
+export interface CandidateSummary {
+  label: string;
+  run_id: string;
+  dir: string | null;
+  model: string | null;
+  provider: string | null;
+  /** The candidate's own run: its exit code and how it ended (completed, paused, interrupted). */
+  exit_code: number;
+  run_status: string;
+  /** Cases its run holds (skipped suites are not in it). */
+  cases: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  not_run: number;
+  /** Cases of the comparison it did not run: its suite was skipped, or its run lacks it. */
+  skipped: number;
+  /** Passed of the cases that were answered or errored (not_run left out); null when none. */
+  pass_rate: RateWithInterval | null;
+  changes: Record<Change, number>;
+  /** Over the cases that asked with tools; null when none did. */
+  tools: {
+    cases: number;
+    answered: number;
+    triggered: number;
+    valid: number;
+    trigger_rate: number;
+    valid_rate: number | null;
+  } | null;
+  /** Error kinds over the samples, with counts. */
+  error_kinds: Record<string, number>;
+  tokens: { prompt: number; completion: number; total: number };
+  cost: { total: number | null; cases_with_cost: number; per_1000_cases: number | null };
+  /** Over the answered samples (nearest rank); null when none was timed. */
+  latency_ms: { p50: number; p95: number; samples: number } | null;
+  providers: ServedCount[];
+  models: ServedCount[];
+  unserved: Unserved[];
+  /**
+   * On the cost-versus-pass-rate frontier: no other candidate is at least as cheap and at
+   * least as good, and better in one. Null when its cost or pass rate is unknown.
+   */
+  pareto: boolean | null;
+  /** The paired test against the reference, case by case (candidateVerdicts), and its one-line verdict. */
+  verdict: PairedVerdict;
+}
+
+/** A candidate's paired verdict as compare.json keeps it (src/report/candidate-verdict.ts decides it). */
+export interface PairedVerdict {
+  /** `mcnemar` (one sample a side), `sign` (repeats): both mid-p from the exact conditional distribution. */
+  method: 'mcnemar' | 'sign';
+  /** Cases with samples on both sides: the pairs compared. */
+  cases: number;
+  regressions: number;
+  fixes: number;
+  /** One-sided p that the candidate is worse, Holm-adjusted over the candidates. */
+  p_adjusted: number;
+  /** One-sided p that it is better, Holm-adjusted over the candidates (its own family). */
+  p_better_adjusted: number;
+  worse: boolean;
+  better: boolean;
+  /** Cost per sample against the reference's over the paired cases (−0.38: 38 % cheaper); null when unknown. */
+  cost_change: number | null;
+  /** p95 latency minus the reference's (ms) over the paired cases; null without latencies. */
+  p95_change_ms: number | null;
+  /** `no significant regression: …; 38 % cheaper; p95 latency +120 ms`. */
+  line: string;
+}
+
+/** A suite left out by some candidates, and why. */
+export interface SkippedSuiteNote {
+  suite: string;
+  reason: string;
+  /** Labels of the candidates that skipped it. */
+  candidates: string[];
+}
+
+/** compare.json: the reference, every candidate, one row per case. */
+export interface Comparison {
+  schema_version: typeof COMPARE_SCHEMA_VERSION;
+  reference: ComparedReference;
+  candidates: CandidateSummary[];
+  cases: CaseRow[];
+  skipped_suites: SkippedSuiteNote[];
+}
