@@ -74,10 +74,14 @@ const SUITE_RULED = RECORDED_FIELDS.filter(([, f]) => f.drift?.suite !== undefin
  */
 export function suiteRuleOutputs(entry: CaseEntry): Readonly<Record<string, unknown>> {
   const values = entry as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [, f] of SUITE_RULED) for (const name of Object.keys(f.case ?? {})) out[name] = values[name];
-  return out;
+  let out: Record<string, unknown> | null = null;
+  for (const [, f] of SUITE_RULED)
+    for (const name of Object.keys(f.case ?? {})) if (values[name] != null) (out ??= {})[name] = values[name];
+  // Most cases of most suites record none of them: one shared empty object, not one per case.
+  return out ?? NONE;
 }
+
+const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** What the suite-wide rules read of a baseline case: the stored values of the fields that have one. */
 export function suiteRuleStored(base: BaselineCase): Readonly<Record<string, unknown>> {
