@@ -335,17 +335,37 @@ export class RunFold {
     const gathered: CaseEntry[] | null = reporters.some((r) => r.onSuite) ? [] : null;
     for (const reporter of reporters) await reporter.onSuiteStart?.(event);
     const plan = state.plan.cases;
-    let i = 0;
+    // One case finished and handed to every reporter in turn. Most reporters take a case
+    // synchronously: a promise is awaited only when one returns it (awaiting every call of
+    // every reporter for each of 20,000 cases cost about 6 % of a run's CPU).
+    const finish = (c: PlanCase, open: CaseEntry | null | undefined): Promise<void> | undefined => {
+      const entry = verdicts.entry(c, open);
+      annotate?.(entry);
+      entry.detail = caseDetail(entry);
+      countCase(this.summary, entry);
+      const caseEvent = { ...event, entry, base: verdicts.base(c.id) };
+      gathered?.push(entry);
+      let pending: Promise<void> | undefined;
+      for (const reporter of reporters) {
+        if (!reporter.onCase) continue;
+        if (pending) pending = pending.then(() => reporter.onCase!(caseEvent));
+        else pending = reporter.onCase(caseEvent) ?? undefined;
+      }
+      return pending;
+    };
     try {
-      for await (const open of state.spill.read(plan.map((c) => c.id))) {
-        const c = plan[i++]!;
-        const entry = verdicts.entry(c, open);
-        annotate?.(entry);
-        entry.detail = caseDetail(entry);
-        countCase(this.summary, entry);
-        const base = verdicts.base(c.id);
-        for (const reporter of reporters) await reporter.onCase?.({ ...event, entry, base });
-        gathered?.push(entry);
+      const held = state.spill.heldValues();
+      if (held)
+        for (const c of plan) {
+          const pending = finish(c, held.get(c.id));
+          if (pending) await pending;
+        }
+      else {
+        let i = 0;
+        for await (const open of state.spill.read(plan.map((c) => c.id))) {
+          const pending = finish(plan[i++]!, open);
+          if (pending) await pending;
+        }
       }
     } finally {
       await state.spill.discard();

@@ -80,6 +80,14 @@ export class Spill<T> {
    * The values of these keys in this order (undefined for a key never put), each read once.
    * Values written in about the order they are read come back a window at a time.
    */
+  /**
+   * The values by key when every one is still held in memory (no file was needed), read
+   * without a promise per value; null once the spill went to disk (use `read`).
+   */
+  heldValues(): ReadonlyMap<string, T> | null {
+    return this.held;
+  }
+
   async *read(keys: Iterable<string>): AsyncGenerator<T | undefined> {
     if (this.held) {
       for (const key of keys) yield this.held.get(key);
