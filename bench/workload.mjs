@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import process from 'node:process';
 
 export const MODEL = 'openai/gpt-4o-mini';
-export const MAX_TOKENS = 512;
+const MAX_TOKENS = 512;
 /** Cases per suite file: large enough to be realistic, small enough that no file is huge. */
-export const CASES_PER_SUITE = 1000;
+const CASES_PER_SUITE = 1000;
 
 /** Random keys of each platform's shape, generated per run (never a literal in the repo). */
 export function benchKeys() {

@@ -11,7 +11,7 @@ export interface JsonChange {
 /** Past this nesting depth two subtrees are compared as whole texts (hostile output can nest thousands deep). */
 const MAX_DEPTH = 64;
 /** Stop collecting after this many changes: a message lists a few, and huge arrays must stay cheap. */
-export const MAX_CHANGES = 200;
+const MAX_CHANGES = 200;
 /** Longest rendering of one value in a change line. */
 const MAX_VALUE = 40;
 

@@ -55,17 +55,11 @@ function orderCase(c: BaselineCase): object {
 }
 
 /**
- * The exact bytes of `baselines/<suite>.json`: 2-space JSON, trailing newline, cases sorted
- * by id and fields in a fixed order, so accepting an unchanged run rewrites identical bytes
- * and `git diff` shows only what changed.
- */
-export function serializeBaseline(baseline: Baseline): string {
-  return [...baselineChunks(baseline)].join('');
-}
-
-/**
- * serializeBaseline's bytes a case at a time: a baseline of 100,000 cases is written without
- * its whole text (or a sorted copy of its whole object graph) in memory at once.
+ * The exact bytes of `baselines/<suite>.json`, a case at a time: 2-space JSON, trailing
+ * newline, cases sorted by id and fields in a fixed order, so accepting an unchanged run
+ * rewrites identical bytes and `git diff` shows only what changed; a baseline of 100,000
+ * cases is written without its whole text (or a sorted copy of its whole object graph) in
+ * memory at once.
  */
 export function* baselineChunks(baseline: Baseline): Generator<string> {
   const cases = baseline.cases;

@@ -130,7 +130,7 @@ export class SuiteBaseline {
 }
 
 /** Baselines smaller than this (about 10,000 short cases) are read whole. */
-export const WHOLE_BELOW = 4 * 2 ** 20;
+const WHOLE_BELOW = 4 * 2 ** 20;
 
 /** Cases parsed and checked together. */
 const BATCH = 1_000;

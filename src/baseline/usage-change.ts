@@ -1,5 +1,5 @@
 /** Token counts this small swing by a few tokens between identical answers; never flag below it. */
-export const MIN_TOKEN_CHANGE = 8;
+const MIN_TOKEN_CHANGE = 8;
 
 /** The usage numbers a comparison looks at; null or absent means "not reported". */
 export interface UsageFigures {

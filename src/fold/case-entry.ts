@@ -119,7 +119,7 @@ export function passRateOf(stat: CaseStats | undefined): CaseEntry['pass_rate'] 
   };
 }
 
-export function statusOf(fold: CaseFold, stat: CaseStats | undefined): CaseStatus {
+function statusOf(fold: CaseFold, stat: CaseStats | undefined): CaseStatus {
   return caseVerdict({
     sent: fold.sent,
     errored: fold.errored,

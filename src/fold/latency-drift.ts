@@ -11,10 +11,10 @@ import type { Drift, DriftSeverity, LatencySketch } from '../types.js';
  * cannot reach a usual significance level, and one answer against one answer is mostly
  * network and queueing noise. Such cases still count in the suite's check.
  */
-export const MIN_LATENCY_SAMPLES = 5;
+const MIN_LATENCY_SAMPLES = 5;
 
 /** Cases with a latency on both sides the suite's check needs: 5 fair coins all one way is p 0.0625 two-sided. */
-export const MIN_LATENCY_CASES = 6;
+const MIN_LATENCY_CASES = 6;
 
 /** One case's latencies tonight and in its baseline. */
 export interface LatencyCase {

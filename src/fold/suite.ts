@@ -252,14 +252,14 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   };
 }
 
-export interface SuiteFoldInput extends Omit<SuiteVerdictInput, 'cases' | 'baseline'> {
+interface SuiteFoldInput extends Omit<SuiteVerdictInput, 'cases' | 'baseline'> {
   plan: PlanRecord;
   baseline: Baseline | null;
   /** The folded samples by case id (a case with none was not run). */
   folds: ReadonlyMap<string, CaseFold>;
 }
 
-export interface FoldedSuite {
+interface FoldedSuite {
   suite: SuiteReport;
   /** In plan order. */
   cases: CaseEntry[];

@@ -7,7 +7,7 @@ export function isRegressed(entry: Pick<CaseEntry, 'drift'>): boolean {
 }
 
 /** A case has drifted when it has any drift beyond simply being new. */
-export function hasDrift(entry: Pick<CaseEntry, 'drift'>): boolean {
+function hasDrift(entry: Pick<CaseEntry, 'drift'>): boolean {
   return entry.drift.some((d) => d.kind !== 'new_case');
 }
 

@@ -49,11 +49,6 @@ export interface ReportV2Like {
   }[];
 }
 
-/** Maps a schema-2 report onto the history's inputs. Pure; the case status is the report's verdict. */
-export function fromReportV2(report: ReportV2Like): { run: HistoryRunInput; cases: HistoryCaseInput[] } {
-  return { run: historyRun(report.run, report.suites), cases: report.cases.map(historyCase) };
-}
-
 /** One schema-2 case entry as the history's compact case line. */
 export function historyCase(c: ReportV2Like['cases'][number]): HistoryCaseInput {
   return {

@@ -74,13 +74,6 @@ export function recordedStats(state: readonly unknown[]): RecordedStats {
   return outputs('stats', state, null, null) as RecordedStats;
 }
 
-/** The suite's recorded lists: every value of a case list, most cases first. */
-export function recordedSuite(cases: readonly CaseEntry[]): RecordedSuite {
-  const lists = new RecordedLists();
-  cases.forEach((c, i) => lists.add(c, i));
-  return lists.result();
-}
-
 /**
  * A suite's recorded lists gathered case by case, in whatever order its cases complete:
  * ties between values are broken by the plan position (`ordinal`) where each was first seen,

@@ -11,7 +11,7 @@ export interface SuiteEvent {
 }
 
 /** One finished case of a suite, in plan order. */
-export interface CaseEvent extends SuiteEvent {
+interface CaseEvent extends SuiteEvent {
   entry: CaseEntry;
   /** The case's baseline entry, when its suite's baseline has one. */
   base: BaselineCase | undefined;

@@ -151,7 +151,7 @@ export function planRun(suites: Suite[], options: PlanOptions = {}): PlannedCase
 }
 
 /** How many samples a case is planned for: `--repeat`, else the case's, else the suite's, else 1. */
-export function plannedRepeat(suite: Suite, testCase: SuiteCase, options: PlanOptions): number | 'auto' {
+function plannedRepeat(suite: Suite, testCase: SuiteCase, options: PlanOptions): number | 'auto' {
   return options.repeat ?? testCase.repeat ?? suite.repeat ?? 1;
 }
 
@@ -199,7 +199,7 @@ export function parseShard(text: string): { index: number; total: number } {
 }
 
 /** `*` matches within a path segment, `**` across segments, `?` one character. */
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let source = '';
   for (let i = 0; i < glob.length; i++) {
     const ch = glob[i]!;

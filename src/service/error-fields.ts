@@ -1,7 +1,7 @@
 import { isRecord } from '../util/is-record.js';
 
 /** Longest service message kept in a CaseError; bodies can echo whole prompts back. */
-export const MAX_MESSAGE_CHARS = 500;
+const MAX_MESSAGE_CHARS = 500;
 
 /** What an error object says, read leniently from either service's shape. */
 export interface ErrorFields {

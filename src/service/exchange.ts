@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { onAbort } from '../util/abort.js';
 import { redactBody, redactHeaders, type Redactor } from './redact.js';
 
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
+type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 /**
  * One HTTP exchange's answer: the body read whole, or how far it got past the cap. Headers

@@ -12,7 +12,7 @@ export interface Normalized {
 }
 
 /** `usage` is optional on both services; absent or malformed → null, not zeros. */
-export function readUsage(value: unknown): Usage | null {
+function readUsage(value: unknown): Usage | null {
   if (!isRecord(value)) return null;
   const prompt_tokens = count(value.prompt_tokens);
   const completion_tokens = count(value.completion_tokens);

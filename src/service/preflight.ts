@@ -4,8 +4,6 @@ import { ADAPTERS } from './adapters/index.js';
 import type { ServiceConfig } from '../types.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
-export { isLoopbackHost };
-
 /** Checks the base URL before any key is attached to it; throws PreflightError. */
 export function checkBaseUrl(service: ServiceConfig): URL {
   const raw = service.base_url?.trim() ?? '';

@@ -9,7 +9,7 @@ export interface Redactor {
   finds(text: string): boolean;
 }
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 /** Shorter strings would match ordinary words and numbers; no real key is that short. */
 const MIN_SECRET_LENGTH = 8;
 

@@ -29,7 +29,7 @@ const RESERVED_HEADERS = new Set([
  * True for a configured header name that must not be sent (case-insensitive): those above,
  * the response-cache opt-in, and driftcheck's own `x-driftcheck-…` (the simulator's controls).
  */
-export function isReservedHeader(name: string): boolean {
+function isReservedHeader(name: string): boolean {
   const lower = name.trim().toLowerCase();
   return (
     RESERVED_HEADERS.has(lower) || lower.startsWith('x-openrouter-cache') || lower.startsWith('x-driftcheck-')

@@ -1,8 +1,8 @@
 import type { CaseError } from '../types.js';
 import { type HeaderMap, headerValue } from './classify.js';
 
-export const BACKOFF_BASE_MS = 500;
-export const BACKOFF_CAP_MS = 30_000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 30_000;
 /** Past this much total waiting for one call we give up: a nightly run must end. */
 export const MAX_TOTAL_WAIT_MS = 120_000;
 
@@ -81,7 +81,7 @@ export function parseRateLimitReset(value: string | undefined, nowMs: number): n
 }
 
 /** Never wait longer than this for one attempt, whatever a service says (the total-wait budget still applies). */
-export const MAX_REQUESTED_WAIT_S = 300;
+const MAX_REQUESTED_WAIT_S = 300;
 
 /**
  * OpenAI-style durations (`x-ratelimit-reset-requests: 1s`, `6m0s`, `20ms`, `1h2m3.5s`) as
@@ -98,7 +98,7 @@ export function parseDuration(value: string | undefined): number | null {
 }
 
 /** "Please try again in 20s" / "in 1.5s" / "in 250ms" / "in 6m0s" in an error message, as seconds. */
-export function waitInMessage(message: string): number | null {
+function waitInMessage(message: string): number | null {
   const m = /\btry again in (\d+(?:\.\d+)?(?:ms|s|m(?:\d+(?:\.\d+)?s)?|h))\b/i.exec(message);
   return m ? parseDuration(m[1]) : null;
 }

@@ -8,7 +8,7 @@
  */
 
 /** `$id` of the shipped report schema; `${REPORT_ID}#/$defs/…` reaches its definitions. */
-export const REPORT_ID = 'https://driftcheck.dev/schemas/report.schema.json';
+const REPORT_ID = 'https://driftcheck.dev/schemas/report.schema.json';
 
 const def = (name: string) => ({ $ref: `${REPORT_ID}#/$defs/${name}` });
 const shard = {

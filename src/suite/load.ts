@@ -138,7 +138,7 @@ async function readToolFiles(
  * Two suites with one name would share one baseline file; report it at both places.
  * Case-insensitive, because macOS and Windows file names are.
  */
-export function duplicateSuiteNames(suites: Suite[]): Diagnostic[] {
+function duplicateSuiteNames(suites: Suite[]): Diagnostic[] {
   const byName = new Map<string, Suite[]>();
   for (const s of suites)
     byName.set(s.suite.toLowerCase(), [...(byName.get(s.suite.toLowerCase()) ?? []), s]);

@@ -52,7 +52,7 @@ export function withWarnings(result: Validated<Suite>, earlier: Diagnostic[] | u
 }
 
 /** A table's path as messages name it: beside the suite's own, as the suite names it. */
-export function tablePath(suiteFile: string, path: string): string {
+function tablePath(suiteFile: string, path: string): string {
   return join(dirname(suiteFile), path);
 }
 

@@ -6,7 +6,7 @@ import type { YamlMapping } from './parse-mapping.js';
 import { kindOf, show, typeInWords } from './show.js';
 
 /** A message and hint for a value that fails a `pattern`, written by the domain that knows why. */
-export type PatternExplainer = (value: string) => { message: string; hint: string };
+type PatternExplainer = (value: string) => { message: string; hint: string };
 
 export interface AjvTranslation {
   /** How the root object is called in messages ("the suite", "the config"). */

@@ -1,6 +1,6 @@
 import { baselineFromEntries } from '../../src/baseline/build.js';
-import type { Baseline, BaselineCase, CaseEntry, CaseError, SampleResult } from '../../src/types.js';
-import { type FoldFixture, foldSamples } from '../helpers/fold.js';
+import type { Baseline, BaselineCase, CaseError, SampleResult } from '../../src/types.js';
+import { foldSamples } from '../helpers/fold.js';
 import { sampleResult } from '../helpers/results.js';
 
 /** A finished sample with the baseline tests' defaults (suite `refunds`). */
@@ -23,18 +23,6 @@ export function baselineCase(over: Partial<BaselineCase> = {}): BaselineCase {
     checks: [{ type: 'contains', pass: true }],
     ...over,
   };
-}
-
-/** The report entry of one case, folded from its samples by the real fold (their suite's only case, or `caseId`). */
-export async function entryOf(
-  samples: SampleResult[],
-  options: FoldFixture = {},
-  caseId?: string,
-): Promise<CaseEntry> {
-  const report = await foldSamples(samples, options);
-  const entry = report.cases.find((c) => caseId === undefined || c.case === caseId);
-  if (!entry) throw new Error(`no case ${caseId ?? ''} in the folded report`);
-  return entry;
 }
 
 /** baselineFromEntries over samples folded as a run folds them. */

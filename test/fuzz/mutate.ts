@@ -102,7 +102,7 @@ const lines = (text: string) => text.split('\n');
 const clampIndex = (i: number, length: number) => (length === 0 ? 0 : i % length);
 
 /** One random edit: a byte flip, a line dropped or doubled, indentation changed, a key renamed, YAML spliced in. */
-export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc
     .record({ at: fc.nat(), ch: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) })
     .map(({ at, ch }): Mutation => (t) => {

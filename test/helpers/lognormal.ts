@@ -1,5 +1,5 @@
 /** A standard normal draw (Box–Muller) from a seeded uniform source (src/stats/random.ts createRng). */
-export function gauss(random: () => number): number {
+function gauss(random: () => number): number {
   const u = 1 - random();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
 }

@@ -25,7 +25,7 @@ export const LARGE_REPORT_TEXT_CHARS = 2_048;
  * Where the baseline text comes from: `same` (equals the current text), `text` (carried in
  * `baseline_content`) or `none` (no baseline answer to compare).
  */
-export type BaselineText = 'same' | 'text' | 'none';
+type BaselineText = 'same' | 'text' | 'none';
 
 /** One case as the page's script reads it: the entry's fields, minus what only the JSON needs. */
 export interface PageCase {
@@ -76,7 +76,7 @@ export interface PageCase {
 }
 
 /** A tool call as the page shows it: the tool, its arguments pretty-printed, why it is invalid. */
-export interface PageCall {
+interface PageCall {
   name: string;
   arguments: string;
   invalid: string | null;
@@ -119,7 +119,7 @@ export interface BriefPageCase {
 }
 
 /** Regressions first, then errors, failures, warnings; passes last. */
-export function rankOf(c: CaseEntry): number {
+function rankOf(c: CaseEntry): number {
   if (isRegressed(c)) return 0;
   if (c.status === 'error') return 1;
   if (c.status === 'fail') return 2;

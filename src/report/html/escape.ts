@@ -27,7 +27,7 @@ export function embedJson(value: unknown): string {
 }
 
 /** A CSP source expression allowing exactly this inline script or style body. */
-export function cspHash(body: string): string {
+function cspHash(body: string): string {
   return `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
 }
 

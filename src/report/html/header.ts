@@ -130,7 +130,7 @@ function duration(from: string, to: string): string {
 
 const VERDICT_ORDER = { dropped: 0, flaky: 1, new: 2, stable: 3 } as const;
 /** How many repeated cases the page's pass-rate table lists. */
-export const PASS_RATE_ROWS = 50;
+const PASS_RATE_ROWS = 50;
 
 /** A repeated case as the pass-rate table shows it. */
 export interface PassRateRow {

@@ -1,3 +1,1 @@
-export { type HtmlOptions, htmlReporter, renderHtml } from './render.js';
-export { type PageCase, pageCase } from './data.js';
-export { wordDiff, type DiffOp } from './word-diff.js';
+export { renderHtml } from './render.js';
