@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** What a hand-made service saw of one request. */
-export interface SeenRequest {
+interface SeenRequest {
   path: string;
   authorization: string | undefined;
   /** The last message's content: which case sent it. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServiceConfig, ServiceKind } from '../../src/types.js';
 
 /** One request the test server received. */
-export interface Received {
+interface Received {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
