@@ -48,6 +48,12 @@ const PRECEDENCE: readonly ExitCode[] = [
   EXIT.ok,
 ];
 
+/** Whether a code says a run did not run whole (every code PRECEDENCE ranks above a verdict). */
+export function isIncomplete(code: number): code is ExitCode {
+  const at = PRECEDENCE.indexOf(code as ExitCode);
+  return at >= 0 && at < PRECEDENCE.indexOf(EXIT.failure);
+}
+
 /** The exit code of several outcomes: the first of PRECEDENCE among them; 0 for none. */
 export function worstExit(codes: Iterable<ExitCode>): ExitCode {
   const seen = new Set(codes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ExitCode, exitForStop, stopForExit, worstExit } from '../src/exit-codes.js';
+import { type ExitCode, exitForStop, isIncomplete, stopForExit, worstExit } from '../src/exit-codes.js';
 import type { CaseError, StopReason } from '../src/types.js';
 
 describe('worstExit: one precedence for every command', () => {
@@ -26,6 +26,13 @@ describe('worstExit: one precedence for every command', () => {
   ])('%j → %i', (codes, worst) => {
     expect(worstExit(codes)).toBe(worst);
     expect(worstExit([...codes].reverse())).toBe(worst);
+  });
+});
+
+describe('isIncomplete: the codes that outrank a verdict', () => {
+  it('is true for a stop of any kind and false for a verdict or a code driftcheck never gives', () => {
+    expect([2, 4, 3, 130, 143, 137].map(isIncomplete)).toEqual([true, true, true, true, true, true]);
+    expect([0, 1, 70, 5].map(isIncomplete)).toEqual([false, false, false, false]);
   });
 });
 

@@ -1,15 +1,5 @@
-import { EXIT, type ExitCode, worstExit } from '../exit-codes.js';
+import { EXIT, type ExitCode, isIncomplete, worstExit } from '../exit-codes.js';
 import type { Comparison } from './types.js';
-
-/** A candidate run's own codes that say it did not run whole (usage, access, paused, interrupted, killed). */
-const INCOMPLETE: ReadonlySet<number> = new Set([
-  EXIT.usage,
-  EXIT.access,
-  EXIT.paused,
-  EXIT.sigint,
-  EXIT.sigterm,
-  EXIT.killed,
-]);
 
 /**
  * `driftcheck compare`'s exit code, from the comparison alone: a candidate whose run did
@@ -19,7 +9,7 @@ const INCOMPLETE: ReadonlySet<number> = new Set([
  */
 export function compareExit(comparison: Comparison): ExitCode {
   const codes = comparison.candidates.map((c): ExitCode => {
-    if (INCOMPLETE.has(c.exit_code)) return c.exit_code as ExitCode;
+    if (isIncomplete(c.exit_code)) return c.exit_code;
     if (c.changes.regressed > 0 || c.changes.not_run > 0 || c.unserved.length > 0) return EXIT.failure;
     return EXIT.ok;
   });
