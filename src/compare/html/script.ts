@@ -1,4 +1,5 @@
 import { DIFF_SCRIPT } from '../../report/html/script-diff.js';
+import { PAGING_SCRIPT } from '../../report/html/script-paging.js';
 import { wordDiff } from '../../report/html/word-diff.js';
 
 /**
@@ -17,10 +18,11 @@ const state = { view: 'all', q: '' };
 const body = document.getElementById('rows');
 const more = document.getElementById('more');
 const count = document.getElementById('count');
+const ALL = rows;
+const LIST = body;
+const COUNT_SUFFIX = '. Open a case to see the answers side by side.';
 const query = document.getElementById('q');
 const detail = document.getElementById('detail');
-let matches = [];
-let shown = 0;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -71,23 +73,7 @@ function row(r) {
   r.cells.forEach(function (c) { tr.append(candidateCell(c)); });
   return tr;
 }
-function showMore() {
-  const end = Math.min(shown + PAGE, matches.length);
-  const frag = document.createDocumentFragment();
-  for (let i = shown; i < end; i++) frag.append(row(matches[i]));
-  body.append(frag);
-  shown = end;
-  more.hidden = shown >= matches.length;
-  more.textContent = 'show ' + Math.min(PAGE, matches.length - shown) + ' more of ' + (matches.length - shown);
-  count.textContent = matches.length === 0 ? 'No case matches.' : 'Showing ' + shown + ' of ' + matches.length + (matches.length === rows.length ? ' cases' : ' matching cases (' + rows.length + ' in all)') + '. Open a case to see the answers side by side.';
-}
-function apply() {
-  matches = rows.filter(keep);
-  shown = 0;
-  body.replaceChildren();
-  showMore();
-}
-
+${PAGING_SCRIPT}
 // A case's answers side by side: the reference's, then each candidate's diffed against it.
 function pane(title, tone, lines, content, reference) {
   const p = el('section', 'pane');

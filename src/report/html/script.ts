@@ -1,5 +1,6 @@
 import { DETAIL_SCRIPT } from './script-detail.js';
 import { DIFF_SCRIPT } from './script-diff.js';
+import { PAGING_SCRIPT } from './script-paging.js';
 import { wordDiff } from './word-diff.js';
 
 /**
@@ -33,12 +34,13 @@ const state = { view: 'all', kind: '', q: '' };
 const list = document.getElementById('cases');
 const more = document.getElementById('more');
 const count = document.getElementById('count');
+const ALL = cases;
+const LIST = list;
+const COUNT_SUFFIX = ', regressions first.';
 const query = document.getElementById('q');
 const kind = document.getElementById('kind');
 const wide = window.matchMedia('(min-width: 52rem)');
 let diffMode = wide.matches ? 'split' : 'inline';
-let matches = [];
-let shown = 0;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -93,23 +95,7 @@ function row(c) {
   return item;
 }
 
-function showMore() {
-  const end = Math.min(shown + PAGE, matches.length);
-  const frag = document.createDocumentFragment();
-  for (let i = shown; i < end; i++) frag.append(row(matches[i]));
-  list.append(frag);
-  shown = end;
-  more.hidden = shown >= matches.length;
-  more.textContent = 'show ' + Math.min(PAGE, matches.length - shown) + ' more of ' + (matches.length - shown);
-  count.textContent = matches.length === 0 ? 'No case matches.' : 'Showing ' + shown + ' of ' + matches.length + (matches.length === cases.length ? ' cases' : ' matching cases (' + cases.length + ' in all)') + ', regressions first.';
-}
-function apply() {
-  matches = cases.filter(keep);
-  shown = 0;
-  list.replaceChildren();
-  showMore();
-}
-
+${PAGING_SCRIPT}
 document.querySelectorAll('button.view').forEach(function (btn) {
   btn.addEventListener('click', function () {
     state.view = btn.dataset.view;
