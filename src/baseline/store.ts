@@ -51,6 +51,11 @@ export async function readBaseline(dir: string, suite: string): Promise<Baseline
     if (error instanceof DriftcheckError) throw error;
     throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
   }
+  return parseBaseline(file, suite, text);
+}
+
+/** A baseline file's text, parsed, checked against its shape and its suite; errors name the file and what to do. */
+export function parseBaseline(file: string, suite: string, text: string): Baseline {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -3,7 +3,7 @@ import type { Baseline, BaselineCase } from '../types.js';
 import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
 import { suiteRuleStored } from '../record/baseline.js';
 import { objectMembers } from './scan.js';
-import { BASELINE_REMEDY, baselinePath, caseOf, readBaseline } from './store.js';
+import { BASELINE_REMEDY, baselinePath, caseOf, parseBaseline, readBaseline } from './store.js';
 import { validateBaseline } from './validate.js';
 
 /** What a suite's tests read of a baseline case (its answer and checks wait in the file). */
@@ -71,13 +71,14 @@ export class SuiteBaseline {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       // readBaseline words every other failure to read.
-      return fallback(dir, suite);
+      const baseline = await readBaseline(dir, suite);
+      return baseline ? SuiteBaseline.of(baseline) : null;
     }
     // A small baseline is read whole, as it always was: held for one suite it costs little,
     // and whole is faster than case by case.
-    if (bytes.length < wholeBelow) return fallback(dir, suite);
+    if (bytes.length < wholeBelow) return whole(file, suite, bytes);
     const top = objectMembers(bytes);
-    if (!top || !onlySpace(bytes, top.end)) return fallback(dir, suite);
+    if (!top || !onlySpace(bytes, top.end)) return whole(file, suite, bytes);
     const head: Record<string, unknown> = {};
     let casesAt: { start: number; end: number } | null = null;
     try {
@@ -86,14 +87,14 @@ export class SuiteBaseline {
         else head[m.key] = JSON.parse(bytes.toString('utf8', m.start, m.end));
       }
     } catch {
-      return fallback(dir, suite);
+      return whole(file, suite, bytes);
     }
     const members = casesAt ? objectMembers(bytes, casesAt.start) : null;
-    if (!casesAt || !members || members.end !== casesAt.end) return fallback(dir, suite);
+    if (!casesAt || !members || members.end !== casesAt.end) return whole(file, suite, bytes);
     const checked = validateBaseline({ ...head, cases: {} });
     if ('error' in checked) throw new FileError(file, `the baseline ${checked.error}; ${BASELINE_REMEDY}`);
     const { cases: _none, ...baselineHead } = checked.value;
-    if (baselineHead.suite !== suite) return fallback(dir, suite);
+    if (baselineHead.suite !== suite) return whole(file, suite, bytes);
     const where = new Map<string, { start: number; end: number }>();
     const figures = new Map<string, BaselineFigures>();
     // Cases are parsed and checked a batch at a time: one JSON.parse and one shape check per
@@ -105,9 +106,9 @@ export class SuiteBaseline {
         const body = bytes.toString('utf8', batch[0]!.keyStart, batch[batch.length - 1]!.end);
         cases = JSON.parse(`{${body}}`) as Record<string, unknown>;
       } catch {
-        return fallback(dir, suite);
+        return whole(file, suite, bytes);
       }
-      if ('error' in validateBaseline({ ...head, cases })) return fallback(dir, suite);
+      if ('error' in validateBaseline({ ...head, cases })) return whole(file, suite, bytes);
       for (const m of batch) {
         const c = cases[m.key] as BaselineCase;
         figures.set(m.key, {
@@ -136,9 +137,9 @@ const WHOLE_BELOW = 4 * 2 ** 20;
 const BATCH = 1_000;
 
 /** readBaseline on a file this reader cannot take case by case: its error, or the baseline whole. */
-async function fallback(dir: string, suite: string): Promise<SuiteBaseline | null> {
-  const baseline = await readBaseline(dir, suite);
-  return baseline ? SuiteBaseline.of(baseline) : null;
+/** The bytes already read, parsed whole (readBaseline's checks and words): never a second read of the file. */
+function whole(file: string, suite: string, bytes: Buffer): SuiteBaseline {
+  return SuiteBaseline.of(parseBaseline(file, suite, bytes.toString('utf8')));
 }
 
 function onlySpace(bytes: Buffer, from: number): boolean {

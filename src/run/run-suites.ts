@@ -172,8 +172,17 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const capped = options.costCap ?? null;
   // Read before the first request, one at a time: a corrupt baseline is an input error that
   // costs nothing. A capped run keeps what it read for its estimate (else each is let go).
+  // Suites whose cases need their baseline while they run hold it for the whole run: read
+  // (and checked) here once, and the fold takes it from memory.
+  const baselines = baselineReader(options.baselineDir);
+  const holding = new Set(plannedSuites.filter(needsBaselineWhileRunning).map((s) => s.suite));
+  await baselines.hold([...holding]);
   const checked = new Map<string, Baseline | null>();
   for (const s of plannedSuites) {
+    if (holding.has(s.suite)) {
+      if (capped) checked.set(s.suite, baselines.held(s.suite));
+      continue;
+    }
     // Uncapped, a baseline is checked case by case and let go; the estimate reads it whole.
     if (capped) checked.set(s.suite, await readBaseline(options.baselineDir, s.suite));
     else await SuiteBaseline.read(options.baselineDir, s.suite);
@@ -194,8 +203,6 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     const over = overCapMessage(estimated, capped.cap, { spentBefore: capped.spentBefore ?? 0 });
     if (over) throw new UsageError(over);
   }
-  const baselines = baselineReader(options.baselineDir);
-  await baselines.hold(plannedSuites.filter(needsBaselineWhileRunning).map((s) => s.suite));
   const opened = openClients(options.config, services, options.env, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.requestHeaders ? { requestHeaders: options.requestHeaders } : {}),
