@@ -82,21 +82,9 @@ export function compareRuns(reference: Reference, candidates: readonly ComparedR
   };
 }
 
-function pairedVerdict(v: CandidateVerdict): PairedVerdict {
-  const { method, cases, regressions, fixes } = v.test;
-  return {
-    method,
-    cases,
-    regressions,
-    fixes,
-    p_adjusted: v.p_adjusted,
-    p_better_adjusted: v.p_better_adjusted,
-    worse: v.worse,
-    better: v.better,
-    cost_change: v.cost_change,
-    p95_change_ms: v.p95_change_ms,
-    line: v.line,
-  };
+function pairedVerdict({ label: _label, test, ...verdict }: CandidateVerdict): PairedVerdict {
+  const { method, cases, regressions, fixes } = test;
+  return { method, cases, regressions, fixes, ...verdict };
 }
 
 function referenceOf(reference: Reference): ComparedReference {

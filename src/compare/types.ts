@@ -1,3 +1,5 @@
+import type { CandidateVerdict } from '../report/candidate-verdict.js';
+import type { PairedTest } from '../stats/paired.js';
 import type { CaseStatus } from '../types.js';
 
 /** Bumped when a field of compare.json changes meaning or goes away (schemas/compare.schema.json). */
@@ -143,27 +145,13 @@ export interface CandidateSummary {
   verdict: PairedVerdict;
 }
 
-/** A candidate's paired verdict as compare.json keeps it (src/report/candidate-verdict.ts decides it). */
-export interface PairedVerdict {
-  /** `mcnemar` (one sample a side), `sign` (repeats): both mid-p from the exact conditional distribution. */
-  method: 'mcnemar' | 'sign';
-  /** Cases with samples on both sides: the pairs compared. */
-  cases: number;
-  regressions: number;
-  fixes: number;
-  /** One-sided p that the candidate is worse, Holm-adjusted over the candidates. */
-  p_adjusted: number;
-  /** One-sided p that it is better, Holm-adjusted over the candidates (its own family). */
-  p_better_adjusted: number;
-  worse: boolean;
-  better: boolean;
-  /** Cost per sample against the reference's over the paired cases (−0.38: 38 % cheaper); null when unknown. */
-  cost_change: number | null;
-  /** p95 latency minus the reference's (ms) over the paired cases; null without latencies. */
-  p95_change_ms: number | null;
-  /** `no significant regression: …; 38 % cheaper; p95 latency +120 ms`. */
-  line: string;
-}
+/**
+ * A candidate's paired verdict as compare.json keeps it: CandidateVerdict (which says what
+ * each field means) with its test's counts in place of the test, and no label (the
+ * candidate has one).
+ */
+export type PairedVerdict = Pick<PairedTest, 'method' | 'cases' | 'regressions' | 'fixes'> &
+  Omit<CandidateVerdict, 'label' | 'test'>;
 
 /** A suite left out by some candidates, and why. */
 export interface SkippedSuiteNote {
