@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { compareRuns, type ComparedRun } from '../../src/compare/compare.js';
 import { renderCompareHtml } from '../../src/compare/html/render.js';
 import type { Comparison } from '../../src/compare/types.js';
@@ -12,20 +12,6 @@ import type { CaseEntry } from '../../src/types.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { contentDrift, regressedDrift } from '../report/fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const available = existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true';
-if (!available && !inCI) console.warn(`test/browser: skipped — ${CHROMIUM} is missing`);
 /** Where the screenshots go, to be looked at (not compared). */
 const SHOTS = process.env.DRIFTCHECK_SHOTS ?? tmpdir();
 
@@ -126,14 +112,13 @@ async function inPage<T>(page: Page, source: string): Promise<T> {
   return (await page.evaluate(source)) as T;
 }
 
-describe.skipIf(!available && !inCI)('compare.html in headless Chromium', () => {
+describe.skipIf(skipBrowser)('compare.html in headless Chromium', () => {
   let browser: Browser;
   let dir: string;
   let url: string;
   beforeAll(async () => {
-    if (!available) throw new Error(`CI=true but ${CHROMIUM} is missing: the browser tests cannot run`);
     dir = await mkdtemp(join(tmpdir(), 'driftcheck-compare-'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     const file = join(dir, 'compare.html');
     await writeFile(file, renderCompareHtml(comparison()));
     url = pathToFileURL(file).href;

@@ -1,25 +1,13 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { renderTrendPage } from '../../src/history/page/render.js';
 import type { History, HistoryCaseInput } from '../../src/history/types.js';
 import { makeCase, makeRun } from '../history/fixture.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
-const available = existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true';
-if (!available && !inCI) console.warn(`test/browser: skipped — ${CHROMIUM} is missing`);
 
 const NIGHTS = 40;
 const steady = (night: number) => (night % 3 ? 10 : 9);
@@ -72,17 +60,16 @@ interface Opened {
   errors: string[];
 }
 
-describe.skipIf(!available && !inCI)('trend page in headless Chromium', () => {
+describe.skipIf(skipBrowser)('trend page in headless Chromium', () => {
   let browser: Browser;
   let dir: string;
   let file: string;
 
   beforeAll(async () => {
-    if (!available) throw new Error(`CI=true but ${CHROMIUM} is missing: the browser tests cannot run`);
     dir = await mkdtemp(join(tmpdir(), 'driftcheck-trend-'));
     file = join(dir, 'trend.html');
     await writeFile(file, renderTrendPage(fixtureHistory()));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { appendRun } from '../../src/history/store.js';
 import type { HistoryCaseInput } from '../../src/history/types.js';
 import { makeProject, runCli } from '../helpers/cli.js';
 import { makeCase, makeRun } from '../history/fixture.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true';
-if (!available && !inCI) console.warn(`test/browser: skipped — ${CHROMIUM} is missing`);
 
 /**
  * 13 nightly runs at 02:00 and a re-run on the last date at 09:30, written as `history add`
@@ -38,22 +33,18 @@ async function writeHistory(dir: string): Promise<void> {
   }
 }
 
-describe.skipIf(!available && !inCI)('the trend page can be read without guessing (CLI → Chromium)', () => {
+describe.skipIf(skipBrowser)('the trend page can be read without guessing (CLI → Chromium)', () => {
   let browser: Browser;
   let project: Awaited<ReturnType<typeof makeProject>>;
   let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    if (!available) throw new Error(`CI=true but ${CHROMIUM} is missing: the browser tests cannot run`);
     project = await makeProject({});
     await writeHistory(join(project.dir, 'history'));
     const rendered = await runCli(['history', 'history', '--out', 'trend.html'], { cwd: project.dir });
     expect(rendered.code, rendered.stderr).toBe(0);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(pathToFileURL(join(project.dir, 'trend.html')).href);

@@ -1,15 +1,10 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { historyLines, TOOL_NIGHTS_ENV, toolNights, type ToolNights } from '../helpers/tool-nights.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true';
-if (!available && !inCI) console.warn(`test/browser: skipped — ${CHROMIUM} is missing`);
 
 /** `called 91 % (10/11), valid 9 % (1/11)`: what the page reads out for counts [answered, triggered, valid]. */
 function toolText([answered, triggered, valid]: number[]): string {
@@ -23,7 +18,7 @@ function toolText([answered, triggered, valid]: number[]): string {
 const chartText = ([answered, triggered, valid]: number[]): string =>
   `called ${triggered}/${answered} · valid ${triggered ? `${valid}/${triggered}` : '–'}`;
 
-describe.skipIf(!available && !inCI)('the trend page plots tool-call rates (CLI → Chromium)', () => {
+describe.skipIf(skipBrowser)('the trend page plots tool-call rates (CLI → Chromium)', () => {
   let browser: Browser;
   let nights: ToolNights;
   let page: Page;
@@ -32,7 +27,6 @@ describe.skipIf(!available && !inCI)('the trend page plots tool-call rates (CLI 
   const errors: string[] = [];
 
   beforeAll(async () => {
-    if (!available) throw new Error(`CI=true but ${CHROMIUM} is missing: the browser tests cannot run`);
     nights = await toolNights();
     for (const line of await historyLines(nights.dir)) {
       if (line.t === 'run') stored.push(new Map());
@@ -44,10 +38,7 @@ describe.skipIf(!available && !inCI)('the trend page plots tool-call rates (CLI 
       env: TOOL_NIGHTS_ENV,
     });
     expect(rendered.code, rendered.stderr).toBe(0);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(pathToFileURL(join(nights.dir, 'trend.html')).href);

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import type { Report } from '../../src/types.js';
 import {
@@ -15,25 +15,6 @@ import {
   regressedDrift,
   sampleCases,
 } from '../report/fixture.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const available = existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true';
-// Locally a missing browser skips (with a message); in CI it must run, and fails loudly below.
-if (!available && !inCI)
-  console.warn(
-    `test/browser: skipped — ${CHROMIUM} is missing (install Debian's chromium to run these tests)`,
-  );
 
 /**
  * Runs code in the page, given as source text: this project compiles without the DOM
@@ -52,14 +33,13 @@ interface Opened {
   dialogs: string[];
 }
 
-describe.skipIf(!available && !inCI)('report.html in headless Chromium', () => {
+describe.skipIf(skipBrowser)('report.html in headless Chromium', () => {
   let browser: Browser;
   let dir: string;
 
   beforeAll(async () => {
-    if (!available) throw new Error(`CI=true but ${CHROMIUM} is missing: the browser tests cannot run`);
     dir = await mkdtemp(join(tmpdir(), 'driftcheck-html-'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
