@@ -403,15 +403,7 @@ export class RunFold {
     const stop = this.stop();
     const now = (this.options.now ?? (() => new Date()))().toISOString();
     const base = this.run;
-    const facts = {
-      sim: base?.sim ?? false,
-      candidate_model: base?.candidate_model ?? null,
-      candidate_provider: base?.candidate_provider ?? null,
-      shard: base?.shard ?? null,
-      ...(base?.recheck ? { recheck: base.recheck } : {}),
-      ...this.options.run,
-    };
-    const run: RunInfo = {
+    const info = {
       id: base?.id ?? 'unknown',
       status: runStatusFor(stop),
       exit_code: exitCodeFor(this.summary, stop),
@@ -427,7 +419,11 @@ export class RunFold {
       stop_reason: stop?.error ?? null,
       ...(base?.recheck ? { recheck: recheckInfo(base.recheck) } : {}),
       ...this.options.run,
-      provenance: provenanceFrom(facts, this.complete(), this.options.renderedBy ?? 'run'),
+    };
+    // What the run was is read from the facts just written, not from a second copy of them.
+    const run: RunInfo = {
+      ...info,
+      provenance: provenanceFrom(info, this.complete(), this.options.renderedBy ?? 'run'),
     };
     return { schema_version: REPORT_SCHEMA_VERSION, run, summary: this.summary, suites: this.reported };
   }
