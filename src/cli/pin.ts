@@ -10,7 +10,7 @@ import { isAlias } from '../suite/alias.js';
 import { findSuiteAlias, pinProviderText, pinSuiteText, providerSlug } from '../suite/pin.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { serviceNamed } from '../config/services.js';
-import { loadSuites } from '../suite/load.js';
+import { loadSuiteHead } from '../suite/load.js';
 import type { CallOutcome, Config, RequestParams, ServiceConfig } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
@@ -113,9 +113,10 @@ const TOOL_PARAMS = ['tools', 'tool_choice', 'parallel_tool_calls', 'response_fo
  * those supporting them), so the provider to pin is learned from a request carrying them.
  */
 async function toolParams(file: string, cwd: string): Promise<RequestParams> {
-  const [suite] = await loadSuites([file], { cwd, allowAlias: true });
+  // The suite's own params, its tools file read in: no table read, no case expanded.
+  const suite = await loadSuiteHead(resolve(cwd, file), { cwd, allowAlias: true });
   return Object.fromEntries(
-    TOOL_PARAMS.flatMap((key) => (suite?.params[key] !== undefined ? [[key, suite.params[key]]] : [])),
+    TOOL_PARAMS.flatMap((key) => (suite.params[key] !== undefined ? [[key, suite.params[key]]] : [])),
   );
 }
 

@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { ModelCatalog } from '../checks/registry.js';
-import type { Diagnostic, Suite } from '../types.js';
+import type { Diagnostic, Suite, Validated } from '../types.js';
 import { displayPath } from '../yaml/display-path.js';
 import { readTextFile } from '../yaml/read-text.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
@@ -66,21 +66,7 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       diagnostics.push(read.diagnostic);
       continue;
     }
-    let spec = parseSuiteSpec(read.text, f.shown, { ...options, ...(catalog ? { catalog } : {}) });
-    if (spec.value && spec.value.toolPaths.length > 0) {
-      // A suite that names tools files is checked again with them: what depends on the
-      // tools they declare (a tool_choice naming one) can only be checked once they are read.
-      const tools = await readToolFiles(spec.value, f, cwd);
-      if (tools.errors.length > 0) {
-        diagnostics.push(...tools.errors);
-        continue;
-      }
-      spec = parseSuiteSpec(read.text, f.shown, {
-        ...options,
-        ...(catalog ? { catalog } : {}),
-        toolFiles: tools.files,
-      });
-    }
+    const spec = await specWithTools(read.text, f, cwd, { ...options, ...(catalog ? { catalog } : {}) });
     if (spec.errors) {
       diagnostics.push(...spec.errors);
       continue;
@@ -102,6 +88,41 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
   if (diagnostics.length > 0) throw new InputError(sortDiagnostics([...diagnostics, ...warnings]));
   if (warnings.length > 0) options.onWarnings?.(sortDiagnostics(warnings));
   return suites;
+}
+
+/**
+ * A suite file parsed up to its case sources, its tools files read in. A suite that names
+ * tools files is checked again with them: what depends on the tools they declare (a
+ * tool_choice naming one) can only be checked once they are read.
+ */
+async function specWithTools(
+  text: string,
+  f: SuiteFile,
+  cwd: string,
+  options: ParseSuiteOptions,
+): Promise<Validated<SuiteSpec>> {
+  const spec = parseSuiteSpec(text, f.shown, options);
+  if (!spec.value || spec.value.toolPaths.length === 0) return spec;
+  const tools = await readToolFiles(spec.value, f, cwd);
+  if (tools.errors.length > 0) return { errors: tools.errors };
+  return parseSuiteSpec(text, f.shown, { ...options, toolFiles: tools.files });
+}
+
+/**
+ * One suite file's suite without its cases (its params with tools files read in), for what
+ * needs the suite but not its cases (`pin --provider`): no table is read, no case expanded.
+ */
+export async function loadSuiteHead(
+  path: string,
+  options: ParseSuiteOptions & { cwd?: string } = {},
+): Promise<SuiteSpec['suite']> {
+  const cwd = options.cwd ?? process.cwd();
+  const f: SuiteFile = { path, shown: displayPath(path, cwd) };
+  const read = await readTextFile(path, f.shown);
+  if (read.diagnostic) throw new InputError([read.diagnostic]);
+  const spec = await specWithTools(read.text, f, cwd, options);
+  if (spec.errors) throw new InputError(sortDiagnostics(spec.errors));
+  return spec.value.suite;
 }
 
 /** The texts of a suite's tables, one after another (a table can be large), paths taken from the suite file's folder. */
