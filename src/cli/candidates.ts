@@ -28,9 +28,14 @@ export function parseCandidates(values: {
   'update-baselines'?: boolean | undefined;
   'allow-alias'?: boolean | undefined;
 }): CandidateFlags | null {
-  const models = values.models !== undefined ? listOf('--models', values.models, 'model ids') : null;
+  const models =
+    values.models !== undefined
+      ? listOf('--models', values.models, 'model ids', 'openai/gpt-4o-mini,anthropic/claude-sonnet-4.5')
+      : null;
   const providers =
-    values.providers !== undefined ? listOf('--providers', values.providers, 'provider slugs') : null;
+    values.providers !== undefined
+      ? listOf('--providers', values.providers, 'provider slugs', 'deepinfra,together,groq')
+      : null;
   if (models && (values.model || values.resume || values['update-baselines'] || providers))
     throw new UsageError(
       '--models compares candidates against the current baseline: it cannot go with --model, --providers, --resume or --update-baselines',
@@ -64,7 +69,7 @@ export function parseCandidates(values: {
   return flags;
 }
 
-function listOf(flag: string, text: string, what: string): string[] {
+function listOf(flag: string, text: string, what: string, example: string): string[] {
   const items = [
     ...new Set(
       text
@@ -73,7 +78,8 @@ function listOf(flag: string, text: string, what: string): string[] {
         .filter(Boolean),
     ),
   ];
-  if (items.length === 0) throw new UsageError(`${flag} expects a comma-separated list of ${what}`);
+  if (items.length === 0)
+    throw new UsageError(`${flag} expects a comma-separated list of ${what}\n  → e.g. ${flag} ${example}`);
   return items;
 }
 

@@ -153,6 +153,20 @@ describe('a candidate that fits no suite of the selection', () => {
     expect(existsSync(join(project.dir, 'reports'))).toBe(false);
   });
 
+  it('refuses an empty candidate list before anything is sent, with an example of one (exit 2)', async () => {
+    const before = (await sim.stats()).completions;
+    for (const [flag, example] of [
+      ['--models', '--models openai/gpt-4o-mini,anthropic/claude-sonnet-4.5'],
+      ['--providers', '--providers deepinfra,together,groq'],
+    ]) {
+      const result = await run(['run', 'suites/demo', flag!, ' , ']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${flag} expects a comma-separated list of`);
+      expect(result.stderr).toContain(`→ e.g. ${example}`);
+    }
+    expect((await sim.stats()).completions).toBe(before);
+  });
+
   it('says which id was meant when a typo fits nothing', async () => {
     const result = await run(['run', 'suites/demo', '--model', 'kimi-k2-turbo-previw']);
     expect(result.code).toBe(2);
