@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium, which `.ci/run` installs. */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 /** Headless, and nothing of its own reaching the network (the pages' "no request" checks count requests). */
 const ARGS = [
   '--headless',
