@@ -202,6 +202,11 @@ export interface SuiteTable {
    * `--resume` refuses a table that changed since (its rows would make other cases).
    */
   digest: string;
+  /**
+   * sha256 (hex) of the template its rows are filled into, the suite's `system` with it: a
+   * case planned as a row (journal 5) asks the same only when the table and this are the same.
+   */
+  template?: string;
 }
 
 export interface Suite {
@@ -219,6 +224,13 @@ export interface Suite {
   /** The tables its generated cases come from, in the order written (absent: cases written inline only). */
   tables?: SuiteTable[];
   location: SourceLocation;
+  /**
+   * A suite loaded without its cases (`cases` empty, see loadSuites' `cases` option): how
+   * many it has, and how many samples they plan (null: some case samples `repeat: auto`).
+   */
+  counts?: { cases: number; samples: number | null };
+  /** The suite file it was read from (absolute): where its cases are read again (readSuiteCases). */
+  source?: { path: string };
   /** Where `service:` is written (a service that is not configured is reported there). */
   service_location?: SourceLocation;
 }

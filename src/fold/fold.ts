@@ -1,5 +1,6 @@
 import { isRunStop } from '../error-kinds.js';
 import type { EndRecord, JournalRecord, PlanCase, PlanRecord, RunRecord } from '../journal/records.js';
+import type { Message } from '../types.js';
 import { REPORT_SCHEMA_VERSION } from '../report/case-line.js';
 import type { Reporter, SuiteEvent } from '../report/reporter.js';
 import type {
@@ -52,6 +53,12 @@ export interface FoldOptions {
   spillDir?: string;
   /** Entries of a suite held in memory before they go to disk (default SPILL_HOLD). */
   spillHold?: number;
+  /**
+   * Makes again, in plan order, the messages of the cases a suite's plan holds as table rows
+   * (journal 5; run/plan-messages.ts). Absent, or null for a suite: those cases are reported
+   * without their messages.
+   */
+  messages?: (plan: PlanRecord) => AsyncIterable<CaseMessages> | null;
   /** Decided by the caller instead of the journals: several shards make one complete run, or not. */
   complete?: boolean;
   /** How the run stopped, decided by the caller (a merge of shards: the worst shard's stop). */
@@ -353,18 +360,24 @@ export class RunFold {
       }
       return pending;
     };
+    const fill = plan.some((c) => !c.messages) ? messagesFiller(this.options.messages?.(state.plan)) : null;
     try {
       const held = state.spill.heldValues();
       if (held)
         for (const c of plan) {
+          const filled = fill ? await fill(c) : false;
           const pending = finish(c, held.get(c.id));
           if (pending) await pending;
+          if (filled) delete c.messages;
         }
       else {
         let i = 0;
         for await (const open of state.spill.read(plan.map((c) => c.id))) {
-          const pending = finish(plan[i++]!, open);
+          const c = plan[i++]!;
+          const filled = fill ? await fill(c) : false;
+          const pending = finish(c, open);
           if (pending) await pending;
+          if (filled) delete c.messages;
         }
       }
     } finally {
@@ -432,6 +445,31 @@ export class RunFold {
 /** What a report shows of a recheck: the journal's record without the selection it re-planned with. */
 function recheckInfo({ of, not_answered, dropped }: RecheckInfo): RecheckInfo {
   return { of, not_answered, dropped };
+}
+
+/** A case's messages as a suite's cases are read again (run/plan-messages.ts). */
+export interface CaseMessages {
+  id: string;
+  messages: Message[];
+}
+
+/**
+ * Puts back the messages of cases planned as table rows, reading `made` (the suite's
+ * cases made again, in plan order) alongside the plan: a case the plan does not hold (a
+ * shard's, a filtered one) is passed over. True when it put them back: the caller lets them
+ * go once the case is reported.
+ */
+function messagesFiller(made: AsyncIterable<CaseMessages> | null | undefined) {
+  const it = made?.[Symbol.asyncIterator]();
+  return async (c: PlanCase): Promise<boolean> => {
+    if (c.messages || !it) return false;
+    for (let next = await it.next(); !next.done; next = await it.next())
+      if (next.value.id === c.id) {
+        c.messages = next.value.messages;
+        return true;
+      }
+    return false;
+  };
 }
 
 function firstOrdinal(plan: PlanRecord): number {

@@ -225,8 +225,8 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     entry(c, open) {
       const stat = statOf.get(c.id);
       const entry =
-        open ?? caseEntry(plan, c.id, c.messages, c.repeat, new CaseFold(), stat, input.stopError);
-      entry.messages = c.messages;
+        open ?? caseEntry(plan, c.id, c.messages ?? [], c.repeat, new CaseFold(), stat, input.stopError);
+      entry.messages = c.messages ?? [];
       const s = entry.samples;
       entry.status = caseVerdict({
         sent: s.sent,

@@ -13,21 +13,24 @@ import type {
 } from '../types.js';
 
 /**
- * 4: a plan record names the tables its suite's cases were made from, with their digests
+ * 5: a case made from a table row holds the row's place (`row`), not its messages; a run
+ * writes each suite's plan record when it reaches the suite, before the suite's first
+ * sample, not every suite's before the first. 4: a plan record names the tables its suite's cases were made from, with their digests
  * (`tables`), which `--resume` checks. 3: a plan record holds its suite's `system` prompt
  * once, and each case only its own messages (2 repeated the system prompt in every case: a
  * 256 KB prompt over 2,200 cases made one 563 MB line, past what a string can hold).
  * Journals of versions 2 and 3 are still read (a plan without `tables` checks none).
  */
-export const JOURNAL_VERSION = 4;
+export const JOURNAL_VERSION = 5;
 
 /**
  * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
  * resume and baseline is folded from it. One JSON object per line:
  *
  * - `run`: the first line, once — who ran what;
- * - `plan`: one per planned suite, before any sample — its cases in plan order, with what
- *   a report shows of them (messages) and what drift rules apply;
+ * - `plan`: one per planned suite, before the suite's first sample — its cases in plan
+ *   order, with what a report shows of them (messages, or a table row's place) and what
+ *   drift rules apply;
  * - a sample (no `type`): one finished request, the moment it finished;
  * - `end`: how the run stopped. A killed run has none, and a resumed run adds samples after
  *   an earlier `end`: only an `end` that no sample follows counts.
@@ -37,7 +40,7 @@ export type JournalRecord = RunRecord | PlanRecord | EndRecord | SampleRecord;
 export interface RunRecord {
   type: 'run';
   /** 2 or JOURNAL_VERSION: what this driftcheck reads. */
-  journal_version: 2 | 3 | typeof JOURNAL_VERSION;
+  journal_version: 2 | 3 | 4 | typeof JOURNAL_VERSION;
   id: string;
   started_at: string;
   command: string[];
@@ -76,8 +79,16 @@ export interface PlanCase {
   ordinal: number;
   /** Planned samples; `auto` plans ADAPTIVE_SAMPLING.min and adds while uncertain. */
   repeat: number | 'auto';
-  /** As sent: the plan's `system` in front, once read (the journal holds only the case's own, see journalPlan). */
-  messages: Message[];
+  /**
+   * As sent: the plan's `system` in front, once read (the journal holds only the case's own,
+   * see journalPlan). Absent for a case made from a table row (journal 5): `row` says where.
+   */
+  messages?: Message[];
+  /**
+   * A case made from a table row (journal 5): the table's index in the plan's `tables` and
+   * the row's line. Its messages are made again from the table (run/plan-messages.ts).
+   */
+  row?: [number, number];
   drift?: DriftTolerance;
   /**
    * The case's judge checks as they were asked, in `expect:` order (their verdicts follow
@@ -119,6 +130,7 @@ export function journalPlan(plan: PlanRecord): PlanRecord {
   return {
     ...plan,
     cases: plan.cases.map((c) => {
+      if (!c.messages) return c;
       const [first, ...own] = c.messages;
       return first?.role === 'system' && first.content === system ? { ...c, messages: own } : c;
     }),
@@ -133,7 +145,10 @@ function withSystem(plan: PlanRecord): PlanRecord {
   const { system } = plan;
   if (typeof system !== 'string') return plan;
   const message: Message = { role: 'system', content: system };
-  return { ...plan, cases: plan.cases.map((c) => ({ ...c, messages: [message, ...(c.messages ?? [])] })) };
+  return {
+    ...plan,
+    cases: plan.cases.map((c) => (c.row && !c.messages ? c : { ...c, messages: [message, ...(c.messages ?? [])] })),
+  };
 }
 
 export interface EndRecord {

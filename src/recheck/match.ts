@@ -55,7 +55,7 @@ export function matchStored(
     const asked = new Map(run?.cases.map((c) => [c.id, c]));
     for (const c of plan.cases) {
       const key = caseKey(plan.suite, c.id);
-      const why = unanswered(stored, run, asked.get(c.id), plan, c, key);
+      const why = unanswered(stored, run, asked.get(c.id), plan, c, key, byCase.get(key)!.case.messages);
       if (why !== null) {
         notAnswered.push({ case: key, reason: why });
         continue;
@@ -85,6 +85,7 @@ function unanswered(
   plan: PlanRecord,
   today: PlanCase,
   key: string,
+  messages: PlanCase['messages'],
 ): string | null {
   const id = `run ${stored.id}`;
   if (!run || !asked) return `not in ${id} (added since)`;
@@ -92,7 +93,20 @@ function unanswered(
     return `${id} has no answer to it${stored.stopped ? ' (the run stopped before it)' : ''}`;
   if (run.requested_model !== plan.requested_model)
     return `its model changed since ${id} (${run.requested_model} → ${plan.requested_model}): the stored answers are another model's`;
-  if (canonicalJson(asked.messages) !== canonicalJson(today.messages))
+  // A case run from a table row holds the row's place: the same row of the same table
+  // (digest), made by the same template, asked the same.
+  if (asked.row && !asked.messages) {
+    const then = run.tables?.[asked.row[0]];
+    const now = today.row ? plan.tables?.[today.row[0]] : undefined;
+    const same =
+      then !== undefined &&
+      now !== undefined &&
+      then.digest === now.digest &&
+      then.template === now.template &&
+      asked.row[1] === today.row?.[1];
+    return same ? null : `its table row changed since ${id}: the stored answers are to another prompt`;
+  }
+  if (canonicalJson(asked.messages) !== canonicalJson(messages))
     return `its messages changed since ${id}: the stored answers are to another prompt`;
   return null;
 }

@@ -2,7 +2,7 @@ import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import { nextLook, nextSampleDecision, type Samples } from '../stats/index.js';
 import type { SampleResult } from '../types.js';
 import type { ExecuteOptions } from './execute.js';
-import { type PlannedCase, plannedSample } from './plan.js';
+import { type PlannedCase, type PlannedCaseGroup, plannedSample } from './plan.js';
 
 interface CaseState {
   template: PlannedCase;
@@ -43,32 +43,36 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
     }
   };
 
+  // Samples already journaled (a resumed run), by case: they count when their case is registered.
+  const journaled = new Map<string, SampleResult[]>();
+  for (const done of options.adaptive?.done ?? []) {
+    if (done.status === 'not_run') continue;
+    const list = journaled.get(id(done));
+    if (list) list.push(done);
+    else journaled.set(id(done), [done]);
+  }
+
   return {
     /**
-     * Registers every adaptive case of the full plan, counts the samples to send now and
-     * those already journaled, and decides at once for cases with nothing left to send.
+     * Registers an adaptive case as the plan reaches it, before any of its samples is sent:
+     * `todo` samples of its first look are still to send, those already journaled count,
+     * and a case with nothing left to send is decided at once.
      */
-    start() {
-      for (const group of options.adaptive?.cases ?? []) {
-        const template = plannedSample(group.suite, group.case, 0, group, true, group.ordinal);
-        states.set(id({ suite: group.suite.suite, case: group.case.id }), {
-          template,
-          current: { pass: 0, total: 0 },
-          outstanding: 0,
-          nextRepeat: group.repeats,
-        });
-      }
-      for (const planned of options.adaptive?.todo ?? []) {
-        const state = states.get(id({ suite: planned.suite.suite, case: planned.case.id }));
-        if (state) state.outstanding++;
-      }
-      for (const done of options.adaptive?.done ?? []) {
-        const state = states.get(id(done));
-        if (!state || done.status === 'not_run') continue;
+    register(group: PlannedCaseGroup, todo: number) {
+      const key = id({ suite: group.suite.suite, case: group.case.id });
+      const state: CaseState = {
+        template: plannedSample(group.suite, group.case, 0, group, true, group.ordinal),
+        current: { pass: 0, total: 0 },
+        outstanding: todo,
+        nextRepeat: group.repeats,
+      };
+      for (const done of journaled.get(key) ?? []) {
         state.current = tally(state.current, done);
         state.nextRepeat = Math.max(state.nextRepeat, done.repeat + 1);
       }
-      for (const state of states.values()) decide(state);
+      journaled.delete(key);
+      states.set(key, state);
+      decide(state);
     },
     /** A sample of an adaptive case finished: count it, and decide once its look is complete. */
     finished(planned: PlannedCase, result: SampleResult) {

@@ -20,8 +20,11 @@ import type { Samples } from '../stats/index.js';
 import { type CostMeter, isCostCapStop } from './cost-cap.js';
 
 export interface ExecuteOptions {
-  /** The samples to send, in plan order; taken as the services have room. */
-  plan: Iterable<PlannedCase>;
+  /**
+   * The samples to send, in plan order, taken as the services have room; each `repeat: auto`
+   * case announced (AdaptiveStart) before its first sample.
+   */
+  plan: AsyncIterable<PlanItem> | Iterable<PlanItem>;
   /** One client per service name used by the plan. */
   clients: ReadonlyMap<string, ServiceClient>;
   /** `--concurrency`: overrides every service's own `concurrency`. */
@@ -48,15 +51,20 @@ export interface ExecuteOptions {
   /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
   adaptive?: {
     baselineSamples: (suite: string, caseId: string) => Samples;
-    /** The plan's adaptive cases, and their samples still to send of the first look. */
-    cases: readonly PlannedCaseGroup[];
-    todo: readonly PlannedCase[];
     done: readonly SampleResult[];
     alpha?: number;
     /** An adaptive case's sequential test decided: no more samples of it. */
     onCaseDone?: (suite: string, caseId: string) => void;
   };
 }
+
+/** A `repeat: auto` case the plan has reached, with how many samples of its first look are still to send. */
+export interface AdaptiveStart {
+  adaptiveCase: PlannedCaseGroup;
+  todo: number;
+}
+
+export type PlanItem = PlannedCase | AdaptiveStart;
 
 export interface ExecuteOutcome {
   stop: StopReason | null;
@@ -94,10 +102,17 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     // Twice the slots: while a finished sample is checked and journaled, the next waits ready.
     window: (service) =>
       2 * Math.max(1, options.concurrency ?? options.clients.get(service)!.service.concurrency) + 1,
-    source: options.plan[Symbol.iterator](),
+    source: samples(),
   });
   const schedule = (planned: PlannedCase) => feeder.push(planned);
   const sampler = createAdaptiveSampler(options, schedule);
+  /** The plan's samples; an adaptive case is registered with the sampler as the plan reaches it. */
+  async function* samples(): AsyncGenerator<PlannedCase> {
+    for await (const item of options.plan) {
+      if ('adaptiveCase' in item) sampler.register(item.adaptiveCase, item.todo);
+      else yield item;
+    }
+  }
 
   const runOne = async (planned: PlannedCase): Promise<void> => {
     const client = options.clients.get(planned.service)!;
@@ -200,7 +215,6 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     return { checks, redacted, stop: null };
   };
 
-  sampler.start();
   feeder.start();
   // Adaptive cases add samples while the run goes; the feeder waits for those too.
   await feeder.drained();

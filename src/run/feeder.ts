@@ -12,19 +12,27 @@ export function createFeeder<T>(options: {
   start: (item: T) => Promise<void>;
   lane: (item: T) => string;
   window: (lane: string) => number;
-  source?: Iterator<T>;
+  /** Where items come from: an async one (suites read as the run reaches them) is awaited item by item. */
+  source?: Iterator<T> | AsyncIterator<T>;
 }) {
   const lanes = new Map<string, { queue: T[]; head: number; pending: number }>();
   let active = 0;
   let queued = 0;
   let source = options.source ?? null;
+  /** An async source's next item is on its way. */
+  let pulling = false;
   let settle: { resolve: () => void; reject: (error: unknown) => void } | null = null;
   let failure: { error: unknown } | null = null;
 
   const finishIfIdle = () => {
     if (!settle) return;
     if (failure) settle.reject(failure.error);
-    else if (active === 0 && source === null && [...lanes.values()].every((l) => l.head >= l.queue.length))
+    else if (
+      active === 0 &&
+      source === null &&
+      !pulling &&
+      [...lanes.values()].every((l) => l.head >= l.queue.length)
+    )
       settle.resolve();
   };
 
@@ -66,16 +74,48 @@ export function createFeeder<T>(options: {
     return name;
   };
 
-  /** Takes items from the source until LOOKAHEAD are queued (or it runs out), and starts what lanes can. */
+  /** Queues one item the source gave; false once it has none left. */
+  const take = (next: IteratorResult<T>, touched: Set<string>): boolean => {
+    if (next.done) {
+      source = null;
+      return false;
+    }
+    touched.add(enqueue(next.value));
+    return true;
+  };
+
+  /**
+   * Takes items from the source until LOOKAHEAD are queued (or it runs out), and starts what
+   * lanes can. An async source's item is awaited, and taking goes on when it comes.
+   */
   const refill = () => {
+    if (pulling) return;
     const touched = new Set<string>();
-    while (source && queued < LOOKAHEAD) {
+    while (source && queued < LOOKAHEAD && !failure) {
       const next = source.next();
-      if (next.done) {
-        source = null;
-        break;
+      if (!(next instanceof Promise)) {
+        if (!take(next, touched)) break;
+        continue;
       }
-      touched.add(enqueue(next.value));
+      pulling = true;
+      next.then(
+        (result) => {
+          pulling = false;
+          const more = new Set<string>();
+          take(result, more);
+          for (const name of more) pump(name);
+          refill();
+          finishIfIdle();
+        },
+        (error: unknown) => {
+          // The source could not be read (a table changed since it was planned): the run stops here.
+          pulling = false;
+          source = null;
+          failure ??= { error };
+          finishIfIdle();
+        },
+      );
+      break;
     }
     for (const name of touched) pump(name);
   };

@@ -8,8 +8,8 @@ export type BaselineContent = (suite: string, caseId: string) => string | null;
 
 /**
  * One plan record per suite, in plan order: its cases, what a report shows of them, their
- * drift rules and judges. A run journals them before its first sample; a recheck writes
- * today's the same way.
+ * drift rules and judges. A recheck writes today's this way; a run writes each suite's
+ * when it reaches the suite (planRecordOf).
  */
 export function planRecords(
   cases: readonly PlannedCaseGroup[],
@@ -18,30 +18,51 @@ export function planRecords(
   const records = new Map<Suite, PlanRecord>();
   for (const c of cases) {
     let record = records.get(c.suite);
-    if (!record) {
-      record = {
-        type: 'plan',
-        suite: c.suite.suite,
-        file: c.suite.file,
-        service: c.service,
-        requested_model: c.model,
-        ...(c.suite.system !== undefined ? { system: c.suite.system } : {}),
-        ...(c.suite.drift ? { drift: c.suite.drift } : {}),
-        ...(c.suite.tables ? { tables: c.suite.tables } : {}),
-        cases: [],
-      };
-      records.set(c.suite, record);
-    }
-    record.cases.push({
-      id: c.case.id,
-      ordinal: c.ordinal,
-      repeat: c.adaptive ? 'auto' : c.repeats,
-      messages: c.case.messages,
-      ...(c.case.drift ? { drift: c.case.drift } : {}),
-      ...judgesOf(c, baselineContent),
-    });
+    if (!record) records.set(c.suite, (record = planHead(c)));
+    record.cases.push(planCase(c, baselineContent));
   }
   return [...records.values()];
+}
+
+/** One suite's plan record, from its planned cases (a stream: a table's rows read as they come). */
+export async function planRecordOf(
+  cases: AsyncIterable<PlannedCaseGroup>,
+  baselineContent: BaselineContent,
+): Promise<PlanRecord | null> {
+  let record: PlanRecord | null = null;
+  for await (const c of cases) (record ??= planHead(c)).cases.push(planCase(c, baselineContent));
+  return record;
+}
+
+function planHead(c: PlannedCaseGroup): PlanRecord {
+  return {
+    type: 'plan',
+    suite: c.suite.suite,
+    file: c.suite.file,
+    service: c.service,
+    requested_model: c.model,
+    ...(c.suite.system !== undefined ? { system: c.suite.system } : {}),
+    ...(c.suite.drift ? { drift: c.suite.drift } : {}),
+    ...(c.suite.tables ? { tables: c.suite.tables } : {}),
+    cases: [],
+  };
+}
+
+/**
+ * A case as its plan record holds it. A case made from a table row holds where the row is
+ * (the table's index in the suite, the row's line), not its messages: the table, whose
+ * digest the record keeps, makes them again for a report (planMessages).
+ */
+function planCase(c: PlannedCaseGroup, baselineContent: BaselineContent): PlanCase {
+  const table = c.suite.tables?.findIndex((t) => t.file === c.case.location.file) ?? -1;
+  return {
+    id: c.case.id,
+    ordinal: c.ordinal,
+    repeat: c.adaptive ? 'auto' : c.repeats,
+    ...(table >= 0 ? { row: [table, c.case.location.line] } : { messages: c.case.messages }),
+    ...(c.case.drift ? { drift: c.case.drift } : {}),
+    ...judgesOf(c, baselineContent),
+  };
 }
 
 /**

@@ -74,30 +74,10 @@ export interface PlannedCaseGroup {
  * case sampled 100 times costs one entry, not 100.
  */
 export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCaseGroup[] {
-  // One params object per suite, shared by its cases and samples; a case with params of its
-  // own (merged over the suite's when it was made) sends those.
-  const params = new Map<Suite, RequestParams>();
-  const pinned = (p: RequestParams) => (options.provider ? withProviderPin(p, options.provider) : p);
-  const paramsOf = (suite: Suite, testCase: Suite['cases'][number]) => {
-    if (testCase.params) return pinned(testCase.params);
-    let p = params.get(suite);
-    if (!p) params.set(suite, (p = pinned(suite.params)));
-    return p;
-  };
-  return [...selectCases(suites, options)].map(({ suite, testCase, ordinal }) => {
-    const wanted = plannedRepeat(suite, testCase, options);
-    const adaptive = wanted === 'auto';
-    return {
-      suite,
-      case: testCase,
-      model: options.model ?? suite.model,
-      service: options.service ?? suite.service,
-      params: paramsOf(suite, testCase),
-      adaptive,
-      ordinal,
-      repeats: adaptive ? ADAPTIVE_SAMPLING.min : wanted,
-    };
-  });
+  const paramsOf = paramsFor(options);
+  return [...selectCases(suites, options)].map(({ suite, testCase, ordinal }) =>
+    group(suite, testCase, ordinal, options, paramsOf),
+  );
 }
 
 /** The suites the plan sends at least one case of (what a baseline warning is about). */
@@ -112,13 +92,30 @@ function* selectCases(
   suites: readonly Suite[],
   options: PlanOptions,
 ): Generator<{ suite: Suite; testCase: SuiteCase; ordinal: number }> {
+  const select = selector(options);
+  for (const suite of suites) {
+    if (select.skips(suite)) continue;
+    for (const testCase of suite.cases) {
+      const ordinal = select.ordinal(suite, testCase);
+      if (ordinal !== null) yield { suite, testCase, ordinal };
+    }
+  }
+}
+
+/**
+ * What the filter and the shard select, one case at a time in plan order: the one rule
+ * behind a plan of suites held in memory (selectCases) and one of suites read as the run
+ * reaches them (planStream). Each case the filter lets through takes the next ordinal.
+ */
+function selector(options: PlanOptions, start = 0) {
   const match = options.filter ? globToRegExp(options.filter) : null;
   const skipped = new Set(options.skip?.map((s) => s.suite));
-  let ordinal = 0;
-  for (const suite of suites) {
-    // A suite the candidate does not belong to takes no ordinal: shards share out the rest.
-    if (skipped.has(suite.suite)) continue;
-    for (const testCase of suite.cases) {
+  let next = start;
+  return {
+    /** A suite the candidate does not belong to takes no ordinal: shards share out the rest. */
+    skips: (suite: Suite) => skipped.has(suite.suite),
+    /** The case's ordinal when it is selected, else null. */
+    ordinal(suite: Suite, testCase: Pick<SuiteCase, 'id'>): number | null {
       // A filter matches `suite/case`, the case id, or the suite's name (every case of it).
       if (
         match &&
@@ -126,15 +123,127 @@ function* selectCases(
         !match.test(testCase.id) &&
         !match.test(suite.suite)
       )
-        continue;
+        return null;
       // Shard by case, not by sample: every repeat of a case lands in the same shard so its
       // pass rate is computed in one place. Round-robin over the stable order keeps shards
       // within one case of each other in size.
-      const selected = ordinal++;
-      if (options.shard && selected % options.shard.total !== options.shard.index - 1) continue;
-      yield { suite, testCase, ordinal: selected };
+      const selected = next++;
+      if (options.shard && selected % options.shard.total !== options.shard.index - 1) return null;
+      return selected;
+    },
+    /** Skips `n` cases the filter would let through (a suite counted without reading it). */
+    pass(n: number) {
+      next += n;
+    },
+    /** The next case the filter lets through takes this ordinal (before the shard's choice). */
+    get next() {
+      return next;
+    },
+  };
+}
+
+/** A suite's cases one at a time: held in memory, or read again from its files (a suite loaded without them). */
+export type CasesOf = (suite: Suite) => AsyncIterable<SuiteCase> | Iterable<SuiteCase>;
+
+/** What the plan holds of one suite before it is reached: how many of its cases and samples are selected. */
+export interface SuiteSelection {
+  suite: Suite;
+  /** Where its cases' ordinals start (planStream's `start`). */
+  start: number;
+  cases: number;
+  /** Samples planned now (`repeat: auto` cases count their first look). */
+  samples: number;
+}
+
+/**
+ * The plan of suites that may not be in memory: their selected cases, read as they are
+ * asked for, in plan order — the same cases and ordinals as planCases. `start` is the
+ * first suite's (a suite planned on its own: its SuiteSelection's).
+ */
+export async function* planStream(
+  suites: readonly Suite[],
+  options: PlanOptions,
+  casesOf: CasesOf,
+  start = 0,
+): AsyncGenerator<PlannedCaseGroup> {
+  const select = selector(options, start);
+  const paramsOf = paramsFor(options);
+  for (const suite of suites) {
+    if (select.skips(suite)) continue;
+    for await (const testCase of casesOf(suite)) {
+      const ordinal = select.ordinal(suite, testCase);
+      if (ordinal !== null) yield group(suite, testCase, ordinal, options, paramsOf);
     }
   }
+}
+
+/**
+ * How many cases and samples of each suite the plan selects, in plan order (suites with
+ * none left out). A suite not in memory is read once for it only when a filter or a shard
+ * must see its ids; otherwise its counts say it.
+ */
+export async function selectionOf(
+  suites: readonly Suite[],
+  options: PlanOptions,
+  casesOf: CasesOf,
+): Promise<SuiteSelection[]> {
+  const select = selector(options);
+  const out: SuiteSelection[] = [];
+  for (const suite of suites) {
+    if (select.skips(suite)) continue;
+    const start = select.next;
+    const counts = suite.cases.length === 0 ? suite.counts : undefined;
+    if (counts && !options.filter && !options.shard && options.repeat !== 'auto' && counts.samples !== null) {
+      select.pass(counts.cases);
+      const samples = typeof options.repeat === 'number' ? counts.cases * options.repeat : counts.samples;
+      if (counts.cases > 0) out.push({ suite, start, cases: counts.cases, samples });
+      continue;
+    }
+    let cases = 0;
+    let samples = 0;
+    for await (const testCase of casesOf(suite)) {
+      if (select.ordinal(suite, testCase) === null) continue;
+      cases++;
+      const wanted = plannedRepeat(suite, testCase, options);
+      samples += wanted === 'auto' ? ADAPTIVE_SAMPLING.min : wanted;
+    }
+    if (cases > 0) out.push({ suite, start, cases, samples });
+  }
+  return out;
+}
+
+/** One params object per suite, shared by its cases and samples; a case with params of its own sends those. */
+function paramsFor(options: PlanOptions) {
+  const params = new Map<Suite, RequestParams>();
+  const pinned = (p: RequestParams) => (options.provider ? withProviderPin(p, options.provider) : p);
+  return (suite: Suite, testCase: SuiteCase) => {
+    if (testCase.params) return pinned(testCase.params);
+    let p = params.get(suite);
+    if (!p) params.set(suite, (p = pinned(suite.params)));
+    return p;
+  };
+}
+
+/** One case of the plan, as planCases and planStream make it. */
+function group(
+  suite: Suite,
+  testCase: SuiteCase,
+  ordinal: number,
+  options: PlanOptions,
+  paramsOf: (suite: Suite, testCase: SuiteCase) => RequestParams,
+): PlannedCaseGroup {
+  const wanted = plannedRepeat(suite, testCase, options);
+  const adaptive = wanted === 'auto';
+  return {
+    suite,
+    case: testCase,
+    model: options.model ?? suite.model,
+    service: options.service ?? suite.service,
+    params: paramsOf(suite, testCase),
+    adaptive,
+    ordinal,
+    repeats: adaptive ? ADAPTIVE_SAMPLING.min : wanted,
+  };
 }
 
 /** The planned samples of these cases, in plan order, made one at a time as they are asked for. */
@@ -221,15 +330,16 @@ function globToRegExp(glob: string): RegExp {
 export function emptySelection(
   suites: readonly Suite[],
   plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip'>,
-): string | null {
-  const total = suites.reduce((n, s) => n + s.cases.length, 0);
-  if (total === 0)
-    return 'nothing to run: the suites have no cases\n  → add cases, or point run at the folder that has them';
-  const unsharded = selectCases(suites, {
+  /** Whether the selection without the shard has a case (planned by the caller for suites not in memory). */
+  unshardedSelects: boolean = !selectCases(suites, {
     ...(plan.filter ? { filter: plan.filter } : {}),
     ...(plan.skip ? { skip: plan.skip } : {}),
-  });
-  if (plan.shard && !unsharded.next().done) return null;
+  }).next().done,
+): string | null {
+  const total = suites.reduce((n, s) => n + (s.counts?.cases ?? s.cases.length), 0);
+  if (total === 0)
+    return 'nothing to run: the suites have no cases\n  → add cases, or point run at the folder that has them';
+  if (plan.shard && unshardedSelects) return null;
   const names = suites.map((s) => s.suite);
   const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
   return `nothing to run: --filter '${plan.filter}' matches no case of ${total} (it is matched against suite/case, the case id and the suite name; suites: ${shown})\n  → check the pattern: * stays within a segment, ** crosses them`;

@@ -37,14 +37,28 @@ import { type CostCap, createCostMeter, sampleSpent } from './cost-cap.js';
 import { type CostEstimate, overCapMessage } from './cost-estimate.js';
 import { capPrices, estimateRun } from './estimate-run.js';
 import { executePlan } from './execute.js';
+import { caseMessages } from './plan-messages.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
-import { caseKey, emptySelection, planCases, type PlannedCaseGroup, planSamples } from './plan.js';
-import { changedTables, planRecords } from './plan-records.js';
+import {
+  type CasesOf,
+  caseKey,
+  emptySelection,
+  type PlannedCaseGroup,
+  planSamples,
+  planStream,
+  selectionOf,
+  type SuiteSelection,
+} from './plan.js';
+import { changedTables, planRecordOf } from './plan-records.js';
+import type { PlanItem } from './execute.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 
 export interface RunSuitesOptions {
   config: Config;
+  /** The suites to run, in order: with their cases, or loaded without them (`casesOf` reads those). */
   suites: Suite[];
+  /** A suite's cases one at a time (default: those it holds); the CLI reads a suite loaded without them again. */
+  casesOf?: CasesOf;
   /** Where keys are read from (`api_key_env`). */
   env: NodeJS.ProcessEnv;
   /** Parent of every run folder (`reports/`). */
@@ -153,14 +167,22 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const meta: RunMeta = { ...options.meta, id, started_at: startedAt };
   const runDir = options.resumeDir ?? join(options.reportDir, id);
 
-  const cases = planCases(options.suites, meta.plan);
+  const casesOf: CasesOf = options.casesOf ?? ((suite) => suite.cases);
+  // What the plan selects of each suite, counted before anything is read twice or sent.
+  const selection = await selectionOf(options.suites, meta.plan, casesOf);
   // A run that would check nothing is not a pass: say what selected nothing (exit 2). An
   // empty shard of a small suite is not that: it runs, empty, so that the merge finds it.
-  const nothing = cases.length === 0 ? emptySelection(options.suites, meta.plan) : null;
-  if (nothing) throw new UsageError(nothing);
-  const used = new Set(cases.map((c) => c.suite));
-  const plannedSuites = options.suites.filter((s) => used.has(s));
-  const services = checkServices(cases, options.config, meta.plan.service);
+  if (selection.length === 0) {
+    const { filter, skip } = meta.plan;
+    const unsharded = meta.plan.shard
+      ? (await selectionOf(options.suites, { ...(filter ? { filter } : {}), ...(skip ? { skip } : {}) }, casesOf))
+          .length > 0
+      : false;
+    const nothing = emptySelection(options.suites, meta.plan, unsharded);
+    if (nothing) throw new UsageError(nothing);
+  }
+  const plannedSuites = selection.map((s) => s.suite);
+  const services = checkServices(plannedSuites, options.config, meta.plan.service);
   if (options.resumeDir) {
     // Refused before anything is sent or locked: the journal keeps what it holds.
     const changed = changedTables(
@@ -170,19 +192,16 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     if (changed.length > 0) throw new InputError(changed);
   }
   const capped = options.costCap ?? null;
+  // A capped run is estimated over every planned case before anything is sent: it holds the
+  // plan (a run without a cap reads each suite's cases when it reaches the suite).
+  const cases = capped ? await collect(planStream(plannedSuites, meta.plan, casesOf)) : null;
   // Read before the first request, one at a time: a corrupt baseline is an input error that
   // costs nothing. A capped run keeps what it read for its estimate (else each is let go).
-  // Suites whose cases need their baseline while they run hold it for the whole run: read
-  // (and checked) here once, and the fold takes it from memory.
+  // Suites whose cases need their baseline while they run hold it: read (and checked) when
+  // the run reaches them, and the fold takes it from memory.
   const baselines = baselineReader(options.baselineDir);
-  const holding = new Set(plannedSuites.filter(needsBaselineWhileRunning).map((s) => s.suite));
-  await baselines.hold([...holding]);
   const checked = new Map<string, Baseline | null>();
   for (const s of plannedSuites) {
-    if (holding.has(s.suite)) {
-      if (capped) checked.set(s.suite, baselines.held(s.suite));
-      continue;
-    }
     // Uncapped, a baseline is checked case by case and let go; the estimate reads it whole.
     if (capped) checked.set(s.suite, await readBaseline(options.baselineDir, s.suite));
     else await SuiteBaseline.read(options.baselineDir, s.suite);
@@ -190,7 +209,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const prices = capped ? capPrices(options.config, capped.listPrices) : {};
   const estimate = (samplesLeft?: (group: PlannedCaseGroup) => number) =>
     estimateRun({
-      cases,
+      cases: cases ?? [],
       config: options.config,
       baseline: async (suite) => checked.get(suite) ?? null,
       prices,
@@ -239,6 +258,11 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     live: true,
     // A large suite's complete cases wait for its verdicts beside its journal, not in memory.
     spillDir: runDir,
+    // Cases planned as table rows get their messages back from the table as they are reported.
+    messages: (record) => {
+      const suite = plannedSuites.find((p) => p.suite === record.suite);
+      return suite ? caseMessages(casesOf(suite)) : null;
+    },
     ...(options.now ? { now: options.now } : {}),
     ...(tonight ? { annotate: tonight.annotator.annotate } : {}),
   });
@@ -246,46 +270,77 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const journalFile = join(runDir, 'results.jsonl');
   const previous = options.resumeDir
     ? await replay(journalFile, fold, capped ? prices : null)
-    : { done: new Set<string>(), adaptive: [], skipped: 0, planned: false, spent: 0 };
+    : { done: new Set<string>(), adaptive: [], skipped: 0, run: false, planned: new Set<string>(), spent: 0 };
   const journal = openJournal(journalFile);
   // What judges comparing with the baseline read: the plan records a digest of it.
   const baselineContent = (suite: string, caseId: string) =>
     baselines.heldCase(suite, caseId)?.content ?? null;
-  if (!previous.planned) {
-    for (const record of [runRecord(meta, options.version), ...planRecords(cases, baselineContent)]) {
-      journal.appendRecord(record.type === 'plan' ? journalPlan(record) : record);
-      fold.add(record);
-    }
+  if (!previous.run) {
+    const record = runRecord(meta, options.version);
+    journal.appendRecord(record);
+    fold.add(record);
   }
-  const planned = cases.reduce((n, c) => n + c.repeats, 0);
+  const planned = selection.reduce((n, s) => n + s.samples, 0);
   const done = previous.done;
-  const todo = (function* () {
-    for (const sample of planSamples(cases)) if (!done.has(sample.key)) yield sample;
-  })();
-  const adaptiveCases = cases.filter((c) => c.adaptive);
   const spentBefore = (capped?.spentBefore ?? 0) + previous.spent;
   const meter = capped ? createCostMeter(capped.cap, spentBefore, prices) : null;
   if (capped && options.resumeDir) estimated = await estimate((group) => samplesLeft(group, done));
   options.onPlan?.({
     runDir,
     planned,
-    alreadyDone: done.size === 0 ? 0 : countDone(cases, done),
-    cases: cases.length,
+    alreadyDone: Math.min(done.size, planned),
+    cases: selection.reduce((n, s) => n + s.cases, 0),
     suites: plannedSuites.length,
     ...(capped && estimated ? { cost: { cap: capped.cap, estimate: estimated, spent: spentBefore } } : {}),
   });
+
+  /** A case that reads its baseline while it runs: the baseline is held from before its plan on. */
+  const holding = async function* (groups: AsyncIterable<PlannedCaseGroup>) {
+    for await (const group of groups) {
+      if (readsBaselineWhileRunning(group)) await baselines.hold([group.suite.suite]);
+      yield group;
+    }
+  };
+  const groupsOf = (s: SuiteSelection): AsyncIterable<PlannedCaseGroup> =>
+    holding(
+      cases
+        ? fromList(cases.filter((c) => c.suite === s.suite))
+        : planStream([s.suite], meta.plan, casesOf, s.start),
+    );
+  /**
+   * The plan, a suite at a time as the run reaches it: its plan record journaled before its
+   * first sample (a suite loaded without its cases is read for it, and read again as it is
+   * sent), then its samples not yet sent, each `repeat: auto` case announced first.
+   */
+  async function* plan(): AsyncGenerator<PlanItem> {
+    for (const s of selection) {
+      if (!previous.planned.has(s.suite.suite)) {
+        const record = await planRecordOf(groupsOf(s), baselineContent);
+        if (record) {
+          journal.appendRecord(journalPlan(record));
+          fold.add(record);
+        }
+      }
+      for await (const group of groupsOf(s)) {
+        if (group.adaptive) {
+          let todo = 0;
+          for (const sample of planSamples([group])) if (!done.has(sample.key)) todo++;
+          yield { adaptiveCase: group, todo };
+        }
+        for (const sample of planSamples([group])) if (!done.has(sample.key)) yield sample;
+      }
+    }
+  }
 
   let redacted = 0;
   let outcome: Awaited<ReturnType<typeof executePlan>>;
   try {
     outcome = await executePlan({
-      plan: todo,
+      plan: plan(),
       ...(options.config.prices ? { prices: options.config.prices } : {}),
       ...(meter ? { costMeter: meter } : {}),
       baselineCase: baselines.heldCase,
       adaptive: {
-        cases: adaptiveCases,
-        todo: [...planSamples(adaptiveCases)].filter((p) => !done.has(p.key)),
         done: previous.adaptive,
         baselineSamples: (suite, caseId) => samplesOf(baselines.heldCase(suite, caseId)),
         onCaseDone: (suite, caseId) => fold.caseDone(suite, caseId),
@@ -406,19 +461,21 @@ async function replay(file: string, fold: RunFold, prices: Prices | null) {
   const done = new Set<string>();
   const adaptive: SampleResult[] = [];
   const stats = { skipped: [] as number[] };
-  let planned = false;
+  let run = false;
+  const planned = new Set<string>();
   let spent = 0;
   for await (const record of readJournal(file, stats)) {
     // The earlier session's end no longer holds: this one appends its own.
     if (record.type === 'end') continue;
-    if (record.type === 'plan') planned = true;
+    if (record.type === 'run') run = true;
+    if (record.type === 'plan') planned.add(record.suite);
     fold.add(record);
     if (record.type !== undefined) continue;
     if (prices) spent += sampleSpent(record, prices);
     if (!(record.error && isRunStop(record.error))) done.add(record.key);
     if (record.sampling === 'auto') adaptive.push(record);
   }
-  return { done, adaptive, skipped: stats.skipped.length, planned, spent };
+  return { done, adaptive, skipped: stats.skipped.length, run, planned, spent };
 }
 
 function runRecord(meta: RunMeta, version: string): RunRecord {
@@ -439,12 +496,11 @@ function runRecord(meta: RunMeta, version: string): RunRecord {
 }
 
 /** Every service the plan will call (suites' and judges'), all configured — or an input error. */
-function checkServices(cases: readonly PlannedCaseGroup[], config: Config, override?: string): string[] {
-  const suites = [...new Set(cases.map((c) => c.suite))];
-  const diagnostics = unconfiguredServices(suites, config, override);
+function checkServices(suites: readonly Suite[], config: Config, override?: string): string[] {
+  const diagnostics = unconfiguredServices([...suites], config, override);
   if (diagnostics.length) throw new InputError(diagnostics);
   const judges = suites.flatMap((suite) => judgeTargets(suite).map((t) => t.service));
-  return [...new Set([...cases.map((c) => c.service), ...judges])];
+  return [...new Set([...suites.map((s) => override ?? s.service), ...judges])];
 }
 
 /** Samples of a case a resumed run may still send (`repeat: auto`: up to its most). */
@@ -456,22 +512,23 @@ function samplesLeft(group: PlannedCaseGroup, done: ReadonlySet<string>): number
   return left;
 }
 
-/** Planned samples already in the journal (a resumed run). */
-function countDone(cases: readonly PlannedCaseGroup[], done: ReadonlySet<string>): number {
-  let n = 0;
-  for (const sample of planSamples(cases)) if (done.has(sample.key)) n++;
-  return n;
-}
-
-/** Suites whose cases read their baseline while they run: `repeat: auto`, or a check that uses it (a judge comparing against it). */
-function needsBaselineWhileRunning(suite: Suite): boolean {
-  return (
-    suite.repeat === 'auto' || suite.cases.some((c) => c.repeat === 'auto' || c.expect.some(usesBaseline))
-  );
+/** A case that reads its baseline while it runs: `repeat: auto`, or a check that uses it (a judge comparing against it). */
+function readsBaselineWhileRunning(group: PlannedCaseGroup): boolean {
+  return group.adaptive || group.case.expect.some(usesBaseline);
 }
 
 /** A baseline case's samples ({0, 0} when it has none — adaptive sampling then runs to the cap). */
 function samplesOf(entry: BaselineCase | null): { pass: number; total: number } {
   if (!entry) return { pass: 0, total: 0 };
   return entry.samples ?? { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+async function* fromList<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
 }

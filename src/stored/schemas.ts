@@ -40,7 +40,7 @@ const journalRun = {
   },
 };
 
-/** One planned suite (PlanRecord): its cases in plan order, with the messages a report shows. */
+/** One planned suite (PlanRecord): its cases in plan order, with the messages a report shows (or a table row's place). */
 const journalPlan = {
   $id: 'https://driftcheck.dev/schemas/stored/journal-plan.json',
   type: 'object',
@@ -61,6 +61,7 @@ const journalPlan = {
           format: { type: 'string' },
           rows: { type: 'integer', minimum: 0 },
           digest: { type: 'string' },
+          template: { type: 'string' },
         },
       },
     },
@@ -68,12 +69,19 @@ const journalPlan = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['id', 'ordinal', 'repeat', 'messages'],
+        required: ['id', 'ordinal', 'repeat'],
+        // A written case holds its messages; a case made from a table row, the row's place (journal 5).
         properties: {
           id: { type: 'string' },
           ordinal: { type: 'integer', minimum: 0 },
           repeat: { anyOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
           messages: { type: 'array', items: def('message') },
+          row: {
+            type: 'array',
+            items: { type: 'integer', minimum: 0 },
+            minItems: 2,
+            maxItems: 2,
+          },
           drift: { type: 'object' },
         },
       },

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../baseline/json-compare.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
 import type { Diagnostic, Message, Suite, SuiteCase, SuiteTable, Validated } from '../types.js';
 import type { TextRead } from '../yaml/read-text.js';
@@ -44,7 +46,7 @@ export function expandSuite(
     });
     errors.push(...made.diagnostics);
     for (const row of made.rows) cases.push(make(row));
-    if (made.summary) summaries.push(made.summary);
+    if (made.summary) summaries.push({ ...made.summary, template: templateDigest(table.template, spec.system) });
   });
   errors.push(...duplicateCaseIds(cases));
   const total = sampleTotalProblem(spec.suite, cases);
@@ -86,4 +88,11 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
       : {}),
     location: row.location,
   };
+}
+
+/** What a table's rows are filled into, as a digest: its template and the suite's system prompt. */
+function templateDigest(template: unknown, system: string | undefined): string {
+  return createHash('sha256')
+    .update(canonicalJson({ template, system: system ?? null }))
+    .digest('hex');
 }

@@ -93,9 +93,23 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
     expect(list.stdout).toContain(ALL.map((id) => `  tables/${id}\n`).join(''));
     const json = JSON.parse((await runCli(['list', '--json'], { cwd: dir })).stdout);
     expect(json.suites[0].tables).toEqual([
-      { file: 'data/sums.csv', format: 'csv', rows: 4, digest: sha256(SUMS.replace(/^\ufeff/, '')) },
-      { file: 'data/phrases.jsonl', format: 'jsonl', rows: 3, digest: sha256(`${PHRASES}\n`) },
+      {
+        file: 'data/sums.csv',
+        format: 'csv',
+        rows: 4,
+        digest: sha256(SUMS.replace(/^\ufeff/, '')),
+        template: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+      {
+        file: 'data/phrases.jsonl',
+        format: 'jsonl',
+        rows: 3,
+        digest: sha256(`${PHRASES}\n`),
+        template: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
     ]);
+    // The two tables' templates differ: each digest is its own template's.
+    expect(json.suites[0].tables[0].template).not.toBe(json.suites[0].tables[1].template);
   });
 
   it('runs every row as a case; quoted commas, line breaks, quotes and unicode reach the prompt as written', async () => {
