@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { type Candidate, candidateSkips } from '../run/candidate-fit.js';
-import { type PlanOptions, suitesInPlan } from '../run/plan.js';
+import { type CasesOf, type PlanOptions, suitesInPlan } from '../run/plan.js';
 import type { CatalogReader } from '../service/check-models.js';
 import { isAlias } from '../suite/alias.js';
 import type { Config, ServiceConfig, SkippedSuite, Suite } from '../types.js';
@@ -103,9 +103,11 @@ export async function planCandidates(
   plan: PlanOptions,
   config: Config,
   readCatalogs: CatalogReader,
+  /** A suite's cases (a suite loaded without them is read for a filter's ids). */
+  casesOf?: CasesOf,
 ): Promise<PlannedCandidate[]> {
   // The filtered selection, before any shard: every shard skips the same suites.
-  const selection = suitesInPlan(suites, plan.filter ? { filter: plan.filter } : {});
+  const selection = await suitesInPlan(suites, plan.filter ? { filter: plan.filter } : {}, casesOf);
   const services = plan.service
     ? [config.services[plan.service]]
     : selection.map((s) => config.services[s.service]);

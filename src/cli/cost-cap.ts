@@ -50,7 +50,7 @@ export async function listPrices(
 ): Promise<Prices> {
   const names = new Set<string>();
   for (const plan of plans) {
-    for (const suite of suitesInPlan(suites, plan)) {
+    for (const suite of await suitesInPlan(suites, plan)) {
       const service = plan.service ?? suite.service;
       names.add(service);
       for (const judge of judgeTargets({ ...suite, service })) names.add(judge.service);

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineFromEntries } from '../baseline/build.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
+import { journalMessages } from '../run/plan-messages.js';
 import { openReport, type StoredReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
 import { truncate, wrap } from '../report/terminal.js';
@@ -73,6 +74,9 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     reporters,
     complete: true,
     renderedBy: 'diff',
+    messages: journalMessages(io.cwd, (suite, why) =>
+      io.stderr(`driftcheck diff: the prompts of suite ${suite}'s table cases are not shown: ${why}\n`),
+    ),
     run: {
       id: `${a.head.run.id}..${b.head.run.id}`,
       command: ['driftcheck', 'diff', a.head.run.id, b.head.run.id],

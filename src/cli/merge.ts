@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
+import { journalMessages } from '../run/plan-messages.js';
 import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
 import { readJournalHead } from '../journal/read.js';
 import { newRunId } from '../run/meta.js';
@@ -48,6 +49,9 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     reporters: await journalReporters(io, outDir, reporters),
     complete,
     renderedBy: 'merge',
+    messages: journalMessages(io.cwd, (suite, why) =>
+      io.stderr(`driftcheck merge: the prompts of suite ${suite}'s table cases are not shown: ${why}\n`),
+    ),
     run: { id: newRunId(new Date()), command: ['driftcheck', 'merge', ...args], shard: null },
   });
   await publishSummary(io, outDir, reporters);

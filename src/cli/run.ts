@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
-import { suitesInPlan } from '../run/plan.js';
+import { type CasesOf, suitesInPlan } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
@@ -109,10 +109,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       fetchCatalog: aliasCatalog(config, io.env, meta.sim),
     },
   );
+  // A suite loaded without its cases is read again, case by case, when the run reaches it.
+  const casesOf: CasesOf = (suite) => suite.cases;
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.
   if (!meta.update_baselines && !meta.plan.model && !meta.plan.provider && !flags) {
-    const missing = suitesInPlan(suites, meta.plan)
+    const missing = (await suitesInPlan(suites, meta.plan, casesOf))
       .filter((s) => !existsSync(baselinePath(baselineDir, s.suite)))
       .map((s) => s.suite);
     if (missing.length && values['require-baselines'])
@@ -134,10 +136,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const catalogs = catalogReader(env);
   // Each candidate runs the suites it belongs to, decided before anything is sent.
   const planned = flags
-    ? await planCandidates(flags, suites, meta.plan, config, catalogs).catch(async (error: unknown) => {
-        await sim?.simulator.close();
-        throw error;
-      })
+    ? await planCandidates(flags, suites, meta.plan, config, catalogs, casesOf).catch(
+        async (error: unknown) => {
+          await sim?.simulator.close();
+          throw error;
+        },
+      )
     : null;
   const costCap = cap
     ? await capContext(
@@ -164,6 +168,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         configured,
         env,
         suites,
+        casesOf,
         reportDir,
         baselineDir,
         reporters,
@@ -217,6 +222,7 @@ interface RunContext {
   configured: Config;
   env: NodeJS.ProcessEnv;
   suites: Suite[];
+  casesOf: CasesOf;
   reportDir: string;
   baselineDir: string;
   reporters: Set<string>;
@@ -241,6 +247,7 @@ async function runAndPrint(
   const result = await runSuites({
     config: ctx.config,
     suites: ctx.suites,
+    casesOf: ctx.casesOf,
     env: ctx.env,
     reportDir: ctx.reportDir,
     baselineDir: ctx.baselineDir,

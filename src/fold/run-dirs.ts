@@ -35,6 +35,8 @@ export async function foldRunDirs(
     run?: Partial<Omit<RunInfo, 'status' | 'exit_code' | 'stop_reason' | 'provenance'>>;
     /** The command folding them, for the report's provenance. */
     renderedBy: Provenance['rendered_by'];
+    /** Messages of cases planned as table rows, made again from their tables (run/plan-messages.ts). */
+    messages?: FoldOptions['messages'];
   },
 ): Promise<FoldedRuns> {
   const runs: FoldedRuns['runs'] = [];
@@ -55,6 +57,7 @@ export async function foldRunDirs(
     ...(options.complete !== undefined ? { complete: options.complete } : {}),
     ...(options.run ? { run: options.run } : {}),
     renderedBy: options.renderedBy,
+    ...(options.messages ? { messages: options.messages } : {}),
     ...(dirs.length > 1 ? { stop: null } : {}),
   });
   const journals: Journal[] = [];

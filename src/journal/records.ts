@@ -147,7 +147,9 @@ function withSystem(plan: PlanRecord): PlanRecord {
   const message: Message = { role: 'system', content: system };
   return {
     ...plan,
-    cases: plan.cases.map((c) => (c.row && !c.messages ? c : { ...c, messages: [message, ...(c.messages ?? [])] })),
+    cases: plan.cases.map((c) =>
+      c.row && !c.messages ? c : { ...c, messages: [message, ...(c.messages ?? [])] },
+    ),
   };
 }
 

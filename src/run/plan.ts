@@ -81,10 +81,12 @@ export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCa
 }
 
 /** The suites the plan sends at least one case of (what a baseline warning is about). */
-export function suitesInPlan(suites: Suite[], options: PlanOptions = {}): Suite[] {
-  const used = new Set<Suite>();
-  for (const { suite } of selectCases(suites, options)) used.add(suite);
-  return suites.filter((s) => used.has(s));
+export async function suitesInPlan(
+  suites: Suite[],
+  options: PlanOptions = {},
+  casesOf: CasesOf = (suite) => suite.cases,
+): Promise<Suite[]> {
+  return (await selectionOf(suites, options, casesOf)).map((s) => s.suite);
 }
 
 /** The cases the filter and the shard select, in plan order, with their ordinals. */

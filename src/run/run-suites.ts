@@ -175,8 +175,13 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   if (selection.length === 0) {
     const { filter, skip } = meta.plan;
     const unsharded = meta.plan.shard
-      ? (await selectionOf(options.suites, { ...(filter ? { filter } : {}), ...(skip ? { skip } : {}) }, casesOf))
-          .length > 0
+      ? (
+          await selectionOf(
+            options.suites,
+            { ...(filter ? { filter } : {}), ...(skip ? { skip } : {}) },
+            casesOf,
+          )
+        ).length > 0
       : false;
     const nothing = emptySelection(options.suites, meta.plan, unsharded);
     if (nothing) throw new UsageError(nothing);

@@ -46,7 +46,8 @@ export function expandSuite(
     });
     errors.push(...made.diagnostics);
     for (const row of made.rows) cases.push(make(row));
-    if (made.summary) summaries.push({ ...made.summary, template: templateDigest(table.template, spec.system) });
+    if (made.summary)
+      summaries.push({ ...made.summary, template: templateDigest(table.template, spec.system) });
   });
   errors.push(...duplicateCaseIds(cases));
   const total = sampleTotalProblem(spec.suite, cases);

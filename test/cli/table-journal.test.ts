@@ -67,8 +67,17 @@ describe('a table-driven run and its journal', () => {
         format: 'jsonl',
         rows: 6,
         digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        template: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     ]);
+    // Each case holds its row's place, not its messages (journal 5): the table makes them again.
+    expect((plan?.cases as unknown[]).slice(0, 2)).toEqual([
+      { id: 't-1', ordinal: 0, repeat: 1, row: [0, 1] },
+      { id: 't-2', ordinal: 1, repeat: 1, row: [0, 2] },
+    ]);
+    expect((await readReport(runDirFrom(run, dir))).cases[1]?.messages.at(-1)?.content).toBe(
+      'Say exactly: ticket 2',
+    );
   });
 
   it('--resume refuses a table that changed since the run started, naming it; the results already in stay', async () => {
@@ -104,7 +113,7 @@ describe('a table-driven run and its journal', () => {
     expect((await readReport(runDir)).summary).toMatchObject({ cases: 6, passed: 6, not_run: 0 });
   });
 
-  it('report and merge work from the journals of table-driven shards alone (the table gone)', async () => {
+  it('report and merge work from the journals of table-driven shards; prompts come from the unchanged table, and without it are said to be missing', async () => {
     const dir = await project();
     await simulator(dir);
     const shards: string[] = [];
@@ -116,16 +125,28 @@ describe('a table-driven run and its journal', () => {
       expect(run.code).toBe(0);
       shards.push(runDirFrom(run, dir));
     }
-    await writeFile(join(dir, 'suites/tickets.jsonl'), 'not a table any more\n');
-
-    const report = await runCli(['report', shards[0]!], { cwd: dir });
-    expect(report.code).toBe(0);
-    expect((await readReport(shards[0]!)).cases.map((c) => c.case)).toEqual(['t-1', 't-3', 't-5']);
-
     const merged = await runCli(['merge', ...shards, '--out', 'merged'], { cwd: dir });
     expect(merged.code).toBe(0);
     const whole = await readReport(join(dir, 'merged'));
     expect(whole.cases.map((c) => c.case)).toEqual(['t-1', 't-2', 't-3', 't-4', 't-5', 't-6']);
     expect(whole.cases.find((c) => c.case === 't-4')?.messages.at(-1)?.content).toBe('Say exactly: ticket 4');
+
+    // The table changed: every verdict and answer is still folded from the journals, and the
+    // prompts the table would now make are not passed off as the ones sent.
+    await writeFile(join(dir, 'suites/tickets.jsonl'), 'not a table any more\n');
+    const report = await runCli(['report', shards[0]!], { cwd: dir });
+    expect(report.code).toBe(0);
+    expect(report.stderr).toContain(
+      "driftcheck report: the prompts of suite tickets's table cases are not shown: suites/tickets.jsonl changed since the run",
+    );
+    const alone = await readReport(shards[0]!);
+    expect(alone.cases.map((c) => [c.case, c.status, c.messages])).toEqual([
+      ['t-1', 'pass', []],
+      ['t-3', 'pass', []],
+      ['t-5', 'pass', []],
+    ]);
+    const again = await runCli(['merge', ...shards, '--out', 'merged2'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect((await readReport(join(dir, 'merged2'))).summary).toEqual(whole.summary);
   });
 });
