@@ -40,9 +40,9 @@ export { createServiceClient, type ServiceClientOptions } from './service/client
 export { createRedactor } from './service/redact.js';
 export { generateSimKey, type Simulator, type SimulatorOptions, startSimulator } from './sim/server.js';
 export { isAlias } from './suite/alias.js';
-export { loadSuites } from './suite/load.js';
+export { type LoadSuitesOptions, loadSuites, readSuiteCases } from './suite/load.js';
 export { parseSuite, parseSuiteSpec } from './suite/parse.js';
 export { expandSuite } from './suite/expand.js';
 export { TABLE_FORMATS } from './suite/sources/index.js';
-export type { Row, TableFormat, TableRows } from './suite/sources/types.js';
+export type { ProblemSink, Row, TableFormat, TableRows } from './suite/sources/types.js';
 export type * from './types.js';

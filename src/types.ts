@@ -224,15 +224,26 @@ export interface Suite {
   /** The tables its generated cases come from, in the order written (absent: cases written inline only). */
   tables?: SuiteTable[];
   location: SourceLocation;
-  /**
-   * A suite loaded without its cases (`cases` empty, see loadSuites' `cases` option): how
-   * many it has, and how many samples they plan (null: some case samples `repeat: auto`).
-   */
-  counts?: { cases: number; samples: number | null };
-  /** The suite file it was read from (absolute): where its cases are read again (readSuiteCases). */
-  source?: { path: string };
   /** Where `service:` is written (a service that is not configured is reported there). */
   service_location?: SourceLocation;
+  /**
+   * How many cases the suite makes and the samples they plan (null when a case is
+   * `repeat: auto`: how many it takes is decided as it runs). Set by loadSuites, which
+   * counts them as it validates, also when it does not keep them (`cases: 'none'`).
+   */
+  counts?: { cases: number; samples: number | null };
+  /**
+   * The suite file it was loaded from (set by loadSuites): `path` absolute, `digest` the
+   * sha256 (hex) of its text as validated. readSuiteCases reads the cases again from there,
+   * and refuses a file that changed since.
+   */
+  source?: { path: string; digest: string };
+  /**
+   * The judges its cases call (each judge check's service, when it names one, and model),
+   * set when loadSuites does not keep the cases (`cases: 'none'`): what pre-flight and
+   * `validate` need of cases that are not held (see judgeTargets).
+   */
+  judges?: { service?: string; model: string }[];
 }
 
 // ─── Diagnostics (suite/config validation) ───────────────────────────────────

@@ -41,14 +41,17 @@ export function splitExpectations(expect: readonly Expectation[]): {
 }
 
 /** Every (service, model) a suite's judges call, for pre-flight (keys, clients) before the first request. */
-export function judgeTargets(suite: Pick<Suite, 'service' | 'cases'>): { service: string; model: string }[] {
+export function judgeTargets(
+  suite: Pick<Suite, 'service' | 'cases' | 'judges'>,
+): { service: string; model: string }[] {
   const seen = new Map<string, { service: string; model: string }>();
-  for (const c of suite.cases) {
-    for (const e of c.expect) {
-      if (e.type !== 'judge') continue;
-      const target = { service: e.value.service ?? suite.service, model: e.value.model };
-      seen.set(`${target.service}\n${target.model}`, target);
-    }
+  // A suite loaded without its cases names its judges itself.
+  const judges =
+    suite.judges ??
+    suite.cases.flatMap((c) => c.expect.flatMap((e) => (e.type === 'judge' ? [e.value] : [])));
+  for (const judge of judges) {
+    const target = { service: judge.service ?? suite.service, model: judge.model };
+    seen.set(`${target.service}\n${target.model}`, target);
   }
   return [...seen.values()];
 }

@@ -21,13 +21,9 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     ? positionals.map((p) => resolve(io.cwd, p))
     : [projectPaths(io, values.config).dir(undefined, 'suites')];
   let warnings = 0;
-  let cases = 0;
   const suites = await loadSuites(paths, {
-    // Counted, then let go: only a case with a judge says more (the services it calls).
-    keep: (suite) => {
-      cases += suite.cases.length;
-      return { ...suite, cases: suite.cases.filter((c) => c.expect.some((e) => e.type === 'judge')) };
-    },
+    // Every case is made and checked as it is read, then let go: a suite keeps its counts and judges.
+    cases: 'none',
     allowAlias: Boolean(values['allow-alias']),
     cwd: io.cwd,
     // Nothing is sent: no catalog is read, the alias hint names `driftcheck pin FILE`.
@@ -38,6 +34,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   });
   const unknown = unconfiguredServices(suites, config);
   if (unknown.length) throw new InputError(unknown);
+  const cases = suites.reduce((n, s) => n + (s.counts?.cases ?? 0), 0);
   const tables = suites.flatMap((s) => s.tables ?? []);
   const fromTables = tables.length
     ? ` (${countOf(

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../baseline/json-compare.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
-import type { Diagnostic, Message, Suite, SuiteCase, SuiteTable, Validated } from '../types.js';
+import type { JudgeSpec, Message, Suite, SuiteCase, Validated } from '../types.js';
 import type { TextRead } from '../yaml/read-text.js';
 import { sortDiagnostics } from '../yaml/show.js';
 import { toExpectation } from './expectations.js';
-import { duplicateCaseIds } from './ids.js';
-import { sampleTotalProblem } from './repeat-limits.js';
+import { CaseIds } from './ids.js';
+import { SampleCount } from './repeat-limits.js';
 import type { Row } from './sources/types.js';
 import type { RawCase, SuiteSpec } from './spec.js';
-import { tableCases } from './table-cases.js';
+import { type TableFound, tableCases } from './table-cases.js';
 import { type RequestContext, withTools } from './request-problems.js';
 
 /** A table's file as read by the loader: its name in messages, and its text or why there is none. */
@@ -22,50 +22,134 @@ export interface TableText {
 export type ExpandOptions = SuiteCheckOptions & { request?: RequestContext };
 
 /**
+ * One source of a suite's cases: the cases written under `cases:`, or its table at
+ * `spec.tables[table]` with the text the caller read for it (undefined: not read).
+ */
+export type CaseSource = { inline: true } | { table: number; input: TableText | undefined };
+
+/** How many cases a suite makes, and the samples they plan (null when a case is `repeat: auto`). */
+export interface CaseCounts {
+  cases: number;
+  samples: number | null;
+}
+
+/**
  * Makes a suite's cases from its sources — the rows written under `cases:`, then each
  * table's rows through its template, in the order written — and checks what holds over
  * all of them: unique ids and the sample total. Pure: `tables[i]` is the text of
- * `spec.tables[i]`, read by the caller (undefined: not read). Every problem names the file and line of the
- * case or row it is about.
+ * `spec.tables[i]`, read by the caller (undefined: not read). Every problem names the file
+ * and line of the case or row it is about.
  */
 export function expandSuite(
   spec: SuiteSpec,
   tables: readonly (TableText | undefined)[],
   options: ExpandOptions = {},
 ): Validated<Suite> {
-  const errors: Diagnostic[] = [];
+  const expansion = new SuiteExpansion(spec, options, 'all');
+  expansion.add({ inline: true });
+  spec.tables.forEach((_, i) => expansion.add({ table: i, input: tables[i] }));
+  return expansion.finish();
+}
+
+/**
+ * The cases of one of a suite's sources, made one at a time — the one expansion from spec
+ * and rows to cases, which validation walks (SuiteExpansion) and a run reads again
+ * (readSuiteCases). Pure. A table's problems go to `found.problems` as its rows are read,
+ * and its summary to `found.tables` once its last row is.
+ */
+export function* sourceCases(
+  spec: SuiteSpec,
+  source: CaseSource,
+  options: ExpandOptions,
+  found: TableFound,
+): Generator<SuiteCase> {
   // One system message for every case that keeps the suite's (100,000 cases share it).
   const system: Message[] = spec.system === undefined ? [] : [{ role: 'system', content: spec.system }];
   const make = (row: Row) => toCase(row.values as unknown as RawCase, spec, row, system);
-  const cases = spec.inline.map(make);
-  const summaries: SuiteTable[] = [];
-  spec.tables.forEach((table, i) => {
-    const made = tableCases(table, tables[i], {
-      ...options,
-      request: { suite: spec.suite.params, files: spec.toolFiles },
-    });
-    errors.push(...made.diagnostics);
-    for (const row of made.rows) cases.push(make(row));
-    if (made.summary)
-      summaries.push({ ...made.summary, template: templateDigest(table.template, spec.system) });
-  });
-  errors.push(...duplicateCaseIds(cases));
-  const total = sampleTotalProblem(spec.suite, cases);
-  if (total) errors.push(total);
-  // A generated case's warnings (an undocumented finish_reason in a row) are shown, not fatal.
-  const warnings = errors.filter((d) => d.severity === 'warning');
-  const fatal = errors.filter((d) => d.severity !== 'warning');
-  if (fatal.length > 0) return { errors: sortDiagnostics(errors) };
-  return {
-    value: {
-      ...spec.suite,
-      // The journal holds the suite's system prompt once (journalPlan), not in every case.
-      ...(spec.system !== undefined ? { system: spec.system } : {}),
-      cases,
-      ...(spec.tables.length > 0 ? { tables: summaries } : {}),
-    },
-    ...(warnings.length > 0 ? { warnings: sortDiagnostics(warnings) } : {}),
-  };
+  if ('inline' in source) {
+    for (const row of spec.inline) yield make(row);
+    return;
+  }
+  const request = { suite: spec.suite.params, files: spec.toolFiles };
+  const rows = tableCases(spec.tables[source.table]!, source.input, { ...options, request }, found);
+  for (const row of rows) yield make(row);
+}
+
+/**
+ * A suite's cases walked source by source, each checked as it passes — its row's own
+ * problems, a duplicate id (naming both), the sample total — keeping of all of them only
+ * the ids seen, the counts, the judges the cases call and the tables' summaries; the cases
+ * themselves only with `keep: 'all'`.
+ */
+export class SuiteExpansion {
+  private readonly found: TableFound = { problems: [], tables: [] };
+  private readonly ids = new CaseIds();
+  private readonly samples: SampleCount;
+  private readonly cases: SuiteCase[] = [];
+  private readonly judges = new Map<string, Pick<JudgeSpec, 'service' | 'model'>>();
+  private count = 0;
+
+  constructor(
+    private readonly spec: SuiteSpec,
+    private readonly options: ExpandOptions,
+    private readonly keep: 'all' | 'none',
+  ) {
+    this.samples = new SampleCount(spec.suite);
+  }
+
+  /** Walks every case of one source (sources in the order written: inline first, then each table). */
+  add(source: CaseSource): void {
+    for (const c of sourceCases(this.spec, source, this.options, this.found)) {
+      this.count++;
+      const duplicate = this.ids.add(c.id, c.location);
+      if (duplicate) this.found.problems.push(duplicate);
+      this.samples.add(c);
+      if (this.keep === 'all') this.cases.push(c);
+      else
+        for (const e of c.expect)
+          if (e.type === 'judge')
+            this.judges.set(`${e.value.service ?? ''}\n${e.value.model}`, {
+              ...(e.value.service !== undefined ? { service: e.value.service } : {}),
+              model: e.value.model,
+            });
+    }
+  }
+
+  get counts(): CaseCounts {
+    return { cases: this.count, samples: this.samples.samples };
+  }
+
+  /**
+   * The suite, or every problem found: with `keep: 'none'` its cases are `[]` and the
+   * judges they call are in `judges`.
+   */
+  finish(): Validated<Suite> {
+    const { problems, tables } = this.found;
+    const total = this.samples.problem();
+    const errors = total ? [...problems, total] : problems;
+    // A generated case's warnings (an undocumented finish_reason in a row) are shown, not fatal.
+    const warnings = errors.filter((d) => d.severity === 'warning');
+    if (warnings.length < errors.length) return { errors: sortDiagnostics(errors) };
+    const { spec } = this;
+    return {
+      value: {
+        ...spec.suite,
+        // The journal holds the suite's system prompt once (journalPlan), not in every case.
+        ...(spec.system !== undefined ? { system: spec.system } : {}),
+        cases: this.cases,
+        ...(spec.tables.length > 0
+          ? {
+              tables: tables.map((t, i) => ({
+                ...t,
+                template: templateDigest(spec.tables[i]!.template, spec.system),
+              })),
+            }
+          : {}),
+        ...(this.keep === 'none' ? { judges: [...this.judges.values()] } : {}),
+      },
+      ...(warnings.length > 0 ? { warnings: sortDiagnostics(warnings) } : {}),
+    };
+  }
 }
 
 /**

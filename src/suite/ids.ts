@@ -50,24 +50,49 @@ export const explainId = (id: string) =>
  * file names ignore case.
  */
 export function duplicateCaseIds(cases: readonly { id: string; location: SourceLocation }[]): Diagnostic[] {
-  const first = new Map<string, { id: string; location: SourceLocation }>();
-  const out: Diagnostic[] = [];
-  for (const c of cases) {
-    const earlier = first.get(c.id.toLowerCase());
-    if (!earlier) {
-      first.set(c.id.toLowerCase(), c);
-      continue;
+  const ids = new CaseIds();
+  return cases.flatMap((c) => ids.add(c.id, c.location) ?? []);
+}
+
+/**
+ * The ids of a suite's cases as they stream by, each told whether an earlier case had it
+ * (see duplicateCaseIds). Holds per id only its lower-case form, the line and file of its
+ * case (the file as an index: a suite has few), and the id as written when that differs:
+ * not the cases.
+ */
+export class CaseIds {
+  private readonly first = new Map<string, number>();
+  private readonly lines: number[] = [];
+  private readonly fileOf: number[] = [];
+  private readonly files: string[] = [];
+  /** Ids whose letter case differs from their key, by their index. */
+  private readonly written = new Map<number, string>();
+
+  /** The diagnostic when `id` was used before (at `location`), else null; a new id is remembered. */
+  add(id: string, location: SourceLocation): Diagnostic | null {
+    const key = id.toLowerCase();
+    const earlier = this.first.get(key);
+    if (earlier === undefined) {
+      const index = this.lines.length;
+      this.first.set(key, index);
+      this.lines.push(location.line);
+      let file = this.files.lastIndexOf(location.file);
+      if (file === -1) file = this.files.push(location.file) - 1;
+      this.fileOf.push(file);
+      if (key !== id) this.written.set(index, id);
+      return null;
     }
-    const how = earlier.id === c.id ? '' : ` (differs only in letter case from ${show(earlier.id)})`;
+    const earlierId = this.written.get(earlier) ?? key;
+    const earlierFile = this.files[this.fileOf[earlier]!]!;
+    const how = earlierId === id ? '' : ` (differs only in letter case from ${show(earlierId)})`;
     const where =
-      earlier.location.file === c.location.file
-        ? `on line ${earlier.location.line}`
-        : `at ${earlier.location.file}:${earlier.location.line}`;
-    out.push({
-      ...c.location,
-      message: `duplicate case id ${show(c.id)}${how}, first used ${where}`,
+      earlierFile === location.file
+        ? `on line ${this.lines[earlier]}`
+        : `at ${earlierFile}:${this.lines[earlier]}`;
+    return {
+      ...location,
+      message: `duplicate case id ${show(id)}${how}, first used ${where}`,
       hint: 'case ids must be unique within a suite: they key results and baselines; rename one',
-    });
+    };
   }
-  return out;
 }

@@ -1,17 +1,20 @@
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { ModelCatalog } from '../checks/registry.js';
-import type { Diagnostic, Suite, Validated } from '../types.js';
+import type { Diagnostic, Suite, SuiteCase, Validated } from '../types.js';
+import { countOf } from '../report/numbers.js';
 import { displayPath } from '../yaml/display-path.js';
 import { readTextFile } from '../yaml/read-text.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
+import { sha256 } from '../util/sha256.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
-import { expandSuite, type TableText } from './expand.js';
+import { type CaseSource, SuiteExpansion, sourceCases, type TableText } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
 import { TABLE_EXTENSIONS } from './sources/index.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
+import type { TableFound } from './table-cases.js';
 import { readToolsFile } from './tools-file.js';
 
 export interface LoadSuitesOptions extends ParseSuiteOptions {
@@ -27,11 +30,12 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
    */
   fetchCatalog?: () => Promise<ModelCatalog | undefined>;
   /**
-   * What is kept of each suite once it has loaded, before the next is read (default: all of
-   * it). `validate` keeps its counts and no cases, so that checking 100 files of 1,000 cases
-   * holds one file's cases at a time.
+   * What is kept of each suite's cases (default `all`). `none`: every case is still made
+   * and checked, one at a time, as it is read, but none is kept — each suite comes back
+   * with `cases: []`, its `counts` and `judges`; readSuiteCases reads the cases again when
+   * they are wanted. So checking 100,000 rows never holds them at once.
    */
-  keep?: (suite: Suite) => Suite;
+  cases?: 'all' | 'none';
 }
 
 /** A `~author/…` id anywhere in a file: cheap, and a false positive only costs a catalog read. */
@@ -66,21 +70,22 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const spec = await specWithTools(read.text, f, cwd, { ...options, ...(catalog ? { catalog } : {}) });
+    const withCatalog = { ...options, ...(catalog ? { catalog } : {}) };
+    const spec = await specWithTools(read.text, f, cwd, withCatalog);
     if (spec.errors) {
       diagnostics.push(...spec.errors);
       continue;
     }
-    const expanded = withWarnings(
-      expandSuite(spec.value, await readTables(spec.value, f, cwd), {
-        ...options,
-        ...(catalog ? { catalog } : {}),
-      }),
-      spec.warnings,
-    );
+    const expansion = new SuiteExpansion(spec.value, withCatalog, options.cases ?? 'all');
+    expansion.add({ inline: true });
+    // One table at a time: its text is let go before the next is read.
+    for (const t of spec.value.tables.keys())
+      expansion.add({ table: t, input: await readTable(spec.value, t, f, cwd) });
+    const expanded = withWarnings(expansion.finish(), spec.warnings);
     if (expanded.errors) diagnostics.push(...expanded.errors);
     else {
-      suites.push(options.keep ? options.keep(expanded.value) : expanded.value);
+      const source = { path: f.path, digest: sha256(read.text) };
+      suites.push({ ...expanded.value, counts: expansion.counts, source });
       warnings.push(...(expanded.warnings ?? []));
     }
   }
@@ -125,15 +130,67 @@ export async function loadSuiteHead(
   return spec.value.suite;
 }
 
-/** The texts of a suite's tables, one after another (a table can be large), paths taken from the suite file's folder. */
-async function readTables(spec: SuiteSpec, suite: SuiteFile, cwd: string): Promise<TableText[]> {
-  const out: TableText[] = [];
-  for (const table of spec.tables) {
-    const path = resolve(dirname(suite.path), table.path);
-    const file = displayPath(path, cwd);
-    out.push({ file, read: await readTextFile(path, file, READ_LIMITS.table, TABLE_FILE) });
+/** The text of a suite's table `t` (a table can be large), its path taken from the suite file's folder. */
+async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: string): Promise<TableText> {
+  const path = resolve(dirname(suite.path), spec.tables[t]!.path);
+  const file = displayPath(path, cwd);
+  return { file, read: await readTextFile(path, file, READ_LIMITS.table, TABLE_FILE) };
+}
+
+/**
+ * A suite's cases read again from its files, one at a time, in the order loadSuites puts
+ * them in `suite.cases` (its written cases, then each table's rows in order), each equal to
+ * what loadSuites makes: for a suite loaded with `cases: 'none'`, when the run reaches it.
+ * `options` are those it was loaded with. A suite file that changed since it was loaded,
+ * or a table whose text did (checked before its first case), is refused with an
+ * InputError naming it: the cases would no longer be the ones planned.
+ */
+export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions): AsyncGenerator<SuiteCase> {
+  if (!suite.source)
+    throw new TypeError(`suite ${suite.suite} was not loaded by loadSuites (it has no source)`);
+  const cwd = options.cwd ?? process.cwd();
+  const f: SuiteFile = { path: suite.source.path, shown: suite.file };
+  const changed = (file: string, what: string, then: string, also: Diagnostic[] = []) =>
+    new InputError([
+      {
+        file,
+        line: 1,
+        column: 1,
+        whole_file: true,
+        message: `${what} ${file} of suite ${suite.suite} changed since the run was planned (${then} then)`,
+        hint: `the results already journaled are kept; restore the ${what}, or run again`,
+      },
+      ...also,
+    ]);
+  const cases = suite.counts ? countOf(suite.counts.cases, 'case') : countOf(suite.cases.length, 'case');
+  const read = await readTextFile(f.path, f.shown);
+  if (read.diagnostic) throw changed(f.shown, 'suite file', cases, [read.diagnostic]);
+  if (sha256(read.text) !== suite.source.digest) throw changed(f.shown, 'suite file', cases);
+  // The same text, but what it names may not be (a tools file).
+  const spec = await specWithTools(read.text, f, cwd, options);
+  const planned = suite.tables ?? [];
+  if (spec.errors) throw changed(f.shown, 'suite file', cases, sortDiagnostics(spec.errors));
+  const found: TableFound = { problems: [], tables: [] };
+  // Unchanged files make the cases they made when validated: a problem now is a changed setting.
+  const refuseProblems = () => {
+    const fatal = found.problems.filter((d) => d.severity !== 'warning');
+    if (fatal.length > 0) throw new InputError(sortDiagnostics(fatal));
+    found.problems.length = 0;
+  };
+  const made = (source: CaseSource) => sourceCases(spec.value, source, options, found);
+  yield* made({ inline: true });
+  for (const [t, then] of planned.entries()) {
+    const input = await readTable(spec.value, t, f, cwd);
+    const rows = countOf(then.rows, 'row');
+    if (input.read.diagnostic) throw changed(then.file, 'table', rows, [input.read.diagnostic]);
+    if (input.file !== then.file || sha256(input.read.text) !== then.digest)
+      throw changed(then.file, 'table', rows);
+    for (const c of made({ table: t, input })) {
+      refuseProblems();
+      yield c;
+    }
+    refuseProblems();
   }
-  return out;
 }
 
 /** The tools files a suite names, read and checked, by the path as written (taken from the suite file's folder). */

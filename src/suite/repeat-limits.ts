@@ -12,24 +12,39 @@ export function repeatTooHigh(value: unknown): value is number {
 }
 
 /**
- * A suite whose cases × repeats pass MAX_SUITE_SAMPLES, written and generated cases
- * together (`auto` counts its cap); reported at the suite's name.
+ * The samples a suite's cases plan, counted as the cases stream by: what the limit holds
+ * (MAX_SUITE_SAMPLES over written and generated cases together, `auto` counted at its cap,
+ * reported at the suite's name), and what a plan starts with (null once a case is `auto`:
+ * how many it takes is decided as it runs).
  */
-export function sampleTotalProblem(
-  suite: Pick<Suite, 'repeat' | 'location'>,
-  cases: readonly Pick<SuiteCase, 'repeat'>[],
-): Diagnostic | null {
-  let samples = 0;
-  for (const c of cases) {
-    const n = [c.repeat, suite.repeat, 1].find(
+export class SampleCount {
+  /** For the limit: `auto` at its cap. */
+  private atMost = 0;
+  private planned: number | null = 0;
+
+  constructor(private readonly suite: Pick<Suite, 'repeat' | 'location'>) {}
+
+  add(c: Pick<SuiteCase, 'repeat'>): void {
+    const n = [c.repeat, this.suite.repeat, 1].find(
       (r) => r === 'auto' || (typeof r === 'number' && Number.isInteger(r) && r >= 1),
     );
-    samples += n === 'auto' ? ADAPTIVE_SAMPLING.cap : Math.min(n as number, MAX_REPEAT);
+    const repeats = n === 'auto' ? ADAPTIVE_SAMPLING.cap : Math.min(n as number, MAX_REPEAT);
+    this.atMost += repeats;
+    this.planned = n === 'auto' || this.planned === null ? null : this.planned + repeats;
   }
-  if (samples <= MAX_SUITE_SAMPLES) return null;
-  return {
-    ...suite.location,
-    message: `the suite plans ${samples} samples (cases × repeats); at most ${MAX_SUITE_SAMPLES}`,
-    hint: 'split it into several suites, or lower repeat',
-  };
+
+  /** The samples planned, null when a case is `auto`. */
+  get samples(): number | null {
+    return this.planned;
+  }
+
+  /** The diagnostic when the cases so far pass the limit. */
+  problem(): Diagnostic | null {
+    if (this.atMost <= MAX_SUITE_SAMPLES) return null;
+    return {
+      ...this.suite.location,
+      message: `the suite plans ${this.atMost} samples (cases × repeats); at most ${MAX_SUITE_SAMPLES}`,
+      hint: 'split it into several suites, or lower repeat',
+    };
+  }
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Diagnostic, SuiteTable } from '../types.js';
 import { didYouMean } from '../util/did-you-mean.js';
+import { sha256 } from '../util/sha256.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { ownStrings } from '../yaml/own-strings.js';
 import { show } from '../yaml/show.js';
@@ -17,34 +17,65 @@ import { caseValidator } from './validate-ajv.js';
 /** Rows with problems listed per table before the rest are counted. */
 const MAX_ROWS_LISTED = 20;
 
+/** What reading a table leaves besides its rows: its problems and, once read, its summary. */
+export interface TableFound {
+  /** Every problem, the table's rows' at most MAX_ROWS_LISTED lines then one counting the rest. */
+  problems: Diagnostic[];
+  tables: SuiteTable[];
+}
+
 /**
- * One table's cases, as rows whose values are the cases: its rows read by its format, each
- * filled into the template and held to the schema and rules of a written case. Every row
- * is read and checked, whatever the others hold; every problem names the table file and
- * the row's line (a placeholder the header has no column for: where it is written).
+ * One table's cases, as rows whose values are the cases, one at a time: its rows read by
+ * its format, each filled into the template and held to the schema and rules of a written
+ * case. Every row is read and checked, whatever the others hold; every problem names the
+ * table file and the row's line (a placeholder the header has no column for: where it is
+ * written), and goes to `found.problems`; once the last row is read the table's summary
+ * goes to `found.tables`. A row with problems makes no case.
  */
-export function tableCases(
+export function* tableCases(
   table: TableSpec,
   input: TableText | undefined,
   options: ExpandOptions,
-): { rows: Row[]; diagnostics: Diagnostic[]; summary?: SuiteTable } {
+  found: TableFound,
+): Generator<Row> {
   const named = `the table is named at ${table.location.file}:${table.location.line}`;
   if (!input) {
     const message = `table ${show(table.path)} was not read`;
-    return {
-      rows: [],
-      diagnostics: [{ ...table.location, message, hint: 'loadSuites reads the tables of a suite' }],
-    };
+    found.problems.push({ ...table.location, message, hint: 'loadSuites reads the tables of a suite' });
+    return;
   }
   const { file, read: text } = input;
   if (text.diagnostic) {
     const d = text.diagnostic;
-    return { rows: [], diagnostics: [{ ...d, hint: d.hint ? `${d.hint} (${named})` : named }] };
+    found.problems.push({ ...d, hint: d.hint ? `${d.hint} (${named})` : named });
+    return;
   }
-  const read = TABLE_FORMATS[table.format].readRows(text.text, file, MAX_SUITE_SAMPLES);
-  const diagnostics = [...read.diagnostics];
-  if (read.rows.length === 0 && diagnostics.length === 0) {
-    diagnostics.push({
+  const digest = sha256(text.text);
+  const listed = new ListedProblems(found.problems);
+  const read = TABLE_FORMATS[table.format].rows(text.text, file, MAX_SUITE_SAMPLES, listed);
+  // Every row would miss the same column: said once, where the placeholder is written.
+  const unknown = read.columns ? unknownColumns(table, read.columns, file) : [];
+  found.problems.push(...unknown);
+  // What the template reads, found once for the table, not once a row.
+  const columns = columnsOf(table.placeholders);
+  let rows = 0;
+  let rowsRead = 0;
+  for (const row of read) {
+    rowsRead++;
+    // With a column unknown no row can make its case; the rest are still read for their problems.
+    if (unknown.length > 0) continue;
+    const made = rowCase(row, table, columns, options);
+    if (made.problems.length > 0) {
+      for (const d of made.problems) listed.push(d);
+      continue;
+    }
+    rows++;
+    // The rows that do make cases go on, so that duplicate ids among them are found too.
+    yield { values: made.value, location: row.location };
+  }
+  // No row read and none malformed (no row read means no case problem either).
+  if (rowsRead === 0 && listed.count === 0) {
+    found.problems.push({
       file,
       line: 1,
       column: 1,
@@ -52,52 +83,47 @@ export function tableCases(
       hint: `an empty table would add no case and pass silently; add rows or remove it (${named})`,
     });
   }
-  if (read.columns) {
-    // Every row would miss the same column: said once, where the placeholder is written.
-    const unknown = unknownColumns(table, read.columns, file);
-    if (unknown.length > 0) return { rows: [], diagnostics: [...diagnostics, ...unknown] };
-  }
-
-  const rows: Row[] = [];
-  // What the template reads, found once for the table, not once a row.
-  const columns = columnsOf(table.placeholders);
-  for (const row of read.rows) {
-    const made = rowCase(row, table, columns, options);
-    if (made.problems.length === 0) rows.push({ values: made.value, location: row.location });
-    else diagnostics.push(...made.problems);
-  }
-  // The rows that did make cases still go on, so that duplicate ids among them are found too.
-  return {
-    rows,
-    diagnostics: firstRowsListed(diagnostics),
-    summary: {
-      file,
-      format: table.format,
-      rows: rows.length,
-      digest: createHash('sha256').update(text.text).digest('hex'),
-    },
-  };
+  listed.close();
+  if (unknown.length === 0) found.tables.push({ file, format: table.format, rows, digest });
 }
 
 /**
  * The problems of the first MAX_ROWS_LISTED rows with any, and one line counting the rest
  * at the first row not listed: a broken template (or a file that is not a table) breaks
- * every row alike, and 100,000 lines of it help nobody.
+ * every row alike, and 100,000 lines of it help nobody. Rows come in file order, so this
+ * holds the listed problems and a count, never the rest.
  */
-function firstRowsListed(diagnostics: Diagnostic[]): Diagnostic[] {
-  const sorted = [...diagnostics].sort((a, b) => a.line - b.line);
-  const lines = [...new Set(sorted.map((d) => d.line))];
-  if (lines.length <= MAX_ROWS_LISTED) return sorted;
-  const cut = lines[MAX_ROWS_LISTED]!;
-  const first = sorted.findIndex((d) => d.line === cut);
-  return [
-    ...sorted.slice(0, first),
-    {
-      ...sorted[first]!,
-      message: `and ${lines.length - MAX_ROWS_LISTED} more rows of this table with problems, from this one on`,
+class ListedProblems {
+  /** Problems pushed, listed or not. */
+  count = 0;
+  private lines = 0;
+  private lastLine = Number.NaN;
+  private cut: Diagnostic | undefined;
+
+  constructor(private readonly out: Diagnostic[]) {}
+
+  push(...found: Diagnostic[]): number {
+    for (const d of found) {
+      this.count++;
+      if (d.line !== this.lastLine) {
+        this.lines++;
+        this.lastLine = d.line;
+      }
+      if (this.lines <= MAX_ROWS_LISTED) this.out.push(d);
+      else if (!this.cut) this.cut = d;
+    }
+    return this.count;
+  }
+
+  /** The line counting the rows not listed, at the first of them. */
+  close(): void {
+    if (!this.cut) return;
+    this.out.push({
+      ...this.cut,
+      message: `and ${this.lines - MAX_ROWS_LISTED} more rows of this table with problems, from this one on`,
       hint: `the first ${MAX_ROWS_LISTED} are listed; fix those (often it is the template) and validate again`,
-    },
-  ];
+    });
+  }
 }
 
 /** A format with a header (CSV): each placeholder must name one of its columns, reported where the placeholder is. */

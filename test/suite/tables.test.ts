@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from '../../src/suite/parse.js';
 import { csv } from '../../src/suite/sources/csv.js';
+import type { TableFormat } from '../../src/suite/sources/types.js';
+import type { Diagnostic } from '../../src/types.js';
 import { jsonl } from '../../src/suite/sources/jsonl.js';
 import { fillTemplate, placeholdersOf } from '../../src/suite/template.js';
 
@@ -36,11 +38,18 @@ describe('fillTemplate', () => {
   });
 });
 
+/** Every row of a text and the problems met, read the way the loader reads them. */
+function readAll(format: TableFormat, text: string, maxRows: number) {
+  const problems: Diagnostic[] = [];
+  const read = format.rows(text, 't', maxRows, problems);
+  return { columns: read.columns, rows: [...read], problems };
+}
+
 describe('table formats', () => {
   it('csv: lines of rows across quoted line breaks (CRLF, LF, lone CR) and blank lines', () => {
     const text = '\uFEFFid,text\r\na,"one\r\ntwo"\r\n\r\nb,"x\ny\rz"\r\nc,"q ""r"", s"\r\n';
-    const read = csv.readRows(text, 't.csv', 10);
-    expect(read.diagnostics).toEqual([]);
+    const read = readAll(csv, text, 10);
+    expect(read.problems).toEqual([]);
     expect(read.columns).toEqual(['id', 'text']);
     expect(read.rows.map((r) => [r.location.line, r.values])).toEqual([
       [2, { id: 'a', text: 'one\r\ntwo' }],
@@ -50,25 +59,62 @@ describe('table formats', () => {
   });
 
   it('csv and jsonl: one row past the limit is reported at its line, and no more is read', () => {
-    expect(csv.readRows('id\n1\n2\n3\n', 't.csv', 2)).toMatchObject({
+    expect(readAll(csv, 'id\n1\n2\n3\n', 2)).toMatchObject({
       rows: [{ values: { id: '1' } }, { values: { id: '2' } }],
-      diagnostics: [{ line: 4, message: 'the table has more than 2 rows' }],
+      problems: [{ line: 4, message: 'the table has more than 2 rows' }],
     });
-    expect(jsonl.readRows('{}\n{}\n\n{}\n', 't.jsonl', 2).diagnostics).toMatchObject([
+    expect(readAll(jsonl, '{}\n{}\n\n{}\n', 2).problems).toMatchObject([
       { line: 4, message: 'the table has more than 2 rows' },
     ]);
   });
 
   it('jsonl: a byte-order mark and CRLF are fine; the column of a JSON error is given where V8 says it', () => {
-    const read = jsonl.readRows('\uFEFF{"a": 1}\r\n{"a": 2,}\r\n', 't.jsonl', 10);
+    const read = readAll(jsonl, '\uFEFF{"a": 1}\r\n{"a": 2,}\r\n', 10);
     expect(read.rows.map((r) => r.values)).toEqual([{ a: 1 }]);
-    expect(read.diagnostics).toMatchObject([{ line: 2, column: 9 }]);
+    expect(read.problems).toMatchObject([{ line: 2, column: 9 }]);
   });
 
   it('jsonl: a row nested past the depth limit is refused, not walked', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    const read = jsonl.readRows(`{"a": ${deep}}\n`, 't.jsonl', 10);
-    expect(read.diagnostics).toMatchObject([{ line: 1, message: 'the row nests more than 64 levels deep' }]);
+    const read = readAll(jsonl, `{"a": ${deep}}\n`, 10);
+    expect(read.problems).toMatchObject([{ line: 1, message: 'the row nests more than 64 levels deep' }]);
+  });
+
+  it.each([
+    ['csv', csv, (n: number) => `${n},"row ${n}, with a comma\nand a line break"\r\n`, 'n,text\r\n'],
+    ['jsonl', jsonl, (n: number) => `${JSON.stringify({ n, text: `row ${n}` })}\n`, ''],
+  ] as const)(
+    '%s: rows are made as they are asked for, a problem given as the reading passes it',
+    (_name, format, line, head) => {
+      // Far past one piece of the CSV parser's input; a malformed row half-way.
+      const count = 20_000;
+      const lines = Array.from({ length: count }, (_, i) => line(i + 1));
+      lines[count / 2] = format === csv ? 'x\r\n' : '{x\n';
+      const problems: Diagnostic[] = [];
+      const read = format.rows(head + lines.join(''), 't', 100_000, problems);
+      const it = read[Symbol.iterator]();
+      expect(it.next().value?.values).toMatchObject({ n: format === csv ? '1' : 1 });
+      expect(problems).toEqual([]);
+      let seen = 1;
+      for (let next = it.next(); !next.done; next = it.next()) {
+        seen++;
+        if (seen === count / 2) expect(problems).toEqual([]);
+      }
+      expect(seen).toBe(count - 1);
+      expect(problems).toHaveLength(1);
+    },
+  );
+
+  it('csv: the last row needs no line break; a quote left open at the end is found at the end', () => {
+    expect(readAll(csv, 'id,text\na,"x, y"', 10).rows.map((r) => r.values)).toEqual([
+      { id: 'a', text: 'x, y' },
+    ]);
+    const open = readAll(csv, 'id,text\na,x\nb,"open', 10);
+    expect(open.rows.map((r) => r.values)).toEqual([{ id: 'a', text: 'x' }]);
+    expect(open.problems).toMatchObject([
+      { line: 3, message: 'a quoted field that starts in this row is never closed' },
+    ]);
+    expect(readAll(csv, '', 10)).toEqual({ columns: null, rows: [], problems: [] });
   });
 });
 

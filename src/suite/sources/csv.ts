@@ -1,7 +1,7 @@
-import { type CsvError, parse } from 'csv-parse/sync';
+import { type CsvError, Parser } from 'csv-parse';
 import type { Diagnostic } from '../../types.js';
 import { show } from '../../yaml/show.js';
-import { tooManyRows, type Row, type TableFormat, type TableRows } from './types.js';
+import { type ProblemSink, tooManyRows, type Row, type TableFormat, type TableRows } from './types.js';
 
 /**
  * CSV as RFC 4180 has it, read by csv-parse (quoted fields with commas, quotes and line
@@ -12,57 +12,99 @@ import { tooManyRows, type Row, type TableFormat, type TableRows } from './types
  */
 export const csv: TableFormat = {
   extensions: ['.csv'],
-  readRows(text: string, file: string, maxRows: number): TableRows {
+  rows(text: string, file: string, maxRows: number, problems: ProblemSink): TableRows {
     const bytes = Buffer.from(text, 'utf8');
     const lines = lineCounter(bytes);
-    // Records and skipped (malformed) records in file order, each with the offset it ends at.
-    const events: ({ record: string[]; end: number } | { error: CsvError })[] = [];
-    parse(bytes, {
-      bom: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      // The header, the rows a suite may hold, and one more to tell there are too many.
-      to: maxRows + 2,
-      on_record: (record: string[], context) => {
-        events.push({ record, end: context.bytes });
-        return record;
-      },
-      on_skip: (error) => {
-        if (error) events.push({ error });
-      },
-    });
-    const diagnostics: Diagnostic[] = [];
-    const rows: Row[] = [];
-    let columns: string[] | null = null;
-    let end = 0;
-    for (const event of events) {
-      const line = lines.lineAt(lines.contentFrom(end));
-      if ('error' in event) {
-        diagnostics.push({ file, line, column: 1, ...describeCsvError(event.error, columns) });
-        // After a stray or unclosed quote csv-parse has lost the row boundaries: what follows is not data.
-        if (event.error.code !== 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') break;
-        end = Number((event.error as { bytes?: unknown }).bytes);
-        continue;
-      }
-      end = event.end;
-      if (columns === null) {
-        columns = event.record;
-        diagnostics.push(...headerProblems(columns, file, line));
-        continue;
-      }
-      if (rows.length === maxRows) {
-        diagnostics.push(tooManyRows(file, line, maxRows));
-        break;
-      }
-      const header = columns;
-      rows.push({
-        values: Object.fromEntries(event.record.map((value, i) => [header[i]!, value])),
-        location: { file, line, column: 1 },
-      });
+    const records = csvRecords(bytes);
+    // The header is read now: a template's placeholders are checked against it before any row.
+    // Taken by hand, not with for…of: a loop left early would close the records for the rows.
+    const first = records.next();
+    if (first.done) return Object.assign([], { columns: null });
+    const line = lines.lineAt(lines.contentFrom(0));
+    if ('error' in first.value) {
+      // An unclosed quote in the header: nothing after it can be read as rows.
+      problems.push({ file, line, column: 1, ...describeCsvError(first.value.error, null) });
+      return Object.assign([], { columns: null });
     }
-    return { rows, columns, diagnostics };
+    const columns = first.value.record;
+    for (const d of headerProblems(columns, file, line)) problems.push(d);
+    const rows = csvRows(records, columns, first.value.end, { file, maxRows, lines, problems });
+    return Object.assign(rows, { columns });
   },
 };
+
+/** A record csv-parse made, with the byte offset it ends at, or a record it skipped as malformed. */
+type CsvEvent = { record: string[]; end: number } | { error: CsvError };
+
+/** How much of the text csv-parse is given at a time: the records of one piece are all that is held. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * The records of a CSV text in file order, parsed a piece at a time as they are asked for
+ * (csv-parse's Parser, written to synchronously: it parses each write at once, and the
+ * records are taken in its `on_record` hook, so none waits in the stream).
+ */
+function* csvRecords(bytes: Buffer): Generator<CsvEvent> {
+  const pending: CsvEvent[] = [];
+  const parser = new Parser({
+    bom: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    on_record: (record: string[], context) => {
+      pending.push({ record, end: context.bytes });
+      // Taken here, not pushed into the stream.
+      return null;
+    },
+    on_skip: (error) => {
+      if (error) pending.push({ error });
+    },
+  });
+  // Every record error is skipped to on_skip; an error here is csv-parse's own, thrown below.
+  parser.on('error', () => {});
+  for (let at = 0; ; at += PIECE_BYTES) {
+    const last = at + PIECE_BYTES >= bytes.length;
+    parser.write(bytes.subarray(at, at + PIECE_BYTES));
+    // The end flushes the last record (one with no line break after it) and an unclosed quote.
+    if (last) parser.end();
+    if (parser.errored) throw parser.errored;
+    yield* pending;
+    pending.length = 0;
+    if (last) return;
+  }
+}
+
+/** The rows after the header, each made from its record when it is asked for. */
+function* csvRows(
+  records: Iterator<CsvEvent>,
+  columns: string[],
+  from: number,
+  at: { file: string; maxRows: number; lines: ReturnType<typeof lineCounter>; problems: ProblemSink },
+): Generator<Row> {
+  const { file, maxRows, lines, problems } = at;
+  let rows = 0;
+  let end = from;
+  for (let next = records.next(); !next.done; next = records.next()) {
+    const event = next.value;
+    const line = lines.lineAt(lines.contentFrom(end));
+    if ('error' in event) {
+      problems.push({ file, line, column: 1, ...describeCsvError(event.error, columns) });
+      // After a stray or unclosed quote csv-parse has lost the row boundaries: what follows is not data.
+      if (event.error.code !== 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') return;
+      end = Number((event.error as { bytes?: unknown }).bytes);
+      continue;
+    }
+    end = event.end;
+    if (rows === maxRows) {
+      problems.push(tooManyRows(file, line, maxRows));
+      return;
+    }
+    rows++;
+    yield {
+      values: Object.fromEntries(event.record.map((value, i) => [columns[i]!, value])),
+      location: { file, line, column: 1 },
+    };
+  }
+}
 
 /** The header's names must be usable as placeholders: none empty, none twice. */
 function headerProblems(columns: string[], file: string, line: number): Diagnostic[] {

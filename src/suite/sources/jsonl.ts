@@ -1,8 +1,7 @@
-import type { Diagnostic } from '../../types.js';
 import { deeperThan } from '../../util/json-depth.js';
 import { MAX_DEPTH } from '../../yaml/plain-data.js';
 import { kindOf } from '../../yaml/show.js';
-import { tooManyRows, type Row, type TableFormat, type TableRows } from './types.js';
+import { type ProblemSink, tooManyRows, type Row, type TableFormat, type TableRows } from './types.js';
 
 /**
  * JSON Lines: one JSON object a line, its keys the columns. Values keep their JSON types,
@@ -11,50 +10,66 @@ import { tooManyRows, type Row, type TableFormat, type TableRows } from './types
  */
 export const jsonl: TableFormat = {
   extensions: ['.jsonl', '.ndjson'],
-  readRows(text: string, file: string, maxRows: number): TableRows {
-    const rows: Row[] = [];
-    const diagnostics: Diagnostic[] = [];
-    // The loader's decoder drops a byte-order mark; text handed over directly may still have one.
-    const lines = text.replace(/^\uFEFF/, '').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const source = lines[i]!.replace(/\r$/, '');
-      if (source.trim() === '') continue;
-      const line = i + 1;
-      if (rows.length === maxRows) {
-        diagnostics.push(tooManyRows(file, line, maxRows));
-        break;
-      }
-      const at = (column: number, message: string, hint: string) =>
-        diagnostics.push({ file, line, column, message, hint });
-      let value: unknown;
-      try {
-        value = JSON.parse(source);
-      } catch (error) {
-        const { message, column } = describeJsonError(error, source);
-        at(
-          column,
-          `the row is not valid JSON: ${message}`,
-          'write one JSON object per line, e.g. {"id": "a1", "text": "…"}',
-        );
-        continue;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        at(
-          1,
-          `a row must be a JSON object, got ${kindOf(value)}`,
-          'write one JSON object per line: {"column": value, …}',
-        );
-        continue;
-      }
-      if (deeperThan(value, MAX_DEPTH)) {
-        at(1, `the row nests more than ${MAX_DEPTH} levels deep`, 'flatten it');
-        continue;
-      }
-      rows.push({ values: value as Record<string, unknown>, location: { file, line, column: 1 } });
-    }
-    return { rows, columns: null, diagnostics };
+  rows(text: string, file: string, maxRows: number, problems: ProblemSink): TableRows {
+    return Object.assign(jsonlRows(text, file, maxRows, problems), { columns: null });
   },
 };
+
+/** The rows of a JSON Lines text, a line at a time (cut from the text as they are reached, never split whole). */
+function* jsonlRows(text: string, file: string, maxRows: number, problems: ProblemSink): Generator<Row> {
+  let rows = 0;
+  // The loader's decoder drops a byte-order mark; text handed over directly may still have one.
+  let start = text.startsWith('\uFEFF') ? 1 : 0;
+  for (let line = 1; start <= text.length; line++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const source = text.slice(start, text.charCodeAt(end - 1) === 0x0d && end > start ? end - 1 : end);
+    start = end + 1;
+    if (source.trim() === '') continue;
+    if (rows === maxRows) {
+      problems.push(tooManyRows(file, line, maxRows));
+      return;
+    }
+    const value = parseRow(source, file, line, problems);
+    if (value === undefined) continue;
+    rows++;
+    yield { values: value, location: { file, line, column: 1 } };
+  }
+}
+
+/** One line's row, or undefined when it is none (its problem given). */
+function parseRow(
+  source: string,
+  file: string,
+  line: number,
+  problems: ProblemSink,
+): Record<string, unknown> | undefined {
+  const at = (column: number, message: string, hint: string) => {
+    problems.push({ file, line, column, message, hint });
+    return undefined;
+  };
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    const { message, column } = describeJsonError(error, source);
+    return at(
+      column,
+      `the row is not valid JSON: ${message}`,
+      'write one JSON object per line, e.g. {"id": "a1", "text": "…"}',
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return at(
+      1,
+      `a row must be a JSON object, got ${kindOf(value)}`,
+      'write one JSON object per line: {"column": value, …}',
+    );
+  }
+  if (deeperThan(value, MAX_DEPTH))
+    return at(1, `the row nests more than ${MAX_DEPTH} levels deep`, 'flatten it');
+  return value as Record<string, unknown>;
+}
 
 /** V8's JSON.parse message without the echoed input, and the column it names (1 when it names none). */
 function describeJsonError(error: unknown, source: string): { message: string; column: number } {

@@ -6,14 +6,21 @@ export interface Row {
   location: SourceLocation;
 }
 
-/** What a table format makes of a file's text. */
-export interface TableRows {
-  /** The rows in file order (none past a problem that makes the rest unreadable). */
-  rows: Row[];
-  /** The column names when the format declares them once (a CSV header); null when each row has its own (JSON Lines). */
-  columns: string[] | null;
-  /** Every malformed row, with its file and line. */
-  diagnostics: Diagnostic[];
+/** Where a reader puts the problems it meets, as it meets them (an array will do). */
+export type ProblemSink = Pick<Diagnostic[], 'push'>;
+
+/**
+ * A table's rows as its format reads them: one at a time, in file order, each made only
+ * when it is asked for, so that no list of a whole table's rows is ever built. Iterated
+ * once. A malformed row is no row: it goes to the reader's problems (with its file and
+ * line) as the reading passes it, before the next row is given.
+ */
+export interface TableRows extends Iterable<Row> {
+  /**
+   * The column names when the format declares them once (a CSV header, read when the
+   * reader is made); null when each row has its own (JSON Lines), or no header was read.
+   */
+  readonly columns: string[] | null;
 }
 
 /**
@@ -23,8 +30,11 @@ export interface TableRows {
 export interface TableFormat {
   /** File name endings that select it when a table gives no `format:`. */
   extensions: readonly string[];
-  /** Splits the text into rows, at most `maxRows` (one more is reported as too many). */
-  readRows(text: string, file: string, maxRows: number): TableRows;
+  /**
+   * The text's rows, read lazily: at most `maxRows` (one more is reported as too many, and
+   * nothing past it is read). Problems go to `problems` as they are met.
+   */
+  rows(text: string, file: string, maxRows: number, problems: ProblemSink): TableRows;
 }
 
 /** The diagnostic for a table with more rows than a suite may plan. */
