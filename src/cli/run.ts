@@ -10,7 +10,7 @@ import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
 import type { CostCap } from '../run/cost-cap.js';
 import { checkCandidatesEstimate, costCapFor, costLine, listPrices, parseMaxCost } from './cost-cap.js';
-import { loadSuites } from '../suite/load.js';
+import { loadSuites, readSuiteCases } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
 import type { Config, ReportHead, Suite } from '../types.js';
@@ -26,6 +26,13 @@ import { version } from './version.js';
 import type { Reporter } from '../report/reporter.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
+
+/**
+ * Cases of suites written inline a run holds from validation on (a 10,000-case run reads no
+ * suite twice); past them, suites are read again when the run reaches them, so memory does
+ * not grow with the number of cases.
+ */
+const HELD_CASES = 10_000;
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -100,17 +107,24 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const cap = costCapFor(values['max-cost'], meta, config);
   // Kept in run.json: a resume holds the same cap unless given a new --max-cost.
   if (!values.resume) meta.max_cost = cap;
+  const loadOptions = { allowAlias: meta.allow_alias, cwd: io.cwd };
   const suites = await loadSuites(
     meta.paths.map((p) => resolve(io.cwd, p)),
     {
-      allowAlias: meta.allow_alias,
-      cwd: io.cwd,
+      ...loadOptions,
       onWarnings: warnTo(io, 'run'),
       fetchCatalog: aliasCatalog(config, io.env, meta.sim),
+      // Every case is checked now; a large run holds only the first HELD_CASES of them, and
+      // reads each other suite again when it reaches it. A cost cap is estimated over
+      // every case before anything is sent: it holds them all.
+      cases: cap ? 'all' : { hold: HELD_CASES },
     },
   );
   // A suite loaded without its cases is read again, case by case, when the run reaches it.
-  const casesOf: CasesOf = (suite) => suite.cases;
+  const casesOf: CasesOf = (suite) =>
+    suite.cases.length === 0 && suite.counts && suite.counts.cases > 0
+      ? readSuiteCases(suite, loadOptions)
+      : suite.cases;
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.
   if (!meta.update_baselines && !meta.plan.model && !meta.plan.provider && !flags) {

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { CaseMessages } from '../fold/fold.js';
 import type { PlanRecord } from '../journal/records.js';
-import type { SuiteCase, SuiteTable } from '../types.js';
+import { InputError } from '../errors.js';
+import type { Suite, SuiteCase, SuiteTable } from '../types.js';
 
 /** A suite's cases as the fold takes their messages back (cases planned as table rows). */
 export async function* caseMessages(
@@ -26,19 +27,30 @@ export function journalMessages(
     if (!tables?.length || !plan.file) return null;
     return (async function* () {
       // The suite loader is read only for a journal that has table cases.
-      const { loadSuites } = await import('../suite/load.js');
-      const loaded = await loadSuites([resolve(cwd, plan.file)], { cwd, allowAlias: true }).catch(() => null);
-      const suite = loaded?.find((s) => s.suite === plan.suite);
-      if (!suite) {
-        onMissing(plan.suite, `${plan.file} cannot be read as the suite it was`);
+      const { loadSuites, readSuiteCases } = await import('../suite/load.js');
+      const options = { cwd, allowAlias: true };
+      let loaded: Suite[];
+      try {
+        loaded = await loadSuites([resolve(cwd, plan.file)], { ...options, cases: 'none' });
+      } catch (error) {
+        // A table that no longer reads as one changed, like a table with other rows.
+        const files = error instanceof InputError ? error.diagnostics.map((d) => d.file) : [];
+        const table = tables.find((t) => files.includes(t.file));
+        onMissing(plan.suite, table ? `${table.file} changed since the run` : `${plan.file} cannot be read`);
         return;
       }
-      const changed = tables.find((then, i) => !sameTable(then, suite.tables?.[i]));
-      if (changed || suite.tables?.length !== tables.length) {
+      const suite = loaded.find((s) => s.suite === plan.suite);
+      const changed = tables.find((then, i) => !sameTable(then, suite?.tables?.[i]));
+      if (!suite || changed || suite.tables?.length !== tables.length) {
         onMissing(plan.suite, `${changed?.file ?? plan.file} changed since the run`);
         return;
       }
-      yield* caseMessages(suite.cases);
+      try {
+        yield* caseMessages(readSuiteCases(suite, options));
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        onMissing(plan.suite, `${error.diagnostics[0]?.file ?? plan.file} changed while it was read`);
+      }
     })();
   };
 }

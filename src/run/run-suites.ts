@@ -143,6 +143,13 @@ export interface RunSuitesResult {
   history: { appended: string | null; refused: string[]; problems: string[] } | null;
 }
 
+/**
+ * A suite loaded without its cases of at most this many is read once when the run reaches
+ * it and held while it runs (a 1,000-case file: about 1 MB); a larger one (a table) is read
+ * as it is planned and again as it is sent, never held.
+ */
+const HOLD_SUITE = 5_000;
+
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
 
 /**
@@ -306,11 +313,11 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
       yield group;
     }
   };
-  const groupsOf = (s: SuiteSelection): AsyncIterable<PlannedCaseGroup> =>
+  const groupsOf = (s: SuiteSelection, read: CasesOf): AsyncIterable<PlannedCaseGroup> =>
     holding(
       cases
         ? fromList(cases.filter((c) => c.suite === s.suite))
-        : planStream([s.suite], meta.plan, casesOf, s.start),
+        : planStream([s.suite], meta.plan, read, s.start),
     );
   /**
    * The plan, a suite at a time as the run reaches it: its plan record journaled before its
@@ -319,14 +326,18 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
    */
   async function* plan(): AsyncGenerator<PlanItem> {
     for (const s of selection) {
+      // A suite loaded without its cases: a small one is read once and held while it runs.
+      const counted = s.suite.cases.length === 0 ? s.suite.counts?.cases : undefined;
+      const held = counted !== undefined && counted <= HOLD_SUITE ? await collect(casesOf(s.suite)) : null;
+      const read: CasesOf = held ? () => held : casesOf;
       if (!previous.planned.has(s.suite.suite)) {
-        const record = await planRecordOf(groupsOf(s), baselineContent);
+        const record = await planRecordOf(groupsOf(s, read), baselineContent);
         if (record) {
           journal.appendRecord(journalPlan(record));
           fold.add(record);
         }
       }
-      for await (const group of groupsOf(s)) {
+      for await (const group of groupsOf(s, read)) {
         if (group.adaptive) {
           let todo = 0;
           for (const sample of planSamples([group])) if (!done.has(sample.key)) todo++;
@@ -528,7 +539,7 @@ function samplesOf(entry: BaselineCase | null): { pass: number; total: number } 
   return entry.samples ?? { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
 }
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+async function collect<T>(items: AsyncIterable<T> | Iterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;

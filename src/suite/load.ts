@@ -4,7 +4,7 @@ import type { ModelCatalog } from '../checks/registry.js';
 import type { Diagnostic, Suite, SuiteCase, Validated } from '../types.js';
 import { countOf } from '../report/numbers.js';
 import { displayPath } from '../yaml/display-path.js';
-import { readTextFile } from '../yaml/read-text.js';
+import { readTextFile, type TextRead } from '../yaml/read-text.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
 import { sha256 } from '../util/sha256.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
@@ -33,9 +33,11 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
    * What is kept of each suite's cases (default `all`). `none`: every case is still made
    * and checked, one at a time, as it is read, but none is kept — each suite comes back
    * with `cases: []`, its `counts` and `judges`; readSuiteCases reads the cases again when
-   * they are wanted. So checking 100,000 rows never holds them at once.
+   * they are wanted. So checking 100,000 rows never holds them at once. `{ hold: n }`: the
+   * cases of suites written inline are kept while the kept total stays within n (a small run
+   * reads no suite twice), and none of the rest.
    */
-  cases?: 'all' | 'none';
+  cases?: 'all' | 'none' | { hold: number };
 }
 
 /** A `~author/…` id anywhere in a file: cheap, and a false positive only costs a catalog read. */
@@ -53,19 +55,22 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
   const cwd = options.cwd ?? process.cwd();
   const { files, diagnostics } = await expandSuitePaths(paths.length > 0 ? paths : ['suites'], cwd);
   const suites: Suite[] = [];
-  const reads = await Promise.all(files.map((f) => readTextFile(f.path, f.shown)));
-  options.onRead?.(reads.reduce((n, r) => n + (r.text?.length ?? 0), 0));
+  const reads: (TextRead | undefined)[] = await Promise.all(files.map((f) => readTextFile(f.path, f.shown)));
+  options.onRead?.(reads.reduce((n, r) => n + (r?.text?.length ?? 0), 0));
   const catalog =
     options.catalog ??
     (options.fetchCatalog &&
     !options.allowAlias &&
-    reads.some((r) => r.text !== undefined && ALIAS_IN_TEXT.test(r.text))
+    reads.some((r) => r?.text !== undefined && ALIAS_IN_TEXT.test(r.text))
       ? await options.fetchCatalog()
       : undefined);
   const warnings: Diagnostic[] = [];
+  let held = 0;
   for (const [i, f] of files.entries()) {
     const read = reads[i];
     if (!read) continue;
+    // Its text is let go once its suite is made (100 files of 1,000 cases are 20 MB of text).
+    reads[i] = undefined;
     if (read.diagnostic) {
       diagnostics.push(read.diagnostic);
       continue;
@@ -76,7 +81,15 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       diagnostics.push(...spec.errors);
       continue;
     }
-    const expansion = new SuiteExpansion(spec.value, withCatalog, options.cases ?? 'all');
+    const wanted = options.cases ?? 'all';
+    const keep =
+      typeof wanted === 'string'
+        ? wanted
+        : spec.value.tables.length === 0 && held + spec.value.inline.length <= wanted.hold
+          ? 'all'
+          : 'none';
+    if (keep === 'all') held += spec.value.inline.length;
+    const expansion = new SuiteExpansion(spec.value, withCatalog, keep);
     expansion.add({ inline: true });
     // One table at a time: its text is let go before the next is read.
     for (const t of spec.value.tables.keys())
