@@ -1,0 +1,135 @@
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulateServices } from '../../src/cli/sim-setup.js';
+import { defaultConfig } from '../../src/config/defaults.js';
+import { InputError } from '../../src/errors.js';
+import { loadReport } from '../../src/report/read.js';
+import { planCases, planStream, type PlanOptions, selectionOf } from '../../src/run/plan.js';
+import { runSuites } from '../../src/run/run-suites.js';
+import { simRequestHeaders } from '../../src/sim/protocol.js';
+import { loadSuites, readSuiteCases } from '../../src/suite/load.js';
+import type { Suite } from '../../src/types.js';
+import { REPO } from '../helpers/cli.js';
+
+// A run over suites loaded without their cases (what `driftcheck run` does past its first
+// 10,000 written cases, and always for tables): each suite is read again when the run
+// reaches it. It must plan, send and report exactly what a run over held suites does.
+describe('a run that reads each suite when it reaches it', () => {
+  let dir: string;
+  let sim: Awaited<ReturnType<typeof simulateServices>>;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'driftcheck-lazy-'));
+    await cp(join(REPO, 'suites/demo'), join(dir, 'suites'), { recursive: true });
+    sim = await simulateServices(defaultConfig({}), {});
+  });
+  afterAll(async () => {
+    await sim.simulator.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const load = (cases: 'all' | 'none') => loadSuites([join(dir, 'suites')], { cwd: dir, cases });
+  const casesOf = (suite: Suite) =>
+    suite.cases.length === 0 ? readSuiteCases(suite, { cwd: dir }) : suite.cases;
+  const run = (suites: Suite[], plan: PlanOptions, reportDir: string) =>
+    runSuites({
+      config: sim.config,
+      suites,
+      casesOf,
+      env: sim.env,
+      reportDir: join(dir, reportDir),
+      baselineDir: join(REPO, 'baselines'),
+      version: 'test',
+      reporters: new Set(['json']),
+      requestHeaders: simRequestHeaders,
+      meta: {
+        command: ['driftcheck', 'run', '--sim'],
+        paths: ['suites'],
+        config_file: null,
+        allow_alias: false,
+        sim: true,
+        plan,
+        concurrency: 4,
+        update_baselines: false,
+      },
+    });
+
+  it('plans the same cases, ordinals and samples as the held suites, under a filter and a shard', async () => {
+    const held = await load('all');
+    const lazy = await load('none');
+    expect(lazy.every((s) => s.cases.length === 0)).toBe(true);
+    for (const plan of [{}, { shard: { index: 2, total: 3 } }, { filter: 'support-demo/*' }, { repeat: 3 }]) {
+      const want = planCases(held, plan).map((g) => [g.suite.suite, g.case.id, g.ordinal, g.repeats]);
+      const got: unknown[] = [];
+      for await (const g of planStream(lazy, plan, casesOf))
+        got.push([g.suite.suite, g.case.id, g.ordinal, g.repeats]);
+      expect(got).toEqual(want);
+      // Counted without reading the suites when nothing but counts is asked.
+      const selection = await selectionOf(lazy, plan, casesOf);
+      expect(selection.reduce((n, s) => n + s.samples, 0)).toBe(
+        want.reduce((n, w) => n + (w[3] as number), 0),
+      );
+    }
+  });
+
+  it('reports every case as a run over held suites does, messages of table rows included', async () => {
+    const plan = { shard: { index: 1, total: 2 } };
+    const a = await loadReport((await run(await load('all'), plan, 'held')).runDir);
+    const b = await loadReport((await run(await load('none'), plan, 'lazy')).runDir);
+    const shape = (r: typeof a) =>
+      r.cases.map((c) => ({
+        id: c.id,
+        status: c.status,
+        messages: c.messages,
+        drift: c.drift.map((d) => d.kind),
+      }));
+    expect(shape(b)).toEqual(shape(a));
+    expect(b.summary).toEqual(a.summary);
+    // The table cases' prompts are there, made again from the table.
+    expect(b.cases.filter((c) => c.suite === 'tables-demo').every((c) => c.messages.length > 0)).toBe(true);
+  });
+
+  it('journals each suite’s plan before that suite’s first sample, not every plan first', async () => {
+    const { runDir } = await run(await load('none'), {}, 'order');
+    const lines = (await readFile(join(runDir, 'results.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type?: string; suite?: string });
+    const planned = new Set<string>();
+    let samplesBeforeALaterPlan = 0;
+    for (const line of lines) {
+      if (line.type === 'plan') {
+        if (lines.indexOf(line) > 1 && planned.size > 0) samplesBeforeALaterPlan++;
+        planned.add(line.suite!);
+      } else if (line.type === undefined) expect(planned.has(line.suite!)).toBe(true);
+    }
+    expect(planned.size).toBeGreaterThan(1);
+    expect(samplesBeforeALaterPlan).toBeGreaterThan(0);
+  });
+
+  it('a suite file changed after it was checked stops the run with an input error naming it; what ran is kept', async () => {
+    const suites = await load('none');
+    const last = suites.at(-1)!;
+    const text = await readFile(last.source!.path, 'utf8');
+    await writeFile(last.source!.path, `${text}\n# edited\n`);
+    try {
+      const error = await run(suites, {}, 'changed').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).diagnostics[0]?.message).toContain(
+        `suite file ${last.file} of suite ${last.suite} changed since the run was planned`,
+      );
+      // The suites before it ran, and their samples are in the journal; none of the changed one.
+      const [runId] = await readdir(join(dir, 'changed'));
+      const samples = (await readFile(join(dir, 'changed', runId!, 'results.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type?: string; suite: string })
+        .filter((l) => l.type === undefined);
+      expect(new Set(samples.map((l) => l.suite))).toEqual(new Set(suites.slice(0, -1).map((s) => s.suite)));
+    } finally {
+      await writeFile(last.source!.path, text);
+    }
+  });
+});
