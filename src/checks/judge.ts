@@ -40,6 +40,12 @@ export function splitExpectations(expect: readonly Expectation[]): {
   return { local, judges };
 }
 
+/** Whether any of a case's expectations is a judge (without splitting them: once per sample). */
+export function hasJudges(expect: readonly Expectation[]): boolean {
+  for (const e of expect) if (e.type === 'judge') return true;
+  return false;
+}
+
 /** Every (service, model) a suite's judges call, for pre-flight (keys, clients) before the first request. */
 export function judgeTargets(
   suite: Pick<Suite, 'service' | 'cases' | 'judges'>,

@@ -16,12 +16,30 @@ export function parseRegex(value: string): { regex: RegExp } | { error: string }
   }
 }
 
+/**
+ * Patterns compiled so far: a case's regex is checked on every sample of it, and a suite's
+ * cases often share one, so each is compiled once rather than once per sample. Bounded (a
+ * table may give every row its own pattern): past the bound it starts over.
+ */
+const compiled = new Map<string, ReturnType<typeof parseRegex>>();
+const MAX_COMPILED = 1024;
+
+function compiledRegex(value: string): ReturnType<typeof parseRegex> {
+  let parsed = compiled.get(value);
+  if (parsed === undefined) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(value, (parsed = parseRegex(value)));
+  }
+  return parsed;
+}
+
 /** `regex`: JS RegExp search anywhere in the content (anchor with ^…$ to match the whole). */
 export function checkRegex(value: string, { completion: c }: CheckContext): CheckResult {
-  const parsed = parseRegex(value);
+  const parsed = compiledRegex(value);
   if ('error' in parsed)
     return { type: 'regex', pass: false, message: `invalid regex ${quote(value)}: ${parsed.error}` };
-  // A fresh RegExp per call, so a `g`/`y` flag's lastIndex never leaks between cases.
+  // The RegExp is shared: a `g`/`y` flag's lastIndex must not carry over from the last answer.
+  parsed.regex.lastIndex = 0;
   const match = parsed.regex.exec(c.content);
   if (match) {
     return {

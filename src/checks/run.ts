@@ -20,7 +20,7 @@ export function usesBaseline(e: Expectation): boolean {
  * in `expect:` order; null means the call failed. Pure: pass only local expectations (see
  * splitExpectations).
  */
-export function runChecks(expect: Expectation[], context: CheckContext | null): CheckResult[] {
+export function runChecks(expect: readonly Expectation[], context: CheckContext | null): CheckResult[] {
   if (context === null) return expect.map((e) => ({ type: e.type, pass: false, message: NOT_EVALUATED }));
   return expect.map((e) => runCheck(e, context));
 }

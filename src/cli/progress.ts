@@ -1,4 +1,3 @@
-import { truncate } from '../report/terminal.js';
 import type { SampleResult } from '../types.js';
 
 export interface ProgressOptions {
@@ -7,6 +6,12 @@ export interface ProgressOptions {
   tty: boolean;
   /** The terminal's width: a redrawn line never wraps (a wrapped line leaves a stale copy on every redraw). */
   columns?: number | undefined;
+  /**
+   * Cuts the redrawn line to the terminal's width (report/terminal.ts); needed with `tty`
+   * only. Given by the caller, so a run that is not on a terminal never loads what
+   * measures terminal text (string-width: about 25 ms and 8 MB before the first request).
+   */
+  truncate?: (text: string, columns: number) => string;
   now?: () => number;
 }
 
@@ -30,6 +35,8 @@ const BAR_FROM_COLUMNS = 60;
  * or, in CI, a plain line at every tenth of a run of 100+ samples (and at least every 10 s), so logs stay short.
  */
 export function createProgress(options: ProgressOptions): Progress {
+  const truncate = options.truncate;
+  if (options.tty && !truncate) throw new Error('createProgress: a terminal progress line needs truncate');
   const now = options.now ?? (() => performance.now());
   let total = 0;
   let done = 0;
@@ -64,7 +71,7 @@ export function createProgress(options: ProgressOptions): Progress {
         const bar =
           columns >= BAR_FROM_COLUMNS ? `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` : '';
         // One column short of the edge: a line that fills the last column wraps in some terminals.
-        options.write(`\r${truncate(`${bar}${line()}`, columns - 1)}\u001b[K`);
+        options.write(`\r${truncate!(`${bar}${line()}`, columns - 1)}\u001b[K`);
         drawn = true;
         return;
       }

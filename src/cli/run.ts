@@ -257,7 +257,12 @@ async function runAndPrint(
 ): Promise<ReportHead> {
   const { io, reporters } = ctx;
   // The progress line shows only counts, and redraws itself in place with its own escapes.
-  const progress = createProgress({ write: io.styled.stderr, tty: io.tty, columns: io.columns });
+  const progress = createProgress({
+    write: io.styled.stderr,
+    tty: io.tty,
+    columns: io.columns,
+    ...(io.tty ? { truncate: (await import('../report/terminal.js')).truncate } : {}),
+  });
   const result = await runSuites({
     config: ctx.config,
     suites: ctx.suites,

@@ -1,6 +1,6 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
-import { splitExpectations } from '../checks/judge.js';
+import { hasJudges, splitExpectations } from '../checks/judge.js';
 import type { CheckRequest, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
 import type { BaselineCase, CallOutcome, CheckResult, Completion, Prices, SampleResult } from '../types.js';
@@ -58,10 +58,12 @@ export function sampleChecks(
   refusal: string | null,
   around: { request: CheckRequest; baseline: BaselineCase | null },
 ): CheckResult[] {
-  const local = splitExpectations(expect).local;
-  if (refusal !== null && completion)
-    return runChecks(local, { ...around, completion: { ...completion, content: refusal } });
-  return failed || !completion ? runChecks([...expect], null) : runChecks(local, { ...around, completion });
+  if (failed && refusal === null) return runChecks(expect, null);
+  if (!completion) return runChecks(expect, null);
+  // Without a judge among them (most cases) the expectations are the local ones as they are.
+  const local = hasJudges(expect) ? splitExpectations(expect).local : expect;
+  const checked = refusal !== null ? { ...completion, content: refusal } : completion;
+  return runChecks(local, { completion: checked, request: around.request, baseline: around.baseline });
 }
 
 /** A sample's status from its checks: an error stays one. */

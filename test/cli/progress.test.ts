@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/cli/progress.js';
+import { truncate } from '../../src/report/terminal.js';
 import type { SampleResult } from '../../src/types.js';
 
 const sample = (status: SampleResult['status']) => ({ status }) as SampleResult;
@@ -31,7 +32,7 @@ describe('createProgress', () => {
   it('on a terminal redraws one line at most ten times a second, then ends it', () => {
     const out: string[] = [];
     let now = 0;
-    const progress = createProgress({ write: (t) => out.push(t), tty: true, now: () => now });
+    const progress = createProgress({ write: (t) => out.push(t), tty: true, truncate, now: () => now });
     progress.start(1000, 0);
     for (let i = 0; i < 1000; i++) {
       now += 1; // 1 ms apart: 1 s in all
@@ -50,7 +51,13 @@ describe('createProgress', () => {
     (columns) => {
       const out: string[] = [];
       let now = 0;
-      const progress = createProgress({ write: (t) => out.push(t), tty: true, columns, now: () => now });
+      const progress = createProgress({
+        write: (t) => out.push(t),
+        tty: true,
+        truncate,
+        columns,
+        now: () => now,
+      });
       progress.start(123_456, 0);
       for (let i = 0; i < 123_456; i += 1) {
         now += 1;
