@@ -28,7 +28,7 @@ const { values } = parseArgs({
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 const size = Number(values.size);
 const dist = pathToFileURL(join(resolve(values.root), 'dist/index.js')).href;
-const { loadConfig, loadSuites, runSuites } = await import(dist);
+const { loadConfig, loadSuites, readSuiteCases, runSuites } = await import(dist);
 
 const MB = 2 ** 20;
 const readings = [];
@@ -57,7 +57,11 @@ try {
   const env = { ...process.env, ...benchEnv(benchKeys()) };
   reading('start (modules loaded)');
   const config = await loadConfig(workload.config, env, root);
-  let suites = await loadSuites([workload.suitesDir], { cwd: root });
+  // As `driftcheck run` loads them: every case checked, the first 10,000 written ones held,
+  // every other suite read again when the run reaches it.
+  let suites = await loadSuites([workload.suitesDir], { cwd: root, cases: { hold: 10000 } });
+  const casesOf = (suite) =>
+    suite.cases.length === 0 && suite.counts?.cases > 0 ? readSuiteCases(suite, { cwd: root }) : suite.cases;
   reading(`suites loaded (${size} cases)`);
   let done = 0;
   const marks = new Set([0.25, 0.5, 1].map((f) => Math.round(f * size)));
@@ -76,6 +80,7 @@ try {
     runSuites({
       config,
       suites,
+      casesOf,
       env,
       reportDir: join(root, 'reports'),
       baselineDir: join(root, 'baselines'),

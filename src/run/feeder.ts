@@ -26,7 +26,9 @@ export function createFeeder<T>(options: {
 
   const finishIfIdle = () => {
     if (!settle) return;
-    if (failure) settle.reject(failure.error);
+    // Nothing new starts after a failure; what is in flight finishes (and is kept) first.
+    if (failure && active === 0) settle.reject(failure.error);
+    else if (failure) return;
     else if (
       active === 0 &&
       source === null &&
