@@ -17,6 +17,7 @@ import { updateLatest } from '../report/json.js';
 import type { Reporter } from '../report/reporter.js';
 import { newRunId } from '../run/meta.js';
 import { emptySelection, planCases } from '../run/plan.js';
+import { caseMessages } from '../run/plan-messages.js';
 import type { ReportHead, SampleResult, Suite } from '../types.js';
 import { caseKey, matchStored, type RecheckPlan, type StoredRun } from './match.js';
 import { recheckSample } from './sample.js';
@@ -114,6 +115,11 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
     baseline: baselines.read,
     reporters: await options.reporters(runDir),
     renderedBy: 'recheck',
+    // Today's suites: the cases planned as table rows get their prompts from them.
+    messages: (plan) => {
+      const suite = options.suites.find((s) => s.suite === plan.suite);
+      return suite ? caseMessages(suite.cases) : null;
+    },
   });
   await updateLatest(options.reportDir, id);
   return {

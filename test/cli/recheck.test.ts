@@ -202,6 +202,8 @@ describe("driftcheck recheck: today's checks on a run's stored answers, sending 
     const report = await readReport(runDirFrom(result, project.dir));
     expect(report.summary).toMatchObject({ cases: 6, passed: 6, not_run: 0 });
     expect(report.run.recheck?.dropped).toContain('support-demo/refund-window');
+    // Its cases come from table rows: their prompts are made again from the table for the report.
+    expect(report.cases.every((c) => (c.messages.at(-1)?.content?.length ?? 0) > 0)).toBe(true);
   });
 
   it('is never a baseline: baseline accept refuses it (exit 2), even with --force, and recheck has no --update-baselines', async () => {
