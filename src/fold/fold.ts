@@ -190,14 +190,15 @@ export class RunFold {
     const known = this.suites.get(plan.suite);
     if (known) {
       // Shards each plan part of a suite: their cases join in ordinal order.
-      const added = plan.cases.filter((c) => !known.byId.has(c.id));
+      const added = plan.cases.filter((c) => !known.byId.has(c.id)).map(withoutRow);
       known.plan.cases.push(...added);
       for (const c of added) known.byId.set(c.id, c);
       known.plan.cases.sort((a, b) => a.ordinal - b.ordinal);
       this.track(known, plan);
       return;
     }
-    const own = { ...plan, cases: [...plan.cases] };
+    // The fold finds a table case's messages by its id (messagesFiller), not by its row's place.
+    const own = { ...plan, cases: plan.cases.map(withoutRow) };
     const state: SuiteState = {
       plan: own,
       byId: new Map(own.cases.map((c) => [c.id, c])),
@@ -445,6 +446,17 @@ export class RunFold {
 /** What a report shows of a recheck: the journal's record without the selection it re-planned with. */
 function recheckInfo({ of, not_answered, dropped }: RecheckInfo): RecheckInfo {
   return { of, not_answered, dropped };
+}
+
+/** A plan case as the fold holds it: without its row's place, which only the journal needs. */
+function withoutRow(c: PlanCase): PlanCase {
+  if (!c.row) return c;
+  // A literal, not a rest copy: a rest copy is a dictionary-mode object, several times larger.
+  const out: PlanCase = { id: c.id, ordinal: c.ordinal, repeat: c.repeat };
+  if (c.drift) out.drift = c.drift;
+  if (c.judges) out.judges = c.judges;
+  if (c.judge_baseline !== undefined) out.judge_baseline = c.judge_baseline;
+  return out;
 }
 
 /** A case's messages as a suite's cases are read again (run/plan-messages.ts). */

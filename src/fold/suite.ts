@@ -34,8 +34,11 @@ interface CaseNumbers {
   errored: number;
   /** The first sample's status: the verdict of a case sampled once. */
   single: CaseStatus;
-  /** Latencies of its answered samples, every one: the rank test compares them. */
-  latencies: readonly number[];
+  /**
+   * Latencies of its answered samples, every one: the rank test compares them. A case
+   * answered once keeps its one number, not a list (100,000 lists held for a large suite).
+   */
+  latencies: number | readonly number[];
   answered: AnsweredCase['stats']['answered'];
   /** Its first sample's usage: what "vs baseline" lines compare. */
   usage: CaseEntry['usage'];
@@ -92,7 +95,8 @@ export class SuiteCases {
       errored: fold.errored,
       single: entry.status,
       // A copy of its exact length: an array grown by push keeps room for 17 numbers.
-      latencies: fold.answeredLatencies.slice(),
+      latencies:
+        fold.answeredLatencies.length === 1 ? fold.answeredLatencies[0]! : fold.answeredLatencies.slice(),
       answered,
       usage: entry.usage,
       service: entry.service,
@@ -158,7 +162,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const latency = analyseLatency(
     numbers.map(({ c, n }) => ({
       case: c.id,
-      current: n?.latencies ?? [],
+      current: typeof n?.latencies === 'number' ? [n.latencies] : (n?.latencies ?? []),
       baseline: caseOf(baseline, c.id)?.latency_ms,
       tolerance: mergeTolerance(plan.drift, c.drift).latency,
     })),
