@@ -112,6 +112,8 @@ export class RunFold {
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private implicitOrdinal = 0;
+  /** Cases of plans announced but not handed over yet (see plansComplete): reporters are told the whole plan's size. */
+  private unread: () => number = () => 0;
 
   constructor(private options: FoldOptions) {}
 
@@ -133,14 +135,17 @@ export class RunFold {
   }
 
   /**
-   * Every plan is in (the heads of all the journals being folded together): from now on a
-   * suite is folded as soon as all its planned samples are in, in plan order, and its state
-   * released. A merge reading its shards' journals side by side then holds the suites
-   * still open, not every case of the run. Cases sampled with `repeat: auto` are complete
-   * only at the end (their journal does not say when the test stopped).
+   * Every plan is in (the heads of all the journals being folded together), or the rest
+   * will come a suite at a time, in plan order, each before its first sample (`unread`: how
+   * many cases they plan). From now on a suite is folded as soon as all its planned samples
+   * are in, in plan order, and its state released. A merge reading its shards' journals
+   * side by side then holds the suites still open, not every case of the run. Cases
+   * sampled with `repeat: auto` are complete only at the end (their journal does not say
+   * when the test stopped).
    */
-  plansComplete(): void {
+  plansComplete(unread: () => number = () => 0): void {
     this.order.sort((a, b) => firstOrdinal(a.plan) - firstOrdinal(b.plan));
+    this.unread = unread;
     this.options = { ...this.options, live: true };
     this.foldReady();
   }
@@ -335,7 +340,8 @@ export class RunFold {
     });
     const suite = verdicts.suite;
     this.reported.push(suite);
-    const planned = this.order.reduce((n, s) => n + (s.foldedCases ?? s.plan.cases.length), 0);
+    const planned =
+      this.order.reduce((n, s) => n + (s.foldedCases ?? s.plan.cases.length), 0) + this.unread();
     const event: SuiteEvent = { suite, baseline: baseline?.head ?? null, planned };
     const reporters = this.options.reporters;
     const annotate = this.options.annotate?.({ suite, baseline: event.baseline });

@@ -4,10 +4,11 @@ import { FileError } from '../errors.js';
 import { exitForStop, worstExit } from '../exit-codes.js';
 import { isLegacyJournal, legacySample, readLegacyRun } from '../journal/legacy.js';
 import { type JournalReadStats, readJournal } from '../journal/read.js';
-import type { JournalRecord, RunRecord } from '../journal/records.js';
+import type { JournalRecord, PlanRecord, RunRecord } from '../journal/records.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Provenance, ReportHead, RunInfo, StopReason } from '../types.js';
 import { type FoldOptions, RunFold } from './fold.js';
+import { HeadPlans } from './head-plans.js';
 import { KILLED } from './summary.js';
 
 export interface FoldedRuns {
@@ -74,34 +75,47 @@ export async function foldRunDirs(
       for await (const record of readJournal(journal.file, journal.stats)) take(fold, journal, record);
     }
   } else {
-    // The heads first (run and plan records, written before any sample), so every suite's
-    // whole plan is known; then the samples of all journals side by side, so that each
-    // suite is folded and released once all its shards have passed it.
-    const readers: {
-      journal: Journal;
-      records: AsyncGenerator<JournalRecord>;
-      next: JournalRecord | null;
-    }[] = [];
-    for (const journal of journals) {
-      const records = readJournal(journal.file, journal.stats);
-      // next() by hand: leaving a for-await would close the reader its samples still need.
-      let next = await records.next();
-      while (!next.done && (next.value.type === 'run' || next.value.type === 'plan')) {
-        take(fold, journal, next.value);
-        next = await records.next();
+    // The heads first, kept as references (each plan record holds every case's messages):
+    // the run records are taken and every suite's size is known before the first is folded.
+    // Then the samples of all journals side by side, each suite's plans handed over when the
+    // read reaches it, so each suite is folded and released once all its shards have
+    // passed it, and what is held is the suites still open.
+    const plans = await HeadPlans.index(
+      journals.map((j) => j.file),
+      (i, run) => take(fold, journals[i]!, run),
+    );
+    const addPlan = (i: number, plan: PlanRecord) => take(fold, journals[i]!, plan);
+    try {
+      const readers: {
+        journal: Journal;
+        records: AsyncGenerator<JournalRecord>;
+        next: JournalRecord | null;
+      }[] = [];
+      for (const journal of journals) {
+        const records = readJournal(journal.file, journal.stats);
+        // next() by hand: leaving a for-await would close the reader its samples still need.
+        let next = await records.next();
+        while (!next.done && (next.value.type === 'run' || next.value.type === 'plan'))
+          next = await records.next();
+        readers.push({ journal, records, next: next.done ? null : next.value });
       }
-      readers.push({ journal, records, next: next.done ? null : next.value });
-    }
-    fold.plansComplete();
-    for (let active = readers; active.length > 0; active = active.filter((r) => r.next !== null)) {
-      for (const reader of active) {
-        for (let n = 0; n < INTERLEAVE_LINES && reader.next !== null; n++) {
-          take(fold, reader.journal, reader.next);
-          const next = await reader.records.next();
-          reader.next = next.done ? null : next.value;
+      fold.plansComplete(() => plans.planned());
+      for (let active = readers; active.length > 0; active = active.filter((r) => r.next !== null)) {
+        for (const reader of active) {
+          for (let n = 0; n < INTERLEAVE_LINES && reader.next !== null; n++) {
+            const record = reader.next;
+            if ('suite' in record && plans.waits(record.suite)) await plans.through(record.suite, addPlan);
+            take(fold, reader.journal, record);
+            const next = await reader.records.next();
+            reader.next = next.done ? null : next.value;
+          }
         }
+        await fold.drained();
       }
-      await fold.drained();
+      // Suites none of whose samples is in any journal (a run killed before them): not run.
+      await plans.through(null, addPlan);
+    } finally {
+      await plans.close();
     }
   }
   for (const journal of journals) if (journal.legacy?.end) take(fold, journal, journal.legacy.end);
@@ -130,7 +144,7 @@ export async function foldRunDirs(
 }
 
 /** Records taken from each journal in one turn of the side-by-side read. */
-const INTERLEAVE_LINES = 256;
+const INTERLEAVE_LINES = 16;
 
 interface Journal {
   dir: string;

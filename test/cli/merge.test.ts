@@ -173,3 +173,49 @@ describe('a suite with fewer cases than shards', () => {
     expect(await readdir(join(project.dir, 'reports'))).toEqual(before);
   });
 });
+
+describe('a shard killed part-way', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+
+  beforeAll(async () => {
+    project = await makeProject({
+      'suites/a.yaml': suite('alpha', ['a1', 'a2', 'a3', 'a4']),
+      'suites/b.yaml': suite('beta', ['b1', 'b2', 'b3', 'b4']),
+      'suites/c.yaml': suite('gamma', ['c1', 'c2', 'c3', 'c4']),
+    });
+  });
+  afterAll(() => project.cleanup());
+
+  it('merge reports the suites it never reached from its plan alone: every case, in plan order, its own not run', async () => {
+    const dirs: string[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const run = await runCli(['run', '--sim', '--shard', shard, '--reporter', 'json'], {
+        cwd: project.dir,
+      });
+      expect(run.code).toBe(0);
+      dirs.push(runDirFrom(run, project.dir));
+    }
+    // Shard 2 as a kill after its first suite leaves it: its head, alpha's samples, no end.
+    const journal = join(dirs[1]!, 'results.jsonl');
+    const records = (await readFile(journal, 'utf8')).split('\n').filter(Boolean);
+    const kept = records.filter((line) => {
+      const r = JSON.parse(line) as { type?: string; suite?: string };
+      return r.type === 'run' || r.type === 'plan' || (r.type === undefined && r.suite === 'alpha');
+    });
+    expect(kept.length).toBeLessThan(records.length - 1);
+    await writeFile(journal, `${kept.join('\n')}\n`);
+
+    const out = join(project.dir, 'merged');
+    const merge = await runCli(['merge', ...dirs, '--out', out], { cwd: project.dir });
+    const merged = await readReport(out);
+    expect(merged.run.status).toBe('interrupted');
+    expect(merge.code).toBe(merged.run.exit_code);
+    expect(merged.suites.map((s) => s.suite)).toEqual(['alpha', 'beta', 'gamma']);
+    const ids = ['a', 'b', 'c'].flatMap((s) => [1, 2, 3, 4].map((n) => `${s}${n}`));
+    expect(merged.cases.map((c) => c.id.split('/')[1])).toEqual(ids);
+    // Round-robin shards: shard 2 planned the even cases; past alpha it sent none of them.
+    const notRun = merged.cases.filter((c) => c.status === 'not_run').map((c) => c.id.split('/')[1]);
+    expect(notRun).toEqual(['b2', 'b4', 'c2', 'c4']);
+    expect(merged.summary).toMatchObject({ cases: 12, not_run: 4 });
+  });
+});

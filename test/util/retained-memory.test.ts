@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeProject, runCli, runDirFrom } from '../helpers/cli.js';
 
 // These measure what stays on the heap after a forced GC, in a child process running the
 // built library (`npm test` builds first): the property under test is memory, and only a
@@ -72,5 +73,62 @@ describe('retained memory', () => {
     `);
     expect(out.held).toBe(40000);
     expect(out.long! - out.short!).toBeLessThan(3);
+  });
+
+  it("a merge read side by side holds the plans of the suites it has reached, not every shard's whole plan", async () => {
+    // 24 suites of 60 cases, each prompt 8 KB of its own: every case's messages are in its
+    // shard's plan record, about 11 MB in all.
+    const files: Record<string, string> = {};
+    for (let s = 0; s < 24; s++) {
+      const cases = Array.from({ length: 60 }, (_, i) => {
+        const id = `s${s}-case-${i}`;
+        return `  - id: ${id}\n    prompt: "Say exactly: ${id} ${`${id} `.repeat(800).slice(0, 8000)}"\n    expect: [{ contains: "${id}" }]`;
+      });
+      files[`suites/s${s}.yaml`] =
+        `suite: suite-${String(s).padStart(2, '0')}\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n${cases.join('\n')}\n`;
+    }
+    const project = await makeProject(files);
+    try {
+      const dirs: string[] = [];
+      for (const shard of ['1/2', '2/2']) {
+        const run = await runCli(['run', '--sim', '--shard', shard, '--reporter', 'json'], {
+          cwd: project.dir,
+        });
+        expect(run.code).toBe(0);
+        dirs.push(runDirFrom(run, project.dir));
+      }
+      const out = retainedMb(`
+        const { foldRunDirs, readJournalHead } = await import(${JSON.stringify(dist('index.js'))});
+        const dirs = ${JSON.stringify(dirs)};
+        const atSuite = [];
+        let base = 0;
+        const fold = () =>
+          foldRunDirs(dirs, {
+            baseline: async () => ({ baseline: null, path: null }),
+            reporters: [{ onSuiteStart: () => void atSuite.push(used() - base) }],
+            complete: true,
+            renderedBy: 'merge',
+          });
+        // Once untimed, so that the code it runs is compiled before anything is measured.
+        await fold();
+        atSuite.length = 0;
+        base = used();
+        // What the shards' whole plans take, held at once.
+        let heads = [];
+        for (const dir of dirs) heads.push(await readJournalHead(dir + '/results.jsonl'));
+        const plans = used() - base;
+        heads = null;
+        base = used();
+        await fold();
+        console.log(JSON.stringify({ plans, suites: atSuite.length, first: atSuite[0], last: atSuite.at(-1) }));
+      `);
+      expect(out.suites).toBe(24);
+      expect(out.plans).toBeGreaterThan(10);
+      // Held from the start, every later suite's plan would be released suite by suite: the
+      // first suite's fold would hold about 23/24 of them more than the last one's.
+      expect(out.first! - out.last!).toBeLessThan(out.plans! / 4);
+    } finally {
+      await project.cleanup();
+    }
   });
 });
