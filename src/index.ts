@@ -25,7 +25,7 @@ export {
 export { RunFold, type FoldOptions } from './fold/fold.js';
 export { foldRunDirs } from './fold/run-dirs.js';
 export { foldSuite } from './fold/suite.js';
-export { readJournal, readJournalHead } from './journal/read.js';
+export { readJournal, readJournalPlans } from './journal/read.js';
 export type { EndRecord, JournalRecord, PlanRecord, RunRecord } from './journal/records.js';
 export { renderConsoleSummary } from './report/console.js';
 export type { RecordedField } from './record/field.js';

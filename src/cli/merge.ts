@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { journalMessages } from '../run/plan-messages.js';
 import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
-import { readJournalHead } from '../journal/read.js';
+import { readJournalPlans } from '../journal/read.js';
 import { newRunId } from '../run/meta.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
@@ -73,7 +73,7 @@ async function checkShards(
     const journal = join(dir, 'results.jsonl');
     const { run, plans } = (await isLegacyJournal(journal))
       ? await readLegacyRun(dir)
-      : await readJournalHead(journal);
+      : await readJournalPlans(journal);
     shards.push(run?.shard ?? null);
     for (const plan of plans) {
       for (const c of plan.cases) {

@@ -1,11 +1,12 @@
 import { FileError } from '../errors.js';
-import { readJournal } from '../journal/read.js';
-import type { JournalRecord, PlanRecord, RunRecord } from '../journal/records.js';
+import { journalPlanLines, readPlanAt } from '../journal/read.js';
+import type { PlanRecord, RunRecord } from '../journal/records.js';
 
-/** One plan record of one journal's head: which journal, and its place among that head's plans. */
+/** One plan record of one journal: which journal, and where its line is. */
 interface PlanRef {
   journal: number;
-  position: number;
+  offset: number;
+  length: number;
 }
 
 interface SuiteRefs {
@@ -18,25 +19,15 @@ interface SuiteRefs {
   cases: number;
 }
 
-interface HeadReader {
-  file: string;
-  records: AsyncGenerator<JournalRecord>;
-  /** Position of the next plan record the reader yields. */
-  position: number;
-  /** Plan records read past on the way to an earlier one of the plan (journals whose heads disagree on order). */
-  ahead: Map<number, PlanRecord>;
-}
-
 /**
- * The plan records at the heads of the journals folded side by side, handed over a suite at
+ * The plan records of the journals folded side by side, handed over a suite at
  * a time: a suite's records (from every journal that planned it) when the read first reaches
  * one of its samples, with every suite before it in plan order. A plan record holds every
  * case's messages, so a merge that took all heads first held the whole run's prompts while
  * it folded the first suite. What is kept from the start is a reference per record and a
- * count per suite; the records are read again from the head when their suite is reached.
+ * count per suite; each record is read again from its line when its suite is reached.
  */
 export class HeadPlans {
-  private readonly readers: HeadReader[];
   private next = 0;
   private unread: number;
   /** Every suite some head plans, and those of them not handed over yet. */
@@ -44,18 +35,17 @@ export class HeadPlans {
   private readonly pending: Set<string>;
 
   private constructor(
-    files: readonly string[],
+    private readonly files: readonly string[],
     /** Suites in the order the fold holds them: by smallest ordinal, ties in the order first seen. */
     private readonly order: readonly SuiteRefs[],
   ) {
-    this.readers = files.map((file) => ({ file, records: readJournal(file), position: 0, ahead: new Map() }));
     this.unread = order.reduce((n, s) => n + s.cases, 0);
     this.known = new Set(order.map((s) => s.suite));
     this.pending = new Set(this.known);
   }
 
   /**
-   * Reads each journal's head once (its run records go to `onRun`), noting where each plan
+   * Scans each journal once for its run and plan records (run records go to `onRun`), noting where each plan
    * record is and how many distinct cases each suite has, but keeping no record.
    */
   static async index(
@@ -66,15 +56,14 @@ export class HeadPlans {
     // Case ids per suite for this pass only: the same case in two journals is planned once.
     const ids = new Map<string, Set<string>>();
     for (const [journal, file] of files.entries()) {
-      let position = 0;
-      for await (const record of readJournal(file)) {
+      // Every plan record, wherever it is: a run writes a suite's when it reaches the suite.
+      for await (const { record, offset, length } of journalPlanLines(file)) {
         if (record.type === 'run') onRun(journal, record);
-        else if (record.type !== 'plan') break;
         else {
           let suite = suites.get(record.suite);
           if (!suite)
             suites.set(record.suite, (suite = { suite: record.suite, first: Infinity, refs: [], cases: 0 }));
-          suite.refs.push({ journal, position: position++ });
+          suite.refs.push({ journal, offset, length });
           let seen = ids.get(record.suite);
           if (!seen) ids.set(record.suite, (seen = new Set()));
           for (const c of record.cases) {
@@ -125,27 +114,14 @@ export class HeadPlans {
     if (this.next === this.order.length) await this.close();
   }
 
-  /** Closes the heads' readers (after the last suite, or when the fold stops early). */
-  async close(): Promise<void> {
-    for (const reader of this.readers) await reader.records.return(undefined);
-  }
+  /** Nothing is held open between reads: kept for callers that end a fold early. */
+  async close(): Promise<void> {}
 
-  private async read({ journal, position }: PlanRef): Promise<PlanRecord> {
-    const reader = this.readers[journal]!;
-    const held = reader.ahead.get(position);
-    if (held) {
-      reader.ahead.delete(position);
-      return held;
-    }
-    for (;;) {
-      const next = await reader.records.next();
-      // The head was read a moment ago: a plan record gone now means the file was replaced.
-      if (next.done || (next.value.type !== 'plan' && next.value.type !== 'run'))
-        throw new FileError(reader.file, 'the journal changed while it was read; fold it again');
-      if (next.value.type !== 'plan') continue;
-      const at = reader.position++;
-      if (at === position) return next.value;
-      reader.ahead.set(at, next.value);
-    }
+  private async read({ journal, offset, length }: PlanRef): Promise<PlanRecord> {
+    const file = this.files[journal]!;
+    const plan = await readPlanAt(file, offset, length);
+    // It was found a moment ago: a plan record gone now means the file was replaced.
+    if (!plan) throw new FileError(file, 'the journal changed while it was read; fold it again');
+    return plan;
   }
 }

@@ -75,8 +75,9 @@ export async function foldRunDirs(
       for await (const record of readJournal(journal.file, journal.stats)) take(fold, journal, record);
     }
   } else {
-    // The heads first, kept as references (each plan record holds every case's messages):
-    // the run records are taken and every suite's size is known before the first is folded.
+    // Every journal's run and plan records first, found wherever they are and kept as
+    // references (a plan record holds its cases): the run records are taken and every
+    // suite's size is known before the first is folded.
     // Then the samples of all journals side by side, each suite's plans handed over when the
     // read reaches it, so each suite is folded and released once all its shards have
     // passed it, and what is held is the suites still open.
@@ -104,8 +105,11 @@ export async function foldRunDirs(
         for (const reader of active) {
           for (let n = 0; n < INTERLEAVE_LINES && reader.next !== null; n++) {
             const record = reader.next;
-            if ('suite' in record && plans.waits(record.suite)) await plans.through(record.suite, addPlan);
-            take(fold, reader.journal, record);
+            // Run and plan records, wherever they are in a journal, came through the index.
+            if (record.type !== 'run' && record.type !== 'plan') {
+              if ('suite' in record && plans.waits(record.suite)) await plans.through(record.suite, addPlan);
+              take(fold, reader.journal, record);
+            }
             const next = await reader.records.next();
             reader.next = next.done ? null : next.value;
           }

@@ -1,5 +1,6 @@
 import { TooLargeError } from '../errors.js';
-import { READ_LIMITS, readBoundedLines } from '../util/bounded-read.js';
+import { open } from 'node:fs/promises';
+import { READ_LIMITS, readBoundedLines, readLineSpans } from '../util/bounded-read.js';
 import { checkedRecordOf, type JournalRecord, type PlanRecord, type RunRecord } from './records.js';
 
 export interface JournalReadStats {
@@ -57,14 +58,67 @@ export async function* readJournal(
   }
 }
 
-/** A journal's head: its run record and plan records, read up to the first sample (a merge checks shards with it). */
-export async function readJournalHead(file: string): Promise<{ run: RunRecord | null; plans: PlanRecord[] }> {
+/**
+ * A journal's run record and every plan record, wherever they are (a run writes a suite's
+ * plan when it reaches the suite: journal 5), read in one pass that decodes only their
+ * lines. A merge checks its shards with them; `--resume` checks the tables they name.
+ */
+export async function readJournalPlans(
+  file: string,
+): Promise<{ run: RunRecord | null; plans: PlanRecord[] }> {
   let run: RunRecord | null = null;
   const plans: PlanRecord[] = [];
-  for await (const record of readJournal(file)) {
+  for await (const { record } of journalPlanLines(file)) {
     if (record.type === 'run') run ??= record;
-    else if (record.type === 'plan') plans.push(record);
-    else break;
+    else plans.push(record);
   }
   return { run, plans };
+}
+
+const RUN_OR_PLAN = [Buffer.from('"type":"run"'), Buffer.from('"type":"plan"')];
+
+/**
+ * The run and plan records of a journal, each with where its line is (readPlanAt reads it
+ * again), in file order. Only lines that may be one are decoded: a run of 100,000 samples
+ * is scanned, not parsed. Lines that are no record are passed over, as readJournal does.
+ */
+export async function* journalPlanLines(
+  file: string,
+): AsyncGenerator<{ record: RunRecord | PlanRecord; offset: number; length: number }> {
+  const spans = readLineSpans(file, READ_LIMITS.journal, (bytes) =>
+    RUN_OR_PLAN.some((tag) => bytes.includes(tag)),
+  );
+  try {
+    for await (const span of spans) {
+      if (span.text === null) continue;
+      const record = decode(span.text);
+      if (record && (record.type === 'run' || record.type === 'plan'))
+        yield { record, offset: span.offset, length: span.length };
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+}
+
+/** The plan record whose line journalPlanLines found at `offset`; null when it is not one now (the file changed). */
+export async function readPlanAt(file: string, offset: number, length: number): Promise<PlanRecord | null> {
+  const handle = await open(file, 'r');
+  try {
+    const bytes = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(bytes, 0, length, offset);
+    const record = decode(bytes.toString('utf8', 0, bytesRead));
+    return record?.type === 'plan' ? record : null;
+  } finally {
+    await handle.close();
+  }
+}
+
+function decode(line: string): JournalRecord | null {
+  try {
+    const record = checkedRecordOf(JSON.parse(line));
+    return record === null || 'problem' in record ? null : record;
+  } catch {
+    return null;
+  }
 }

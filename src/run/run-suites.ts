@@ -13,7 +13,7 @@ import { isRunStop } from '../error-kinds.js';
 import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
 import { refusals } from '../fold/provenance.js';
-import { readJournal, readJournalHead } from '../journal/read.js';
+import { readJournal, readJournalPlans } from '../journal/read.js';
 import { type EndRecord, JOURNAL_VERSION, journalPlan, type RunRecord } from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
@@ -198,7 +198,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   if (options.resumeDir) {
     // Refused before anything is sent or locked: the journal keeps what it holds.
     const changed = changedTables(
-      (await readJournalHead(join(runDir, 'results.jsonl'))).plans,
+      (await readJournalPlans(join(runDir, 'results.jsonl'))).plans,
       plannedSuites,
     );
     if (changed.length > 0) throw new InputError(changed);

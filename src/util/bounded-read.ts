@@ -141,17 +141,44 @@ export async function readBoundedText(file: string, limit: ReadLimit): Promise<s
  * the loop closes the file.
  */
 export async function* readBoundedLines(file: string, limit: ReadLimit): AsyncGenerator<string> {
+  for await (const line of readLineSpans(file, limit)) yield line.text!;
+}
+
+/** One line of a file: where its bytes are, and its text when it was wanted. */
+export interface LineSpan {
+  /** 1-based. */
+  number: number;
+  offset: number;
+  /** Its bytes, without the line break. */
+  length: number;
+  /** Null for a line `want` passed over (it is not decoded). */
+  text: string | null;
+}
+
+/**
+ * readBoundedLines with each line's place in the file: `want` sees a line's bytes and says
+ * whether to decode it (a scan for a few lines of a large file decodes only those).
+ */
+export async function* readLineSpans(
+  file: string,
+  limit: ReadLimit,
+  want: (bytes: Buffer) => boolean = () => true,
+): AsyncGenerator<LineSpan> {
   const max = limit.lineBytes ?? limit.bytes;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let number = 0;
-  const take = (last: Buffer): string => {
+  let offset = 0;
+  const take = (last: Buffer): LineSpan => {
     number++;
     const bytes = pending.length === 0 ? last : Buffer.concat([...pending, last]);
     pending = [];
     pendingBytes = 0;
     const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-    return bytes.toString('utf8', 0, end);
+    const line = bytes.subarray(0, end);
+    const span = { number, offset, length: end, text: want(line) ? line.toString('utf8') : null };
+    offset += bytes.length + 1;
+    return span;
   };
   for await (const chunk of chunks(file, limit)) {
     let start = 0;

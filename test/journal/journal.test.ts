@@ -3,7 +3,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JournalReadStats, readJournal, readJournalHead } from '../../src/journal/read.js';
+import {
+  journalPlanLines,
+  type JournalReadStats,
+  readJournal,
+  readJournalPlans,
+  readPlanAt,
+} from '../../src/journal/read.js';
 import { journalPlan, type PlanRecord } from '../../src/journal/records.js';
 import { openJournal } from '../../src/journal/write.js';
 import { sampleResult } from '../helpers/results.js';
@@ -83,7 +89,7 @@ describe('journal', () => {
     for await (const record of readJournal(file, stats)) types.push(record.type ?? 'sample');
     expect(types).toEqual(['run', 'plan', 'sample', 'end']);
     expect(stats.skipped).toEqual([3, 4]);
-    const head = await readJournalHead(file);
+    const head = await readJournalPlans(file);
     expect(head.run?.id).toBe('r');
     expect(head.plans.map((p) => p.suite)).toEqual(['s']);
   });
@@ -131,6 +137,57 @@ describe('journal', () => {
   });
 });
 
+describe('plan records wherever they are (journal 5)', () => {
+  it('are found in one pass, each read again from its line; a sample that quotes a plan is not one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'driftcheck-plans-'));
+    try {
+      const file = join(dir, 'results.jsonl');
+      const plan = (suite: string): PlanRecord => ({
+        type: 'plan',
+        suite,
+        file: `${suite}.yaml`,
+        service: 'router',
+        requested_model: 'a/b',
+        cases: [{ id: 'c1', ordinal: 0, repeat: 1, row: [0, 2] }],
+      });
+      // A sample whose answer holds the text of a plan record, as a hostile service might send.
+      const quoting = { ...sampleResult({ suite: 'a', case: 'c1' }), content: JSON.stringify(plan('x')) };
+      const lines = [
+        JSON.stringify({
+          type: 'run',
+          journal_version: 5,
+          id: 'r',
+          started_at: '2026-11-25T00:00:00Z',
+          command: [],
+          driftcheck_version: 'test',
+          sim: false,
+          candidate_model: null,
+          shard: null,
+          complete: true,
+        }),
+        JSON.stringify(plan('a')),
+        JSON.stringify(quoting),
+        '{"type":"plan" torn',
+        JSON.stringify(plan('b')),
+        JSON.stringify(sampleResult({ suite: 'b', case: 'c1' })),
+      ];
+      await writeFile(file, `${lines.join('\r\n')}\n`);
+      const { run, plans } = await readJournalPlans(file);
+      expect(run?.id).toBe('r');
+      expect(plans.map((p) => p.suite)).toEqual(['a', 'b']);
+      const found = [];
+      for await (const f of journalPlanLines(file)) found.push(f);
+      expect(found.map((f) => f.record.type)).toEqual(['run', 'plan', 'plan']);
+      const last = found[2]!;
+      expect(await readPlanAt(file, last.offset, last.length)).toEqual(plan('b'));
+      // The place of a sample's line is no plan.
+      expect(await readPlanAt(file, found[1]!.offset + found[1]!.length + 2, 20)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a file that is no journal', () => {
   it('is refused after 10,000 lines that are not records, before their numbers fill memory', async () => {
     const file = join(dir, 'foreign.jsonl');
@@ -167,7 +224,7 @@ describe('plan records', () => {
     journal.appendRecord(journalPlan(plan));
     journal.close();
     expect(readFileSync(file, 'utf8').split(system)).toHaveLength(2);
-    const { plans } = await readJournalHead(file);
+    const { plans } = await readJournalPlans(file);
     expect(plans[0]!.cases).toEqual(plan.cases);
   });
 
@@ -175,7 +232,7 @@ describe('plan records', () => {
     const file = join(dir, 'v2.jsonl');
     const { system: _system, ...v2 } = plan;
     await writeFile(file, `${JSON.stringify(v2)}\n`);
-    const { plans } = await readJournalHead(file);
+    const { plans } = await readJournalPlans(file);
     expect(plans[0]!.cases).toEqual(plan.cases);
   });
 });

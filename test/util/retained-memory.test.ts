@@ -98,7 +98,7 @@ describe('retained memory', () => {
         dirs.push(runDirFrom(run, project.dir));
       }
       const out = retainedMb(`
-        const { foldRunDirs, readJournalHead } = await import(${JSON.stringify(dist('index.js'))});
+        const { foldRunDirs, readJournalPlans } = await import(${JSON.stringify(dist('index.js'))});
         const dirs = ${JSON.stringify(dirs)};
         const atSuite = [];
         let base = 0;
@@ -115,7 +115,7 @@ describe('retained memory', () => {
         base = used();
         // What the shards' whole plans take, held at once.
         let heads = [];
-        for (const dir of dirs) heads.push(await readJournalHead(dir + '/results.jsonl'));
+        for (const dir of dirs) heads.push(await readJournalPlans(dir + '/results.jsonl'));
         const plans = used() - base;
         heads = null;
         base = used();
