@@ -141,8 +141,21 @@ describe('parseSuite with tables (pure: the texts are handed over)', () => {
     const parsed = parseSuite(suite, 'suites/s.yaml', { tables: new Map([['t.jsonl', { text: rows }]]) });
     expect(parsed.errors).toBeUndefined();
     expect(parsed.value?.tables).toEqual([
-      { file: 'suites/t.jsonl', format: 'jsonl', rows: 1, digest: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      {
+        file: 'suites/t.jsonl',
+        format: 'jsonl',
+        rows: 1,
+        digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        template: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
     ]);
+    // The template's digest follows the template and the suite's system prompt, not the rows.
+    const tables = new Map([['t.jsonl', { text: rows.replace('hi', 'hello') }]]);
+    const template = (text: string) =>
+      parseSuite(text, 'suites/s.yaml', { tables }).value?.tables?.[0]?.template;
+    expect(template(suite)).toBe(parsed.value?.tables?.[0]?.template);
+    expect(template(suite.replace('Be brief.', 'Be short.'))).not.toBe(parsed.value?.tables?.[0]?.template);
+    expect(template(suite.replace('"{{q}}"', '"Q: {{q}}"'))).not.toBe(parsed.value?.tables?.[0]?.template);
     expect(parsed.value?.cases).toEqual([
       {
         id: 'r-a',
