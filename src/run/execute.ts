@@ -60,7 +60,7 @@ export interface ExecuteOptions {
 }
 
 /** A `repeat: auto` case the plan has reached, with how many samples of its first look are still to send. */
-export interface AdaptiveStart {
+interface AdaptiveStart {
   adaptiveCase: PlannedCaseGroup;
   todo: number;
 }

@@ -33,8 +33,15 @@ describe('a run that reads each suite when it reaches it', () => {
   const load = (cases: 'all' | 'none') => loadSuites([join(dir, 'suites')], { cwd: dir, cases });
   const casesOf = (suite: Suite) =>
     suite.cases.length === 0 ? readSuiteCases(suite, { cwd: dir }) : suite.cases;
-  const run = (suites: Suite[], plan: PlanOptions, reportDir: string, on = sim) =>
+  const run = (
+    suites: Suite[],
+    plan: PlanOptions,
+    reportDir: string,
+    on = sim,
+    more: Pick<Parameters<typeof runSuites>[0], 'interrupt' | 'onResult'> = {},
+  ) =>
     runSuites({
+      ...more,
       config: on.config,
       suites,
       casesOf,
@@ -124,29 +131,10 @@ describe('a run that reads each suite when it reaches it', () => {
     const interrupt = new AbortController();
     let results = 0;
     const suites = await load('none');
-    const { runDir } = await runSuites({
-      config: sim.config,
-      suites,
-      casesOf,
-      env: sim.env,
-      reportDir: join(dir, 'interrupted'),
-      baselineDir: join(REPO, 'baselines'),
-      version: 'test',
-      reporters: new Set(['json']),
-      requestHeaders: simRequestHeaders,
+    const { runDir } = await run(suites, {}, 'interrupted', sim, {
       interrupt: interrupt.signal,
       onResult: () => {
         if (++results === 2) interrupt.abort('SIGINT');
-      },
-      meta: {
-        command: ['driftcheck', 'run', '--sim'],
-        paths: ['suites'],
-        config_file: null,
-        allow_alias: false,
-        sim: true,
-        plan: {},
-        concurrency: 1,
-        update_baselines: false,
       },
     });
     const report = await loadReport(runDir);
