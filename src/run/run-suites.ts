@@ -320,6 +320,16 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
         : planStream([s.suite], meta.plan, read, s.start),
     );
   /**
+   * Journals a suite's plan record and hands it to the fold. Its own function: a generator
+   * keeps its locals while it waits, and a 100,000-case record must not outlive this.
+   */
+  const planSuite = async (s: SuiteSelection, read: CasesOf): Promise<void> => {
+    const record = await planRecordOf(groupsOf(s, read), baselineContent);
+    if (!record) return;
+    journal.appendRecord(journalPlan(record));
+    fold.add(record);
+  };
+  /**
    * The plan, a suite at a time as the run reaches it: its plan record journaled before its
    * first sample (a suite loaded without its cases is read for it, and read again as it is
    * sent), then its samples not yet sent, each `repeat: auto` case announced first.
@@ -330,13 +340,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
       const counted = s.suite.cases.length === 0 ? s.suite.counts?.cases : undefined;
       const held = counted !== undefined && counted <= HOLD_SUITE ? await collect(casesOf(s.suite)) : null;
       const read: CasesOf = held ? () => held : casesOf;
-      if (!previous.planned.has(s.suite.suite)) {
-        const record = await planRecordOf(groupsOf(s, read), baselineContent);
-        if (record) {
-          journal.appendRecord(journalPlan(record));
-          fold.add(record);
-        }
-      }
+      if (!previous.planned.has(s.suite.suite)) await planSuite(s, read);
       for await (const group of groupsOf(s, read)) {
         if (group.adaptive) {
           let todo = 0;
