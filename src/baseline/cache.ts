@@ -16,6 +16,8 @@ export interface BaselineReader {
   heldCase(suite: string, caseId: string): BaselineCase | null;
   /** Reads and holds the baselines of these suites for the whole run. */
   hold(suites: readonly string[]): Promise<void>;
+  /** Whether this suite's baseline is held (read, or known to be absent). */
+  isHeld(suite: string): boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export function baselineReader(dir: string, cwd: string = process.cwd()): Baseli
     },
     held: (suite) => held.get(suite) ?? null,
     heldCase: (suite, caseId) => caseOf(held.get(suite), caseId),
+    isHeld: (suite) => held.has(suite),
     async hold(suites) {
       for (const suite of suites) if (!held.has(suite)) held.set(suite, await readBaseline(dir, suite));
     },

@@ -22,10 +22,10 @@ import { type CostMeter, isCostCapStop } from './cost-cap.js';
 
 export interface ExecuteOptions {
   /**
-   * The samples to send, in plan order, taken as the services have room; each `repeat: auto`
-   * case announced (AdaptiveStart) before its first sample.
+   * The samples to send, in plan order and in batches, taken as the services have room; each
+   * `repeat: auto` case announced (AdaptiveStart) before its first sample.
    */
-  plan: AsyncIterable<PlanItem> | Iterable<PlanItem>;
+  plan: AsyncIterable<readonly PlanItem[]>;
   /** One client per service name used by the plan. */
   clients: ReadonlyMap<string, ServiceClient>;
   /** `--concurrency`: overrides every service's own `concurrency`. */
@@ -103,17 +103,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     // Twice the slots: while a finished sample is checked and journaled, the next waits ready.
     window: (service) =>
       2 * Math.max(1, options.concurrency ?? options.clients.get(service)!.service.concurrency) + 1,
-    source: samples(),
+    source: samples(options.plan[Symbol.asyncIterator](), (item) =>
+      sampler.register(item.adaptiveCase, item.todo),
+    ),
   });
   const schedule = (planned: PlannedCase) => feeder.push(planned);
   const sampler = createAdaptiveSampler(options, schedule);
-  /** The plan's samples; an adaptive case is registered with the sampler as the plan reaches it. */
-  async function* samples(): AsyncGenerator<PlannedCase> {
-    for await (const item of options.plan) {
-      if ('adaptiveCase' in item) sampler.register(item.adaptiveCase, item.todo);
-      else yield item;
-    }
-  }
 
   const runOne = async (planned: PlannedCase): Promise<void> => {
     const client = options.clients.get(planned.service)!;
@@ -228,4 +223,34 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   // The cap's reason says what was spent in the end, the requests in flight at the cap included.
   if (meter && stop?.kind === 'paused' && isCostCapStop(stop.error)) stop = meter.reached() ?? stop;
   return { stop };
+}
+
+/**
+ * The plan's samples one at a time, from its batches: a sample of the batch in hand is
+ * given at once, and only a new batch is waited for (a wait per sample cost about 5 % of
+ * a run's CPU at 20,000 instant cases). An adaptive case is registered as it is reached.
+ */
+function samples(
+  batches: AsyncIterator<readonly PlanItem[]>,
+  register: (item: AdaptiveStart) => void,
+): { next(): IteratorResult<PlannedCase> | Promise<IteratorResult<PlannedCase>> } {
+  let batch: readonly PlanItem[] = [];
+  let at = 0;
+  const fromBatch = (): IteratorResult<PlannedCase> | null => {
+    while (at < batch.length) {
+      const item = batch[at++]!;
+      if ('adaptiveCase' in item) register(item);
+      else return { value: item, done: false };
+    }
+    return null;
+  };
+  const next = (): IteratorResult<PlannedCase> | Promise<IteratorResult<PlannedCase>> =>
+    fromBatch() ??
+    batches.next().then((result) => {
+      if (result.done) return { value: undefined, done: true };
+      batch = result.value;
+      at = 0;
+      return next();
+    });
+  return { next };
 }

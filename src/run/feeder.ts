@@ -13,7 +13,7 @@ export function createFeeder<T>(options: {
   lane: (item: T) => string;
   window: (lane: string) => number;
   /** Where items come from: an async one (suites read as the run reaches them) is awaited item by item. */
-  source?: Iterator<T> | AsyncIterator<T>;
+  source?: { next(): IteratorResult<T> | Promise<IteratorResult<T>> };
 }) {
   const lanes = new Map<string, { queue: T[]; head: number; pending: number }>();
   let active = 0;

@@ -180,6 +180,24 @@ export async function* planStream(
 }
 
 /**
+ * One suite's selected cases from cases in memory, without a wait between them: planStream
+ * for a suite whose cases are held (a run reads a small one once and keeps it while it runs).
+ */
+export function* planHeldSuite(
+  suite: Suite,
+  cases: Iterable<SuiteCase>,
+  options: PlanOptions,
+  start: number,
+): Generator<PlannedCaseGroup> {
+  const select = selector(options, start);
+  const paramsOf = paramsFor(options);
+  for (const testCase of cases) {
+    const ordinal = select.ordinal(suite, testCase);
+    if (ordinal !== null) yield group(suite, testCase, ordinal, options, paramsOf);
+  }
+}
+
+/**
  * How many cases and samples of each suite the plan selects, in plan order (suites with
  * none left out). A suite not in memory is read once for it only when a filter or a shard
  * must see its ids; otherwise its counts say it.

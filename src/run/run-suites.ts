@@ -45,11 +45,12 @@ import {
   emptySelection,
   type PlannedCaseGroup,
   planSamples,
+  planHeldSuite,
   planStream,
   selectionOf,
   type SuiteSelection,
 } from './plan.js';
-import { changedTables, planRecordOf } from './plan-records.js';
+import { changedTables, planRecordOf, planRecords } from './plan-records.js';
 import type { PlanItem } from './execute.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 
@@ -149,6 +150,9 @@ export interface RunSuitesResult {
  * as it is planned and again as it is sent, never held.
  */
 const HOLD_SUITE = 5_000;
+
+/** Planned samples handed to the sender at a time: one wait per batch, not per sample. */
+const PLAN_BATCH = 256;
 
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
 
@@ -306,49 +310,85 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     ...(capped && estimated ? { cost: { cap: capped.cap, estimate: estimated, spent: spentBefore } } : {}),
   });
 
-  /** A case that reads its baseline while it runs: the baseline is held from before its plan on. */
-  const holding = async function* (groups: AsyncIterable<PlannedCaseGroup>) {
-    for await (const group of groups) {
-      if (readsBaselineWhileRunning(group)) await baselines.hold([group.suite.suite]);
+  /** A case that reads its baseline while it runs: its suite's baseline is held from before its plan on. */
+  const hold = (group: PlannedCaseGroup): Promise<void> | null =>
+    readsBaselineWhileRunning(group) && !baselines.isHeld(group.suite.suite)
+      ? baselines.hold([group.suite.suite])
+      : null;
+  /** A suite's planned cases read as they come (a table), its baseline held first when they read it. */
+  async function* streamed(s: SuiteSelection): AsyncGenerator<PlannedCaseGroup> {
+    for await (const group of planStream([s.suite], meta.plan, casesOf, s.start)) {
+      const holding = hold(group);
+      if (holding) await holding;
       yield group;
     }
-  };
-  const groupsOf = (s: SuiteSelection, read: CasesOf): AsyncIterable<PlannedCaseGroup> =>
-    holding(
-      cases
-        ? fromList(cases.filter((c) => c.suite === s.suite))
-        : planStream([s.suite], meta.plan, read, s.start),
-    );
+  }
   /**
    * Journals a suite's plan record and hands it to the fold. Its own function: a generator
    * keeps its locals while it waits, and a 100,000-case record must not outlive this.
    */
-  const planSuite = async (s: SuiteSelection, read: CasesOf): Promise<void> => {
-    const record = await planRecordOf(groupsOf(s, read), baselineContent);
+  const planSuite = async (groups: AsyncIterable<PlannedCaseGroup> | PlannedCaseGroup[]): Promise<void> => {
+    const record = Array.isArray(groups)
+      ? (planRecords(groups, baselineContent)[0] ?? null)
+      : await planRecordOf(groups, baselineContent);
     if (!record) return;
     journal.appendRecord(journalPlan(record));
     fold.add(record);
   };
+  /** A planned case's samples not yet sent, each `repeat: auto` case announced first. */
+  const itemsOf = (group: PlannedCaseGroup, into: PlanItem[]): void => {
+    if (group.adaptive) {
+      let todo = 0;
+      for (const sample of planSamples([group])) if (!done.has(sample.key)) todo++;
+      into.push({ adaptiveCase: group, todo });
+    }
+    for (const sample of planSamples([group])) if (!done.has(sample.key)) into.push(sample);
+  };
   /**
-   * The plan, a suite at a time as the run reaches it: its plan record journaled before its
-   * first sample (a suite loaded without its cases is read for it, and read again as it is
-   * sent), then its samples not yet sent, each `repeat: auto` case announced first.
+   * The plan, a suite at a time as the run reaches it, in batches (a wait per batch, not per
+   * sample): its plan record journaled before its first sample, then its samples not yet
+   * sent. A suite loaded without its cases is read when it is reached: a small one once, and
+   * held while it runs; a large one (a table) as it is planned, and again as it is sent.
    */
-  async function* plan(): AsyncGenerator<PlanItem> {
+  async function* plan(): AsyncGenerator<PlanItem[]> {
     for (const s of selection) {
-      // A suite loaded without its cases: a small one is read once and held while it runs.
+      const name = s.suite.suite;
       const counted = s.suite.cases.length === 0 ? s.suite.counts?.cases : undefined;
-      const held = counted !== undefined && counted <= HOLD_SUITE ? await collect(casesOf(s.suite)) : null;
-      const read: CasesOf = held ? () => held : casesOf;
-      if (!previous.planned.has(s.suite.suite)) await planSuite(s, read);
-      for await (const group of groupsOf(s, read)) {
-        if (group.adaptive) {
-          let todo = 0;
-          for (const sample of planSamples([group])) if (!done.has(sample.key)) todo++;
-          yield { adaptiveCase: group, todo };
+      const held =
+        cases?.filter((c) => c.suite === s.suite) ??
+        (counted === undefined || counted <= HOLD_SUITE
+          ? [
+              ...planHeldSuite(
+                s.suite,
+                counted === undefined ? s.suite.cases : await collect(casesOf(s.suite)),
+                meta.plan,
+                s.start,
+              ),
+            ]
+          : null);
+      let batch: PlanItem[] = [];
+      if (held) {
+        for (const group of held) {
+          const holding = hold(group);
+          if (holding) await holding;
         }
-        for (const sample of planSamples([group])) if (!done.has(sample.key)) yield sample;
+        if (!previous.planned.has(name)) await planSuite(held);
+        for (const group of held) {
+          itemsOf(group, batch);
+          if (batch.length < PLAN_BATCH) continue;
+          yield batch;
+          batch = [];
+        }
+      } else {
+        if (!previous.planned.has(name)) await planSuite(streamed(s));
+        for await (const group of streamed(s)) {
+          itemsOf(group, batch);
+          if (batch.length < PLAN_BATCH) continue;
+          yield batch;
+          batch = [];
+        }
       }
+      if (batch.length > 0) yield batch;
     }
   }
 
@@ -547,8 +587,4 @@ async function collect<T>(items: AsyncIterable<T> | Iterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
-}
-
-async function* fromList<T>(items: readonly T[]): AsyncGenerator<T> {
-  yield* items;
 }
