@@ -265,7 +265,8 @@ export class RunFold {
     if (!fold || !c) return;
     state.folds.delete(id);
     const entry = state.cases.close(c, fold);
-    if (entry) state.spill.put(id, entry);
+    // Keyed by the plan's id string, not the sample's: one string per case of a large suite, not two.
+    if (entry) state.spill.put(c.id, entry);
   }
 
   /**
