@@ -207,6 +207,11 @@ export interface SuiteTable {
    * case planned as a row (journal 5) asks the same only when the table and this are the same.
    */
   template?: string;
+  /**
+   * The template as written (the table's `case:`): a run's plan record keeps it, so that a
+   * report makes a row's prompt again from the journal and the table alone.
+   */
+  case?: Record<string, unknown>;
 }
 
 export interface Suite {

@@ -62,6 +62,7 @@ const journalPlan = {
           rows: { type: 'integer', minimum: 0 },
           digest: { type: 'string' },
           template: { type: 'string' },
+          case: { type: 'object' },
         },
       },
     },

@@ -142,6 +142,7 @@ export class SuiteExpansion {
               tables: tables.map((t, i) => ({
                 ...t,
                 template: templateDigest(spec.tables[i]!.template, spec.system),
+                case: spec.tables[i]!.template,
               })),
             }
           : {}),
@@ -157,13 +158,9 @@ export class SuiteExpansion {
  * suite's) in front of its messages, `prompt` as one user message, its params over the suite's.
  */
 function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): SuiteCase {
-  const system: Message[] = c.system !== undefined ? [{ role: 'system', content: c.system }] : suiteSystem;
-  const asked: Message[] =
-    c.prompt !== undefined ? [{ role: 'user', content: c.prompt }] : (c.messages ?? []);
   return {
     id: c.id,
-    // Every field of a message is kept (the schema decides which a suite may write).
-    messages: system.concat(asked.map((m): Message => ({ ...m }))),
+    messages: messagesOf(c, suiteSystem),
     expect: (c.expect ?? []).map(toExpectation),
     ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
     ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
@@ -173,6 +170,21 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
       : {}),
     location: row.location,
   };
+}
+
+/**
+ * A case's messages as sent: its system text (its own, else the suite's) in front, then
+ * `prompt` as one user message, or its messages. Every field of a message is kept (the
+ * schema decides which a suite may write).
+ */
+export function messagesOf(
+  c: Pick<RawCase, 'system' | 'prompt' | 'messages'>,
+  suiteSystem: Message[],
+): Message[] {
+  const system: Message[] = c.system !== undefined ? [{ role: 'system', content: c.system }] : suiteSystem;
+  const asked: Message[] =
+    c.prompt !== undefined ? [{ role: 'user', content: c.prompt }] : (c.messages ?? []);
+  return system.concat(asked.map((m): Message => ({ ...m })));
 }
 
 /** What a table's rows are filled into, as a digest: its template and the suite's system prompt. */

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, readReport, readSamples, runCli, runDirFrom, startSimProcess } from '../helpers/cli.js';
@@ -68,6 +68,7 @@ describe('a table-driven run and its journal', () => {
         rows: 6,
         digest: expect.stringMatching(/^[0-9a-f]{64}$/),
         template: expect.stringMatching(/^[0-9a-f]{64}$/),
+        case: { id: 't-{{n}}', prompt: 'Say exactly: {{text}}', expect: [{ contains: '{{text}}' }] },
       },
     ]);
     // Each case holds its row's place, not its messages (journal 5): the table makes them again.
@@ -131,6 +132,17 @@ describe('a table-driven run and its journal', () => {
     expect(whole.cases.map((c) => c.case)).toEqual(['t-1', 't-2', 't-3', 't-4', 't-5', 't-6']);
     expect(whole.cases.find((c) => c.case === 't-4')?.messages.at(-1)?.content).toBe('Say exactly: ticket 4');
 
+    // The journal keeps the template: with the suite file gone, the table alone gives the prompts.
+    await rm(join(dir, 'suites/tickets.yaml'));
+    const alone = await runCli(['report', shards[1]!], { cwd: dir });
+    expect(alone.code).toBe(0);
+    expect(alone.stderr).not.toContain('not shown');
+    expect((await readReport(shards[1]!)).cases.map((c) => c.messages.at(-1)?.content)).toEqual([
+      'Say exactly: ticket 2',
+      'Say exactly: ticket 4',
+      'Say exactly: ticket 6',
+    ]);
+
     // The table changed: every verdict and answer is still folded from the journals, and the
     // prompts the table would now make are not passed off as the ones sent.
     await writeFile(join(dir, 'suites/tickets.jsonl'), 'not a table any more\n');
@@ -139,8 +151,8 @@ describe('a table-driven run and its journal', () => {
     expect(report.stderr).toContain(
       "driftcheck report: the prompts of suite tickets's table cases are not shown: suites/tickets.jsonl changed since the run",
     );
-    const alone = await readReport(shards[0]!);
-    expect(alone.cases.map((c) => [c.case, c.status, c.messages])).toEqual([
+    const without = await readReport(shards[0]!);
+    expect(without.cases.map((c) => [c.case, c.status, c.messages])).toEqual([
       ['t-1', 'pass', []],
       ['t-3', 'pass', []],
       ['t-5', 'pass', []],

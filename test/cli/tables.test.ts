@@ -100,6 +100,8 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
         rows: 4,
         digest: sha256(SUMS.replace(/^\ufeff/, '')),
         template: expect.stringMatching(/^[0-9a-f]{64}$/),
+        // The template as written: a run's journal keeps it with the table's digest.
+        case: expect.objectContaining({ id: expect.any(String) }),
       },
       {
         file: 'data/phrases.jsonl',
@@ -107,6 +109,8 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
         rows: 3,
         digest: sha256(`${PHRASES}\n`),
         template: expect.stringMatching(/^[0-9a-f]{64}$/),
+        // The template as written: a run's journal keeps it with the table's digest.
+        case: expect.objectContaining({ id: expect.any(String) }),
       },
     ]);
     // The two tables' templates differ: each digest is its own template's.

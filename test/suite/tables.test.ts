@@ -147,6 +147,8 @@ describe('parseSuite with tables (pure: the texts are handed over)', () => {
         rows: 1,
         digest: expect.stringMatching(/^[0-9a-f]{64}$/),
         template: expect.stringMatching(/^[0-9a-f]{64}$/),
+        // The template as written: a run's journal keeps it with the table's digest.
+        case: expect.objectContaining({ id: expect.any(String) }),
       },
     ]);
     // The template's digest follows the template and the suite's system prompt, not the rows.
