@@ -32,6 +32,7 @@ import type {
   SampleResult,
   ServiceConfig,
   Suite,
+  SuiteCase,
 } from '../types.js';
 import { type CostCap, createCostMeter, sampleSpent } from './cost-cap.js';
 import { type CostEstimate, overCapMessage } from './cost-estimate.js';
@@ -178,7 +179,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const meta: RunMeta = { ...options.meta, id, started_at: startedAt };
   const runDir = options.resumeDir ?? join(options.reportDir, id);
 
-  const casesOf: CasesOf = options.casesOf ?? ((suite) => suite.cases);
+  const casesOf: CasesOf = options.casesOf ?? heldCases;
   // What the plan selects of each suite, counted before anything is read twice or sent.
   const selection = await selectionOf(options.suites, meta.plan, casesOf);
   // A run that would check nothing is not a pass: say what selected nothing (exit 2). An
@@ -561,6 +562,18 @@ function checkServices(suites: readonly Suite[], config: Config, override?: stri
   if (diagnostics.length) throw new InputError(diagnostics);
   const judges = suites.flatMap((suite) => judgeTargets(suite).map((t) => t.service));
   return [...new Set([...suites.map((s) => override ?? s.service), ...judges])];
+}
+
+/**
+ * A suite's cases when the caller gave no way to read them again: those it holds. A suite
+ * loaded without them would plan nothing and pass silently: refused, saying what to pass.
+ */
+function heldCases(suite: Suite): readonly SuiteCase[] {
+  if (suite.cases.length === 0 && (suite.counts?.cases ?? 0) > 0)
+    throw new TypeError(
+      `suite ${suite.suite} was loaded without its cases (loadSuites cases: 'none'): pass runSuites a casesOf that reads them (readSuiteCases)`,
+    );
+  return suite.cases;
 }
 
 /** Samples of a case a resumed run may still send (`repeat: auto`: up to its most). */

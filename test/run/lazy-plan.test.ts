@@ -33,6 +33,17 @@ describe('a run that reads each suite when it reaches it', () => {
   const load = (cases: 'all' | 'none') => loadSuites([join(dir, 'suites')], { cwd: dir, cases });
   const casesOf = (suite: Suite) =>
     suite.cases.length === 0 ? readSuiteCases(suite, { cwd: dir }) : suite.cases;
+  const meta = (plan: PlanOptions) => ({
+    command: ['driftcheck', 'run', '--sim'],
+    paths: ['suites'],
+    config_file: null,
+    allow_alias: false,
+    sim: true,
+    plan,
+    // One at a time: which sample of a repeated case answers first is then the same in both runs.
+    concurrency: 1,
+    update_baselines: false,
+  });
   const run = (
     suites: Suite[],
     plan: PlanOptions,
@@ -51,17 +62,7 @@ describe('a run that reads each suite when it reaches it', () => {
       version: 'test',
       reporters: new Set(['json']),
       requestHeaders: simRequestHeaders,
-      meta: {
-        command: ['driftcheck', 'run', '--sim'],
-        paths: ['suites'],
-        config_file: null,
-        allow_alias: false,
-        sim: true,
-        plan,
-        // One at a time: which sample of a repeated case answers first is then the same in both runs.
-        concurrency: 1,
-        update_baselines: false,
-      },
+      meta: meta(plan),
     });
 
   it('plans the same cases, ordinals and samples as the held suites, under a filter and a shard', async () => {
@@ -144,6 +145,21 @@ describe('a run that reads each suite when it reaches it', () => {
     expect(report.summary.not_run).toBe(report.cases.filter((c) => c.status === 'not_run').length);
     expect(report.summary.not_run).toBeGreaterThan(0);
     expect(report.summary.not_run).toBeLessThan(all.length);
+  });
+
+  it('a suite loaded without its cases and no way given to read them is refused, not run empty', async () => {
+    const suites = await load('none');
+    const error = await runSuites({
+      config: sim.config,
+      suites,
+      env: sim.env,
+      reportDir: join(dir, 'no-cases-of'),
+      baselineDir: join(REPO, 'baselines'),
+      version: 'test',
+      reporters: new Set(['json']),
+      meta: meta({}),
+    }).catch((e: unknown) => e);
+    expect(String(error)).toContain(`was loaded without its cases (loadSuites cases: 'none')`);
   });
 
   it('a suite file changed after it was checked stops the run with an input error naming it; what ran is kept', async () => {
