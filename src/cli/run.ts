@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
-import { type CasesOf, suitesInPlan } from '../run/plan.js';
+import { type CasesOf, casesNotHeld, suitesInPlan } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
@@ -122,9 +122,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   );
   // A suite loaded without its cases is read again, case by case, when the run reaches it.
   const casesOf: CasesOf = (suite) =>
-    suite.cases.length === 0 && suite.counts && suite.counts.cases > 0
-      ? readSuiteCases(suite, loadOptions)
-      : suite.cases;
+    casesNotHeld(suite) ? readSuiteCases(suite, loadOptions) : suite.cases;
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.
   if (!meta.update_baselines && !meta.plan.model && !meta.plan.provider && !flags) {
@@ -308,6 +306,11 @@ async function runAndPrint(
       progress.start(planned, alreadyDone);
     },
     onResult: (r) => progress.update(r),
+    cwd: io.cwd,
+    onPromptsMissing: (suite, why) => {
+      progress.finish();
+      io.stderr(`driftcheck: the prompts of suite ${suite}'s table cases are not shown: ${why}\n`);
+    },
     onStaleLock: (note) => {
       progress.finish();
       io.stderr(`driftcheck: ${note}\n`);

@@ -111,11 +111,7 @@ export class HeadPlans {
       this.unread -= s.cases;
       if (!all && s.suite === suite) break;
     }
-    if (this.next === this.order.length) await this.close();
   }
-
-  /** Nothing is held open between reads: kept for callers that end a fold early. */
-  async close(): Promise<void> {}
 
   private async read({ journal, offset, length }: PlanRef): Promise<PlanRecord> {
     const file = this.files[journal]!;

@@ -86,41 +86,36 @@ export async function foldRunDirs(
       (i, run) => take(fold, journals[i]!, run),
     );
     const addPlan = (i: number, plan: PlanRecord) => take(fold, journals[i]!, plan);
-    try {
-      const readers: {
-        journal: Journal;
-        records: AsyncGenerator<JournalRecord>;
-        next: JournalRecord | null;
-      }[] = [];
-      for (const journal of journals) {
-        const records = readJournal(journal.file, journal.stats);
-        // next() by hand: leaving a for-await would close the reader its samples still need.
-        let next = await records.next();
-        while (!next.done && (next.value.type === 'run' || next.value.type === 'plan'))
-          next = await records.next();
-        readers.push({ journal, records, next: next.done ? null : next.value });
-      }
-      fold.plansComplete(() => plans.planned());
-      for (let active = readers; active.length > 0; active = active.filter((r) => r.next !== null)) {
-        for (const reader of active) {
-          for (let n = 0; n < INTERLEAVE_LINES && reader.next !== null; n++) {
-            const record = reader.next;
-            // Run and plan records, wherever they are in a journal, came through the index.
-            if (record.type !== 'run' && record.type !== 'plan') {
-              if ('suite' in record && plans.waits(record.suite)) await plans.through(record.suite, addPlan);
-              take(fold, reader.journal, record);
-            }
-            const next = await reader.records.next();
-            reader.next = next.done ? null : next.value;
-          }
-        }
-        await fold.drained();
-      }
-      // Suites none of whose samples is in any journal (a run killed before them): not run.
-      await plans.through(null, addPlan);
-    } finally {
-      await plans.close();
+    const readers: {
+      journal: Journal;
+      records: AsyncGenerator<JournalRecord>;
+      next: JournalRecord | null;
+    }[] = [];
+    for (const journal of journals) {
+      // Plan lines are passed over undecoded: the index has them, and hands them over.
+      const records = readJournal(journal.file, journal.stats, { plans: false });
+      // next() by hand: leaving a for-await would close the reader its samples still need.
+      const next = await records.next();
+      readers.push({ journal, records, next: next.done ? null : next.value });
     }
+    fold.plansComplete(() => plans.planned());
+    for (let active = readers; active.length > 0; active = active.filter((r) => r.next !== null)) {
+      for (const reader of active) {
+        for (let n = 0; n < INTERLEAVE_LINES && reader.next !== null; n++) {
+          const record = reader.next;
+          // Run and plan records, wherever they are in a journal, came through the index.
+          if (record.type !== 'run' && record.type !== 'plan') {
+            if ('suite' in record && plans.waits(record.suite)) await plans.through(record.suite, addPlan);
+            take(fold, reader.journal, record);
+          }
+          const next = await reader.records.next();
+          reader.next = next.done ? null : next.value;
+        }
+      }
+      await fold.drained();
+    }
+    // Suites none of whose samples is in any journal (a run killed before them): not run.
+    await plans.through(null, addPlan);
   }
   for (const journal of journals) if (journal.legacy?.end) take(fold, journal, journal.legacy.end);
   for (const journal of journals) {

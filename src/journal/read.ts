@@ -1,6 +1,6 @@
 import { TooLargeError } from '../errors.js';
 import { open } from 'node:fs/promises';
-import { READ_LIMITS, readBoundedLines, readLineSpans } from '../util/bounded-read.js';
+import { READ_LIMITS, readLineSpans } from '../util/bounded-read.js';
 import { checkedRecordOf, type JournalRecord, type PlanRecord, type RunRecord } from './records.js';
 
 export interface JournalReadStats {
@@ -26,13 +26,13 @@ const MAX_SKIPPED = 10_000;
 export async function* readJournal(
   file: string,
   stats: JournalReadStats = { skipped: [] },
+  /** `plans: false`: plan lines as driftcheck writes them are passed over undecoded (a reader that has them already). */
+  options: { plans?: boolean } = {},
 ): AsyncGenerator<JournalRecord> {
-  const lines = readBoundedLines(file, READ_LIMITS.journal);
-  let number = 0;
+  const lines = readLineSpans(file, READ_LIMITS.journal, options.plans === false ? notPlanLine : undefined);
   try {
-    for await (const line of lines) {
-      number++;
-      if (line.trim() === '') continue;
+    for await (const { number, text: line } of lines) {
+      if (line === null || line.trim() === '') continue;
       let record: ReturnType<typeof checkedRecordOf>;
       try {
         // A line nested deeper than driftcheck writes is refused by the shape check itself.
@@ -57,6 +57,10 @@ export async function* readJournal(
     throw error;
   }
 }
+
+/** A plan line as a run writes it starts so (JSON.stringify keeps the record's key order); samples have no `type`. */
+const PLAN_LINE = Buffer.from('{"type":"plan"');
+const notPlanLine = (bytes: Buffer) => !bytes.subarray(0, PLAN_LINE.length).equals(PLAN_LINE);
 
 /**
  * A journal's run record and every plan record, wherever they are (a run writes a suite's

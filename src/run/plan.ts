@@ -84,7 +84,7 @@ export function planCases(suites: Suite[], options: PlanOptions = {}): PlannedCa
 export async function suitesInPlan(
   suites: Suite[],
   options: PlanOptions = {},
-  casesOf: CasesOf = (suite) => suite.cases,
+  casesOf: CasesOf = heldCases,
 ): Promise<Suite[]> {
   return (await selectionOf(suites, options, casesOf)).map((s) => s.suite);
 }
@@ -146,6 +146,23 @@ function selector(options: PlanOptions, start = 0) {
 
 /** A suite's cases one at a time: held in memory, or read again from its files (a suite loaded without them). */
 export type CasesOf = (suite: Suite) => AsyncIterable<SuiteCase> | Iterable<SuiteCase>;
+
+/** A suite loaded without its cases (loadSuites' `cases: 'none'`): they must be read again. */
+export function casesNotHeld(suite: Suite): boolean {
+  return suite.cases.length === 0 && (suite.counts?.cases ?? 0) > 0;
+}
+
+/**
+ * A suite's cases when the caller gave no way to read them again: those it holds. A suite
+ * loaded without them would plan nothing and pass silently: refused, saying what to pass.
+ */
+export function heldCases(suite: Suite): readonly SuiteCase[] {
+  if (casesNotHeld(suite))
+    throw new TypeError(
+      `suite ${suite.suite} was loaded without its cases (loadSuites cases: 'none'): pass a casesOf that reads them (readSuiteCases)`,
+    );
+  return suite.cases;
+}
 
 /** What the plan holds of one suite before it is reached: how many of its cases and samples are selected. */
 export interface SuiteSelection {
@@ -212,7 +229,7 @@ export async function selectionOf(
   for (const suite of suites) {
     if (select.skips(suite)) continue;
     const start = select.next;
-    const counts = suite.cases.length === 0 ? suite.counts : undefined;
+    const counts = casesNotHeld(suite) ? suite.counts : undefined;
     if (counts && !options.filter && !options.shard && options.repeat !== 'auto' && counts.samples !== null) {
       select.pass(counts.cases);
       const samples = typeof options.repeat === 'number' ? counts.cases * options.repeat : counts.samples;

@@ -32,17 +32,18 @@ import type {
   SampleResult,
   ServiceConfig,
   Suite,
-  SuiteCase,
 } from '../types.js';
 import { type CostCap, createCostMeter, sampleSpent } from './cost-cap.js';
 import { type CostEstimate, overCapMessage } from './cost-estimate.js';
 import { capPrices, estimateRun } from './estimate-run.js';
 import { executePlan } from './execute.js';
-import { caseMessages } from './plan-messages.js';
+import { journalMessages } from './plan-messages.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import {
   type CasesOf,
   caseKey,
+  casesNotHeld,
+  heldCases,
   emptySelection,
   type PlannedCaseGroup,
   planSamples,
@@ -118,6 +119,10 @@ export interface RunSuitesOptions {
    * services, or `force` says to append it anyway (its line then says it was forced).
    */
   history?: { dir: string; cwd?: string; force?: boolean };
+  /** Where the suites' file names are relative to, as loadSuites was given it (default process.cwd()). */
+  cwd?: string;
+  /** Told when a table changed after its cases were sent: their prompts are left out of the reports. */
+  onPromptsMissing?: (suite: string, why: string) => void;
   /** Told when the run folder's or the history's lock, left by a killed process, is taken over. */
   onStaleLock?: (note: string) => void;
 }
@@ -275,11 +280,9 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     live: true,
     // A large suite's complete cases wait for its verdicts beside its journal, not in memory.
     spillDir: runDir,
-    // Cases planned as table rows get their messages back from the table as they are reported.
-    messages: (record) => {
-      const suite = plannedSuites.find((p) => p.suite === record.suite);
-      return suite ? caseMessages(casesOf(suite)) : null;
-    },
+    // Cases planned as table rows get their prompts back from the journaled template and the
+    // table as they are reported, as `report` makes them.
+    messages: journalMessages(options.cwd ?? process.cwd(), options.onPromptsMissing ?? (() => {})),
     ...(options.now ? { now: options.now } : {}),
     ...(tonight ? { annotate: tonight.annotator.annotate } : {}),
   });
@@ -325,6 +328,26 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     }
   }
   /**
+   * A suite's planned cases in memory, or null for a suite too large to hold (read as it is
+   * planned, and again as it is sent): a capped run's, a suite held since it was loaded, or
+   * one loaded without its cases and small enough to read once and hold while it runs.
+   */
+  const cappedGroups = cases ? bySuite(cases) : null;
+  const heldGroups = async (s: SuiteSelection): Promise<PlannedCaseGroup[] | null> => {
+    const notHeld = casesNotHeld(s.suite);
+    if (!cappedGroups && notHeld && s.suite.counts!.cases > HOLD_SUITE) return null;
+    const groups = cappedGroups?.get(s.suite) ?? [
+      ...planHeldSuite(
+        s.suite,
+        notHeld ? await collect(casesOf(s.suite)) : s.suite.cases,
+        meta.plan,
+        s.start,
+      ),
+    ];
+    if (groups.some(readsBaselineWhileRunning)) await baselines.hold([s.suite.suite]);
+    return groups;
+  };
+  /**
    * Journals a suite's plan record and hands it to the fold. Its own function: a generator
    * keeps its locals while it waits, and a 100,000-case record must not outlive this.
    */
@@ -348,47 +371,26 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   /**
    * The plan, a suite at a time as the run reaches it, in batches (a wait per batch, not per
    * sample): its plan record journaled before its first sample, then its samples not yet
-   * sent. A suite loaded without its cases is read when it is reached: a small one once, and
-   * held while it runs; a large one (a table) as it is planned, and again as it is sent.
+   * sent. A suite held in memory is gone through without a wait between its cases.
    */
   async function* plan(): AsyncGenerator<PlanItem[]> {
     for (const s of selection) {
-      const name = s.suite.suite;
-      const counted = s.suite.cases.length === 0 ? s.suite.counts?.cases : undefined;
-      const held =
-        cases?.filter((c) => c.suite === s.suite) ??
-        (counted === undefined || counted <= HOLD_SUITE
-          ? [
-              ...planHeldSuite(
-                s.suite,
-                counted === undefined ? s.suite.cases : await collect(casesOf(s.suite)),
-                meta.plan,
-                s.start,
-              ),
-            ]
-          : null);
+      const held = await heldGroups(s);
+      if (!previous.planned.has(s.suite.suite)) await planSuite(held ?? streamed(s));
       let batch: PlanItem[] = [];
-      if (held) {
-        for (const group of held) {
-          const holding = hold(group);
-          if (holding) await holding;
-        }
-        if (!previous.planned.has(name)) await planSuite(held);
-        for (const group of held) {
-          itemsOf(group, batch);
-          if (batch.length < PLAN_BATCH) continue;
-          yield batch;
-          batch = [];
-        }
-      } else {
-        if (!previous.planned.has(name)) await planSuite(streamed(s));
+      for (const group of held ?? []) {
+        itemsOf(group, batch);
+        if (batch.length < PLAN_BATCH) continue;
+        yield batch;
+        batch = [];
+      }
+      if (!held)
         for await (const group of streamed(s)) {
           itemsOf(group, batch);
           if (batch.length < PLAN_BATCH) continue;
           yield batch;
           batch = [];
         }
-      }
       if (batch.length > 0) yield batch;
     }
   }
@@ -564,18 +566,6 @@ function checkServices(suites: readonly Suite[], config: Config, override?: stri
   return [...new Set([...suites.map((s) => override ?? s.service), ...judges])];
 }
 
-/**
- * A suite's cases when the caller gave no way to read them again: those it holds. A suite
- * loaded without them would plan nothing and pass silently: refused, saying what to pass.
- */
-function heldCases(suite: Suite): readonly SuiteCase[] {
-  if (suite.cases.length === 0 && (suite.counts?.cases ?? 0) > 0)
-    throw new TypeError(
-      `suite ${suite.suite} was loaded without its cases (loadSuites cases: 'none'): pass runSuites a casesOf that reads them (readSuiteCases)`,
-    );
-  return suite.cases;
-}
-
 /** Samples of a case a resumed run may still send (`repeat: auto`: up to its most). */
 function samplesLeft(group: PlannedCaseGroup, done: ReadonlySet<string>): number {
   const most = group.adaptive ? ADAPTIVE_SAMPLING.cap : group.repeats;
@@ -594,6 +584,17 @@ function readsBaselineWhileRunning(group: PlannedCaseGroup): boolean {
 function samplesOf(entry: BaselineCase | null): { pass: number; total: number } {
   if (!entry) return { pass: 0, total: 0 };
   return entry.samples ?? { pass: entry.status === 'pass' ? 1 : 0, total: 1 };
+}
+
+/** A capped run's planned cases by suite, in plan order. */
+function bySuite(cases: readonly PlannedCaseGroup[]): Map<Suite, PlannedCaseGroup[]> {
+  const out = new Map<Suite, PlannedCaseGroup[]>();
+  for (const c of cases) {
+    const list = out.get(c.suite);
+    if (list) list.push(c);
+    else out.set(c.suite, [c]);
+  }
+  return out;
 }
 
 async function collect<T>(items: AsyncIterable<T> | Iterable<T>): Promise<T[]> {

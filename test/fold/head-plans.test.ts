@@ -101,7 +101,6 @@ describe('the plans at the heads of journals folded side by side', () => {
     expect(plans.planned()).toBe(3);
     expect(await handed(plans, 'a')).toEqual(['a@0:a1,a2', 'a@1:a1,a2']);
     expect(plans.planned()).toBe(1);
-    await plans.close();
   });
 
   it('holds back a suite in no head until every planned suite is handed over, as the fold puts it last', async () => {
@@ -117,6 +116,5 @@ describe('the plans at the heads of journals folded side by side', () => {
     const plans = await HeadPlans.index([file], () => {});
     await writeFile(file, `${JSON.stringify(run(1))}\n`);
     await expect(handed(plans, 'b')).rejects.toThrow(/the journal changed while it was read/);
-    await plans.close();
   });
 });

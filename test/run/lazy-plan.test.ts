@@ -56,6 +56,7 @@ describe('a run that reads each suite when it reaches it', () => {
       config: on.config,
       suites,
       casesOf,
+      cwd: dir,
       env: on.env,
       reportDir: join(dir, reportDir),
       baselineDir: join(REPO, 'baselines'),
