@@ -238,7 +238,7 @@ export interface Suite {
    */
   counts?: { cases: number; samples: number | null };
   /**
-   * The suite file it was loaded from (set by loadSuites): `path` absolute, `digest` the
+   * The suite file a suite loaded without its cases came from (set by loadSuites): `path` absolute, `digest` the
    * sha256 (hex) of its text as validated. readSuiteCases reads the cases again from there,
    * and refuses a file that changed since.
    */

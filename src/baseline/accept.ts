@@ -72,8 +72,8 @@ export async function acceptReport(
   let taken = new Map<string, BaselineCase>();
   const flush = async () => {
     const info = current === null ? undefined : suites.get(current);
-    const only = current === null ? undefined : selection?.get(current);
-    if (info && taken.size > 0 && (!selection || only)) {
+    // A suite the selection leaves out took no case (below).
+    if (info && taken.size > 0) {
       const baseline = baselineOf(
         {
           suite: info.suite,
@@ -96,7 +96,7 @@ export async function acceptReport(
     }
     const only = selection?.get(c.suite);
     if (selection && !only) continue;
-    if (acceptsCase(c, { suite: c.suite, ...(only ? { only } : {}) })) taken.set(c.case, baselineCase(c));
+    if (acceptsCase(c, { suite: current, ...(only ? { only } : {}) })) taken.set(c.case, baselineCase(c));
   }
   await flush();
   return written;

@@ -2,7 +2,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { DriftcheckError, FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
 import { writeChunksAtomic } from '../util/atomic.js';
-import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
+import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
 import { intern } from '../util/intern.js';
 import { baselineChunks } from './serialize.js';
 import { validateBaseline } from './validate.js';
@@ -42,16 +42,27 @@ export function baselinePath(dir: string, suite: string): string {
 
 /** Loads a suite's baseline before diffing; null when the suite has none yet. */
 export async function readBaseline(dir: string, suite: string): Promise<Baseline | null> {
+  const read = await readBaselineBytes(dir, suite);
+  return read && parseBaseline(read.file, suite, read.bytes.toString('utf8'));
+}
+
+/**
+ * A suite's baseline file as bytes (bounded), and its path; null when the suite has none
+ * yet. Every other failure to read it is a FileError saying so: the one read both readers
+ * (readBaseline, SuiteBaseline.read) make.
+ */
+export async function readBaselineBytes(
+  dir: string,
+  suite: string,
+): Promise<{ file: string; bytes: Buffer } | null> {
   const file = baselinePath(dir, suite);
-  let text: string;
   try {
-    text = await readBoundedText(file, READ_LIMITS.baseline);
+    return { file, bytes: await readBounded(file, READ_LIMITS.baseline) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     if (error instanceof DriftcheckError) throw error;
     throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
   }
-  return parseBaseline(file, suite, text);
 }
 
 /** A baseline file's text, parsed, checked against its shape and its suite; errors name the file and what to do. */

@@ -1,9 +1,8 @@
 import { FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
-import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
 import { suiteRuleStored } from '../record/baseline.js';
-import { objectMembers } from './scan.js';
-import { BASELINE_REMEDY, baselinePath, caseOf, parseBaseline, readBaseline } from './store.js';
+import { objectMembers, skipSpace } from './scan.js';
+import { BASELINE_REMEDY, caseOf, parseBaseline, readBaselineBytes } from './store.js';
 import { validateBaseline } from './validate.js';
 
 /** What a suite's tests read of a baseline case (its answer and checks wait in the file). */
@@ -64,21 +63,14 @@ export class SuiteBaseline {
     /** Files from this size on are read case by case (tests lower it). */
     wholeBelow: number = WHOLE_BELOW,
   ): Promise<SuiteBaseline | null> {
-    const file = baselinePath(dir, suite);
-    let bytes: Buffer;
-    try {
-      bytes = await readBounded(file, READ_LIMITS.baseline);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      // readBaseline words every other failure to read.
-      const baseline = await readBaseline(dir, suite);
-      return baseline ? SuiteBaseline.of(baseline) : null;
-    }
+    const read = await readBaselineBytes(dir, suite);
+    if (!read) return null;
+    const { file, bytes } = read;
     // A small baseline is read whole, as it always was: held for one suite it costs little,
     // and whole is faster than case by case.
     if (bytes.length < wholeBelow) return whole(file, suite, bytes);
     const top = objectMembers(bytes);
-    if (!top || !onlySpace(bytes, top.end)) return whole(file, suite, bytes);
+    if (!top || skipSpace(bytes, top.end) !== bytes.length) return whole(file, suite, bytes);
     const head: Record<string, unknown> = {};
     let casesAt: { start: number; end: number } | null = null;
     try {
@@ -136,16 +128,7 @@ const WHOLE_BELOW = 4 * 2 ** 20;
 /** Cases parsed and checked together. */
 const BATCH = 1_000;
 
-/** readBaseline on a file this reader cannot take case by case: its error, or the baseline whole. */
 /** The bytes already read, parsed whole (readBaseline's checks and words): never a second read of the file. */
 function whole(file: string, suite: string, bytes: Buffer): SuiteBaseline {
   return SuiteBaseline.of(parseBaseline(file, suite, bytes.toString('utf8')));
-}
-
-function onlySpace(bytes: Buffer, from: number): boolean {
-  for (let i = from; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
-  }
-  return true;
 }

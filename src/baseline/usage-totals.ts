@@ -3,7 +3,8 @@ import { DEFAULT_TOLERANCE } from './tolerance.js';
 import { type UsageFigures, usageChanges } from './usage-change.js';
 
 /** Costs are summed in floating point; rounding keeps reports and their diffs stable. */
-const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
+/** A sum of costs rounded to 1e-10 USD: float sums of many small prices carry noise past that. */
+export const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**

@@ -47,11 +47,7 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(
       `driftcheck compare: ${relative(io.cwd, dir) || '.'} has no report.json: folded from its journal against today's baselines\n`,
     );
-    // A compare collects its runs' entries whole (src/compare): its baselines whole too.
-    return foldJournalRun(dir, async (suite) => {
-      const { baseline, path } = await baselines.read(suite);
-      return { baseline: baseline?.toBaseline() ?? null, path };
-    });
+    return foldJournalRun(dir, baselines.read);
   };
   const runs: FoldedRun[] = [];
   for (const dir of dirs) runs.push(await read(dir));

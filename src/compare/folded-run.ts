@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { FileError } from '../errors.js';
+import type { FoldOptions } from '../fold/fold.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { openReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
-import type { Baseline, CaseEntry, ReportHead } from '../types.js';
+import type { CaseEntry, ReportHead } from '../types.js';
 
 /**
  * A folded run, read-only: its head (run, counts, suites) and every case entry in plan
@@ -45,8 +46,10 @@ export function collectFoldedRun(): { reporter: Reporter; result: (dir: string) 
   let head: ReportHead | null = null;
   return {
     reporter: {
-      onSuite: ({ cases: folded }) => {
-        cases.push(...folded);
+      // A case at a time: a reporter asking for whole suites (onSuite) makes the fold gather
+      // them and parse the suite's whole baseline for it, which a comparison never reads.
+      onCase: ({ entry }) => {
+        cases.push(entry);
       },
       onEnd: (finished) => {
         head = finished;
@@ -64,10 +67,7 @@ export function collectFoldedRun(): { reporter: Reporter; result: (dir: string) 
  * A run folder without report.json (a run killed before it wrote it) folded from its
  * journal, diffed against the baselines given, as `driftcheck report` would render it.
  */
-export async function foldJournalRun(
-  dir: string,
-  baseline: (suite: string) => Promise<{ baseline: Baseline | null; path: string | null }>,
-): Promise<FoldedRun> {
+export async function foldJournalRun(dir: string, baseline: FoldOptions['baseline']): Promise<FoldedRun> {
   const kept = collectFoldedRun();
   await foldRunDirs([dir], { baseline, reporters: [kept.reporter], renderedBy: 'report' });
   return kept.result(dir);

@@ -1,11 +1,10 @@
+import { roundCost } from '../baseline/usage-totals.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import type { PlanRecord } from '../journal/records.js';
 import type { CaseEntry, CaseError, CaseStatus } from '../types.js';
 import { recordedCase, recordedStats } from '../record/fold.js';
 import { type CaseFold, latencySketch, latencySummary } from './case-fold.js';
 import type { CaseStats } from './pass-rates.js';
-
-const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 
 /**
  * A case's report entry from its folded samples. Without `stat` (its pass-rate test, decided

@@ -54,14 +54,6 @@ export class Spill<T> {
     private readonly hold: number = SPILL_HOLD,
   ) {}
 
-  get size(): number {
-    return (this.held?.size ?? 0) + this.places.size + this.large.size;
-  }
-
-  has(key: string): boolean {
-    return this.held?.has(key) === true || this.places.has(key) || this.large.has(key);
-  }
-
   /** Keeps a value under its key (a second value for a key replaces the first). */
   put(key: string, value: T): void {
     if (this.held) {

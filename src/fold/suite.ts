@@ -1,7 +1,7 @@
 import { answersCompared, diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
 import { caseOf } from '../baseline/store.js';
 import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
-import { type AnsweredCase, addUsageTotals, emptyUsageTotals } from '../baseline/usage-totals.js';
+import { type AnsweredCase, addUsageTotals, emptyUsageTotals, roundCost } from '../baseline/usage-totals.js';
 import type { PlanCase, PlanRecord } from '../journal/records.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
 import { SuiteBaseline } from '../baseline/suite-baseline.js';
@@ -21,8 +21,6 @@ import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
 import { Tally } from './tally.js';
 import { analyseLatency } from './latency-drift.js';
 import { analysePassRates, baselineSamples } from './pass-rates.js';
-
-export { caseVerdict } from './case-entry.js';
 
 /**
  * What a suite's verdicts read of one complete case: counts and numbers, never its answer,
@@ -286,8 +284,6 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   });
   return { suite: verdicts.suite, cases: input.plan.cases.map((c, i) => verdicts.entry(c, open[i])) };
 }
-
-const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */
 function comparedUsage(

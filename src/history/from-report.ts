@@ -1,5 +1,5 @@
 import { failsRun } from '../fold/pass-rates.js';
-import { caseVerdict } from '../fold/suite.js';
+import { caseVerdict } from '../fold/case-entry.js';
 import { nearestRank } from '../stats/nearest-rank.js';
 import type { CaseError, Drift, RunInfo, SampleResult, Usage } from '../types.js';
 import { historyRun } from './from-report-v2.js';

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../baseline/json-compare.js';
+import { sha256 } from '../util/sha256.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
 import type { JudgeSpec, Message, Suite, SuiteCase, Validated } from '../types.js';
 import type { TextRead } from '../yaml/read-text.js';
@@ -189,7 +189,5 @@ export function messagesOf(
 
 /** What a table's rows are filled into, as a digest: its template and the suite's system prompt. */
 function templateDigest(template: unknown, system: string | undefined): string {
-  return createHash('sha256')
-    .update(canonicalJson({ template, system: system ?? null }))
-    .digest('hex');
+  return sha256(canonicalJson({ template, system: system ?? null }));
 }

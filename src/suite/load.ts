@@ -97,8 +97,10 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
     const expanded = withWarnings(expansion.finish(), spec.warnings);
     if (expanded.errors) diagnostics.push(...expanded.errors);
     else {
-      const source = { path: f.path, digest: sha256(read.text) };
-      suites.push({ ...expanded.value, counts: expansion.counts, source });
+      // Where a suite loaded without its cases is read again from, held to what was checked
+      // (a suite that keeps its cases is never read again: no digest to make).
+      const source = keep === 'none' ? { source: { path: f.path, digest: sha256(read.text) } } : {};
+      suites.push({ ...expanded.value, counts: expansion.counts, ...source });
       warnings.push(...(expanded.warnings ?? []));
     }
   }
@@ -153,14 +155,20 @@ async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: stri
 /**
  * A suite's cases read again from its files, one at a time, in the order loadSuites puts
  * them in `suite.cases` (its written cases, then each table's rows in order), each equal to
- * what loadSuites makes: for a suite loaded with `cases: 'none'`, when the run reaches it.
+ * what loadSuites makes: for a suite loaded with `cases: 'none'`, when the run reaches it
+ * (a suite that holds its cases gives those).
  * `options` are those it was loaded with. A suite file that changed since it was loaded,
  * or a table whose text did (checked before its first case), is refused with an
  * InputError naming it: the cases would no longer be the ones planned.
  */
 export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions): AsyncGenerator<SuiteCase> {
-  if (!suite.source)
-    throw new TypeError(`suite ${suite.suite} was not loaded by loadSuites (it has no source)`);
+  // A suite that holds its cases gives them; only one loaded without them is read again.
+  if (!suite.source) {
+    if (suite.cases.length === 0 && (suite.counts?.cases ?? 0) > 0)
+      throw new TypeError(`suite ${suite.suite} was not loaded by loadSuites (it has no source)`);
+    yield* suite.cases;
+    return;
+  }
   const cwd = options.cwd ?? process.cwd();
   const f: SuiteFile = { path: suite.source.path, shown: suite.file };
   const changed = (file: string, what: string, then: string, also: Diagnostic[] = []) =>

@@ -130,8 +130,9 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
       digest: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(counted!.judges).toEqual([{ service: 'grader', model: 'openai/gpt-4o-mini' }]);
-    // Everything else is what loadSuites gives when it keeps the cases.
-    const { cases: _cases, judges: _judges, ...rest } = counted!;
+    // Everything else is what loadSuites gives when it keeps the cases (which has no source to read again).
+    expect(kept!.source).toBeUndefined();
+    const { cases: _cases, judges: _judges, source: _source, ...rest } = counted!;
     const { cases: _kept, ...keptRest } = kept!;
     expect(rest).toEqual(keptRest);
 
