@@ -25,6 +25,21 @@ describe('writeChunksAtomic', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('copies byte pieces as they are yielded, though the producer reuses their buffer', async () => {
+    const reused = Buffer.alloc(4);
+    const file = join(dir, 'bytes.txt');
+    await writeChunksAtomic(file, function* () {
+      yield 'é:';
+      for (const word of ['abcd', 'efgh', 'ijkl']) {
+        reused.write(word);
+        yield reused;
+      }
+      yield Buffer.from('x'.repeat(2 << 20)); // bigger than the buffer on its own
+      yield '!';
+    });
+    expect(await readFile(file, 'utf8')).toBe(`é:abcdefghijkl${'x'.repeat(2 << 20)}!`);
+  });
+
   it('leaves the old file and no temp file when producing fails', async () => {
     const file = join(dir, 'kept.txt');
     await writeChunksAtomic(file, () => ['old']);
