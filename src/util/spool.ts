@@ -78,7 +78,7 @@ export class SpooledFile {
   private async *spooled(): AsyncGenerator<Uint8Array> {
     const handle = this.temp?.handle;
     if (!handle) return;
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const { bytesRead } = await handle.read(this.buffer, 0, BUFFER_BYTES, at);
       if (bytesRead === 0) return;
       at += bytesRead;
