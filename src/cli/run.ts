@@ -28,9 +28,10 @@ import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } 
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
 
 /**
- * Cases of suites written inline a run holds from validation on (a 10,000-case run reads no
- * suite twice); past them, suites are read again when the run reaches them, so memory does
- * not grow with the number of cases.
+ * A run of up to this many cases, all written inline, holds them from validation on (it
+ * reads no suite twice); a larger one holds none and reads each suite again when it
+ * reaches it, so memory does not grow with the number of cases. (Holding the first 10,000
+ * of a 100,000-case run to its end cost 4–5 MB of live heap, and about 30 MB of peak RSS.)
  */
 const HELD_CASES = 10_000;
 
@@ -114,8 +115,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       ...loadOptions,
       onWarnings: warnTo(io, 'run'),
       fetchCatalog: aliasCatalog(config, io.env, meta.sim),
-      // Every case is checked now; a large run holds only the first HELD_CASES of them, and
-      // reads each other suite again when it reaches it. A cost cap is estimated over
+      // Every case is checked now; a small run holds them, a large one reads each suite
+      // again when it reaches it. A cost cap is estimated over
       // every case before anything is sent: it holds them all.
       cases: cap ? 'all' : { hold: HELD_CASES },
     },

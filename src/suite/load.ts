@@ -20,8 +20,6 @@ import { readToolsFile } from './tools-file.js';
 export interface LoadSuitesOptions extends ParseSuiteOptions {
   /** Base for relative paths and for the file names shown in messages (default process.cwd()). */
   cwd?: string;
-  /** Called once every suite file is read, before any is parsed, with their total length in characters. */
-  onRead?: (chars: number) => void;
   /** Called with the warnings of the suites that load (sorted); errors are thrown instead. */
   onWarnings?: (warnings: Diagnostic[]) => void;
   /**
@@ -34,8 +32,9 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
    * and checked, one at a time, as it is read, but none is kept — each suite comes back
    * with `cases: []`, its `counts` and `judges`; readSuiteCases reads the cases again when
    * they are wanted. So checking 100,000 rows never holds them at once. `{ hold: n }`: the
-   * cases of suites written inline are kept while the kept total stays within n (a small run
-   * reads no suite twice), and none of the rest.
+   * cases of suites written inline are kept when all the suites' cases together are within n
+   * (a small run reads no suite twice); past n, none is kept (a large run would otherwise
+   * hold its first n cases to its end, and they were a fifth of a 100,000-case run's heap).
    */
   cases?: 'all' | 'none' | { hold: number };
 }
@@ -55,40 +54,47 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
   const cwd = options.cwd ?? process.cwd();
   const { files, diagnostics } = await expandSuitePaths(paths.length > 0 ? paths : ['suites'], cwd);
   const suites: Suite[] = [];
-  const reads: (TextRead | undefined)[] = await Promise.all(files.map((f) => readTextFile(f.path, f.shown)));
-  options.onRead?.(reads.reduce((n, r) => n + (r?.text?.length ?? 0), 0));
-  const catalog =
-    options.catalog ??
-    (options.fetchCatalog &&
-    !options.allowAlias &&
-    reads.some((r) => r?.text !== undefined && ALIAS_IN_TEXT.test(r.text))
-      ? await options.fetchCatalog()
-      : undefined);
+  // One file read ahead of the one being checked: the texts of a hundred large files are
+  // never held together, and a file's text is let go once its suite is made.
+  const reads = files.map(() => null as Promise<TextRead> | null);
+  const readAt = (i: number) => (reads[i] ??= files[i] ? readTextFile(files[i].path, files[i].shown) : null);
+  // Asked only once a file names an alias that will be refused, for a hint naming its family.
+  let catalog = options.catalog;
+  let fetch = options.catalog || options.allowAlias ? undefined : options.fetchCatalog;
+  const catalogFor = async (text: string): Promise<ModelCatalog | undefined> => {
+    if (!fetch || !ALIAS_IN_TEXT.test(text)) return catalog;
+    const asked = fetch;
+    fetch = undefined;
+    catalog ??= await asked();
+    return catalog;
+  };
   const warnings: Diagnostic[] = [];
-  let held = 0;
+  const wanted = options.cases ?? 'all';
+  /** Cases of every suite so far, and the held suites' sources, for when the total passes the hold. */
+  let total = 0;
+  const held: { index: number; source: NonNullable<Suite['source']> }[] = [];
   for (const [i, f] of files.entries()) {
-    const read = reads[i];
-    if (!read) continue;
-    // Its text is let go once its suite is made (100 files of 1,000 cases are 20 MB of text).
-    reads[i] = undefined;
+    const read = await readAt(i)!;
+    reads[i] = null;
+    void readAt(i + 1);
     if (read.diagnostic) {
       diagnostics.push(read.diagnostic);
       continue;
     }
-    const withCatalog = { ...options, ...(catalog ? { catalog } : {}) };
+    const found = await catalogFor(read.text);
+    const withCatalog = { ...options, ...(found ? { catalog: found } : {}) };
     const spec = await specWithTools(read.text, f, cwd, withCatalog);
     if (spec.errors) {
       diagnostics.push(...spec.errors);
       continue;
     }
-    const wanted = options.cases ?? 'all';
+    total += spec.value.inline.length;
     const keep =
       typeof wanted === 'string'
         ? wanted
-        : spec.value.tables.length === 0 && held + spec.value.inline.length <= wanted.hold
+        : spec.value.tables.length === 0 && total <= wanted.hold
           ? 'all'
           : 'none';
-    if (keep === 'all') held += spec.value.inline.length;
     const expansion = new SuiteExpansion(spec.value, withCatalog, keep);
     expansion.add({ inline: true });
     // One table at a time: its text is let go before the next is read.
@@ -97,11 +103,17 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
     const expanded = withWarnings(expansion.finish(), spec.warnings);
     if (expanded.errors) diagnostics.push(...expanded.errors);
     else {
-      // Where a suite loaded without its cases is read again from, held to what was checked
-      // (a suite that keeps its cases is never read again: no digest to make).
-      const source = keep === 'none' ? { source: { path: f.path, digest: sha256(read.text) } } : {};
-      suites.push({ ...expanded.value, counts: expansion.counts, ...source });
+      // Where a suite loaded without its cases is read again from, held to what was checked.
+      const source = { path: f.path, digest: sha256(read.text) };
+      if (keep === 'all' && typeof wanted !== 'string') held.push({ index: suites.length, source });
+      suites.push({ ...expanded.value, counts: expansion.counts, ...(keep === 'none' ? { source } : {}) });
       warnings.push(...(expanded.warnings ?? []));
+    }
+    total += expansion.counts.cases - spec.value.inline.length;
+    if (typeof wanted !== 'string' && total > wanted.hold) {
+      // Past the hold: the suites held so far let their cases go, to be read again.
+      for (const { index, source } of held.splice(0))
+        suites[index] = { ...suites[index]!, cases: [], source };
     }
   }
   diagnostics.push(...duplicateSuiteNames(suites));

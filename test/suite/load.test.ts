@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { loadSuites } from '../../src/suite/load.js';
+import { loadSuites, readSuiteCases } from '../../src/suite/load.js';
 import type { Diagnostic } from '../../src/types.js';
 import { MAX_FILE_BYTES } from '../../src/yaml/limits.js';
 
@@ -30,16 +30,46 @@ async function diagnosticsOf(paths: string[], options: { allowAlias?: boolean } 
 }
 
 describe('loadSuites', () => {
-  it('reports the total length of the suite text once, before parsing (even when a file then fails)', async () => {
-    const good = suite('good');
-    const bad = 'suite: [unclosed\n';
-    await writeFile(join(dir, 'a.yaml'), good);
-    await writeFile(join(dir, 'b.yaml'), bad);
-    const told: number[] = [];
-    await expect(loadSuites(['.'], { cwd: dir, onRead: (chars) => told.push(chars) })).rejects.toBeInstanceOf(
-      InputError,
-    );
-    expect(told).toEqual([good.length + bad.length]);
+  it('holds every case when the suites together are within the hold, and none past it (each read again from its file)', async () => {
+    const two = (name: string) =>
+      `suite: ${name}\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: one\n    prompt: hi\n  - id: two\n    prompt: ho\n`;
+    for (const name of ['a', 'b', 'c']) await writeFile(join(dir, `${name}.yaml`), two(name));
+    const within = await loadSuites(['.'], { cwd: dir, cases: { hold: 6 } });
+    expect(within.map((s) => [s.cases.length, s.source])).toEqual([
+      [2, undefined],
+      [2, undefined],
+      [2, undefined],
+    ]);
+    // Past the hold at the third file: the first two let their cases go too.
+    const past = await loadSuites(['.'], { cwd: dir, cases: { hold: 5 } });
+    expect(past.map((s) => [s.cases.length, s.counts?.cases, s.source?.path])).toEqual([
+      [0, 2, join(dir, 'a.yaml')],
+      [0, 2, join(dir, 'b.yaml')],
+      [0, 2, join(dir, 'c.yaml')],
+    ]);
+    const again: string[] = [];
+    for await (const c of readSuiteCases(past[0]!, { cwd: dir })) again.push(c.id);
+    expect(again).toEqual(['one', 'two']);
+  });
+
+  it('asks for the model catalog once, and only when a file names an alias', async () => {
+    await writeFile(join(dir, 'a.yaml'), suite('a'));
+    let asked = 0;
+    const fetchCatalog = async () => {
+      asked++;
+      return { source: 'the test catalog', models: [{ id: 'openai/gpt-4o-mini' }] };
+    };
+    await loadSuites(['.'], { cwd: dir, fetchCatalog });
+    expect(asked).toBe(0);
+    const alias = (name: string) =>
+      `suite: ${name}\nservice: router\nmodel: ~openai/gpt-mini-latest\ncases:\n  - id: one\n    prompt: hi\n`;
+    await writeFile(join(dir, 'b.yaml'), alias('b'));
+    await writeFile(join(dir, 'c.yaml'), alias('c'));
+    const error = await loadSuites(['.'], { cwd: dir, fetchCatalog }).catch((e: unknown) => e);
+    expect(asked).toBe(1);
+    const hints = (error as InputError).diagnostics.map((d) => d.hint ?? '');
+    expect(hints).toHaveLength(2);
+    for (const hint of hints) expect(hint).toContain('the test catalog: openai/gpt-4o-mini');
   });
 
   it('expands folders recursively, sorted, skipping hidden entries and non-YAML files', async () => {
