@@ -72,18 +72,17 @@ export interface FoldOptions {
 
 interface SuiteState {
   plan: PlanRecord;
-  /** Its plan's cases by id. */
-  byId: Map<string, PlanCase>;
-  /** Cases whose samples are still coming in. */
-  folds: Map<string, CaseFold>;
-  /** Complete cases: the numbers the suite's tests read… */
+  /**
+   * Its cases by slot, the samples each still awaits, and the numbers the suite's tests
+   * read of each complete one…
+   */
   cases: SuiteCases;
-  /** …and their entries, waiting for the suite's verdicts. */
+  /** …their entries, waiting for the suite's verdicts (by slot). */
   spill: Spill<CaseEntry>;
-  /** Planned samples of each fixed-repeat case still to come; a case leaves when it is complete. */
-  due: Map<string, number>;
-  /** Cases sampled with `repeat: auto`: complete only when the run says so. */
-  open: Set<string>;
+  /** Cases whose samples are still coming in, by slot. */
+  folds: Map<number, CaseFold>;
+  /** Cases sampled with `repeat: auto`, by slot: complete only when the run says so. */
+  open: Set<number>;
   folded: boolean;
   /** Cases of a folded suite: its plan is released once its entries are reported. */
   foldedCases?: number;
@@ -167,8 +166,9 @@ export class RunFold {
   /** Marks a `repeat: auto` case as sampled to the end (its sequential test decided). */
   caseDone(suite: string, caseId: string): void {
     const state = this.suites.get(suite);
-    if (!state?.open.delete(caseId)) return;
-    this.close(state, caseId);
+    const slot = state?.cases.slotOf(caseId);
+    if (!state || slot === undefined || !state.open.delete(slot)) return;
+    this.close(state, slot);
     this.foldReady();
   }
 
@@ -195,9 +195,9 @@ export class RunFold {
     const known = this.suites.get(plan.suite);
     if (known) {
       // Shards each plan part of a suite: their cases join in ordinal order.
-      const added = plan.cases.filter((c) => !known.byId.has(c.id)).map(withoutRow);
+      const added = plan.cases.filter((c) => known.cases.slotOf(c.id) === undefined).map(withoutRow);
       known.plan.cases.push(...added);
-      for (const c of added) known.byId.set(c.id, c);
+      for (const c of added) known.cases.add(c);
       known.plan.cases.sort((a, b) => a.ordinal - b.ordinal);
       this.track(known, plan);
       return;
@@ -206,11 +206,9 @@ export class RunFold {
     const own = { ...plan, cases: plan.cases.map(withoutRow) };
     const state: SuiteState = {
       plan: own,
-      byId: new Map(own.cases.map((c) => [c.id, c])),
-      folds: new Map(),
       cases: new SuiteCases(own),
       spill: new Spill(this.options.spillDir, this.options.spillHold),
-      due: new Map(),
+      folds: new Map(),
       open: new Set(),
       folded: false,
     };
@@ -221,8 +219,9 @@ export class RunFold {
 
   private track(state: SuiteState, plan: PlanRecord): void {
     for (const c of plan.cases) {
-      if (c.repeat === 'auto') state.open.add(c.id);
-      else state.due.set(c.id, c.repeat);
+      const slot = state.cases.slotOf(c.id)!;
+      if (c.repeat === 'auto') state.open.add(slot);
+      else state.cases.setDue(slot, c.repeat);
     }
   }
 
@@ -241,32 +240,32 @@ export class RunFold {
     const state = this.suites.get(sample.suite) ?? this.implicitPlan(sample);
     // A case already complete takes no further sample (nor does a folded suite): only a
     // journal holding a sample twice has one, and the first count stands.
-    if (state.folded || state.cases.has(sample.case)) return;
-    let fold = state.folds.get(sample.case);
+    if (state.folded) return;
+    let slot = state.cases.slotOf(sample.case);
+    if (slot !== undefined && state.cases.closed(slot)) return;
+    // A case the plan does not hold joins it at its first sample.
+    slot ??= this.implicitCase(state, sample);
+    let fold = state.folds.get(slot);
     if (!fold) {
       fold = new CaseFold();
-      state.folds.set(sample.case, fold);
-      // Its first sample: a planned case is still due (or open); any other joins the plan.
-      if (!state.due.has(sample.case) && !state.open.has(sample.case)) this.implicitCase(state, sample);
+      state.folds.set(slot, fold);
     }
     fold.add(sample);
-    const due = state.due.get(sample.case);
-    if (due === undefined || fold.sent < due) return;
-    state.due.delete(sample.case);
+    const due = state.cases.due(slot);
+    if (due === 0 || fold.sent < due) return;
+    state.cases.setDue(slot, 0);
     if (!this.options.live) return;
-    this.close(state, sample.case);
+    this.close(state, slot);
     this.foldReady();
   }
 
   /** A case is complete: its entry is put aside and its fold released. */
-  private close(state: SuiteState, id: string): void {
-    const fold = state.folds.get(id);
-    const c = state.byId.get(id);
-    if (!fold || !c) return;
-    state.folds.delete(id);
-    const entry = state.cases.close(c, fold);
-    // Keyed by the plan's id string, not the sample's: one string per case of a large suite, not two.
-    if (entry) state.spill.put(c.id, entry);
+  private close(state: SuiteState, slot: number): void {
+    const fold = state.folds.get(slot);
+    if (!fold) return;
+    state.folds.delete(slot);
+    const entry = state.cases.close(slot, fold);
+    if (entry) state.spill.put(slot, entry);
   }
 
   /**
@@ -285,17 +284,17 @@ export class RunFold {
     return this.suites.get(sample.suite)!;
   }
 
-  private implicitCase(state: SuiteState, sample: SampleResult): void {
+  private implicitCase(state: SuiteState, sample: SampleResult): number {
     const messages = (sample as { messages?: PlanRecord['cases'][number]['messages'] }).messages ?? [];
     const c: PlanCase = { id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages };
     state.plan.cases.push(c);
-    state.byId.set(c.id, c);
+    return state.cases.add(c);
   }
 
   private foldReady(): void {
     while (this.next < this.order.length) {
       const state = this.order[this.next]!;
-      if (state.folded || state.due.size > 0 || state.open.size > 0) return;
+      if (state.folded || state.cases.awaiting || state.open.size > 0) return;
       this.schedule(state);
       this.next++;
     }
@@ -307,12 +306,13 @@ export class RunFold {
     for (const [key, sample] of this.provisional) {
       if (sample.suite !== state.plan.suite) continue;
       this.provisional.delete(key);
-      if (state.cases.has(sample.case)) continue;
-      const fold = state.folds.get(sample.case) ?? new CaseFold();
-      state.folds.set(sample.case, fold);
+      const slot = state.cases.slotOf(sample.case);
+      if (slot === undefined || state.cases.closed(slot)) continue;
+      const fold = state.folds.get(slot) ?? new CaseFold();
+      state.folds.set(slot, fold);
       fold.add(sample);
     }
-    for (const id of [...state.folds.keys()]) this.close(state, id);
+    for (const slot of [...state.folds.keys()]) this.close(state, slot);
     this.chain = this.chain
       .then(() => this.foldOne(state))
       .catch((error: unknown) => {
@@ -371,16 +371,17 @@ export class RunFold {
     const fill = plan.some((c) => !c.messages) ? messagesFiller(this.options.messages?.(state.plan)) : null;
     try {
       const held = state.spill.heldValues();
+      const slotOf = (c: PlanCase) => state.cases.slotOf(c.id)!;
       if (held)
         for (const c of plan) {
           const filled = fill ? await fill(c) : false;
-          const pending = finish(c, held.get(c.id));
+          const pending = finish(c, held.get(slotOf(c)));
           if (pending) await pending;
           if (filled) delete c.messages;
         }
       else {
         let i = 0;
-        for await (const open of state.spill.read(plan.map((c) => c.id))) {
+        for await (const open of state.spill.read(plan.map(slotOf))) {
           const c = plan[i++]!;
           const filled = fill ? await fill(c) : false;
           const pending = finish(c, open);
@@ -401,7 +402,6 @@ export class RunFold {
     // Reported: its plan (every case's messages) and its numbers are not needed again.
     state.foldedCases = state.plan.cases.length;
     state.plan = { ...state.plan, cases: [] };
-    state.byId = new Map();
     state.cases = new SuiteCases(state.plan);
   }
 

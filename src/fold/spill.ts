@@ -22,19 +22,21 @@ const BUFFER_BYTES = 1 << 20;
 const WINDOW_BYTES = 1 << 16;
 
 /**
- * Values kept by key until they are read back once, in any order — a suite's case entries
- * between the moment each case is complete and the moment the suite's verdicts are known
- * (its pass-rate and latency tests are decided over all its cases). The first SPILL_HOLD
- * are held as they are; past that every value goes to a hidden file as one JSON text, and
- * only its place is kept, so a suite of 100,000 cases holds 100,000 offsets, not 100,000
- * entries. Values go through JSON: what cannot (undefined, functions) does not survive.
+ * Values kept by key (a case's slot: a small whole number) until they are read back once,
+ * in any order — a suite's case entries between the moment each case is complete and the
+ * moment the suite's verdicts are known (its pass-rate and latency tests are decided over
+ * all its cases). The first SPILL_HOLD are held as they are; past that every value goes to
+ * a hidden file as one JSON text, and only its place is kept, in a column of numbers by
+ * key, so a suite of 100,000 cases holds 800 KB of offsets, not 100,000 entries (nor a map
+ * of 100,000 boxed numbers). Values go through JSON: what cannot (undefined, functions)
+ * does not survive.
  */
 export class Spill<T> {
-  private held: Map<string, T> | null = new Map();
-  /** Where each value is: its offset and length in one number (see place)… */
-  private readonly places = new Map<string, number>();
+  private held: Map<number, T> | null = new Map();
+  /** Where each value is: its offset and length in one number (see place; NaN: none)… */
+  private places = new Float64Array(0);
   /** …or, past 2 MiB or 4 GiB of spill, as a pair. */
-  private readonly large = new Map<string, [number, number]>();
+  private readonly large = new Map<number, [number, number]>();
   /** Made when the values first go to disk: a run of many small suites allocates none. */
   private buffer: Buffer = Buffer.alloc(0);
   /**
@@ -55,7 +57,7 @@ export class Spill<T> {
   ) {}
 
   /** Keeps a value under its key (a second value for a key replaces the first). */
-  put(key: string, value: T): void {
+  put(key: number, value: T): void {
     if (this.held) {
       this.held.set(key, value);
       if (this.held.size <= this.hold) return;
@@ -69,18 +71,18 @@ export class Spill<T> {
   }
 
   /**
-   * The values of these keys in this order (undefined for a key never put), each read once.
-   * Values written in about the order they are read come back a window at a time.
-   */
-  /**
    * The values by key when every one is still held in memory (no file was needed), read
    * without a promise per value; null once the spill went to disk (use `read`).
    */
-  heldValues(): ReadonlyMap<string, T> | null {
+  heldValues(): ReadonlyMap<number, T> | null {
     return this.held;
   }
 
-  async *read(keys: Iterable<string>): AsyncGenerator<T | undefined> {
+  /**
+   * The values of these keys in this order (undefined for a key never put), each read once.
+   * Values written in about the order they are read come back a window at a time.
+   */
+  async *read(keys: Iterable<number>): AsyncGenerator<T | undefined> {
     if (this.held) {
       for (const key of keys) yield this.held.get(key);
       return;
@@ -94,8 +96,8 @@ export class Spill<T> {
     let window = Buffer.alloc(0);
     let start = 0;
     for (const key of keys) {
-      const placed = this.places.get(key);
-      const where = placed === undefined ? this.large.get(key) : unplace(placed);
+      const placed = key < this.places.length ? this.places[key]! : Number.NaN;
+      const where = Number.isNaN(placed) ? this.large.get(key) : unplace(placed);
       if (where === undefined) {
         yield undefined;
         continue;
@@ -123,7 +125,7 @@ export class Spill<T> {
     this.buffer = Buffer.alloc(0);
     this.used = 0;
     this.free.length = 0;
-    this.places.clear();
+    this.places = new Float64Array(0);
     this.large.clear();
     await this.writing.catch(() => {});
     this.flushed = 0;
@@ -132,7 +134,7 @@ export class Spill<T> {
     await rm(file.path, { force: true });
   }
 
-  private append(key: string, value: T): void {
+  private append(key: number, value: T): void {
     const text = JSON.stringify(value);
     // A UTF-16 code unit is at most 3 UTF-8 bytes: past that bound, flush first.
     if (this.used + text.length * 3 > this.buffer.length) {
@@ -149,13 +151,17 @@ export class Spill<T> {
     this.used += bytes;
   }
 
-  private locate(key: string, offset: number, length: number): void {
+  private locate(key: number, offset: number, length: number): void {
+    if (key >= this.places.length) {
+      const wider = new Float64Array(Math.max(1024, key + 1, this.places.length * 2)).fill(Number.NaN);
+      wider.set(this.places);
+      this.places = wider;
+    }
     const placed = place(offset, length);
-    // A key written again moves: its old place goes from whichever map held it.
-    this.places.delete(key);
+    // A key written again moves: its old place goes from wherever it was.
     this.large.delete(key);
+    this.places[key] = placed ?? Number.NaN;
     if (placed === null) this.large.set(key, [offset, length]);
-    else this.places.set(key, placed);
   }
 
   /** Hands the buffer to the file in the background; writes stay in order. */

@@ -24,7 +24,8 @@ import { analysePassRates, baselineSamples } from './pass-rates.js';
 
 /**
  * What a suite's verdicts read of one complete case: counts and numbers, never its answer,
- * checks or messages (those wait in its entry, see SuiteCases).
+ * checks or messages (those wait in its entry, see SuiteCases). Made when asked for, from
+ * the suite's columns.
  */
 interface CaseNumbers {
   sent: number;
@@ -32,40 +33,149 @@ interface CaseNumbers {
   errored: number;
   /** The first sample's status: the verdict of a case sampled once. */
   single: CaseStatus;
-  /**
-   * Latencies of its answered samples, every one: the rank test compares them. A case
-   * answered once keeps its one number, not a list (100,000 lists held for a large suite).
-   */
-  latencies: number | readonly number[];
+  /** Latencies of its answered samples, every one: the rank test compares them. */
+  latencies: readonly number[];
   answered: AnsweredCase['stats']['answered'];
   /** Its first sample's usage: what "vs baseline" lines compare. */
-  usage: CaseEntry['usage'];
+  usage: TokenUsage | null;
   service: string;
   requested_model: string;
   /** Its entry's outputs of the recorded fields judged over the suite (tool use). */
   recorded: Readonly<Record<string, unknown>>;
 }
 
+type TokenUsage = Pick<
+  NonNullable<CaseEntry['usage']>,
+  'prompt_tokens' | 'completion_tokens' | 'total_tokens'
+> & {
+  cost: number | null;
+};
+
+const STATUSES: readonly CaseStatus[] = ['pass', 'fail', 'error', 'not_run'];
+const INTS = ['due', 'sent', 'passed', 'errored', 'withUsage', 'withCost'] as const;
+const FLOATS = [
+  'latency',
+  'completion',
+  'total',
+  'cost',
+  'prompt1',
+  'completion1',
+  'total1',
+  'cost1',
+] as const;
+/** closed: 1 once complete; single: its STATUSES index; usage: 1 when its first sample had usage. */
+const BYTES = ['closed', 'single', 'usage'] as const;
+/** Indexes into the suite's few distinct strings (services, requested models). */
+const SHORTS = ['service', 'requested'] as const;
+
+/** A number column's "none" (a null cost or token count): NaN, read back as null. */
+const orNaN = (v: number | null | undefined): number => (typeof v === 'number' ? v : Number.NaN);
+const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
 /**
- * A suite's cases as they complete, in any order: what its suite-level tests read of each
- * (CaseNumbers) and its running totals. `close` returns the case's entry with its verdict
- * still open, for the caller to keep where it likes (held, or spilled to disk) until
- * `suiteVerdicts` finishes it. Pure.
+ * A suite's cases, each in a slot (in the order they join: its plan's, a shard's, one met
+ * only in the samples), with the samples each still awaits and, once complete, the numbers
+ * its suite's tests read (CaseNumbers) and its running totals — held as columns of numbers,
+ * one per field: a complete case costs about 100 bytes, not four objects and two map
+ * entries (about 330 bytes; a 100,000-row table's suite held 33 MB of them). `close`
+ * returns the case's entry with its verdict still open, for the caller to keep where it
+ * likes (held, or spilled to disk) until `suiteVerdicts` finishes it. Pure.
  */
 export class SuiteCases {
-  private readonly numbers = new Map<string, CaseNumbers>();
+  private readonly slots = new Map<string, number>();
+  private readonly planned: PlanCase[] = [];
+  private int = {} as Record<(typeof INTS)[number], Int32Array>;
+  private float = {} as Record<(typeof FLOATS)[number], Float64Array>;
+  private byte = {} as Record<(typeof BYTES)[number], Uint8Array>;
+  private short = {} as Record<(typeof SHORTS)[number], Uint16Array>;
+  /** Answered latencies of the cases answered more than once (the column holds a single one). */
+  private readonly latencies = new Map<number, readonly number[]>();
+  /** Recorded fields' outputs, for the few cases that have any. */
+  private readonly recorded = new Map<number, Readonly<Record<string, unknown>>>();
+  private readonly strings: string[] = [];
+  private readonly stringIndex = new Map<string, number>();
+  private capacity = 0;
+  private dueCases = 0;
   private readonly usage = emptyUsageTotals();
   private readonly models = new Tally<string>();
   private readonly lists = new RecordedLists();
 
-  constructor(readonly plan: PlanRecord) {}
-
-  has(id: string): boolean {
-    return this.numbers.has(id);
+  constructor(readonly plan: PlanRecord) {
+    this.grow(plan.cases.length);
+    for (const c of plan.cases) this.add(c);
   }
 
-  get(id: string): CaseNumbers | undefined {
-    return this.numbers.get(id);
+  /** Adds a case (a known id keeps its slot); returns its slot. */
+  add(c: PlanCase): number {
+    const known = this.slots.get(c.id);
+    if (known !== undefined) return known;
+    const slot = this.planned.length;
+    if (slot >= this.capacity) this.grow(Math.max(16, this.capacity * 2));
+    this.planned.push(c);
+    this.slots.set(c.id, slot);
+    return slot;
+  }
+
+  slotOf(id: string): number | undefined {
+    return this.slots.get(id);
+  }
+
+  caseAt(slot: number): PlanCase {
+    return this.planned[slot]!;
+  }
+
+  /** Samples a fixed-repeat case still awaits (0: none, or it is not awaited). */
+  due(slot: number): number {
+    return this.int.due[slot]!;
+  }
+
+  setDue(slot: number, samples: number): void {
+    const was = this.int.due[slot]!;
+    this.int.due[slot] = samples;
+    this.dueCases += (samples > 0 ? 1 : 0) - (was > 0 ? 1 : 0);
+  }
+
+  /** Whether any case still awaits a sample. */
+  get awaiting(): boolean {
+    return this.dueCases > 0;
+  }
+
+  closed(slot: number): boolean {
+    return this.byte.closed[slot] === 1;
+  }
+
+  /** Its numbers, made from the columns; undefined before it is complete. */
+  numbers(slot: number | undefined): CaseNumbers | undefined {
+    if (slot === undefined || !this.closed(slot)) return undefined;
+    const { int, float, byte, short } = this;
+    const cost = orNull(float.cost[slot]!);
+    return {
+      sent: int.sent[slot]!,
+      passed: int.passed[slot]!,
+      errored: int.errored[slot]!,
+      single: STATUSES[byte.single[slot]!]!,
+      latencies:
+        this.latencies.get(slot) ?? (Number.isNaN(float.latency[slot]) ? [] : [float.latency[slot]!]),
+      answered: {
+        with_usage: int.withUsage[slot]!,
+        completion_tokens: float.completion[slot]!,
+        total_tokens: float.total[slot]!,
+        cost,
+        with_cost: int.withCost[slot]!,
+      },
+      usage:
+        byte.usage[slot] === 1
+          ? {
+              prompt_tokens: orNull(float.prompt1[slot]!),
+              completion_tokens: orNull(float.completion1[slot]!),
+              total_tokens: orNull(float.total1[slot]!),
+              cost: orNull(float.cost1[slot]!),
+            }
+          : null,
+      service: this.strings[short.service[slot]!]!,
+      requested_model: this.strings[short.requested[slot]!]!,
+      recorded: this.recorded.get(slot) ?? NO_RECORDED,
+    };
   }
 
   /**
@@ -73,34 +183,38 @@ export class SuiteCases {
    * (null for a case with no sent sample: it is made again, as not run, when the suite is
    * finished).
    */
-  close(c: PlanCase, fold: CaseFold): CaseEntry | null {
+  close(slot: number, fold: CaseFold): CaseEntry | null {
+    this.setDue(slot, 0);
     if (fold.sent === 0) return null;
+    const c = this.planned[slot]!;
     // Without its messages: the plan holds them, and they go back in when the entry is
     // finished (a suite's system prompt in every case would fill the spill many times over).
     const entry = caseEntry(this.plan, c.id, [], c.repeat, fold, undefined, null);
+    const { int, float, byte, short } = this;
     const a = entry.stats.answered;
-    // A literal, not a rest copy: a rest copy is a dictionary-mode object, several times larger.
-    const answered = {
-      with_usage: a.with_usage,
-      completion_tokens: a.completion_tokens,
-      total_tokens: a.total_tokens,
-      cost: a.cost,
-      with_cost: a.with_cost,
-    };
-    this.numbers.set(c.id, {
-      sent: fold.sent,
-      passed: fold.passed,
-      errored: fold.errored,
-      single: entry.status,
-      // A copy of its exact length: an array grown by push keeps room for 17 numbers.
-      latencies:
-        fold.answeredLatencies.length === 1 ? fold.answeredLatencies[0]! : fold.answeredLatencies.slice(),
-      answered,
-      usage: entry.usage,
-      service: entry.service,
-      requested_model: entry.requested_model,
-      recorded: suiteRuleOutputs(entry),
-    });
+    byte.closed[slot] = 1;
+    int.sent[slot] = fold.sent;
+    int.passed[slot] = fold.passed;
+    int.errored[slot] = fold.errored;
+    byte.single[slot] = STATUSES.indexOf(entry.status);
+    const answeredLatencies = fold.answeredLatencies;
+    float.latency[slot] = orNaN(answeredLatencies[0]);
+    if (answeredLatencies.length > 1) this.latencies.set(slot, answeredLatencies.slice());
+    int.withUsage[slot] = a.with_usage;
+    float.completion[slot] = a.completion_tokens;
+    float.total[slot] = a.total_tokens;
+    float.cost[slot] = orNaN(a.cost);
+    int.withCost[slot] = a.with_cost;
+    const u = entry.usage;
+    byte.usage[slot] = u ? 1 : 0;
+    float.prompt1[slot] = orNaN(u?.prompt_tokens);
+    float.completion1[slot] = orNaN(u?.completion_tokens);
+    float.total1[slot] = orNaN(u?.total_tokens);
+    float.cost1[slot] = orNaN(u?.cost);
+    short.service[slot] = this.stringOf(entry.service);
+    short.requested[slot] = this.stringOf(entry.requested_model);
+    const recorded = suiteRuleOutputs(entry);
+    if (Object.keys(recorded).length > 0) this.recorded.set(slot, recorded);
     addUsageTotals(this.usage, entry);
     for (const [m] of fold.models.entries()) this.models.add(m);
     this.lists.add(entry, c.ordinal);
@@ -111,7 +225,34 @@ export class SuiteCases {
   totals() {
     return { usage: this.usage, models: this.models.byFrequency().sort(), lists: this.lists.result() };
   }
+
+  private stringOf(text: string): number {
+    let i = this.stringIndex.get(text);
+    if (i === undefined) {
+      i = this.strings.push(text) - 1;
+      this.stringIndex.set(text, i);
+    }
+    return i;
+  }
+
+  private grow(capacity: number): void {
+    const widen = <A extends Int32Array | Float64Array | Uint8Array | Uint16Array>(
+      from: A | undefined,
+      make: (n: number) => A,
+    ): A => {
+      const to = make(capacity);
+      if (from) to.set(from);
+      return to;
+    };
+    for (const k of INTS) this.int[k] = widen(this.int[k], (n) => new Int32Array(n));
+    for (const k of FLOATS) this.float[k] = widen(this.float[k], (n) => new Float64Array(n));
+    for (const k of BYTES) this.byte[k] = widen(this.byte[k], (n) => new Uint8Array(n));
+    for (const k of SHORTS) this.short[k] = widen(this.short[k], (n) => new Uint16Array(n));
+    this.capacity = capacity;
+  }
 }
+
+const NO_RECORDED: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export interface SuiteVerdictInput {
   cases: SuiteCases;
@@ -145,7 +286,7 @@ export interface SuiteVerdicts {
 export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const baseline = input.baseline?.figures ?? null;
   const plan = input.cases.plan;
-  const numbers = plan.cases.map((c) => ({ c, n: input.cases.get(c.id) }));
+  const numbers = plan.cases.map((c) => ({ c, n: input.cases.numbers(input.cases.slotOf(c.id)) }));
   const rates = analysePassRates(
     numbers.map(({ c, n }) => ({
       case: c.id,
@@ -160,7 +301,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const latency = analyseLatency(
     numbers.map(({ c, n }) => ({
       case: c.id,
-      current: typeof n?.latencies === 'number' ? [n.latencies] : (n?.latencies ?? []),
+      current: n?.latencies ?? [],
       baseline: caseOf(baseline, c.id)?.latency_ms,
       tolerance: mergeTolerance(plan.drift, c.drift).latency,
     })),
@@ -275,7 +416,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   const cases = new SuiteCases(input.plan);
   const open = input.plan.cases.map((c) => {
     const fold = input.folds.get(c.id);
-    return fold ? cases.close(c, fold) : null;
+    return fold ? cases.close(cases.add(c), fold) : null;
   });
   const verdicts = suiteVerdicts({
     ...input,
@@ -308,7 +449,10 @@ function zero(): TokenTotals {
   return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: null };
 }
 
-function add(t: TokenTotals, u: NonNullable<CaseEntry['usage']>): void {
+function add(
+  t: TokenTotals,
+  u: Pick<TokenUsage, 'prompt_tokens' | 'completion_tokens' | 'total_tokens'> & { cost?: number | null },
+): void {
   t.prompt_tokens += u.prompt_tokens ?? 0;
   t.completion_tokens += u.completion_tokens ?? 0;
   t.total_tokens += u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0);

@@ -24,9 +24,9 @@ describe('Spill', () => {
   it('holds a few values in memory and touches no file', async () => {
     const dir = await scratch();
     const spill = new Spill<{ n: number }>(dir, 10);
-    for (let n = 0; n < 10; n++) spill.put(`k${n}`, { n });
+    for (let n = 0; n < 10; n++) spill.put(n, { n });
     expect(await readdir(dir)).toEqual([]);
-    expect(await collect(spill.read(['k3', 'nope', 'k0']))).toEqual([{ n: 3 }, undefined, { n: 0 }]);
+    expect(await collect(spill.read([3, 99, 0]))).toEqual([{ n: 3 }, undefined, { n: 0 }]);
   });
 
   it('moves values to disk past its hold and reads them back in any order, large and small, unicode too', async () => {
@@ -39,21 +39,19 @@ describe('Spill', () => {
         : n % 97 === 0
           ? `Grüße ${'x'.repeat(800_000)} 世界 ${n}`
           : `row ${n} — ✓`;
-    const keys = Array.from({ length: 3_000 }, (_, n) => `k${n}`);
-    keys.forEach((k, n) => spill.put(k, { n, text: text(n) }));
-    // A second value for a key replaces the first.
-    spill.put('k5', { n: 5, text: 'again' });
+    const keys = Array.from({ length: 3_000 }, (_, n) => n);
+    // Put out of order: a key past the places written so far widens them.
+    for (const n of [...keys.slice(1500), ...keys.slice(0, 1500)]) spill.put(n, { n, text: text(n) });
+    // A second value for a key replaces the first (the large one, too, becomes small).
+    spill.put(5, { n: 5, text: 'again' });
+    spill.put(1500, { n: 1500, text: 'small now' });
     expect((await readdir(dir)).filter((n) => n.endsWith('.spill'))).toHaveLength(1);
     const order = [...keys].reverse();
-    order.splice(10, 0, 'missing');
+    order.splice(10, 0, 5000, 3000);
     const read = await collect(spill.read(order));
-    expect(read[10]).toBeUndefined();
-    read.splice(10, 1);
+    expect(read.splice(10, 2)).toEqual([undefined, undefined]);
     expect(read).toEqual(
-      [...keys].reverse().map((k) => {
-        const n = Number(k.slice(1));
-        return { n, text: n === 5 ? 'again' : text(n) };
-      }),
+      [...keys].reverse().map((n) => ({ n, text: n === 5 ? 'again' : n === 1500 ? 'small now' : text(n) })),
     );
     await spill.discard();
     expect(await readdir(dir)).toEqual([]);
