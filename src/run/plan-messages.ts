@@ -3,8 +3,7 @@ import type { CaseMessages } from '../fold/fold.js';
 import type { PlanRecord } from '../journal/records.js';
 import type { SuiteCase } from '../types.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
-import { sha256 } from '../util/sha256.js';
-import { readTextFile } from '../yaml/read-text.js';
+import { readUtf8File } from '../yaml/read-text.js';
 
 /** A suite's cases as the fold takes their messages back (cases planned as table rows). */
 export async function* caseMessages(
@@ -29,19 +28,27 @@ export function journalMessages(
     if (!tables?.length) return null;
     return (async function* () {
       // The table readers load only for a journal that has table cases.
-      const { tableCaseMessages } = await import('../suite/table-messages.js');
+      const [{ tableCaseMessages }, { tableDigest }] = await Promise.all([
+        import('../suite/table-messages.js'),
+        import('../suite/sources/index.js'),
+      ]);
       for (const table of tables) {
         const template = table.case;
         if (!template) {
           onMissing(plan.suite, `its journal keeps no template for ${table.file}`);
           return;
         }
-        const read = await readTextFile(resolve(cwd, table.file), table.file, READ_LIMITS.table);
-        if (read.diagnostic || sha256(read.text) !== table.digest) {
+        const read = await readUtf8File(
+          resolve(cwd, table.file),
+          table.file,
+          READ_LIMITS.table,
+          'a table file',
+        );
+        if (read.diagnostic || tableDigest(read.bytes) !== table.digest) {
           onMissing(plan.suite, `${table.file} changed since the run`);
           return;
         }
-        yield* tableCaseMessages({ ...table, case: template }, read.text, plan.system);
+        yield* tableCaseMessages({ ...table, case: template }, read.bytes, plan.system);
       }
     })();
   };

@@ -2,7 +2,7 @@ import { canonicalJson } from '../baseline/json-compare.js';
 import { sha256 } from '../util/sha256.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
 import type { JudgeSpec, Message, Suite, SuiteCase, Validated } from '../types.js';
-import type { TextRead } from '../yaml/read-text.js';
+import type { BytesRead } from '../yaml/read-text.js';
 import { sortDiagnostics } from '../yaml/show.js';
 import { toExpectation } from './expectations.js';
 import { CaseIds } from './ids.js';
@@ -12,10 +12,10 @@ import type { RawCase, SuiteSpec } from './spec.js';
 import { type TableFound, tableCases } from './table-cases.js';
 import { type RequestContext, withTools } from './request-problems.js';
 
-/** A table's file as read by the loader: its name in messages, and its text or why there is none. */
+/** A table's file as read by the loader: its name in messages, and its bytes (UTF-8) or why there are none. */
 export interface TableText {
   file: string;
-  read: TextRead;
+  read: BytesRead;
 }
 
 /** What a case's checks are judged with (an alias allowed; a catalog for hints), and its request with. */

@@ -4,14 +4,14 @@ import type { ModelCatalog } from '../checks/registry.js';
 import type { Diagnostic, Suite, SuiteCase, Validated } from '../types.js';
 import { countOf } from '../report/numbers.js';
 import { displayPath } from '../yaml/display-path.js';
-import { readTextFile, type TextRead } from '../yaml/read-text.js';
+import { readTextFile, readUtf8File, type TextRead } from '../yaml/read-text.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
 import { sha256 } from '../util/sha256.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
 import { type CaseSource, SuiteExpansion, sourceCases, type TableText } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
-import { TABLE_EXTENSIONS } from './sources/index.js';
+import { TABLE_EXTENSIONS, tableDigest } from './sources/index.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
 import type { TableFound } from './table-cases.js';
@@ -161,7 +161,7 @@ export async function loadSuiteHead(
 async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: string): Promise<TableText> {
   const path = resolve(dirname(suite.path), spec.tables[t]!.path);
   const file = displayPath(path, cwd);
-  return { file, read: await readTextFile(path, file, READ_LIMITS.table, TABLE_FILE) };
+  return { file, read: await readUtf8File(path, file, READ_LIMITS.table, TABLE_FILE) };
 }
 
 /**
@@ -216,7 +216,7 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
     const input = await readTable(spec.value, t, f, cwd);
     const rows = countOf(then.rows, 'row');
     if (input.read.diagnostic) throw changed(then.file, 'table', rows, [input.read.diagnostic]);
-    if (input.file !== then.file || sha256(input.read.text) !== then.digest)
+    if (input.file !== then.file || tableDigest(input.read.bytes) !== then.digest)
       throw changed(then.file, 'table', rows);
     for (const c of made({ table: t, input })) {
       refuseProblems();

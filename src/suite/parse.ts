@@ -39,7 +39,9 @@ export function parseSuite(
   if (spec.errors) return spec;
   const tables = spec.value.tables.map((t) => {
     const read = options.tables?.get(t.path);
-    return read === undefined ? undefined : { file: tablePath(file, t.path), read };
+    if (read === undefined) return undefined;
+    const bytes = read.diagnostic ? read : { bytes: Buffer.from(read.text, 'utf8') };
+    return { file: tablePath(file, t.path), read: bytes };
   });
   return withWarnings(expandSuite(spec.value, tables, options), spec.warnings);
 }

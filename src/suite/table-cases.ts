@@ -1,6 +1,5 @@
 import type { Diagnostic, SuiteTable } from '../types.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { sha256 } from '../util/sha256.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { ownStrings } from '../yaml/own-strings.js';
 import { show } from '../yaml/show.js';
@@ -8,7 +7,7 @@ import { caseProblems } from './case-problems.js';
 import type { ExpandOptions, TableText } from './expand.js';
 import { explainId } from './ids.js';
 import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
-import { TABLE_FORMATS } from './sources/index.js';
+import { TABLE_FORMATS, tableDigest } from './sources/index.js';
 import type { Row } from './sources/types.js';
 import type { TableSpec } from './spec.js';
 import { columnsOf, fillTemplate } from './template.js';
@@ -50,9 +49,9 @@ export function* tableCases(
     found.problems.push({ ...d, hint: d.hint ? `${d.hint} (${named})` : named });
     return;
   }
-  const digest = sha256(text.text);
+  const digest = tableDigest(text.bytes);
   const listed = new ListedProblems(found.problems);
-  const read = TABLE_FORMATS[table.format].rows(text.text, file, MAX_SUITE_SAMPLES, listed);
+  const read = TABLE_FORMATS[table.format].rows(text.bytes, file, MAX_SUITE_SAMPLES, listed);
   // Every row would miss the same column: said once, where the placeholder is written.
   const unknown = read.columns ? unknownColumns(table, read.columns, file) : [];
   found.problems.push(...unknown);

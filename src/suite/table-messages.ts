@@ -15,19 +15,19 @@ export interface PlannedTable {
 /**
  * The id and messages of each case a table's text makes through the template its plan
  * record kept, in row order: the prompts a report shows for cases planned as rows (journal
- * 5), made without the suite file. Pure; the caller holds the text to the plan's digest.
+ * 5), made without the suite file. Pure; the caller holds the table's bytes to the plan's digest.
  * Rows that make no case (they were refused when the run checked them) are passed over.
  */
 export function* tableCaseMessages(
   table: PlannedTable,
-  text: string,
+  bytes: Buffer,
   system: string | undefined,
 ): Generator<{ id: string; messages: Message[] }> {
   const format = formatOf(table.file, table.format);
   if (!format) return;
   const suiteSystem: Message[] = system === undefined ? [] : [{ role: 'system', content: system }];
   const columns = columnsOf(placeholdersOf(table.case));
-  for (const row of TABLE_FORMATS[format].rows(text, table.file, MAX_SUITE_SAMPLES, [])) {
+  for (const row of TABLE_FORMATS[format].rows(bytes, table.file, MAX_SUITE_SAMPLES, [])) {
     const filled = fillTemplate(table.case, row.values, columns);
     const made = filled.value as Partial<RawCase> | undefined;
     if (typeof made?.id !== 'string') continue;

@@ -57,7 +57,7 @@ describe('loadSuites', () => {
     let asked = 0;
     const fetchCatalog = async () => {
       asked++;
-      return { source: 'the test catalog', models: [{ id: 'openai/gpt-4o-mini' }] };
+      return { source: 'the test catalog', models: [{ id: 'openai/gpt-4o-mini', alias_target: null }] };
     };
     await loadSuites(['.'], { cwd: dir, fetchCatalog });
     expect(asked).toBe(0);

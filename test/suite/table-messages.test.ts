@@ -42,8 +42,9 @@ describe('a table case’s prompt made again from its journaled template', () =>
     const [suite] = await loadSuites([join(dir, 's.yaml')], { cwd: dir });
     const made: unknown[] = [];
     for (const [i, table] of suite!.tables!.entries()) {
-      const text = (await readFile(join(dir, ['q.csv', 'm.jsonl'][i]!), 'utf8')).replace(/^\ufeff/, '');
-      for (const c of tableCaseMessages({ ...table, case: table.case! }, text, suite!.system)) made.push(c);
+      // The file's bytes as they are, a byte-order mark and all.
+      const bytes = await readFile(join(dir, ['q.csv', 'm.jsonl'][i]!));
+      for (const c of tableCaseMessages({ ...table, case: table.case! }, bytes, suite!.system)) made.push(c);
     }
     expect(made).toEqual(suite!.cases.map((c) => ({ id: c.id, messages: c.messages })));
     expect(made).toHaveLength(4);

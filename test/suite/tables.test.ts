@@ -41,7 +41,7 @@ describe('fillTemplate', () => {
 /** Every row of a text and the problems met, read the way the loader reads them. */
 function readAll(format: TableFormat, text: string, maxRows: number) {
   const problems: Diagnostic[] = [];
-  const read = format.rows(text, 't', maxRows, problems);
+  const read = format.rows(Buffer.from(text, 'utf8'), 't', maxRows, problems);
   return { columns: read.columns, rows: [...read], problems };
 }
 
@@ -91,7 +91,7 @@ describe('table formats', () => {
       const lines = Array.from({ length: count }, (_, i) => line(i + 1));
       lines[count / 2] = format === csv ? 'x\r\n' : '{x\n';
       const problems: Diagnostic[] = [];
-      const read = format.rows(head + lines.join(''), 't', 100_000, problems);
+      const read = format.rows(Buffer.from(head + lines.join(''), 'utf8'), 't', 100_000, problems);
       const it = read[Symbol.iterator]();
       expect(it.next().value?.values).toMatchObject({ n: format === csv ? '1' : 1 });
       expect(problems).toEqual([]);

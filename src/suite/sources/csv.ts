@@ -1,7 +1,14 @@
 import { type CsvError, Parser } from 'csv-parse';
 import type { Diagnostic } from '../../types.js';
 import { show } from '../../yaml/show.js';
-import { type ProblemSink, tooManyRows, type Row, type TableFormat, type TableRows } from './types.js';
+import {
+  type ProblemSink,
+  tooManyRows,
+  type Row,
+  type TableFormat,
+  type TableRows,
+  withoutBom,
+} from './types.js';
 
 /**
  * CSV as RFC 4180 has it, read by csv-parse (quoted fields with commas, quotes and line
@@ -12,8 +19,8 @@ import { type ProblemSink, tooManyRows, type Row, type TableFormat, type TableRo
  */
 export const csv: TableFormat = {
   extensions: ['.csv'],
-  rows(text: string, file: string, maxRows: number, problems: ProblemSink): TableRows {
-    const bytes = Buffer.from(text, 'utf8');
+  rows(table: Buffer, file: string, maxRows: number, problems: ProblemSink): TableRows {
+    const bytes = withoutBom(table);
     const lines = lineCounter(bytes);
     const records = csvRecords(bytes);
     // The header is read now: a template's placeholders are checked against it before any row.

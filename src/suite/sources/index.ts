@@ -1,7 +1,8 @@
 import { extname } from 'node:path';
 import { csv } from './csv.js';
 import { jsonl } from './jsonl.js';
-import type { TableFormat } from './types.js';
+import { sha256 } from '../../util/sha256.js';
+import { type TableFormat, withoutBom } from './types.js';
 
 /**
  * Every table format, by the name a suite's `format:` uses. A new format is one module
@@ -22,4 +23,12 @@ export function formatOf(path: string, declared: string | undefined): TableForma
   const ending = extname(path).toLowerCase();
   const names = Object.keys(TABLE_FORMATS) as TableFormatName[];
   return names.find((name) => TABLE_FORMATS[name].extensions.includes(ending)) ?? null;
+}
+
+/**
+ * The sha256 a plan record keeps of a table: of its text without a byte-order mark (the
+ * text as decoded, which journals of version 4 and 5 hashed).
+ */
+export function tableDigest(bytes: Buffer): string {
+  return sha256(withoutBom(bytes));
 }

@@ -1,7 +1,14 @@
 import { deeperThan } from '../../util/json-depth.js';
 import { MAX_DEPTH } from '../../yaml/plain-data.js';
 import { kindOf } from '../../yaml/show.js';
-import { type ProblemSink, tooManyRows, type Row, type TableFormat, type TableRows } from './types.js';
+import {
+  type ProblemSink,
+  tooManyRows,
+  type Row,
+  type TableFormat,
+  type TableRows,
+  withoutBom,
+} from './types.js';
 
 /**
  * JSON Lines: one JSON object a line, its keys the columns. Values keep their JSON types,
@@ -10,20 +17,19 @@ import { type ProblemSink, tooManyRows, type Row, type TableFormat, type TableRo
  */
 export const jsonl: TableFormat = {
   extensions: ['.jsonl', '.ndjson'],
-  rows(text: string, file: string, maxRows: number, problems: ProblemSink): TableRows {
-    return Object.assign(jsonlRows(text, file, maxRows, problems), { columns: null });
+  rows(bytes: Buffer, file: string, maxRows: number, problems: ProblemSink): TableRows {
+    return Object.assign(jsonlRows(withoutBom(bytes), file, maxRows, problems), { columns: null });
   },
 };
 
-/** The rows of a JSON Lines text, a line at a time (cut from the text as they are reached, never split whole). */
-function* jsonlRows(text: string, file: string, maxRows: number, problems: ProblemSink): Generator<Row> {
+/** The rows of a JSON Lines table, a line at a time (each line decoded as it is reached, the bytes never split whole). */
+function* jsonlRows(bytes: Buffer, file: string, maxRows: number, problems: ProblemSink): Generator<Row> {
   let rows = 0;
-  // The loader's decoder drops a byte-order mark; text handed over directly may still have one.
-  let start = text.startsWith('\uFEFF') ? 1 : 0;
-  for (let line = 1; start <= text.length; line++) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
-    const source = text.slice(start, text.charCodeAt(end - 1) === 0x0d && end > start ? end - 1 : end);
+  let start = 0;
+  for (let line = 1; start <= bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const source = bytes.toString('utf8', start, bytes[end - 1] === 0x0d && end > start ? end - 1 : end);
     start = end + 1;
     if (source.trim() === '') continue;
     if (rows === maxRows) {

@@ -25,7 +25,9 @@ export interface TableRows extends Iterable<Row> {
 
 /**
  * A table format: the one module a new format needs, registered in TABLE_FORMATS. Pure:
- * the loader reads the file (bounded) and hands over its text.
+ * the loader reads the file (bounded, checked to be UTF-8) and hands over its bytes, which
+ * the format decodes a row at a time (a leading byte-order mark is for it to drop:
+ * withoutBom).
  */
 export interface TableFormat {
   /** File name endings that select it when a table gives no `format:`. */
@@ -34,7 +36,12 @@ export interface TableFormat {
    * The text's rows, read lazily: at most `maxRows` (one more is reported as too many, and
    * nothing past it is read). Problems go to `problems` as they are met.
    */
-  rows(text: string, file: string, maxRows: number, problems: ProblemSink): TableRows;
+  rows(bytes: Buffer, file: string, maxRows: number, problems: ProblemSink): TableRows;
+}
+
+/** A table's bytes without a leading UTF-8 byte-order mark. */
+export function withoutBom(bytes: Buffer): Buffer {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }
 
 /** The diagnostic for a table with more rows than a suite may plan. */
