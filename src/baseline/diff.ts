@@ -182,7 +182,8 @@ export function suiteDrift(input: {
   cases: Iterable<AnsweredCase>;
   /** The baseline's cases, or what the suite's findings read of them (BaselineFigures). */
   baseline: { cases: Record<string, Pick<BaselineCase, 'status' | 'usage'>> } | null;
-  seen: ReadonlySet<string>;
+  /** Whether the run planned a case (by id). */
+  seen: { has(id: string): boolean };
   complete: boolean;
   options?: DiffOptions;
   tolerance?: DriftTolerance;

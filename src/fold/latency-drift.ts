@@ -39,6 +39,11 @@ interface Figures {
 
 type Direction = 'slower' | 'faster';
 
+/** Whether a case's latency is compared: it has latencies tonight and in its baseline. */
+export function comparesLatency(c: LatencyCase): c is LatencyCase & { baseline: LatencySketch } {
+  return c.current.length > 0 && c.baseline !== undefined && c.baseline.sample.length > 0;
+}
+
 /**
  * latency_changed of a suite's cases and of the suite as a whole. A case is flagged when its
  * p50 or p95 moved beyond its tolerance (relative AND absolute) and a two-sided Mann–Whitney
@@ -53,10 +58,7 @@ export function analyseLatency(
   cases: readonly LatencyCase[],
   options: { alpha: number; candidate: boolean; suite: ResolvedTolerance['latency'] },
 ): LatencyAnalysis {
-  const compared = cases.filter(
-    (c): c is LatencyCase & { baseline: LatencySketch } =>
-      c.current.length > 0 && c.baseline !== undefined && c.baseline.sample.length > 0,
-  );
+  const compared = cases.filter(comparesLatency);
   const tested = compared.filter(
     (c) => c.current.length >= MIN_LATENCY_SAMPLES && c.baseline.sample.length >= MIN_LATENCY_SAMPLES,
   );

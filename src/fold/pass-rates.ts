@@ -67,6 +67,11 @@ const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 export const counts = (s: { pass: number; total: number }) =>
   `${percent(s.total ? s.pass / s.total : 0)} (${s.pass}/${s.total})`;
 
+/** Whether a case's pass rate is tested: it was sent, and one side has more than one sample. */
+export function entersPassRateTest(c: Pick<CaseSamples, 'samples' | 'baseline'>): boolean {
+  return c.samples.total > 0 && (c.samples.total > 1 || (c.baseline?.total ?? 0) > 1);
+}
+
 /**
  * Turns a suite's repeated samples into verdicts with stated confidence: a Wilson interval
  * per case, an exact one-sided test against the baseline's samples, and a suite-level
@@ -75,9 +80,7 @@ export const counts = (s: { pass: number; total: number }) =>
  * rules. Pure.
  */
 export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_ALPHA): PassRateAnalysis {
-  const repeated = cases.filter(
-    (c) => c.samples.total > 0 && (c.samples.total > 1 || (c.baseline?.total ?? 0) > 1),
-  );
+  const repeated = cases.filter(entersPassRateTest);
   const compared: { stat: CaseStats; base: Samples; current: Samples; adaptive: boolean }[] = [];
   const stats: CaseStats[] = repeated.map(({ case: id, samples: current, baseline: base, adaptive }) => {
     const { rate, low, high } = wilsonInterval(current.pass, current.total);

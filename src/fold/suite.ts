@@ -19,8 +19,8 @@ import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
 import { Tally } from './tally.js';
-import { analyseLatency } from './latency-drift.js';
-import { analysePassRates, baselineSamples } from './pass-rates.js';
+import { analyseLatency, comparesLatency, type LatencyCase } from './latency-drift.js';
+import { analysePassRates, baselineSamples, type CaseSamples, entersPassRateTest } from './pass-rates.js';
 
 /**
  * What a suite's verdicts read of one complete case: counts and numbers, never its answer,
@@ -286,55 +286,63 @@ export interface SuiteVerdicts {
 export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const baseline = input.baseline?.figures ?? null;
   const plan = input.cases.plan;
-  const numbers = plan.cases.map((c) => ({ c, n: input.cases.numbers(input.cases.slotOf(c.id)) }));
-  const rates = analysePassRates(
-    numbers.map(({ c, n }) => ({
-      case: c.id,
-      samples: { pass: n?.passed ?? 0, total: n?.sent ?? 0 },
+  // Each pass over the suite's cases makes their numbers from the columns one at a time,
+  // and keeps only the cases its test takes: a suite of 100,000 cases sampled once, with no
+  // baseline, builds no list of them.
+  const numbers = function* () {
+    for (const c of plan.cases) yield { c, n: input.cases.numbers(input.cases.slotOf(c.id)) };
+  };
+  const tested: CaseSamples[] = [];
+  for (const { c, n } of numbers()) {
+    const samples = { case: c.id, samples: { pass: n?.passed ?? 0, total: n?.sent ?? 0 } };
+    const one = {
+      ...samples,
       baseline: baselineSamples(caseOf(baseline, c.id) ?? undefined),
       adaptive: c.repeat === 'auto',
-    })),
-    input.options.alpha,
-  );
+    };
+    if (entersPassRateTest(one)) tested.push(one);
+  }
+  const rates = analysePassRates(tested, input.options.alpha);
   const statOf = new Map(rates.stats.map((s) => [s.case, s]));
   const candidate = input.options.candidate ?? false;
-  const latency = analyseLatency(
-    numbers.map(({ c, n }) => ({
+  const timed: LatencyCase[] = [];
+  for (const { c, n } of numbers()) {
+    const one = {
       case: c.id,
       current: n?.latencies ?? [],
       baseline: caseOf(baseline, c.id)?.latency_ms,
       tolerance: mergeTolerance(plan.drift, c.drift).latency,
-    })),
-    {
-      alpha: input.options.alpha ?? DEFAULT_ALPHA,
-      candidate,
-      suite: mergeTolerance(plan.drift).latency,
-    },
-  );
-  const answered = numbers.flatMap(({ c, n }) =>
-    n ? [{ case: c.id, stats: { answered: n.answered } }] : [],
-  );
+    };
+    if (comparesLatency(one)) timed.push(one);
+  }
+  const latency = analyseLatency(timed, {
+    alpha: input.options.alpha ?? DEFAULT_ALPHA,
+    candidate,
+    suite: mergeTolerance(plan.drift).latency,
+  });
   // Recorded fields whose drift is a test over many cases (tool-use rates) judge them
   // together, over the cases whose answers are compared with their baseline's.
-  const recorded = recordedSuiteDrift(
-    numbers.flatMap(({ c, n }) => {
-      const base = caseOf(baseline, c.id);
-      if (!n || !base) return [];
-      const stat = statOf.get(c.id);
-      const status = caseVerdict({
-        sent: n.sent,
-        errored: n.errored,
-        single: n.single,
-        failing: stat ? stat.failing : null,
-      });
-      return answersCompared({ status }) ? [{ case: c.id, current: n.recorded, baseline: base }] : [];
-    }),
-    { alpha: input.options.alpha ?? DEFAULT_ALPHA },
-  );
+  const judged: Parameters<typeof recordedSuiteDrift>[0][number][] = [];
+  for (const { c, n } of numbers()) {
+    const base = caseOf(baseline, c.id);
+    if (!n || !base) continue;
+    const stat = statOf.get(c.id);
+    const status = caseVerdict({
+      sent: n.sent,
+      errored: n.errored,
+      single: n.single,
+      failing: stat ? stat.failing : null,
+    });
+    if (answersCompared({ status })) judged.push({ case: c.id, current: n.recorded, baseline: base });
+  }
+  const recorded = recordedSuiteDrift(judged, { alpha: input.options.alpha ?? DEFAULT_ALPHA });
+  const answered = function* () {
+    for (const { c, n } of numbers()) if (n) yield { case: c.id, stats: { answered: n.answered } };
+  };
   const drift = suiteDrift({
-    cases: answered,
+    cases: answered(),
     baseline,
-    seen: new Set(plan.cases.map((c) => c.id)),
+    seen: { has: (id) => input.cases.slotOf(id) !== undefined },
     complete: input.complete,
     ...(input.options.candidate ? { options: { candidate: true } } : {}),
     ...(plan.drift ? { tolerance: plan.drift } : {}),
@@ -342,18 +350,20 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   drift.push(...rates.suiteDrift, ...recorded.suiteDrift);
   if (latency.suiteDrift) drift.push(latency.suiteDrift);
   const totals = input.cases.totals();
-  const first = numbers[0]?.n;
+  const first = input.cases.numbers(plan.cases[0] && input.cases.slotOf(plan.cases[0].id));
+  let answeredFirst: CaseNumbers | undefined;
+  for (const { n } of numbers()) if ((answeredFirst = n)) break;
   const suite: SuiteReport = {
     suite: plan.suite,
     file: plan.file,
-    service: numbers.find(({ n }) => n !== undefined)?.n?.service ?? plan.service,
+    service: answeredFirst?.service ?? plan.service,
     requested_model: first?.requested_model ?? plan.requested_model,
     models: totals.models,
     ...(totals.lists as Pick<SuiteReport, keyof typeof totals.lists>),
     baseline: input.baseline ? input.baselinePath : null,
     drift,
     cases: plan.cases.length,
-    usage: { run: totals.usage, compared: comparedUsage(numbers, baseline) },
+    usage: { run: totals.usage, compared: comparedUsage(numbers(), baseline) },
     ...(plan.system === undefined ? {} : { system: plan.system }),
   };
   // The case last asked for: `entry` and then the reporters read the same baseline case.
@@ -428,7 +438,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
 
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */
 function comparedUsage(
-  cases: readonly { c: PlanCase; n: CaseNumbers | undefined }[],
+  cases: Iterable<{ c: PlanCase; n: CaseNumbers | undefined }>,
   baseline: { cases: Record<string, Pick<BaselineCase, 'usage'>> } | null,
 ): SuiteReport['usage']['compared'] {
   if (!baseline) return null;
