@@ -1,10 +1,11 @@
 import type { BaselineCase, CaseEntry, Drift, DriftTolerance } from '../types.js';
+import { lookupOf } from './case-lookup.js';
 import { recordedDrift } from '../record/baseline.js';
 import type { RecordedCase } from '../record/registry.js';
 import { servedChange } from '../record/served-change.js';
 import { contentDrift, usageDrift } from './answer-drift.js';
 import { mergeTolerance } from './tolerance.js';
-import { type AnsweredCase, suiteUsageDrift } from './usage-totals.js';
+import { type AnsweredCase, type BaselineCases, suiteUsageDrift } from './usage-totals.js';
 
 export interface DiffOptions {
   /** Run-wide relative change of completion/total tokens and cost that counts as usage drift (default 0.25). */
@@ -181,7 +182,7 @@ export function diffCase(
 export function suiteDrift(input: {
   cases: Iterable<AnsweredCase>;
   /** The baseline's cases, or what the suite's findings read of them (BaselineFigures). */
-  baseline: { cases: Record<string, Pick<BaselineCase, 'status' | 'usage'>> } | null;
+  baseline: BaselineCases | null;
   /** Whether the run planned a case (by id). */
   seen: { has(id: string): boolean };
   complete: boolean;
@@ -198,8 +199,10 @@ export function suiteDrift(input: {
   );
   if (usage !== null) drift.push(usage);
   if (!input.complete) return drift;
-  for (const [id, base] of Object.entries(input.baseline.cases)) {
+  const cases = lookupOf(input.baseline);
+  for (const id of cases.ids()) {
     if (input.seen.has(id)) continue;
+    const base = cases.get(id)!;
     drift.push({
       kind: 'missing_case',
       severity: 'warn',

@@ -11,10 +11,6 @@ import { validateBaseline } from './validate.js';
 export const BASELINE_REMEDY =
   'fix it by hand, or delete it and re-create it with `driftcheck baseline accept RUN_DIR` (or `run --update-baselines`)';
 
-/**
- * `dir/<suite>.json`, for reading or writing a suite's baseline. Throws FileError for a suite
- * id that could name a file outside `dir` (separators, `..`, NUL, absolute or drive paths).
- */
 /** A case's entry in a baseline, or null: own keys only (a case id is user text, "__proto__"). */
 export function caseOf<C = BaselineCase>(
   baseline: { cases: Record<string, C> } | null | undefined,
@@ -23,6 +19,10 @@ export function caseOf<C = BaselineCase>(
   return baseline && Object.hasOwn(baseline.cases, id) ? baseline.cases[id]! : null;
 }
 
+/**
+ * `dir/<suite>.json`, for reading or writing a suite's baseline. Throws FileError for a suite
+ * id that could name a file outside `dir` (separators, `..`, NUL, absolute or drive paths).
+ */
 export function baselinePath(dir: string, suite: string): string {
   const unsafe =
     suite === '' ||

@@ -1,4 +1,5 @@
 import type { BaselineCase, CaseEntry, Drift, UsageTolerance, UsageTotals } from '../types.js';
+import { type CaseLookup, lookupOf } from './case-lookup.js';
 import { DEFAULT_TOLERANCE } from './tolerance.js';
 import { type UsageFigures, usageChanges } from './usage-change.js';
 
@@ -73,6 +74,11 @@ export interface AnsweredCase {
   stats: { answered: Omit<CaseEntry['stats']['answered'], 'latency_ms'> };
 }
 
+/** A baseline's cases as the suite-level findings read them: held whole, or a case at a time. */
+export type BaselineCases =
+  | { cases: Record<string, Pick<BaselineCase, 'status' | 'usage'>> }
+  | CaseLookup<Pick<BaselineCase, 'status' | 'usage'>>;
+
 const FIELDS = ['completion_tokens', 'total_tokens', 'cost'] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -85,16 +91,17 @@ type Field = (typeof FIELDS)[number];
  */
 export function suiteUsageDrift(
   entries: Iterable<AnsweredCase>,
-  baseline: { cases: Record<string, Pick<BaselineCase, 'status' | 'usage'>> },
+  baseline: BaselineCases,
   tolerance: UsageTolerance = {},
 ): Drift | null {
+  const lookup = lookupOf(baseline);
   const sums = { baseline: zero(), current: zero(), counted: zero() };
   const cases = new Set<string>();
   for (const entry of entries) {
     const answered = entry.stats.answered;
     if (answered.with_usage === 0) continue;
     const id = entry.case;
-    const base = Object.hasOwn(baseline.cases, id) ? baseline.cases[id] : undefined;
+    const base = lookup.get(id);
     if (base === undefined || base.status === 'error' || base.usage === null) continue;
     // Repeated samples of a case count as their mean, since the baseline keeps one answer per case.
     const mean: Record<Field, number | null> = {

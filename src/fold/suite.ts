@@ -1,5 +1,5 @@
 import { answersCompared, diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
-import { caseOf } from '../baseline/store.js';
+import type { CaseLookup } from '../baseline/case-lookup.js';
 import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
 import { type AnsweredCase, addUsageTotals, emptyUsageTotals, roundCost } from '../baseline/usage-totals.js';
 import type { PlanCase, PlanRecord } from '../journal/records.js';
@@ -297,7 +297,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     const samples = { case: c.id, samples: { pass: n?.passed ?? 0, total: n?.sent ?? 0 } };
     const one = {
       ...samples,
-      baseline: baselineSamples(caseOf(baseline, c.id) ?? undefined),
+      baseline: baselineSamples(baseline?.get(c.id)),
       adaptive: c.repeat === 'auto',
     };
     if (entersPassRateTest(one)) tested.push(one);
@@ -310,7 +310,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     const one = {
       case: c.id,
       current: n?.latencies ?? [],
-      baseline: caseOf(baseline, c.id)?.latency_ms,
+      baseline: baseline?.get(c.id)?.latency_ms,
       tolerance: mergeTolerance(plan.drift, c.drift).latency,
     };
     if (comparesLatency(one)) timed.push(one);
@@ -324,7 +324,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   // together, over the cases whose answers are compared with their baseline's.
   const judged: Parameters<typeof recordedSuiteDrift>[0][number][] = [];
   for (const { c, n } of numbers()) {
-    const base = caseOf(baseline, c.id);
+    const base = baseline?.get(c.id);
     if (!n || !base) continue;
     const stat = statOf.get(c.id);
     const status = caseVerdict({
@@ -439,14 +439,14 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */
 function comparedUsage(
   cases: Iterable<{ c: PlanCase; n: CaseNumbers | undefined }>,
-  baseline: { cases: Record<string, Pick<BaselineCase, 'usage'>> } | null,
+  baseline: CaseLookup<Pick<BaselineCase, 'usage'>> | null,
 ): SuiteReport['usage']['compared'] {
   if (!baseline) return null;
   const run = zero();
   const base = zero();
   let n = 0;
   for (const { c, n: numbers } of cases) {
-    const then = Object.hasOwn(baseline.cases, c.id) ? baseline.cases[c.id]?.usage : null;
+    const then = baseline.get(c.id)?.usage;
     if (!numbers?.usage || !then) continue;
     n++;
     add(run, numbers.usage);

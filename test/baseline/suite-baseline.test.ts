@@ -30,6 +30,14 @@ const baseline = (): Baseline => ({
     'tricky "}{][': baselineCase({ content: 'a } b { c ] d [ e \\" f \u00fc \u4e16 \\\\' }),
     ['__proto__']: baselineCase({ status: 'error', error_kind: 'timeout', content: null, usage: null }),
     '2': baselineCase({ content: '2' }),
+    priced: baselineCase({
+      usage: { prompt_tokens: 3, completion_tokens: null, total_tokens: 7, cost: 0.0021 },
+      samples: { pass: 0, total: 3 },
+      status: 'fail',
+    }),
+    unpriced: baselineCase({
+      usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, cost: null },
+    }),
   },
 });
 
@@ -41,6 +49,41 @@ async function both(text: string) {
 }
 
 describe('SuiteBaseline.read', () => {
+  it("reads a large baseline's cases again from the file, in any order, and refuses a file replaced since", async () => {
+    const many: Baseline = { ...baseline(), cases: {} };
+    // Past several 64 KB windows, with long cases and a multi-byte character in each.
+    for (let i = 0; i < 300; i++)
+      many.cases[`case-${i}`] = baselineCase({ content: `answer ${i} — ${'x'.repeat(i * 7)} 世界` });
+    await writeBaseline(dir, many);
+    const cased = (await SuiteBaseline.read(dir, 'refunds', 0))!;
+    const ids = Object.keys(many.cases);
+    for (const id of [...ids].reverse()) expect(cased.case(id)).toEqual(many.cases[id]);
+    for (const id of ids) expect(cased.case(id)).toEqual(many.cases[id]);
+    // Accepted again meanwhile (a rename over it): its cases are not read from the new file.
+    await writeBaseline(dir, { ...many, source_run: 'r2' });
+    expect(() => cased.case('case-0')).toThrow(/changed while driftcheck was reading it/);
+  });
+
+  it("keeps a large baseline's figures as columns: each case's read back as the file has them", async () => {
+    await writeBaseline(dir, baseline());
+    const cased = (await SuiteBaseline.read(dir, 'refunds', 0))!;
+    const whole = (await readBaseline(dir, 'refunds'))!;
+    expect([...cased.figures.ids()]).toEqual(Object.keys(whole.cases));
+    expect(Object.keys(whole.cases)).toHaveLength(Object.keys(baseline().cases).length);
+    for (const [id, c] of Object.entries(whole.cases)) {
+      expect(cased.figures.has(id)).toBe(true);
+      expect(cased.figures.get(id)).toEqual({
+        status: c.status,
+        ...(c.samples ? { samples: c.samples } : {}),
+        usage: c.usage,
+        ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
+        error_kind: c.error_kind,
+      });
+    }
+    expect(cased.figures.get('nope')).toBeUndefined();
+    expect(cased.figures.has('toString')).toBe(false);
+  });
+
   it('reads a small baseline whole, as readBaseline does', async () => {
     await writeBaseline(dir, baseline());
     expect((await SuiteBaseline.read(dir, 'refunds'))!.toBaseline()).toEqual(
@@ -57,7 +100,7 @@ describe('SuiteBaseline.read', () => {
     expect(canonical!.case('tricky "}{][')).toEqual(whole.cases['tricky "}{][']);
     expect(canonical!.case('__proto__')).toEqual(baseline().cases.__proto__);
     expect(canonical!.case('nope')).toBeNull();
-    expect(canonical!.figures.cases.repeated).toEqual({
+    expect(canonical!.figures.get('repeated')).toEqual({
       status: 'pass',
       samples: { pass: 7, total: 10 },
       usage: whole.cases.repeated!.usage,

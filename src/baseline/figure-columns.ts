@@ -1,0 +1,162 @@
+import type { BaselineCase, ErrorKind } from '../types.js';
+import type { CaseLookup } from './case-lookup.js';
+import type { BaselineFigures } from './suite-baseline.js';
+
+const STATUSES: readonly BaselineCase['status'][] = ['pass', 'fail', 'error'];
+/** usage: 0 null; else 1, plus 2 when it has a `cost` key. */
+const HAS_USAGE = 1;
+const HAS_COST = 2;
+
+const orNaN = (v: number | null | undefined): number => (typeof v === 'number' ? v : Number.NaN);
+const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+/**
+ * A large baseline's figures (what a suite's tests read of each case: BaselineFigures) as
+ * columns of numbers by case, in the file's order, with each case's place in the file. A
+ * case costs its id, a map entry and about 110 bytes outside the JavaScript heap, where it
+ * was six objects and two map entries (about 400 bytes of heap). A case's figures are made
+ * when asked for, and die young: the suite's tests read them a case at a time.
+ */
+export class FigureColumns implements CaseLookup<BaselineFigures> {
+  private readonly slots = new Map<string, number>();
+  private capacity = 0;
+  private u8 = { status: new Uint8Array(0), errorKind: new Uint8Array(0), usage: new Uint8Array(0) };
+  private i32 = { pass: new Int32Array(0), total: new Int32Array(0), poolFrom: new Int32Array(0) };
+  private f64 = {
+    prompt: new Float64Array(0),
+    completion: new Float64Array(0),
+    totalTokens: new Float64Array(0),
+    cost: new Float64Array(0),
+    n: new Float64Array(0),
+    p50: new Float64Array(0),
+    p95: new Float64Array(0),
+    start: new Float64Array(0),
+    end: new Float64Array(0),
+  };
+  /** Latency samples of every case, each as its length then its values (poolFrom: where; -1 none). */
+  private pool = new Float64Array(0);
+  private pooled = 0;
+  /** Error kinds, by their code in `errorKind` (0: none). */
+  private readonly kinds: (ErrorKind | null)[] = [null];
+  /** Cases whose samples the baseline keeps (`samples` is optional). */
+  private readonly withSamples = new Set<number>();
+  /** The few cases with stored values of the recorded fields' suite-wide rules (tool use). */
+  private readonly recorded = new Map<number, Record<string, unknown>>();
+
+  /** Keeps a case's figures and its place in the file (a later one for an id replaces it). */
+  add(id: string, figures: BaselineFigures, at: { start: number; end: number }): void {
+    let slot = this.slots.get(id);
+    if (slot === undefined) {
+      slot = this.slots.size;
+      this.slots.set(id, slot);
+    }
+    if (slot >= this.capacity) this.grow(Math.max(1024, this.capacity * 2));
+    const { u8, i32, f64 } = this;
+    u8.status[slot] = STATUSES.indexOf(figures.status);
+    u8.errorKind[slot] = this.kindCode(figures.error_kind);
+    if (figures.samples) {
+      this.withSamples.add(slot);
+      i32.pass[slot] = figures.samples.pass;
+      i32.total[slot] = figures.samples.total;
+    } else this.withSamples.delete(slot);
+    const u = figures.usage;
+    u8.usage[slot] = u ? HAS_USAGE | (Object.hasOwn(u, 'cost') ? HAS_COST : 0) : 0;
+    f64.prompt[slot] = orNaN(u?.prompt_tokens);
+    f64.completion[slot] = orNaN(u?.completion_tokens);
+    f64.totalTokens[slot] = orNaN(u?.total_tokens);
+    f64.cost[slot] = orNaN(u?.cost);
+    const l = figures.latency_ms;
+    i32.poolFrom[slot] = l ? this.toPool(l.sample) : -1;
+    f64.n[slot] = l?.n ?? 0;
+    f64.p50[slot] = l?.p50 ?? 0;
+    f64.p95[slot] = l?.p95 ?? 0;
+    f64.start[slot] = at.start;
+    f64.end[slot] = at.end;
+    const { status: _s, samples: _n, usage: _u, latency_ms: _l, error_kind: _e, ...rest } = figures;
+    if (Object.keys(rest).length > 0) this.recorded.set(slot, rest);
+    else this.recorded.delete(slot);
+  }
+
+  /** Where a case is in the file: its first byte and the byte after its last. */
+  place(id: string): { start: number; end: number } | null {
+    const slot = this.slots.get(id);
+    return slot === undefined ? null : { start: this.f64.start[slot]!, end: this.f64.end[slot]! };
+  }
+
+  /** A case's figures, made from the columns (undefined: no such case). */
+  get(id: string): BaselineFigures | undefined {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return undefined;
+    const { u8, i32, f64 } = this;
+    const usage = u8.usage[slot]!;
+    const from = i32.poolFrom[slot]!;
+    return {
+      status: STATUSES[u8.status[slot]!]!,
+      ...(this.withSamples.has(slot) ? { samples: { pass: i32.pass[slot]!, total: i32.total[slot]! } } : {}),
+      usage:
+        usage === 0
+          ? null
+          : {
+              prompt_tokens: orNull(f64.prompt[slot]!),
+              completion_tokens: orNull(f64.completion[slot]!),
+              total_tokens: orNull(f64.totalTokens[slot]!),
+              ...(usage & HAS_COST ? { cost: orNull(f64.cost[slot]!) } : {}),
+            },
+      ...(from === -1
+        ? {}
+        : {
+            latency_ms: {
+              n: f64.n[slot]!,
+              p50: f64.p50[slot]!,
+              p95: f64.p95[slot]!,
+              sample: Array.from(this.pool.subarray(from + 1, from + 1 + this.pool[from]!)),
+            },
+          }),
+      error_kind: this.kinds[u8.errorKind[slot]!]!,
+      ...this.recorded.get(slot),
+    };
+  }
+
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
+  /** Case ids in the file's order. */
+  ids(): Iterable<string> {
+    return this.slots.keys();
+  }
+
+  private kindCode(kind: ErrorKind | null): number {
+    const known = this.kinds.indexOf(kind);
+    return known === -1 ? this.kinds.push(kind) - 1 : known;
+  }
+
+  /** Puts a latency sample in the pool as its length, then its values; where it begins. */
+  private toPool(sample: readonly number[]): number {
+    const need = this.pooled + 1 + sample.length;
+    if (need > this.pool.length) {
+      const wider = new Float64Array(Math.max(4096, need, this.pool.length * 2));
+      wider.set(this.pool.subarray(0, this.pooled));
+      this.pool = wider;
+    }
+    const from = this.pooled;
+    this.pool[from] = sample.length;
+    this.pool.set(sample, from + 1);
+    this.pooled = need;
+    return from;
+  }
+
+  private grow(capacity: number): void {
+    const widen = <A extends Uint8Array | Int32Array | Float64Array>(from: A, to: A): A => {
+      to.set(from);
+      return to;
+    };
+    const { u8, i32, f64 } = this;
+    for (const k of Object.keys(u8) as (keyof typeof u8)[]) u8[k] = widen(u8[k], new Uint8Array(capacity));
+    for (const k of Object.keys(i32) as (keyof typeof i32)[])
+      i32[k] = widen(i32[k], new Int32Array(capacity));
+    for (const k of Object.keys(f64) as (keyof typeof f64)[])
+      f64[k] = widen(f64[k], new Float64Array(capacity));
+    this.capacity = capacity;
+  }
+}
