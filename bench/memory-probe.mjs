@@ -38,7 +38,8 @@ function reading(phase) {
   const row = {
     phase,
     heapUsedMb: m.heapUsed / MB,
-    externalMb: (m.external + m.arrayBuffers) / MB,
+    // `external` already counts ArrayBuffers (and so Buffers and typed arrays).
+    externalMb: m.external / MB,
     rssMb: m.rss / MB,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
