@@ -105,14 +105,19 @@ export class SuiteExpansion {
       if (duplicate) this.found.problems.push(duplicate);
       this.samples.add(c);
       if (this.keep === 'all') this.cases.push(c);
-      else
-        for (const e of c.expect)
-          if (e.type === 'judge')
-            this.judges.set(`${e.value.service ?? ''}\n${e.value.model}`, {
-              ...(e.value.service !== undefined ? { service: e.value.service } : {}),
-              model: e.value.model,
-            });
+      // Kept either way: a suite held at first lets its cases go once a run's hold is passed.
+      for (const e of c.expect)
+        if (e.type === 'judge')
+          this.judges.set(`${e.value.service ?? ''}\n${e.value.model}`, {
+            ...(e.value.service !== undefined ? { service: e.value.service } : {}),
+            model: e.value.model,
+          });
     }
+  }
+
+  /** The judges the cases call, each once (a suite without its cases names them: Suite.judges). */
+  judgesCalled(): NonNullable<Suite['judges']> {
+    return [...this.judges.values()];
   }
 
   get counts(): CaseCounts {
@@ -146,7 +151,7 @@ export class SuiteExpansion {
               })),
             }
           : {}),
-        ...(this.keep === 'none' ? { judges: [...this.judges.values()] } : {}),
+        ...(this.keep === 'none' ? { judges: this.judgesCalled() } : {}),
       },
       ...(warnings.length > 0 ? { warnings: sortDiagnostics(warnings) } : {}),
     };

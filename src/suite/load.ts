@@ -11,7 +11,7 @@ import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
 import { type CaseSource, SuiteExpansion, sourceCases, type TableText } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
-import { TABLE_EXTENSIONS, tableDigest } from './sources/index.js';
+import { TABLE_EXTENSIONS, TABLE_FILE, tableDigest } from './sources/index.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
 import type { TableFound } from './table-cases.js';
@@ -42,9 +42,6 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
 /** A `~author/…` id anywhere in a file: cheap, and a false positive only costs a catalog read. */
 const ALIAS_IN_TEXT = /~[^\s/]+\//;
 
-/** What a table file should be, named where a folder was given. */
-const TABLE_FILE = `a table file (${TABLE_EXTENSIONS})`;
-
 /**
  * Reads and validates suites from files and folders (no paths: `suites/`), and the tables
  * they take cases from. Collects every problem in every file first, then throws one
@@ -70,9 +67,10 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
   };
   const warnings: Diagnostic[] = [];
   const wanted = options.cases ?? 'all';
-  /** Cases of every suite so far, and the held suites' sources, for when the total passes the hold. */
+  /** Cases of every suite so far, and what a held suite needs once the total passes the hold. */
   let total = 0;
-  const held: { index: number; source: NonNullable<Suite['source']> }[] = [];
+  let held: { index: number; source: NonNullable<Suite['source']>; judges: NonNullable<Suite['judges']> }[] =
+    [];
   for (const [i, f] of files.entries()) {
     const read = await readAt(i)!;
     reads[i] = null;
@@ -88,11 +86,10 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       diagnostics.push(...spec.errors);
       continue;
     }
-    total += spec.value.inline.length;
     const keep =
       typeof wanted === 'string'
         ? wanted
-        : spec.value.tables.length === 0 && total <= wanted.hold
+        : spec.value.tables.length === 0 && total + spec.value.inline.length <= wanted.hold
           ? 'all'
           : 'none';
     const expansion = new SuiteExpansion(spec.value, withCatalog, keep);
@@ -103,17 +100,24 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
     const expanded = withWarnings(expansion.finish(), spec.warnings);
     if (expanded.errors) diagnostics.push(...expanded.errors);
     else {
-      // Where a suite loaded without its cases is read again from, held to what was checked.
-      const source = { path: f.path, digest: sha256(read.text) };
-      if (keep === 'all' && typeof wanted !== 'string') held.push({ index: suites.length, source });
-      suites.push({ ...expanded.value, counts: expansion.counts, ...(keep === 'none' ? { source } : {}) });
+      // Where a suite loaded without its cases is read again from, held to what was checked:
+      // hashed only when it may be read again (not held, or held until the hold is passed).
+      if (keep === 'all' && typeof wanted === 'string')
+        suites.push({ ...expanded.value, counts: expansion.counts });
+      else {
+        const source = { path: f.path, digest: sha256(read.text) };
+        if (keep === 'all') held.push({ index: suites.length, source, judges: expansion.judgesCalled() });
+        suites.push({ ...expanded.value, counts: expansion.counts, ...(keep === 'none' ? { source } : {}) });
+      }
       warnings.push(...(expanded.warnings ?? []));
     }
-    total += expansion.counts.cases - spec.value.inline.length;
+    total += expansion.counts.cases;
     if (typeof wanted !== 'string' && total > wanted.hold) {
-      // Past the hold: the suites held so far let their cases go, to be read again.
-      for (const { index, source } of held.splice(0))
-        suites[index] = { ...suites[index]!, cases: [], source };
+      // Past the hold: the suites held so far let their cases go, to be read again (their
+      // judges named, as a suite loaded without its cases names them).
+      for (const { index, source, judges } of held)
+        suites[index] = { ...suites[index]!, cases: [], source, judges };
+      held = [];
     }
   }
   diagnostics.push(...duplicateSuiteNames(suites));

@@ -32,7 +32,8 @@ async function diagnosticsOf(paths: string[], options: { allowAlias?: boolean } 
 describe('loadSuites', () => {
   it('holds every case when the suites together are within the hold, and none past it (each read again from its file)', async () => {
     const two = (name: string) =>
-      `suite: ${name}\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: one\n    prompt: hi\n  - id: two\n    prompt: ho\n`;
+      `suite: ${name}\nservice: router\nmodel: openai/gpt-4o-mini\ncases:\n  - id: one\n    prompt: hi\n  - id: two\n    prompt: ho\n` +
+      `    expect:\n      - judge: { model: openai/gpt-4o-mini, service: grader, rubric: kind }\n`;
     for (const name of ['a', 'b', 'c']) await writeFile(join(dir, `${name}.yaml`), two(name));
     const within = await loadSuites(['.'], { cwd: dir, cases: { hold: 6 } });
     expect(within.map((s) => [s.cases.length, s.source])).toEqual([
@@ -47,6 +48,9 @@ describe('loadSuites', () => {
       [0, 2, join(dir, 'b.yaml')],
       [0, 2, join(dir, 'c.yaml')],
     ]);
+    // Each names the judges its cases call, as a suite loaded without its cases does
+    // (pre-flight checks their services before anything is sent).
+    for (const s of past) expect(s.judges).toEqual([{ service: 'grader', model: 'openai/gpt-4o-mini' }]);
     const again: string[] = [];
     for await (const c of readSuiteCases(past[0]!, { cwd: dir })) again.push(c.id);
     expect(again).toEqual(['one', 'two']);
