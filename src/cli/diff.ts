@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineFromEntries } from '../baseline/build.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { journalMessages } from '../run/plan-messages.js';
+import { journalMessages, promptsMissingLine } from '../run/plan-messages.js';
 import { openReport, type StoredReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
 import { truncate, wrap } from '../report/terminal.js';
@@ -75,7 +75,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     complete: true,
     renderedBy: 'diff',
     messages: journalMessages(io.cwd, (suite, why) =>
-      io.stderr(`driftcheck diff: the prompts of suite ${suite}'s table cases are not shown: ${why}\n`),
+      io.stderr(promptsMissingLine('driftcheck diff', suite, why)),
     ),
     run: {
       id: `${a.head.run.id}..${b.head.run.id}`,

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { journalMessages } from '../run/plan-messages.js';
+import { journalMessages, promptsMissingLine } from '../run/plan-messages.js';
 import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
 import { readJournalPlans } from '../journal/read.js';
 import { newRunId } from '../run/meta.js';
@@ -50,7 +50,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     complete,
     renderedBy: 'merge',
     messages: journalMessages(io.cwd, (suite, why) =>
-      io.stderr(`driftcheck merge: the prompts of suite ${suite}'s table cases are not shown: ${why}\n`),
+      io.stderr(promptsMissingLine('driftcheck merge', suite, why)),
     ),
     run: { id: newRunId(new Date()), command: ['driftcheck', 'merge', ...args], shard: null },
   });

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { journalMessages } from '../run/plan-messages.js';
+import { journalMessages, promptsMissingLine } from '../run/plan-messages.js';
 import { renderedExitCode } from '../fold/summary.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
@@ -38,7 +38,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     reporters: await journalReporters(io, out, reporters),
     renderedBy: 'report',
     messages: journalMessages(io.cwd, (suite, why) =>
-      io.stderr(`driftcheck report: the prompts of suite ${suite}'s table cases are not shown: ${why}\n`),
+      io.stderr(promptsMissingLine('driftcheck report', suite, why)),
     ),
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
   });

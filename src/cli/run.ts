@@ -10,6 +10,7 @@ import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
 import type { CostCap } from '../run/cost-cap.js';
 import { checkCandidatesEstimate, costCapFor, costLine, listPrices, parseMaxCost } from './cost-cap.js';
+import { promptsMissingLine } from '../run/plan-messages.js';
 import { loadSuites, readSuiteCases } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
@@ -310,7 +311,7 @@ async function runAndPrint(
     cwd: io.cwd,
     onPromptsMissing: (suite, why) => {
       progress.finish();
-      io.stderr(`driftcheck: the prompts of suite ${suite}'s table cases are not shown: ${why}\n`);
+      io.stderr(promptsMissingLine('driftcheck', suite, why));
     },
     onStaleLock: (note) => {
       progress.finish();

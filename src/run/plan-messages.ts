@@ -28,7 +28,7 @@ export function journalMessages(
     if (!tables?.length) return null;
     return (async function* () {
       // The table readers load only for a journal that has table cases.
-      const [{ tableCaseMessages }, { tableDigest }] = await Promise.all([
+      const [{ tableCaseMessages }, { TABLE_FILE, tableDigest }] = await Promise.all([
         import('../suite/table-messages.js'),
         import('../suite/sources/index.js'),
       ]);
@@ -38,18 +38,24 @@ export function journalMessages(
           onMissing(plan.suite, `its journal keeps no template for ${table.file}`);
           return;
         }
-        const read = await readUtf8File(
-          resolve(cwd, table.file),
-          table.file,
-          READ_LIMITS.table,
-          'a table file',
-        );
+        const read = await readUtf8File(resolve(cwd, table.file), table.file, READ_LIMITS.table, TABLE_FILE);
         if (read.diagnostic || tableDigest(read.bytes) !== table.digest) {
-          onMissing(plan.suite, `${table.file} changed since the run`);
+          const why = read.diagnostic
+            ? `${table.file}: ${read.diagnostic.message}`
+            : `${table.file} changed since the run`;
+          onMissing(plan.suite, why);
           return;
         }
         yield* tableCaseMessages({ ...table, case: template }, read.bytes, plan.system);
       }
     })();
   };
+}
+
+/**
+ * The line a command writes when a suite's table prompts cannot be made again
+ * (journalMessages' `onMissing`): what is missing, why, and what to do about it.
+ */
+export function promptsMissingLine(command: string, suite: string, why: string): string {
+  return `${command}: the prompts of suite ${suite}'s table cases are not shown: ${why}; everything else of them is reported, and restoring the table as it was at the run shows them again\n`;
 }

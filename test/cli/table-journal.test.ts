@@ -149,7 +149,7 @@ describe('a table-driven run and its journal', () => {
     const report = await runCli(['report', shards[0]!], { cwd: dir });
     expect(report.code).toBe(0);
     expect(report.stderr).toContain(
-      "driftcheck report: the prompts of suite tickets's table cases are not shown: suites/tickets.jsonl changed since the run",
+      "driftcheck report: the prompts of suite tickets's table cases are not shown: suites/tickets.jsonl changed since the run; everything else of them is reported, and restoring the table as it was at the run shows them again\n",
     );
     const without = await readReport(shards[0]!);
     expect(without.cases.map((c) => [c.case, c.status, c.messages])).toEqual([
@@ -160,5 +160,13 @@ describe('a table-driven run and its journal', () => {
     const again = await runCli(['merge', ...shards, '--out', 'merged2'], { cwd: dir });
     expect(again.code).toBe(0);
     expect((await readReport(join(dir, 'merged2'))).summary).toEqual(whole.summary);
+
+    // The table gone: said as such, not as a change.
+    await rm(join(dir, 'suites/tickets.jsonl'));
+    const gone = await runCli(['report', shards[0]!], { cwd: dir });
+    expect(gone.code).toBe(0);
+    expect(gone.stderr).toContain(
+      "the prompts of suite tickets's table cases are not shown: suites/tickets.jsonl: no such file or folder;",
+    );
   });
 });

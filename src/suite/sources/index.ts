@@ -17,6 +17,9 @@ export const TABLE_EXTENSIONS = Object.values(TABLE_FORMATS)
   .flatMap((f) => f.extensions)
   .join(', ');
 
+/** What a table file should be, named where a folder was given. */
+export const TABLE_FILE = `a table file (${TABLE_EXTENSIONS})`;
+
 /** The format a table is read with: its `format:`, else the one its file name ends with; null when neither says. */
 export function formatOf(path: string, declared: string | undefined): TableFormatName | null {
   if (declared !== undefined) return declared in TABLE_FORMATS ? (declared as TableFormatName) : null;
