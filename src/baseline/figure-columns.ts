@@ -1,4 +1,5 @@
 import type { BaselineCase, ErrorKind } from '../types.js';
+import { columns, orNaN, orNull, widenColumns } from '../util/columns.js';
 import type { CaseLookup } from './case-lookup.js';
 import type { BaselineFigures } from './suite-baseline.js';
 
@@ -6,9 +7,6 @@ const STATUSES: readonly BaselineCase['status'][] = ['pass', 'fail', 'error'];
 /** usage: 0 null; else 1, plus 2 when it has a `cost` key. */
 const HAS_USAGE = 1;
 const HAS_COST = 2;
-
-const orNaN = (v: number | null | undefined): number => (typeof v === 'number' ? v : Number.NaN);
-const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
 /**
  * A large baseline's figures (what a suite's tests read of each case: BaselineFigures) as
@@ -20,19 +18,12 @@ const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
 export class FigureColumns implements CaseLookup<BaselineFigures> {
   private readonly slots = new Map<string, number>();
   private capacity = 0;
-  private u8 = { status: new Uint8Array(0), errorKind: new Uint8Array(0), usage: new Uint8Array(0) };
-  private i32 = { pass: new Int32Array(0), total: new Int32Array(0), poolFrom: new Int32Array(0) };
-  private f64 = {
-    prompt: new Float64Array(0),
-    completion: new Float64Array(0),
-    totalTokens: new Float64Array(0),
-    cost: new Float64Array(0),
-    n: new Float64Array(0),
-    p50: new Float64Array(0),
-    p95: new Float64Array(0),
-    start: new Float64Array(0),
-    end: new Float64Array(0),
-  };
+  private readonly u8 = columns(['status', 'errorKind', 'usage'], (n) => new Uint8Array(n));
+  private readonly i32 = columns(['pass', 'total', 'poolFrom'], (n) => new Int32Array(n));
+  private readonly f64 = columns(
+    ['prompt', 'completion', 'totalTokens', 'cost', 'n', 'p50', 'p95', 'start', 'end'],
+    (n) => new Float64Array(n),
+  );
   /** Latency samples of every case, each as its length then its values (poolFrom: where; -1 none). */
   private pool = new Float64Array(0);
   private pooled = 0;
@@ -147,16 +138,9 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
   }
 
   private grow(capacity: number): void {
-    const widen = <A extends Uint8Array | Int32Array | Float64Array>(from: A, to: A): A => {
-      to.set(from);
-      return to;
-    };
-    const { u8, i32, f64 } = this;
-    for (const k of Object.keys(u8) as (keyof typeof u8)[]) u8[k] = widen(u8[k], new Uint8Array(capacity));
-    for (const k of Object.keys(i32) as (keyof typeof i32)[])
-      i32[k] = widen(i32[k], new Int32Array(capacity));
-    for (const k of Object.keys(f64) as (keyof typeof f64)[])
-      f64[k] = widen(f64[k], new Float64Array(capacity));
+    widenColumns(this.u8, capacity);
+    widenColumns(this.i32, capacity);
+    widenColumns(this.f64, capacity);
     this.capacity = capacity;
   }
 }

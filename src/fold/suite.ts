@@ -19,6 +19,7 @@ import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
 import { Tally } from './tally.js';
+import { columns, orNaN, orNull, widenColumns } from '../util/columns.js';
 import { analyseLatency, comparesLatency, type LatencyCase } from './latency-drift.js';
 import { analysePassRates, baselineSamples, type CaseSamples, entersPassRateTest } from './pass-rates.js';
 
@@ -68,10 +69,6 @@ const BYTES = ['closed', 'single', 'usage'] as const;
 /** Indexes into the suite's few distinct strings (services, requested models). */
 const SHORTS = ['service', 'requested'] as const;
 
-/** A number column's "none" (a null cost or token count): NaN, read back as null. */
-const orNaN = (v: number | null | undefined): number => (typeof v === 'number' ? v : Number.NaN);
-const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
-
 /**
  * A suite's cases, each in a slot (in the order they join: its plan's, a shard's, one met
  * only in the samples), with the samples each still awaits and, once complete, the numbers
@@ -84,10 +81,10 @@ const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
 export class SuiteCases {
   private readonly slots = new Map<string, number>();
   private readonly planned: PlanCase[] = [];
-  private int = {} as Record<(typeof INTS)[number], Int32Array>;
-  private float = {} as Record<(typeof FLOATS)[number], Float64Array>;
-  private byte = {} as Record<(typeof BYTES)[number], Uint8Array>;
-  private short = {} as Record<(typeof SHORTS)[number], Uint16Array>;
+  private readonly int = columns(INTS, (n) => new Int32Array(n));
+  private readonly float = columns(FLOATS, (n) => new Float64Array(n));
+  private readonly byte = columns(BYTES, (n) => new Uint8Array(n));
+  private readonly short = columns(SHORTS, (n) => new Uint16Array(n));
   /** Answered latencies of the cases answered more than once (the column holds a single one). */
   private readonly latencies = new Map<number, readonly number[]>();
   /** Recorded fields' outputs, for the few cases that have any. */
@@ -118,10 +115,6 @@ export class SuiteCases {
 
   slotOf(id: string): number | undefined {
     return this.slots.get(id);
-  }
-
-  caseAt(slot: number): PlanCase {
-    return this.planned[slot]!;
   }
 
   /** Samples a fixed-repeat case still awaits (0: none, or it is not awaited). */
@@ -184,7 +177,6 @@ export class SuiteCases {
    * finished).
    */
   close(slot: number, fold: CaseFold): CaseEntry | null {
-    this.setDue(slot, 0);
     if (fold.sent === 0) return null;
     const c = this.planned[slot]!;
     // Without its messages: the plan holds them, and they go back in when the entry is
@@ -236,18 +228,10 @@ export class SuiteCases {
   }
 
   private grow(capacity: number): void {
-    const widen = <A extends Int32Array | Float64Array | Uint8Array | Uint16Array>(
-      from: A | undefined,
-      make: (n: number) => A,
-    ): A => {
-      const to = make(capacity);
-      if (from) to.set(from);
-      return to;
-    };
-    for (const k of INTS) this.int[k] = widen(this.int[k], (n) => new Int32Array(n));
-    for (const k of FLOATS) this.float[k] = widen(this.float[k], (n) => new Float64Array(n));
-    for (const k of BYTES) this.byte[k] = widen(this.byte[k], (n) => new Uint8Array(n));
-    for (const k of SHORTS) this.short[k] = widen(this.short[k], (n) => new Uint16Array(n));
+    widenColumns(this.int, capacity);
+    widenColumns(this.float, capacity);
+    widenColumns(this.byte, capacity);
+    widenColumns(this.short, capacity);
     this.capacity = capacity;
   }
 }
@@ -292,29 +276,30 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const numbers = function* () {
     for (const c of plan.cases) yield { c, n: input.cases.numbers(input.cases.slotOf(c.id)) };
   };
+  // One pass for the pass-rate and latency tests: each case's baseline figures read once.
   const tested: CaseSamples[] = [];
+  const timed: LatencyCase[] = [];
   for (const { c, n } of numbers()) {
-    const samples = { case: c.id, samples: { pass: n?.passed ?? 0, total: n?.sent ?? 0 } };
-    const one = {
-      ...samples,
-      baseline: baselineSamples(baseline?.get(c.id)),
+    const base = baseline?.get(c.id);
+    const samples = {
+      case: c.id,
+      samples: { pass: n?.passed ?? 0, total: n?.sent ?? 0 },
+      baseline: baselineSamples(base),
       adaptive: c.repeat === 'auto',
     };
-    if (entersPassRateTest(one)) tested.push(one);
+    if (entersPassRateTest(samples)) tested.push(samples);
+    if (!base?.latency_ms) continue;
+    const times = {
+      case: c.id,
+      current: n?.latencies ?? [],
+      baseline: base.latency_ms,
+      tolerance: mergeTolerance(plan.drift, c.drift).latency,
+    };
+    if (comparesLatency(times)) timed.push(times);
   }
   const rates = analysePassRates(tested, input.options.alpha);
   const statOf = new Map(rates.stats.map((s) => [s.case, s]));
   const candidate = input.options.candidate ?? false;
-  const timed: LatencyCase[] = [];
-  for (const { c, n } of numbers()) {
-    const one = {
-      case: c.id,
-      current: n?.latencies ?? [],
-      baseline: baseline?.get(c.id)?.latency_ms,
-      tolerance: mergeTolerance(plan.drift, c.drift).latency,
-    };
-    if (comparesLatency(one)) timed.push(one);
-  }
   const latency = analyseLatency(timed, {
     alpha: input.options.alpha ?? DEFAULT_ALPHA,
     candidate,
