@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError, formatDiagnostic } from '../../src/errors.js';
@@ -137,7 +137,11 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
     expect(rest).toEqual(keptRest);
 
     expect(await readAll(counted!, { cwd: dir })).toEqual(kept!.cases);
+    // A suite that holds its cases gives them without reading anything again: its files gone, still.
+    await rm(join(dir, 'suites'), { recursive: true });
+    await rm(join(dir, 'data'), { recursive: true });
     expect(await readAll(kept!, { cwd: dir })).toEqual(kept!.cases);
+    await expect(readAll(counted!, { cwd: dir })).rejects.toThrow();
   });
 
   it('counts no samples when a case is repeat: auto', async () => {
