@@ -72,8 +72,6 @@ export class SuiteBaseline {
     const read = await readBaselineBytes(dir, suite);
     if (!read) return null;
     const { file, bytes } = read;
-    // Taken now, so that a file replaced since it was read is never read from as this one.
-    const identity = await stat(file).catch(() => null);
     // A small baseline is read whole, as it always was: held for one suite it costs little,
     // and whole is faster than case by case.
     if (bytes.length < wholeBelow) return whole(file, suite, bytes);
@@ -125,6 +123,9 @@ export class SuiteBaseline {
         );
       }
     }
+    // The file the cases are read again from must be the one read: its size now, and
+    // CaseBytes checks it is still the same file at every read.
+    const identity = await stat(file).catch(() => null);
     if (!identity || identity.size !== bytes.length) throw changedWhileRead(file);
     const again = new CaseBytes(file, identity);
     return new SuiteBaseline(baselineHead, columns, (id) => {

@@ -51,7 +51,7 @@ function planHead(c: PlannedCaseGroup): PlanRecord {
 /**
  * A case as its plan record holds it. A case made from a table row holds where the row is
  * (the table's index in the suite, the row's line), not its messages: the table, whose
- * digest the record keeps, makes them again for a report (planMessages).
+ * digest the record keeps, makes them again for a report (journalMessages).
  */
 function planCase(c: PlannedCaseGroup, baselineContent: BaselineContent): PlanCase {
   const table = c.suite.tables?.findIndex((t) => t.file === c.case.location.file) ?? -1;

@@ -16,6 +16,8 @@ import { type RequestContext, withTools } from './request-problems.js';
 export interface TableText {
   file: string;
   read: BytesRead;
+  /** Its digest (tableDigest), when the caller has already made it. */
+  digest?: string;
 }
 
 /** What a case's checks are judged with (an alias allowed; a catalog for hints), and its request with. */

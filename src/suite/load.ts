@@ -210,6 +210,7 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
   const found: TableFound = { problems: [], tables: [] };
   // Unchanged files make the cases they made when validated: a problem now is a changed setting.
   const refuseProblems = () => {
+    if (found.problems.length === 0) return;
     const fatal = found.problems.filter((d) => d.severity !== 'warning');
     if (fatal.length > 0) throw new InputError(sortDiagnostics(fatal));
     found.problems.length = 0;
@@ -220,9 +221,9 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
     const input = await readTable(spec.value, t, f, cwd);
     const rows = countOf(then.rows, 'row');
     if (input.read.diagnostic) throw changed(then.file, 'table', rows, [input.read.diagnostic]);
-    if (input.file !== then.file || tableDigest(input.read.bytes) !== then.digest)
-      throw changed(then.file, 'table', rows);
-    for (const c of made({ table: t, input })) {
+    const digest = tableDigest(input.read.bytes);
+    if (input.file !== then.file || digest !== then.digest) throw changed(then.file, 'table', rows);
+    for (const c of made({ table: t, input: { ...input, digest } })) {
       refuseProblems();
       yield c;
     }

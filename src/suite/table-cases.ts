@@ -49,7 +49,7 @@ export function* tableCases(
     found.problems.push({ ...d, hint: d.hint ? `${d.hint} (${named})` : named });
     return;
   }
-  const digest = tableDigest(text.bytes);
+  const digest = input.digest ?? tableDigest(text.bytes);
   const listed = new ListedProblems(found.problems);
   const read = TABLE_FORMATS[table.format].rows(text.bytes, file, MAX_SUITE_SAMPLES, listed);
   // Every row would miss the same column: said once, where the placeholder is written.
