@@ -11,7 +11,7 @@ import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
 import { type CaseSource, SuiteExpansion, sourceCases, type TableText } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
-import { TABLE_EXTENSIONS, TABLE_FILE, tableDigest } from './sources/index.js';
+import { TABLE_FILE, tableDigest } from './sources/index.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
 import type { TableFound } from './table-cases.js';
