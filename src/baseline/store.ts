@@ -60,9 +60,14 @@ export async function readBaselineBytes(
     return { file, bytes: await readBounded(file, READ_LIMITS.baseline) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    if (error instanceof DriftcheckError) throw error;
-    throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
+    throw cannotRead(file, error);
   }
+}
+
+/** A failure to read a baseline file, as the error a user sees (a DriftcheckError is already one). */
+export function cannotRead(file: string, error: unknown): DriftcheckError {
+  if (error instanceof DriftcheckError) return error;
+  return new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
 }
 
 /** A baseline file's text, parsed, checked against its shape and its suite; errors name the file and what to do. */

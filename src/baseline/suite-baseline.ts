@@ -1,10 +1,12 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
 import { suiteRuleStored } from '../record/baseline.js';
-import { objectMembers, skipSpace } from './scan.js';
-import { BASELINE_REMEDY, caseOf, parseBaseline, readBaselineBytes } from './store.js';
+import { walkObject } from './scan.js';
+import { baselinePath, cannotRead, caseOf, readBaseline } from './store.js';
+import { READ_LIMITS } from '../util/bounded-read.js';
 import { validateBaseline } from './validate.js';
 import { FigureColumns } from './figure-columns.js';
 import { type CaseLookup, lookupOf } from './case-lookup.js';
@@ -57,11 +59,12 @@ export class SuiteBaseline {
   }
 
   /**
-   * Reads `dir/<suite>.json` case by case: each case is parsed and checked against the
-   * baseline's shape once, its figures kept as columns and its place in the file; the
-   * file's bytes are then let go, and a case is read again from the file when it is
-   * compared (CaseBytes). The same errors as readBaseline (which reads a file this cannot
-   * walk, and words what is wrong).
+   * Reads `dir/<suite>.json` case by case: the file is walked a window at a time (never
+   * held whole: a 100,000-case baseline is 75 MB), each batch of cases parsed and checked
+   * against the baseline's shape once, their figures kept as columns with their places in
+   * the file, and a case is read again from the file when it is compared (CaseBytes). A
+   * file it cannot walk so (not JSON, not the layout driftcheck writes) is read whole, with
+   * readBaseline's checks and words for what is wrong.
    */
   static async read(
     dir: string,
@@ -69,44 +72,64 @@ export class SuiteBaseline {
     /** Files from this size on are read case by case (tests lower it). */
     wholeBelow: number = WHOLE_BELOW,
   ): Promise<SuiteBaseline | null> {
-    const read = await readBaselineBytes(dir, suite);
-    if (!read) return null;
-    const { file, bytes } = read;
-    // A small baseline is read whole, as it always was: held for one suite it costs little,
-    // and whole is faster than case by case.
-    if (bytes.length < wholeBelow) return whole(file, suite, bytes);
-    const top = objectMembers(bytes);
-    if (!top || skipSpace(bytes, top.end) !== bytes.length) return whole(file, suite, bytes);
-    const head: Record<string, unknown> = {};
-    let casesAt: { start: number; end: number } | null = null;
+    const file = baselinePath(dir, suite);
+    let handle: FileHandle;
     try {
-      for (const m of top.members) {
-        if (m.key === 'cases') casesAt = m;
-        else head[m.key] = JSON.parse(bytes.toString('utf8', m.start, m.end));
-      }
-    } catch {
-      return whole(file, suite, bytes);
+      handle = await open(file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw cannotRead(file, error);
     }
-    const members = casesAt ? objectMembers(bytes, casesAt.start) : null;
-    if (!casesAt || !members || members.end !== casesAt.end) return whole(file, suite, bytes);
-    const checked = validateBaseline({ ...head, cases: {} });
-    if ('error' in checked) throw new FileError(file, `the baseline ${checked.error}; ${BASELINE_REMEDY}`);
-    const { cases: _none, ...baselineHead } = checked.value;
-    if (baselineHead.suite !== suite) return whole(file, suite, bytes);
+    let walked: SuiteBaseline | null = null;
+    try {
+      const identity = await handle.stat();
+      // A small baseline is read whole, as it always was: held for one suite it costs little,
+      // and whole is faster than case by case. So is one that is not a plain file, or one
+      // past the limit (the whole read says so).
+      if (identity.isFile() && identity.size >= wholeBelow && identity.size <= READ_LIMITS.baseline.bytes) {
+        walked = await SuiteBaseline.walk(file, suite, handle, identity);
+      }
+    } finally {
+      await handle.close();
+    }
+    return walked ?? whole(file, suite);
+  }
+
+  /** A large baseline read case by case (SuiteBaseline.read); null when its bytes are not a layout it walks. */
+  private static async walk(
+    file: string,
+    suite: string,
+    handle: FileHandle,
+    identity: Stats,
+  ): Promise<SuiteBaseline | null> {
+    const head: Record<string, unknown> = {};
+    let cased = false;
     const columns = new FigureColumns();
-    // Cases are parsed and checked a batch at a time: one JSON.parse and one shape check per
-    // batch costs what the whole file's did, and only a batch is ever an object graph.
-    for (let from = 0; from < members.members.length; from += BATCH) {
-      const batch = members.members.slice(from, from + BATCH);
+    // Anything amiss is left to the whole read, which words it as readBaseline does.
+    for await (const walked of walkObject(handle, identity.size, 'cases', BATCH)) {
+      if (walked.kind === 'unwalkable') return null;
+      if (walked.kind === 'member') {
+        // Cases that are not an object.
+        if (walked.key === 'cases') return null;
+        try {
+          head[walked.key] = JSON.parse(walked.text);
+        } catch {
+          return null;
+        }
+        continue;
+      }
+      cased = true;
+      // One JSON.parse and one shape check per batch cost what the whole file's did, and only
+      // a batch is ever an object graph. The head may follow the cases (a hand-edited file):
+      // a batch is checked with a stand-in, the head once it is all read.
       let cases: Record<string, unknown>;
       try {
-        const body = bytes.toString('utf8', batch[0]!.keyStart, batch[batch.length - 1]!.end);
-        cases = JSON.parse(`{${body}}`) as Record<string, unknown>;
+        cases = JSON.parse(walked.text) as Record<string, unknown>;
       } catch {
-        return whole(file, suite, bytes);
+        return null;
       }
-      if ('error' in validateBaseline({ ...head, cases })) return whole(file, suite, bytes);
-      for (const m of batch) {
+      if ('error' in validateBaseline({ ...STAND_IN_HEAD, cases })) return null;
+      for (const m of walked.members) {
         const c = cases[m.key] as BaselineCase;
         columns.add(
           m.key,
@@ -123,10 +146,13 @@ export class SuiteBaseline {
         );
       }
     }
-    // The file the cases are read again from must be the one read: its size now, and
-    // CaseBytes checks it is still the same file at every read.
-    const identity = await stat(file).catch(() => null);
-    if (!identity || identity.size !== bytes.length) throw changedWhileRead(file);
+    const checked = validateBaseline({ ...head, cases: {} });
+    if (!cased || 'error' in checked || checked.value.suite !== suite) return null;
+    const { cases: _none, ...baselineHead } = checked.value;
+    // The cases are read again from the file that was read: CaseBytes checks it is still the
+    // one whose size was walked, at every read.
+    const now = await handle.stat();
+    if (now.size !== identity.size || now.mtimeMs !== identity.mtimeMs) throw changedWhileRead(file);
     const again = new CaseBytes(file, identity);
     return new SuiteBaseline(baselineHead, columns, (id) => {
       const at = columns.place(id);
@@ -197,10 +223,14 @@ function changedWhileRead(file: string): FileError {
 /** Baselines smaller than this (about 10,000 short cases) are read whole. */
 const WHOLE_BELOW = 4 * 2 ** 20;
 
+/** A baseline's head, for checking its cases' shape before its own head is read. */
+const STAND_IN_HEAD = { schema_version: 1, suite: 's', service: 's', model: 'm', source_run: 'r' };
+
 /** Cases parsed and checked together. */
 const BATCH = 1_000;
 
-/** The bytes already read, parsed whole (readBaseline's checks and words): never a second read of the file. */
-function whole(file: string, suite: string, bytes: Buffer): SuiteBaseline {
-  return SuiteBaseline.of(parseBaseline(file, suite, bytes.toString('utf8')));
+/** The file read whole and parsed (readBaseline's checks and words). */
+async function whole(file: string, suite: string): Promise<SuiteBaseline | null> {
+  const baseline = await readBaseline(dirname(file), suite);
+  return baseline && SuiteBaseline.of(baseline);
 }

@@ -119,6 +119,10 @@ describe('SuiteBaseline.read', () => {
       model: 'openai/gpt-4o-mini',
       source_run: 'r1',
     });
+    // Walked, not read whole: its cases are read again from the file (a file replaced since is refused).
+    const fresh = (await SuiteBaseline.read(dir, 'refunds', 0))!;
+    await writeFile(join(dir, 'refunds.json'), edited.replace('"r1"', '"r2"'));
+    expect(() => fresh.case('plain')).toThrow(/changed while driftcheck was reading it/);
   });
 
   it('refuses what readBaseline refuses, with its words', async () => {
