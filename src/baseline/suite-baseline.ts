@@ -66,11 +66,28 @@ export class SuiteBaseline {
    * file it cannot walk so (not JSON, not the layout driftcheck writes) is read whole, with
    * readBaseline's checks and words for what is wrong.
    */
-  static async read(
+  static read(
     dir: string,
     suite: string,
     /** Files from this size on are read case by case (tests lower it). */
     wholeBelow: number = WHOLE_BELOW,
+  ): Promise<SuiteBaseline | null> {
+    return SuiteBaseline.load(dir, suite, wholeBelow, true);
+  }
+
+  /**
+   * Checks `dir/<suite>.json` as `read` does, with its errors, keeping none of its cases'
+   * figures (a run's pre-flight, before anything is sent).
+   */
+  static async check(dir: string, suite: string): Promise<void> {
+    await SuiteBaseline.load(dir, suite, WHOLE_BELOW, false);
+  }
+
+  private static async load(
+    dir: string,
+    suite: string,
+    wholeBelow: number,
+    keep: boolean,
   ): Promise<SuiteBaseline | null> {
     const file = baselinePath(dir, suite);
     let handle: FileHandle;
@@ -87,7 +104,7 @@ export class SuiteBaseline {
       // and whole is faster than case by case. So is one that is not a plain file, or one
       // past the limit (the whole read says so).
       if (identity.isFile() && identity.size >= wholeBelow && identity.size <= READ_LIMITS.baseline.bytes) {
-        walked = await SuiteBaseline.walk(file, suite, handle, identity);
+        walked = await SuiteBaseline.walk(file, suite, handle, identity, keep ? new FigureColumns() : null);
       }
     } finally {
       await handle.close();
@@ -101,10 +118,11 @@ export class SuiteBaseline {
     suite: string,
     handle: FileHandle,
     identity: Stats,
+    /** Where the figures go (null: checked, not kept). */
+    columns: FigureColumns | null,
   ): Promise<SuiteBaseline | null> {
     const head: Record<string, unknown> = {};
     let cased = false;
-    const columns = new FigureColumns();
     // Anything amiss is left to the whole read, which words it as readBaseline does.
     for await (const walked of walkObject(handle, identity.size, 'cases', BATCH)) {
       if (walked.kind === 'unwalkable') return null;
@@ -129,22 +147,23 @@ export class SuiteBaseline {
         return null;
       }
       if ('error' in validateBaseline({ ...STAND_IN_HEAD, cases })) return null;
-      for (const m of walked.members) {
-        const c = cases[m.key] as BaselineCase;
-        columns.add(
-          m.key,
-          {
-            status: c.status,
-            ...(c.samples ? { samples: c.samples } : {}),
-            usage: c.usage,
-            ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
-            error_kind: c.error_kind,
-            // What the recorded fields' suite-wide rules read (tool use).
-            ...suiteRuleStored(c),
-          },
-          m,
-        );
-      }
+      if (columns)
+        for (const m of walked.members) {
+          const c = cases[m.key] as BaselineCase;
+          columns.add(
+            m.key,
+            {
+              status: c.status,
+              ...(c.samples ? { samples: c.samples } : {}),
+              usage: c.usage,
+              ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
+              error_kind: c.error_kind,
+              // What the recorded fields' suite-wide rules read (tool use).
+              ...suiteRuleStored(c),
+            },
+            m,
+          );
+        }
     }
     const checked = validateBaseline({ ...head, cases: {} });
     if (!cased || 'error' in checked || checked.value.suite !== suite) return null;
@@ -154,8 +173,9 @@ export class SuiteBaseline {
     const now = await handle.stat();
     if (now.size !== identity.size || now.mtimeMs !== identity.mtimeMs) throw changedWhileRead(file);
     const again = new CaseBytes(file, identity);
-    return new SuiteBaseline(baselineHead, columns, (id) => {
-      const at = columns.place(id);
+    const figures = columns ?? new FigureColumns();
+    return new SuiteBaseline(baselineHead, figures, (id) => {
+      const at = figures.place(id);
       return at ? (JSON.parse(again.text(at.start, at.end)) as BaselineCase) : null;
     });
   }

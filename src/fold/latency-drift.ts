@@ -40,93 +40,115 @@ interface Figures {
 type Direction = 'slower' | 'faster';
 
 /** Whether a case's latency is compared: it has latencies tonight and in its baseline. */
-export function comparesLatency(c: LatencyCase): c is LatencyCase & { baseline: LatencySketch } {
+function comparesLatency(c: LatencyCase): c is LatencyCase & { baseline: LatencySketch } {
   return c.current.length > 0 && c.baseline !== undefined && c.baseline.sample.length > 0;
 }
 
-/**
- * latency_changed of a suite's cases and of the suite as a whole. A case is flagged when its
- * p50 or p95 moved beyond its tolerance (relative AND absolute) and a two-sided Mann–Whitney
- * test, Holm-adjusted over the suite's tested cases, is significant at `alpha` — so equal
- * latencies flag some case of a suite at most `alpha` of the nights. The suite is flagged
- * when the mean p50 or p95 over the cases both sides have moved beyond the suite's tolerance
- * and a sign test says most cases moved the same way (it sees a slowdown of cases sampled
- * once, which alone prove nothing). A slowdown has the tolerance's severity; a speed-up, and
- * any change in a candidate run (another model is another speed by design), are info. Pure.
- */
-export function analyseLatency(
-  cases: readonly LatencyCase[],
-  options: { alpha: number; candidate: boolean; suite: ResolvedTolerance['latency'] },
-): LatencyAnalysis {
-  const compared = cases.filter(comparesLatency);
-  const tested = compared.filter(
-    (c) => c.current.length >= MIN_LATENCY_SAMPLES && c.baseline.sample.length >= MIN_LATENCY_SAMPLES,
-  );
-  const tests = tested.map((c) => {
-    const t = rankSumTest(c.baseline.sample, c.current);
-    const shift: Direction = t.greater <= t.less ? 'slower' : 'faster';
-    return {
-      c,
-      now: figures(c.current),
-      p: Math.min(1, 2 * Math.min(t.greater, t.less)),
-      shift,
-      method: t.method,
-    };
-  });
-  const adjusted = holmAdjust(tests.map((t) => t.p));
-  const caseDrift = new Map<string, Drift>();
-  tests.forEach(({ c, now, shift, method }, i) => {
-    const moved = beyond(c.baseline, now, c.tolerance);
-    const q = adjusted[i]!;
-    if (moved.length === 0 || q > options.alpha) return;
-    const direction = directionOf(c.baseline, now, moved);
-    // A longer tail over faster answers is no evidence of either: the ranks and the percentiles must agree.
-    if (direction !== shift) return;
-    const test = `rank test p = ${formatP(q)}${tests.length > 1 ? ' Holm-adjusted' : ''}, ${method}, alpha ${options.alpha}`;
-    caseDrift.set(c.case, {
-      kind: 'latency_changed',
-      severity: severity(direction, c.tolerance.severity, options.candidate),
-      baseline: { p50: c.baseline.p50, p95: c.baseline.p95, n: c.baseline.n },
-      current: { ...now, n: c.current.length },
-      message: `latency ${direction}: ${changes(c.baseline, now)} over ${c.baseline.n} → ${c.current.length} samples (${test})`,
-    });
-  });
-  return { caseDrift, suiteDrift: suiteLatency(compared, options) };
+/** latency_changed of a suite's cases, all at once (LatencyTally, for cases already in a list). */
+export function analyseLatency(cases: readonly LatencyCase[], options: LatencyOptions): LatencyAnalysis {
+  const tally = new LatencyTally();
+  for (const c of cases) tally.add(c);
+  return tally.analyse(options);
 }
 
-/** The suite's latency_changed over the cases both sides answered, or null. */
-function suiteLatency(
-  compared: readonly (LatencyCase & { baseline: LatencySketch })[],
-  options: { alpha: number; candidate: boolean; suite: ResolvedTolerance['latency'] },
-): Drift | null {
-  if (compared.length < MIN_LATENCY_CASES) return null;
-  const then = { p50: 0, p95: 0 };
-  const now = { p50: 0, p95: 0 };
-  let slower = 0;
-  let faster = 0;
-  for (const c of compared) {
+interface LatencyOptions {
+  alpha: number;
+  candidate: boolean;
+  suite: ResolvedTolerance['latency'];
+}
+
+/**
+ * A suite's latencies, a case at a time, for their verdicts: the suite's check reads sums
+ * and counts, so a case is kept only when its own test needs its samples (five or more each
+ * side). A suite of 100,000 cases sampled once keeps none of them.
+ */
+export class LatencyTally {
+  private readonly tested: (LatencyCase & { baseline: LatencySketch })[] = [];
+  private compared = 0;
+  private readonly then = { p50: 0, p95: 0 };
+  private readonly now = { p50: 0, p95: 0 };
+  private slower = 0;
+  private faster = 0;
+
+  add(c: LatencyCase): void {
+    if (!comparesLatency(c)) return;
+    this.compared++;
     const f = figures(c.current);
-    then.p50 += c.baseline.p50 / compared.length;
-    then.p95 += c.baseline.p95 / compared.length;
-    now.p50 += f.p50 / compared.length;
-    now.p95 += f.p95 / compared.length;
-    if (f.p50 > c.baseline.p50) slower++;
-    else if (f.p50 < c.baseline.p50) faster++;
+    this.then.p50 += c.baseline.p50;
+    this.then.p95 += c.baseline.p95;
+    this.now.p50 += f.p50;
+    this.now.p95 += f.p95;
+    if (f.p50 > c.baseline.p50) this.slower++;
+    else if (f.p50 < c.baseline.p50) this.faster++;
+    if (c.current.length >= MIN_LATENCY_SAMPLES && c.baseline.sample.length >= MIN_LATENCY_SAMPLES)
+      this.tested.push(c);
   }
-  const moved = beyond(then, now, options.suite);
-  if (moved.length === 0) return null;
-  const direction = directionOf(then, now, moved);
-  const [agree, untied] = [direction === 'slower' ? slower : faster, slower + faster];
-  const p = Math.min(1, 2 * signTestUpper(agree, untied));
-  if (p > options.alpha) return null;
-  const mean = (f: Figures) => ({ cases: compared.length, p50: Math.round(f.p50), p95: Math.round(f.p95) });
-  return {
-    kind: 'latency_changed',
-    severity: severity(direction, options.suite.severity, options.candidate),
-    baseline: mean(then),
-    current: mean(now),
-    message: `suite latency ${direction} over ${compared.length} cases present in both: mean ${changes(then, now)}; ${agree} of ${untied} cases ${direction} (sign test p = ${formatP(p)}, alpha ${options.alpha})`,
-  };
+
+  /**
+   * latency_changed of the cases added and of the suite as a whole. A case is flagged when
+   * its p50 or p95 moved beyond its tolerance (relative AND absolute) and a two-sided
+   * Mann–Whitney test, Holm-adjusted over the suite's tested cases, is significant at
+   * `alpha` — so equal latencies flag some case of a suite at most `alpha` of the nights.
+   * The suite is flagged when the mean p50 or p95 over the cases both sides have moved
+   * beyond the suite's tolerance and a sign test says most cases moved the same way (it
+   * sees a slowdown of cases sampled once, which alone prove nothing). A slowdown has the
+   * tolerance's severity; a speed-up, and any change in a candidate run (another model is
+   * another speed by design), are info.
+   */
+  analyse(options: LatencyOptions): LatencyAnalysis {
+    const tests = this.tested.map((c) => {
+      const t = rankSumTest(c.baseline.sample, c.current);
+      const shift: Direction = t.greater <= t.less ? 'slower' : 'faster';
+      return {
+        c,
+        now: figures(c.current),
+        p: Math.min(1, 2 * Math.min(t.greater, t.less)),
+        shift,
+        method: t.method,
+      };
+    });
+    const adjusted = holmAdjust(tests.map((t) => t.p));
+    const caseDrift = new Map<string, Drift>();
+    tests.forEach(({ c, now, shift, method }, i) => {
+      const moved = beyond(c.baseline, now, c.tolerance);
+      const q = adjusted[i]!;
+      if (moved.length === 0 || q > options.alpha) return;
+      const direction = directionOf(c.baseline, now, moved);
+      // A longer tail over faster answers is no evidence of either: the ranks and the percentiles must agree.
+      if (direction !== shift) return;
+      const test = `rank test p = ${formatP(q)}${tests.length > 1 ? ' Holm-adjusted' : ''}, ${method}, alpha ${options.alpha}`;
+      caseDrift.set(c.case, {
+        kind: 'latency_changed',
+        severity: severity(direction, c.tolerance.severity, options.candidate),
+        baseline: { p50: c.baseline.p50, p95: c.baseline.p95, n: c.baseline.n },
+        current: { ...now, n: c.current.length },
+        message: `latency ${direction}: ${changes(c.baseline, now)} over ${c.baseline.n} → ${c.current.length} samples (${test})`,
+      });
+    });
+    return { caseDrift, suiteDrift: this.suiteDrift(options) };
+  }
+
+  /** The suite's latency_changed over the cases both sides answered, or null. */
+  private suiteDrift(options: LatencyOptions): Drift | null {
+    const n = this.compared;
+    if (n < MIN_LATENCY_CASES) return null;
+    const then = { p50: this.then.p50 / n, p95: this.then.p95 / n };
+    const now = { p50: this.now.p50 / n, p95: this.now.p95 / n };
+    const moved = beyond(then, now, options.suite);
+    if (moved.length === 0) return null;
+    const direction = directionOf(then, now, moved);
+    const [agree, untied] = [direction === 'slower' ? this.slower : this.faster, this.slower + this.faster];
+    const p = Math.min(1, 2 * signTestUpper(agree, untied));
+    if (p > options.alpha) return null;
+    const mean = (f: Figures) => ({ cases: n, p50: Math.round(f.p50), p95: Math.round(f.p95) });
+    return {
+      kind: 'latency_changed',
+      severity: severity(direction, options.suite.severity, options.candidate),
+      baseline: mean(then),
+      current: mean(now),
+      message: `suite latency ${direction} over ${n} cases present in both: mean ${changes(then, now)}; ${agree} of ${untied} cases ${direction} (sign test p = ${formatP(p)}, alpha ${options.alpha})`,
+    };
+  }
 }
 
 function figures(values: readonly number[]): Figures {

@@ -14,13 +14,13 @@ import type {
   SuiteReport,
   TokenTotals,
 } from '../types.js';
-import { recordedSuiteDrift, suiteRuleOutputs } from '../record/baseline.js';
+import { recordedSuiteDrift, suiteRuleOutputs, suiteRuleStored } from '../record/baseline.js';
 import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
 import { Tally } from './tally.js';
 import { columns, orNaN, orNull, widenColumns } from '../util/columns.js';
-import { analyseLatency, comparesLatency, type LatencyCase } from './latency-drift.js';
+import { LatencyTally } from './latency-drift.js';
 import { analysePassRates, baselineSamples, type CaseSamples, entersPassRateTest } from './pass-rates.js';
 
 /**
@@ -278,7 +278,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   };
   // One pass for the pass-rate and latency tests: each case's baseline figures read once.
   const tested: CaseSamples[] = [];
-  const timed: LatencyCase[] = [];
+  const timed = new LatencyTally();
   for (const { c, n } of numbers()) {
     const base = baseline?.get(c.id);
     const samples = {
@@ -289,18 +289,17 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     };
     if (entersPassRateTest(samples)) tested.push(samples);
     if (!base?.latency_ms) continue;
-    const times = {
+    timed.add({
       case: c.id,
       current: n?.latencies ?? [],
       baseline: base.latency_ms,
       tolerance: mergeTolerance(plan.drift, c.drift).latency,
-    };
-    if (comparesLatency(times)) timed.push(times);
+    });
   }
   const rates = analysePassRates(tested, input.options.alpha);
   const statOf = new Map(rates.stats.map((s) => [s.case, s]));
   const candidate = input.options.candidate ?? false;
-  const latency = analyseLatency(timed, {
+  const latency = timed.analyse({
     alpha: input.options.alpha ?? DEFAULT_ALPHA,
     candidate,
     suite: mergeTolerance(plan.drift).latency,
@@ -318,7 +317,11 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
       single: n.single,
       failing: stat ? stat.failing : null,
     });
-    if (answersCompared({ status })) judged.push({ case: c.id, current: n.recorded, baseline: base });
+    if (!answersCompared({ status })) continue;
+    // The rules judge the cases that hold a value on either side (RecordedField.drift.suite).
+    const stored = suiteRuleStored(base);
+    if (Object.keys(n.recorded).length > 0 || Object.keys(stored).length > 0)
+      judged.push({ case: c.id, current: n.recorded, baseline: stored });
   }
   const recorded = recordedSuiteDrift(judged, { alpha: input.options.alpha ?? DEFAULT_ALPHA });
   const answered = function* () {

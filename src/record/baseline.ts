@@ -84,9 +84,9 @@ export function suiteRuleOutputs(entry: CaseEntry): Readonly<Record<string, unkn
 const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** What the suite-wide rules read of a baseline case: the stored values of the fields that have one. */
-export function suiteRuleStored(base: BaselineCase): Readonly<Record<string, unknown>> {
-  const stored = base as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [name] of SUITE_RULED) if (stored[name] !== undefined) out[name] = stored[name];
-  return out;
+export function suiteRuleStored(base: object): Readonly<Record<string, unknown>> {
+  const stored = base as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const [name] of SUITE_RULED) if (stored[name] !== undefined) (out ??= {})[name] = stored[name];
+  return out ?? NONE;
 }

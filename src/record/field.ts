@@ -77,7 +77,9 @@ export interface RecordedField<V, B = V> {
   /**
    * Drift against the baseline's stored value; `kinds` are the drift kinds it may report.
    * `diff` judges one case; `suite`, when given, judges the suite's cases together — where a
-   * test over many cases must be adjusted for their number (rates of repeated cases).
+   * test over many cases must be adjusted for their number (rates of repeated cases). It
+   * is given the compared cases that hold a value of some such field on either side, not
+   * the cases with none (a suite of 100,000 plain cases hands it no list).
    */
   drift?: {
     kinds: readonly string[];

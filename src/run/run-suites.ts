@@ -226,7 +226,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   for (const s of plannedSuites) {
     // Uncapped, a baseline is checked case by case and let go; the estimate reads it whole.
     if (capped) checked.set(s.suite, await readBaseline(options.baselineDir, s.suite));
-    else await SuiteBaseline.read(options.baselineDir, s.suite);
+    else await SuiteBaseline.check(options.baselineDir, s.suite);
   }
   const prices = capped ? capPrices(options.config, capped.listPrices) : {};
   const estimate = (samplesLeft?: (group: PlannedCaseGroup) => number) =>

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,5 +141,25 @@ describe('SuiteBaseline.read', () => {
     }
     await rm(join(dir, 'refunds.json'));
     expect(await SuiteBaseline.read(dir, 'refunds', 0)).toBeNull();
+  });
+
+  it("checks a baseline as it reads one, at a run's pre-flight, large ones walked case by case", async () => {
+    const large: Baseline = { ...baseline(), cases: {} };
+    // Past the size from which baselines are walked (4 MiB).
+    for (let i = 0; i < 6_000; i++) large.cases[`case-${i}`] = baselineCase({ content: 'x'.repeat(700) });
+    await writeBaseline(dir, large);
+    await expect(SuiteBaseline.check(dir, 'refunds')).resolves.toBeUndefined();
+    const file = join(dir, 'refunds.json');
+    const text = await readFile(file, 'utf8');
+    expect(text.length).toBeGreaterThan(4 * 2 ** 20);
+    // A bad case deep in the file: the same words as a whole read.
+    const at = text.indexOf('"status": "pass"', text.indexOf('"case-5000"'));
+    expect(at).toBeGreaterThan(0);
+    await writeFile(file, `${text.slice(0, at)}"status": 17${text.slice(at + '"status": "pass"'.length)}`);
+    const whole = await readBaseline(dir, 'refunds').catch((e: Error) => e);
+    expect(whole).toBeInstanceOf(Error);
+    await expect(SuiteBaseline.check(dir, 'refunds')).rejects.toThrow((whole as Error).message);
+    await rm(file);
+    await expect(SuiteBaseline.check(dir, 'refunds')).resolves.toBeUndefined();
   });
 });
