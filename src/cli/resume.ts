@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { readJournalPlans } from '../journal/read.js';
+import { readJournalRun } from '../journal/read.js';
 import { findResumableRun, type RunMeta } from '../run/meta.js';
 
 /**
@@ -31,7 +31,7 @@ export async function resumeTarget(
       throw new UsageError(
         `--resume takes one run folder (${relative(cwd, runs[0]!) || '.'}) and no suites: a resumed run plans the suites it started with`,
       );
-    const { run } = await readJournalPlans(join(runs[0]!, 'results.jsonl'));
+    const run = await readJournalRun(join(runs[0]!, 'results.jsonl'));
     if (run?.recheck)
       throw new UsageError(
         `--resume: ${relative(cwd, runs[0]!) || '.'} is a recheck of run ${run.recheck.of}: it sends nothing, so there is nothing to resume

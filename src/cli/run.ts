@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
-import { type CasesOf, casesNotHeld, suitesInPlan } from '../run/plan.js';
+import { type CasesOf, casesNotHeld, selectionOf } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
@@ -127,8 +127,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     casesNotHeld(suite) ? readSuiteCases(suite, loadOptions) : suite.cases;
   // A nightly run without a suite's baseline checks that suite's expectations only: say so,
   // and with --require-baselines refuse it before anything is sent.
-  if (!meta.update_baselines && !meta.plan.model && !meta.plan.provider && !flags) {
-    const missing = (await suitesInPlan(suites, meta.plan, casesOf))
+  // What the plan selects, counted once (a filter or a shard reads a large suite for it):
+  // the warnings below and the run read the same count.
+  const selection = flags ? null : { plan: meta.plan, suites: await selectionOf(suites, meta.plan, casesOf) };
+  if (selection && !meta.update_baselines && !meta.plan.model && !meta.plan.provider) {
+    const missing = selection.suites
+      .map((s) => s.suite)
       .filter((s) => !existsSync(baselinePath(baselineDir, s.suite)))
       .map((s) => s.suite);
     if (missing.length && values['require-baselines'])
@@ -191,6 +195,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         historyDir,
         historyForce: Boolean(values['history-force']),
         costCap,
+        selection,
       },
       runMeta,
       dir,
@@ -246,6 +251,7 @@ interface RunContext {
   historyForce: boolean;
   /** The cost cap, held over every run of the command (`--models`: what each spends counts for the next). */
   costCap: NonNullable<RunSuitesOptions['costCap']> | null;
+  selection: RunSuitesOptions['selection'] | null;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -288,6 +294,7 @@ async function runAndPrint(
     },
     ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd, force: ctx.historyForce } } : {}),
     ...(ctx.costCap ? { costCap: ctx.costCap } : {}),
+    ...(ctx.selection ? { selection: ctx.selection } : {}),
     interrupt: ctx.interrupts.interrupt,
     abortInFlight: ctx.interrupts.abortInFlight,
     onThrottle: (service, concurrency) => {

@@ -79,6 +79,12 @@ export async function readJournalPlans(
   return { run, plans };
 }
 
+/** A journal's run record (its first line, when driftcheck wrote it), without reading its plans. */
+export async function readJournalRun(file: string): Promise<RunRecord | null> {
+  for await (const { record } of journalPlanLines(file)) if (record.type === 'run') return record;
+  return null;
+}
+
 const RUN_OR_PLAN = [Buffer.from('"type":"run"'), Buffer.from('"type":"plan"')];
 
 /**

@@ -50,6 +50,7 @@ import {
   planHeldSuite,
   planStream,
   selectionOf,
+  type PlanOptions,
   type SuiteSelection,
 } from './plan.js';
 import { changedTables, planRecordOf, planRecords } from './plan-records.js';
@@ -62,6 +63,12 @@ export interface RunSuitesOptions {
   suites: Suite[];
   /** A suite's cases one at a time (default: those it holds); the CLI reads a suite loaded without them again. */
   casesOf?: CasesOf;
+  /**
+   * What selectionOf counted of `suites` for `plan`, when the caller counted it already (the
+   * CLI, for its baseline warnings): a filtered run then reads a large suite once less. Used
+   * when `plan` is the run's own plan object.
+   */
+  selection?: { plan: PlanOptions; suites: SuiteSelection[] };
   /** Where keys are read from (`api_key_env`). */
   env: NodeJS.ProcessEnv;
   /** Parent of every run folder (`reports/`). */
@@ -186,7 +193,10 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
 
   const casesOf: CasesOf = options.casesOf ?? heldCases;
   // What the plan selects of each suite, counted before anything is read twice or sent.
-  const selection = await selectionOf(options.suites, meta.plan, casesOf);
+  const selection =
+    options.selection?.plan === meta.plan
+      ? options.selection.suites
+      : await selectionOf(options.suites, meta.plan, casesOf);
   // A run that would check nothing is not a pass: say what selected nothing (exit 2). An
   // empty shard of a small suite is not that: it runs, empty, so that the merge finds it.
   if (selection.length === 0) {

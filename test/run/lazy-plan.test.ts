@@ -84,6 +84,43 @@ describe('a run that reads each suite when it reaches it', () => {
     }
   });
 
+  it('a run given the selection its caller counted for its plan reads no suite again to count it', async () => {
+    const lazy = await load('none');
+    let reads = 0;
+    const counted = (suite: Suite) => {
+      reads++;
+      return casesOf(suite);
+    };
+    const plan: PlanOptions = { filter: 'support-demo/*' };
+    const runWith = async (selection: Parameters<typeof runSuites>[0]['selection'], to: string) => {
+      reads = 0;
+      await runSuites({
+        config: sim.config,
+        suites: lazy,
+        casesOf: counted,
+        cwd: dir,
+        env: sim.env,
+        reportDir: join(dir, to),
+        baselineDir: join(REPO, 'baselines'),
+        version: 'test',
+        reporters: new Set(['json']),
+        requestHeaders: simRequestHeaders,
+        meta: { ...meta(plan), plan },
+        ...(selection ? { selection } : {}),
+      });
+      return reads;
+    };
+    const alone = await runWith(undefined, 'count-alone');
+    reads = 0;
+    const suites = await selectionOf(lazy, plan, counted);
+    const forCounting = reads;
+    // A filter must see every suite's ids: each is read to count it.
+    expect(forCounting).toBe(lazy.length);
+    expect(await runWith({ plan, suites }, 'count-given')).toBe(alone - forCounting);
+    // Counted for another plan (an equal one is not the same): counted again.
+    expect(await runWith({ plan: { ...plan }, suites }, 'count-other')).toBe(alone);
+  });
+
   it('reports every case as a run over held suites does, messages of table rows included', async () => {
     const plan = { shard: { index: 1, total: 2 } };
     // Each on a simulator of its own with the same seed: its coins (a flaky case's) and its
