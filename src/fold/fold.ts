@@ -143,7 +143,7 @@ export class RunFold {
    * when the test stopped).
    */
   plansComplete(unread: () => number = () => 0): void {
-    this.order.sort((a, b) => firstOrdinal(a.plan) - firstOrdinal(b.plan));
+    this.order.sort((a, b) => a.cases.firstOrdinal() - b.cases.firstOrdinal());
     this.unread = unread;
     this.options = { ...this.options, live: true };
     this.foldReady();
@@ -175,7 +175,7 @@ export class RunFold {
   /** Folds every suite still open, then hands the finished head to the reporters. */
   async finish(): Promise<{ head: ReportHead; files: string[] }> {
     const rest = this.order.filter((s) => !s.folded);
-    if (!this.options.live) rest.sort((a, b) => firstOrdinal(a.plan) - firstOrdinal(b.plan));
+    if (!this.options.live) rest.sort((a, b) => a.cases.firstOrdinal() - b.cases.firstOrdinal());
     for (const state of rest) this.schedule(state);
     await this.chain;
     if (this.failure) throw this.failure;
@@ -194,19 +194,16 @@ export class RunFold {
   private addPlan(plan: PlanRecord): void {
     const known = this.suites.get(plan.suite);
     if (known) {
-      // Shards each plan part of a suite: their cases join in ordinal order.
-      const added = plan.cases.filter((c) => known.cases.slotOf(c.id) === undefined).map(withoutRow);
-      known.plan.cases.push(...added);
-      for (const c of added) known.cases.add(c);
-      known.plan.cases.sort((a, b) => a.ordinal - b.ordinal);
+      // Shards each plan part of a suite: their cases join, and are reported in ordinal order.
+      for (const c of plan.cases) known.cases.add(c);
       this.track(known, plan);
       return;
     }
-    // The fold finds a table case's messages by its id (messagesFiller), not by its row's place.
-    const own = { ...plan, cases: plan.cases.map(withoutRow) };
+    // The suite's cases are held by SuiteCases, as columns: its plan is kept without them.
+    const cases = new SuiteCases(plan);
     const state: SuiteState = {
-      plan: own,
-      cases: new SuiteCases(own),
+      plan: cases.plan,
+      cases,
       spill: new Spill(this.options.spillDir, this.options.spillHold),
       folds: new Map(),
       open: new Set(),
@@ -286,9 +283,7 @@ export class RunFold {
 
   private implicitCase(state: SuiteState, sample: SampleResult): number {
     const messages = (sample as { messages?: PlanRecord['cases'][number]['messages'] }).messages ?? [];
-    const c: PlanCase = { id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages };
-    state.plan.cases.push(c);
-    return state.cases.add(c);
+    return state.cases.add({ id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages });
   }
 
   private foldReady(): void {
@@ -341,15 +336,13 @@ export class RunFold {
     });
     const suite = verdicts.suite;
     this.reported.push(suite);
-    const planned =
-      this.order.reduce((n, s) => n + (s.foldedCases ?? s.plan.cases.length), 0) + this.unread();
+    const planned = this.order.reduce((n, s) => n + (s.foldedCases ?? s.cases.size), 0) + this.unread();
     const event: SuiteEvent = { suite, baseline: baseline?.head ?? null, planned };
     const reporters = this.options.reporters;
     const annotate = this.options.annotate?.({ suite, baseline: event.baseline });
     // Only a reporter that asks for a suite's cases in one array gets them gathered.
     const gathered: CaseEntry[] | null = reporters.some((r) => r.onSuite) ? [] : null;
     for (const reporter of reporters) await reporter.onSuiteStart?.(event);
-    const plan = state.plan.cases;
     // One case finished and handed to every reporter in turn. Most reporters take a case
     // synchronously: a promise is awaited only when one returns it (awaiting every call of
     // every reporter for each of 20,000 cases cost about 6 % of a run's CPU).
@@ -368,26 +361,16 @@ export class RunFold {
       }
       return pending;
     };
-    const fill = plan.some((c) => !c.messages) ? messagesFiller(this.options.messages?.(state.plan)) : null;
+    // Table cases have no messages in their plan: they are made again from the table.
+    const fill = state.plan.tables?.length ? messagesFiller(this.options.messages?.(state.plan)) : null;
     try {
       const held = state.spill.heldValues();
-      const slotOf = (c: PlanCase) => state.cases.slotOf(c.id)!;
-      if (held)
-        for (const c of plan) {
-          const filled = fill ? await fill(c) : false;
-          const pending = finish(c, held.get(slotOf(c)));
-          if (pending) await pending;
-          if (filled) delete c.messages;
-        }
-      else {
-        let i = 0;
-        for await (const open of state.spill.read(plan.map(slotOf))) {
-          const c = plan[i++]!;
-          const filled = fill ? await fill(c) : false;
-          const pending = finish(c, open);
-          if (pending) await pending;
-          if (filled) delete c.messages;
-        }
+      const opens = held ? null : state.spill.read(state.cases.slotsInOrder())[Symbol.asyncIterator]();
+      for (const { c, slot } of state.cases.inOrder()) {
+        const open = held ? held.get(slot) : (await opens!.next()).value;
+        if (fill) await fill(c);
+        const pending = finish(c, open);
+        if (pending) await pending;
       }
     } finally {
       await state.spill.discard();
@@ -400,7 +383,7 @@ export class RunFold {
         await reporter.onSuite?.({ ...event, cases: gathered, baseline: whole });
     }
     // Reported: its plan (every case's messages) and its numbers are not needed again.
-    state.foldedCases = state.plan.cases.length;
+    state.foldedCases = state.cases.size;
     state.plan = { ...state.plan, cases: [] };
     state.cases = new SuiteCases(state.plan);
   }
@@ -455,17 +438,6 @@ function recheckInfo({ of, not_answered, dropped }: RecheckInfo): RecheckInfo {
   return { of, not_answered, dropped };
 }
 
-/** A plan case as the fold holds it: without its row's place, which only the journal needs. */
-function withoutRow(c: PlanCase): PlanCase {
-  if (!c.row) return c;
-  // A literal, not a rest copy: a rest copy is a dictionary-mode object, several times larger.
-  const out: PlanCase = { id: c.id, ordinal: c.ordinal, repeat: c.repeat };
-  if (c.drift) out.drift = c.drift;
-  if (c.judges) out.judges = c.judges;
-  if (c.judge_baseline !== undefined) out.judge_baseline = c.judge_baseline;
-  return out;
-}
-
 /** A case's messages as a suite's cases are read again (run/plan-messages.ts). */
 export interface CaseMessages {
   id: string;
@@ -489,8 +461,4 @@ function messagesFiller(made: AsyncIterable<CaseMessages> | null | undefined) {
       }
     return false;
   };
-}
-
-function firstOrdinal(plan: PlanRecord): number {
-  return plan.cases.reduce((min, c) => Math.min(min, c.ordinal), Infinity);
 }

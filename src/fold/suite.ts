@@ -52,9 +52,15 @@ type TokenUsage = Pick<
   cost: number | null;
 };
 
+/** What few plan entries carry beyond id, ordinal and repeat. */
+type PlanExtras = Pick<PlanCase, 'messages' | 'drift' | 'judges' | 'judge_baseline'>;
+
 const STATUSES: readonly CaseStatus[] = ['pass', 'fail', 'error', 'not_run'];
-const INTS = ['due', 'sent', 'passed', 'errored', 'withUsage', 'withCost'] as const;
+/** repeat: a fixed repeat, or AUTO. */
+const INTS = ['due', 'sent', 'passed', 'errored', 'withUsage', 'withCost', 'repeat'] as const;
+const AUTO = -1;
 const FLOATS = [
+  'ordinal',
   'latency',
   'completion',
   'total',
@@ -71,16 +77,23 @@ const SHORTS = ['service', 'requested'] as const;
 
 /**
  * A suite's cases, each in a slot (in the order they join: its plan's, a shard's, one met
- * only in the samples), with the samples each still awaits and, once complete, the numbers
- * its suite's tests read (CaseNumbers) and its running totals — held as columns of numbers,
- * one per field: a complete case costs about 100 bytes, not four objects and two map
- * entries (about 330 bytes; a 100,000-row table's suite held 33 MB of them). `close`
- * returns the case's entry with its verdict still open, for the caller to keep where it
- * likes (held, or spilled to disk) until `suiteVerdicts` finishes it. Pure.
+ * only in the samples): its plan entry, the samples it still awaits and, once complete, the
+ * numbers its suite's tests read (CaseNumbers) and its running totals — held as columns of
+ * numbers, one per field: a case costs its id and about 120 bytes outside the heap, not
+ * five objects and two map entries (about 380 bytes; a 100,000-row table's suite held
+ * 38 MB of them). A case's plan entry is made when asked for (`inOrder`). `close` returns
+ * the case's entry with its verdict still open, for the caller to keep where it likes
+ * (held, or spilled to disk) until `suiteVerdicts` finishes it. Pure.
  */
 export class SuiteCases {
   private readonly slots = new Map<string, number>();
-  private readonly planned: PlanCase[] = [];
+  /** Case ids by slot. */
+  private readonly ids: string[] = [];
+  /** What few plan entries carry beyond id, ordinal and repeat (messages, drift, judges), by slot. */
+  private readonly more = new Map<number, PlanExtras>();
+  /** Slots in plan (ordinal) order, once cases joined out of it (a shard's); null: the slots' own order. */
+  private sorted: Int32Array | null = null;
+  private ordered = true;
   private readonly int = columns(INTS, (n) => new Int32Array(n));
   private readonly float = columns(FLOATS, (n) => new Float64Array(n));
   private readonly byte = columns(BYTES, (n) => new Uint8Array(n));
@@ -97,7 +110,11 @@ export class SuiteCases {
   private readonly models = new Tally<string>();
   private readonly lists = new RecordedLists();
 
-  constructor(readonly plan: PlanRecord) {
+  /** The suite's plan record; its cases are held here, and read with `inOrder`. */
+  readonly plan: PlanRecord;
+
+  constructor(plan: PlanRecord) {
+    this.plan = { ...plan, cases: [] };
     this.grow(plan.cases.length);
     for (const c of plan.cases) this.add(c);
   }
@@ -106,11 +123,64 @@ export class SuiteCases {
   add(c: PlanCase): number {
     const known = this.slots.get(c.id);
     if (known !== undefined) return known;
-    const slot = this.planned.length;
+    const slot = this.ids.length;
     if (slot >= this.capacity) this.grow(Math.max(16, this.capacity * 2));
-    this.planned.push(c);
+    this.ids.push(c.id);
     this.slots.set(c.id, slot);
+    this.int.repeat[slot] = c.repeat === 'auto' ? AUTO : c.repeat;
+    this.float.ordinal[slot] = c.ordinal;
+    if (slot > 0 && c.ordinal < this.float.ordinal[slot - 1]!) this.ordered = false;
+    this.sorted = null;
+    // A table row's place is the journal's: the fold finds its messages by id. A literal,
+    // not a rest copy: a rest copy is a dictionary-mode object, several times larger.
+    if (c.messages || c.drift || c.judges || c.judge_baseline !== undefined) {
+      const more: PlanExtras = {};
+      if (c.messages) more.messages = c.messages;
+      if (c.drift) more.drift = c.drift;
+      if (c.judges) more.judges = c.judges;
+      if (c.judge_baseline !== undefined) more.judge_baseline = c.judge_baseline;
+      this.more.set(slot, more);
+    }
     return slot;
+  }
+
+  /** How many cases. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The lowest ordinal of its cases (Infinity: none). */
+  firstOrdinal(): number {
+    let min = Infinity;
+    for (let slot = 0; slot < this.ids.length; slot++) min = Math.min(min, this.float.ordinal[slot]!);
+    return min;
+  }
+
+  /** A case's plan entry, made from the columns. */
+  caseAt(slot: number): PlanCase {
+    const repeat = this.int.repeat[slot]!;
+    const c: PlanCase = {
+      id: this.ids[slot]!,
+      ordinal: this.float.ordinal[slot]!,
+      repeat: repeat === AUTO ? 'auto' : repeat,
+    };
+    const more = this.more.get(slot);
+    return more ? Object.assign(c, more) : c;
+  }
+
+  /** The slots in plan order. */
+  slotsInOrder(): Iterable<number> {
+    if (this.ordered) return range(this.ids.length);
+    if (!this.sorted) {
+      const ordinal = this.float.ordinal;
+      this.sorted = Int32Array.from(range(this.ids.length)).sort((a, b) => ordinal[a]! - ordinal[b]!);
+    }
+    return this.sorted;
+  }
+
+  /** Each case's plan entry and slot, in plan order (entries made one at a time). */
+  *inOrder(): Generator<{ c: PlanCase; slot: number }> {
+    for (const slot of this.slotsInOrder()) yield { c: this.caseAt(slot), slot };
   }
 
   slotOf(id: string): number | undefined {
@@ -178,7 +248,7 @@ export class SuiteCases {
    */
   close(slot: number, fold: CaseFold): CaseEntry | null {
     if (fold.sent === 0) return null;
-    const c = this.planned[slot]!;
+    const c = this.caseAt(slot);
     // Without its messages: the plan holds them, and they go back in when the entry is
     // finished (a suite's system prompt in every case would fill the spill many times over).
     const entry = caseEntry(this.plan, c.id, [], c.repeat, fold, undefined, null);
@@ -274,7 +344,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   // and keeps only the cases its test takes: a suite of 100,000 cases sampled once, with no
   // baseline, builds no list of them.
   const numbers = function* () {
-    for (const c of plan.cases) yield { c, n: input.cases.numbers(input.cases.slotOf(c.id)) };
+    for (const { c, slot } of input.cases.inOrder()) yield { c, n: input.cases.numbers(slot) };
   };
   // One pass for the pass-rate and latency tests: each case's baseline figures read once.
   const tested: CaseSamples[] = [];
@@ -338,7 +408,8 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   drift.push(...rates.suiteDrift, ...recorded.suiteDrift);
   if (latency.suiteDrift) drift.push(latency.suiteDrift);
   const totals = input.cases.totals();
-  const first = input.cases.numbers(plan.cases[0] && input.cases.slotOf(plan.cases[0].id));
+  const [firstSlot] = input.cases.slotsInOrder();
+  const first = input.cases.numbers(firstSlot);
   let answeredFirst: CaseNumbers | undefined;
   for (const { n } of numbers()) if ((answeredFirst = n)) break;
   const suite: SuiteReport = {
@@ -350,7 +421,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     ...(totals.lists as Pick<SuiteReport, keyof typeof totals.lists>),
     baseline: input.baseline ? input.baselinePath : null,
     drift,
-    cases: plan.cases.length,
+    cases: input.cases.size,
     usage: { run: totals.usage, compared: comparedUsage(numbers(), baseline) },
     ...(plan.system === undefined ? {} : { system: plan.system }),
   };
@@ -455,4 +526,9 @@ function add(
   t.completion_tokens += u.completion_tokens ?? 0;
   t.total_tokens += u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0);
   if (typeof u.cost === 'number') t.cost = roundCost((t.cost ?? 0) + u.cost);
+}
+
+/** 0, 1, …, n - 1. */
+function* range(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
 }
