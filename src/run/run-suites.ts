@@ -164,8 +164,8 @@ export interface RunSuitesResult {
  */
 const HOLD_SUITE = 5_000;
 
-/** Planned samples handed to the sender at a time: one wait per batch, not per sample. */
-const PLAN_BATCH = 256;
+/** Planned samples handed to the sender at a time: one wait per batch, not per sample (and half the feeder's lookahead). */
+const PLAN_BATCH = 64;
 
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
 
