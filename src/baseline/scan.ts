@@ -235,7 +235,7 @@ function plain(buffer: Buffer, from: number, to: number): boolean {
 }
 
 /** The first byte at or after `i` that is not JSON whitespace (the buffer's length when none is). */
-export function skipSpace(buffer: Buffer, i: number): number {
+function skipSpace(buffer: Buffer, i: number): number {
   while (i < buffer.length) {
     const b = buffer[i]!;
     if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) break;

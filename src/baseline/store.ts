@@ -8,7 +8,7 @@ import { baselineChunks } from './serialize.js';
 import { validateBaseline } from './validate.js';
 
 /** What a user can do about a baseline file driftcheck cannot use. */
-export const BASELINE_REMEDY =
+const BASELINE_REMEDY =
   'fix it by hand, or delete it and re-create it with `driftcheck baseline accept RUN_DIR` (or `run --update-baselines`)';
 
 /** A case's entry in a baseline, or null: own keys only (a case id is user text, "__proto__"). */
@@ -48,10 +48,9 @@ export async function readBaseline(dir: string, suite: string): Promise<Baseline
 
 /**
  * A suite's baseline file as bytes (bounded), and its path; null when the suite has none
- * yet. Every other failure to read it is a FileError saying so: the one read both readers
- * (readBaseline, SuiteBaseline.read) make.
+ * yet. Every other failure to read it is a FileError saying so (cannotRead).
  */
-export async function readBaselineBytes(
+async function readBaselineBytes(
   dir: string,
   suite: string,
 ): Promise<{ file: string; bytes: Buffer } | null> {
@@ -71,7 +70,7 @@ export function cannotRead(file: string, error: unknown): DriftcheckError {
 }
 
 /** A baseline file's text, parsed, checked against its shape and its suite; errors name the file and what to do. */
-export function parseBaseline(file: string, suite: string, text: string): Baseline {
+function parseBaseline(file: string, suite: string, text: string): Baseline {
   let json: unknown;
   try {
     json = JSON.parse(text);
