@@ -298,7 +298,7 @@ export class RunFold {
 
   private implicitCase(state: SuiteState, sample: SampleResult): number {
     const messages = (sample as { messages?: PlanRecord['cases'][number]['messages'] }).messages ?? [];
-    return state.cases.add({ id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages });
+    return state.cases.add({ id: sample.case, ordinal: this.implicitOrdinal++, repeat: 1, messages }, false);
   }
 
   private foldReady(): void {
@@ -378,9 +378,9 @@ export class RunFold {
     };
     // Table cases have no messages in their plan: they are made again from the table.
     const fill = state.plan.tables?.length ? messagesFiller(this.options.messages?.(state.plan)) : null;
+    const held = state.spill.heldValues();
+    const opens = held ? null : state.spill.read(state.cases.slotsInOrder())[Symbol.asyncIterator]();
     try {
-      const held = state.spill.heldValues();
-      const opens = held ? null : state.spill.read(state.cases.slotsInOrder())[Symbol.asyncIterator]();
       for (const { c, slot } of state.cases.inOrder()) {
         const open = held ? held.get(slot) : (await opens!.next()).value;
         if (fill) await fill(c);
@@ -388,6 +388,7 @@ export class RunFold {
         if (pending) await pending;
       }
     } finally {
+      await opens?.return?.(undefined);
       await state.spill.discard();
     }
     countFindings(this.summary, suite);

@@ -94,6 +94,8 @@ export class SuiteCases {
   /** Slots in plan (ordinal) order, once cases joined out of it (a shard's); null: the slots' own order. */
   private sorted: Int32Array | null = null;
   private ordered = true;
+  /** Slots of cases the plan does not hold (met only in the samples), in the order they came: after the plan's. */
+  private readonly unplanned: number[] = [];
   private readonly int = columns(INTS, (n) => new Int32Array(n));
   private readonly float = columns(FLOATS, (n) => new Float64Array(n));
   private readonly byte = columns(BYTES, (n) => new Uint8Array(n));
@@ -119,8 +121,12 @@ export class SuiteCases {
     for (const c of plan.cases) this.add(c);
   }
 
-  /** Adds a case (a known id keeps its slot); returns its slot. */
-  add(c: PlanCase): number {
+  /**
+   * Adds a case (a known id keeps its slot); returns its slot. A case the plan does not hold
+   * (`planned` false: met only in the samples) comes after the plan's cases, in the order
+   * such cases came.
+   */
+  add(c: PlanCase, planned = true): number {
     const known = this.slots.get(c.id);
     if (known !== undefined) return known;
     const slot = this.ids.length;
@@ -129,7 +135,8 @@ export class SuiteCases {
     this.slots.set(c.id, slot);
     this.int.repeat[slot] = c.repeat === 'auto' ? AUTO : c.repeat;
     this.float.ordinal[slot] = c.ordinal;
-    if (slot > 0 && c.ordinal < this.float.ordinal[slot - 1]!) this.ordered = false;
+    if (!planned) this.unplanned.push(slot);
+    else if (slot > 0 && c.ordinal < this.float.ordinal[slot - 1]!) this.ordered = false;
     this.sorted = null;
     // A table row's place is the journal's: the fold finds its messages by id. A literal,
     // not a rest copy: a rest copy is a dictionary-mode object, several times larger.
@@ -170,10 +177,15 @@ export class SuiteCases {
 
   /** The slots in plan order. */
   slotsInOrder(): Iterable<number> {
-    if (this.ordered) return range(this.ids.length);
+    if (this.ordered && this.unplanned.length === 0) return range(this.ids.length);
     if (!this.sorted) {
       const ordinal = this.float.ordinal;
-      this.sorted = Int32Array.from(range(this.ids.length)).sort((a, b) => ordinal[a]! - ordinal[b]!);
+      const unplanned = new Set(this.unplanned);
+      const planned = Int32Array.from(range(this.ids.length)).filter((slot) => !unplanned.has(slot));
+      if (!this.ordered) planned.sort((a, b) => ordinal[a]! - ordinal[b]!);
+      this.sorted = new Int32Array(this.ids.length);
+      this.sorted.set(planned);
+      this.sorted.set(this.unplanned, planned.length);
     }
     return this.sorted;
   }

@@ -249,6 +249,21 @@ describe('the fold', () => {
     expect(head.summary).toMatchObject({ cases: 4, passed: 4 });
   });
 
+  it("reports a case its suite's plan does not hold after the plan's cases, as it came", async () => {
+    // A case added to the suite's file before a resume: its plan is already in the journal.
+    const cases: string[] = [];
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: [{ onSuite: ({ cases: folded }) => void cases.push(...folded.map((c) => c.id)) }],
+      stop: null,
+    });
+    fold.add(plan('a', ['a1', 'a2'], 5));
+    for (const id of ['a1', 'x', 'a2', 'w']) fold.add(sampleResult({ suite: 'a', case: id }));
+    const { head } = await fold.finish();
+    expect(cases).toEqual(['a/a1', 'a/a2', 'a/x', 'a/w']);
+    expect(head.summary).toMatchObject({ cases: 4, passed: 4 });
+  });
+
   it('once every shard plan is in, folds and reports each suite as soon as all its shards have passed it', async () => {
     const seen: string[] = [];
     const fold = new RunFold({
