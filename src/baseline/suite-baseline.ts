@@ -106,6 +106,8 @@ export class SuiteBaseline {
       if (identity.isFile() && identity.size >= wholeBelow && identity.size <= READ_LIMITS.baseline.bytes) {
         walked = await SuiteBaseline.walk(file, suite, handle, identity, keep ? new FigureColumns() : null);
       }
+    } catch (error) {
+      throw cannotRead(file, error);
     } finally {
       await handle.close();
     }
