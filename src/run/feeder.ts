@@ -10,7 +10,7 @@ const LOOKAHEAD = 128;
 /**
  * Starts work lane by lane (one lane per service), with at most `window(lane)` tasks of a
  * lane started and unfinished at a time; each finished task pulls the next queued one.
- * Items come from `source` as lanes have room (at most LOOKAHEAD queued ahead), so a plan
+ * Items come from `source` as lanes have room (at most LOOKAHEAD queued ahead of the lanes' windows), so a plan
  * of any size holds a few dozen pending tasks and a bounded queue, never its whole list.
  * Items can also be pushed while it runs (adaptive sampling adds samples).
  */
@@ -99,7 +99,17 @@ export function createFeeder<T>(options: {
   const refill = () => {
     if (pulling) return;
     const touched = new Set<string>();
-    while (source && queued < LOOKAHEAD && !failure) {
+    // Counted past what the lanes may have started: a lane wider than the lookahead (a
+    // concurrency of 64 and more) still fills.
+    let known = -1;
+    let started = 0;
+    while (source && !failure) {
+      if (lanes.size !== known) {
+        known = lanes.size;
+        started = 0;
+        for (const name of lanes.keys()) started += options.window(name);
+      }
+      if (queued >= LOOKAHEAD + started) break;
       const next = source.next();
       if (!(next instanceof Promise)) {
         if (!take(next, touched)) break;

@@ -28,6 +28,34 @@ describe('createFeeder', () => {
     expect(peak.get('b')).toBe(1);
   });
 
+  it('fills a lane wider than its lookahead from a source, and holds only a bounded queue', async () => {
+    const release: (() => void)[] = [];
+    let taken = 0;
+    function* items() {
+      for (let i = 0; i < 5_000; i++) {
+        taken++;
+        yield i;
+      }
+    }
+    const feeder = createFeeder<number>({
+      lane: () => 'x',
+      window: () => 300,
+      start: () => new Promise<void>((done) => release.push(done)),
+      source: items(),
+    });
+    feeder.start();
+    await tick();
+    // Every one of the lane's 300 starts: the lookahead counts past what the lane may start.
+    expect(release).toHaveLength(300);
+    expect(taken).toBeLessThan(1_000);
+    while (release.length > 0) {
+      release.splice(0).forEach((done) => done());
+      await tick();
+    }
+    await feeder.drained();
+    expect(taken).toBe(5_000);
+  });
+
   it('waits for items pushed while it runs (adaptive samples)', async () => {
     const done: number[] = [];
     const feeder = createFeeder<number>({
