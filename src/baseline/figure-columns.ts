@@ -41,7 +41,7 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
       slot = this.slots.size;
       this.slots.set(id, slot);
     }
-    if (slot >= this.capacity) this.grow(Math.max(1024, this.capacity * 2));
+    if (slot >= this.capacity) this.grow(Math.max(1024, Math.ceil(this.capacity * 1.5)));
     const { u8, i32, f64 } = this;
     u8.status[slot] = STATUSES.indexOf(figures.status);
     u8.errorKind[slot] = this.kindCode(figures.error_kind);
@@ -115,6 +115,26 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
   /** Case ids in the file's order. */
   ids(): Iterable<string> {
     return this.slots.keys();
+  }
+
+  /**
+   * Makes room for about `cases` cases, `pooled` latency values among them, when they are
+   * more than there is room for: a baseline walked a batch at a time knows from its first
+   * batch about how many it holds, and columns grown by doubling held up to twice that
+   * (and, while they grew, the old columns beside the new ones).
+   */
+  reserve(cases: number, pooled: number): void {
+    if (cases > this.capacity) this.grow(Math.ceil(cases));
+    if (pooled > this.pool.length) {
+      const wider = new Float64Array(Math.ceil(pooled));
+      wider.set(this.pool.subarray(0, this.pooled));
+      this.pool = wider;
+    }
+  }
+
+  /** Latency values pooled so far (with each sample's length). */
+  get pooledValues(): number {
+    return this.pooled;
   }
 
   private kindCode(kind: ErrorKind | null): number {
