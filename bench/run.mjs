@@ -9,8 +9,9 @@
 //   [--repeat-cases 1000] [--shard-cases 10000]  (smaller scale rows for a smoke check)
 //   [--scale reports] [--report-cases 100000] [--report-failing 100]  (issue 19: report sizes and
 //                             report.html's time to interactive in headless Chromium)
-//   [--scale memory] [--memory-sizes 10000,100000]  (issue 19: peak RSS of validate, a first run and a
-//                             run with baselines, from YAML files and from one JSONL table, at each size)
+//   [--scale memory] [--memory-sizes 10000,100000] [--memory-runs 1]  (issue 19: peak RSS of validate, a
+//                             first run and a run with baselines, from YAML files and from one JSONL table,
+//                             at each size; each the median of --memory-runs runs, with their range)
 //   [--scale table] [--table-rows 100000]  (issue 19: validate of a JSONL table of that many rows)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
     'memory-sizes': { type: 'string', default: '10000,100000' },
+    'memory-runs': { type: 'string', default: '1' },
     'report-cases': { type: 'string', default: '100000' },
     'report-failing': { type: 'string', default: '100' },
     out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
@@ -136,7 +138,11 @@ async function measureScale() {
   const steps = [
     ['repeats', (ctx) => measureRepeats(ctx, { cases: Number(values['repeat-cases']) })],
     ['merge', (ctx) => measureMerge(ctx, { perShard: Number(values['shard-cases']) })],
-    ['memory', (ctx) => measureMemory(ctx, { sizes: list(values['memory-sizes']) })],
+    [
+      'memory',
+      (ctx) =>
+        measureMemory(ctx, { sizes: list(values['memory-sizes']), runs: Number(values['memory-runs']) }),
+    ],
     [
       'reports',
       (ctx) =>

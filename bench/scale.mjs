@@ -137,8 +137,18 @@ export async function measureReports(ctx, { cases = 100000, failing = 100 } = {}
  * each. Targets at the largest size: runs ≤ 200 MB and within 1.3× of the smallest size's,
  * validate ≤ 150 MB; and `small` cases (a first run) ≤ 100 MB.
  */
-export async function measureMemory(ctx, { sizes = [10000, 100000], small = 1000 } = {}) {
+export async function measureMemory(ctx, { sizes = [10000, 100000], small = 1000, runs = 1 } = {}) {
   const rows = [];
+  // Each figure is the median of `runs` runs of its command, and keeps their range: one run's
+  // peak moves by ±20 MB with what V8 decides, which a single run cannot tell from a change.
+  const median = async (args, what) => {
+    const all = [];
+    for (let i = 0; i < runs; i++)
+      all.push(await run(ctx, args, runs > 1 ? `${what} (${i + 1}/${runs})` : what));
+    const peaks = all.map((m) => m.peakRssMb).sort((a, b) => a - b);
+    const middle = all.find((m) => m.peakRssMb === peaks[Math.floor((peaks.length - 1) / 2)]);
+    return runs > 1 ? { ...middle, peakRssRangeMb: [peaks[0], peaks[peaks.length - 1]] } : middle;
+  };
   const measure = async (source, size, only = ['validate', 'first', 'baselines']) => {
     const dir = join(ctx.dir, `${source}-${size}`);
     const write = source === 'jsonl' ? writeTableWorkload : writeWorkload;
@@ -147,28 +157,29 @@ export async function measureMemory(ctx, { sizes = [10000, 100000], small = 1000
     common.push('--baseline-dir', join(dir, 'baselines'));
     const row = { source, size };
     if (only.includes('validate'))
-      row.validate = await run(
-        ctx,
+      row.validate = await median(
         ['validate', workload.suitesDir, '--config', workload.config],
         `validate ${source} ${size}`,
       );
     if (only.includes('first'))
-      row.first = await run(ctx, ['run', workload.suitesDir, ...common], `run ${source} ${size}, first`);
+      row.first = await median(['run', workload.suitesDir, ...common], `run ${source} ${size}, first`);
     if (only.includes('baselines')) {
       await run(
         ctx,
         ['run', workload.suitesDir, ...common, '--update-baselines'],
         `run ${source} ${size}, accept`,
       );
-      row.baselines = await run(
-        ctx,
+      row.baselines = await median(
         ['run', workload.suitesDir, ...common],
         `run ${source} ${size}, baselines`,
       );
     }
     await rm(dir, { recursive: true, force: true });
     for (const k of ['validate', 'first', 'baselines'])
-      if (row[k]) row[k] = { wallMs: row[k].wallMs, cpuMs: row[k].cpuMs, peakRssMb: row[k].peakRssMb };
+      if (row[k]) {
+        const { wallMs, cpuMs, peakRssMb, peakRssRangeMb } = row[k];
+        row[k] = { wallMs, cpuMs, peakRssMb, ...(peakRssRangeMb ? { peakRssRangeMb } : {}) };
+      }
     rows.push(row);
     return row;
   };

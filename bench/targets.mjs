@@ -49,7 +49,11 @@ export function renderScale(scaleRows) {
       for (const r of row.memory) {
         const parts = ['validate', 'first', 'baselines']
           .filter((k) => r[k])
-          .map((k) => `${k} ${fmt(r[k].peakRssMb)} MB (${fmt(r[k].wallMs / 1000, 1)} s)`);
+          .map((k) => {
+            const range = r[k].peakRssRangeMb;
+            const spread = range ? ` [${fmt(range[0])}–${fmt(range[1])}]` : '';
+            return `${k} ${fmt(r[k].peakRssMb)} MB${spread} (${fmt(r[k].wallMs / 1000, 1)} s)`;
+          });
         body.push([`${r.size} ${r.source} cases`, parts.join(', '), '', '']);
       }
     }
