@@ -159,6 +159,17 @@ describe('the fold', () => {
     cases: ids.map((id, i) => ({ id, ordinal: first + i, repeat: 1, messages: [] })),
   });
 
+  /** A fold of journals read whole, and the ids of the cases it reports, in order. */
+  const reportingIds = () => {
+    const cases: string[] = [];
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: [{ onSuite: ({ cases: folded }) => void cases.push(...folded.map((c) => c.id)) }],
+      stop: null,
+    });
+    return { fold, cases };
+  };
+
   it('folds a live run suite by suite, in plan order, as soon as each suite is in', async () => {
     const seen: string[] = [];
     const fold = new RunFold({
@@ -221,12 +232,7 @@ describe('the fold', () => {
   });
 
   it('folds merged journals in plan order (by ordinal), whatever order the shards came in', async () => {
-    const cases: string[] = [];
-    const fold = new RunFold({
-      baseline: async () => ({ baseline: null, path: null }),
-      reporters: [{ onSuite: ({ cases: folded }) => void cases.push(...folded.map((c) => c.id)) }],
-      stop: null,
-    });
+    const { fold, cases } = reportingIds();
     // Shard 2's journal first: it planned a2 and b1; then shard 1's: a1 and a3.
     const shard2 = [plan('a', ['a2'], 1), plan('b', ['b1'], 3)];
     const shard1 = {
@@ -251,12 +257,7 @@ describe('the fold', () => {
 
   it("reports a case its suite's plan does not hold after the plan's cases, as it came", async () => {
     // A case added to the suite's file before a resume: its plan is already in the journal.
-    const cases: string[] = [];
-    const fold = new RunFold({
-      baseline: async () => ({ baseline: null, path: null }),
-      reporters: [{ onSuite: ({ cases: folded }) => void cases.push(...folded.map((c) => c.id)) }],
-      stop: null,
-    });
+    const { fold, cases } = reportingIds();
     fold.add(plan('a', ['a1', 'a2'], 5));
     for (const id of ['a1', 'x', 'a2', 'w']) fold.add(sampleResult({ suite: 'a', case: id }));
     const { head } = await fold.finish();
