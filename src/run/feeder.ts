@@ -10,7 +10,7 @@ const LOOKAHEAD = 128;
 /**
  * Starts work lane by lane (one lane per service), with at most `window(lane)` tasks of a
  * lane started and unfinished at a time; each finished task pulls the next queued one.
- * Items come from `source` as lanes have room (at most LOOKAHEAD queued ahead of the lanes' windows), so a plan
+ * Items come from `source` as lanes have room (at most LOOKAHEAD queued unstarted), so a plan
  * of any size holds a few dozen pending tasks and a bounded queue, never its whole list.
  * Items can also be pushed while it runs (adaptive sampling adds samples).
  */
@@ -82,46 +82,35 @@ export function createFeeder<T>(options: {
     return name;
   };
 
-  /** Queues one item the source gave; false once it has none left. */
-  const take = (next: IteratorResult<T>, touched: Set<string>): boolean => {
+  /** Queues one item the source gave and starts what its lane can; false once it has none left. */
+  const take = (next: IteratorResult<T>): boolean => {
     if (next.done) {
       source = null;
       return false;
     }
-    touched.add(enqueue(next.value));
+    pump(enqueue(next.value));
     return true;
   };
 
   /**
-   * Takes items from the source until LOOKAHEAD are queued (or it runs out), and starts what
-   * lanes can. An async source's item is awaited, and taking goes on when it comes.
+   * Takes items from the source until LOOKAHEAD wait unstarted (or it runs out), starting
+   * each as its lane has room: items a lane starts at once are not counted, so a lane wider
+   * than the lookahead (a concurrency of 64 and more) still fills. An async source's item is
+   * awaited, and taking goes on when it comes.
    */
   const refill = () => {
     if (pulling) return;
-    const touched = new Set<string>();
-    // Counted past what the lanes may have started: a lane wider than the lookahead (a
-    // concurrency of 64 and more) still fills.
-    let known = -1;
-    let started = 0;
-    while (source && !failure) {
-      if (lanes.size !== known) {
-        known = lanes.size;
-        started = 0;
-        for (const name of lanes.keys()) started += options.window(name);
-      }
-      if (queued >= LOOKAHEAD + started) break;
+    while (source && queued < LOOKAHEAD && !failure) {
       const next = source.next();
       if (!(next instanceof Promise)) {
-        if (!take(next, touched)) break;
+        if (!take(next)) break;
         continue;
       }
       pulling = true;
       next.then(
         (result) => {
           pulling = false;
-          const more = new Set<string>();
-          take(result, more);
-          for (const name of more) pump(name);
+          take(result);
           refill();
           finishIfIdle();
         },
@@ -135,7 +124,6 @@ export function createFeeder<T>(options: {
       );
       break;
     }
-    for (const name of touched) pump(name);
   };
 
   return {
