@@ -18,7 +18,7 @@ import { CaseFold } from './case-fold.js';
 import { type BaselineHead, SuiteBaseline } from '../baseline/suite-baseline.js';
 import { SuiteCases, suiteVerdicts } from './suite.js';
 import { isCandidateRun, provenanceFrom } from './provenance.js';
-import { Spill, SPILL_HOLD } from './spill.js';
+import { Spill } from './spill.js';
 import {
   caseDetail,
   countCase,
@@ -71,7 +71,6 @@ export interface FoldOptions {
 }
 
 interface SuiteState {
-  plan: PlanRecord;
   /**
    * Its cases by slot, the samples each still awaits, and the numbers the suite's tests
    * read of each complete one…
@@ -195,24 +194,14 @@ export class RunFold {
     const known = this.suites.get(plan.suite);
     if (known) {
       // Shards each plan part of a suite: their cases join, and are reported in ordinal order.
-      for (const c of plan.cases) known.cases.add(c);
       this.track(known, plan);
       return;
     }
     // The suite's cases are held by SuiteCases, as columns: its plan is kept without them.
     const cases = new SuiteCases(plan);
     const state: SuiteState = {
-      plan: cases.plan,
       cases,
-      // A suite planned larger than the spill holds goes to disk from its first entry. Held
-      // first, then let go, its first entries outlived young collections, and V8 then made
-      // every later entry straight in the old generation (allocation-site pretenuring),
-      // where the entries written to disk at once were garbage to mark: a 100,000-row JSONL
-      // first run promoted 585 MB (12 mark-compacts), 202 MB (6) without the held start.
-      spill: new Spill(
-        this.options.spillDir,
-        cases.size > (this.options.spillHold ?? SPILL_HOLD) ? 0 : this.options.spillHold,
-      ),
+      spill: new Spill(this.options.spillDir, this.options.spillHold, cases.size),
       folds: new Map(),
       open: new Set(),
       folded: false,
@@ -222,9 +211,10 @@ export class RunFold {
     this.order.push(state);
   }
 
+  /** A plan's cases join their suite (a known one keeps its slot), each awaiting its samples. */
   private track(state: SuiteState, plan: PlanRecord): void {
     for (const c of plan.cases) {
-      const slot = state.cases.slotOf(c.id)!;
+      const slot = state.cases.add(c);
       if (c.repeat === 'auto') state.open.add(slot);
       else state.cases.setDue(slot, c.repeat);
     }
@@ -314,7 +304,7 @@ export class RunFold {
     if (state.folded) return;
     state.folded = true;
     for (const [key, sample] of this.provisional) {
-      if (sample.suite !== state.plan.suite) continue;
+      if (sample.suite !== state.cases.plan.suite) continue;
       this.provisional.delete(key);
       const slot = state.cases.slotOf(sample.case);
       if (slot === undefined || state.cases.closed(slot)) continue;
@@ -332,7 +322,7 @@ export class RunFold {
 
   private async foldOne(state: SuiteState): Promise<void> {
     if (this.failure) return;
-    const read = await this.options.baseline(state.plan.suite);
+    const read = await this.options.baseline(state.cases.plan.suite);
     const baseline =
       read.baseline && !(read.baseline instanceof SuiteBaseline)
         ? SuiteBaseline.of(read.baseline)
@@ -377,13 +367,14 @@ export class RunFold {
       return pending;
     };
     // Table cases have no messages in their plan: they are made again from the table.
-    const fill = state.plan.tables?.length ? messagesFiller(this.options.messages?.(state.plan)) : null;
+    const plan = state.cases.plan;
+    const fill = plan.tables?.length ? messagesFiller(this.options.messages?.(plan)) : null;
     const held = state.spill.heldValues();
     const opens = held ? null : state.spill.read(state.cases.slotsInOrder())[Symbol.asyncIterator]();
     try {
       for (const { c, slot } of state.cases.inOrder()) {
         const open = held ? held.get(slot) : (await opens!.next()).value;
-        if (fill) await fill(c);
+        if (fill && !c.messages) await fill(c);
         const pending = finish(c, open);
         if (pending) await pending;
       }
@@ -400,8 +391,7 @@ export class RunFold {
     }
     // Reported: its plan (every case's messages) and its numbers are not needed again.
     state.foldedCases = state.cases.size;
-    state.plan = { ...state.plan, cases: [] };
-    state.cases = new SuiteCases(state.plan);
+    state.cases = new SuiteCases(plan);
   }
 
   /**
@@ -461,20 +451,18 @@ export interface CaseMessages {
 }
 
 /**
- * Puts back the messages of cases planned as table rows, reading `made` (the suite's
- * cases made again, in plan order) alongside the plan: a case the plan does not hold (a
- * shard's, a filtered one) is passed over. True when it put them back: the caller lets them
- * go once the case is reported.
+ * Puts back the messages of a case planned as a table row (one without messages), reading
+ * `made` (the suite's cases made again, in plan order) alongside the plan: a case the plan
+ * does not hold (a shard's, a filtered one) is passed over.
  */
 function messagesFiller(made: AsyncIterable<CaseMessages> | null | undefined) {
   const it = made?.[Symbol.asyncIterator]();
-  return async (c: PlanCase): Promise<boolean> => {
-    if (c.messages || !it) return false;
+  return async (c: PlanCase): Promise<void> => {
+    if (!it) return;
     for (let next = await it.next(); !next.done; next = await it.next())
       if (next.value.id === c.id) {
         c.messages = next.value.messages;
-        return true;
+        return;
       }
-    return false;
   };
 }

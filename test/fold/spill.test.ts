@@ -29,6 +29,18 @@ describe('Spill', () => {
     expect(await collect(spill.read([3, 99, 0]))).toEqual([{ n: 3 }, undefined, { n: 0 }]);
   });
 
+  it('holds none when more values are expected than it holds: they go to disk from the first', async () => {
+    const dir = await scratch();
+    const within = new Spill<{ n: number }>(dir, 10, 10);
+    within.put(0, { n: 0 });
+    expect(within.heldValues()?.get(0)).toEqual({ n: 0 });
+    const past = new Spill<{ n: number }>(dir, 10, 11);
+    past.put(0, { n: 0 });
+    expect(past.heldValues()).toBeNull();
+    expect(await collect(past.read([0]))).toEqual([{ n: 0 }]);
+    await past.discard();
+  });
+
   it('moves values to disk past its hold and reads them back in any order, large and small, unicode too', async () => {
     const dir = await scratch();
     const spill = new Spill<{ n: number; text: string }>(dir, 2);
