@@ -44,13 +44,6 @@ function comparesLatency(c: LatencyCase): c is LatencyCase & { baseline: Latency
   return c.current.length > 0 && c.baseline !== undefined && c.baseline.sample.length > 0;
 }
 
-/** latency_changed of a suite's cases, all at once (LatencyTally, for cases already in a list). */
-export function analyseLatency(cases: readonly LatencyCase[], options: LatencyOptions): LatencyAnalysis {
-  const tally = new LatencyTally();
-  for (const c of cases) tally.add(c);
-  return tally.analyse(options);
-}
-
 interface LatencyOptions {
   alpha: number;
   candidate: boolean;

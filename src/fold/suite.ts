@@ -14,7 +14,7 @@ import type {
   SuiteReport,
   TokenTotals,
 } from '../types.js';
-import { recordedSuiteDrift, suiteRuleOutputs, suiteRuleStored } from '../record/baseline.js';
+import { NONE_RECORDED, recordedSuiteDrift, suiteRuleOutputs, suiteRuleStored } from '../record/baseline.js';
 import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
@@ -164,15 +164,19 @@ export class SuiteCases {
   }
 
   /** A case's plan entry, made from the columns. */
-  caseAt(slot: number): PlanCase {
-    const repeat = this.int.repeat[slot]!;
+  private caseAt(slot: number): PlanCase {
     const c: PlanCase = {
       id: this.ids[slot]!,
       ordinal: this.float.ordinal[slot]!,
-      repeat: repeat === AUTO ? 'auto' : repeat,
+      repeat: this.repeatOf(slot),
     };
     const more = this.more.get(slot);
     return more ? Object.assign(c, more) : c;
+  }
+
+  private repeatOf(slot: number): PlanCase['repeat'] {
+    const repeat = this.int.repeat[slot]!;
+    return repeat === AUTO ? 'auto' : repeat;
   }
 
   /** The slots in plan order. */
@@ -249,7 +253,7 @@ export class SuiteCases {
           : null,
       service: this.strings[short.service[slot]!]!,
       requested_model: this.strings[short.requested[slot]!]!,
-      recorded: this.recorded.get(slot) ?? NO_RECORDED,
+      recorded: this.recorded.get(slot) ?? NONE_RECORDED,
     };
   }
 
@@ -260,10 +264,9 @@ export class SuiteCases {
    */
   close(slot: number, fold: CaseFold): CaseEntry | null {
     if (fold.sent === 0) return null;
-    const c = this.caseAt(slot);
     // Without its messages: the plan holds them, and they go back in when the entry is
     // finished (a suite's system prompt in every case would fill the spill many times over).
-    const entry = caseEntry(this.plan, c.id, [], c.repeat, fold, undefined, null);
+    const entry = caseEntry(this.plan, this.ids[slot]!, [], this.repeatOf(slot), fold, undefined, null);
     const { int, float, byte, short } = this;
     const a = entry.stats.answered;
     byte.closed[slot] = 1;
@@ -288,10 +291,10 @@ export class SuiteCases {
     short.service[slot] = this.stringOf(entry.service);
     short.requested[slot] = this.stringOf(entry.requested_model);
     const recorded = suiteRuleOutputs(entry);
-    if (Object.keys(recorded).length > 0) this.recorded.set(slot, recorded);
+    if (recorded !== NONE_RECORDED) this.recorded.set(slot, recorded);
     addUsageTotals(this.usage, entry);
     for (const [m] of fold.models.entries()) this.models.add(m);
-    this.lists.add(entry, c.ordinal);
+    this.lists.add(entry, this.float.ordinal[slot]!);
     return entry;
   }
 
@@ -317,8 +320,6 @@ export class SuiteCases {
     this.capacity = capacity;
   }
 }
-
-const NO_RECORDED: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export interface SuiteVerdictInput {
   cases: SuiteCases;
@@ -358,7 +359,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const numbers = function* () {
     for (const { c, slot } of input.cases.inOrder()) yield { c, n: input.cases.numbers(slot) };
   };
-  // One pass for the pass-rate and latency tests: each case's baseline figures read once.
+  // One pass for the pass-rate and latency tests: each case's baseline figures read once for both.
   const tested: CaseSamples[] = [];
   const timed = new LatencyTally();
   for (const { c, n } of numbers()) {
@@ -402,7 +403,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     if (!answersCompared({ status })) continue;
     // The rules judge the cases that hold a value on either side (RecordedField.drift.suite).
     const stored = suiteRuleStored(base);
-    if (Object.keys(n.recorded).length > 0 || Object.keys(stored).length > 0)
+    if (n.recorded !== NONE_RECORDED || stored !== NONE_RECORDED)
       judged.push({ case: c.id, current: n.recorded, baseline: stored });
   }
   const recorded = recordedSuiteDrift(judged, { alpha: input.options.alpha ?? DEFAULT_ALPHA });
@@ -497,7 +498,7 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
   const cases = new SuiteCases(input.plan);
   const open = input.plan.cases.map((c) => {
     const fold = input.folds.get(c.id);
-    return fold ? cases.close(cases.add(c), fold) : null;
+    return fold ? cases.close(cases.slotOf(c.id)!, fold) : null;
   });
   const verdicts = suiteVerdicts({
     ...input,

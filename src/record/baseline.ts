@@ -78,15 +78,16 @@ export function suiteRuleOutputs(entry: CaseEntry): Readonly<Record<string, unkn
   for (const [, f] of SUITE_RULED)
     for (const name of Object.keys(f.case ?? {})) if (values[name] != null) (out ??= {})[name] = values[name];
   // Most cases of most suites record none of them: one shared empty object, not one per case.
-  return out ?? NONE;
+  return out ?? NONE_RECORDED;
 }
 
-const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
+/** What suiteRuleOutputs and suiteRuleStored give for a case with none of those values: one shared object. */
+export const NONE_RECORDED: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** What the suite-wide rules read of a baseline case: the stored values of the fields that have one. */
 export function suiteRuleStored(base: object): Readonly<Record<string, unknown>> {
   const stored = base as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
   for (const [name] of SUITE_RULED) if (stored[name] !== undefined) (out ??= {})[name] = stored[name];
-  return out ?? NONE;
+  return out ?? NONE_RECORDED;
 }

@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCE } from '../../src/baseline/tolerance.js';
 import { LATENCY_SAMPLE_CAP, latencySketch } from '../../src/fold/case-fold.js';
-import { analyseLatency, type LatencyCase } from '../../src/fold/latency-drift.js';
+import { type LatencyCase, LatencyTally } from '../../src/fold/latency-drift.js';
 import { createRng } from '../../src/stats/random.js';
 import { lognormalLatencies } from '../helpers/lognormal.js';
 
 const TOLERANCE = DEFAULT_TOLERANCE.latency;
 const OPTIONS = { alpha: 0.05, candidate: false, suite: TOLERANCE };
+
+/** A suite's latency verdicts, its cases tallied one at a time as the fold does. */
+function analyseLatency(cases: readonly LatencyCase[], options: Parameters<LatencyTally['analyse']>[0]) {
+  const tally = new LatencyTally();
+  for (const c of cases) tally.add(c);
+  return tally.analyse(options);
+}
 
 /** A suite of `cases` cases, each `n` samples per side, the current side `factor` times slower; medians 0.75–3 s, spread 0.5. */
 function suite(random: () => number, cases: number, n: number, factor: number, sigma = 0.5): LatencyCase[] {
