@@ -1,12 +1,14 @@
 import type { BaselineCase, ErrorKind } from '../types.js';
 import { columns, orNaN, orNull, widenColumns } from '../util/columns.js';
+import { NONE_RECORDED, suiteRuleStored } from '../record/baseline.js';
 import type { CaseLookup } from './case-lookup.js';
 import type { BaselineFigures } from './suite-baseline.js';
 
 const STATUSES: readonly BaselineCase['status'][] = ['pass', 'fail', 'error'];
-/** usage: 0 null; else 1, plus 2 when it has a `cost` key. */
+/** flags: HAS_USAGE when its usage is not null (plus HAS_COST when it has a `cost` key), HAS_SAMPLES when it keeps `samples`. */
 const HAS_USAGE = 1;
 const HAS_COST = 2;
+const HAS_SAMPLES = 4;
 
 /**
  * A large baseline's figures (what a suite's tests read of each case: BaselineFigures) as
@@ -18,7 +20,7 @@ const HAS_COST = 2;
 export class FigureColumns implements CaseLookup<BaselineFigures> {
   private readonly slots = new Map<string, number>();
   private capacity = 0;
-  private readonly u8 = columns(['status', 'errorKind', 'usage'], (n) => new Uint8Array(n));
+  private readonly u8 = columns(['status', 'errorKind', 'flags'], (n) => new Uint8Array(n));
   private readonly i32 = columns(['pass', 'total', 'poolFrom'], (n) => new Int32Array(n));
   private readonly f64 = columns(
     ['prompt', 'completion', 'totalTokens', 'cost', 'n', 'p50', 'p95', 'start', 'end'],
@@ -29,12 +31,13 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
   private pooled = 0;
   /** Error kinds, by their code in `errorKind` (0: none). */
   private readonly kinds: (ErrorKind | null)[] = [null];
-  /** Cases whose samples the baseline keeps (`samples` is optional). */
-  private readonly withSamples = new Set<number>();
   /** The few cases with stored values of the recorded fields' suite-wide rules (tool use). */
   private readonly recorded = new Map<number, Record<string, unknown>>();
 
-  /** Keeps a case's figures and its place in the file (a later one for an id replaces it). */
+  /**
+   * Keeps a case's figures (read from its baseline entry, `figures`) and its place in the
+   * file; a later one for an id replaces it.
+   */
   add(id: string, figures: BaselineFigures, at: { start: number; end: number }): void {
     let slot = this.slots.get(id);
     if (slot === undefined) {
@@ -46,12 +49,12 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
     u8.status[slot] = STATUSES.indexOf(figures.status);
     u8.errorKind[slot] = this.kindCode(figures.error_kind);
     if (figures.samples) {
-      this.withSamples.add(slot);
       i32.pass[slot] = figures.samples.pass;
       i32.total[slot] = figures.samples.total;
-    } else this.withSamples.delete(slot);
+    }
     const u = figures.usage;
-    u8.usage[slot] = u ? HAS_USAGE | (Object.hasOwn(u, 'cost') ? HAS_COST : 0) : 0;
+    u8.flags[slot] =
+      (u ? HAS_USAGE | (Object.hasOwn(u, 'cost') ? HAS_COST : 0) : 0) | (figures.samples ? HAS_SAMPLES : 0);
     f64.prompt[slot] = orNaN(u?.prompt_tokens);
     f64.completion[slot] = orNaN(u?.completion_tokens);
     f64.totalTokens[slot] = orNaN(u?.total_tokens);
@@ -63,8 +66,9 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
     f64.p95[slot] = l?.p95 ?? 0;
     f64.start[slot] = at.start;
     f64.end[slot] = at.end;
-    const { status: _s, samples: _n, usage: _u, latency_ms: _l, error_kind: _e, ...rest } = figures;
-    if (Object.keys(rest).length > 0) this.recorded.set(slot, rest);
+    // What the recorded fields' suite-wide rules read (tool use).
+    const stored = suiteRuleStored(figures);
+    if (stored !== NONE_RECORDED) this.recorded.set(slot, stored);
     else this.recorded.delete(slot);
   }
 
@@ -79,19 +83,19 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
     const slot = this.slots.get(id);
     if (slot === undefined) return undefined;
     const { u8, i32, f64 } = this;
-    const usage = u8.usage[slot]!;
+    const flags = u8.flags[slot]!;
     const from = i32.poolFrom[slot]!;
     return {
       status: STATUSES[u8.status[slot]!]!,
-      ...(this.withSamples.has(slot) ? { samples: { pass: i32.pass[slot]!, total: i32.total[slot]! } } : {}),
+      ...(flags & HAS_SAMPLES ? { samples: { pass: i32.pass[slot]!, total: i32.total[slot]! } } : {}),
       usage:
-        usage === 0
+        (flags & HAS_USAGE) === 0
           ? null
           : {
               prompt_tokens: orNull(f64.prompt[slot]!),
               completion_tokens: orNull(f64.completion[slot]!),
               total_tokens: orNull(f64.totalTokens[slot]!),
-              ...(usage & HAS_COST ? { cost: orNull(f64.cost[slot]!) } : {}),
+              ...(flags & HAS_COST ? { cost: orNull(f64.cost[slot]!) } : {}),
             },
       ...(from === -1
         ? {}

@@ -71,25 +71,6 @@ function step(buffer: Buffer, i: number, first: boolean, descend?: string): Step
   return { member: { key: key as string, keyStart, start, end }, next };
 }
 
-/**
- * The members of the JSON object whose `{` is at `start` (after whitespace), without
- * parsing their values. Null when the bytes are not an object it can walk; the caller then
- * lets JSON.parse say what is wrong. Bytes inside strings never count as structure.
- */
-export function objectMembers(buffer: Buffer, start = 0): { members: Member[]; end: number } | null {
-  let i = skipSpace(buffer, start);
-  if (buffer[i] !== OPEN_OBJECT) return null;
-  i++;
-  const members: Member[] = [];
-  for (;;) {
-    const s = step(buffer, i, members.length === 0);
-    if (s === null || s === 'more' || 'descend' in s) return null;
-    if ('close' in s) return { members, end: s.close };
-    members.push(s.member);
-    i = s.next;
-  }
-}
-
 /** What walkObject finds in a file, in its order. */
 export type Walked =
   /** A member of the object (not the one descended into): its value's text. */

@@ -1,9 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
-import { suiteRuleStored } from '../record/baseline.js';
 import { walkObject } from './scan.js';
 import { baselinePath, cannotRead, caseOf, readBaseline } from './store.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
@@ -46,15 +45,10 @@ export class SuiteBaseline {
     return this.figures.has(id) ? this.whole(id) : null;
   }
 
-  /** Case ids in the file's order. */
-  ids(): string[] {
-    return [...this.figures.ids()];
-  }
-
   /** The whole baseline, every case parsed (for a caller that asks for it as one object). */
   toBaseline(): Baseline {
     const cases = new Map<string, BaselineCase>();
-    for (const id of this.ids()) cases.set(id, this.case(id)!);
+    for (const id of this.figures.ids()) cases.set(id, this.case(id)!);
     return { ...this.head, cases: Object.fromEntries(cases) };
   }
 
@@ -90,6 +84,16 @@ export class SuiteBaseline {
     keep: boolean,
   ): Promise<SuiteBaseline | null> {
     const file = baselinePath(dir, suite);
+    const info = await stat(file).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw cannotRead(file, error);
+    });
+    if (!info) return null;
+    // A small baseline is read whole, as it always was: held for one suite it costs little,
+    // and whole is faster than case by case. So is one that is not a plain file, or one
+    // past the limit (the whole read says so): opened once, by the whole read.
+    if (!info.isFile() || info.size < wholeBelow || info.size > READ_LIMITS.baseline.bytes)
+      return whole(file, suite);
     let handle: FileHandle;
     try {
       handle = await open(file, 'r');
@@ -97,32 +101,37 @@ export class SuiteBaseline {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw cannotRead(file, error);
     }
-    let walked: SuiteBaseline | null = null;
     try {
       const identity = await handle.stat();
-      // A small baseline is read whole, as it always was: held for one suite it costs little,
-      // and whole is faster than case by case. So is one that is not a plain file, or one
-      // past the limit (the whole read says so).
-      if (identity.isFile() && identity.size >= wholeBelow && identity.size <= READ_LIMITS.baseline.bytes) {
-        walked = await SuiteBaseline.walk(file, suite, handle, identity, keep ? new FigureColumns() : null);
-      }
+      const columns = keep ? new FigureColumns() : null;
+      const head = await SuiteBaseline.walk(file, suite, handle, identity, columns);
+      if (!head) return await whole(file, suite);
+      if (!columns) return null;
+      // Its cases are read again from the file that was walked: CaseBytes checks it is
+      // still that one at every read.
+      const again = new CaseBytes(file, identity);
+      return new SuiteBaseline(head, columns, (id) => {
+        const at = columns.place(id);
+        return at ? (JSON.parse(again.text(at.start, at.end)) as BaselineCase) : null;
+      });
     } catch (error) {
       throw cannotRead(file, error);
     } finally {
       await handle.close();
     }
-    return walked ?? whole(file, suite);
   }
 
-  /** A large baseline read case by case (SuiteBaseline.read); null when its bytes are not a layout it walks. */
+  /**
+   * A large baseline walked case by case, its figures kept in `columns` (null: checked,
+   * not kept): its head, or null when its bytes are not a layout it walks.
+   */
   private static async walk(
     file: string,
     suite: string,
     handle: FileHandle,
     identity: Stats,
-    /** Where the figures go (null: checked, not kept). */
     columns: FigureColumns | null,
-  ): Promise<SuiteBaseline | null> {
+  ): Promise<BaselineHead | null> {
     const head: Record<string, unknown> = {};
     let cased = false;
     // Anything amiss is left to the whole read, which words it as readBaseline does.
@@ -151,22 +160,7 @@ export class SuiteBaseline {
       const firstBatch = !cased;
       cased = true;
       if (!columns) continue;
-      for (const m of walked.members) {
-        const c = cases[m.key] as BaselineCase;
-        columns.add(
-          m.key,
-          {
-            status: c.status,
-            ...(c.samples ? { samples: c.samples } : {}),
-            usage: c.usage,
-            ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
-            error_kind: c.error_kind,
-            // What the recorded fields' suite-wide rules read (tool use).
-            ...suiteRuleStored(c),
-          },
-          m,
-        );
-      }
+      for (const m of walked.members) columns.add(m.key, cases[m.key] as BaselineCase, m);
       if (firstBatch) {
         // The first batch says about how many cases the file holds, and latency values:
         // room for them, and 5 % more.
@@ -178,16 +172,9 @@ export class SuiteBaseline {
     const checked = validateBaseline({ ...head, cases: {} });
     if (!cased || 'error' in checked || checked.value.suite !== suite) return null;
     const { cases: _none, ...baselineHead } = checked.value;
-    // The cases are read again from the file that was read: CaseBytes checks it is still the
-    // one whose size was walked, at every read.
-    const now = await handle.stat();
-    if (now.size !== identity.size || now.mtimeMs !== identity.mtimeMs) throw changedWhileRead(file);
-    const again = new CaseBytes(file, identity);
-    const figures = columns ?? new FigureColumns();
-    return new SuiteBaseline(baselineHead, figures, (id) => {
-      const at = figures.place(id);
-      return at ? (JSON.parse(again.text(at.start, at.end)) as BaselineCase) : null;
-    });
+    // What was walked must be one file, not one written over while it was read.
+    if (!sameFile(await handle.stat(), identity)) throw changedWhileRead(file);
+    return baselineHead;
   }
 }
 
@@ -224,16 +211,8 @@ class CaseBytes {
     if (this.buffer.length < want) this.buffer = Buffer.allocUnsafe(want);
     const fd = openSync(this.file, 'r');
     try {
-      const now = fstatSync(fd);
-      const then = this.identity;
-      if (
-        now.ino !== then.ino ||
-        now.dev !== then.dev ||
-        now.size !== then.size ||
-        now.mtimeMs !== then.mtimeMs
-      )
-        throw changedWhileRead(this.file);
-      const read = readSync(fd, this.buffer, 0, Math.min(want, now.size - start), start);
+      if (!sameFile(fstatSync(fd), this.identity)) throw changedWhileRead(this.file);
+      const read = readSync(fd, this.buffer, 0, Math.min(want, this.identity.size - start), start);
       this.window = this.buffer.subarray(0, read);
       this.start = start;
     } finally {
@@ -241,6 +220,13 @@ class CaseBytes {
     }
     if (this.window.length < length) throw changedWhileRead(this.file);
   }
+}
+
+/** The same file, unchanged: its identity, size and time of last change. */
+function sameFile(now: Stats, then: Stats): boolean {
+  return (
+    now.ino === then.ino && now.dev === then.dev && now.size === then.size && now.mtimeMs === then.mtimeMs
+  );
 }
 
 function changedWhileRead(file: string): FileError {

@@ -2,7 +2,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { objectMembers, walkObject, type Walked } from '../../src/baseline/scan.js';
+import { walkObject, type Walked } from '../../src/baseline/scan.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -108,16 +108,5 @@ describe('walkObject', () => {
     for await (const w of walkObject(handle, Buffer.byteLength(good), 'cases', 10, 8)) walked.push(w);
     await handle.close();
     expect(rebuilt(walked, Buffer.from(good))).toEqual(sample);
-  });
-});
-
-describe('objectMembers', () => {
-  it('walks an object held in memory, and refuses one that is cut short', () => {
-    const bytes = Buffer.from(JSON.stringify(sample.cases));
-    const walked = objectMembers(bytes)!;
-    expect(walked.end).toBe(bytes.length);
-    expect(walked.members.map((m) => m.key)).toEqual(Object.keys(sample.cases));
-    expect(objectMembers(bytes.subarray(0, -1))).toBeNull();
-    expect(objectMembers(Buffer.from('{}'))).toEqual({ members: [], end: 2 });
   });
 });

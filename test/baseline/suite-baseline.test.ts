@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readBaseline, writeBaseline } from '../../src/baseline/store.js';
 import { SuiteBaseline } from '../../src/baseline/suite-baseline.js';
-import type { Baseline } from '../../src/types.js';
+import type { Baseline, BaselineCase } from '../../src/types.js';
 import { baselineCase } from './fixtures.js';
 
 let dir: string;
@@ -38,6 +38,19 @@ const baseline = (): Baseline => ({
     unpriced: baselineCase({
       usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, cost: null },
     }),
+    // A stored value of a field judged over the suite (tool use): kept beside the columns.
+    tooled: baselineCase({
+      tool_calls: {
+        answered: 3,
+        triggered: 3,
+        valid: 2,
+        trigger_rate: 1,
+        valid_rate: 2 / 3,
+        first: null,
+        distinct: [],
+        other_calls: 0,
+      },
+    } as Partial<BaselineCase>),
   },
 });
 
@@ -78,8 +91,10 @@ describe('SuiteBaseline.read', () => {
         usage: c.usage,
         ...(c.latency_ms ? { latency_ms: c.latency_ms } : {}),
         error_kind: c.error_kind,
+        ...(c.tool_calls ? { tool_calls: c.tool_calls } : {}),
       });
     }
+    expect(cased.figures.get('tooled')).toHaveProperty('tool_calls.valid', 2);
     expect(cased.figures.get('nope')).toBeUndefined();
     expect(cased.figures.has('toString')).toBe(false);
   });
@@ -96,7 +111,7 @@ describe('SuiteBaseline.read', () => {
     const canonical = await SuiteBaseline.read(dir, 'refunds', 0);
     const whole = (await readBaseline(dir, 'refunds'))!;
     expect(canonical!.toBaseline()).toEqual(whole);
-    expect(canonical!.ids()).toEqual(Object.keys(whole.cases));
+    expect([...canonical!.figures.ids()]).toEqual(Object.keys(whole.cases));
     expect(canonical!.case('tricky "}{][')).toEqual(whole.cases['tricky "}{][']);
     expect(canonical!.case('__proto__')).toEqual(baseline().cases.__proto__);
     expect(canonical!.case('nope')).toBeNull();
@@ -143,7 +158,7 @@ describe('SuiteBaseline.read', () => {
     expect(await SuiteBaseline.read(dir, 'refunds', 0)).toBeNull();
   });
 
-  it("checks a baseline as it reads one, at a run's pre-flight, large ones walked case by case", async () => {
+  it("checks a baseline at a run's pre-flight with a whole read's words, a large one (walked) too", async () => {
     const large: Baseline = { ...baseline(), cases: {} };
     // Past the size from which baselines are walked (4 MiB).
     for (let i = 0; i < 6_000; i++) large.cases[`case-${i}`] = baselineCase({ content: 'x'.repeat(700) });
