@@ -74,8 +74,8 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     reporters,
     complete: true,
     renderedBy: 'diff',
-    messages: journalMessages(io.cwd, (suite, why) =>
-      io.stderr(promptsMissingLine('driftcheck diff', suite, why)),
+    messages: journalMessages(io.cwd, (suite, why, remedy) =>
+      io.stderr(promptsMissingLine('driftcheck diff', suite, why, remedy)),
     ),
     run: {
       id: `${a.head.run.id}..${b.head.run.id}`,

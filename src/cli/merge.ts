@@ -49,8 +49,8 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     reporters: await journalReporters(io, outDir, reporters),
     complete,
     renderedBy: 'merge',
-    messages: journalMessages(io.cwd, (suite, why) =>
-      io.stderr(promptsMissingLine('driftcheck merge', suite, why)),
+    messages: journalMessages(io.cwd, (suite, why, remedy) =>
+      io.stderr(promptsMissingLine('driftcheck merge', suite, why, remedy)),
     ),
     run: { id: newRunId(new Date()), command: ['driftcheck', 'merge', ...args], shard: null },
   });

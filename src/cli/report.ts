@@ -37,8 +37,8 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines'), io.cwd).read,
     reporters: await journalReporters(io, out, reporters),
     renderedBy: 'report',
-    messages: journalMessages(io.cwd, (suite, why) =>
-      io.stderr(promptsMissingLine('driftcheck report', suite, why)),
+    messages: journalMessages(io.cwd, (suite, why, remedy) =>
+      io.stderr(promptsMissingLine('driftcheck report', suite, why, remedy)),
     ),
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
   });

@@ -316,9 +316,9 @@ async function runAndPrint(
     },
     onResult: (r) => progress.update(r),
     cwd: io.cwd,
-    onPromptsMissing: (suite, why) => {
+    onPromptsMissing: (suite, why, remedy) => {
       progress.finish();
-      io.stderr(promptsMissingLine('driftcheck', suite, why));
+      io.stderr(promptsMissingLine('driftcheck', suite, why, remedy));
     },
     onStaleLock: (note) => {
       progress.finish();

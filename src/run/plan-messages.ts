@@ -21,7 +21,7 @@ export async function* caseMessages(
  */
 export function journalMessages(
   cwd: string,
-  onMissing: (suite: string, why: string) => void,
+  onMissing: PromptsMissing,
 ): (plan: PlanRecord) => AsyncIterable<CaseMessages> | null {
   return (plan) => {
     const tables = plan.tables;
@@ -35,7 +35,11 @@ export function journalMessages(
       for (const table of tables) {
         const template = table.case;
         if (!template) {
-          onMissing(plan.suite, `its journal keeps no template for ${table.file}`);
+          onMissing(
+            plan.suite,
+            `its journal keeps no template for ${table.file}`,
+            'a journal driftcheck writes keeps one: check that results.jsonl is the run’s own, not edited or cut short',
+          );
           return;
         }
         const read = await readUtf8File(resolve(cwd, table.file), table.file, READ_LIMITS.table, TABLE_FILE);
@@ -43,7 +47,12 @@ export function journalMessages(
           const why = read.diagnostic
             ? `${table.file}: ${read.diagnostic.message}`
             : `${table.file} changed since the run`;
-          onMissing(plan.suite, why);
+          const restore = 'restoring the table as it was at the run shows them again';
+          onMissing(
+            plan.suite,
+            why,
+            read.diagnostic?.hint ? `${read.diagnostic.hint}, or ${restore}` : restore,
+          );
           return;
         }
         yield* tableCaseMessages({ ...table, case: template }, read.bytes, plan.system);
@@ -52,10 +61,13 @@ export function journalMessages(
   };
 }
 
+/** Told, once a suite, why its table cases' prompts cannot be made again, and what to do. */
+export type PromptsMissing = (suite: string, why: string, remedy: string) => void;
+
 /**
  * The line a command writes when a suite's table prompts cannot be made again
  * (journalMessages' `onMissing`): what is missing, why, and what to do about it.
  */
-export function promptsMissingLine(command: string, suite: string, why: string): string {
-  return `${command}: the prompts of suite ${suite}'s table cases are not shown: ${why}; everything else of them is reported, and restoring the table as it was at the run shows them again\n`;
+export function promptsMissingLine(command: string, suite: string, why: string, remedy: string): string {
+  return `${command}: the prompts of suite ${suite}'s table cases are not shown: ${why}; everything else of them is reported, and ${remedy}\n`;
 }

@@ -37,7 +37,7 @@ import { type CostCap, createCostMeter, sampleSpent } from './cost-cap.js';
 import { type CostEstimate, overCapMessage } from './cost-estimate.js';
 import { capPrices, estimateRun } from './estimate-run.js';
 import { executePlan } from './execute.js';
-import { journalMessages } from './plan-messages.js';
+import { journalMessages, type PromptsMissing } from './plan-messages.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import {
   type CasesOf,
@@ -129,7 +129,7 @@ export interface RunSuitesOptions {
   /** Where the suites' file names are relative to, as loadSuites was given it (default process.cwd()). */
   cwd?: string;
   /** Told when a table changed after its cases were sent: their prompts are left out of the reports. */
-  onPromptsMissing?: (suite: string, why: string) => void;
+  onPromptsMissing?: PromptsMissing;
   /** Told when the run folder's or the history's lock, left by a killed process, is taken over. */
   onStaleLock?: (note: string) => void;
 }
@@ -164,7 +164,10 @@ export interface RunSuitesResult {
  */
 const HOLD_SUITE = 5_000;
 
-/** Planned samples handed to the sender at a time: one wait per batch, not per sample (and half the feeder's lookahead). */
+/**
+ * Planned samples handed to the sender at a time: one wait per batch, not per sample. Small,
+ * like the sender's lookahead (run/feeder.ts): a batch waits in memory until it is sent.
+ */
 const PLAN_BATCH = 64;
 
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);

@@ -151,6 +151,13 @@ describe('a table-driven run and its journal', () => {
     expect(report.stderr).toContain(
       "driftcheck report: the prompts of suite tickets's table cases are not shown: suites/tickets.jsonl changed since the run; everything else of them is reported, and restoring the table as it was at the run shows them again\n",
     );
+    // A table that is no longer UTF-8: the line says what to do about it, too.
+    await writeFile(join(dir, 'suites/tickets.jsonl'), Buffer.from([0xff, 0xfe, 0x41, 0x0a]));
+    const unreadable = await runCli(['report', shards[0]!], { cwd: dir });
+    expect(unreadable.code).toBe(0);
+    expect(unreadable.stderr).toContain(
+      'suites/tickets.jsonl: file is not valid UTF-8; everything else of them is reported, and re-save it as UTF-8, or restoring the table as it was at the run shows them again\n',
+    );
     const without = await readReport(shards[0]!);
     expect(without.cases.map((c) => [c.case, c.status, c.messages])).toEqual([
       ['t-1', 'pass', []],

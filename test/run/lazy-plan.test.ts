@@ -13,9 +13,9 @@ import { loadSuites, readSuiteCases } from '../../src/suite/load.js';
 import type { Suite } from '../../src/types.js';
 import { REPO } from '../helpers/cli.js';
 
-// A run over suites loaded without their cases (what `driftcheck run` does past its first
-// 10,000 written cases, and always for tables): each suite is read again when the run
-// reaches it. It must plan, send and report exactly what a run over held suites does.
+// A run over suites loaded without their cases (what `driftcheck run` does when its cases
+// are more than it holds, 10,000, and always for tables): each suite is read again when the
+// run reaches it. It must plan, send and report exactly what a run over held suites does.
 describe('a run that reads each suite when it reaches it', () => {
   let dir: string;
   let sim: Awaited<ReturnType<typeof simulateServices>>;
