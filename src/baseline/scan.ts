@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /** One member of a JSON object: its key (decoded) and where its value's bytes are. */
-export interface Member {
+interface Member {
   key: string;
   /** Where its key's opening quote is: members from one key to another value's end are a valid object body. */
   keyStart: number;
