@@ -2,6 +2,7 @@ import type { BaselineCase, ErrorKind } from '../types.js';
 import { columns, orNaN, orNull, widenColumns } from '../util/columns.js';
 import { NONE_RECORDED, suiteRuleStored } from '../record/baseline.js';
 import type { CaseLookup } from './case-lookup.js';
+import { IdTable } from '../util/id-table.js';
 import type { BaselineFigures } from './suite-baseline.js';
 
 const STATUSES: readonly BaselineCase['status'][] = ['pass', 'fail', 'error'];
@@ -13,12 +14,13 @@ const HAS_SAMPLES = 4;
 /**
  * A large baseline's figures (what a suite's tests read of each case: BaselineFigures) as
  * columns of numbers by case, in the file's order, with each case's place in the file. A
- * case costs its id, a map entry and about 110 bytes outside the JavaScript heap, where it
- * was six objects and two map entries (about 400 bytes of heap). A case's figures are made
+ * case costs about 130 bytes outside the JavaScript heap, its id among them, where it was
+ * six objects and two map entries (about 400 bytes of heap). A case's figures are made
  * when asked for, and die young: the suite's tests read them a case at a time.
  */
 export class FigureColumns implements CaseLookup<BaselineFigures> {
-  private readonly slots = new Map<string, number>();
+  /** Case ids by slot, and the slot of an id (outside the heap: IdTable). */
+  private readonly slots = new IdTable();
   private capacity = 0;
   private readonly u8 = columns(['status', 'errorKind', 'flags'], (n) => new Uint8Array(n));
   private readonly i32 = columns(['pass', 'total', 'poolFrom'], (n) => new Int32Array(n));
@@ -39,11 +41,7 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
    * file; a later one for an id replaces it.
    */
   add(id: string, figures: BaselineFigures, at: { start: number; end: number }): void {
-    let slot = this.slots.get(id);
-    if (slot === undefined) {
-      slot = this.slots.size;
-      this.slots.set(id, slot);
-    }
+    const slot = this.slots.add(id);
     if (slot >= this.capacity) this.grow(Math.max(1024, Math.ceil(this.capacity * 1.5)));
     const { u8, i32, f64 } = this;
     u8.status[slot] = STATUSES.indexOf(figures.status);
@@ -74,14 +72,14 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
 
   /** Where a case is in the file: its first byte and the byte after its last. */
   place(id: string): { start: number; end: number } | null {
-    const slot = this.slots.get(id);
-    return slot === undefined ? null : { start: this.f64.start[slot]!, end: this.f64.end[slot]! };
+    const slot = this.slots.slotOf(id);
+    return slot === -1 ? null : { start: this.f64.start[slot]!, end: this.f64.end[slot]! };
   }
 
   /** A case's figures, made from the columns (undefined: no such case). */
   get(id: string): BaselineFigures | undefined {
-    const slot = this.slots.get(id);
-    if (slot === undefined) return undefined;
+    const slot = this.slots.slotOf(id);
+    if (slot === -1) return undefined;
     const { u8, i32, f64 } = this;
     const flags = u8.flags[slot]!;
     const from = i32.poolFrom[slot]!;
@@ -113,12 +111,12 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
   }
 
   has(id: string): boolean {
-    return this.slots.has(id);
+    return this.slots.slotOf(id) !== -1;
   }
 
   /** Case ids in the file's order. */
   ids(): Iterable<string> {
-    return this.slots.keys();
+    return this.slots;
   }
 
   /**

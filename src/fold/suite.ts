@@ -20,6 +20,7 @@ import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
 import { Tally } from './tally.js';
 import { columns, orNaN, orNull, widenColumns } from '../util/columns.js';
+import { IdTable } from '../util/id-table.js';
 import { LatencyTally } from './latency-drift.js';
 import { analysePassRates, baselineSamples, type CaseSamples, entersPassRateTest } from './pass-rates.js';
 
@@ -79,16 +80,15 @@ const SHORTS = ['service', 'requested'] as const;
  * A suite's cases, each in a slot (in the order they join: its plan's, a shard's, one met
  * only in the samples): its plan entry, the samples it still awaits and, once complete, the
  * numbers its suite's tests read (CaseNumbers) and its running totals — held as columns of
- * numbers, one per field: a case costs its id and about 120 bytes outside the heap, not
+ * numbers, one per field: a case costs about 140 bytes outside the heap, its id among them, not
  * five objects and two map entries (about 380 bytes; a 100,000-row table's suite held
  * 38 MB of them). A case's plan entry is made when asked for (`inOrder`). `close` returns
  * the case's entry with its verdict still open, for the caller to keep where it likes
  * (held, or spilled to disk) until `suiteVerdicts` finishes it. Pure.
  */
 export class SuiteCases {
-  private readonly slots = new Map<string, number>();
-  /** Case ids by slot. */
-  private readonly ids: string[] = [];
+  /** Case ids by slot, and the slot of an id (outside the heap: IdTable). */
+  private readonly ids = new IdTable();
   /** What few plan entries carry beyond id, ordinal and repeat (messages, drift, judges), by slot. */
   private readonly more = new Map<number, PlanExtras>();
   /** Slots in plan (ordinal) order, once cases joined out of it (a shard's); null: the slots' own order. */
@@ -127,12 +127,10 @@ export class SuiteCases {
    * such cases came.
    */
   add(c: PlanCase, planned = true): number {
-    const known = this.slots.get(c.id);
-    if (known !== undefined) return known;
-    const slot = this.ids.length;
+    const known = this.ids.size;
+    const slot = this.ids.add(c.id);
+    if (slot < known) return slot;
     if (slot >= this.capacity) this.grow(Math.max(16, this.capacity * 2));
-    this.ids.push(c.id);
-    this.slots.set(c.id, slot);
     this.int.repeat[slot] = c.repeat === 'auto' ? AUTO : c.repeat;
     this.float.ordinal[slot] = c.ordinal;
     if (!planned) this.unplanned.push(slot);
@@ -153,20 +151,20 @@ export class SuiteCases {
 
   /** How many cases. */
   get size(): number {
-    return this.ids.length;
+    return this.ids.size;
   }
 
   /** The lowest ordinal of its cases (Infinity: none). */
   firstOrdinal(): number {
     let min = Infinity;
-    for (let slot = 0; slot < this.ids.length; slot++) min = Math.min(min, this.float.ordinal[slot]!);
+    for (let slot = 0; slot < this.ids.size; slot++) min = Math.min(min, this.float.ordinal[slot]!);
     return min;
   }
 
   /** A case's plan entry, made from the columns. */
   private caseAt(slot: number): PlanCase {
     const c: PlanCase = {
-      id: this.ids[slot]!,
+      id: this.ids.at(slot),
       ordinal: this.float.ordinal[slot]!,
       repeat: this.repeatOf(slot),
     };
@@ -181,13 +179,13 @@ export class SuiteCases {
 
   /** The slots in plan order. */
   slotsInOrder(): Iterable<number> {
-    if (this.ordered && this.unplanned.length === 0) return range(this.ids.length);
+    if (this.ordered && this.unplanned.length === 0) return range(this.ids.size);
     if (!this.sorted) {
       const ordinal = this.float.ordinal;
       const unplanned = new Set(this.unplanned);
-      const planned = Int32Array.from(range(this.ids.length)).filter((slot) => !unplanned.has(slot));
+      const planned = Int32Array.from(range(this.ids.size)).filter((slot) => !unplanned.has(slot));
       if (!this.ordered) planned.sort((a, b) => ordinal[a]! - ordinal[b]!);
-      this.sorted = new Int32Array(this.ids.length);
+      this.sorted = new Int32Array(this.ids.size);
       this.sorted.set(planned);
       this.sorted.set(this.unplanned, planned.length);
     }
@@ -200,7 +198,8 @@ export class SuiteCases {
   }
 
   slotOf(id: string): number | undefined {
-    return this.slots.get(id);
+    const slot = this.ids.slotOf(id);
+    return slot === -1 ? undefined : slot;
   }
 
   /** Samples a fixed-repeat case still awaits (0: none, or it is not awaited). */
@@ -266,7 +265,7 @@ export class SuiteCases {
     if (fold.sent === 0) return null;
     // Without its messages: the plan holds them, and they go back in when the entry is
     // finished (a suite's system prompt in every case would fill the spill many times over).
-    const entry = caseEntry(this.plan, this.ids[slot]!, [], this.repeatOf(slot), fold, undefined, null);
+    const entry = caseEntry(this.plan, this.ids.at(slot), [], this.repeatOf(slot), fold, undefined, null);
     const { int, float, byte, short } = this;
     const a = entry.stats.answered;
     byte.closed[slot] = 1;
