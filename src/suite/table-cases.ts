@@ -10,7 +10,7 @@ import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
 import { TABLE_FORMATS, tableDigest } from './sources/index.js';
 import type { Row } from './sources/types.js';
 import type { TableSpec } from './spec.js';
-import { columnsOf, fillTemplate } from './template.js';
+import { type CaseTemplate, compileTemplate } from './template.js';
 import { caseValidator } from './validate-ajv.js';
 
 /** Rows with problems listed per table before the rest are counted. */
@@ -55,15 +55,15 @@ export function* tableCases(
   // Every row would miss the same column: said once, where the placeholder is written.
   const unknown = read.columns ? unknownColumns(table, read.columns, file) : [];
   found.problems.push(...unknown);
-  // What the template reads, found once for the table, not once a row.
-  const columns = columnsOf(table.placeholders);
+  // The template read once for the table, not once a row.
+  const template = compileTemplate(table.template);
   let rows = 0;
   let rowsRead = 0;
   for (const row of read) {
     rowsRead++;
     // With a column unknown no row can make its case; the rest are still read for their problems.
     if (unknown.length > 0) continue;
-    const made = rowCase(row, table, columns, options);
+    const made = rowCase(row, table, template, options);
     if (made.problems.length > 0) {
       for (const d of made.problems) listed.push(d);
       continue;
@@ -143,10 +143,10 @@ function unknownColumns(table: TableSpec, columns: readonly string[], file: stri
 function rowCase(
   row: Row,
   table: TableSpec,
-  columns: readonly string[],
+  template: CaseTemplate,
   options: ExpandOptions,
 ): { value: Record<string, unknown>; problems: Diagnostic[] } {
-  const filled = fillTemplate(table.template, row.values, columns);
+  const filled = template.fill(row.values);
   if (filled.missing) {
     const keys = Object.keys(row.values);
     const problems = filled.missing.map((name): Diagnostic => {

@@ -3,7 +3,7 @@ import { messagesOf } from './expand.js';
 import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
 import { formatOf, TABLE_FORMATS } from './sources/index.js';
 import type { RawCase } from './spec.js';
-import { columnsOf, fillTemplate, placeholdersOf } from './template.js';
+import { compileTemplate } from './template.js';
 
 /** A table as a run's plan record names it (SuiteTable): enough to make its cases' prompts again. */
 export interface PlannedTable {
@@ -26,9 +26,9 @@ export function* tableCaseMessages(
   const format = formatOf(table.file, table.format);
   if (!format) return;
   const suiteSystem: Message[] = system === undefined ? [] : [{ role: 'system', content: system }];
-  const columns = columnsOf(placeholdersOf(table.case));
+  const template = compileTemplate(table.case);
   for (const row of TABLE_FORMATS[format].rows(bytes, table.file, MAX_SUITE_SAMPLES, [])) {
-    const filled = fillTemplate(table.case, row.values, columns);
+    const filled = template.fill(row.values);
     const made = filled.value as Partial<RawCase> | undefined;
     if (typeof made?.id !== 'string') continue;
     yield { id: made.id, messages: messagesOf(made, suiteSystem) };

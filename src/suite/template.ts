@@ -8,6 +8,7 @@ export interface Placeholder {
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
+const SPLIT = /\{\{\s*([^{}]*?)\s*\}\}/;
 
 /** Every placeholder of a template, in document order (keys are not templated, only text values). */
 export function placeholdersOf(template: unknown): Placeholder[] {
@@ -19,39 +20,92 @@ export function placeholdersOf(template: unknown): Placeholder[] {
 }
 
 /** The columns a template reads, each once, in order of first use. */
-export function columnsOf(placeholders: readonly Placeholder[]): string[] {
+function columnsOf(placeholders: readonly Placeholder[]): string[] {
   return [...new Set(placeholders.map((p) => p.name))];
 }
 
-/**
- * Fills a template from one row: logic-less substitution, nothing evaluated. A text that is
- * one placeholder alone takes the row's value as it is (a JSON Lines row's list stays a
- * list); inside longer text a value is written as text (a string as is, anything else as
- * JSON). Returns the names the row lacks instead when there are any. `columns` is what the
- * template reads (columnsOf): a table passes it once for all its rows.
- */
-export function fillTemplate(
-  template: unknown,
-  values: Readonly<Record<string, unknown>>,
-  columns: readonly string[] = columnsOf(placeholdersOf(template)),
-): { value: unknown; missing?: undefined } | { value?: undefined; missing: string[] } {
-  const missing = columns.filter((name) => !Object.hasOwn(values, name));
-  if (missing.length > 0) return { missing };
-  return { value: fill(template, values) };
+/** A case template made ready to fill: what it reads, and a filling per row. */
+export interface CaseTemplate {
+  /** The columns it reads, each once, in order of first use. */
+  readonly columns: readonly string[];
+  /**
+   * Fills it from one row: logic-less substitution, nothing evaluated. A text that is one
+   * placeholder alone takes the row's value as it is (a JSON Lines row's list stays a list);
+   * inside longer text a value is written as text (a string as is, anything else as JSON).
+   * Returns the names the row lacks instead when there are any.
+   */
+  fill(
+    values: Readonly<Record<string, unknown>>,
+  ): { value: unknown; missing?: undefined } | { value?: undefined; missing: string[] };
 }
 
-function fill(node: unknown, values: Readonly<Record<string, unknown>>): unknown {
-  if (typeof node === 'string') {
-    const whole = WHOLE.exec(node);
-    if (whole) return values[whole[1]!];
-    return node.replace(PLACEHOLDER, (_, name: string) => asText(values[name]));
+type Values = Readonly<Record<string, unknown>>;
+type Fill = (values: Values) => unknown;
+
+/**
+ * Reads a template once, for all of a table's rows: each text is split at its placeholders
+ * once, and a row's case is built straight from the pieces. Filling by walking the template
+ * per row (a regular expression per text, entries copied per object) made 2.7 KB of garbage
+ * a row, the most of any step of a 100,000-row run.
+ */
+export function compileTemplate(template: unknown): CaseTemplate {
+  const columns = columnsOf(placeholdersOf(template));
+  const fill = compile(template);
+  return {
+    columns,
+    fill(values) {
+      for (const name of columns)
+        if (!Object.hasOwn(values, name))
+          return { missing: columns.filter((c) => !Object.hasOwn(values, c)) };
+      return { value: fill(values) };
+    },
+  };
+}
+
+function compile(node: unknown): Fill {
+  if (typeof node === 'string') return compileText(node);
+  if (Array.isArray(node)) {
+    const items = node.map(compile);
+    return (values) => items.map((item) => item(values));
   }
-  if (Array.isArray(node)) return node.map((item) => fill(item, values));
   if (node !== null && typeof node === 'object') {
-    // fromEntries defines own properties: a `__proto__` key stays a key.
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, fill(v, values)]));
+    const keys = Object.keys(node);
+    const fills = keys.map((k) => compile((node as Record<string, unknown>)[k]));
+    // A `__proto__` key stays an own key: defined, not assigned (assigning sets the prototype).
+    const define = keys.includes('__proto__');
+    return (values) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const value = fills[i]!(values);
+        if (define)
+          Object.defineProperty(out, keys[i]!, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[keys[i]!] = value;
+      }
+      return out;
+    };
   }
-  return node;
+  return () => node;
+}
+
+function compileText(text: string): Fill {
+  const whole = WHOLE.exec(text);
+  if (whole) {
+    const name = whole[1]!;
+    return (values) => values[name];
+  }
+  // Split at the placeholders, their names captured: literal, name, literal, …, literal.
+  const parts = text.split(SPLIT);
+  if (parts.length === 1) return () => text;
+  return (values) => {
+    let out = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) out += asText(values[parts[i]!]) + parts[i + 1]!;
+    return out;
+  };
 }
 
 function asText(value: unknown): string {

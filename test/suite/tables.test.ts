@@ -4,9 +4,12 @@ import { csv } from '../../src/suite/sources/csv.js';
 import type { TableFormat } from '../../src/suite/sources/types.js';
 import type { Diagnostic } from '../../src/types.js';
 import { jsonl } from '../../src/suite/sources/jsonl.js';
-import { fillTemplate, placeholdersOf } from '../../src/suite/template.js';
+import { compileTemplate, placeholdersOf } from '../../src/suite/template.js';
 
-describe('fillTemplate', () => {
+const fillTemplate = (template: unknown, values: Record<string, unknown>) =>
+  compileTemplate(template).fill(values);
+
+describe('compileTemplate', () => {
   const row = { list: [{ contains: 'a' }], n: 3, none: null, text: 'x y' };
 
   it('a text that is one placeholder alone takes the value with its type', () => {
@@ -27,6 +30,17 @@ describe('fillTemplate', () => {
     const filled = fillTemplate(JSON.parse('{"__proto__": {"{{text}}": "{{n}}"}}'), row).value as object;
     expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
     expect(Object.entries(filled)).toEqual([['__proto__', { '{{text}}': 3 }]]);
+  });
+
+  it('fills one template row after row, each case its own objects, placeholders side by side included', () => {
+    const template = compileTemplate({ id: '{{a}}{{b}}-{{ a }}', fixed: { deep: ['k'] }, n: 7 });
+    const first = template.fill({ a: 'x', b: 2 }).value as { id: string; fixed: { deep: string[] } };
+    const second = template.fill({ a: 'y', b: null }).value as { id: string; fixed: { deep: string[] } };
+    expect(first).toEqual({ id: 'x2-x', fixed: { deep: ['k'] }, n: 7 });
+    expect(second.id).toBe('ynull-y');
+    first.fixed.deep.push('changed');
+    expect(second.fixed.deep).toEqual(['k']);
+    expect(template.columns).toEqual(['a', 'b']);
   });
 
   it('names what the row lacks instead of filling', () => {
