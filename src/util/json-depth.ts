@@ -10,14 +10,28 @@ export const MAX_JSON_DEPTH = 256;
 
 /** Whether a parsed JSON value nests deeper than `limit` arrays/objects. Iterative: any depth is safe. */
 export function deeperThan(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
+  if (typeof value !== 'object' || value === null) return false;
+  // Two stacks, not a pair per value: it runs over every answer a run reads.
+  const values: object[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > limit) return true;
+    if (Array.isArray(v)) {
+      for (const child of v as unknown[])
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+    } else
+      for (const key of Object.keys(v)) {
+        const child = v[key];
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
   }
   return false;
 }
