@@ -160,6 +160,7 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
   }
 
   private grow(capacity: number): void {
+    this.slots.reserve(capacity);
     widenColumns(this.u8, capacity);
     widenColumns(this.i32, capacity);
     widenColumns(this.f64, capacity);

@@ -316,6 +316,7 @@ export class SuiteCases {
     widenColumns(this.float, capacity);
     widenColumns(this.byte, capacity);
     widenColumns(this.short, capacity);
+    this.ids.reserve(capacity);
     this.capacity = capacity;
   }
 }

@@ -46,7 +46,7 @@ export class IdTable {
       if (this.holds(held, id, hash)) return held;
     }
     const slot = this.count;
-    if (slot === this.ends.length) this.growSlots(slot * 2);
+    if (slot === this.ends.length) this.growSlots(Math.max(64, slot * 2));
     const ascii = isAscii(id);
     const length = ascii ? id.length : id.length * 2;
     if (this.used + length > this.bytes.length) {
@@ -62,6 +62,18 @@ export class IdTable {
     if (this.count * 2 > this.table.length) this.rehash(this.table.length * 2);
     else this.table[i] = slot + 1;
     return slot;
+  }
+
+  /**
+   * Makes room for `slots` strings at least, when they are more than there is room for: a
+   * holder that knows how many are coming grows once, not by doubling (the old arrays
+   * beside the new ones each time, and up to twice the room needed).
+   */
+  reserve(slots: number): void {
+    if (slots > this.ends.length) this.growSlots(slots);
+    let size = this.table.length;
+    while (slots * 2 > size) size *= 2;
+    if (size > this.table.length) this.rehash(size);
   }
 
   /** The string in `slot`. */

@@ -16,6 +16,17 @@ describe('IdTable', () => {
     expect([...table]).toEqual(ids);
   });
 
+  it('takes strings past the room reserved for them, and keeps those it had', () => {
+    const table = new IdTable();
+    table.add('first');
+    table.reserve(3);
+    table.reserve(1);
+    const ids = ['first', ...Array.from({ length: 300 }, (_, i) => `row-${i}`)];
+    ids.forEach((id) => table.add(id));
+    expect(table.size).toBe(301);
+    ids.forEach((id, i) => expect(table.slotOf(id)).toBe(i));
+  });
+
   it('tells apart strings that differ by one character, by length, or only in letter case', () => {
     const table = new IdTable();
     for (const id of ['a', 'ab', 'abc', 'abd', 'ABC', '']) table.add(id);
