@@ -43,7 +43,7 @@ export function journalMessages(
           return;
         }
         const read = await readUtf8File(resolve(cwd, table.file), table.file, READ_LIMITS.table, TABLE_FILE);
-        if (read.diagnostic || tableDigest(read.bytes) !== table.digest) {
+        if (read.diagnostic || tableDigest([read.bytes]) !== table.digest) {
           const why = read.diagnostic
             ? `${table.file}: ${read.diagnostic.message}`
             : `${table.file} changed since the run`;
@@ -55,7 +55,7 @@ export function journalMessages(
           );
           return;
         }
-        yield* tableCaseMessages({ ...table, case: template }, read.bytes, plan.system);
+        yield* tableCaseMessages({ ...table, case: template }, [read.bytes], plan.system);
       }
     })();
   };

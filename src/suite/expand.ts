@@ -1,13 +1,12 @@
 import { canonicalJson } from '../baseline/json-compare.js';
 import { sha256 } from '../util/sha256.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
-import type { JudgeSpec, Message, Suite, SuiteCase, Validated } from '../types.js';
-import type { BytesRead } from '../yaml/read-text.js';
+import type { Diagnostic, JudgeSpec, Message, Suite, SuiteCase, Validated } from '../types.js';
 import { sortDiagnostics } from '../yaml/show.js';
 import { toExpectation } from './expectations.js';
 import { CaseIds } from './ids.js';
 import { SampleCount } from './repeat-limits.js';
-import type { Row } from './sources/types.js';
+import type { Row, TableBytes } from './sources/types.js';
 import type { RawCase, SuiteSpec } from './spec.js';
 import { type TableFound, tableCases } from './table-cases.js';
 import { type RequestContext, withTools } from './request-problems.js';
@@ -15,7 +14,8 @@ import { type RequestContext, withTools } from './request-problems.js';
 /** A table's file as read by the loader: its name in messages, and its bytes (UTF-8) or why there are none. */
 export interface TableText {
   file: string;
-  read: BytesRead;
+  /** Its bytes, a piece at a time (TableBytes), or why they could not be read. */
+  read: { bytes: TableBytes; diagnostic?: undefined } | { bytes?: undefined; diagnostic: Diagnostic };
   /** Its digest (tableDigest), when the caller has already made it. */
   digest?: string;
 }

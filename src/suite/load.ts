@@ -11,7 +11,8 @@ import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
 import { type CaseSource, SuiteExpansion, sourceCases, type TableText } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
-import { TABLE_FILE, tableDigest } from './sources/index.js';
+import { TABLE_FILE } from './sources/index.js';
+import { rereadTable, tableFile } from './table-reread.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
 import type { TableFound } from './table-cases.js';
@@ -163,9 +164,9 @@ export async function loadSuiteHead(
 
 /** The text of a suite's table `t` (a table can be large), its path taken from the suite file's folder. */
 async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: string): Promise<TableText> {
-  const path = resolve(dirname(suite.path), spec.tables[t]!.path);
-  const file = displayPath(path, cwd);
-  return { file, read: await readUtf8File(path, file, READ_LIMITS.table, TABLE_FILE) };
+  const { path, file } = tableFile(spec, t, suite, cwd);
+  const read = await readUtf8File(path, file, READ_LIMITS.table, TABLE_FILE);
+  return { file, read: read.diagnostic ? read : { bytes: [read.bytes] } };
 }
 
 /**
@@ -218,12 +219,11 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
   const made = (source: CaseSource) => sourceCases(spec.value, source, options, found);
   yield* made({ inline: true });
   for (const [t, then] of planned.entries()) {
-    const input = await readTable(spec.value, t, f, cwd);
+    const { path, file } = tableFile(spec.value, t, f, cwd);
     const rows = countOf(then.rows, 'row');
-    if (input.read.diagnostic) throw changed(then.file, 'table', rows, [input.read.diagnostic]);
-    const digest = tableDigest(input.read.bytes);
-    if (input.file !== then.file || digest !== then.digest) throw changed(then.file, 'table', rows);
-    for (const c of made({ table: t, input: { ...input, digest } })) {
+    const tableChanged = (also: Diagnostic[] = []) => changed(then.file, 'table', rows, also);
+    if (file !== then.file) throw tableChanged();
+    for (const c of made({ table: t, input: rereadTable(path, file, then.digest, tableChanged) })) {
       refuseProblems();
       yield c;
     }

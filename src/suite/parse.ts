@@ -40,7 +40,7 @@ export function parseSuite(
   const tables = spec.value.tables.map((t) => {
     const read = options.tables?.get(t.path);
     if (read === undefined) return undefined;
-    const bytes = read.diagnostic ? read : { bytes: Buffer.from(read.text, 'utf8') };
+    const bytes = read.diagnostic ? read : { bytes: [Buffer.from(read.text, 'utf8')] };
     return { file: tablePath(file, t.path), read: bytes };
   });
   return withWarnings(expandSuite(spec.value, tables, options), spec.warnings);

@@ -2,6 +2,7 @@ import type { Message } from '../types.js';
 import { messagesOf } from './expand.js';
 import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
 import { formatOf, TABLE_FORMATS } from './sources/index.js';
+import type { TableBytes } from './sources/types.js';
 import type { RawCase } from './spec.js';
 import { compileTemplate } from './template.js';
 
@@ -20,7 +21,7 @@ export interface PlannedTable {
  */
 export function* tableCaseMessages(
   table: PlannedTable,
-  bytes: Buffer,
+  bytes: TableBytes,
   system: string | undefined,
 ): Generator<{ id: string; messages: Message[] }> {
   const format = formatOf(table.file, table.format);

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TooLargeError } from '../errors.js';
 import { MAX_FILE_BYTES } from '../yaml/limits.js';
@@ -29,7 +30,7 @@ export const READ_LIMITS = {
     bytes: MAX_FILE_BYTES,
     remedy: 'split it into smaller files — suites are meant to be read by people',
   },
-  /** A suite's case table (JSONL, CSV): data, larger than suites; read whole at load time for now. */
+  /** A suite's case table (JSONL, CSV): data, larger than suites; read whole when validated, a piece at a time when run. */
   table: {
     kind: 'a table',
     bytes: 64 * MiB,
@@ -120,6 +121,32 @@ async function* chunks(file: string, limit: ReadLimit): AsyncGenerator<Buffer> {
     }
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * A file's bytes a piece at a time, read synchronously as they are asked for (for readers
+ * that are themselves synchronous: a table's format), counted as chunks() counts them. Each
+ * piece is full but the last, and its own memory (a reader may keep it). The file is closed
+ * when the pieces end or the reading stops.
+ */
+export function* readPiecesSync(file: string, limit: ReadLimit, pieceBytes = CHUNK): Generator<Buffer> {
+  const fd = openSync(file, 'r');
+  try {
+    let total = 0;
+    for (;;) {
+      const piece = Buffer.allocUnsafe(pieceBytes);
+      let used = 0;
+      for (let n = -1; n !== 0 && used < pieceBytes; used += n)
+        n = readSync(fd, piece, used, pieceBytes - used, null);
+      if (used === 0) return;
+      total += used;
+      if (total > limit.bytes) throw tooLarge(file, limit);
+      yield piece.subarray(0, used);
+      if (used < pieceBytes) return;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

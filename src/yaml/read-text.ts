@@ -29,10 +29,9 @@ export async function readTextFile(
 
 /**
  * Reads a file that must be UTF-8 text, as readTextFile does, and keeps its bytes: a
- * table's, read a line at a time by its format. Held as bytes, a large table stays out of
- * the JavaScript heap (a 100,000-row table is 4.5 MB of text, which the heap would hold
- * through a whole run and grow by several times that). A leading byte-order mark is kept
- * (the table's format drops it).
+ * table's, when it is validated, read a line at a time by its format. As bytes it stays out
+ * of the JavaScript heap (a 100,000-row table is 4.5 MB of text, which the heap would grow
+ * by several times). A leading byte-order mark is kept (the table's format drops it).
  */
 export async function readUtf8File(
   path: string,

@@ -177,6 +177,36 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
     );
   });
 
+  it('reads a table again a piece at a time, and refuses it when it changed while its rows were read', async () => {
+    // More than one piece (256 KB) of rows, so the change lands after the reading began.
+    const rows = (tag: string) =>
+      Array.from({ length: 8000 }, (_, i) =>
+        JSON.stringify({ n: i, text: `${tag} row ${i} of the table` }),
+      ).join('\n');
+    const dir = await project({
+      'suites/big.yaml':
+        'suite: big\nservice: router\nmodel: openai/gpt-4o-mini\ntables:\n  - path: ../data/big.jsonl\n    case: { id: "r-{{n}}", prompt: "{{text}}" }\n',
+      'data/big.jsonl': rows('first'),
+    });
+    const [suite] = await loadSuites(['suites'], { cwd: dir, cases: 'none' });
+    // Unchanged, every row comes back as loadSuites counted it.
+    expect((await readAll(suite!, { cwd: dir })).map((c) => c.id)).toHaveLength(8000);
+    const got: string[] = [];
+    const error = await (async () => {
+      for await (const c of readSuiteCases(suite!, { cwd: dir })) {
+        if (got.push(c.id) === 1) await writeFile(join(dir, 'data/big.jsonl'), rows('other'));
+      }
+    })().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toContain(
+      'table data/big.jsonl of suite big changed since the run was planned',
+    );
+    expect(got.length).toBeGreaterThan(1);
+  });
+
   it('refuses an emptied table, and a suite file that changed (its text, or now broken)', async () => {
     const dir = await mixed();
     const [suite] = await loadSuites(['suites'], { cwd: dir, cases: 'none' });

@@ -44,7 +44,8 @@ describe('a table case’s prompt made again from its journaled template', () =>
     for (const [i, table] of suite!.tables!.entries()) {
       // The file's bytes as they are, a byte-order mark and all.
       const bytes = await readFile(join(dir, ['q.csv', 'm.jsonl'][i]!));
-      for (const c of tableCaseMessages({ ...table, case: table.case! }, bytes, suite!.system)) made.push(c);
+      for (const c of tableCaseMessages({ ...table, case: table.case! }, [bytes], suite!.system))
+        made.push(c);
     }
     expect(made).toEqual(suite!.cases.map((c) => ({ id: c.id, messages: c.messages })));
     expect(made).toHaveLength(4);

@@ -52,11 +52,27 @@ describe('compileTemplate', () => {
   });
 });
 
-/** Every row of a text and the problems met, read the way the loader reads them. */
+/**
+ * Every row of a text and the problems met, read the way the loader reads them: whole, as
+ * validation reads a table. Read again in pieces of a few bytes, as a run reads one from
+ * disk (rows, line breaks, characters and the byte-order mark split between pieces), it
+ * must give the same.
+ */
 function readAll(format: TableFormat, text: string, maxRows: number) {
-  const problems: Diagnostic[] = [];
-  const read = format.rows(Buffer.from(text, 'utf8'), 't', maxRows, problems);
-  return { columns: read.columns, rows: [...read], problems };
+  const read = (pieces: Buffer[]) => {
+    const problems: Diagnostic[] = [];
+    const rows = format.rows(pieces, 't', maxRows, problems);
+    return { columns: rows.columns, rows: [...rows], problems };
+  };
+  const bytes = Buffer.from(text, 'utf8');
+  const whole = read([bytes]);
+  for (const size of [1, 2, 3, 5, 64]) {
+    const pieces = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+      bytes.subarray(i * size, (i + 1) * size),
+    );
+    expect(read(pieces), `read in pieces of ${size} bytes`).toEqual(whole);
+  }
+  return whole;
 }
 
 describe('table formats', () => {
@@ -70,6 +86,17 @@ describe('table formats', () => {
       [5, { id: 'b', text: 'x\ny\rz' }],
       [8, { id: 'c', text: 'q "r", s' }],
     ]);
+  });
+
+  it('csv and jsonl: characters of several bytes come back whole, however the bytes are split', () => {
+    const text = 'Grüße, 世界 🎉';
+    expect(readAll(csv, `id,text\r\n1,"${text}"\r\n2,é\r\n`, 10).rows.map((r) => r.values.text)).toEqual([
+      text,
+      'é',
+    ]);
+    expect(
+      readAll(jsonl, `\uFEFF{"text": "${text}"}\r\n{"text": "é"}`, 10).rows.map((r) => r.values.text),
+    ).toEqual([text, 'é']);
   });
 
   it('csv and jsonl: one row past the limit is reported at its line, and no more is read', () => {
@@ -105,7 +132,7 @@ describe('table formats', () => {
       const lines = Array.from({ length: count }, (_, i) => line(i + 1));
       lines[count / 2] = format === csv ? 'x\r\n' : '{x\n';
       const problems: Diagnostic[] = [];
-      const read = format.rows(Buffer.from(head + lines.join(''), 'utf8'), 't', 100_000, problems);
+      const read = format.rows([Buffer.from(head + lines.join(''), 'utf8')], 't', 100_000, problems);
       const it = read[Symbol.iterator]();
       expect(it.next().value?.values).toMatchObject({ n: format === csv ? '1' : 1 });
       expect(problems).toEqual([]);

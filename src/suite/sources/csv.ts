@@ -5,6 +5,7 @@ import {
   type ProblemSink,
   tooManyRows,
   type Row,
+  type TableBytes,
   type TableFormat,
   type TableRows,
   withoutBom,
@@ -19,10 +20,9 @@ import {
  */
 export const csv: TableFormat = {
   extensions: ['.csv'],
-  rows(table: Buffer, file: string, maxRows: number, problems: ProblemSink): TableRows {
-    const bytes = withoutBom(table);
-    const lines = lineCounter(bytes);
-    const records = csvRecords(bytes);
+  rows(table: TableBytes, file: string, maxRows: number, problems: ProblemSink): TableRows {
+    const lines = new LineCounter();
+    const records = csvRecords(withoutBom(table), lines);
     // The header is read now: a template's placeholders are checked against it before any row.
     // Taken by hand, not with for…of: a loop left early would close the records for the rows.
     const first = records.next();
@@ -49,9 +49,10 @@ const PIECE_BYTES = 64 * 1024;
 /**
  * The records of a CSV text in file order, parsed a piece at a time as they are asked for
  * (csv-parse's Parser, written to synchronously: it parses each write at once, and the
- * records are taken in its `on_record` hook, so none waits in the stream).
+ * records are taken in its `on_record` hook, so none waits in the stream). Each piece is
+ * handed to `lines` before it is parsed.
  */
-function* csvRecords(bytes: Buffer): Generator<CsvEvent> {
+function* csvRecords(pieces: TableBytes, lines: LineCounter): Generator<CsvEvent> {
   const pending: CsvEvent[] = [];
   const parser = new Parser({
     bom: true,
@@ -68,16 +69,19 @@ function* csvRecords(bytes: Buffer): Generator<CsvEvent> {
   });
   // Every record error is skipped to on_skip; an error here is csv-parse's own, thrown below.
   parser.on('error', () => {});
-  for (let at = 0; ; at += PIECE_BYTES) {
-    const last = at + PIECE_BYTES >= bytes.length;
-    parser.write(bytes.subarray(at, at + PIECE_BYTES));
-    // The end flushes the last record (one with no line break after it) and an unclosed quote.
-    if (last) parser.end();
-    if (parser.errored) throw parser.errored;
-    yield* pending;
-    pending.length = 0;
-    if (last) return;
+  for (const piece of pieces) {
+    lines.push(piece);
+    for (let at = 0; at < piece.length; at += PIECE_BYTES) {
+      parser.write(piece.subarray(at, at + PIECE_BYTES));
+      if (parser.errored) throw parser.errored;
+      yield* pending;
+      pending.length = 0;
+    }
   }
+  // The end flushes the last record (one with no line break after it) and an unclosed quote.
+  parser.end();
+  if (parser.errored) throw parser.errored;
+  yield* pending;
 }
 
 /** The rows after the header, each made from its record when it is asked for. */
@@ -85,7 +89,7 @@ function* csvRows(
   records: Iterator<CsvEvent>,
   columns: string[],
   from: number,
-  at: { file: string; maxRows: number; lines: ReturnType<typeof lineCounter>; problems: ProblemSink },
+  at: { file: string; maxRows: number; lines: LineCounter; problems: ProblemSink },
 ): Generator<Row> {
   const { file, maxRows, lines, problems } = at;
   let rows = 0;
@@ -165,24 +169,63 @@ function describeCsvError(error: CsvError, columns: string[] | null): { message:
   }
 }
 
-/** 1-based lines of byte offsets, for offsets asked in increasing order (one pass over the bytes). */
-function lineCounter(bytes: Buffer) {
-  let offset = 0;
-  let line = 1;
-  return {
-    /** The first offset at or after `from` that is not a line break (blank lines are skipped). */
-    contentFrom(from: number): number {
-      let at = from;
-      while (at < bytes.length && (bytes[at] === 0x0a || bytes[at] === 0x0d)) at++;
-      return at;
-    },
-    lineAt(target: number): number {
-      for (; offset < target && offset < bytes.length; offset++) {
-        const b = bytes[offset];
-        // LF, CRLF (counted at its LF) and a lone CR each end a line.
-        if (b === 0x0a || (b === 0x0d && bytes[offset + 1] !== 0x0a)) line++;
+/**
+ * 1-based lines of byte offsets, for offsets asked in increasing order: one pass over the
+ * pieces handed to it, each let go once the count has passed it.
+ */
+class LineCounter {
+  private readonly pieces: Buffer[] = [];
+  /** The offset of the first piece held. */
+  private base = 0;
+  /** The offset past the last piece handed over. */
+  private end = 0;
+  private offset = 0;
+  private line = 1;
+
+  push(piece: Buffer): void {
+    this.pieces.push(piece);
+    this.end += piece.length;
+  }
+
+  /** The first offset at or after `from` that is not a line break (blank lines are skipped). */
+  contentFrom(from: number): number {
+    let at = from;
+    for (let b = this.byteAt(at); b === 0x0a || b === 0x0d; b = this.byteAt(at)) at++;
+    return at;
+  }
+
+  lineAt(target: number): number {
+    while (this.offset < target && this.offset < this.end) {
+      const piece = this.pieces[0]!;
+      const from = this.offset - this.base;
+      if (from >= piece.length) {
+        this.pieces.shift();
+        this.base += piece.length;
+        continue;
       }
-      return line;
-    },
-  };
+      const to = Math.min(piece.length, from + (target - this.offset));
+      for (let k = from; k < to; k++) {
+        const b = piece[k];
+        // LF, CRLF (counted at its LF) and a lone CR each end a line.
+        if (b === 0x0a) this.line++;
+        else if (
+          b === 0x0d &&
+          (k + 1 < piece.length ? piece[k + 1] : this.byteAt(this.base + k + 1)) !== 0x0a
+        )
+          this.line++;
+      }
+      this.offset += to - from;
+    }
+    return this.line;
+  }
+
+  /** The byte at an offset not let go of yet; undefined past the pieces handed over. */
+  private byteAt(offset: number): number | undefined {
+    let at = offset - this.base;
+    for (const piece of this.pieces) {
+      if (at < piece.length) return piece[at];
+      at -= piece.length;
+    }
+    return undefined;
+  }
 }

@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
 import { csv } from './csv.js';
 import { jsonl } from './jsonl.js';
-import { sha256 } from '../../util/sha256.js';
-import { type TableFormat, withoutBom } from './types.js';
+import { createHash } from 'node:crypto';
+import { type TableBytes, type TableFormat, withoutBom } from './types.js';
 
 /**
  * Every table format, by the name a suite's `format:` uses. A new format is one module
@@ -32,6 +32,8 @@ export function formatOf(path: string, declared: string | undefined): TableForma
  * The sha256 a plan record keeps of a table: of its text without a byte-order mark (the
  * text as decoded, which journals of version 4 and 5 hashed).
  */
-export function tableDigest(bytes: Buffer): string {
-  return sha256(withoutBom(bytes));
+export function tableDigest(bytes: TableBytes): string {
+  const hash = createHash('sha256');
+  for (const piece of withoutBom(bytes)) hash.update(piece);
+  return hash.digest('hex');
 }

@@ -5,6 +5,7 @@ import {
   type ProblemSink,
   tooManyRows,
   type Row,
+  type TableBytes,
   type TableFormat,
   type TableRows,
   withoutBom,
@@ -17,30 +18,58 @@ import {
  */
 export const jsonl: TableFormat = {
   extensions: ['.jsonl', '.ndjson'],
-  rows(bytes: Buffer, file: string, maxRows: number, problems: ProblemSink): TableRows {
+  rows(bytes: TableBytes, file: string, maxRows: number, problems: ProblemSink): TableRows {
     return Object.assign(jsonlRows(withoutBom(bytes), file, maxRows, problems), { columns: null });
   },
 };
 
-/** The rows of a JSON Lines table, a line at a time (each line decoded as it is reached, the bytes never split whole). */
-function* jsonlRows(bytes: Buffer, file: string, maxRows: number, problems: ProblemSink): Generator<Row> {
+/**
+ * The rows of a JSON Lines table, a line at a time: each line decoded as it is reached, from
+ * the piece it is in (a line that spans pieces is joined first), the bytes never split whole.
+ */
+function* jsonlRows(
+  pieces: TableBytes,
+  file: string,
+  maxRows: number,
+  problems: ProblemSink,
+): Generator<Row> {
   let rows = 0;
-  let start = 0;
-  for (let line = 1; start <= bytes.length; line++) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline === -1 ? bytes.length : newline;
-    const source = bytes.toString('utf8', start, bytes[end - 1] === 0x0d && end > start ? end - 1 : end);
-    start = end + 1;
-    if (source.trim() === '') continue;
+  let line = 1;
+  /** The start of a line the piece before ended in. */
+  let carry: Buffer | null = null;
+  /** The row of one line's bytes (without its LF), or null; false once past maxRows. */
+  const rowOf = (bytes: Buffer): Row | null | false => {
+    const at = line++;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    const source = bytes.toString('utf8', 0, end);
+    if (source.trim() === '') return null;
     if (rows === maxRows) {
-      problems.push(tooManyRows(file, line, maxRows));
-      return;
+      problems.push(tooManyRows(file, at, maxRows));
+      return false;
     }
-    const value = parseRow(source, file, line, problems);
-    if (value === undefined) continue;
+    const value = parseRow(source, file, at, problems);
+    if (value === undefined) return null;
     rows++;
-    yield { values: value, location: { file, line, column: 1 } };
+    return { values: value, location: { file, line: at, column: 1 } };
+  };
+  for (const piece of pieces) {
+    let start = 0;
+    for (let newline = piece.indexOf(0x0a); newline !== -1; newline = piece.indexOf(0x0a, start)) {
+      const bytes = carry
+        ? Buffer.concat([carry, piece.subarray(start, newline)])
+        : piece.subarray(start, newline);
+      carry = null;
+      start = newline + 1;
+      const row = rowOf(bytes);
+      if (row === false) return;
+      if (row) yield row;
+    }
+    // Copied: the reader may fill the piece's memory again.
+    if (start < piece.length)
+      carry = carry ? Buffer.concat([carry, piece.subarray(start)]) : Buffer.from(piece.subarray(start));
   }
+  const row = rowOf(carry ?? Buffer.alloc(0));
+  if (row) yield row;
 }
 
 /** One line's row, or undefined when it is none (its problem given). */

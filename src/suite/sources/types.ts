@@ -24,6 +24,14 @@ export interface TableRows extends Iterable<Row> {
 }
 
 /**
+ * A table's bytes in file order, a piece at a time: pieces of any size, a row (and a
+ * character, and a byte-order mark) may span several. Iterated once. At load time the whole
+ * file is one piece; a run reads the table again from disk a piece at a time, holding none
+ * of it past the rows it is reading.
+ */
+export type TableBytes = Iterable<Buffer>;
+
+/**
  * A table format: the one module a new format needs, registered in TABLE_FORMATS. Pure:
  * the loader reads the file (bounded, checked to be UTF-8) and hands over its bytes, which
  * the format decodes a row at a time (a leading byte-order mark is for it to drop:
@@ -36,12 +44,27 @@ export interface TableFormat {
    * The text's rows, read lazily: at most `maxRows` (one more is reported as too many, and
    * nothing past it is read). Problems go to `problems` as they are met.
    */
-  rows(bytes: Buffer, file: string, maxRows: number, problems: ProblemSink): TableRows;
+  rows(bytes: TableBytes, file: string, maxRows: number, problems: ProblemSink): TableRows;
 }
 
-/** A table's bytes without a leading UTF-8 byte-order mark. */
-export function withoutBom(bytes: Buffer): Buffer {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** A table's bytes without a leading UTF-8 byte-order mark (split between pieces or not). */
+export function* withoutBom(pieces: TableBytes): Generator<Buffer> {
+  let head: Buffer | null = null;
+  let decided = false;
+  for (const piece of pieces) {
+    if (decided) {
+      yield piece;
+      continue;
+    }
+    head = head === null ? piece : Buffer.concat([head, piece]);
+    // Fewer than three bytes that begin a mark: the next piece decides.
+    if (head.length < 3 && BOM.subarray(0, head.length).equals(head)) continue;
+    decided = true;
+    yield head.subarray(0, 3).equals(BOM) ? head.subarray(3) : head;
+  }
+  if (!decided && head !== null) yield head;
 }
 
 /** The diagnostic for a table with more rows than a suite may plan. */
