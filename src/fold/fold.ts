@@ -115,14 +115,18 @@ export class RunFold {
 
   constructor(private options: FoldOptions) {}
 
-  /** Takes one record. Suites that become complete are folded in the background, in plan order. */
-  add(record: JournalRecord): void {
+  /**
+   * Takes one record. Suites that become complete are folded in the background, in plan
+   * order. A suite's plan may come in parts (records of the same suite, each before its
+   * first sample); `planned`, with its first part, is how many cases all its parts hold.
+   */
+  add(record: JournalRecord, planned?: number): void {
     switch (record.type) {
       case 'run':
         this.run ??= record;
         return;
       case 'plan':
-        this.addPlan(record);
+        this.addPlan(record, planned);
         return;
       case 'end':
         this.end = record;
@@ -190,7 +194,7 @@ export class RunFold {
     for (const reporter of this.options.reporters) await reporter.onAbort?.();
   }
 
-  private addPlan(plan: PlanRecord): void {
+  private addPlan(plan: PlanRecord, planned = plan.cases.length): void {
     const known = this.suites.get(plan.suite);
     if (known) {
       // Shards each plan part of a suite: their cases join, and are reported in ordinal order.
@@ -198,10 +202,10 @@ export class RunFold {
       return;
     }
     // The suite's cases are held by SuiteCases, as columns: its plan is kept without them.
-    const cases = new SuiteCases(plan);
+    const cases = new SuiteCases(plan, planned);
     const state: SuiteState = {
       cases,
-      spill: new Spill(this.options.spillDir, this.options.spillHold, cases.size),
+      spill: new Spill(this.options.spillDir, this.options.spillHold, Math.max(planned, cases.size)),
       folds: new Map(),
       open: new Set(),
       folded: false,

@@ -115,9 +115,10 @@ export class SuiteCases {
   /** The suite's plan record; its cases are held here, and read with `inOrder`. */
   readonly plan: PlanRecord;
 
-  constructor(plan: PlanRecord) {
+  /** `planned`: how many cases its plan holds (when its record comes in parts: all of them). */
+  constructor(plan: PlanRecord, planned = plan.cases.length) {
     this.plan = { ...plan, cases: [] };
-    this.grow(plan.cases.length);
+    this.grow(Math.max(planned, plan.cases.length));
     for (const c of plan.cases) this.add(c);
   }
 

@@ -11,6 +11,11 @@ export interface Journal {
   appendLine(line: string): void;
   /** Appends a record that is not a sample (run, plan, end) as one line. */
   appendRecord(record: object): void;
+  /**
+   * Appends one line given in parts already encoded (a large suite's plan record, made a
+   * part at a time outside the heap), after the lines before it, at once.
+   */
+  appendLineParts(parts: readonly Uint8Array[]): void;
   /** Writes what is pending now (close does too). */
   flush(): void;
   close(): void;
@@ -51,6 +56,12 @@ export function openJournal(file: string): Journal {
     file,
     appendLine: append,
     appendRecord: (record) => append(JSON.stringify(record)),
+    appendLineParts(parts) {
+      flush();
+      if (!open) return;
+      for (const part of parts) writeSync(fd, part);
+      writeSync(fd, '\n');
+    },
     flush,
     close() {
       flush();

@@ -24,14 +24,35 @@ export function planRecords(
   return [...records.values()];
 }
 
-/** One suite's plan record, from its planned cases (a stream: a table's rows read as they come). */
-export async function planRecordOf(
+/**
+ * One suite's plan record in parts of at most `size` cases, each a whole record (its head
+ * and its part of the cases), from its planned cases as they come (a table's rows).
+ */
+export async function* planRecordParts(
   cases: AsyncIterable<PlannedCaseGroup>,
   baselineContent: BaselineContent,
-): Promise<PlanRecord | null> {
-  let record: PlanRecord | null = null;
-  for await (const c of cases) (record ??= planHead(c)).cases.push(planCase(c, baselineContent));
-  return record;
+  size: number,
+): AsyncGenerator<PlanRecord> {
+  let part: PlanRecord | null = null;
+  for await (const c of cases) {
+    (part ??= planHead(c)).cases.push(planCase(c, baselineContent));
+    if (part.cases.length < size) continue;
+    yield part;
+    part = null;
+  }
+  if (part) yield part;
+}
+
+/**
+ * A plan record's journal line, a part at a time: the first part gives the head and its
+ * cases, each later part its cases; the caller closes the line with `]}`. Joined, the line
+ * is one record holding every part's cases (`cases` last).
+ */
+export function planLinePart(part: PlanRecord, first: boolean): string {
+  const cases = part.cases.map((c) => JSON.stringify(c)).join(',');
+  if (!first) return part.cases.length > 0 ? `,${cases}` : '';
+  const { cases: _, ...head } = part;
+  return `${JSON.stringify(head).slice(0, -1)},"cases":[${cases}`;
 }
 
 function planHead(c: PlannedCaseGroup): PlanRecord {
