@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceLocation } from '../types.js';
+import { widenColumns } from '../util/columns.js';
 import { IdTable } from '../util/id-table.js';
 import { show } from '../yaml/show.js';
 
@@ -64,8 +65,8 @@ export function duplicateCaseIds(cases: readonly { id: string; location: SourceL
  */
 export class CaseIds {
   private readonly first = new IdTable();
-  private lines = new Int32Array(1024);
-  private fileOf = new Uint16Array(1024);
+  /** By index: the line and the file of the case that first had the id. */
+  private readonly at = { lines: new Int32Array(1024), fileOf: new Uint16Array(1024) };
   private readonly files: string[] = [];
   /** Ids whose letter case differs from their key, by their index. */
   private readonly written = new Map<number, string>();
@@ -76,34 +77,25 @@ export class CaseIds {
     const known = this.first.size;
     const earlier = this.first.add(key);
     if (earlier === known) {
-      if (earlier === this.lines.length) this.grow(earlier * 2);
-      this.lines[earlier] = location.line;
+      if (earlier === this.at.lines.length) widenColumns(this.at, earlier * 2);
+      this.at.lines[earlier] = location.line;
       let file = this.files.lastIndexOf(location.file);
       if (file === -1) file = this.files.push(location.file) - 1;
-      this.fileOf[earlier] = file;
+      this.at.fileOf[earlier] = file;
       if (key !== id) this.written.set(earlier, id);
       return null;
     }
     const earlierId = this.written.get(earlier) ?? key;
-    const earlierFile = this.files[this.fileOf[earlier]!]!;
+    const earlierFile = this.files[this.at.fileOf[earlier]!]!;
     const how = earlierId === id ? '' : ` (differs only in letter case from ${show(earlierId)})`;
     const where =
       earlierFile === location.file
-        ? `on line ${this.lines[earlier]}`
-        : `at ${earlierFile}:${this.lines[earlier]}`;
+        ? `on line ${this.at.lines[earlier]}`
+        : `at ${earlierFile}:${this.at.lines[earlier]}`;
     return {
       ...location,
       message: `duplicate case id ${show(id)}${how}, first used ${where}`,
       hint: 'case ids must be unique within a suite: they key results and baselines; rename one',
     };
-  }
-
-  private grow(size: number): void {
-    const lines = new Int32Array(size);
-    lines.set(this.lines);
-    this.lines = lines;
-    const fileOf = new Uint16Array(size);
-    fileOf.set(this.fileOf);
-    this.fileOf = fileOf;
   }
 }

@@ -1,4 +1,4 @@
-type Column = Int32Array | Float64Array | Uint8Array | Uint16Array;
+type Column = Int32Array | Float64Array | Uint8Array | Uint16Array | Uint32Array;
 
 /** Columns of one kind, by name, all of one length. */
 export function columns<K extends string, A extends Column>(

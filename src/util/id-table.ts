@@ -1,3 +1,5 @@
+import { widenColumns } from './columns.js';
+
 /**
  * Strings by slot, in the order they were added, and the slot of a string: their characters
  * one after another in one buffer, found through a hash table of slots in a typed array.
@@ -11,11 +13,15 @@ export class IdTable {
   /** Each string's characters: one byte each when all are ASCII, else two (UTF-16). */
   private bytes = Buffer.allocUnsafe(16 * 1024);
   private used = 0;
-  /** Where each slot's characters end in `bytes` (they begin where the slot before's end). */
-  private ends = new Int32Array(64);
-  private hashes = new Uint32Array(64);
-  /** 1: the slot's string is ASCII, one byte a character. */
-  private ascii = new Uint8Array(64);
+  /**
+   * By slot: where its characters end in `bytes` (they begin where the slot before's end),
+   * its hash, and 1 when it is ASCII (one byte a character).
+   */
+  private readonly slots = {
+    ends: new Int32Array(64),
+    hashes: new Uint32Array(64),
+    ascii: new Uint8Array(64),
+  };
   /** Open addressing with linear probing: slot + 1, or 0 where empty. At most half full. */
   private table = new Int32Array(128);
   private count = 0;
@@ -46,7 +52,7 @@ export class IdTable {
       if (this.holds(held, id, hash)) return held;
     }
     const slot = this.count;
-    if (slot === this.ends.length) this.growSlots(Math.max(64, slot * 2));
+    if (slot === this.slots.ends.length) widenColumns(this.slots, Math.max(64, slot * 2));
     const ascii = isAscii(id);
     const length = ascii ? id.length : id.length * 2;
     if (this.used + length > this.bytes.length) {
@@ -55,9 +61,9 @@ export class IdTable {
       this.bytes = wider;
     }
     this.used += this.bytes.write(id, this.used, ascii ? 'latin1' : 'utf16le');
-    this.ends[slot] = this.used;
-    this.hashes[slot] = hash;
-    this.ascii[slot] = ascii ? 1 : 0;
+    this.slots.ends[slot] = this.used;
+    this.slots.hashes[slot] = hash;
+    this.slots.ascii[slot] = ascii ? 1 : 0;
     this.count++;
     if (this.count * 2 > this.table.length) this.rehash(this.table.length * 2);
     else this.table[i] = slot + 1;
@@ -70,7 +76,7 @@ export class IdTable {
    * beside the new ones each time, and up to twice the room needed).
    */
   reserve(slots: number): void {
-    if (slots > this.ends.length) this.growSlots(slots);
+    if (slots > this.slots.ends.length) widenColumns(this.slots, slots);
     let size = this.table.length;
     while (slots * 2 > size) size *= 2;
     if (size > this.table.length) this.rehash(size);
@@ -78,8 +84,8 @@ export class IdTable {
 
   /** The string in `slot`. */
   at(slot: number): string {
-    const start = slot === 0 ? 0 : this.ends[slot - 1]!;
-    return this.bytes.toString(this.ascii[slot] ? 'latin1' : 'utf16le', start, this.ends[slot]);
+    const start = slot === 0 ? 0 : this.slots.ends[slot - 1]!;
+    return this.bytes.toString(this.slots.ascii[slot] ? 'latin1' : 'utf16le', start, this.slots.ends[slot]);
   }
 
   /** The strings in slot order. */
@@ -89,34 +95,22 @@ export class IdTable {
 
   /** Whether `slot` holds `id`: compared in place, no string made. */
   private holds(slot: number, id: string, hash: number): boolean {
-    if (this.hashes[slot] !== hash) return false;
-    const start = slot === 0 ? 0 : this.ends[slot - 1]!;
+    if (this.slots.hashes[slot] !== hash) return false;
+    const start = slot === 0 ? 0 : this.slots.ends[slot - 1]!;
     const { bytes } = this;
-    if (this.ascii[slot]) {
-      if (this.ends[slot]! - start !== id.length) return false;
+    if (this.slots.ascii[slot]) {
+      if (this.slots.ends[slot]! - start !== id.length) return false;
       for (let k = 0; k < id.length; k++) if (bytes[start + k] !== id.charCodeAt(k)) return false;
       return true;
     }
-    return this.ends[slot]! - start === id.length * 2 && this.at(slot) === id;
-  }
-
-  private growSlots(slots: number): void {
-    const ends = new Int32Array(slots);
-    ends.set(this.ends);
-    this.ends = ends;
-    const hashes = new Uint32Array(slots);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    const ascii = new Uint8Array(slots);
-    ascii.set(this.ascii);
-    this.ascii = ascii;
+    return this.slots.ends[slot]! - start === id.length * 2 && this.at(slot) === id;
   }
 
   private rehash(size: number): void {
     const table = new Int32Array(size);
     const mask = size - 1;
     for (let slot = 0; slot < this.count; slot++) {
-      let i = this.hashes[slot]! & mask;
+      let i = this.slots.hashes[slot]! & mask;
       while (table[i] !== 0) i = (i + 1) & mask;
       table[i] = slot + 1;
     }
