@@ -14,7 +14,10 @@ import { type RequestContext, withTools } from './request-problems.js';
 /** A table's file as read by the loader: its name in messages, and its bytes (UTF-8) or why there are none. */
 export interface TableText {
   file: string;
-  /** Its bytes, a piece at a time (TableBytes), or why they could not be read. */
+  /**
+   * Its bytes, a piece at a time (TableBytes), or why they could not be read. Read twice,
+   * for its digest and for its rows, unless `digest` is given: then once.
+   */
   read: { bytes: TableBytes; diagnostic?: undefined } | { bytes?: undefined; diagnostic: Diagnostic };
   /** Its digest (tableDigest), when the caller has already made it. */
   digest?: string;

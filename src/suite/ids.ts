@@ -66,7 +66,7 @@ export function duplicateCaseIds(cases: readonly { id: string; location: SourceL
 export class CaseIds {
   private readonly first = new IdTable();
   /** By index: the line and the file of the case that first had the id. */
-  private readonly at = { lines: new Int32Array(1024), fileOf: new Uint16Array(1024) };
+  private readonly at = { lines: new Int32Array(1024), fileOf: new Int32Array(1024) };
   private readonly files: string[] = [];
   /** Ids whose letter case differs from their key, by their index. */
   private readonly written = new Map<number, string>();

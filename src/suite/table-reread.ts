@@ -23,9 +23,12 @@ export function tableFile(
 
 /**
  * A table read again when a run reaches its suite, a piece at a time and never whole: once
- * for its digest, which must be the one it was planned with, then for its rows, whose bytes
- * must hash as the first reading's did (`changed` otherwise, when the rows are done). A
- * 100,000-row table's 4.5 MB were held through its suite's run; at the limit, 64 MiB were.
+ * for its digest, which must be the one it was planned with, keeping a hash of each piece;
+ * then for its rows, each piece checked against its hash before any row of it is read. A
+ * table changed while its suite runs (its rows are read as they are sent, for hours maybe)
+ * is refused at the first piece that changed: no case is ever made from bytes other than
+ * those planned. A 100,000-row table's 4.5 MB were held through its suite's run; at the
+ * limit, 64 MiB were.
  */
 export function rereadTable(
   path: string,
@@ -33,16 +36,17 @@ export function rereadTable(
   planned: string,
   changed: (also?: Diagnostic[]) => Error,
 ): TableText {
-  const raw = createHash('sha256');
+  const hashes: Buffer[] = [];
   let digest: string;
   try {
-    digest = tableDigest(tapped(readPiecesSync(path, READ_LIMITS.table), (piece) => raw.update(piece)));
+    digest = tableDigest(
+      tapped(readPiecesSync(path, READ_LIMITS.table), (piece) => hashes.push(hashOf(piece))),
+    );
   } catch (error) {
     throw changed([unreadable(file, error)]);
   }
   if (digest !== planned) throw changed();
-  const bytes = raw.digest('hex');
-  return { file, read: { bytes: sameBytes(path, file, bytes, changed) }, digest };
+  return { file, read: { bytes: samePieces(path, file, hashes, changed) }, digest };
 }
 
 function* tapped(pieces: Iterable<Buffer>, see: (piece: Buffer) => void): Generator<Buffer> {
@@ -52,23 +56,34 @@ function* tapped(pieces: Iterable<Buffer>, see: (piece: Buffer) => void): Genera
   }
 }
 
-/** The file's pieces, checked at their end to be the bytes that hashed to `digest`. */
-function* sameBytes(
+const hashOf = (piece: Buffer): Buffer => createHash('sha256').update(piece).digest();
+
+/** The file's pieces, each given only once it hashes as the same piece did (`hashes`). */
+function* samePieces(
   path: string,
   file: string,
-  digest: string,
+  hashes: readonly Buffer[],
   changed: (also?: Diagnostic[]) => Error,
 ): Generator<Buffer> {
-  const hash = createHash('sha256');
+  let count = 0;
+  const pieces = readPiecesSync(path, READ_LIMITS.table);
   try {
-    for (const piece of readPiecesSync(path, READ_LIMITS.table)) {
-      hash.update(piece);
-      yield piece;
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = pieces.next();
+      } catch (error) {
+        throw changed([unreadable(file, error)]);
+      }
+      if (next.done) break;
+      if (!hashes[count++]?.equals(hashOf(next.value))) throw changed();
+      yield next.value;
     }
-  } catch (error) {
-    throw changed([unreadable(file, error)]);
+    if (count !== hashes.length) throw changed();
+  } finally {
+    // Closes the file when the rows stop early too.
+    pieces.return(undefined);
   }
-  if (hash.digest('hex') !== digest) throw changed();
 }
 
 function unreadable(file: string, error: unknown): Diagnostic {

@@ -177,7 +177,7 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
     );
   });
 
-  it('reads a table again a piece at a time, and refuses it when it changed while its rows were read', async () => {
+  it('reads a table again a piece at a time, and refuses it at the first piece that changed while its rows were read', async () => {
     // More than one piece (256 KB) of rows, so the change lands after the reading began.
     const rows = (tag: string) =>
       Array.from({ length: 8000 }, (_, i) =>
@@ -194,7 +194,8 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
     const got: string[] = [];
     const error = await (async () => {
       for await (const c of readSuiteCases(suite!, { cwd: dir })) {
-        if (got.push(c.id) === 1) await writeFile(join(dir, 'data/big.jsonl'), rows('other'));
+        if (got.push(c.messages.at(-1)!.content as string) === 1)
+          await writeFile(join(dir, 'data/big.jsonl'), rows('other'));
       }
     })().then(
       () => null,
@@ -204,7 +205,10 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
     expect((error as InputError).message).toContain(
       'table data/big.jsonl of suite big changed since the run was planned',
     );
+    // Refused at the first piece that changed: the rows before it, none made from the new bytes.
     expect(got.length).toBeGreaterThan(1);
+    expect(got.length).toBeLessThan(8000);
+    expect(got.filter((prompt) => !prompt.startsWith('first '))).toEqual([]);
   });
 
   it('refuses an emptied table, and a suite file that changed (its text, or now broken)', async () => {

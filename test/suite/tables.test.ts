@@ -99,6 +99,30 @@ describe('table formats', () => {
     ).toEqual([text, 'é']);
   });
 
+  it.each([
+    ['csv', csv, 'id\n1\n2\n3\n4\n'],
+    ['csv with a broken header', csv, '"id\n1\n2\n'],
+    ['csv with a lost row boundary', csv, 'id\n1\n"2\n3\n'],
+    ['jsonl', jsonl, '{}\n{}\n{}\n{}\n'],
+  ] as const)(
+    '%s: a reading that stops early closes the pieces (a run reads them from an open file)',
+    (_, format, text) => {
+      let closed = false;
+      function* pieces() {
+        try {
+          for (const line of text.split(/(?<=\n)/)) yield Buffer.from(line);
+        } finally {
+          closed = true;
+        }
+      }
+      const problems: Diagnostic[] = [];
+      const rows = [...format.rows(pieces(), 't', 1, problems)];
+      expect(rows.length).toBeLessThanOrEqual(1);
+      expect(problems.length).toBeGreaterThan(0);
+      expect(closed).toBe(true);
+    },
+  );
+
   it('csv and jsonl: one row past the limit is reported at its line, and no more is read', () => {
     expect(readAll(csv, 'id\n1\n2\n3\n', 2)).toMatchObject({
       rows: [{ values: { id: '1' } }, { values: { id: '2' } }],

@@ -31,6 +31,7 @@ export const csv: TableFormat = {
     if ('error' in first.value) {
       // An unclosed quote in the header: nothing after it can be read as rows.
       problems.push({ file, line, column: 1, ...describeCsvError(first.value.error, null) });
+      records.return(undefined);
       return Object.assign([], { columns: null });
     }
     const columns = first.value.record;
@@ -86,7 +87,7 @@ function* csvRecords(pieces: TableBytes, lines: LineCounter): Generator<CsvEvent
 
 /** The rows after the header, each made from its record when it is asked for. */
 function* csvRows(
-  records: Iterator<CsvEvent>,
+  records: Generator<CsvEvent>,
   columns: string[],
   from: number,
   at: { file: string; maxRows: number; lines: LineCounter; problems: ProblemSink },
@@ -94,26 +95,32 @@ function* csvRows(
   const { file, maxRows, lines, problems } = at;
   let rows = 0;
   let end = from;
-  for (let next = records.next(); !next.done; next = records.next()) {
-    const event = next.value;
-    const line = lines.lineAt(lines.contentFrom(end));
-    if ('error' in event) {
-      problems.push({ file, line, column: 1, ...describeCsvError(event.error, columns) });
-      // After a stray or unclosed quote csv-parse has lost the row boundaries: what follows is not data.
-      if (event.error.code !== 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') return;
-      end = Number((event.error as { bytes?: unknown }).bytes);
-      continue;
+  // Left early (a lost row boundary, too many rows, a reader that stops), the records are
+  // closed: a run's table is read from an open file.
+  try {
+    for (let next = records.next(); !next.done; next = records.next()) {
+      const event = next.value;
+      const line = lines.lineAt(lines.contentFrom(end));
+      if ('error' in event) {
+        problems.push({ file, line, column: 1, ...describeCsvError(event.error, columns) });
+        // After a stray or unclosed quote csv-parse has lost the row boundaries: what follows is not data.
+        if (event.error.code !== 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') return;
+        end = Number((event.error as { bytes?: unknown }).bytes);
+        continue;
+      }
+      end = event.end;
+      if (rows === maxRows) {
+        problems.push(tooManyRows(file, line, maxRows));
+        return;
+      }
+      rows++;
+      yield {
+        values: Object.fromEntries(event.record.map((value, i) => [columns[i]!, value])),
+        location: { file, line, column: 1 },
+      };
     }
-    end = event.end;
-    if (rows === maxRows) {
-      problems.push(tooManyRows(file, line, maxRows));
-      return;
-    }
-    rows++;
-    yield {
-      values: Object.fromEntries(event.record.map((value, i) => [columns[i]!, value])),
-      location: { file, line, column: 1 },
-    };
+  } finally {
+    records.return?.(undefined);
   }
 }
 
