@@ -428,9 +428,10 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
 
   let redacted = 0;
   let outcome: Awaited<ReturnType<typeof executePlan>>;
+  const planSource = plan();
   try {
     outcome = await executePlan({
-      plan: plan(),
+      plan: planSource,
       ...(options.config.prices ? { prices: options.config.prices } : {}),
       ...(meter ? { costMeter: meter } : {}),
       baselineCase: baselines.heldCase,
@@ -465,6 +466,9 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     await fold.abort();
     throw error;
   } finally {
+    // A run stopped early (interrupted, paused, failed) leaves the plan where it was: closed
+    // here, the table it was reading is closed too.
+    await planSource.return(undefined);
     journal.close();
     await opened.close();
   }

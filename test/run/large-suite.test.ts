@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,15 +49,18 @@ describe('a suite larger than a run holds', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('journals its plan as one record of every case, in order, and reports every case', async () => {
-    const suites = await loadSuites([join(dir, 'suites')], { cwd: dir, cases: 'none' });
-    const { runDir } = await runSuites({
+  const run = async (
+    to: string,
+    more: Pick<Parameters<typeof runSuites>[0], 'interrupt' | 'onResult'> = {},
+  ) =>
+    runSuites({
+      ...more,
       config: sim.config,
       suites,
       casesOf: (suite: Suite) => readSuiteCases(suite, { cwd: dir }),
       cwd: dir,
       env: sim.env,
-      reportDir: join(dir, 'reports'),
+      reportDir: join(dir, to),
       baselineDir: join(dir, 'baselines'),
       version: 'test',
       reporters: new Set(['json']),
@@ -72,6 +76,11 @@ describe('a suite larger than a run holds', () => {
         update_baselines: false,
       },
     });
+  let suites: Suite[];
+
+  it('journals its plan as one record of every case, in order, and reports every case', async () => {
+    suites = await loadSuites([join(dir, 'suites')], { cwd: dir, cases: 'none' });
+    const { runDir } = await run('reports');
     const lines = (await readFile(join(runDir, 'results.jsonl'), 'utf8')).split('\n').filter(Boolean);
     const plans = lines.map((l) => JSON.parse(l) as { type: string }).filter((r) => r.type === 'plan');
     expect(plans).toHaveLength(1);
@@ -91,6 +100,41 @@ describe('a suite larger than a run holds', () => {
       { role: 'user', content: `Say exactly: row ${ROWS - 1}` },
     ]);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'a run stopped half-way, interrupted or failed, closes the table it was reading',
+    async () => {
+      const tableOpen = () =>
+        readdirSync('/proc/self/fd').some((fd) => {
+          try {
+            return readlinkSync(join('/proc/self/fd', fd)).endsWith('rows.jsonl');
+          } catch {
+            return false;
+          }
+        });
+      const stop = new AbortController();
+      let results = 0;
+      const { runDir } = await run('stopped', {
+        interrupt: stop.signal,
+        onResult: () => {
+          if (++results === 200) stop.abort(new Error('SIGINT'));
+        },
+      });
+      expect((await loadReport(runDir)).cases.some((c) => c.status === 'not_run')).toBe(true);
+      expect(tableOpen()).toBe(false);
+      // A caller's callback that throws ends the run with its error, the table read half-way.
+      results = 0;
+      const failure = new Error('the caller failed');
+      await expect(
+        run('failed', {
+          onResult: () => {
+            if (++results === 200) throw failure;
+          },
+        }),
+      ).rejects.toBe(failure);
+      expect(tableOpen()).toBe(false);
+    },
+  );
 
   it('a record written in parts reads back as the record whole', () => {
     const head = { type: 'plan' as const, suite: 's', file: 'f', service: 'router', requested_model: 'm' };
