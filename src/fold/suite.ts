@@ -94,6 +94,8 @@ export class SuiteCases {
   /** Slots in plan (ordinal) order, once cases joined out of it (a shard's); null: the slots' own order. */
   private sorted: Int32Array | null = null;
   private ordered = true;
+  /** Kept as cases join: suites are sorted by it, and a scan per comparison read every case. */
+  private lowestOrdinal = Infinity;
   /** Slots of cases the plan does not hold (met only in the samples), in the order they came: after the plan's. */
   private readonly unplanned: number[] = [];
   private readonly int = columns(INTS, (n) => new Int32Array(n));
@@ -134,6 +136,7 @@ export class SuiteCases {
     if (slot >= this.capacity) this.grow(Math.max(16, this.capacity * 2));
     this.int.repeat[slot] = c.repeat === 'auto' ? AUTO : c.repeat;
     this.float.ordinal[slot] = c.ordinal;
+    this.lowestOrdinal = Math.min(this.lowestOrdinal, c.ordinal);
     if (!planned) this.unplanned.push(slot);
     else if (slot > 0 && c.ordinal < this.float.ordinal[slot - 1]!) this.ordered = false;
     this.sorted = null;
@@ -157,9 +160,7 @@ export class SuiteCases {
 
   /** The lowest ordinal of its cases (Infinity: none). */
   firstOrdinal(): number {
-    let min = Infinity;
-    for (let slot = 0; slot < this.ids.size; slot++) min = Math.min(min, this.float.ordinal[slot]!);
-    return min;
+    return this.lowestOrdinal;
   }
 
   /** A case's plan entry, made from the columns. */

@@ -21,7 +21,7 @@ export function createFeeder<T>(options: {
   /** Where items come from: an async one (suites read as the run reaches them) is awaited item by item. */
   source?: { next(): IteratorResult<T> | Promise<IteratorResult<T>> };
 }) {
-  const lanes = new Map<string, { queue: T[]; head: number; pending: number }>();
+  const lanes = new Map<string, { queue: (T | undefined)[]; head: number; pending: number }>();
   let active = 0;
   let queued = 0;
   let source = options.source ?? null;
@@ -47,7 +47,9 @@ export function createFeeder<T>(options: {
   const pump = (name: string) => {
     const lane = lanes.get(name)!;
     while (!failure && lane.pending < options.window(name) && lane.head < lane.queue.length) {
-      const item = lane.queue[lane.head++]!;
+      const item = lane.queue[lane.head]!;
+      // Let go of a started item at once: the queue holds only what waits.
+      lane.queue[lane.head++] = undefined;
       queued--;
       lane.pending++;
       active++;
@@ -66,7 +68,7 @@ export function createFeeder<T>(options: {
         },
       );
     }
-    // Drop what was consumed now and then, so the queue does not keep the whole plan alive.
+    // Drop the emptied front now and then, so the queue does not grow with the whole plan.
     if (lane.head > 4096 && lane.head * 2 > lane.queue.length) {
       lane.queue.splice(0, lane.head);
       lane.head = 0;

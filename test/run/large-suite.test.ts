@@ -20,6 +20,7 @@ const ROWS = 5_500;
 describe('a suite larger than a run holds', () => {
   let dir: string;
   let sim: Awaited<ReturnType<typeof simulateServices>>;
+  let suites: Suite[];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'driftcheck-large-'));
@@ -43,6 +44,7 @@ describe('a suite larger than a run holds', () => {
       ].join('\n'),
     );
     sim = await simulateServices(defaultConfig({}), {});
+    suites = await loadSuites([join(dir, 'suites')], { cwd: dir, cases: 'none' });
   });
   afterAll(async () => {
     await sim.simulator.close();
@@ -76,10 +78,7 @@ describe('a suite larger than a run holds', () => {
         update_baselines: false,
       },
     });
-  let suites: Suite[];
-
   it('journals its plan as one record of every case, in order, and reports every case', async () => {
-    suites = await loadSuites([join(dir, 'suites')], { cwd: dir, cases: 'none' });
     const { runDir } = await run('reports');
     const lines = (await readFile(join(runDir, 'results.jsonl'), 'utf8')).split('\n').filter(Boolean);
     const plans = lines.map((l) => JSON.parse(l) as { type: string }).filter((r) => r.type === 'plan');

@@ -100,17 +100,22 @@ describe('table formats', () => {
   });
 
   it.each([
-    ['csv', csv, 'id\n1\n2\n3\n4\n'],
-    ['csv with a broken header', csv, '"id\n1\n2\n'],
-    ['csv with a lost row boundary', csv, 'id\n1\n"2\n3\n'],
-    ['jsonl', jsonl, '{}\n{}\n{}\n{}\n'],
+    ['csv', csv, 'id\n1\n2\n3\n4\n5\n6\n7\n'],
+    ['csv with a quote in the header', csv, 'i"d\n1\n2\n3\n4\n5\n'],
+    ['csv with a lost row boundary', csv, 'id\n1\na"b\n2\n3\n4\n5\n6\n'],
+    ['jsonl', jsonl, '{}\n{}\n{}\n{}\n{}\n{}\n'],
   ] as const)(
     '%s: a reading that stops early closes the pieces (a run reads them from an open file)',
     (_, format, text) => {
       let closed = false;
+      let pulled = 0;
+      const lines = text.split(/(?<=\n)/);
       function* pieces() {
         try {
-          for (const line of text.split(/(?<=\n)/)) yield Buffer.from(line);
+          for (const line of lines) {
+            pulled++;
+            yield Buffer.from(line);
+          }
         } finally {
           closed = true;
         }
@@ -119,6 +124,8 @@ describe('table formats', () => {
       const rows = [...format.rows(pieces(), 't', 1, problems)];
       expect(rows.length).toBeLessThanOrEqual(1);
       expect(problems.length).toBeGreaterThan(0);
+      // Stopped before the last piece: closed by the reading, not by running out.
+      expect(pulled).toBeLessThan(lines.length);
       expect(closed).toBe(true);
     },
   );
