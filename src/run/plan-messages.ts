@@ -3,7 +3,7 @@ import type { CaseMessages } from '../fold/fold.js';
 import type { PlanRecord } from '../journal/records.js';
 import type { SuiteCase } from '../types.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
-import { readUtf8File } from '../yaml/read-text.js';
+import { NO_SUCH_FILE, readUtf8File } from '../yaml/read-text.js';
 
 /** A suite's cases as the fold takes their messages back (cases planned as table rows). */
 export async function* caseMessages(
@@ -47,11 +47,15 @@ export function journalMessages(
           const why = read.diagnostic
             ? `${table.file}: ${read.diagnostic.message}`
             : `${table.file} changed since the run`;
+          // Only the table's bytes of then match the journal's digest: whatever is wrong with
+          // it now (not UTF-8, too large), mending it otherwise cannot bring its prompts back.
           const restore = 'restoring the table as it was at the run shows them again';
           onMissing(
             plan.suite,
             why,
-            read.diagnostic?.hint ? `${read.diagnostic.hint}, or ${restore}` : restore,
+            read.diagnostic?.message === NO_SUCH_FILE
+              ? 'running it from the folder the run was started in (a table’s path is taken from there), or restoring the table as it was at the run, shows them again'
+              : restore,
           );
           return;
         }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { TooLargeError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
 import { READ_LIMITS, readPiecesSync } from '../util/bounded-read.js';
+import { sha256 } from '../util/sha256.js';
 import { displayPath } from '../yaml/display-path.js';
 import { describeFsError } from '../yaml/read-text.js';
 import type { TableText } from './expand.js';
@@ -36,11 +36,11 @@ export function rereadTable(
   planned: string,
   changed: (also?: Diagnostic[]) => Error,
 ): TableText {
-  const hashes: Buffer[] = [];
+  const hashes: string[] = [];
   let digest: string;
   try {
     digest = tableDigest(
-      tapped(readPiecesSync(path, READ_LIMITS.table), (piece) => hashes.push(hashOf(piece))),
+      tapped(readPiecesSync(path, READ_LIMITS.table), (piece) => hashes.push(sha256(piece))),
     );
   } catch (error) {
     throw changed([unreadable(file, error)]);
@@ -56,13 +56,11 @@ function* tapped(pieces: Iterable<Buffer>, see: (piece: Buffer) => void): Genera
   }
 }
 
-const hashOf = (piece: Buffer): Buffer => createHash('sha256').update(piece).digest();
-
 /** The file's pieces, each given only once it hashes as the same piece did (`hashes`). */
 function* samePieces(
   path: string,
   file: string,
-  hashes: readonly Buffer[],
+  hashes: readonly string[],
   changed: (also?: Diagnostic[]) => Error,
 ): Generator<Buffer> {
   let count = 0;
@@ -76,7 +74,7 @@ function* samePieces(
         throw changed([unreadable(file, error)]);
       }
       if (next.done) break;
-      if (!hashes[count++]?.equals(hashOf(next.value))) throw changed();
+      if (hashes[count++] !== sha256(next.value)) throw changed();
       yield next.value;
     }
     if (count !== hashes.length) throw changed();
@@ -87,6 +85,9 @@ function* samePieces(
 }
 
 function unreadable(file: string, error: unknown): Diagnostic {
-  const what = error instanceof TooLargeError ? error.what : describeFsError(error);
-  return { file, line: 1, column: 1, whole_file: true, message: what };
+  const [message, hint] =
+    error instanceof TooLargeError
+      ? [error.what, error.remedy]
+      : [describeFsError(error), 'check the path and its permissions'];
+  return { file, line: 1, column: 1, whole_file: true, message, hint };
 }

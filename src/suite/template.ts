@@ -8,7 +8,6 @@ export interface Placeholder {
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
-const SPLIT = /\{\{\s*([^{}]*?)\s*\}\}/;
 
 /** Every placeholder of a template, in document order (keys are not templated, only text values). */
 export function placeholdersOf(template: unknown): Placeholder[] {
@@ -99,7 +98,7 @@ function compileText(text: string): Fill {
     return (values) => values[name];
   }
   // Split at the placeholders, their names captured: literal, name, literal, …, literal.
-  const parts = text.split(SPLIT);
+  const parts = text.split(PLACEHOLDER);
   if (parts.length === 1) return () => text;
   return (values) => {
     let out = parts[0]!;

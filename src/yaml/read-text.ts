@@ -60,10 +60,13 @@ export async function readUtf8File(
   return { bytes };
 }
 
+/** What describeFsError says of a path that names nothing. */
+export const NO_SUCH_FILE = 'no such file or folder';
+
 /** Turns a node:fs error into a short message without a stack or an errno number. */
 export function describeFsError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return 'no such file or folder';
+  if (code === 'ENOENT') return NO_SUCH_FILE;
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ENOTDIR') return 'a part of the path is not a folder';
   if (code === 'ELOOP') return 'too many symbolic links';

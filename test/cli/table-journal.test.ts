@@ -1,4 +1,5 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, readReport, readSamples, runCli, runDirFrom, startSimProcess } from '../helpers/cli.js';
@@ -151,12 +152,19 @@ describe('a table-driven run and its journal', () => {
     expect(report.stderr).toContain(
       "driftcheck report: the prompts of suite tickets's table cases are not shown: suites/tickets.jsonl changed since the run; everything else of them is reported, and restoring the table as it was at the run shows them again\n",
     );
-    // A table that is no longer UTF-8: the line says what to do about it, too.
+    // A table that is no longer UTF-8: re-saving it could not match the run's digest; only
+    // restoring it can.
     await writeFile(join(dir, 'suites/tickets.jsonl'), Buffer.from([0xff, 0xfe, 0x41, 0x0a]));
     const unreadable = await runCli(['report', shards[0]!], { cwd: dir });
     expect(unreadable.code).toBe(0);
     expect(unreadable.stderr).toContain(
-      'suites/tickets.jsonl: file is not valid UTF-8; everything else of them is reported, and re-save it as UTF-8, or restoring the table as it was at the run shows them again\n',
+      'suites/tickets.jsonl: file is not valid UTF-8; everything else of them is reported, and restoring the table as it was at the run shows them again\n',
+    );
+    // Run from another folder, the table's path names nothing: the line says where to run it.
+    const elsewhere = await runCli(['report', shards[0]!], { cwd: tmpdir() });
+    expect(elsewhere.code).toBe(0);
+    expect(elsewhere.stderr).toContain(
+      'suites/tickets.jsonl: no such file or folder; everything else of them is reported, and running it from the folder the run was started in (a table’s path is taken from there), or restoring the table as it was at the run, shows them again\n',
     );
     const without = await readReport(shards[0]!);
     expect(without.cases.map((c) => [c.case, c.status, c.messages])).toEqual([

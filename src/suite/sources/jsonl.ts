@@ -35,8 +35,8 @@ function* jsonlRows(
 ): Generator<Row> {
   let rows = 0;
   let line = 1;
-  /** The start of a line the piece before ended in. */
-  let carry: Buffer | null = null;
+  /** The start of a line the pieces before ended in. */
+  let carry: Buffer[] = [];
   /** The row of one line's bytes (without its LF), or null; false once past maxRows. */
   const rowOf = (bytes: Buffer): Row | null | false => {
     const at = line++;
@@ -55,20 +55,18 @@ function* jsonlRows(
   for (const piece of pieces) {
     let start = 0;
     for (let newline = piece.indexOf(0x0a); newline !== -1; newline = piece.indexOf(0x0a, start)) {
-      const bytes = carry
-        ? Buffer.concat([carry, piece.subarray(start, newline)])
-        : piece.subarray(start, newline);
-      carry = null;
+      const last = piece.subarray(start, newline);
+      const bytes = carry.length === 0 ? last : Buffer.concat([...carry, last]);
+      carry = [];
       start = newline + 1;
       const row = rowOf(bytes);
       if (row === false) return;
       if (row) yield row;
     }
-    // Copied: the reader may fill the piece's memory again.
-    if (start < piece.length)
-      carry = carry ? Buffer.concat([carry, piece.subarray(start)]) : Buffer.from(piece.subarray(start));
+    // Joined once, at the line's end: a line over many pieces is not copied again per piece.
+    if (start < piece.length) carry.push(piece.subarray(start));
   }
-  const row = rowOf(carry ?? Buffer.alloc(0));
+  const row = rowOf(Buffer.concat(carry));
   if (row) yield row;
 }
 

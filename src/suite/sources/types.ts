@@ -25,7 +25,8 @@ export interface TableRows extends Iterable<Row> {
 
 /**
  * A table's bytes in file order, a piece at a time: pieces of any size, a row (and a
- * character, and a byte-order mark) may span several. Iterated once. At load time the whole
+ * character, and a byte-order mark) may span several; each piece's memory is its own (a
+ * format may keep it). Iterated once. At load time the whole
  * file is one piece; a run reads the table again from disk a piece at a time, holding none
  * of it past the rows it is reading.
  */
