@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineFromEntries } from '../baseline/build.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { journalMessages, promptsMissingLine } from '../run/plan-messages.js';
+import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
 import { openReport, type StoredReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
 import { truncate, wrap } from '../report/terminal.js';
@@ -74,8 +74,9 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     reporters,
     complete: true,
     renderedBy: 'diff',
-    messages: journalMessages(io.cwd, (suite, why, remedy) =>
-      io.stderr(promptsMissingLine('driftcheck diff', suite, why, remedy)),
+    messages: journalMessages(
+      io.cwd,
+      promptsMissingTo((line) => io.stderr(line), 'driftcheck diff'),
     ),
     run: {
       id: `${a.head.run.id}..${b.head.run.id}`,

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { journalMessages, promptsMissingLine } from '../run/plan-messages.js';
+import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
 import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
 import { readJournalPlans } from '../journal/read.js';
 import { newRunId } from '../run/meta.js';
@@ -49,8 +49,9 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     reporters: await journalReporters(io, outDir, reporters),
     complete,
     renderedBy: 'merge',
-    messages: journalMessages(io.cwd, (suite, why, remedy) =>
-      io.stderr(promptsMissingLine('driftcheck merge', suite, why, remedy)),
+    messages: journalMessages(
+      io.cwd,
+      promptsMissingTo((line) => io.stderr(line), 'driftcheck merge'),
     ),
     run: { id: newRunId(new Date()), command: ['driftcheck', 'merge', ...args], shard: null },
   });

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { journalMessages, promptsMissingLine } from '../run/plan-messages.js';
+import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
 import { renderedExitCode } from '../fold/summary.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
@@ -37,8 +37,9 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     baseline: baselineReader(projectPaths(io).dir(values['baseline-dir'], 'baselines'), io.cwd).read,
     reporters: await journalReporters(io, out, reporters),
     renderedBy: 'report',
-    messages: journalMessages(io.cwd, (suite, why, remedy) =>
-      io.stderr(promptsMissingLine('driftcheck report', suite, why, remedy)),
+    messages: journalMessages(
+      io.cwd,
+      promptsMissingTo((line) => io.stderr(line), 'driftcheck report'),
     ),
     ...(dirs.length > 1 ? { run: { shard: null, command: ['driftcheck', 'report', ...args] } } : {}),
   });

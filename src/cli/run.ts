@@ -10,7 +10,7 @@ import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
 import type { CostCap } from '../run/cost-cap.js';
 import { checkCandidatesEstimate, costCapFor, costLine, listPrices, parseMaxCost } from './cost-cap.js';
-import { promptsMissingLine } from '../run/plan-messages.js';
+import { promptsMissingTo } from '../run/plan-messages.js';
 import { loadSuites, readSuiteCases } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
@@ -316,10 +316,10 @@ async function runAndPrint(
     },
     onResult: (r) => progress.update(r),
     cwd: io.cwd,
-    onPromptsMissing: (suite, why, remedy) => {
+    onPromptsMissing: promptsMissingTo((line) => {
       progress.finish();
-      io.stderr(promptsMissingLine('driftcheck', suite, why, remedy));
-    },
+      io.stderr(line);
+    }, 'driftcheck'),
     onStaleLock: (note) => {
       progress.finish();
       io.stderr(`driftcheck: ${note}\n`);

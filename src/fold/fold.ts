@@ -115,18 +115,14 @@ export class RunFold {
 
   constructor(private options: FoldOptions) {}
 
-  /**
-   * Takes one record. Suites that become complete are folded in the background, in plan
-   * order. A suite's plan may come in parts (records of the same suite, each before its
-   * first sample); `planned`, with its first part, is how many cases all its parts hold.
-   */
-  add(record: JournalRecord, planned?: number): void {
+  /** Takes one record. Suites that become complete are folded in the background, in plan order. */
+  add(record: JournalRecord): void {
     switch (record.type) {
       case 'run':
         this.run ??= record;
         return;
       case 'plan':
-        this.addPlan(record, planned);
+        this.addPlan(record);
         return;
       case 'end':
         this.end = record;
@@ -194,6 +190,15 @@ export class RunFold {
     for (const reporter of this.options.reporters) await reporter.onAbort?.();
   }
 
+  /**
+   * One part of a suite's plan (a run makes its record a part at a time, each part before
+   * the suite's first sample): `planned`, how many cases all its parts hold, sizes the
+   * suite's columns and spill when its first part comes.
+   */
+  addPlanPart(part: PlanRecord, planned: number): void {
+    this.addPlan(part, planned);
+  }
+
   private addPlan(plan: PlanRecord, planned = plan.cases.length): void {
     const known = this.suites.get(plan.suite);
     if (known) {
@@ -205,7 +210,7 @@ export class RunFold {
     const cases = new SuiteCases(plan, planned);
     const state: SuiteState = {
       cases,
-      spill: new Spill(this.options.spillDir, this.options.spillHold, Math.max(planned, cases.size)),
+      spill: new Spill(this.options.spillDir, this.options.spillHold, planned),
       folds: new Map(),
       open: new Set(),
       folded: false,

@@ -69,9 +69,12 @@ export function journalMessages(
 export type PromptsMissing = (suite: string, why: string, remedy: string) => void;
 
 /**
- * The line a command writes when a suite's table prompts cannot be made again
- * (journalMessages' `onMissing`): what is missing, why, and what to do about it.
+ * What a command does when a suite's table prompts cannot be made again (journalMessages'
+ * `onMissing`): writes a line of what is missing, why, and what to do about it.
  */
-export function promptsMissingLine(command: string, suite: string, why: string, remedy: string): string {
-  return `${command}: the prompts of suite ${suite}'s table cases are not shown: ${why}; everything else of them is reported, and ${remedy}\n`;
+export function promptsMissingTo(write: (line: string) => void, command: string): PromptsMissing {
+  return (suite, why, remedy) =>
+    write(
+      `${command}: the prompts of suite ${suite}'s table cases are not shown: ${why}; everything else of them is reported, and ${remedy}\n`,
+    );
 }

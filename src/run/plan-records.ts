@@ -9,7 +9,7 @@ export type BaselineContent = (suite: string, caseId: string) => string | null;
 /**
  * One plan record per suite, in plan order: its cases, what a report shows of them, their
  * drift rules and judges. A recheck writes today's this way; a run writes each suite's
- * when it reaches the suite (planRecordOf).
+ * when it reaches the suite, a part at a time (planRecordParts).
  */
 export function planRecords(
   cases: readonly PlannedCaseGroup[],
@@ -29,7 +29,7 @@ export function planRecords(
  * and its part of the cases), from its planned cases as they come (a table's rows).
  */
 export async function* planRecordParts(
-  cases: AsyncIterable<PlannedCaseGroup>,
+  cases: Iterable<PlannedCaseGroup> | AsyncIterable<PlannedCaseGroup>,
   baselineContent: BaselineContent,
   size: number,
 ): AsyncGenerator<PlanRecord> {

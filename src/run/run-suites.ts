@@ -53,7 +53,7 @@ import {
   type PlanOptions,
   type SuiteSelection,
 } from './plan.js';
-import { changedTables, planLinePart, planRecordParts, planRecords } from './plan-records.js';
+import { changedTables, planLinePart, planRecordParts } from './plan-records.js';
 import type { PlanItem } from './execute.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 
@@ -170,7 +170,7 @@ const HOLD_SUITE = 5_000;
  */
 const PLAN_BATCH = 64;
 
-/** Cases of a large suite's plan record made, journaled and folded at a time (see planSuite). */
+/** Cases of a suite's plan record made, journaled and folded at a time (see planSuite). */
 const PLAN_PART = 1_000;
 
 const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
@@ -364,27 +364,20 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     return groups;
   };
   /**
-   * Journals a suite's plan record and hands it to the fold: a suite held in memory at once;
-   * one read as it comes a part at a time (PLAN_PART cases), its journal line gathered as
-   * bytes outside the heap and written once whole. Made whole, a 100,000-case record (15 MB
-   * of objects, and its 5 MB line) was alive when a full collection came, and the old
-   * generation was let grow to four times that before the next: 258 MB at the peak.
+   * Journals a suite's plan record and hands it to the fold, a part at a time (PLAN_PART
+   * cases), its journal line gathered as bytes outside the heap and written once whole.
+   * Made whole, a 100,000-case record (15 MB of objects, and its 5 MB line) was alive when a
+   * full collection came, and the old generation was let grow to four times that before the
+   * next: 258 MB at the peak. `planned`: how many cases it holds.
    */
   const planSuite = async (
-    groups: AsyncIterable<PlannedCaseGroup> | PlannedCaseGroup[],
+    groups: Iterable<PlannedCaseGroup> | AsyncIterable<PlannedCaseGroup>,
     planned: number,
   ): Promise<void> => {
-    if (Array.isArray(groups)) {
-      const record = planRecords(groups, baselineContent)[0];
-      if (!record) return;
-      journal.appendRecord(journalPlan(record));
-      fold.add(record);
-      return;
-    }
     const line: Buffer[] = [];
     for await (const part of planRecordParts(groups, baselineContent, PLAN_PART)) {
       line.push(Buffer.from(planLinePart(journalPlan(part), line.length === 0)));
-      fold.add(part, line.length === 1 ? planned : undefined);
+      fold.addPlanPart(part, planned);
     }
     if (line.length === 0) return;
     line.push(Buffer.from(']}'));
