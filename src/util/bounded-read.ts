@@ -159,6 +159,9 @@ export async function readBounded(file: string, limit: ReadLimit): Promise<Buffe
   const handle = await open(file, 'r');
   try {
     const info = await handle.stat();
+    // A plain file past the limit is refused by its size: read, it filled the limit first
+    // (256 MiB of a baseline) only to be refused.
+    if (info.isFile() && info.size > limit.bytes) throw tooLarge(file, limit);
     // One byte more than the size, so that the end is seen without growing.
     let buffer = Buffer.allocUnsafe(info.isFile() ? Math.min(info.size, limit.bytes) + 1 : CHUNK);
     let used = 0;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,18 @@ describe('bounded reads', () => {
     expect((error as TooLargeError).message).toBe(
       `${file}: file is too large: more than the 1023 bytes driftcheck reads of a test file (reading stopped there); make it smaller`,
     );
+  });
+
+  it('refuse a plain file past the limit by its size, before reading any of it', async () => {
+    // 9 GiB, sparse: read up to an 8 GiB limit, it would need a buffer larger than Node makes.
+    const file = join(dir, 'huge');
+    const handle = await open(file, 'w');
+    await handle.truncate(9 * 1024 ** 3);
+    await handle.close();
+    const error = await readBounded(file, limit(8 * 1024 ** 3)).catch((e: unknown) => e);
+    await rm(file);
+    expect(error).toBeInstanceOf(TooLargeError);
+    expect((error as TooLargeError).message).toContain('file is too large: more than the 8 GiB');
   });
 
   it('split lines across reads, drop \\r before \\n, and keep a last line without \\n', async () => {
