@@ -242,7 +242,15 @@ export interface Suite {
    * sha256 (hex) of its text as validated. readSuiteCases reads the cases again from there,
    * and refuses a file that changed since.
    */
-  source?: { path: string; digest: string };
+  source?: {
+    path: string;
+    digest: string;
+    /**
+     * Each of its tables' bytes as validated, by table (in `tables` order): the sha256 (hex)
+     * of each piece a run reads it again in, checked before any row of that piece is used.
+     */
+    tablePieces: readonly (readonly string[])[];
+  };
   /**
    * The judges its cases call (each judge check's service, when it names one, and model),
    * set when loadSuites does not keep the cases (`cases: 'none'`): what pre-flight and

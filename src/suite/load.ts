@@ -9,10 +9,10 @@ import { READ_LIMITS } from '../util/bounded-read.js';
 import { sha256 } from '../util/sha256.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
-import { type CaseSource, SuiteExpansion, sourceCases, type TableText } from './expand.js';
+import { type CaseSource, SuiteExpansion, sourceCases } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
 import { TABLE_FILE } from './sources/index.js';
-import { rereadTable, tableFile } from './table-reread.js';
+import { pieceHashes, rereadTable, tableFile } from './table-reread.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
 import type { TableFound } from './table-cases.js';
@@ -95,9 +95,17 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
           : 'none';
     const expansion = new SuiteExpansion(spec.value, withCatalog, keep);
     expansion.add({ inline: true });
-    // One table at a time: its text is let go before the next is read.
-    for (const t of spec.value.tables.keys())
-      expansion.add({ table: t, input: await readTable(spec.value, t, f, cwd) });
+    // One table at a time: its text is let go before the next is read (the hashes of its
+    // pieces kept when it is to be read again).
+    const tablePieces: string[][] = [];
+    for (const t of spec.value.tables.keys()) {
+      const input = await readTable(spec.value, t, f, cwd);
+      if (keep === 'none' && !input.read.diagnostic) tablePieces[t] = pieceHashes(input.read.bytes);
+      expansion.add({
+        table: t,
+        input: { file: input.file, read: input.read.diagnostic ? input.read : { bytes: [input.read.bytes] } },
+      });
+    }
     const expanded = withWarnings(expansion.finish(), spec.warnings);
     if (expanded.errors) diagnostics.push(...expanded.errors);
     else {
@@ -106,7 +114,7 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       if (keep === 'all' && typeof wanted === 'string')
         suites.push({ ...expanded.value, counts: expansion.counts });
       else {
-        const source = { path: f.path, digest: sha256(read.text) };
+        const source = { path: f.path, digest: sha256(read.text), tablePieces };
         if (keep === 'all') held.push({ index: suites.length, source, judges: expansion.judgesCalled() });
         suites.push({ ...expanded.value, counts: expansion.counts, ...(keep === 'none' ? { source } : {}) });
       }
@@ -162,11 +170,10 @@ export async function loadSuiteHead(
   return spec.value.suite;
 }
 
-/** The text of a suite's table `t` (a table can be large), its path taken from the suite file's folder. */
-async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: string): Promise<TableText> {
+/** The bytes of a suite's table `t` (a table can be large), its path taken from the suite file's folder. */
+async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: string) {
   const { path, file } = tableFile(spec, t, suite, cwd);
-  const read = await readUtf8File(path, file, READ_LIMITS.table, TABLE_FILE);
-  return { file, read: read.diagnostic ? read : { bytes: [read.bytes] } };
+  return { file, read: await readUtf8File(path, file, READ_LIMITS.table, TABLE_FILE) };
 }
 
 /**
@@ -175,8 +182,8 @@ async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: stri
  * what loadSuites makes: for a suite loaded with `cases: 'none'`, when the run reaches it
  * (a suite that holds its cases gives those).
  * `options` are those it was loaded with. A suite file that changed since it was loaded,
- * or a table whose text did (checked before its first case), is refused with an
- * InputError naming it: the cases would no longer be the ones planned.
+ * or a table whose text did (checked a piece at a time, each before any case made from
+ * it), is refused with an InputError naming it: the cases would no longer be the ones planned.
  */
 export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions): AsyncGenerator<SuiteCase> {
   // A suite that holds its cases gives them; only one loaded without them is read again.
@@ -223,7 +230,15 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
     const rows = countOf(then.rows, 'row');
     const tableChanged = (also: Diagnostic[] = []) => changed(then.file, 'table', rows, also);
     if (file !== then.file) throw tableChanged();
-    for (const c of made({ table: t, input: rereadTable(path, file, then.digest, tableChanged) })) {
+    const pieces = suite.source.tablePieces[t];
+    if (!pieces)
+      throw new TypeError(
+        `suite ${suite.suite}: table ${then.file} has no piece hashes (loadSuites keeps them)`,
+      );
+    for (const c of made({
+      table: t,
+      input: rereadTable(path, file, { digest: then.digest, pieces }, tableChanged),
+    })) {
       refuseProblems();
       yield c;
     }

@@ -1,13 +1,12 @@
 import { dirname, resolve } from 'node:path';
 import { TooLargeError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
-import { READ_LIMITS, readPiecesSync } from '../util/bounded-read.js';
+import { PIECE_BYTES, READ_LIMITS, readPiecesSync } from '../util/bounded-read.js';
 import { sha256 } from '../util/sha256.js';
 import { displayPath } from '../yaml/display-path.js';
 import { describeFsError } from '../yaml/read-text.js';
 import type { TableText } from './expand.js';
 import type { SuiteFile } from './expand-paths.js';
-import { tableDigest } from './sources/index.js';
 import type { SuiteSpec } from './spec.js';
 
 /** Where a suite's table `t` is: its path (from the suite file's folder) and its name in messages. */
@@ -22,38 +21,33 @@ export function tableFile(
 }
 
 /**
- * A table read again when a run reaches its suite, a piece at a time and never whole: once
- * for its digest, which must be the one it was planned with, keeping a hash of each piece;
- * then for its rows, each piece checked against its hash before any row of it is read. A
- * table changed while its suite runs (its rows are read as they are sent, for hours maybe)
- * is refused at the first piece that changed: no case is ever made from bytes other than
- * those planned. A 100,000-row table's 4.5 MB were held through its suite's run; at the
- * limit, 64 MiB were.
+ * The sha256 (hex) of each piece of a table's bytes as validated, in the pieces a run reads
+ * it in again (readPiecesSync's): what rereadTable checks each piece against.
+ */
+export function pieceHashes(bytes: Buffer): string[] {
+  const hashes: string[] = [];
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES)
+    hashes.push(sha256(bytes.subarray(at, at + PIECE_BYTES)));
+  return hashes;
+}
+
+/**
+ * A table read again when a run reaches its suite, a piece at a time and never whole: each
+ * piece is checked against the hash of the same piece as validated (`pieces`) before any
+ * row of it is read. A table changed while its suite runs (its rows are read as they are
+ * sent, for hours maybe) is refused at the first piece that changed: no case is ever made
+ * from bytes other than those planned. A 100,000-row table's 4.5 MB were held through its
+ * suite's run; at the limit, 64 MiB were. Hashed again whole for its digest first, as it
+ * was, the table was read twice each time and, at the limit, stalled the requests in flight
+ * for as long as that took.
  */
 export function rereadTable(
   path: string,
   file: string,
-  planned: string,
+  then: { digest: string; pieces: readonly string[] },
   changed: (also?: Diagnostic[]) => Error,
 ): TableText {
-  const hashes: string[] = [];
-  let digest: string;
-  try {
-    digest = tableDigest(
-      tapped(readPiecesSync(path, READ_LIMITS.table), (piece) => hashes.push(sha256(piece))),
-    );
-  } catch (error) {
-    throw changed([unreadable(file, error)]);
-  }
-  if (digest !== planned) throw changed();
-  return { file, read: { bytes: samePieces(path, file, hashes, changed) }, digest };
-}
-
-function* tapped(pieces: Iterable<Buffer>, see: (piece: Buffer) => void): Generator<Buffer> {
-  for (const piece of pieces) {
-    see(piece);
-    yield piece;
-  }
+  return { file, read: { bytes: samePieces(path, file, then.pieces, changed) }, digest: then.digest };
 }
 
 /** The file's pieces, each given only once it hashes as the same piece did (`hashes`). */

@@ -100,7 +100,8 @@ function tooLarge(file: string, limit: ReadLimit, line?: number): TooLargeError 
   return new TooLargeError(file, `${what} (reading stopped there)`, limit.remedy);
 }
 
-const CHUNK = 256 * 1024;
+/** The size of the pieces a file is read in (readPiecesSync's, chunks'). */
+export const PIECE_BYTES = 256 * 1024;
 
 /**
  * The file's bytes in pieces, counted: past `limit.bytes` it throws TooLargeError instead of
@@ -112,8 +113,8 @@ async function* chunks(file: string, limit: ReadLimit): AsyncGenerator<Buffer> {
   try {
     let total = 0;
     for (;;) {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+      const buffer = Buffer.allocUnsafe(PIECE_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, PIECE_BYTES, null);
       if (bytesRead === 0) return;
       total += bytesRead;
       if (total > limit.bytes) throw tooLarge(file, limit);
@@ -127,23 +128,23 @@ async function* chunks(file: string, limit: ReadLimit): AsyncGenerator<Buffer> {
 /**
  * A file's bytes a piece at a time, read synchronously as they are asked for (for readers
  * that are themselves synchronous: a table's format), counted as chunks() counts them. Each
- * piece is full but the last, and its own memory (a reader may keep it). The file is closed
+ * piece is PIECE_BYTES but the last, and its own memory (a reader may keep it). The file is closed
  * when the pieces end or the reading stops.
  */
-export function* readPiecesSync(file: string, limit: ReadLimit, pieceBytes = CHUNK): Generator<Buffer> {
+export function* readPiecesSync(file: string, limit: ReadLimit): Generator<Buffer> {
   const fd = openSync(file, 'r');
   try {
     let total = 0;
     for (;;) {
-      const piece = Buffer.allocUnsafe(pieceBytes);
+      const piece = Buffer.allocUnsafe(PIECE_BYTES);
       let used = 0;
-      for (let n = -1; n !== 0 && used < pieceBytes; used += n)
-        n = readSync(fd, piece, used, pieceBytes - used, null);
+      for (let n = -1; n !== 0 && used < PIECE_BYTES; used += n)
+        n = readSync(fd, piece, used, PIECE_BYTES - used, null);
       if (used === 0) return;
       total += used;
       if (total > limit.bytes) throw tooLarge(file, limit);
       yield piece.subarray(0, used);
-      if (used < pieceBytes) return;
+      if (used < PIECE_BYTES) return;
     }
   } finally {
     closeSync(fd);
@@ -163,7 +164,7 @@ export async function readBounded(file: string, limit: ReadLimit): Promise<Buffe
     // (256 MiB of a baseline) only to be refused.
     if (info.isFile() && info.size > limit.bytes) throw tooLarge(file, limit);
     // One byte more than the size, so that the end is seen without growing.
-    let buffer = Buffer.allocUnsafe(info.isFile() ? Math.min(info.size, limit.bytes) + 1 : CHUNK);
+    let buffer = Buffer.allocUnsafe(info.isFile() ? Math.min(info.size, limit.bytes) + 1 : PIECE_BYTES);
     let used = 0;
     for (;;) {
       if (used === buffer.length) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -125,9 +126,12 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
 
     expect(counted!.cases).toEqual([]);
     expect(counted!.counts).toEqual({ cases: 9, samples: 11 });
+    // Each table's bytes as validated, hashed in the pieces it is read again in (one each here).
+    const hashed = (text: string) => createHash('sha256').update(text).digest('hex');
     expect(counted!.source).toEqual({
       path: join(dir, 'suites/mixed.yaml'),
-      digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+      digest: hashed(SUITE),
+      tablePieces: [[hashed(SUMS)], [hashed(`\ufeff${PHRASES}\r\n`)]],
     });
     expect(counted!.judges).toEqual([{ service: 'grader', model: 'openai/gpt-4o-mini' }]);
     // Everything else is what loadSuites gives when it keeps the cases (which has no source to read again).
@@ -189,6 +193,7 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
       'data/big.jsonl': rows('first'),
     });
     const [suite] = await loadSuites(['suites'], { cwd: dir, cases: 'none' });
+    expect(suite!.source!.tablePieces[0]!.length).toBeGreaterThan(1);
     // Unchanged, every row comes back as loadSuites counted it.
     expect((await readAll(suite!, { cwd: dir })).map((c) => c.id)).toHaveLength(8000);
     const got: string[] = [];
