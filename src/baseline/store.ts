@@ -42,35 +42,36 @@ export function baselinePath(dir: string, suite: string): string {
 
 /** Loads a suite's baseline before diffing; null when the suite has none yet. */
 export async function readBaseline(dir: string, suite: string): Promise<Baseline | null> {
-  const read = await readBaselineBytes(dir, suite);
-  return read && parseBaseline(read.file, suite, read.bytes.toString('utf8'));
+  const file = baselinePath(dir, suite);
+  let bytes: Buffer;
+  try {
+    bytes = await readBounded(file, READ_LIMITS.baseline);
+  } catch (error) {
+    return noBaselineOr(file, error);
+  }
+  return parseBaseline(file, suite, bytes.toString('utf8'));
 }
 
 /**
- * A suite's baseline file as bytes (bounded), and its path; null when the suite has none
- * yet. Every other failure to read it is a FileError saying so (cannotRead).
+ * What a failure to read a suite's baseline file means: no file there is no baseline yet
+ * (null); a failure of the file system is a FileError saying so; any other error (a
+ * DriftcheckError already worded, or a bug, which must not pass as "cannot read") is thrown
+ * as it is.
  */
-async function readBaselineBytes(
-  dir: string,
-  suite: string,
-): Promise<{ file: string; bytes: Buffer } | null> {
-  const file = baselinePath(dir, suite);
-  try {
-    return { file, bytes: await readBounded(file, READ_LIMITS.baseline) };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw cannotRead(file, error);
-  }
-}
-
-/** A failure to read a baseline file, as the error a user sees (a DriftcheckError is already one). */
-export function cannotRead(file: string, error: unknown): DriftcheckError {
-  if (error instanceof DriftcheckError) return error;
-  return new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
+export function noBaselineOr(file: string, error: unknown): null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return null;
+  // Node's file-system errors carry the system call that failed.
+  if (
+    error instanceof DriftcheckError ||
+    typeof (error as NodeJS.ErrnoException | null)?.syscall !== 'string'
+  )
+    throw error;
+  throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
 }
 
 /** A baseline file's text, parsed, checked against its shape and its suite; errors name the file and what to do. */
-function parseBaseline(file: string, suite: string, text: string): Baseline {
+export function parseBaseline(file: string, suite: string, text: string): Baseline {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,11 +1,10 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { type FileHandle, open, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { type FileHandle, open } from 'node:fs/promises';
 import { FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
 import { walkObject } from './scan.js';
-import { baselinePath, cannotRead, caseOf, readBaseline } from './store.js';
-import { READ_LIMITS } from '../util/bounded-read.js';
+import { baselinePath, caseOf, noBaselineOr, parseBaseline } from './store.js';
+import { READ_LIMITS, readHandleBounded } from '../util/bounded-read.js';
 import { validateBaseline } from './validate.js';
 import { FigureColumns } from './figure-columns.js';
 import { type CaseLookup, lookupOf } from './case-lookup.js';
@@ -84,28 +83,45 @@ export class SuiteBaseline {
     keep: boolean,
   ): Promise<SuiteBaseline | null> {
     const file = baselinePath(dir, suite);
-    const info = await stat(file).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw cannotRead(file, error);
-    });
-    if (!info) return null;
-    // A small baseline is read whole, as it always was: held for one suite it costs little,
-    // and whole is faster than case by case. So is one that is not a plain file, or one
-    // past the limit (the whole read says so): opened once, by the whole read.
-    if (!info.isFile() || info.size < wholeBelow || info.size > READ_LIMITS.baseline.bytes)
-      return whole(file, suite);
+    // Opened once: its stat, the walk and a whole read all go through this handle. Only
+    // the file system's errors are worded as "cannot read" (noBaselineOr): a bug is not.
     let handle: FileHandle;
     try {
       handle = await open(file, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw cannotRead(file, error);
+      return noBaselineOr(file, error);
     }
     try {
-      const identity = await handle.stat();
-      const columns = keep ? new FigureColumns() : null;
-      const head = await SuiteBaseline.walk(file, suite, handle, identity, columns);
-      if (!head) return await whole(file, suite);
+      let identity: Stats;
+      try {
+        identity = await handle.stat();
+      } catch (error) {
+        return noBaselineOr(file, error);
+      }
+      // A small baseline is read whole, as it always was: held for one suite it costs little,
+      // and whole is faster than case by case. So is one that is not a plain file, or one
+      // past the limit (the whole read says so).
+      const walks =
+        identity.isFile() && identity.size >= wholeBelow && identity.size <= READ_LIMITS.baseline.bytes;
+      const columns = walks && keep ? new FigureColumns() : null;
+      let head: BaselineHead | null = null;
+      try {
+        if (walks) head = await SuiteBaseline.walk(file, suite, handle, identity, columns);
+      } catch (error) {
+        return noBaselineOr(file, error);
+      }
+      if (!head) {
+        // Not walked, or bytes the walk does not take: read whole from the start, with
+        // readBaseline's checks and words for what is wrong.
+        let bytes: Buffer;
+        try {
+          bytes = await readHandleBounded(handle, identity, file, READ_LIMITS.baseline, 0);
+        } catch (error) {
+          return noBaselineOr(file, error);
+        }
+        const baseline = parseBaseline(file, suite, bytes.toString('utf8'));
+        return keep ? SuiteBaseline.of(baseline) : null;
+      }
       if (!columns) return null;
       // Its cases are read again from the file that was walked: CaseBytes checks it is
       // still that one at every read.
@@ -114,8 +130,6 @@ export class SuiteBaseline {
         const at = columns.place(id);
         return at ? (JSON.parse(again.text(at.start, at.end)) as BaselineCase) : null;
       });
-    } catch (error) {
-      throw cannotRead(file, error);
     } finally {
       await handle.close();
     }
@@ -244,9 +258,3 @@ const STAND_IN_HEAD = { schema_version: 1, suite: 's', service: 's', model: 'm',
 
 /** Cases parsed and checked together. */
 const BATCH = 1_000;
-
-/** The file read whole and parsed (readBaseline's checks and words). */
-async function whole(file: string, suite: string): Promise<SuiteBaseline | null> {
-  const baseline = await readBaseline(dirname(file), suite);
-  return baseline && SuiteBaseline.of(baseline);
-}

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, openSync, readSync, type Stats } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { TooLargeError } from '../errors.js';
 import { MAX_FILE_BYTES } from '../yaml/limits.js';
 
@@ -159,26 +159,41 @@ export function* readPiecesSync(file: string, limit: ReadLimit): Generator<Buffe
 export async function readBounded(file: string, limit: ReadLimit): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
-    const info = await handle.stat();
-    // A plain file past the limit is refused by its size: read, it filled the limit first
-    // (256 MiB of a baseline) only to be refused.
-    if (info.isFile() && info.size > limit.bytes) throw tooLarge(file, limit);
-    // One byte more than the size, so that the end is seen without growing.
-    let buffer = Buffer.allocUnsafe(info.isFile() ? Math.min(info.size, limit.bytes) + 1 : PIECE_BYTES);
-    let used = 0;
-    for (;;) {
-      if (used === buffer.length) {
-        const wider = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit.bytes + 1));
-        buffer.copy(wider, 0, 0, used);
-        buffer = wider;
-      }
-      const { bytesRead } = await handle.read(buffer, used, buffer.length - used, null);
-      if (bytesRead === 0) return buffer.subarray(0, used);
-      used += bytesRead;
-      if (used > limit.bytes) throw tooLarge(file, limit);
-    }
+    return await readHandleBounded(handle, await handle.stat(), file, limit);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * readBounded of a file the caller has open: `info` is its stat, `file` names it in
+ * errors. The caller closes it.
+ */
+export async function readHandleBounded(
+  handle: FileHandle,
+  info: Stats,
+  file: string,
+  limit: ReadLimit,
+  /** Where to read from in a plain file (null: on from where it is, as a pipe is read). */
+  start: number | null = null,
+): Promise<Buffer> {
+  // A plain file past the limit is refused by its size: read, it filled the limit first
+  // (256 MiB of a baseline) only to be refused.
+  if (info.isFile() && info.size > limit.bytes) throw tooLarge(file, limit);
+  // One byte more than the size, so that the end is seen without growing.
+  let buffer = Buffer.allocUnsafe(info.isFile() ? Math.min(info.size, limit.bytes) + 1 : PIECE_BYTES);
+  let used = 0;
+  for (;;) {
+    if (used === buffer.length) {
+      const wider = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit.bytes + 1));
+      buffer.copy(wider, 0, 0, used);
+      buffer = wider;
+    }
+    const at = start === null ? null : start + used;
+    const { bytesRead } = await handle.read(buffer, used, buffer.length - used, at);
+    if (bytesRead === 0) return buffer.subarray(0, used);
+    used += bytesRead;
+    if (used > limit.bytes) throw tooLarge(file, limit);
   }
 }
 

@@ -1,8 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readBaseline, writeBaseline } from '../../src/baseline/store.js';
+import { noBaselineOr, readBaseline, writeBaseline } from '../../src/baseline/store.js';
+import { FigureColumns } from '../../src/baseline/figure-columns.js';
+import { FileError } from '../../src/errors.js';
 import { SuiteBaseline } from '../../src/baseline/suite-baseline.js';
 import type { Baseline, BaselineCase } from '../../src/types.js';
 import { baselineCase } from './fixtures.js';
@@ -167,6 +169,8 @@ describe('SuiteBaseline.read', () => {
     const file = join(dir, 'refunds.json');
     const text = await readFile(file, 'utf8');
     expect(text.length).toBeGreaterThan(4 * 2 ** 20);
+    // Read the way check reads it, it is walked: its figures are columns, not a parsed object's.
+    expect((await SuiteBaseline.read(dir, 'refunds'))!.figures).toBeInstanceOf(FigureColumns);
     // A bad case deep in the file: the same words as a whole read.
     const at = text.indexOf('"status": "pass"', text.indexOf('"case-5000"'));
     expect(at).toBeGreaterThan(0);
@@ -176,5 +180,29 @@ describe('SuiteBaseline.read', () => {
     await expect(SuiteBaseline.check(dir, 'refunds')).rejects.toThrow((whole as Error).message);
     await rm(file);
     await expect(SuiteBaseline.check(dir, 'refunds')).resolves.toBeUndefined();
+  });
+
+  it('says it cannot read a baseline the file system will not give, and lets any other error through as it is', async () => {
+    // A folder where the file should be: opened, but not read.
+    await mkdir(join(dir, 'refunds.json'));
+    const expected = `${join(dir, 'refunds.json')}: cannot read the baseline: EISDIR: illegal operation on a directory, read`;
+    for (const read of [
+      () => readBaseline(dir, 'refunds'),
+      () => SuiteBaseline.read(dir, 'refunds'),
+      () => SuiteBaseline.check(dir, 'refunds'),
+    ]) {
+      const error = await read().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FileError);
+      expect((error as Error).message).toBe(expected);
+    }
+    const file = join(dir, 'refunds.json');
+    expect(
+      noBaselineOr(file, Object.assign(new Error('no'), { code: 'ENOENT', syscall: 'open' })),
+    ).toBeNull();
+    // A bug is not worded as a file that cannot be read (it would exit as bad input, not as a bug).
+    const bug = new TypeError('columns.add is not a function');
+    expect(() => noBaselineOr(file, bug)).toThrow(bug);
+    const worded = new FileError(file, 'the baseline changed while driftcheck was reading it');
+    expect(() => noBaselineOr(file, worded)).toThrow(worded);
   });
 });
