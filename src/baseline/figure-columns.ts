@@ -110,6 +110,12 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
     };
   }
 
+  /** What the suite-wide rules read of a case (suiteRuleStored, as `add` kept it). */
+  recordedOf(id: string): Readonly<Record<string, unknown>> {
+    const slot = this.slots.slotOf(id);
+    return (slot === -1 ? undefined : this.recorded.get(slot)) ?? NONE_RECORDED;
+  }
+
   has(id: string): boolean {
     return this.slots.slotOf(id) !== -1;
   }

@@ -25,9 +25,12 @@ const COLON = 0x3a;
  * object it can walk. A member whose key is `descend` and whose value is an object is
  * given as where that object's members begin, its end not looked for.
  */
-type Step =
-  { member: Member; next: number } | { close: number } | { descend: string; at: number } | 'more' | null;
+type FlatStep = { member: Member; next: number } | { close: number } | 'more' | null;
+type Step = FlatStep | { descend: string; at: number };
 
+/** Without `descend`, every member is given as a member. */
+function step(buffer: Buffer, i: number, first: boolean): FlatStep;
+function step(buffer: Buffer, i: number, first: boolean, descend: string): Step;
 function step(buffer: Buffer, i: number, first: boolean, descend?: string): Step {
   i = skipSpace(buffer, i);
   if (i >= buffer.length) return 'more';
@@ -145,7 +148,7 @@ export async function* walkObject(
         if (await w.more(at)) continue;
         return yield unwalkable;
       }
-      if (t === null || 'descend' in t) return yield unwalkable;
+      if (t === null) return yield unwalkable;
       if ('close' in t) {
         if (members.length > 0) yield flush();
         at = w.base + t.close;

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
+import { NONE_RECORDED, suiteRuleStored } from '../record/baseline.js';
 import { walkObject } from './scan.js';
 import { baselinePath, caseOf, noBaselineOr, parseBaseline } from './store.js';
 import { READ_LIMITS, readHandleBounded } from '../util/bounded-read.js';
@@ -31,12 +32,18 @@ export class SuiteBaseline {
     /** Each case's figures by id (own keys: a case id is user text). */
     readonly figures: CaseLookup<BaselineFigures>,
     private readonly whole: (id: string) => BaselineCase | null,
+    /** What the suite-wide rules read of a case (suiteRuleStored), without making its figures. */
+    readonly recorded: (id: string) => Readonly<Record<string, unknown>>,
   ) {}
 
   /** A baseline already in memory (a diff's run, a library caller's). */
   static of(baseline: Baseline): SuiteBaseline {
     const { cases, ...head } = baseline;
-    return new SuiteBaseline(head, lookupOf<BaselineFigures>({ cases }), (id) => caseOf(baseline, id));
+    const whole = (id: string) => caseOf(baseline, id);
+    return new SuiteBaseline(head, lookupOf<BaselineFigures>({ cases }), whole, (id) => {
+      const c = whole(id);
+      return c ? suiteRuleStored(c) : NONE_RECORDED;
+    });
   }
 
   /** A case's whole entry, or null. */
@@ -126,10 +133,15 @@ export class SuiteBaseline {
       // Its cases are read again from the file that was walked: CaseBytes checks it is
       // still that one at every read.
       const again = new CaseBytes(file, identity);
-      return new SuiteBaseline(head, columns, (id) => {
-        const at = columns.place(id);
-        return at ? (JSON.parse(again.text(at.start, at.end)) as BaselineCase) : null;
-      });
+      return new SuiteBaseline(
+        head,
+        columns,
+        (id) => {
+          const at = columns.place(id);
+          return at ? (JSON.parse(again.text(at.start, at.end)) as BaselineCase) : null;
+        },
+        (id) => columns.recordedOf(id),
+      );
     } finally {
       await handle.close();
     }

@@ -1,5 +1,4 @@
 import { answersCompared, diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
-import type { CaseLookup } from '../baseline/case-lookup.js';
 import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
 import { type AnsweredCase, addUsageTotals, emptyUsageTotals, roundCost } from '../baseline/usage-totals.js';
 import type { PlanCase, PlanRecord } from '../journal/records.js';
@@ -14,7 +13,7 @@ import type {
   SuiteReport,
   TokenTotals,
 } from '../types.js';
-import { NONE_RECORDED, recordedSuiteDrift, suiteRuleOutputs, suiteRuleStored } from '../record/baseline.js';
+import { NONE_RECORDED, recordedSuiteDrift, suiteRuleOutputs } from '../record/baseline.js';
 import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
@@ -361,11 +360,14 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const numbers = function* () {
     for (const { c, slot } of input.cases.inOrder()) yield { c, n: input.cases.numbers(slot) };
   };
-  // One pass for the pass-rate and latency tests: each case's baseline figures read once for both.
+  // One pass for the pass-rate and latency tests and the usage both sides have: each case's
+  // baseline figures read once for all three.
   const tested: CaseSamples[] = [];
   const timed = new LatencyTally();
+  const compared = baseline ? new ComparedUsage() : null;
   for (const { c, n } of numbers()) {
     const base = baseline?.get(c.id);
+    compared?.add(n?.usage, base?.usage);
     const samples = {
       case: c.id,
       samples: { pass: n?.passed ?? 0, total: n?.sent ?? 0 },
@@ -393,8 +395,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   // together, over the cases whose answers are compared with their baseline's.
   const judged: Parameters<typeof recordedSuiteDrift>[0][number][] = [];
   for (const { c, n } of numbers()) {
-    const base = baseline?.get(c.id);
-    if (!n || !base) continue;
+    if (!n || !baseline?.has(c.id)) continue;
     const stat = statOf.get(c.id);
     const status = caseVerdict({
       sent: n.sent,
@@ -404,7 +405,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     });
     if (!answersCompared({ status })) continue;
     // The rules judge the cases that hold a value on either side (RecordedField.drift.suite).
-    const stored = suiteRuleStored(base);
+    const stored = input.baseline!.recorded(c.id);
     if (n.recorded !== NONE_RECORDED || stored !== NONE_RECORDED)
       judged.push({ case: c.id, current: n.recorded, baseline: stored });
   }
@@ -437,7 +438,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     baseline: input.baseline ? input.baselinePath : null,
     drift,
     cases: input.cases.size,
-    usage: { run: totals.usage, compared: comparedUsage(numbers(), baseline) },
+    usage: { run: totals.usage, compared: compared?.result() ?? null },
     ...(plan.system === undefined ? {} : { system: plan.system }),
   };
   // The case last asked for: `entry` and then the reporters read the same baseline case.
@@ -511,22 +512,21 @@ export function foldSuite(input: SuiteFoldInput): FoldedSuite {
 }
 
 /** This run's usage and the baseline's over the cases both answered, for "vs baseline" lines. */
-function comparedUsage(
-  cases: Iterable<{ c: PlanCase; n: CaseNumbers | undefined }>,
-  baseline: CaseLookup<Pick<BaselineCase, 'usage'>> | null,
-): SuiteReport['usage']['compared'] {
-  if (!baseline) return null;
-  const run = zero();
-  const base = zero();
-  let n = 0;
-  for (const { c, n: numbers } of cases) {
-    const then = baseline.get(c.id)?.usage;
-    if (!numbers?.usage || !then) continue;
-    n++;
-    add(run, numbers.usage);
-    add(base, then);
+class ComparedUsage {
+  private readonly run = zero();
+  private readonly base = zero();
+  private cases = 0;
+
+  add(run: CaseNumbers['usage'] | undefined, base: BaselineCase['usage'] | undefined): void {
+    if (!run || !base) return;
+    this.cases++;
+    add(this.run, run);
+    add(this.base, base);
   }
-  return n === 0 ? null : { cases: n, run, baseline: base };
+
+  result(): SuiteReport['usage']['compared'] {
+    return this.cases === 0 ? null : { cases: this.cases, run: this.run, baseline: this.base };
+  }
 }
 
 function zero(): TokenTotals {

@@ -40,8 +40,8 @@ export function recordedSuiteDrift(
     case: string;
     /** The case entry, or at least its suiteRuleOutputs. */
     current: Readonly<Record<string, unknown>>;
-    /** The baseline case, or at least its suiteRuleStored. */
-    baseline: object;
+    /** The baseline case's suiteRuleStored. */
+    baseline: Readonly<Record<string, unknown>>;
   }[],
   options: { alpha: number },
 ): RecordedSuiteDrift {
@@ -52,7 +52,7 @@ export function recordedSuiteDrift(
     const judged = f.drift.suite(
       cases.map((c) => ({
         case: c.case,
-        baseline: (c.baseline as unknown as Record<string, unknown>)[name],
+        baseline: c.baseline[name],
         current: c.current as unknown as Readonly<Record<string, unknown>>,
       })),
       options,
@@ -85,8 +85,9 @@ export function suiteRuleOutputs(entry: CaseEntry): Readonly<Record<string, unkn
 export const NONE_RECORDED: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** What the suite-wide rules read of a baseline case: the stored values of the fields that have one. */
-export function suiteRuleStored(base: object): Readonly<Record<string, unknown>> {
-  const stored = base as Record<string, unknown>;
+export function suiteRuleStored(base: Partial<BaselineCase>): Readonly<Record<string, unknown>> {
+  // A recorded field is a baseline case's member by its name (RECORDED_FIELDS).
+  const stored = base as Readonly<Record<string, unknown>>;
   let out: Record<string, unknown> | null = null;
   for (const [name] of SUITE_RULED) if (stored[name] !== undefined) (out ??= {})[name] = stored[name];
   return out ?? NONE_RECORDED;

@@ -97,6 +97,13 @@ describe('SuiteBaseline.read', () => {
       });
     }
     expect(cased.figures.get('tooled')).toHaveProperty('tool_calls.valid', 2);
+    // What the suite-wide rules read, without making the figures: the same from the columns
+    // as from the baseline in memory.
+    const held = SuiteBaseline.of(whole);
+    for (const id of [...Object.keys(whole.cases), 'nope'])
+      expect(cased.recorded(id)).toEqual(held.recorded(id));
+    expect(cased.recorded('tooled')).toEqual({ tool_calls: whole.cases.tooled!.tool_calls });
+    expect(cased.recorded('plain')).toEqual({});
     expect(cased.figures.get('nope')).toBeUndefined();
     expect(cased.figures.has('toString')).toBe(false);
   });
