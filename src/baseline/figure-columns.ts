@@ -133,11 +133,7 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
    */
   reserve(cases: number, pooled: number): void {
     if (cases > this.capacity) this.grow(Math.ceil(cases));
-    if (pooled > this.pool.length) {
-      const wider = new Float64Array(Math.ceil(pooled));
-      wider.set(this.pool.subarray(0, this.pooled));
-      this.pool = wider;
-    }
+    if (pooled > this.pool.length) this.widenPool(Math.ceil(pooled));
   }
 
   /** Latency values pooled so far (with each sample's length). */
@@ -153,16 +149,18 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
   /** Puts a latency sample in the pool as its length, then its values; where it begins. */
   private toPool(sample: readonly number[]): number {
     const need = this.pooled + 1 + sample.length;
-    if (need > this.pool.length) {
-      const wider = new Float64Array(Math.max(4096, need, this.pool.length * 2));
-      wider.set(this.pool.subarray(0, this.pooled));
-      this.pool = wider;
-    }
+    if (need > this.pool.length) this.widenPool(Math.max(4096, need, this.pool.length * 2));
     const from = this.pooled;
     this.pool[from] = sample.length;
     this.pool.set(sample, from + 1);
     this.pooled = need;
     return from;
+  }
+
+  private widenPool(size: number): void {
+    const wider = new Float64Array(size);
+    wider.set(this.pool.subarray(0, this.pooled));
+    this.pool = wider;
   }
 
   private grow(capacity: number): void {
