@@ -122,7 +122,13 @@ export class SuiteBaseline {
         // readBaseline's checks and words for what is wrong.
         let bytes: Buffer;
         try {
-          bytes = await readHandleBounded(handle, identity, file, READ_LIMITS.baseline, 0);
+          bytes = await readHandleBounded(
+            handle,
+            identity,
+            file,
+            READ_LIMITS.baseline,
+            identity.isFile() ? 0 : null,
+          );
         } catch (error) {
           return noBaselineOr(file, error);
         }

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,6 +189,22 @@ describe('SuiteBaseline.read', () => {
     await expect(SuiteBaseline.check(dir, 'refunds')).rejects.toThrow((whole as Error).message);
     await rm(file);
     await expect(SuiteBaseline.check(dir, 'refunds')).resolves.toBeUndefined();
+  });
+
+  it('reads a baseline that is a FIFO, as readBaseline does (a pipe is read on, never at a position)', async () => {
+    await writeBaseline(dir, baseline());
+    const text = await readFile(join(dir, 'refunds.json'), 'utf8');
+    const expected = await readBaseline(dir, 'refunds');
+    await rm(join(dir, 'refunds.json'));
+    execFileSync('mkfifo', [join(dir, 'refunds.json')]);
+    // Each reading opens the FIFO once: a writer for each (opening for writing waits for the reader).
+    const fed = <T>(read: () => Promise<T>): Promise<T> => {
+      const writer = createWriteStream(join(dir, 'refunds.json'));
+      writer.end(text);
+      return read();
+    };
+    expect((await fed(() => SuiteBaseline.read(dir, 'refunds')))!.toBaseline()).toEqual(expected);
+    await expect(fed(() => SuiteBaseline.check(dir, 'refunds'))).resolves.toBeUndefined();
   });
 
   it('says it cannot read a baseline the file system will not give, and lets any other error through as it is', async () => {
