@@ -377,17 +377,18 @@ export class RunFold {
     };
     // Table cases have no messages in their plan: they are made again from the table.
     const plan = state.cases.plan;
-    const fill = plan.tables?.length ? messagesFiller(this.options.messages?.(plan)) : null;
+    const filler = plan.tables?.length ? messagesFiller(this.options.messages?.(plan)) : null;
     const held = state.spill.heldValues();
     const opens = held ? null : state.spill.read(state.cases.slotsInOrder())[Symbol.asyncIterator]();
     try {
       for (const { c, slot } of state.cases.inOrder()) {
         const open = held ? held.get(slot) : (await opens!.next()).value;
-        if (fill && !c.messages) await fill(c);
+        if (filler && !c.messages) await filler.fill(c);
         const pending = finish(c, open);
         if (pending) await pending;
       }
     } finally {
+      await filler?.close();
       await opens?.return?.(undefined);
       await state.spill.discard();
     }
@@ -466,12 +467,18 @@ export interface CaseMessages {
  */
 function messagesFiller(made: AsyncIterable<CaseMessages> | null | undefined) {
   const it = made?.[Symbol.asyncIterator]();
-  return async (c: PlanCase): Promise<void> => {
-    if (!it) return;
-    for (let next = await it.next(); !next.done; next = await it.next())
-      if (next.value.id === c.id) {
-        c.messages = next.value.messages;
-        return;
-      }
+  return {
+    async fill(c: PlanCase): Promise<void> {
+      if (!it) return;
+      for (let next = await it.next(); !next.done; next = await it.next())
+        if (next.value.id === c.id) {
+          c.messages = next.value.messages;
+          return;
+        }
+    },
+    /** Lets go of what makes them (a table being read), when they stop being asked for. */
+    async close(): Promise<void> {
+      await it?.return?.(undefined);
+    },
   };
 }

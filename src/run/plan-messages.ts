@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import type { CaseMessages } from '../fold/fold.js';
 import type { PlanRecord } from '../journal/records.js';
-import type { SuiteCase } from '../types.js';
-import { READ_LIMITS } from '../util/bounded-read.js';
-import { NO_SUCH_FILE, readUtf8File } from '../yaml/read-text.js';
+import type { Diagnostic, SuiteCase } from '../types.js';
+import { NO_SUCH_FILE } from '../yaml/read-text.js';
 
 /** A suite's cases as the fold takes their messages back (cases planned as table rows). */
 export async function* caseMessages(
@@ -13,26 +12,30 @@ export async function* caseMessages(
 }
 
 /**
- * For a journal folded on its own (`report`, `merge`, `diff`): the messages of a suite's
- * cases planned as table rows, made again from each table through the template the plan
- * record kept, when the table's text still has the plan's digest. When it has not (or
- * cannot be read), `onMissing` is told why, once a suite, and those cases are reported
- * without their messages: everything else of them is in the journal.
+ * For a journal folded on its own (`report`, `merge`, `diff`) and for a run reporting its own
+ * table cases: the messages of a suite's cases planned as table rows, made again from each
+ * table through the template the plan record kept, when the table's bytes are still those
+ * of the plan's digest. The table is read a piece at a time, never whole; `piecesOf` gives
+ * the hashes of its pieces when the caller kept them (a run, from loading its suites), and
+ * then it is read once, else twice (its digest first). When a table is not the one planned
+ * (or cannot be read), `onMissing` is told why, once a suite, and its cases from there on
+ * are reported without their messages: everything else of them is in the journal.
  */
 export function journalMessages(
   cwd: string,
   onMissing: PromptsMissing,
+  piecesOf?: (plan: PlanRecord, table: number) => readonly string[] | undefined,
 ): (plan: PlanRecord) => AsyncIterable<CaseMessages> | null {
   return (plan) => {
     const tables = plan.tables;
     if (!tables?.length) return null;
     return (async function* () {
       // The table readers load only for a journal that has table cases.
-      const [{ tableCaseMessages }, { TABLE_FILE, tableDigest }] = await Promise.all([
+      const [{ tableCaseMessages }, { readTableAgain, rereadTable }] = await Promise.all([
         import('../suite/table-messages.js'),
-        import('../suite/sources/index.js'),
+        import('../suite/table-reread.js'),
       ]);
-      for (const table of tables) {
+      for (const [t, table] of tables.entries()) {
         const template = table.case;
         if (!template) {
           onMissing(
@@ -42,27 +45,40 @@ export function journalMessages(
           );
           return;
         }
-        const read = await readUtf8File(resolve(cwd, table.file), table.file, READ_LIMITS.table, TABLE_FILE);
-        if (read.diagnostic || tableDigest([read.bytes]) !== table.digest) {
-          const why = read.diagnostic
-            ? `${table.file}: ${read.diagnostic.message}`
+        const path = resolve(cwd, table.file);
+        const changed = (also?: Diagnostic[]) => new NotPlanned(also?.[0]);
+        try {
+          const pieces = piecesOf?.(plan, t);
+          const bytes = pieces
+            ? rereadTable(path, table.file, { digest: table.digest, pieces }, changed).read.bytes!
+            : readTableAgain(path, table.file, table.digest, changed);
+          yield* tableCaseMessages({ ...table, case: template }, bytes, plan.system);
+        } catch (error) {
+          if (!(error instanceof NotPlanned)) throw error;
+          const why = error.diagnostic
+            ? `${table.file}: ${error.diagnostic.message}`
             : `${table.file} changed since the run`;
           // Only the table's bytes of then match the journal's digest: whatever is wrong with
           // it now (not UTF-8, too large), mending it otherwise cannot bring its prompts back.
-          const restore = 'restoring the table as it was at the run shows them again';
           onMissing(
             plan.suite,
             why,
-            read.diagnostic?.message === NO_SUCH_FILE
+            error.diagnostic?.message === NO_SUCH_FILE
               ? 'running it from the folder the run was started in (a table’s path is taken from there), or restoring the table as it was at the run, shows them again'
-              : restore,
+              : 'restoring the table as it was at the run shows them again',
           );
           return;
         }
-        yield* tableCaseMessages({ ...table, case: template }, [read.bytes], plan.system);
       }
     })();
   };
+}
+
+/** A table that is not the one a plan was made from (with why, when it cannot be read). */
+class NotPlanned extends Error {
+  constructor(readonly diagnostic: Diagnostic | undefined) {
+    super('the table is not the one planned');
+  }
 }
 
 /** Told, once a suite, why its table cases' prompts cannot be made again, and what to do. */

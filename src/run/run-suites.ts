@@ -304,8 +304,19 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     // A large suite's complete cases wait for its verdicts beside its journal, not in memory.
     spillDir: runDir,
     // Cases planned as table rows get their prompts back from the journaled template and the
-    // table as they are reported, as `report` makes them.
-    messages: journalMessages(options.cwd ?? process.cwd(), options.onPromptsMissing ?? (() => {})),
+    // table as they are reported, as `report` makes them: the table read once more, each
+    // piece checked against its hash from when the suite was loaded.
+    messages: journalMessages(
+      options.cwd ?? process.cwd(),
+      options.onPromptsMissing ?? (() => {}),
+      (plan, t) => {
+        const suite = options.suites.find((s) => s.suite === plan.suite);
+        const now = suite?.tables?.[t];
+        const then = plan.tables?.[t];
+        if (!now || !then || now.file !== then.file || now.digest !== then.digest) return undefined;
+        return suite!.source?.tablePieces[t];
+      },
+    ),
     ...(options.now ? { now: options.now } : {}),
     ...(tonight ? { annotate: tonight.annotator.annotate } : {}),
   });

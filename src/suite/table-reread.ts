@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { TextDecoder } from 'node:util';
 import { TooLargeError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
 import { PIECE_BYTES, READ_LIMITS, readPiecesSync } from '../util/bounded-read.js';
@@ -7,6 +8,7 @@ import { displayPath } from '../yaml/display-path.js';
 import { describeFsError } from '../yaml/read-text.js';
 import type { TableText } from './expand.js';
 import type { SuiteFile } from './expand-paths.js';
+import { tableDigest } from './sources/index.js';
 import type { SuiteSpec } from './spec.js';
 
 /** Where a suite's table `t` is: its path (from the suite file's folder) and its name in messages. */
@@ -78,10 +80,76 @@ function* samePieces(
   }
 }
 
-function unreadable(file: string, error: unknown): Diagnostic {
-  const [message, hint] =
-    error instanceof TooLargeError
-      ? [error.what, error.remedy]
-      : [describeFsError(error), 'check the path and its permissions'];
+/**
+ * A table read again where nothing kept the hashes of its pieces (a journal folded on its
+ * own: `report`, `merge`, `diff`, and a run's report of its own table cases), never whole:
+ * read once for its digest, which must be `digest`, keeping a hash of each piece, then given
+ * a piece at a time, each checked against its hash. Read whole, a table at the limit put
+ * 64 MiB on the fold of its suite. `changed` makes the error for a table that is not the
+ * one planned (with a diagnostic when it cannot be read).
+ */
+export function readTableAgain(
+  path: string,
+  file: string,
+  digest: string,
+  changed: (also?: Diagnostic[]) => Error,
+): Iterable<Buffer> {
+  const hashes: string[] = [];
+  let now: string;
+  try {
+    now = tableDigest(tapped(readPiecesSync(path, READ_LIMITS.table), (piece) => hashes.push(sha256(piece))));
+  } catch (error) {
+    throw changed([unreadable(file, error)]);
+  }
+  if (now !== digest) {
+    // Not the bytes planned: say what is wrong with them now, when something is.
+    const wrong = textProblem(path, file);
+    throw changed(wrong ? [wrong] : []);
+  }
+  return samePieces(path, file, hashes, changed);
+}
+
+/** What keeps a file from being a table's text (readUtf8File's words), read a piece at a time; null when nothing does. */
+function textProblem(path: string, file: string): Diagnostic | null {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  let valid = true;
+  try {
+    for (const piece of readPiecesSync(path, READ_LIMITS.table)) {
+      if (piece.includes(0))
+        return problem(file, 'binary file (contains NUL bytes)', 'point driftcheck at a table');
+      if (valid) valid = decodes(utf8, piece);
+    }
+  } catch (error) {
+    return unreadable(file, error);
+  }
+  return valid && decodes(utf8) ? null : problem(file, 'file is not valid UTF-8', 're-save it as UTF-8');
+}
+
+/** Whether the bytes so far decode as UTF-8 (`piece` absent: the end). */
+function decodes(utf8: TextDecoder, piece?: Buffer): boolean {
+  try {
+    if (piece) utf8.decode(piece, { stream: true });
+    else utf8.decode();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function problem(file: string, message: string, hint: string): Diagnostic {
   return { file, line: 1, column: 1, whole_file: true, message, hint };
+}
+
+function* tapped(pieces: Iterable<Buffer>, see: (piece: Buffer) => void): Generator<Buffer> {
+  for (const piece of pieces) {
+    see(piece);
+    yield piece;
+  }
+}
+
+function unreadable(file: string, error: unknown): Diagnostic {
+  if (error instanceof TooLargeError) return problem(file, error.what, error.remedy);
+  if ((error as NodeJS.ErrnoException | null)?.code === 'EISDIR')
+    return problem(file, 'is a folder, not a file', 'name a table');
+  return problem(file, describeFsError(error), 'check the path and its permissions');
 }
