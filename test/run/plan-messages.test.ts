@@ -55,18 +55,24 @@ async function collect(
   return out;
 }
 
+/** The table of `first` rows written, and its prompts as journalMessages makes them (with the pieces' hashes when `kept`). */
+async function firstTable(kept: boolean) {
+  const text = rows('first');
+  await writeFile(join(dir, 'rows.jsonl'), text);
+  const missing: string[] = [];
+  const messages = journalMessages(
+    dir,
+    (_suite, why) => missing.push(why),
+    kept ? () => pieceHashes(Buffer.from(text)) : undefined,
+  )(planOf(text));
+  return { text, messages, missing };
+}
+
 describe('journalMessages: a table read again for its prompts, a piece at a time', () => {
   for (const kept of [false, true])
     it(`makes every row's prompt from the unchanged table (${kept ? 'the pieces’ hashes kept' : 'its digest first'})`, async () => {
-      const text = rows('first');
-      await writeFile(join(dir, 'rows.jsonl'), text);
+      const { text, messages, missing } = await firstTable(kept);
       expect(Buffer.byteLength(text)).toBeGreaterThan(2 * 256 * 1024);
-      const missing: string[] = [];
-      const messages = journalMessages(
-        dir,
-        (_suite, why) => missing.push(why),
-        kept ? () => pieceHashes(Buffer.from(text)) : undefined,
-      )(planOf(text));
       const got = await collect(messages);
       expect(missing).toEqual([]);
       expect(got).toHaveLength(ROWS);
@@ -75,14 +81,7 @@ describe('journalMessages: a table read again for its prompts, a piece at a time
 
   for (const kept of [false, true])
     it(`stops at the first piece that changed while it was read, and says so (${kept ? 'hashes kept' : 'digest first'})`, async () => {
-      const text = rows('first');
-      await writeFile(join(dir, 'rows.jsonl'), text);
-      const missing: string[] = [];
-      const messages = journalMessages(
-        dir,
-        (_suite, why) => missing.push(why),
-        kept ? () => pieceHashes(Buffer.from(text)) : undefined,
-      )(planOf(text));
+      const { messages, missing } = await firstTable(kept);
       const got = await collect(messages, async (count) => {
         if (count === 1) await writeFile(join(dir, 'rows.jsonl'), rows('other'));
       });
