@@ -4,6 +4,7 @@ import type { Baseline, BaselineCase } from '../types.js';
 import { writeChunksAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
 import { intern } from '../util/intern.js';
+import { isFsError } from '../yaml/read-text.js';
 import { baselineChunks } from './serialize.js';
 import { validateBaseline } from './validate.js';
 
@@ -59,14 +60,8 @@ export async function readBaseline(dir: string, suite: string): Promise<Baseline
  * as it is.
  */
 export function noBaselineOr(file: string, error: unknown): null {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT') return null;
-  // Node's file-system errors carry the system call that failed.
-  if (
-    error instanceof DriftcheckError ||
-    typeof (error as NodeJS.ErrnoException | null)?.syscall !== 'string'
-  )
-    throw error;
+  if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') return null;
+  if (error instanceof DriftcheckError || !isFsError(error)) throw error;
   throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
 }
 

@@ -91,47 +91,24 @@ export class SuiteBaseline {
   ): Promise<SuiteBaseline | null> {
     const file = baselinePath(dir, suite);
     // Opened once: its stat, the walk and a whole read all go through this handle. Only
-    // the file system's errors are worded as "cannot read" (noBaselineOr): a bug is not.
-    let handle: FileHandle;
+    // the file system's errors are worded as "cannot read" (noBaselineOr): a bug, or a
+    // baseline's own error (parseBaseline's), passes as it is.
+    let handle: FileHandle | null = null;
     try {
       handle = await open(file, 'r');
-    } catch (error) {
-      return noBaselineOr(file, error);
-    }
-    try {
-      let identity: Stats;
-      try {
-        identity = await handle.stat();
-      } catch (error) {
-        return noBaselineOr(file, error);
-      }
+      const identity = await handle.stat();
       // A small baseline is read whole, as it always was: held for one suite it costs little,
       // and whole is faster than case by case. So is one that is not a plain file, or one
       // past the limit (the whole read says so).
       const walks =
         identity.isFile() && identity.size >= wholeBelow && identity.size <= READ_LIMITS.baseline.bytes;
       const columns = walks && keep ? new FigureColumns() : null;
-      let head: BaselineHead | null = null;
-      try {
-        if (walks) head = await SuiteBaseline.walk(file, suite, handle, identity, columns);
-      } catch (error) {
-        return noBaselineOr(file, error);
-      }
+      const head = walks ? await SuiteBaseline.walk(file, suite, handle, identity, columns) : null;
       if (!head) {
-        // Not walked, or bytes the walk does not take: read whole from the start, with
-        // readBaseline's checks and words for what is wrong.
-        let bytes: Buffer;
-        try {
-          bytes = await readHandleBounded(
-            handle,
-            identity,
-            file,
-            READ_LIMITS.baseline,
-            identity.isFile() ? 0 : null,
-          );
-        } catch (error) {
-          return noBaselineOr(file, error);
-        }
+        // Not walked, or bytes the walk does not take: read whole from the start (a pipe on
+        // from where it is), with readBaseline's checks and words for what is wrong.
+        const at = identity.isFile() ? 0 : null;
+        const bytes = await readHandleBounded(handle, identity, file, READ_LIMITS.baseline, at);
         const baseline = parseBaseline(file, suite, bytes.toString('utf8'));
         return keep ? SuiteBaseline.of(baseline) : null;
       }
@@ -148,8 +125,10 @@ export class SuiteBaseline {
         },
         (id) => columns.recordedOf(id),
       );
+    } catch (error) {
+      return noBaselineOr(file, error);
     } finally {
-      await handle.close();
+      await handle?.close();
     }
   }
 

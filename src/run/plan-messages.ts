@@ -31,7 +31,7 @@ export function journalMessages(
     if (!tables?.length) return null;
     return (async function* () {
       // The table readers load only for a journal that has table cases.
-      const [{ tableCaseMessages }, { readTableAgain, rereadTable }] = await Promise.all([
+      const [{ tableCaseMessages }, { checkedPieces, readTableAgain }] = await Promise.all([
         import('../suite/table-messages.js'),
         import('../suite/table-reread.js'),
       ]);
@@ -50,8 +50,8 @@ export function journalMessages(
         try {
           const pieces = piecesOf?.(plan, t);
           const bytes = pieces
-            ? rereadTable(path, table.file, { digest: table.digest, pieces }, changed).read.bytes!
-            : readTableAgain(path, table.file, table.digest, changed);
+            ? checkedPieces(path, table.file, pieces, changed)
+            : await readTableAgain(path, table.file, table.digest, changed);
           yield* tableCaseMessages({ ...table, case: template }, bytes, plan.system);
         } catch (error) {
           if (!(error instanceof NotPlanned)) throw error;

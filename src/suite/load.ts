@@ -12,7 +12,7 @@ import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
 import { type CaseSource, SuiteExpansion, sourceCases } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
 import { TABLE_FILE } from './sources/index.js';
-import { pieceHashes, rereadTable, tableFile } from './table-reread.js';
+import { checkedPieces, pieceHashes, tableFile } from './table-reread.js';
 import type { ToolsFile } from './request-problems.js';
 import type { SuiteSpec } from './spec.js';
 import type { TableFound } from './table-cases.js';
@@ -237,7 +237,7 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
       );
     for (const c of made({
       table: t,
-      input: rereadTable(path, file, { digest: then.digest, pieces }, tableChanged),
+      input: { file, read: { bytes: checkedPieces(path, file, pieces, tableChanged) }, digest: then.digest },
     })) {
       refuseProblems();
       yield c;

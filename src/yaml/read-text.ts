@@ -40,8 +40,8 @@ export async function readUtf8File(
   /** What to name instead of a folder. */
   expected: string,
 ): Promise<BytesRead> {
-  const at = (message: string, hint?: string): BytesRead => ({
-    diagnostic: { file: shownAs, line: 1, column: 1, whole_file: true, message, ...(hint ? { hint } : {}) },
+  const at = (message: string, hint: string): BytesRead => ({
+    diagnostic: wholeFile(shownAs, message, hint),
   });
   try {
     if ((await stat(path)).isDirectory()) return at('is a folder, not a file', `name ${expected}`);
@@ -52,12 +52,31 @@ export async function readUtf8File(
   try {
     bytes = await readBounded(path, limit);
   } catch (error) {
-    if (error instanceof TooLargeError) return at(error.what, error.remedy);
-    return at(describeFsError(error), 'check the path and its permissions');
+    return { diagnostic: readFailure(shownAs, error, expected) };
   }
   if (bytes.includes(0)) return at('binary file (contains NUL bytes)', `point driftcheck at ${expected}`);
   if (!isUtf8(bytes)) return at('file is not valid UTF-8', 're-save it as UTF-8');
   return { bytes };
+}
+
+/**
+ * A failed read of a whole file as a diagnostic: past its limit, a folder, or what the file
+ * system said (readUtf8File's words; a table read again a piece at a time gives the same).
+ */
+export function readFailure(shownAs: string, error: unknown, expected: string): Diagnostic {
+  if (error instanceof TooLargeError) return wholeFile(shownAs, error.what, error.remedy);
+  if ((error as NodeJS.ErrnoException | null)?.code === 'EISDIR')
+    return wholeFile(shownAs, 'is a folder, not a file', `name ${expected}`);
+  return wholeFile(shownAs, describeFsError(error), 'check the path and its permissions');
+}
+
+function wholeFile(file: string, message: string, hint: string): Diagnostic {
+  return { file, line: 1, column: 1, whole_file: true, message, hint };
+}
+
+/** Whether an error is one of the file system's (Node's carry the system call that failed). */
+export function isFsError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | null)?.syscall === 'string';
 }
 
 /** What describeFsError says of a path that names nothing. */

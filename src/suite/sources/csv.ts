@@ -45,7 +45,7 @@ export const csv: TableFormat = {
 type CsvEvent = { record: string[]; end: number } | { error: CsvError };
 
 /** How much of the text csv-parse is given at a time: the records of one piece are all that is held. */
-const PIECE_BYTES = 64 * 1024;
+const WRITE_BYTES = 64 * 1024;
 
 /**
  * The records of a CSV text in file order, parsed a piece at a time as they are asked for
@@ -72,8 +72,8 @@ function* csvRecords(pieces: TableBytes, lines: LineCounter): Generator<CsvEvent
   parser.on('error', () => {});
   for (const piece of pieces) {
     lines.push(piece);
-    for (let at = 0; at < piece.length; at += PIECE_BYTES) {
-      parser.write(piece.subarray(at, at + PIECE_BYTES));
+    for (let at = 0; at < piece.length; at += WRITE_BYTES) {
+      parser.write(piece.subarray(at, at + WRITE_BYTES));
       if (parser.errored) throw parser.errored;
       yield* pending;
       pending.length = 0;
