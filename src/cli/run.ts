@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
-import { type CasesOf, casesNotHeld, selectionOf } from '../run/plan.js';
+import { type CasesOf, casesNotHeld, selectionOf, selectionsOf } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
@@ -161,6 +161,22 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         },
       )
     : null;
+  // What each candidate's plan selects, counted in one pass: a filter or a shard reads each
+  // large suite once for all the candidates, not once per candidate.
+  const selections = planned
+    ? await selectionsOf(
+        suites,
+        planned.map((p) => p.plan),
+        casesOf,
+      )
+        .then((counted) => planned.map((p, i) => ({ plan: p.plan, suites: counted[i]! })))
+        .catch(async (error: unknown) => {
+          await sim?.simulator.close();
+          throw error;
+        })
+    : selection
+      ? [selection]
+      : [];
   const costCap = cap
     ? await capContext(
         cap,
@@ -195,7 +211,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         historyDir,
         historyForce: Boolean(values['history-force']),
         costCap,
-        selection,
+        selections,
       },
       runMeta,
       dir,
@@ -251,7 +267,8 @@ interface RunContext {
   historyForce: boolean;
   /** The cost cap, held over every run of the command (`--models`: what each spends counts for the next). */
   costCap: NonNullable<RunSuitesOptions['costCap']> | null;
-  selection: RunSuitesOptions['selection'] | null;
+  /** What each plan this command runs selects, counted before the first is run. */
+  selections: NonNullable<RunSuitesOptions['selection']>[];
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -262,6 +279,7 @@ async function runAndPrint(
   observers?: Reporter[],
 ): Promise<ReportHead> {
   const { io, reporters } = ctx;
+  const selection = ctx.selections.find((s) => s.plan === meta.plan);
   // The progress line shows only counts, and redraws itself in place with its own escapes.
   const progress = createProgress({
     write: io.styled.stderr,
@@ -294,7 +312,8 @@ async function runAndPrint(
     },
     ...(ctx.historyDir ? { history: { dir: ctx.historyDir, cwd: io.cwd, force: ctx.historyForce } } : {}),
     ...(ctx.costCap ? { costCap: ctx.costCap } : {}),
-    ...(ctx.selection ? { selection: ctx.selection } : {}),
+    // Counted for this very plan, or counted again by the run.
+    ...(selection ? { selection } : {}),
     interrupt: ctx.interrupts.interrupt,
     abortInFlight: ctx.interrupts.abortInFlight,
     onThrottle: (service, concurrency) => {

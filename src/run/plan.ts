@@ -224,27 +224,50 @@ export async function selectionOf(
   options: PlanOptions,
   casesOf: CasesOf,
 ): Promise<SuiteSelection[]> {
-  const select = selector(options);
-  const out: SuiteSelection[] = [];
+  const [selection] = await selectionsOf(suites, [options], casesOf);
+  return selection!;
+}
+
+/**
+ * selectionOf for several plans at once (a comparison's candidates, each with the suites it
+ * skips): a suite that must be read is read once for every plan that needs its ids.
+ */
+export async function selectionsOf(
+  suites: readonly Suite[],
+  plans: readonly PlanOptions[],
+  casesOf: CasesOf,
+): Promise<SuiteSelection[][]> {
+  const selects = plans.map((options) => selector(options));
+  const out = plans.map((): SuiteSelection[] => []);
   for (const suite of suites) {
-    if (select.skips(suite)) continue;
-    const start = select.next;
     const counts = casesNotHeld(suite) ? suite.counts : undefined;
-    if (counts && !options.filter && !options.shard && options.repeat !== 'auto' && counts.samples !== null) {
-      select.pass(counts.cases);
-      const samples = typeof options.repeat === 'number' ? counts.cases * options.repeat : counts.samples;
-      if (counts.cases > 0) out.push({ suite, start, cases: counts.cases, samples });
-      continue;
-    }
-    let cases = 0;
-    let samples = 0;
+    const reading: (SuiteSelection & { plan: number })[] = [];
+    plans.forEach((options, plan) => {
+      const select = selects[plan]!;
+      if (select.skips(suite)) return;
+      const start = select.next;
+      if (
+        counts &&
+        !options.filter &&
+        !options.shard &&
+        options.repeat !== 'auto' &&
+        counts.samples !== null
+      ) {
+        select.pass(counts.cases);
+        const samples = typeof options.repeat === 'number' ? counts.cases * options.repeat : counts.samples;
+        if (counts.cases > 0) out[plan]!.push({ suite, start, cases: counts.cases, samples });
+      } else reading.push({ plan, suite, start, cases: 0, samples: 0 });
+    });
+    if (reading.length === 0) continue;
     for await (const testCase of casesOf(suite)) {
-      if (select.ordinal(suite, testCase) === null) continue;
-      cases++;
-      const wanted = plannedRepeat(suite, testCase, options);
-      samples += wanted === 'auto' ? ADAPTIVE_SAMPLING.min : wanted;
+      for (const r of reading) {
+        if (selects[r.plan]!.ordinal(suite, testCase) === null) continue;
+        r.cases++;
+        const wanted = plannedRepeat(suite, testCase, plans[r.plan]!);
+        r.samples += wanted === 'auto' ? ADAPTIVE_SAMPLING.min : wanted;
+      }
     }
-    if (cases > 0) out.push({ suite, start, cases, samples });
+    for (const { plan, ...selected } of reading) if (selected.cases > 0) out[plan]!.push(selected);
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { simulateServices } from '../../src/cli/sim-setup.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { InputError } from '../../src/errors.js';
 import { loadReport } from '../../src/report/read.js';
-import { planCases, planStream, type PlanOptions, selectionOf } from '../../src/run/plan.js';
+import { planCases, planStream, type PlanOptions, selectionOf, selectionsOf } from '../../src/run/plan.js';
 import { runSuites } from '../../src/run/run-suites.js';
 import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { loadSuites, readSuiteCases } from '../../src/suite/load.js';
@@ -82,6 +82,33 @@ describe('a run that reads each suite when it reaches it', () => {
         want.reduce((n, w) => n + (w[3] as number), 0),
       );
     }
+  });
+
+  it("counts several plans (a comparison's candidates) as each alone, reading each suite once", async () => {
+    const lazy = await load('none');
+    const reads = new Map<string, number>();
+    const counted = (suite: Suite) => {
+      reads.set(suite.suite, (reads.get(suite.suite) ?? 0) + 1);
+      return casesOf(suite);
+    };
+    const [first, second] = lazy.map((s) => s.suite);
+    const skip = (suite: string) => [{ suite, reason: 'not listed' }];
+    const plans: PlanOptions[] = [
+      { filter: 'support-demo/*', model: 'a/one' },
+      { shard: { index: 2, total: 3 }, skip: skip(first!) },
+      { shard: { index: 1, total: 2 }, skip: skip(second!), repeat: 3 },
+      { model: 'b/two' },
+    ];
+    const alone = [];
+    for (const plan of plans) alone.push(await selectionOf(lazy, plan, casesOf));
+    const together = await selectionsOf(lazy, plans, counted);
+    const shape = (selection: Awaited<ReturnType<typeof selectionOf>>) =>
+      selection.map((s) => [s.suite.suite, s.start, s.cases, s.samples]);
+    expect(together.map(shape)).toEqual(alone.map(shape));
+    // The skips and shards make the candidates' selections differ.
+    expect(new Set(together.map((s) => JSON.stringify(shape(s)))).size).toBe(plans.length);
+    expect([...reads.values()].every((n) => n === 1)).toBe(true);
+    expect(reads.size).toBe(lazy.length);
   });
 
   it('a run given the selection its caller counted for its plan reads no suite again to count it', async () => {
