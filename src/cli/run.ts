@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
-import { type CasesOf, casesNotHeld, selectionOf, selectionsOf } from '../run/plan.js';
+import { type CasesOf, casesNotHeld, selectionOf, selectionsOf, type SuiteSelection } from '../run/plan.js';
 import { positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
@@ -125,16 +125,14 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // A suite loaded without its cases is read again, case by case, when the run reaches it.
   const casesOf: CasesOf = (suite) =>
     casesNotHeld(suite) ? readSuiteCases(suite, loadOptions) : suite.cases;
-  // A nightly run without a suite's baseline checks that suite's expectations only: say so,
-  // and with --require-baselines refuse it before anything is sent.
-  // What the plan selects, counted once (a filter or a shard reads a large suite for it):
-  // the warnings below and the run read the same count.
-  const selection = flags ? null : { plan: meta.plan, suites: await selectionOf(suites, meta.plan, casesOf) };
-  if (selection && !meta.update_baselines && !meta.plan.model && !meta.plan.provider) {
-    const missing = selection.suites
-      .map((s) => s.suite)
-      .filter((s) => !existsSync(baselinePath(baselineDir, s.suite)))
-      .map((s) => s.suite);
+  // A run without a suite's baseline checks that suite's expectations only: say so, and
+  // with --require-baselines refuse it before anything is sent. A candidate's run too: it
+  // is compared with the current baseline, and without one nothing of it is compared.
+  const baselinesMissing = (counted: readonly { suites: readonly SuiteSelection[] }[]) => {
+    if (meta.update_baselines) return;
+    const missing = [...new Set(counted.flatMap((c) => c.suites.map((s) => s.suite.suite)))].filter(
+      (suite) => !existsSync(baselinePath(baselineDir, suite)),
+    );
     if (missing.length && values['require-baselines'])
       throw new UsageError(
         `--require-baselines: no baseline for ${missing.join(', ')} in ${relative(io.cwd, baselineDir) || '.'}\n  → accept one first (driftcheck run --update-baselines, or driftcheck baseline accept RUN_DIR)`,
@@ -143,7 +141,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       io.stderr(
         `driftcheck: warning: suite ${suite} has no baseline yet: only its expectations are checked, no drift (--require-baselines makes this an error)\n`,
       );
-  }
+  };
+  // What the plan selects, counted once (a filter or a shard reads a large suite for it):
+  // the warnings below and the run read the same count.
+  const selection = flags ? null : { plan: meta.plan, suites: await selectionOf(suites, meta.plan, casesOf) };
+  if (selection) baselinesMissing([selection]);
   let env = io.env;
   // What the user configured: a stop line names their key variable and base_url, not the simulator's.
   const configured = config;
@@ -169,7 +171,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         planned.map((p) => p.plan),
         casesOf,
       )
-        .then((counted) => planned.map((p, i) => ({ plan: p.plan, suites: counted[i]! })))
+        .then((counted) => {
+          const each = planned.map((p, i) => ({ plan: p.plan, suites: counted[i]! }));
+          baselinesMissing(each);
+          return each;
+        })
         .catch(async (error: unknown) => {
           await sim?.simulator.close();
           throw error;

@@ -80,6 +80,32 @@ describe('nothing passes that checked less than asked', () => {
     expect(none.stderr).not.toMatch(/warning/);
   });
 
+  it.each([[['--model', 'openai/gpt-4o']], [['--models', 'openai/gpt-4o,anthropic/claude-sonnet-4.5']]])(
+    '--require-baselines refuses a candidate run %j with nothing to compare it with, before sending',
+    async (args) => {
+      const common = [
+        'run',
+        '--sim',
+        'suites/demo',
+        ...args,
+        '--baseline-dir',
+        'none',
+        '--filter',
+        'support-demo',
+      ];
+      const strict = await runCli([...common, '--require-baselines'], { cwd: project.dir });
+      expect(strict.code).toBe(2);
+      expect(strict.stderr).toMatch(/--require-baselines: no baseline for support-demo in none/);
+      // Refused before any candidate ran: no run folder was made.
+      expect(strict.stderr).not.toMatch(/candidate|→ reports\//);
+      const lax = await runCli([...common, '--reporter', 'json'], { cwd: project.dir });
+      // The demo's planted failures (1), not a refusal (2).
+      expect(lax.code).toBe(1);
+      // Said once, however many candidates run the suite.
+      expect(lax.stderr.match(/warning: suite support-demo has no baseline yet/g)).toHaveLength(1);
+    },
+  );
+
   it('--resume of a folder that does not exist says so', async () => {
     const run = await runCli(['run', '--resume', 'reports/nonexistent'], { cwd: project.dir });
     expect(run.code).toBe(2);
