@@ -3,6 +3,14 @@ import { type PlanOptions, parseShard } from '../run/plan.js';
 import { MAX_REPEAT } from '../suite/repeat-limits.js';
 import { resolveShardAuto } from './shard-auto.js';
 
+/**
+ * A run (or a `list`) of up to this many cases, all written inline, holds them from validation on (it
+ * reads no suite twice); a larger one holds none and reads each suite again when it
+ * reaches it, so memory does not grow with the number of cases. (Holding the first 10,000
+ * of a 100,000-case run to its end cost 4–5 MB of live heap, and about 30 MB of peak RSS.)
+ */
+export const HELD_CASES = 10_000;
+
 /** `--filter`, `--shard I/N|auto` and `--repeat N|auto` as the plan takes them: `run` and `list` read the same flags. */
 export function selectionFlags(
   values: { filter?: string | undefined; shard?: string | undefined; repeat?: string | undefined },

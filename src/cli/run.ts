@@ -5,7 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
 import { type CasesOf, casesNotHeld, selectionOf, selectionsOf, type SuiteSelection } from '../run/plan.js';
-import { positiveInt, selectionFlags } from './plan-flags.js';
+import { HELD_CASES, positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
 import type { CostCap } from '../run/cost-cap.js';
@@ -27,14 +27,6 @@ import { version } from './version.js';
 import type { Reporter } from '../report/reporter.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
-
-/**
- * A run of up to this many cases, all written inline, holds them from validation on (it
- * reads no suite twice); a larger one holds none and reads each suite again when it
- * reaches it, so memory does not grow with the number of cases. (Holding the first 10,000
- * of a 100,000-case run to its end cost 4–5 MB of live heap, and about 30 MB of peak RSS.)
- */
-const HELD_CASES = 10_000;
 
 const OPTIONS = {
   config: { type: 'string' },

@@ -383,6 +383,24 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /**
+ * emptySelection for suites that may not hold their cases: when a shard drew nothing, the
+ * selection without it is counted (each suite read for a filter's ids) to tell an empty
+ * shard of a small suite from a filter that matches nothing.
+ */
+export async function emptySelectionOf(
+  suites: readonly Suite[],
+  plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip'>,
+  casesOf: CasesOf,
+): Promise<string | null> {
+  const { filter, skip } = plan;
+  const unsharded = plan.shard
+    ? (await selectionOf(suites, { ...(filter ? { filter } : {}), ...(skip ? { skip } : {}) }, casesOf))
+        .length > 0
+    : false;
+  return emptySelection(suites, plan, unsharded);
+}
+
+/**
  * Why an empty plan is not worth running (exit 2), and what to do about it; or null when
  * it is a shard that drew no case of a selection that has some (a suite with fewer cases
  * than shards): that shard runs, empty, so that `merge` finds every shard of the run.

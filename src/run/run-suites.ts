@@ -44,7 +44,7 @@ import {
   caseKey,
   casesNotHeld,
   heldCases,
-  emptySelection,
+  emptySelectionOf,
   type PlannedCaseGroup,
   planSamples,
   planHeldSuite,
@@ -213,17 +213,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   // A run that would check nothing is not a pass: say what selected nothing (exit 2). An
   // empty shard of a small suite is not that: it runs, empty, so that the merge finds it.
   if (selection.length === 0) {
-    const { filter, skip } = meta.plan;
-    const unsharded = meta.plan.shard
-      ? (
-          await selectionOf(
-            options.suites,
-            { ...(filter ? { filter } : {}), ...(skip ? { skip } : {}) },
-            casesOf,
-          )
-        ).length > 0
-      : false;
-    const nothing = emptySelection(options.suites, meta.plan, unsharded);
+    const nothing = await emptySelectionOf(options.suites, meta.plan, casesOf);
     if (nothing) throw new UsageError(nothing);
   }
   const plannedSuites = selection.map((s) => s.suite);

@@ -92,6 +92,20 @@ describe('case tables (JSONL, CSV) on the simulator', () => {
       '  table data/phrases.jsonl: 3 rows',
     ]);
     expect(list.stdout).toContain(ALL.map((id) => `  tables/${id}\n`).join(''));
+    // The rows are read again for what is listed: a shard and a filter see the generated ids.
+    const shard = await runCli(['list', '--shard', '2/3'], { cwd: dir });
+    expect(shard.stdout).toContain(
+      ALL.filter((_, i) => i % 3 === 1)
+        .map((id) => `  tables/${id}\n`)
+        .join(''),
+    );
+    expect(shard.stdout).toMatch(/^3 cases, 3 samples from 1 suite$/m);
+    // A shard that draws no row of a table that has some is an empty shard (exit 0); a
+    // filter that matches no row selects nothing (exit 2).
+    expect((await runCli(['list', '--shard', '9/9'], { cwd: dir })).code).toBe(0);
+    const none = await runCli(['list', '--filter', 'nomatch'], { cwd: dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--filter 'nomatch' matches no case of 8/);
     const json = JSON.parse((await runCli(['list', '--json'], { cwd: dir })).stdout);
     expect(json.suites[0].tables).toEqual([
       {
