@@ -22,8 +22,9 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     : [projectPaths(io, values.config).dir(undefined, 'suites')];
   let warnings = 0;
   const suites = await loadSuites(paths, {
-    // Every case is made and checked as it is read, then let go: a suite keeps its counts and judges.
-    cases: 'none',
+    // Every case is made and checked as it is read, then let go: a suite keeps its counts and
+    // judges, and nothing to read it again with (validate never does).
+    cases: 'checked',
     allowAlias: Boolean(values['allow-alias']),
     cwd: io.cwd,
     // Nothing is sent: no catalog is read, the alias hint names `driftcheck pin FILE`.

@@ -36,8 +36,10 @@ export interface LoadSuitesOptions extends ParseSuiteOptions {
    * cases of suites written inline are kept when all the suites' cases together are within n
    * (a small run reads no suite twice); past n, none is kept (a large run would otherwise
    * hold its first n cases to its end, and they were a fifth of a 100,000-case run's heap).
+   * `checked`: as `none`, for a caller that never reads them again (validate): no digest of
+   * the suite nor hash of its tables' pieces is kept to read them against.
    */
-  cases?: 'all' | 'none' | { hold: number };
+  cases?: 'all' | 'none' | 'checked' | { hold: number };
 }
 
 /** A `~author/…` id anywhere in a file: cheap, and a false positive only costs a catalog read. */
@@ -88,11 +90,13 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
       continue;
     }
     const keep =
-      typeof wanted === 'string'
-        ? wanted
-        : spec.value.tables.length === 0 && total + spec.value.inline.length <= wanted.hold
-          ? 'all'
-          : 'none';
+      wanted === 'checked'
+        ? 'none'
+        : typeof wanted === 'string'
+          ? wanted
+          : spec.value.tables.length === 0 && total + spec.value.inline.length <= wanted.hold
+            ? 'all'
+            : 'none';
     const expansion = new SuiteExpansion(spec.value, withCatalog, keep);
     expansion.add({ inline: true });
     // One table at a time: its text is let go before the next is read (the hashes of its
@@ -100,7 +104,8 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
     const tablePieces: string[][] = [];
     for (const t of spec.value.tables.keys()) {
       const input = await readTable(spec.value, t, f, cwd);
-      if (keep === 'none' && !input.read.diagnostic) tablePieces[t] = pieceHashes(input.read.bytes);
+      if (keep === 'none' && wanted !== 'checked' && !input.read.diagnostic)
+        tablePieces[t] = pieceHashes(input.read.bytes);
       expansion.add({
         table: t,
         input: { file: input.file, read: input.read.diagnostic ? input.read : { bytes: [input.read.bytes] } },
@@ -111,7 +116,7 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
     else {
       // Where a suite loaded without its cases is read again from, held to what was checked:
       // hashed only when it may be read again (not held, or held until the hold is passed).
-      if (keep === 'all' && typeof wanted === 'string')
+      if (wanted === 'checked' || (keep === 'all' && typeof wanted === 'string'))
         suites.push({ ...expanded.value, counts: expansion.counts });
       else {
         const source = { path: f.path, digest: sha256(read.text), tablePieces };
