@@ -140,6 +140,12 @@ describe("loadSuites with cases: 'none', and readSuiteCases", () => {
     const { cases: _kept, ...keptRest } = kept!;
     expect(rest).toEqual(keptRest);
 
+    // Checked only (validate): the same counts and judges, and nothing to read it again with.
+    const [checked] = await loadSuites(['suites'], { cwd: dir, cases: 'checked' });
+    const { source: _none, ...checkedRest } = counted!;
+    expect(checked).toEqual(checkedRest);
+    await expect(readAll(checked!, { cwd: dir })).rejects.toThrow(/was not loaded by loadSuites/);
+
     expect(await readAll(counted!, { cwd: dir })).toEqual(kept!.cases);
     // A suite that holds its cases gives them without reading anything again: its files gone, still.
     await rm(join(dir, 'suites'), { recursive: true });
