@@ -2,8 +2,12 @@ import { UsageError } from '../errors.js';
 import { hardRefusals, provenanceOf, refusals } from '../fold/provenance.js';
 import type { StoredReport } from '../report/read.js';
 import type { BaselineCase, BaselineProvenance, ReportHead } from '../types.js';
-import { acceptsCase, baselineCase, baselineOf } from './build.js';
-import { readBaseline, writeBaseline } from './store.js';
+import { IdTable } from '../util/id-table.js';
+import { Spill } from '../fold/spill.js';
+import { acceptsCase, baselineCase, baselineHead } from './build.js';
+import { caseOrder } from './serialize.js';
+import { writeBaselineOf } from './store.js';
+import { SuiteBaseline } from './suite-baseline.js';
 
 /**
  * Why a run's answers are not tonight's answers of the suites' models on the real services
@@ -39,7 +43,8 @@ export async function acceptChanges(
   const lines: string[] = [];
   for (const s of head.suites) {
     if (selection && !selection.has(s.suite)) continue;
-    const previous = await readBaseline(baselineDir, s.suite);
+    // Its head is all that is read of it here: a large baseline is walked, not held whole.
+    const previous = (await SuiteBaseline.read(baselineDir, s.suite))?.head;
     const model = !previous
       ? `new baseline, model ${s.requested_model}`
       : previous.model === s.requested_model
@@ -68,26 +73,41 @@ export async function acceptReport(
   const provenance = baselineProvenance(report.head, options.forced ?? false);
   const suites = new Map(report.head.suites.map((s) => [s.suite, s]));
   let current: string | null = null;
-  // Each entry becomes its baseline case as it streams by: a suite's entries are never held.
-  let taken = new Map<string, BaselineCase>();
+  // Each entry becomes its baseline case as it streams by and is put aside (a Spill: on disk
+  // past a few thousand), only its id kept; the previous baseline is read case by case from
+  // its file as it is written over. A suite's cases are never held together: accepting a
+  // 100,000-row table held them twice, its new cases and its previous baseline whole.
+  let taken = new IdTable();
+  let spill = new Spill<BaselineCase>();
   const flush = async () => {
     const info = current === null ? undefined : suites.get(current);
-    // A suite the selection leaves out took no case (below).
-    if (info && taken.size > 0) {
-      const baseline = baselineOf(
-        {
+    try {
+      // A suite the selection leaves out took no case (below).
+      if (info && taken.size > 0) {
+        const previous = await SuiteBaseline.read(baselineDir, info.suite);
+        const takenIds = Array.from({ length: taken.size }, (_, slot) => taken.at(slot));
+        const ids = caseOrder(previous ? [...previous.figures.ids(), ...takenIds] : takenIds);
+        // The cases taken, in the order the file lists them: each read back once, as it is written.
+        const slots = ids.map((id) => taken.slotOf(id)).filter((slot) => slot >= 0);
+        const values = spill.read(slots)[Symbol.asyncIterator]();
+        const head = baselineHead({
           suite: info.suite,
           service: info.service,
           model: info.requested_model,
           run_id: report.head.run.id,
-          previous: await readBaseline(baselineDir, info.suite),
           ...(provenance ? { provenance } : {}),
-        },
-        taken,
-      );
-      written.push(await writeBaseline(baselineDir, baseline));
+        });
+        written.push(
+          await writeBaselineOf(baselineDir, head, ids, async (id) =>
+            taken.slotOf(id) >= 0 ? (await values.next()).value! : previous!.case(id)!,
+          ),
+        );
+      }
+    } finally {
+      await spill.discard();
     }
-    taken = new Map();
+    taken = new IdTable();
+    spill = new Spill();
   };
   for await (const c of report.cases()) {
     if (c.suite !== current) {
@@ -96,7 +116,8 @@ export async function acceptReport(
     }
     const only = selection?.get(c.suite);
     if (selection && !only) continue;
-    if (acceptsCase(c, { suite: current, ...(only ? { only } : {}) })) taken.set(c.case, baselineCase(c));
+    if (acceptsCase(c, { suite: current, ...(only ? { only } : {}) }))
+      spill.put(taken.add(c.case), baselineCase(c));
   }
   await flush();
   return written;

@@ -80,6 +80,13 @@ export function baselineOf(
   // A Map, then fromEntries: ids are user text, and `cases[id] = …` with "__proto__" would not add a key.
   const cases = new Map(Object.entries(input.previous?.cases ?? {}));
   for (const [id, c] of taken) cases.set(id, c);
+  return { ...baselineHead(input), cases: Object.fromEntries(cases) };
+}
+
+/** A baseline's own fields: the run's suite, service, model and id (the previous baseline's are not kept). */
+export function baselineHead(
+  input: Pick<BaselineInput, 'suite' | 'service' | 'model' | 'run_id' | 'provenance'>,
+): Omit<Baseline, 'cases'> {
   return {
     schema_version: 1,
     suite: input.suite,
@@ -87,6 +94,5 @@ export function baselineOf(
     model: input.model,
     source_run: input.run_id,
     ...(input.provenance ? { provenance: input.provenance } : {}),
-    cases: Object.fromEntries(cases),
   };
 }

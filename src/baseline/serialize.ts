@@ -61,22 +61,34 @@ function orderCase(c: BaselineCase): object {
  * cases is written without its whole text (or a sorted copy of its whole object graph) in
  * memory at once.
  */
-export function* baselineChunks(baseline: Baseline): Generator<string> {
-  const cases = baseline.cases;
-  const value = ordered({ ...baseline, cases: {} }, TOP_FIELDS, (key, v) => {
+export function baselineChunks(baseline: Baseline): AsyncGenerator<string> {
+  const { cases, ...head } = baseline;
+  return baselineChunksOf(head, caseOrder(Object.keys(cases)), (id) => cases[id]!);
+}
+
+/**
+ * Case ids in the order a baseline file lists them, each once: sorted, with integer-like ids
+ * ("2", "10") first in numeric order — a rule of JS objects, which is just as deterministic.
+ */
+export function caseOrder(ids: Iterable<string>): string[] {
+  return Object.keys(Object.fromEntries([...ids].sort(compareText).map((id) => [id, 0])));
+}
+
+/**
+ * baselineChunks for a baseline that is not one object: its head, its case ids in file
+ * order (caseOrder), and each case asked for once, in that order, as it is written (read
+ * again from a file, or from where a stream of entries put it aside).
+ */
+export async function* baselineChunksOf(
+  head: Omit<Baseline, 'cases'>,
+  ids: readonly string[],
+  caseOf: (id: string) => BaselineCase | Promise<BaselineCase>,
+): AsyncGenerator<string> {
+  const value = ordered({ ...head, cases: {} }, TOP_FIELDS, (key, v) => {
     if (key === 'provenance') return ordered(v as object, PROVENANCE_FIELDS, (_k, x) => sortedDeep(x));
     return key === 'cases' ? v : sortedDeep(v);
   });
   const text = `${JSON.stringify(value, null, 2)}\n`;
-  // Integer-like ids ("2", "10") still come first in numeric order — a rule of JS objects —
-  // which is just as deterministic.
-  const ids = Object.keys(
-    Object.fromEntries(
-      Object.keys(cases)
-        .sort(compareText)
-        .map((id) => [id, 0]),
-    ),
-  );
   const at = text.indexOf(CASES);
   if (ids.length === 0 || at < 0) {
     yield text;
@@ -87,7 +99,10 @@ export function* baselineChunks(baseline: Baseline): Generator<string> {
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     // Indented as it sits in the file: two levels in (a JSON string holds no raw line break).
-    const body = compactLatencies(JSON.stringify(orderCase(cases[id]!), null, 2)).replaceAll('\n', '\n    ');
+    const body = compactLatencies(JSON.stringify(orderCase(await caseOf(id)), null, 2)).replaceAll(
+      '\n',
+      '\n    ',
+    );
     yield `    ${JSON.stringify(id)}: ${body}${i + 1 < ids.length ? ',' : ''}\n`;
   }
   yield `  }${text.slice(at + CASES.length)}`;

@@ -5,7 +5,7 @@ import { writeChunksAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
 import { intern } from '../util/intern.js';
 import { isFsError } from '../yaml/read-text.js';
-import { baselineChunks } from './serialize.js';
+import { baselineChunks, baselineChunksOf } from './serialize.js';
 import { validateBaseline } from './validate.js';
 
 /** What a user can do about a baseline file driftcheck cannot use. */
@@ -123,11 +123,34 @@ function checksKey(checks: readonly unknown[]): string | null {
 }
 
 /** Writes `dir/<suite>.json` atomically in its canonical, review-friendly form; returns the path. */
-export async function writeBaseline(dir: string, baseline: Baseline): Promise<string> {
-  const file = baselinePath(dir, baseline.suite);
+export function writeBaseline(dir: string, baseline: Baseline): Promise<string> {
+  return writeBaselineChunks(dir, baseline.suite, () => baselineChunks(baseline));
+}
+
+/**
+ * writeBaseline for a baseline that is not one object (baselineChunksOf: a head, ids in
+ * file order, each case asked for as it is written). Only the file system's errors are
+ * "cannot write the baseline"; one from where the cases come from passes as it is.
+ */
+export function writeBaselineOf(
+  dir: string,
+  head: Omit<Baseline, 'cases'>,
+  ids: readonly string[],
+  caseOf: (id: string) => BaselineCase | Promise<BaselineCase>,
+): Promise<string> {
+  return writeBaselineChunks(dir, head.suite, () => baselineChunksOf(head, ids, caseOf));
+}
+
+async function writeBaselineChunks(
+  dir: string,
+  suite: string,
+  chunks: () => AsyncIterable<string>,
+): Promise<string> {
+  const file = baselinePath(dir, suite);
   try {
-    await writeChunksAtomic(file, () => baselineChunks(baseline));
+    await writeChunksAtomic(file, chunks);
   } catch (error) {
+    if (!isFsError(error)) throw error;
     throw new FileError(file, `cannot write the baseline: ${(error as Error).message}`, { cause: error });
   }
   return file;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { type FileHandle, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +19,10 @@ export async function removeStaleSpills(dir: string): Promise<void> {
 /** Values a spill holds as objects before it moves them to disk: a small suite never touches the disk. */
 export const SPILL_HOLD = 2_000;
 const BUFFER_BYTES = 1 << 20;
-/** What one read from the file takes: values written close together are read back together. */
+/** What one read from the file takes at most: values written close together are read back together. */
 const WINDOW_BYTES = 1 << 16;
+/** How many of the next keys a read looks at to decide how much it takes. */
+const LOOK_AHEAD = 256;
 
 /**
  * Values kept by key (a case's slot: a small whole number) until they are read back once,
@@ -92,7 +95,10 @@ export class Spill<T> {
 
   /**
    * The values of these keys in this order (undefined for a key never put), each read once.
-   * Values written in about the order they are read come back a window at a time.
+   * A read from the file takes the value asked for and those of the next keys asked for that
+   * lie within a window after it: values written in about the order they are read come
+   * back a window at a time, and values read in another order (a baseline's ids sorted as
+   * text, where they were put in plan order) are not read a whole window each.
    */
   async *read(keys: Iterable<number>): AsyncGenerator<T | undefined> {
     if (this.held) {
@@ -107,9 +113,9 @@ export class Spill<T> {
     const reused = Buffer.allocUnsafe(WINDOW_BYTES);
     let window = Buffer.alloc(0);
     let start = 0;
-    for (const key of keys) {
-      const placed = key < this.places.length ? this.places[key]! : Number.NaN;
-      const where = Number.isNaN(placed) ? this.large.get(key) : unplace(placed);
+    const ahead = new LookAhead(keys[Symbol.iterator](), LOOK_AHEAD);
+    for (let key = ahead.next(); key !== undefined; key = ahead.next()) {
+      const where = this.where(key);
       if (where === undefined) {
         yield undefined;
         continue;
@@ -120,13 +126,29 @@ export class Spill<T> {
         continue;
       }
       if (at < start || at + length > start + window.length) {
+        // As far as the furthest of the next values asked for that fit in a window from here.
+        let end = at + length;
+        for (const next of ahead.upcoming()) {
+          const w = this.where(next);
+          if (w && w[0] >= at && w[0] + w[1] <= Math.min(at + WINDOW_BYTES, this.flushed))
+            end = Math.max(end, w[0] + w[1]);
+        }
         window = length > reused.length ? Buffer.allocUnsafe(length) : reused;
-        const { bytesRead } = await handle!.read(window, 0, Math.min(window.length, this.flushed - at), at);
+        // Read synchronously: a few dozen microseconds from the page cache, where each read
+        // through the thread pool waited its turn (accepting a 100,000-case baseline made
+        // 19,000 reads, 1.8 s of them waiting).
+        const bytesRead = readSync(handle!.fd, window, 0, end - at, at);
         window = window.subarray(0, bytesRead);
         start = at;
       }
       yield parse<T>(window, at - start, length);
     }
+  }
+
+  /** Where a key's value is in the file (or the buffer past it): offset and length, or undefined. */
+  private where(key: number): [number, number] | undefined {
+    const placed = key < this.places.length ? this.places[key]! : Number.NaN;
+    return Number.isNaN(placed) ? this.large.get(key) : unplace(placed);
   }
 
   /** Removes the file, if there is one. */
@@ -233,4 +255,42 @@ function unplace(place: number): [number, number] {
 
 function parse<T>(buffer: Buffer, at: number, length: number): T {
   return JSON.parse(buffer.toString('utf8', at, at + length)) as T;
+}
+
+/** An iterator with its next few items in view. */
+class LookAhead {
+  private readonly queue: number[] = [];
+  private head = 0;
+  private done = false;
+
+  constructor(
+    private readonly source: Iterator<number>,
+    private readonly size: number,
+  ) {}
+
+  next(): number | undefined {
+    this.fill();
+    if (this.head === this.queue.length) return undefined;
+    const key = this.queue[this.head++]!;
+    // Dropped from the front now and then, not on every item.
+    if (this.head >= this.size) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    return key;
+  }
+
+  /** The items after the one last taken, at most `size` of them. */
+  *upcoming(): Generator<number> {
+    this.fill();
+    for (let i = this.head; i < this.queue.length; i++) yield this.queue[i]!;
+  }
+
+  private fill(): void {
+    while (!this.done && this.queue.length - this.head < this.size) {
+      const item = this.source.next();
+      if (item.done) this.done = true;
+      else this.queue.push(item.value);
+    }
+  }
 }

@@ -68,4 +68,27 @@ describe('Spill', () => {
     await spill.discard();
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('reads values back in an order far from the one they were put in (ids sorted as text, shuffled)', async () => {
+    const dir = await scratch();
+    const N = 20_000;
+    const value = (n: number) => ({ n, text: `case-${n} ${'z'.repeat(n % 300)}` });
+    const byText = Array.from({ length: N }, (_, n) => n).sort((a, b) =>
+      `case-${a}` < `case-${b}` ? -1 : 1,
+    );
+    // A seeded shuffle: each read's window is taken from wherever the next key asked for is.
+    let seed = 7;
+    const shuffled = Array.from({ length: N }, (_, n) => n);
+    for (let i = N - 1; i > 0; i--) {
+      seed = (seed * 16807) % 2147483647;
+      const j = seed % (i + 1);
+      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+    }
+    for (const order of [byText, shuffled]) {
+      const spill = new Spill<ReturnType<typeof value>>(dir, 100);
+      for (let n = 0; n < N; n++) spill.put(n, value(n));
+      expect(await collect(spill.read(order))).toEqual(order.map(value));
+      await spill.discard();
+    }
+  });
 });
