@@ -57,30 +57,16 @@ export function baselineCase(c: CaseEntry): BaselineCase {
  * replaced (when this run has them); everything else comes from `previous` untouched.
  */
 export function baselineFromEntries(input: BaselineInput): Baseline {
-  const taken = new Map<string, BaselineCase>();
-  for (const c of input.cases) if (acceptsCase(c, input)) taken.set(c.case, baselineCase(c));
-  return baselineOf(input, taken);
+  // A Map, then fromEntries: ids are user text, and `cases[id] = …` with "__proto__" would not add a key.
+  const cases = new Map(Object.entries(input.previous?.cases ?? {}));
+  for (const c of input.cases) if (acceptsCase(c, input)) cases.set(c.case, baselineCase(c));
+  return { ...baselineHead(input), cases: Object.fromEntries(cases) };
 }
 
 /** Whether an entry becomes its case's baseline: its suite's, sent, and selected (`only`). */
 export function acceptsCase(c: CaseEntry, input: Pick<BaselineInput, 'suite' | 'only'>): boolean {
   if (c.suite !== input.suite || c.samples.sent === 0) return false;
   return input.only === undefined || input.only.includes(c.case);
-}
-
-/**
- * A suite's baseline from the cases taken from a run (already baselineCase, by case id) over
- * `previous`: what baselineFromEntries does, for a caller that turns each entry into its
- * baseline case as it streams by instead of holding the entries.
- */
-export function baselineOf(
-  input: Omit<BaselineInput, 'cases' | 'only'>,
-  taken: ReadonlyMap<string, BaselineCase>,
-): Baseline {
-  // A Map, then fromEntries: ids are user text, and `cases[id] = …` with "__proto__" would not add a key.
-  const cases = new Map(Object.entries(input.previous?.cases ?? {}));
-  for (const [id, c] of taken) cases.set(id, c);
-  return { ...baselineHead(input), cases: Object.fromEntries(cases) };
 }
 
 /** A baseline's own fields: the run's suite, service, model and id (the previous baseline's are not kept). */
