@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 import { hardRefusals, provenanceOf, refusals } from '../fold/provenance.js';
 import type { StoredReport } from '../report/read.js';
 import type { BaselineCase, BaselineProvenance, ReportHead } from '../types.js';
@@ -8,6 +8,7 @@ import { acceptsCase, baselineCase, baselineHead } from './build.js';
 import { caseOrder } from './serialize.js';
 import { writeBaselineOf } from './store.js';
 import { SuiteBaseline } from './suite-baseline.js';
+import { baselineCaseProblem, STAND_IN_HEAD, validateBaseline } from './validate.js';
 
 /**
  * Why a run's answers are not tonight's answers of the suites' models on the real services
@@ -69,8 +70,30 @@ export async function acceptReport(
   options: { forced?: boolean } = {},
 ): Promise<string[]> {
   assertAcceptable(report.head);
-  const written: string[] = [];
   const provenance = baselineProvenance(report.head, options.forced ?? false);
+  return writeBaselinesOf(baselineDir, report, {
+    over: true,
+    ...(selection ? { selection } : {}),
+    ...(provenance ? { provenance } : {}),
+  });
+}
+
+/**
+ * A stored run's answers as baseline files in `baselineDir`, one per suite it sent, written
+ * a case at a time: over the baselines there (`over`: their other cases kept), or as new
+ * ones (`diff`: run A as the baselines of run B). Returns the files written.
+ */
+export async function writeBaselinesOf(
+  baselineDir: string,
+  report: StoredReport,
+  options: {
+    over: boolean;
+    selection?: ReadonlyMap<string, readonly string[]>;
+    provenance?: BaselineProvenance;
+  },
+): Promise<string[]> {
+  const { selection, provenance } = options;
+  const written: string[] = [];
   const suites = new Map(report.head.suites.map((s) => [s.suite, s]));
   let current: string | null = null;
   // Each entry becomes its baseline case as it streams by and is put aside (a Spill: on disk
@@ -84,7 +107,7 @@ export async function acceptReport(
     try {
       // A suite the selection leaves out took no case (below).
       if (info && taken.size > 0) {
-        const previous = await SuiteBaseline.read(baselineDir, info.suite);
+        const previous = options.over ? await SuiteBaseline.read(baselineDir, info.suite) : null;
         const takenIds = Array.from({ length: taken.size }, (_, slot) => taken.at(slot));
         const ids = caseOrder(previous ? [...previous.figures.ids(), ...takenIds] : takenIds);
         // The cases taken, in the order the file lists them: each read back once, as it is written.
@@ -109,19 +132,45 @@ export async function acceptReport(
     taken = new IdTable();
     spill = new Spill();
   };
-  for await (const c of report.cases()) {
-    if (c.suite !== current) {
-      await flush();
-      current = c.suite;
+  // Checked before they are put aside, a batch at a time (one check per case cost 0.5 s
+  // over 100,000): a report.json edited by hand must not write a baseline the next run refuses.
+  let batch: [string, BaselineCase][] = [];
+  const take = () => {
+    if (batch.length && 'error' in validateBaseline({ ...STAND_IN_HEAD, cases: Object.fromEntries(batch) }))
+      for (const [id, c] of batch) {
+        const problem = baselineCaseProblem(id, c);
+        if (problem)
+          throw new FileError(
+            report.file,
+            `case ${current}/${id} would make a baseline that ${problem}; no baseline of suite ${current} was written\n  → re-render the report from the run's journal (driftcheck report RUN_DIR), or run the suite again`,
+          );
+      }
+    for (const [id, c] of batch) spill.put(taken.add(id), c);
+    batch = [];
+  };
+  try {
+    for await (const c of report.cases()) {
+      if (c.suite !== current) {
+        take();
+        await flush();
+        current = c.suite;
+      }
+      const only = selection?.get(c.suite);
+      if (selection && !only) continue;
+      if (!acceptsCase(c, { suite: current, ...(only ? { only } : {}) })) continue;
+      batch.push([c.case, baselineCase(c)]);
+      if (batch.length === CHECK_BATCH) take();
     }
-    const only = selection?.get(c.suite);
-    if (selection && !only) continue;
-    if (acceptsCase(c, { suite: current, ...(only ? { only } : {}) }))
-      spill.put(taken.add(c.case), baselineCase(c));
+    take();
+    await flush();
+  } finally {
+    await spill.discard();
   }
-  await flush();
   return written;
 }
+
+/** How many accepted cases are checked at once. */
+const CHECK_BATCH = 512;
 
 /** What a baseline records of its source run: nothing for a nightly run, else what it was. */
 function baselineProvenance(head: ReportHead, forced: boolean): BaselineProvenance | undefined {

@@ -6,7 +6,7 @@ import { NONE_RECORDED, suiteRuleStored } from '../record/baseline.js';
 import { walkObject } from './scan.js';
 import { baselinePath, caseOf, noBaselineOr, parseBaseline } from './store.js';
 import { READ_LIMITS, readHandleBounded } from '../util/bounded-read.js';
-import { validateBaseline } from './validate.js';
+import { STAND_IN_HEAD, validateBaseline } from './validate.js';
 import { FigureColumns } from './figure-columns.js';
 import { type CaseLookup, lookupOf } from './case-lookup.js';
 
@@ -251,7 +251,6 @@ function changedWhileRead(file: string): FileError {
 const WHOLE_BELOW = 4 * 2 ** 20;
 
 /** A baseline's head, for checking its cases' shape before its own head is read. */
-const STAND_IN_HEAD = { schema_version: 1, suite: 's', service: 's', model: 'm', source_run: 'r' };
 
 /** Cases parsed and checked together. */
 const BATCH = 1_000;

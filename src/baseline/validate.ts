@@ -17,3 +17,12 @@ export function validateBaseline(json: unknown): { value: Baseline } | { error: 
     ? { value: json as Baseline }
     : { error: `does not have the expected shape: ${problem}` };
 }
+
+/** The head a case, or a batch of cases, is checked under on its own (its real head is checked apart). */
+export const STAND_IN_HEAD = { schema_version: 1, suite: 's', service: 's', model: 'm', source_run: 'r' };
+
+/** What is wrong with one case as a baseline would hold it (validateBaseline's words), or null. */
+export function baselineCaseProblem(id: string, c: unknown): string | null {
+  const checked = validateBaseline({ ...STAND_IN_HEAD, cases: { [id]: c } });
+  return 'error' in checked ? checked.error : null;
+}

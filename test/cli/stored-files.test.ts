@@ -79,6 +79,28 @@ describe('stored files edited by hand', () => {
     expect(await readTree(join(cwd, 'baselines'))).toEqual(before);
   });
 
+  it('baseline accept and diff of a report.json whose case would make a baseline the next run refuses exit 2, naming the file and the case, and write nothing of its suite', async () => {
+    let edited = '';
+    const cwd = await projectWith(
+      `${runDir}/report.json`,
+      firstCase((c) => {
+        edited = c.id as string;
+        // A line keeps only what it cannot derive: here the answered latency's median.
+        (c.stats as { latency_ms: { p50: number } }).latency_ms.p50 = -1;
+      }),
+    );
+    const before = await readTree(join(cwd, 'baselines'));
+    const accept = await runCli(['baseline', 'accept', runDir, '--force'], { cwd });
+    expect(accept.code, accept.stderr).toBe(2);
+    expect(accept.stderr).toContain(`report.json: case ${edited} would make a baseline that`);
+    expect(accept.stderr).toContain('latency_ms.p50');
+    expect(await readTree(join(cwd, 'baselines'))).toEqual(before);
+    // diff takes run A's answers as the baselines of B: the same refusal, naming A's report.json.
+    const diff = await runCli(['diff', runDir, runDir], { cwd });
+    expect(diff.code, diff.stderr).toBe(2);
+    expect(diff.stderr).toContain(`report.json: case ${edited} would make a baseline that`);
+  });
+
   it('history add of a report.json whose suites is a string exits 2 and appends nothing (was a TypeError in readRunForHistory)', async () => {
     const cwd = await projectWith(`${runDir}/report.json`, (text) =>
       text.replace(/\n {2}"suites": \[[\s\S]*?\n {2}\],\n/, '\n  "suites": "support-demo",\n'),
