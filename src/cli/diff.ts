@@ -4,10 +4,11 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeBaselinesOf } from '../baseline/accept.js';
 import { SuiteBaseline } from '../baseline/suite-baseline.js';
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
 import { openReport } from '../report/read.js';
+import { isFsError } from '../yaml/read-text.js';
 import type { Reporter } from '../report/reporter.js';
 import { truncate, wrap } from '../report/terminal.js';
 import type { CaseEntry, Drift } from '../types.js';
@@ -36,8 +37,17 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   // folder of their own and read back as a run reads its baselines, so neither run's cases
   // are held together (diffing two 100,000-case runs held both: 675 MB).
   const baselineDir = await mkdtemp(join(tmpdir(), 'driftcheck-diff-'));
+  // What is wrong with a file of that folder is wrong with run A's report.json, its source
+  // (a suite id no file may be named after, in a report.json edited by hand); the file
+  // system's own failures (a full disk) name the file they failed on.
+  const fromA = (error: unknown): never => {
+    if (error instanceof FileError && error.file !== a.file && !isFsError(error.cause))
+      throw new FileError(a.file, error.message.slice(error.file.length + 2), { cause: error });
+    throw error;
+  };
+  const suitesOfA = new Set(a.head.suites.map((s) => s.suite));
   try {
-    await writeBaselinesOf(baselineDir, a, { over: false });
+    await writeBaselinesOf(baselineDir, a, { over: false }).catch(fromA);
     const table = diffTable(a.head.run.id, b.head.run.id);
     const reporters: Reporter[] = names.has('console') ? [table.reporter] : [];
     const files = [...names].filter((r) => r !== 'console');
@@ -52,7 +62,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     const folded = await foldRunDirs([dirB!], {
       // A suite A did not send has no file there: no baseline.
       baseline: async (suite) => ({
-        baseline: await SuiteBaseline.read(baselineDir, suite),
+        baseline: suitesOfA.has(suite) ? await SuiteBaseline.read(baselineDir, suite).catch(fromA) : null,
         path: `run ${a.head.run.id}`,
       }),
       reporters,

@@ -101,6 +101,18 @@ describe('stored files edited by hand', () => {
     expect(diff.stderr).toContain(`report.json: case ${edited} would make a baseline that`);
   });
 
+  it('diff of a report.json whose suite id could name a file elsewhere exits 2 naming that report.json, not a file of its own', async () => {
+    const cwd = await projectWith(`${runDir}/report.json`, (text) =>
+      text.replaceAll('"direct-demo"', '"../evil"').replaceAll('"direct-demo/', '"../evil/'),
+    );
+    const diff = await runCli(['diff', runDir, runDir], { cwd });
+    expect(diff.code, diff.stderr).toBe(2);
+    expect(diff.stderr).toContain(
+      `${runDir}/report.json: suite id "../evil" cannot be used as a baseline file name`,
+    );
+    expect(diff.stderr).not.toMatch(/evil\.json/);
+  });
+
   it('history add of a report.json whose suites is a string exits 2 and appends nothing (was a TypeError in readRunForHistory)', async () => {
     const cwd = await projectWith(`${runDir}/report.json`, (text) =>
       text.replace(/\n {2}"suites": \[[\s\S]*?\n {2}\],\n/, '\n  "suites": "support-demo",\n'),
