@@ -49,10 +49,11 @@ export class FileError extends DriftcheckError {
   override readonly name = 'FileError';
   constructor(
     readonly file: string,
-    message: string,
+    /** What is wrong with it, without its name. */
+    readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super('file', `${file}: ${message}`, 2, options);
+    super('file', `${file}: ${reason}`, 2, options);
   }
 }
 

@@ -44,8 +44,8 @@ export async function acceptChanges(
   const lines: string[] = [];
   for (const s of head.suites) {
     if (selection && !selection.has(s.suite)) continue;
-    // Its head is all that is read of it here: a large baseline is walked, not held whole.
-    const previous = (await SuiteBaseline.read(baselineDir, s.suite))?.head;
+    // Its head is all that is kept of it here: a large baseline is walked, its figures not kept.
+    const previous = await SuiteBaseline.check(baselineDir, s.suite);
     const model = !previous
       ? `new baseline, model ${s.requested_model}`
       : previous.model === s.requested_model

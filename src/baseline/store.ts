@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { DriftcheckError, FileError } from '../errors.js';
+import { FileError } from '../errors.js';
 import type { Baseline, BaselineCase } from '../types.js';
 import { writeChunksAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBounded } from '../util/bounded-read.js';
@@ -61,7 +61,8 @@ export async function readBaseline(dir: string, suite: string): Promise<Baseline
  */
 export function noBaselineOr(file: string, error: unknown): null {
   if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') return null;
-  if (error instanceof DriftcheckError || !isFsError(error)) throw error;
+  // A DriftcheckError (already worded) carries no system call: it passes as it is, as a bug does.
+  if (!isFsError(error)) throw error;
   throw new FileError(file, `cannot read the baseline: ${(error as Error).message}`, { cause: error });
 }
 

@@ -72,15 +72,15 @@ export class SuiteBaseline {
     /** Files from this size on are read case by case (tests lower it). */
     wholeBelow: number = WHOLE_BELOW,
   ): Promise<SuiteBaseline | null> {
-    return SuiteBaseline.load(dir, suite, wholeBelow, true);
+    return SuiteBaseline.load(dir, suite, wholeBelow, true).then((read) => read?.baseline ?? null);
   }
 
   /**
    * Checks `dir/<suite>.json` as `read` does, with its errors, keeping none of its cases'
-   * figures (a run's pre-flight, before anything is sent).
+   * figures (a run's pre-flight, before anything is sent): its head, or null when there is none.
    */
-  static async check(dir: string, suite: string): Promise<void> {
-    await SuiteBaseline.load(dir, suite, WHOLE_BELOW, false);
+  static async check(dir: string, suite: string): Promise<BaselineHead | null> {
+    return (await SuiteBaseline.load(dir, suite, WHOLE_BELOW, false))?.head ?? null;
   }
 
   private static async load(
@@ -88,7 +88,7 @@ export class SuiteBaseline {
     suite: string,
     wholeBelow: number,
     keep: boolean,
-  ): Promise<SuiteBaseline | null> {
+  ): Promise<{ head: BaselineHead; baseline: SuiteBaseline | null } | null> {
     const file = baselinePath(dir, suite);
     // Opened once: its stat, the walk and a whole read all go through this handle. Only
     // the file system's errors are worded as "cannot read" (noBaselineOr): a bug, or a
@@ -110,13 +110,14 @@ export class SuiteBaseline {
         const at = identity.isFile() ? 0 : null;
         const bytes = await readHandleBounded(handle, identity, file, READ_LIMITS.baseline, at);
         const baseline = parseBaseline(file, suite, bytes.toString('utf8'));
-        return keep ? SuiteBaseline.of(baseline) : null;
+        const { cases: _cases, ...whole } = baseline;
+        return { head: whole, baseline: keep ? SuiteBaseline.of(baseline) : null };
       }
-      if (!columns) return null;
+      if (!columns) return { head, baseline: null };
       // Its cases are read again from the file that was walked: CaseBytes checks it is
       // still that one at every read.
       const again = new CaseBytes(file, identity);
-      return new SuiteBaseline(
+      const baseline = new SuiteBaseline(
         head,
         columns,
         (id) => {
@@ -125,6 +126,7 @@ export class SuiteBaseline {
         },
         (id) => columns.recordedOf(id),
       );
+      return { head, baseline };
     } catch (error) {
       return noBaselineOr(file, error);
     } finally {

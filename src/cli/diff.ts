@@ -42,7 +42,11 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   // system's own failures (a full disk) name the file they failed on.
   const fromA = (error: unknown): never => {
     if (error instanceof FileError && error.file !== a.file && !isFsError(error.cause))
-      throw new FileError(a.file, error.message.slice(error.file.length + 2), { cause: error });
+      throw new FileError(
+        a.file,
+        `${error.reason}\n  → re-render it from its run's journal (driftcheck report ${relative(io.cwd, dirA!) || '.'}), or diff another run`,
+        { cause: error },
+      );
     throw error;
   };
   const suitesOfA = new Set(a.head.suites.map((s) => s.suite));

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
-import { type CasesOf, casesNotHeld, emptySelectionOf, planStream } from '../run/plan.js';
-import { loadSuites, readSuiteCases } from '../suite/load.js';
+import { emptySelectionOf, planStream } from '../run/plan.js';
+import { loadSuites, suiteCasesOf } from '../suite/load.js';
 import { countOf } from '../report/numbers.js';
 import type { SuiteTable } from '../types.js';
 import { type CliIO, warnTo } from './io.js';
@@ -40,8 +40,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
       : [projectPaths(io, values.config).dir(undefined, 'suites')],
     { ...loadOptions, onWarnings: warnTo(io, 'list'), cases: { hold: HELD_CASES } },
   );
-  const casesOf: CasesOf = (suite) =>
-    casesNotHeld(suite) ? readSuiteCases(suite, loadOptions) : suite.cases;
+  const casesOf = suiteCasesOf(loadOptions);
   const plan = selectionFlags(values, io.env);
   const bySuite = new Map<
     string,

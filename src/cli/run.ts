@@ -4,14 +4,14 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
-import { type CasesOf, casesNotHeld, selectionOf, selectionsOf, type SuiteSelection } from '../run/plan.js';
+import { type CasesOf, selectionOf, selectionsOf, type SuiteSelection } from '../run/plan.js';
 import { HELD_CASES, positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
 import { runSuites, type RunSuitesOptions } from '../run/run-suites.js';
 import type { CostCap } from '../run/cost-cap.js';
 import { checkCandidatesEstimate, costCapFor, costLine, listPrices, parseMaxCost } from './cost-cap.js';
 import { promptsMissingTo } from '../run/plan-messages.js';
-import { loadSuites, readSuiteCases } from '../suite/load.js';
+import { loadSuites, suiteCasesOf } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
 import type { Config, ReportHead, Suite } from '../types.js';
@@ -115,8 +115,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     },
   );
   // A suite loaded without its cases is read again, case by case, when the run reaches it.
-  const casesOf: CasesOf = (suite) =>
-    casesNotHeld(suite) ? readSuiteCases(suite, loadOptions) : suite.cases;
+  const casesOf = suiteCasesOf(loadOptions);
   // A run without a suite's baseline checks that suite's expectations only: say so, and
   // with --require-baselines refuse it before anything is sent. A candidate's run too: it
   // is compared with the current baseline, and without one nothing of it is compared.

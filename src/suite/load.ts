@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import type { ModelCatalog } from '../checks/registry.js';
 import type { Diagnostic, Suite, SuiteCase, Validated } from '../types.js';
+import { type CasesOf, casesNotHeld } from '../run/plan.js';
 import { countOf } from '../report/numbers.js';
 import { displayPath } from '../yaml/display-path.js';
 import { readTextFile, readUtf8File, type TextRead } from '../yaml/read-text.js';
@@ -97,6 +98,9 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
           : spec.value.tables.length === 0 && total + spec.value.inline.length <= wanted.hold
             ? 'all'
             : 'none';
+    // Whether its cases may be read again (not held, or held only until the hold is passed):
+    // then what they are read again from is kept, held to what was checked.
+    const readAgain = wanted !== 'checked' && (keep === 'none' || typeof wanted !== 'string');
     const expansion = new SuiteExpansion(spec.value, withCatalog, keep);
     expansion.add({ inline: true });
     // One table at a time: its text is let go before the next is read (the hashes of its
@@ -104,8 +108,7 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
     const tablePieces: string[][] = [];
     for (const t of spec.value.tables.keys()) {
       const input = await readTable(spec.value, t, f, cwd);
-      if (keep === 'none' && wanted !== 'checked' && !input.read.diagnostic)
-        tablePieces[t] = pieceHashes(input.read.bytes);
+      if (readAgain && !input.read.diagnostic) tablePieces[t] = pieceHashes(input.read.bytes);
       expansion.add({
         table: t,
         input: { file: input.file, read: input.read.diagnostic ? input.read : { bytes: [input.read.bytes] } },
@@ -114,10 +117,7 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
     const expanded = withWarnings(expansion.finish(), spec.warnings);
     if (expanded.errors) diagnostics.push(...expanded.errors);
     else {
-      // Where a suite loaded without its cases is read again from, held to what was checked:
-      // hashed only when it may be read again (not held, or held until the hold is passed).
-      if (wanted === 'checked' || (keep === 'all' && typeof wanted === 'string'))
-        suites.push({ ...expanded.value, counts: expansion.counts });
+      if (!readAgain) suites.push({ ...expanded.value, counts: expansion.counts });
       else {
         const source = { path: f.path, digest: sha256(read.text), tablePieces };
         if (keep === 'all') held.push({ index: suites.length, source, judges: expansion.judgesCalled() });
@@ -179,6 +179,14 @@ export async function loadSuiteHead(
 async function readTable(spec: SuiteSpec, t: number, suite: SuiteFile, cwd: string) {
   const { path, file } = tableFile(spec, t, suite, cwd);
   return { file, read: await readUtf8File(path, file, READ_LIMITS.table, TABLE_FILE) };
+}
+
+/**
+ * Each suite's cases as a plan reads them, for suites loaded with `options`: those it holds,
+ * as they are (no asynchronous step per case), or readSuiteCases'.
+ */
+export function suiteCasesOf(options: LoadSuitesOptions): CasesOf {
+  return (suite) => (casesNotHeld(suite) ? readSuiteCases(suite, options) : suite.cases);
 }
 
 /**

@@ -111,6 +111,7 @@ describe('stored files edited by hand', () => {
       `${runDir}/report.json: suite id "../evil" cannot be used as a baseline file name`,
     );
     expect(diff.stderr).not.toMatch(/evil\.json/);
+    expect(diff.stderr).toContain(`→ re-render it from its run's journal (driftcheck report ${runDir})`);
   });
 
   it('history add of a report.json whose suites is a string exits 2 and appends nothing (was a TypeError in readRunForHistory)', async () => {
