@@ -6,10 +6,11 @@ import { compareFolder, writeComparison } from '../compare/write.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { worstExit } from '../exit-codes.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
-import type { PlanOptions } from '../run/plan.js';
+import { type CasesOf, type PlanOptions, planStream } from '../run/plan.js';
 import type { VerdictCase } from '../report/candidate-verdict.js';
 import { verdictCasesOfBaselines } from '../report/verdict-cases.js';
-import type { Baseline, ExitCode } from '../types.js';
+import type { Baseline, ExitCode, Suite } from '../types.js';
+import { UsageError } from '../errors.js';
 import type { CandidateFlags, PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
 import type { CliIO } from './io.js';
@@ -72,4 +73,44 @@ export async function baselineReference(dir: string, suites: readonly string[]):
 /** `run --reference RUN_DIR`: a stored run the candidates are compared with instead of the baseline. */
 export function runReference(run: FoldedRun): Reference {
   return { kind: 'run', label: runLabel(run), run };
+}
+
+/**
+ * `run --reference RUN_DIR`, before anything is sent: a candidate whose selection shares
+ * no case with the reference run (another suite's run, or one whose cases were never run)
+ * would be compared with nothing, so it is refused (exit 2) naming the run and the
+ * candidates. Each distinct selection is read until its first case in common.
+ */
+export async function refuseDisjointReference(
+  reference: FoldedRun,
+  planned: readonly PlannedCandidate[],
+  suites: readonly Suite[],
+  casesOf: CasesOf,
+): Promise<void> {
+  const ran = new Set(reference.cases.filter((c) => c.samples.sent > 0).map((c) => c.id));
+  const shares = new Map<string, Promise<boolean>>();
+  const disjoint: string[] = [];
+  for (const { candidate, plan } of planned) {
+    const key = JSON.stringify(plan.skip ?? []);
+    let share = shares.get(key);
+    if (!share) shares.set(key, (share = sharesACase(ran, suites, plan, casesOf)));
+    if (!(await share)) disjoint.push(`${candidateLabel(labelled(candidate))}`);
+  }
+  if (disjoint.length === 0) return;
+  const who = disjoint.length === planned.length ? 'the candidates' : `candidate ${disjoint.join(', ')}`;
+  throw new UsageError(
+    `--reference: run ${runLabel(reference)} ran none of the cases ${who} would run, so nothing would be compared; nothing was sent\n  → give as --reference a run of the same suites and cases (a night's run, or an earlier candidate's)`,
+  );
+}
+
+async function sharesACase(
+  ran: ReadonlySet<string>,
+  suites: readonly Suite[],
+  plan: PlanOptions,
+  casesOf: CasesOf,
+): Promise<boolean> {
+  if (ran.size === 0) return false;
+  for await (const group of planStream(suites, plan, casesOf))
+    if (ran.has(`${group.suite.suite}/${group.case.id}`)) return true;
+  return false;
 }

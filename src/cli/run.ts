@@ -174,6 +174,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     : selection
       ? [selection]
       : [];
+  if (referenceRun && planned)
+    await (
+      await import('./compare-candidates.js')
+    )
+      .refuseDisjointReference(referenceRun, planned, suites, casesOf)
+      .catch(async (error: unknown) => {
+        await sim?.simulator.close();
+        throw error;
+      });
   const costCap = cap
     ? await capContext(
         cap,

@@ -253,6 +253,64 @@ describe('driftcheck compare RUN_DIR… of two nights', () => {
     expect((await readdir(join(project.dir, 'reports'))).length).toBe(before);
   });
 
+  it('run --models --reference RUN_DIR that ran none of the selected cases is refused before anything is sent (exit 2)', async () => {
+    const before = (await readdir(join(project.dir, 'reports'))).length;
+    await writeFile(
+      join(project.dir, 'other.yaml'),
+      suite('Refunds within 30 days.').replace('nightly', 'other'),
+    );
+    const disjoint = await runCli(
+      [
+        'run',
+        '--sim',
+        'other.yaml',
+        '--models',
+        'openai/gpt-4o-mini,openai/gpt-4o',
+        '--reference',
+        nights[0]!,
+      ],
+      { cwd: project.dir },
+    );
+    expect(disjoint.code, disjoint.stderr).toBe(2);
+    expect(disjoint.stderr).toContain(
+      `--reference: run ${nights[0]!.split('/').pop()} ran none of the cases the candidates would run, so nothing would be compared; nothing was sent`,
+    );
+    // A filter that leaves only cases the reference ran is compared as usual.
+    const some = await runCli(
+      [
+        'run',
+        '--sim',
+        'suites.yaml',
+        '--models',
+        'openai/gpt-4o-mini',
+        '--reference',
+        nights[0]!,
+        '--filter',
+        'greeting',
+        '--report-dir',
+        'filtered',
+      ],
+      { cwd: project.dir },
+    );
+    expect(some.code, some.stderr).toBe(0);
+    expect((await readdir(join(project.dir, 'reports'))).length).toBe(before);
+    // compare of runs that share no case exits 1, its verdict saying so.
+    const other = await runCli(
+      ['run', '--sim', 'other.yaml', '--reporter', 'json', '--report-dir', 'others'],
+      {
+        cwd: project.dir,
+      },
+    );
+    const apart = await runCli(
+      ['compare', nights[0]!, runDirsFrom(other, project.dir)[0]!, '--out', 'apart'],
+      {
+        cwd: project.dir,
+      },
+    );
+    expect(apart.code, apart.stderr).toBe(1);
+    expect(apart.stdout).toContain('no case in common with the reference: nothing to compare');
+  });
+
   it('folds a run that has no report.json (killed before writing it) from its journal', async () => {
     const killed = join(project.dir, 'killed');
     await cp(nights[1]!, killed, { recursive: true });

@@ -176,6 +176,16 @@ describe('compareRuns against a run', () => {
     ]);
     expect(compareExit(paused)).toBe(3);
   });
+
+  it('exits 1 for a candidate that shares no case with the reference: compared with nothing, it did not pass', () => {
+    const other = run('other-suite', [makeEntry({ case: 'x', suite: 'elsewhere' })]);
+    const disjoint = compareRuns({ kind: 'run', label: 'n', run: night1.run }, [other]);
+    expect(disjoint.candidates[0]!.changes.regressed).toBe(0);
+    expect(disjoint.candidates[0]!.verdict.cases).toBe(0);
+    expect(compareExit(disjoint)).toBe(1);
+    // Against baselines that hold none of its cases, the same.
+    expect(compareExit(compareRuns({ kind: 'baseline', cases: [] }, [night1]))).toBe(1);
+  });
 });
 
 describe('candidate figures', () => {
