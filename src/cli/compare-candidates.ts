@@ -1,15 +1,15 @@
 import { relative } from 'node:path';
-import { readBaseline } from '../baseline/store.js';
-import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
-import { type FoldedRun, runLabel } from '../compare/folded-run.js';
+import { SuiteBaseline } from '../baseline/suite-baseline.js';
+import { type ComparedRun, ComparisonRows, type ComparisonView, type Reference } from '../compare/compare.js';
+import { runLabel } from '../compare/folded-run.js';
+import type { ComparedSide } from '../compare/side.js';
+import { verdictCaseOfBaseline } from '../report/verdict-cases.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { worstExit } from '../exit-codes.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
 import { type CasesOf, type PlanOptions, planStream } from '../run/plan.js';
-import type { VerdictCase } from '../report/candidate-verdict.js';
-import { verdictCasesOfBaselines } from '../report/verdict-cases.js';
-import type { Baseline, ExitCode, Suite } from '../types.js';
+import type { ExitCode, Suite } from '../types.js';
 import { UsageError } from '../errors.js';
 import type { CandidateFlags, PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
@@ -17,11 +17,13 @@ import type { CliIO } from './io.js';
 
 /**
  * `--models`, `--providers`: one run per candidate (each its own run folder, against the
- * current baseline), then the candidates compared once (compareRuns, with a paired verdict
- * per candidate against that baseline, which `reference` reads) and shown side by side: on the console, and as compare.html/.json/.md in `reports/compare-<first>-<last>/`
- * beside the run folders (reports/latest stays the newest run). Exits with the most
- * serious of their codes: one candidate that failed, or a provider that could not serve,
- * is never hidden by the others passing — and theirs are shown all the same.
+ * current baseline), then the candidates compared once (ComparisonRows, with a paired
+ * verdict per candidate against that baseline, which `reference` reads) and shown side by
+ * side: on the console, and as compare.html/.json/.md in `reports/compare-<first>-<last>/`
+ * beside the run folders (reports/latest stays the newest run). Each run is read for the
+ * comparison as it folds, a case at a time, never held. Exits with the most serious of
+ * their codes: one candidate that failed, or a provider that could not serve, is never
+ * hidden by the others passing — and theirs are shown all the same.
  */
 export async function runCandidates(
   io: CliIO,
@@ -29,50 +31,70 @@ export async function runCandidates(
   flag: CandidateFlags['flag'],
   interrupt: AbortSignal,
   reportDir: string,
-  runOne: (plan: PlanOptions) => Promise<FoldedRun>,
-  reference: (suites: readonly string[]) => Promise<Reference>,
+  runOne: (plan: PlanOptions) => Promise<ComparedSide>,
+  against: Reference,
 ): Promise<ExitCode> {
   const runs: ComparedRun[] = [];
-  for (const { candidate, plan, skipped } of planned) {
-    if (interrupt.aborted) break;
-    const label = `candidate ${candidateLabel(labelled(candidate))}`;
-    io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, skipped)}`);
-    const run = await runOne(plan);
-    runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, run });
-  }
-  const suites = [...new Set(runs.flatMap((r) => r.run.cases.map((c) => c.suite)))];
-  const against = await reference(suites);
-  const comparison = compareRuns(against, runs);
-  const what = flag === '--providers' ? 'Providers' : 'Candidates';
-  const unserved = unservedProviders(comparison).map((line) => `${line}\n`);
-  io.stdout(
-    `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(comparison)}${unserved.join('')}`,
-  );
-  if (runs.length > 0) {
-    const files = await writeComparison(
-      compareFolder(
-        reportDir,
-        runs.map((r) => r.run),
-      ),
-      comparison,
+  try {
+    for (const { candidate, plan, skipped } of planned) {
+      if (interrupt.aborted) break;
+      const label = `candidate ${candidateLabel(labelled(candidate))}`;
+      io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, skipped)}`);
+      const side = await runOne(plan);
+      runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, side });
+    }
+    const comparison = new ComparisonRows(against, runs);
+    const written =
+      runs.length > 0
+        ? await writeComparison(
+            compareFolder(
+              reportDir,
+              runs.map((r) => r.side.head!.run.id),
+            ),
+            comparison,
+          )
+        : { files: [], view: await viewOnly(comparison) };
+    const what = flag === '--providers' ? 'Providers' : 'Candidates';
+    const unserved = unservedProviders(written.view).map((line) => `${line}\n`);
+    io.stdout(
+      `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(written.view)}${unserved.join('')}`,
     );
-    io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+    if (written.files.length > 0)
+      io.stderr(`compare: ${written.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+    return worstExit(runs.map((r) => r.side.head!.run.exit_code));
+  } finally {
+    for (const r of runs) await r.side.discard();
   }
-  return worstExit(runs.map((r) => r.run.head.run.exit_code));
+}
+
+/** A comparison's view without its files (no run to write them beside). */
+async function viewOnly(comparison: ComparisonRows): Promise<ComparisonView> {
+  for await (const _row of comparison.rows());
+  return comparison.view();
 }
 
 /**
- * The reference of `--models`/`--providers`: the current baselines of these suites, the
- * very files each candidate's run was compared with (candidate runs never write them).
+ * The reference of `--models`/`--providers` (and of `compare` for candidate runs): the
+ * current baselines of the suites, the very files each candidate's run was compared with
+ * (candidate runs never write them), each read when its suite's first case is compared: as
+ * a run reads its baselines, case by case, never parsed whole.
  */
-export async function baselineReference(dir: string, suites: readonly string[]): Promise<VerdictCase[]> {
-  const read = await Promise.all(suites.map((suite) => readBaseline(dir, suite)));
-  return verdictCasesOfBaselines(read.filter((b): b is Baseline => b !== null));
+export function baselineReference(dir: string): Reference {
+  const read = new Map<string, Promise<SuiteBaseline | null>>();
+  return {
+    kind: 'baseline',
+    verdictCase: async (suite, caseId) => {
+      let baseline = read.get(suite);
+      if (!baseline) read.set(suite, (baseline = SuiteBaseline.read(dir, suite)));
+      const entry = (await baseline)?.figures.get(caseId);
+      return entry ? verdictCaseOfBaseline(suite, caseId, entry) : null;
+    },
+  };
 }
 
 /** `run --reference RUN_DIR`: a stored run the candidates are compared with instead of the baseline. */
-export function runReference(run: FoldedRun): Reference {
-  return { kind: 'run', label: runLabel(run), run };
+export function runReference(side: ComparedSide): Reference {
+  return { kind: 'run', label: runLabel(side), side };
 }
 
 /**
@@ -82,18 +104,17 @@ export function runReference(run: FoldedRun): Reference {
  * candidates. Each distinct selection is read until its first case in common.
  */
 export async function refuseDisjointReference(
-  reference: FoldedRun,
+  reference: ComparedSide,
   planned: readonly PlannedCandidate[],
   suites: readonly Suite[],
   casesOf: CasesOf,
 ): Promise<void> {
-  const ran = new Set(reference.cases.filter((c) => c.samples.sent > 0).map((c) => c.id));
   const shares = new Map<string, Promise<boolean>>();
   const disjoint: string[] = [];
   for (const { candidate, plan } of planned) {
     const key = JSON.stringify(plan.skip ?? []);
     let share = shares.get(key);
-    if (!share) shares.set(key, (share = sharesACase(ran, suites, plan, casesOf)));
+    if (!share) shares.set(key, (share = sharesACase(reference, suites, plan, casesOf)));
     if (!(await share)) disjoint.push(`${candidateLabel(labelled(candidate))}`);
   }
   if (disjoint.length === 0) return;
@@ -104,13 +125,13 @@ export async function refuseDisjointReference(
 }
 
 async function sharesACase(
-  ran: ReadonlySet<string>,
+  reference: ComparedSide,
   suites: readonly Suite[],
   plan: PlanOptions,
   casesOf: CasesOf,
 ): Promise<boolean> {
-  if (ran.size === 0) return false;
+  if (!reference.ranAny()) return false;
   for await (const group of planStream(suites, plan, casesOf))
-    if (ran.has(`${group.suite.suite}/${group.case.id}`)) return true;
+    if (reference.ran(`${group.suite.suite}/${group.case.id}`)) return true;
   return false;
 }

@@ -1,10 +1,11 @@
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareExit } from '../compare/exit.js';
-import { compareRuns, type ComparedRun, type Reference } from '../compare/compare.js';
+import { type ComparedRun, ComparisonRows, type Reference } from '../compare/compare.js';
 import { existsSync } from 'node:fs';
 import { baselineReader } from '../baseline/cache.js';
-import { type FoldedRun, foldJournalRun, readFoldedRun, runLabel } from '../compare/folded-run.js';
+import { foldJournalRun, readComparedRun, runLabel } from '../compare/folded-run.js';
+import type { ComparedSide } from '../compare/side.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
 import { UsageError } from '../errors.js';
 import { provenanceOf } from '../fold/provenance.js';
@@ -41,57 +42,70 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
   const baselineDir = projectPaths(io).dir(values['baseline-dir'], 'baselines');
   const baselines = baselineReader(baselineDir, io.cwd);
   // A run killed before it wrote report.json is folded from its journal, as `report` renders it.
-  const read = async (dir: string): Promise<FoldedRun> => {
+  const read = async (dir: string): Promise<ComparedSide> => {
     if (existsSync(join(dir, 'report.json')) || !existsSync(join(dir, 'results.jsonl')))
-      return readFoldedRun(dir);
+      return readComparedRun(dir);
     io.stderr(
       `driftcheck compare: ${relative(io.cwd, dir) || '.'} has no report.json: folded from its journal against today's baselines\n`,
     );
     return foldJournalRun(dir, baselines.read);
   };
-  const runs: FoldedRun[] = [];
-  for (const dir of dirs) runs.push(await read(dir));
-  const referenceRun = referenceDir ? await read(referenceDir) : null;
-  const allCandidates = runs.every((r) => provenanceOf(r.head.run).kind === 'candidate');
-  let reference: Reference;
-  let candidates: FoldedRun[];
-  if (referenceRun) {
-    reference = { kind: 'run', label: runLabel(referenceRun), run: referenceRun };
-    candidates = runs;
-  } else if (allCandidates) {
-    // The paired verdicts read today's baseline files: the ones these runs were diffed
-    // against, unless a baseline was accepted since (then the verdict is against the new one).
-    const suites = [...new Set(runs.flatMap((r) => r.cases.map((c) => c.suite)))];
-    reference = { kind: 'baseline', cases: await baselineReference(baselineDir, suites) };
-    candidates = runs;
-  } else {
-    if (runs.length < 2)
-      throw new UsageError(
-        `${relative(io.cwd, dirs[0]!) || '.'} is not a candidate run: compare it with another run (driftcheck compare REFERENCE_DIR RUN_DIR), or give --reference RUN_DIR`,
-      );
-    reference = { kind: 'run', label: runLabel(runs[0]!), run: runs[0]! };
-    candidates = runs.slice(1);
+  // Each run is read a case at a time into what the comparison keeps of it (spilled to disk
+  // past a few thousand cases), and removed from there once the files are written.
+  const sides: ComparedSide[] = [];
+  try {
+    for (const dir of dirs) sides.push(await read(dir));
+    const referenceSide = referenceDir ? await read(referenceDir) : null;
+    if (referenceSide) sides.push(referenceSide);
+    const runs = referenceSide ? sides.slice(0, -1) : sides;
+    const allCandidates = runs.every((r) => provenanceOf(r.head!.run).kind === 'candidate');
+    let reference: Reference;
+    let candidates: ComparedSide[];
+    if (referenceSide) {
+      reference = { kind: 'run', label: runLabel(referenceSide), side: referenceSide };
+      candidates = runs;
+    } else if (allCandidates) {
+      // The paired verdicts read today's baseline files: the ones these runs were diffed
+      // against, unless a baseline was accepted since (then the verdict is against the new one).
+      reference = baselineReference(baselineDir);
+      candidates = runs;
+    } else {
+      if (runs.length < 2)
+        throw new UsageError(
+          `${relative(io.cwd, dirs[0]!) || '.'} is not a candidate run: compare it with another run (driftcheck compare REFERENCE_DIR RUN_DIR), or give --reference RUN_DIR`,
+        );
+      reference = { kind: 'run', label: runLabel(runs[0]!), side: runs[0]! };
+      candidates = runs.slice(1);
+    }
+    const out = values.out
+      ? resolve(io.cwd, values.out)
+      : compareFolder(
+          dirname(candidates[0]!.dir!),
+          candidates.map((c) => c.head!.run.id),
+        );
+    const { files, view } = await writeComparison(
+      out,
+      new ComparisonRows(reference, uniqueLabels(candidates)),
+    );
+    const against =
+      reference.kind === 'baseline' ? 'the baseline each ran against' : `run ${reference.label}`;
+    const unserved = unservedProviders(view).map((line) => `${line}\n`);
+    io.stdout(`Runs against ${against}:\n${renderCandidateComparison(view)}${unserved.join('')}`);
+    io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+    return compareExit(view.head);
+  } finally {
+    for (const side of sides) await side.discard();
   }
-  const comparison = compareRuns(reference, uniqueLabels(candidates));
-  const against = reference.kind === 'baseline' ? 'the baseline each ran against' : `run ${reference.label}`;
-  const unserved = unservedProviders(comparison).map((line) => `${line}\n`);
-  io.stdout(`Runs against ${against}:\n${renderCandidateComparison(comparison)}${unserved.join('')}`);
-  const out = values.out
-    ? resolve(io.cwd, values.out)
-    : compareFolder(dirname(candidates[0]!.dir!), candidates);
-  const files = await writeComparison(out, comparison);
-  io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
-  return compareExit(comparison);
 }
 
 /** Columns named by their candidate, with the run id added where two would read the same. */
-function uniqueLabels(runs: readonly FoldedRun[]): ComparedRun[] {
+function uniqueLabels(runs: readonly ComparedSide[]): ComparedRun[] {
   const labels = runs.map(runLabel);
-  return runs.map((run, i) => ({
+  return runs.map((side, i) => ({
     label:
       labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!)
         ? labels[i]!
-        : `${labels[i]} (${run.head.run.id})`,
-    run,
+        : `${labels[i]} (${side.head!.run.id})`,
+    side,
   }));
 }

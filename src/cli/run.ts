@@ -25,6 +25,7 @@ import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
 import type { Reporter } from '../report/reporter.js';
+import type { ComparedSide } from '../compare/side.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
 
@@ -71,11 +72,6 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       '--reference RUN_DIR compares --models or --providers candidates with a stored run instead of the current baseline\n  → add --models A,B or --providers a,b, or compare runs made earlier with `driftcheck compare RUN_DIR… --reference RUN_DIR`',
     );
-  // Read before anything is sent: an unreadable reference is refused up front (exit 2).
-  const referenceRun =
-    values.reference === undefined
-      ? null
-      : await (await import('../compare/folded-run.js')).readFoldedRun(resolve(io.cwd, values.reference));
   if (values.resume) {
     resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
@@ -174,15 +170,6 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     : selection
       ? [selection]
       : [];
-  if (referenceRun && planned)
-    await (
-      await import('./compare-candidates.js')
-    )
-      .refuseDisjointReference(referenceRun, planned, suites, casesOf)
-      .catch(async (error: unknown) => {
-        await sim?.simulator.close();
-        throw error;
-      });
   const costCap = cap
     ? await capContext(
         cap,
@@ -223,7 +210,18 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       dir,
       observers,
     );
+  let referenceRun: ComparedSide | null = null;
   try {
+    // Read before anything is sent: an unreadable reference, or one that ran none of the
+    // cases a candidate would run, is refused up front (exit 2).
+    if (values.reference !== undefined && planned) {
+      referenceRun = await (
+        await import('../compare/folded-run.js')
+      ).readComparedRun(resolve(io.cwd, values.reference));
+      await (
+        await import('./compare-candidates.js')
+      ).refuseDisjointReference(referenceRun, planned, suites, casesOf);
+    }
     if (!planned) return (await once(meta, resumeDir)).run.exit_code;
     if (!flags!.compare) {
       const [one] = planned;
@@ -233,7 +231,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     // --models, --providers: one run per candidate, each against the current baseline, then
     // side by side against that baseline or the --reference run.
     const { baselineReference, runCandidates, runReference } = await import('./compare-candidates.js');
-    const { collectFoldedRun } = await import('../compare/folded-run.js');
+    const { liveComparedRun } = await import('../compare/folded-run.js');
     return await runCandidates(
       io,
       planned,
@@ -241,17 +239,19 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       interrupts.interrupt,
       reportDir,
       async (plan) => {
-        const kept = collectFoldedRun();
-        const head = await once({ ...meta, plan }, undefined, [kept.reporter]);
-        return kept.result(join(reportDir, head.run.id));
+        const selected = selections.find((s) => s.plan === plan)?.suites ?? [];
+        const kept = liveComparedRun(
+          (id) => join(reportDir, id),
+          selected.reduce((n, s) => n + s.cases, 0),
+        );
+        await once({ ...meta, plan }, undefined, [kept.reporter]);
+        return kept.side();
       },
-      async (suites) =>
-        referenceRun
-          ? runReference(referenceRun)
-          : { kind: 'baseline', cases: await baselineReference(baselineDir, suites) },
+      referenceRun ? runReference(referenceRun) : baselineReference(baselineDir),
     );
   } finally {
     interrupts.dispose();
+    await referenceRun?.discard();
     await sim?.simulator.close();
   }
 }

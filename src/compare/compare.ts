@@ -1,14 +1,19 @@
 import { contentDrift } from '../baseline/answer-drift.js';
-import { isRegressed } from '../fold/summary.js';
-import type { CaseEntry, Drift } from '../types.js';
-import { type CandidateVerdict, candidateVerdicts, type VerdictCase } from '../report/candidate-verdict.js';
-import { verdictCasesOfRun } from '../report/verdict-cases.js';
-import type { FoldedRun } from './folded-run.js';
+import {
+  type VerdictCase,
+  VerdictPairs,
+  verdictsOf,
+  type CandidateVerdict,
+} from '../report/candidate-verdict.js';
+import { IdTable } from '../util/id-table.js';
+import type { CaseEntry, ReportHead } from '../types.js';
+import { ComparedSide, type KeptCase, verdictCaseOf } from './side.js';
 import { summarizeCandidate, markFrontier } from './summary.js';
 import {
   type CandidateCell,
   type CaseRow,
   type Change,
+  CHANGES,
   COMPARE_SCHEMA_VERSION,
   type Comparison,
   type ComparedReference,
@@ -17,68 +22,236 @@ import {
   type SkippedSuiteNote,
 } from './types.js';
 
-/** A candidate as compareRuns takes it: the column's name and its folded run. */
+/** A candidate as a comparison takes it: the column's name and its run, read (ComparedSide). */
 export interface ComparedRun {
   label: string;
-  run: FoldedRun;
+  side: ComparedSide;
 }
 
 /**
  * What the candidates are compared with. `baseline`: the baseline each candidate's run was
  * diffed against when it was folded (its drift already says what regressed, with the
- * suite's own tolerances); `run`: another run, case by case.
+ * suite's own tolerances), whose cases the paired verdicts read by id; `run`: another run,
+ * case by case.
  */
 export type Reference =
   | {
       kind: 'baseline';
-      /** The baseline files' cases, for the paired verdicts (verdictCasesOfBaselines). */
-      cases: readonly VerdictCase[];
+      /** A baseline case as the paired verdict reads it (verdictCaseOfBaseline), or null when there is none. */
+      verdictCase: (suite: string, caseId: string) => Promise<VerdictCase | null> | VerdictCase | null;
     }
   | ({ kind: 'run' } & ComparedRun);
 
+/** compare.json without its rows: what every view shows above the cases. */
+export type ComparisonHead = Omit<Comparison, 'cases'>;
+
+/**
+ * What the views that list only some cases read (the console's table, compare.md): the
+ * head, how many rows, and the first rows worth a look — never every row.
+ */
+export interface ComparisonView {
+  head: ComparisonHead;
+  /** How many rows (cases) the comparison has. */
+  cases: number;
+  /** The first NOTABLE_ROWS rows with a cell worth a look (notable), and how many there are. */
+  notable: { rows: CaseRow[]; count: number };
+  /** Per candidate: its first LISTED_REGRESSIONS regressed rows, and how many it has. */
+  regressed: { rows: CaseRow[]; count: number }[];
+}
+
+/** Rows the console's table may show. */
+const NOTABLE_ROWS = 40;
+/** Regressed rows compare.md lists per candidate. */
+export const LISTED_REGRESSIONS = 10;
+
 /**
  * The candidates side by side against the reference: one row per case (in plan order, the
- * reference's cases first), one cell per candidate, and per candidate its totals. Every count
- * any view shows is made here, once. Pure.
+ * reference's cases first), one cell per candidate, and per candidate its totals and its
+ * paired verdict. Every count any view shows is made here, once. The rows are made one at a
+ * time (`rows`, read once) from the runs' kept cases; `head` and `view` are known after the
+ * last row.
  */
-export function compareRuns(reference: Reference, candidates: readonly ComparedRun[]): Comparison {
-  const byId = candidates.map((c) => new Map(c.run.cases.map((e) => [e.id, e])));
-  const refCases = reference.kind === 'run' ? new Map(reference.run.cases.map((e) => [e.id, e])) : null;
-  const ids = new Map<string, Pick<CaseEntry, 'suite' | 'case'>>();
-  for (const run of [...(reference.kind === 'run' ? [reference.run] : []), ...candidates.map((c) => c.run)])
-    for (const e of run.cases) if (!ids.has(e.id)) ids.set(e.id, e);
-  const skips = candidates.map((c) => new Set((c.run.head.run.skipped_suites ?? []).map((s) => s.suite)));
-  const rows: CaseRow[] = [...ids].map(([id, { suite, case: caseId }]) => {
-    const entries = byId.map((m) => m.get(id));
-    const ref = refCases?.get(id);
-    const cells = entries.map((e, i) =>
-      e ? cellOf(e, refCases ? againstRun(ref, e) : againstBaseline(e)) : absent(skips[i]!.has(suite)),
+export class ComparisonRows {
+  /** Every case id of the runs, reference first: a row's slot. */
+  private readonly union = new IdTable();
+  private readonly suiteOf: string[] = [];
+  /** Per run (reference run first when there is one): the run's own slot of each row, -1 when it lacks the case. */
+  private readonly own: Int32Array[];
+  private readonly sides: ComparedSide[];
+  private readonly changes: Record<Change, number>[];
+  private readonly pairs: VerdictPairs[];
+  private readonly notable: { rows: CaseRow[]; count: number } = { rows: [], count: 0 };
+  private readonly regressed: { rows: CaseRow[]; count: number }[];
+  private done = false;
+
+  constructor(
+    private readonly reference: Reference,
+    private readonly candidates: readonly ComparedRun[],
+  ) {
+    this.sides = [...(reference.kind === 'run' ? [reference.side] : []), ...candidates.map((c) => c.side)];
+    for (const side of this.sides)
+      for (let slot = 0; slot < side.size; slot++) {
+        const known = this.union.size;
+        if (this.union.add(side.ids.at(slot)) === known) this.suiteOf.push(side.suiteAt(slot));
+      }
+    this.own = this.sides.map((side) => {
+      const own = new Int32Array(this.union.size);
+      for (let row = 0; row < own.length; row++) own[row] = side.ids.slotOf(this.union.at(row));
+      return own;
+    });
+    this.changes = candidates.map(
+      () => Object.fromEntries(CHANGES.map((c) => [c, 0])) as Record<Change, number>,
     );
+    this.pairs = candidates.map(() => new VerdictPairs());
+    this.regressed = candidates.map(() => ({ rows: [], count: 0 }));
+  }
+
+  /** How many rows. */
+  get size(): number {
+    return this.union.size;
+  }
+
+  /** How many candidates (cells per row). */
+  get candidateCount(): number {
+    return this.candidates.length;
+  }
+
+  /** Each row, in order, made as it is asked for; once. */
+  async *rows(): AsyncGenerator<CaseRow> {
+    if (this.done) throw new Error('ComparisonRows.rows: the rows were already read');
+    const readers = this.sides.map((side, i) => side.read(present(this.own[i]!)));
+    const byRun = this.reference.kind === 'run';
+    const skips = this.candidates.map(
+      (c) => new Set((c.side.head?.run.skipped_suites ?? []).map((s) => s.suite)),
+    );
+    for (let row = 0; row < this.union.size; row++) {
+      const id = this.union.at(row);
+      const suite = this.suiteOf[row]!;
+      const kept: (KeptCase | undefined)[] = [];
+      for (let i = 0; i < this.sides.length; i++)
+        kept.push(this.own[i]![row]! >= 0 ? ((await readers[i]!.next()).value ?? undefined) : undefined);
+      const ref = byRun ? kept.shift() : undefined;
+      const cells = kept.map((e, i) =>
+        e ? cellOf(e, byRun ? againstRun(ref, e) : e) : absent(skips[i]!.has(suite)),
+      );
+      const caseId = id.slice(suite.length + 1);
+      const out: CaseRow = {
+        id,
+        suite,
+        case: caseId,
+        reference: byRun ? runReference(ref) : baselineReference(kept, cells),
+        cells,
+      };
+      const refCase = byRun
+        ? ref && verdictCaseOf(id, ref)
+        : await (this.reference as Extract<Reference, { kind: 'baseline' }>).verdictCase(suite, caseId);
+      kept.forEach((e, i) => {
+        this.changes[i]![cells[i]!.change]++;
+        const candidate = e && verdictCaseOf(id, e);
+        if (refCase && candidate) this.pairs[i]!.add(refCase, candidate);
+        if (cells[i]!.change === 'regressed') keep(this.regressed[i]!, out, LISTED_REGRESSIONS);
+      });
+      if (cells.some(notable)) keep(this.notable, out, NOTABLE_ROWS);
+      yield out;
+    }
+    this.done = true;
+  }
+
+  /** compare.json's head: the reference, the candidates' totals and verdicts, the suites skipped. */
+  head(): ComparisonHead {
+    if (!this.done) throw new Error('ComparisonRows.head: read the rows first');
+    const summaries = this.candidates.map((c, i) => summarizeCandidate(c, this.changes[i]!));
+    markFrontier(summaries);
+    const verdicts = verdictsOf(this.candidates.map((c, i) => ({ label: c.label, pairs: this.pairs[i]! })));
     return {
-      id,
-      suite,
-      case: caseId,
-      reference: refCases ? runReference(ref) : baselineReference(entries, cells),
-      cells,
+      schema_version: COMPARE_SCHEMA_VERSION,
+      reference: referenceOf(this.reference),
+      candidates: summaries.map((summary, i) => ({ ...summary, verdict: pairedVerdict(verdicts[i]!) })),
+      skipped_suites: skippedNotes(this.candidates),
     };
-  });
-  const summaries = candidates.map((c, i) =>
-    summarizeCandidate(
-      c,
-      rows.map((r) => r.cells[i]!),
-    ),
+  }
+
+  /** What the console's table and compare.md read (after the rows). */
+  view(): ComparisonView {
+    return { head: this.head(), cases: this.size, notable: this.notable, regressed: this.regressed };
+  }
+}
+
+function keep(list: { rows: CaseRow[]; count: number }, row: CaseRow, max: number): void {
+  if (list.count++ < max) list.rows.push(row);
+}
+
+/** The run's own slots of the rows it has, in row order: the keys its kept cases are read by. */
+function* present(own: Int32Array): Generator<number> {
+  for (const slot of own) if (slot >= 0) yield slot;
+}
+
+/** A cell worth a row of the console's table: anything but a pass that did not move (or a suite it skipped). */
+function notable(c: CandidateCell): boolean {
+  if (c.status === null) return false;
+  return c.status !== 'pass' || c.change === 'regressed' || c.change === 'fixed' || c.change === 'changed';
+}
+
+/** A run in memory (a test's, a library caller's): its head and its entries. */
+export interface FoldedRun {
+  readonly dir: string | null;
+  readonly head: Readonly<ReportHead>;
+  readonly cases: readonly Readonly<CaseEntry>[];
+}
+
+/** A candidate in memory: its column's name and its run. */
+export interface InMemoryRun {
+  label: string;
+  run: FoldedRun;
+}
+
+/** A run in memory as a comparison reads it. */
+function sideOf(run: FoldedRun): ComparedSide {
+  const side = new ComparedSide(run.dir);
+  for (const e of run.cases) side.add(e);
+  side.head = run.head as ReportHead;
+  return side;
+}
+
+/**
+ * compareRuns for runs in memory, the whole comparison as one object (rows and all): for
+ * tests and small callers; the commands stream theirs (writeComparison).
+ */
+export async function compareRuns(
+  reference:
+    { kind: 'baseline'; cases: readonly VerdictCase[] } | { kind: 'run'; label: string; run: FoldedRun },
+  candidates: readonly InMemoryRun[],
+): Promise<Comparison> {
+  const byId = reference.kind === 'baseline' ? new Map(reference.cases.map((c) => [c.id, c])) : null;
+  const rows = new ComparisonRows(
+    reference.kind === 'run'
+      ? { kind: 'run', label: reference.label, side: sideOf(reference.run) }
+      : { kind: 'baseline', verdictCase: (suite, caseId) => byId!.get(`${suite}/${caseId}`) ?? null },
+    candidates.map((c) => ({ label: c.label, side: sideOf(c.run) })),
   );
-  markFrontier(summaries);
-  const verdicts = candidateVerdicts(
-    reference.kind === 'baseline' ? reference.cases : verdictCasesOfRun(reference.run.cases),
-    candidates.map((c) => ({ label: c.label, cases: verdictCasesOfRun(c.run.cases) })),
-  );
+  const cases: CaseRow[] = [];
+  for await (const row of rows.rows()) cases.push(row);
+  const { skipped_suites, ...head } = rows.head();
+  return { ...head, cases, skipped_suites };
+}
+
+/** The view of a comparison in memory (the console's table and compare.md read one). */
+export function viewOf(comparison: Comparison): ComparisonView {
+  const { cases, ...head } = comparison;
+  const listed = (rows: CaseRow[], max: number) => ({ rows: rows.slice(0, max), count: rows.length });
   return {
-    schema_version: COMPARE_SCHEMA_VERSION,
-    reference: referenceOf(reference),
-    candidates: summaries.map((summary, i) => ({ ...summary, verdict: pairedVerdict(verdicts[i]!) })),
-    cases: rows,
-    skipped_suites: skippedNotes(candidates),
+    head,
+    cases: cases.length,
+    notable: listed(
+      cases.filter((row) => row.cells.some(notable)),
+      NOTABLE_ROWS,
+    ),
+    regressed: head.candidates.map((_, i) =>
+      listed(
+        cases.filter((row) => row.cells[i]!.change === 'regressed'),
+        LISTED_REGRESSIONS,
+      ),
+    ),
   };
 }
 
@@ -89,7 +262,12 @@ function pairedVerdict({ label: _label, test, ...verdict }: CandidateVerdict): P
 
 function referenceOf(reference: Reference): ComparedReference {
   if (reference.kind === 'baseline') return { kind: 'baseline', label: 'baseline', run_id: null, dir: null };
-  return { kind: 'run', label: reference.label, run_id: reference.run.head.run.id, dir: reference.run.dir };
+  return {
+    kind: 'run',
+    label: reference.label,
+    run_id: reference.side.head?.run.id ?? null,
+    dir: reference.side.dir,
+  };
 }
 
 interface Verdict {
@@ -97,23 +275,11 @@ interface Verdict {
   similarity: number | null;
 }
 
-/** Against the baseline the run was folded with: its drift decided, with the suite's tolerances. */
-function againstBaseline(e: CaseEntry): Verdict {
-  const content = e.drift.find((d) => d.kind === 'content_changed');
-  const similarity = content?.similarity ?? null;
-  if (e.status === 'not_run') return { change: 'not_run', similarity: null };
-  if (isRegressed(e)) return { change: 'regressed', similarity };
-  if (e.drift.some((d) => d.kind === 'fixed')) return { change: 'fixed', similarity };
-  if (e.drift.some((d) => d.kind === 'new_case')) return { change: 'new', similarity: null };
-  if (content || e.drift.some((d) => d.severity === 'warn')) return { change: 'changed', similarity };
-  return { change: 'same', similarity: null };
-}
-
 /**
  * Against another run, case by case: the verdicts decide regressed and fixed; with the same
  * verdict, another answer (by the default content rules) or another error is a change.
  */
-function againstRun(ref: CaseEntry | undefined, e: CaseEntry): Verdict {
+function againstRun(ref: KeptCase | undefined, e: KeptCase): Verdict {
   if (e.status === 'not_run') return { change: 'not_run', similarity: null };
   if (!ref || ref.status === 'not_run') return { change: 'new', similarity: null };
   const content = contentDrift(ref.content, e.content)[0];
@@ -121,24 +287,24 @@ function againstRun(ref: CaseEntry | undefined, e: CaseEntry): Verdict {
   const passed = (s: string) => s === 'pass';
   if (passed(ref.status) && !passed(e.status)) return { change: 'regressed', similarity };
   if (!passed(ref.status) && passed(e.status)) return { change: 'fixed', similarity };
-  if (content || ref.error?.kind !== e.error?.kind || ref.status !== e.status)
+  if (content || ref.error_kind !== e.error_kind || ref.status !== e.status)
     return { change: 'changed', similarity };
   return { change: 'same', similarity: null };
 }
 
-function cellOf(e: CaseEntry, verdict: Verdict): CandidateCell {
+function cellOf(e: KeptCase, verdict: Verdict): CandidateCell {
   return {
     change: verdict.change,
     status: e.status,
-    samples: { passed: e.samples.passed, sent: e.samples.sent },
-    error_kind: e.error?.kind ?? null,
+    samples: { passed: e.passed, sent: e.sent },
+    error_kind: e.error_kind,
     similarity: verdict.similarity,
     content: e.content,
     model: e.model,
-    providers: [...e.providers],
-    latency_ms: e.stats.latency_ms?.p50 ?? null,
-    cost: e.stats.cost,
-    note: noteOf(e),
+    providers: e.providers,
+    latency_ms: e.latency_ms,
+    cost: e.cost,
+    note: e.note,
   };
 }
 
@@ -159,26 +325,9 @@ function absent(skipped: boolean): CandidateCell {
   };
 }
 
-const NOTE_CHARS = 240;
-
-/** Why a cell reads as it does, one line: the error, the failing checks, or the drift worth a look. */
-function noteOf(e: CaseEntry): string | null {
-  const parts: string[] = [];
-  if (e.error) parts.push(`${e.error.kind}: ${e.error.message}`);
-  else for (const k of e.checks) if (!k.pass) parts.push(`${k.type}: ${k.message}`);
-  for (const d of e.drift) if (d.severity !== 'info' && d.kind !== 'new_error') parts.push(d.message);
-  if (parts.length === 0) return null;
-  const text = parts.join('; ').replace(/\s+/g, ' ');
-  return text.length > NOTE_CHARS ? `${text.slice(0, NOTE_CHARS)}…` : text;
-}
-
-function runReference(ref: CaseEntry | undefined): ReferenceCell {
+function runReference(ref: KeptCase | undefined): ReferenceCell {
   if (!ref || ref.status === 'not_run') return { status: ref?.status ?? null, samples: null, content: null };
-  return {
-    status: ref.status,
-    samples: { passed: ref.samples.passed, sent: ref.samples.sent },
-    content: ref.content,
-  };
+  return { status: ref.status, samples: { passed: ref.passed, sent: ref.sent }, content: ref.content };
 }
 
 /**
@@ -187,24 +336,23 @@ function runReference(ref: CaseEntry | undefined): ReferenceCell {
  * answer and verdict did not move answered as the baseline did.
  */
 function baselineReference(
-  entries: readonly (CaseEntry | undefined)[],
+  entries: readonly (KeptCase | undefined)[],
   cells: readonly CandidateCell[],
 ): ReferenceCell {
   let status: ReferenceCell['status'] = null;
   let content: string | null = null;
   let samples: ReferenceCell['samples'] = null;
-  const drifts = entries.flatMap((e) => e?.drift ?? []);
-  const said = drifts.find((d) => STATUS_DRIFT.has(d.kind));
-  if (said) status = statusIn(said);
-  const text = drifts.find((d) => d.kind === 'content_changed' && typeof d.baseline === 'string');
-  if (text) content = text.baseline as string;
+  const said = entries.find((e) => e?.said);
+  if (said) status = said.said_status;
+  const text = entries.find((e) => e?.base_text !== null && e?.base_text !== undefined);
+  if (text) content = text.base_text;
   entries.forEach((e, i) => {
     const change = cells[i]!.change;
     if (!e || (change !== 'same' && change !== 'changed')) return;
     status ??= e.status;
-    if (content === null && !e.drift.some((d) => d.kind === 'content_changed')) content = e.content;
+    if (content === null && !e.content_drift) content = e.content;
   });
-  const base = entries.find((e) => e?.pass_rate?.baseline)?.pass_rate?.baseline;
+  const base = entries.find((e) => e?.base_samples)?.base_samples;
   if (base) {
     samples = { passed: base.pass, sent: base.total };
     // A repeated case's verdict is its pass rate's: all its samples passed, or not.
@@ -213,21 +361,14 @@ function baselineReference(
   return { status, samples, content };
 }
 
-const STATUS_DRIFT = new Set(['regressed', 'fixed', 'new_error', 'refused', 'error_changed']);
-
-function statusIn(d: Drift): ReferenceCell['status'] {
-  if (d.kind === 'error_changed') return 'error';
-  return d.baseline === 'pass' || d.baseline === 'fail' || d.baseline === 'error' ? d.baseline : null;
-}
-
 /**
  * The suites candidates left out (another kind of service), one note per suite and reason,
  * with the candidates that skipped it.
  */
 function skippedNotes(candidates: readonly ComparedRun[]): SkippedSuiteNote[] {
   const groups = new Map<string, SkippedSuiteNote>();
-  for (const { label, run } of candidates)
-    for (const { suite, reason } of run.head.run.skipped_suites ?? []) {
+  for (const { label, side } of candidates)
+    for (const { suite, reason } of side.head?.run.skipped_suites ?? []) {
       const key = JSON.stringify([suite, reason]);
       const group = groups.get(key) ?? { suite, reason, candidates: [] };
       group.candidates.push(label);

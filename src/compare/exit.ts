@@ -8,7 +8,7 @@ import type { Comparison } from './types.js';
  * or shares no case with the reference (compared with nothing, it is not a pass); 0 only
  * when every candidate ran every case it was given, was compared, and none regressed. Pure.
  */
-export function compareExit(comparison: Comparison): ExitCode {
+export function compareExit(comparison: Pick<Comparison, 'candidates'>): ExitCode {
   const codes = comparison.candidates.map((c): ExitCode => {
     if (isIncomplete(c.exit_code)) return c.exit_code;
     if (c.changes.regressed > 0 || c.changes.not_run > 0 || c.unserved.length > 0 || c.verdict.cases === 0)

@@ -5,60 +5,63 @@ import { candidateLabel } from '../fold/provenance.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { openReport } from '../report/read.js';
 import type { Reporter } from '../report/reporter.js';
-import type { CaseEntry, ReportHead } from '../types.js';
+import { ComparedSide } from './side.js';
 
 /**
- * A folded run, read-only: its head (run, counts, suites) and every case entry in plan
- * order, as the fold made them. The one shape comparisons take, whether the run was just
- * folded live (collectFoldedRun) or is read back from its folder (readFoldedRun).
+ * A run folder (or its report.json) read for a comparison, a case at a time (ComparedSide).
+ * A path that is not there is named in a FileError (exit 2); the report reader's own
+ * errors say how to re-render a bad one.
  */
-export interface FoldedRun {
-  /** The run folder, when the run has one on disk. */
-  readonly dir: string | null;
-  readonly head: Readonly<ReportHead>;
-  readonly cases: readonly Readonly<CaseEntry>[];
-}
-
-/**
- * A run folder (or its report.json) as a FoldedRun. A path that is not there is named in
- * a FileError (exit 2); the report reader's own errors say how to re-render a bad one.
- */
-export async function readFoldedRun(path: string): Promise<FoldedRun> {
+export async function readComparedRun(path: string): Promise<ComparedSide> {
   if (!(await stat(path).catch(() => null)))
     throw new FileError(path, 'no such run folder; pass the folder of a run under reports/');
   const stored = await openReport(path);
-  const cases: CaseEntry[] = [];
-  for await (const c of stored.cases()) cases.push(c);
-  return { dir: path.replace(/[/\\]report\.json$/, ''), head: stored.head, cases };
+  const side = new ComparedSide(path.replace(/[/\\]report\.json$/, ''), stored.head.summary.cases);
+  try {
+    for await (const c of stored.cases()) side.add(c);
+  } catch (error) {
+    await side.discard();
+    throw error;
+  }
+  side.head = stored.head;
+  return side;
 }
 
 /** A run as a column's head: its candidate, else its id. */
-export function runLabel(run: FoldedRun): string {
-  return candidateLabel(run.head.run) ?? run.head.run.id ?? (run.dir?.split(/[/\\]/).pop() || 'run');
+export function runLabel(side: ComparedSide): string {
+  const run = side.head?.run;
+  return (run && (candidateLabel(run) ?? run.id)) ?? (side.dir?.split(/[/\\]/).pop() || 'run');
 }
 
 /**
- * A reporter that keeps what the live fold hands out, so a run just made is compared from
- * the same entries its report.json was written from, without reading the file back.
+ * A reporter that reads for a comparison what the live fold hands out, so a run just made
+ * is compared from the same entries its report.json was written from, without reading the
+ * file back — and without holding them.
  */
-export function collectFoldedRun(): { reporter: Reporter; result: (dir: string) => FoldedRun } {
-  const cases: CaseEntry[] = [];
-  let head: ReportHead | null = null;
+export function liveComparedRun(
+  dir: (id: string) => string,
+  /** How many cases the run is expected to fold. */
+  expected = 0,
+): { reporter: Reporter; side: () => ComparedSide } {
+  let side: ComparedSide | null = null;
+  const pending: ComparedSide = new ComparedSide(null, expected);
   return {
     reporter: {
       // A case at a time: a reporter asking for whole suites (onSuite) makes the fold gather
       // them and parse the suite's whole baseline for it, which a comparison never reads.
       onCase: ({ entry }) => {
-        cases.push(entry);
+        pending.add(entry);
       },
       onEnd: (finished) => {
-        head = finished;
+        pending.head = finished;
+        pending.dir = dir(finished.run.id);
+        side = pending;
         return Promise.resolve([]);
       },
     },
-    result: (dir) => {
-      if (!head) throw new Error('collectFoldedRun: the fold has not finished');
-      return { dir, head, cases };
+    side: () => {
+      if (!side) throw new Error('liveComparedRun: the fold has not finished');
+      return side;
     },
   };
 }
@@ -67,8 +70,8 @@ export function collectFoldedRun(): { reporter: Reporter; result: (dir: string) 
  * A run folder without report.json (a run killed before it wrote it) folded from its
  * journal, diffed against the baselines given, as `driftcheck report` would render it.
  */
-export async function foldJournalRun(dir: string, baseline: FoldOptions['baseline']): Promise<FoldedRun> {
-  const kept = collectFoldedRun();
+export async function foldJournalRun(dir: string, baseline: FoldOptions['baseline']): Promise<ComparedSide> {
+  const kept = liveComparedRun(() => dir);
   await foldRunDirs([dir], { baseline, reporters: [kept.reporter], renderedBy: 'report' });
-  return kept.result(dir);
+  return kept.side();
 }

@@ -1,17 +1,15 @@
 import { mdText } from '../report/markdown.js';
 import { costText, errorsText, latencyText, passRateText, servedText, toolsText } from './format.js';
-import type { CandidateSummary, Comparison } from './types.js';
-
-/** Regressed cases listed per candidate; the rest are counted (compare.html lists them all). */
-const LISTED_REGRESSIONS = 10;
+import { type ComparisonView, LISTED_REGRESSIONS } from './compare.js';
+import type { CandidateSummary } from './types.js';
 
 /**
  * compare.md: short enough for a pull-request comment — one table of the candidates'
  * figures, then each candidate's regressed cases (capped), skipped suites and providers
  * that could not serve. Every text from a run is escaped (mdText). Renders only.
  */
-export function renderCompareMarkdown(comparison: Comparison): string {
-  const { candidates, reference } = comparison;
+export function renderCompareMarkdown(view: ComparisonView): string {
+  const { candidates, reference } = view.head;
   const against =
     reference.kind === 'baseline'
       ? 'the current baseline'
@@ -25,23 +23,20 @@ export function renderCompareMarkdown(comparison: Comparison): string {
     '',
     ...candidates.map((c) => `- **${mdText(c.label)}**: ${mdText(c.verdict.line)}`),
     '',
-    `${comparison.cases.length} case(s). Frontier: the candidates no other beats on both cost and pass rate (★). compare.html beside this file has every case, side by side.`,
+    `${view.cases} case(s). Frontier: the candidates no other beats on both cost and pass rate (★). compare.html beside this file has every case, side by side.`,
   ];
-  for (const c of candidates) {
-    const regressed = comparison.cases.filter(
-      (row) => row.cells[candidates.indexOf(c)]!.change === 'regressed',
-    );
-    if (regressed.length === 0) continue;
-    lines.push('', `**${mdText(c.label)}: ${regressed.length} regressed**`, '');
-    const i = candidates.indexOf(c);
-    for (const row of regressed.slice(0, LISTED_REGRESSIONS)) {
+  candidates.forEach((c, i) => {
+    const regressed = view.regressed[i]!;
+    if (regressed.count === 0) return;
+    lines.push('', `**${mdText(c.label)}: ${regressed.count} regressed**`, '');
+    for (const row of regressed.rows.slice(0, LISTED_REGRESSIONS)) {
       const note = row.cells[i]!.note;
       lines.push(`- \`${row.id.replace(/`/g, "'")}\`${note ? ` — ${mdText(note, 140)}` : ''}`);
     }
-    if (regressed.length > LISTED_REGRESSIONS)
-      lines.push(`- … and ${regressed.length - LISTED_REGRESSIONS} more`);
-  }
-  for (const s of comparison.skipped_suites) {
+    if (regressed.count > LISTED_REGRESSIONS)
+      lines.push(`- … and ${regressed.count - LISTED_REGRESSIONS} more`);
+  });
+  for (const s of view.head.skipped_suites) {
     const under =
       s.candidates.length === candidates.length
         ? 'every candidate'

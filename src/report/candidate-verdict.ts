@@ -2,13 +2,13 @@ import { DEFAULT_ALPHA } from '../stats/compare.js';
 import { formatP } from '../stats/format-p.js';
 import { holmAdjust } from '../stats/holm.js';
 import { nearestRank } from '../stats/nearest-rank.js';
-import { type PairedTest, pairedTest } from '../stats/paired.js';
+import { type PairedCase, type PairedTest, pairedTest } from '../stats/paired.js';
 import type { Samples } from '../stats/samples.js';
 
 /**
  * One case of one side (the reference, or a candidate) as a verdict compares them: plain
  * data, so a report, a baseline or a stored compare page can each be turned into it
- * (verdict-cases.ts has the adapters from a Report and from baselines).
+ * (compare/side.ts reads a run's case so, verdict-cases.ts a baseline's).
  */
 export interface VerdictCase {
   /** `suite/case`: the key the two sides are paired on. */
@@ -62,18 +62,79 @@ export function candidateVerdicts(
   candidates: readonly VerdictCandidate[],
   options: { alpha?: number } = {},
 ): CandidateVerdict[] {
-  const alpha = options.alpha ?? DEFAULT_ALPHA;
   const byId = new Map(reference.map((c) => [c.id, c]));
-  const compared = candidates.map((candidate) => {
-    const pairs = candidate.cases.flatMap((c) => {
-      const ref = byId.get(c.id);
-      return ref ? [{ reference: ref, candidate: c }] : [];
-    });
-    const test = pairedTest(
-      pairs.map((p) => ({ reference: p.reference.samples, candidate: p.candidate.samples })),
-    );
-    return { label: candidate.label, test, pairs };
-  });
+  return verdictsOf(
+    candidates.map((candidate) => {
+      const pairs = new VerdictPairs();
+      for (const c of candidate.cases) {
+        const ref = byId.get(c.id);
+        if (ref) pairs.add(ref, c);
+      }
+      return { label: candidate.label, pairs };
+    }),
+    options,
+  );
+}
+
+/**
+ * A candidate's cases paired with the reference's, as the verdict reads them: each pair's
+ * samples, the costs of the pairs costed on both sides, and the latencies of the pairs
+ * answered on both sides — numbers, not the cases, so a comparison of 100,000 cases adds
+ * them a pair at a time.
+ */
+export class VerdictPairs {
+  private readonly samples: number[] = [];
+  private referenceCost = 0;
+  private candidateCost = 0;
+  private costed = 0;
+  private readonly referenceLatency: number[] = [];
+  private readonly candidateLatency: number[] = [];
+
+  add(reference: VerdictCase, candidate: VerdictCase): void {
+    const r = reference.samples;
+    const c = candidate.samples;
+    this.samples.push(r.pass, r.total, c.pass, c.total);
+    if (reference.cost !== null && candidate.cost !== null) {
+      this.referenceCost += reference.cost;
+      this.candidateCost += candidate.cost;
+      this.costed++;
+    }
+    if (reference.latency_ms.length > 0 && candidate.latency_ms.length > 0) {
+      for (const v of reference.latency_ms) this.referenceLatency.push(v);
+      for (const v of candidate.latency_ms) this.candidateLatency.push(v);
+    }
+  }
+
+  /** The pairs as the paired test reads them, made one at a time. */
+  *cases(): Generator<PairedCase> {
+    const s = this.samples;
+    for (let i = 0; i < s.length; i += 4)
+      yield {
+        reference: { pass: s[i]!, total: s[i + 1]! },
+        candidate: { pass: s[i + 2]!, total: s[i + 3]! },
+      };
+  }
+
+  /** Σ candidate cost per sample ÷ Σ reference cost per sample − 1, over the pairs both costed. */
+  costChange(): number | null {
+    return this.costed === 0 || this.referenceCost === 0 ? null : this.candidateCost / this.referenceCost - 1;
+  }
+
+  /** p95 over every answer of the pairs answered on both sides, candidate minus reference. */
+  p95Change(): number | null {
+    const reference = nearestRank(this.referenceLatency, 0.95);
+    const candidate = nearestRank(this.candidateLatency, 0.95);
+    return reference === null || candidate === null ? null : Math.round(candidate - reference);
+  }
+}
+
+/** candidateVerdicts over pairs already made (VerdictPairs), one set per candidate. */
+export function verdictsOf(
+  candidates: readonly { label: string; pairs: VerdictPairs }[],
+  options: { alpha?: number } = {},
+): CandidateVerdict[] {
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  const compared = candidates.map(({ label, pairs }) => ({ label, test: pairedTest(pairs.cases()), pairs }));
   const adjusted = holmAdjust(compared.map((c) => c.test.p));
   const adjustedBetter = holmAdjust(compared.map((c) => c.test.p_better));
   return compared.map(({ label, test, pairs }, i) => {
@@ -81,8 +142,6 @@ export function candidateVerdicts(
     const p_better_adjusted = adjustedBetter[i]!;
     const worse = test.cases > 0 && p_adjusted <= alpha;
     const better = test.cases > 0 && !worse && p_better_adjusted <= alpha;
-    const cost_change = costChange(pairs);
-    const p95_change_ms = p95Change(pairs);
     const verdict = {
       label,
       test,
@@ -90,41 +149,11 @@ export function candidateVerdicts(
       p_better_adjusted,
       worse,
       better,
-      cost_change,
-      p95_change_ms,
+      cost_change: pairs.costChange(),
+      p95_change_ms: pairs.p95Change(),
     };
     return { ...verdict, line: verdictLine(verdict, candidates.length) };
   });
-}
-
-type Pair = { reference: VerdictCase; candidate: VerdictCase };
-
-/** Σ candidate cost per sample ÷ Σ reference cost per sample − 1, over the cases both costed. */
-function costChange(pairs: readonly Pair[]): number | null {
-  let reference = 0;
-  let candidate = 0;
-  let costed = 0;
-  for (const p of pairs) {
-    if (p.reference.cost === null || p.candidate.cost === null) continue;
-    reference += p.reference.cost;
-    candidate += p.candidate.cost;
-    costed++;
-  }
-  return costed === 0 || reference === 0 ? null : candidate / reference - 1;
-}
-
-/** p95 over every answer of the paired cases answered on both sides, candidate minus reference. */
-function p95Change(pairs: readonly Pair[]): number | null {
-  const both = pairs.filter((p) => p.reference.latency_ms.length > 0 && p.candidate.latency_ms.length > 0);
-  const reference = nearestRank(
-    both.flatMap((p) => p.reference.latency_ms),
-    0.95,
-  );
-  const candidate = nearestRank(
-    both.flatMap((p) => p.candidate.latency_ms),
-    0.95,
-  );
-  return reference === null || candidate === null ? null : Math.round(candidate - reference);
 }
 
 /**

@@ -1,25 +1,23 @@
 import Table from 'cli-table3';
 import { formatUsd } from '../baseline/usage-change.js';
-import type { CandidateCell, Comparison } from '../compare/types.js';
+import type { ComparisonView } from '../compare/compare.js';
+import type { CandidateCell } from '../compare/types.js';
 
 /**
  * Side by side, one column per candidate: each case's outcome against the reference
  * (regressed, fixed, changed, same), then the totals compareRuns made and each run's exit
  * code; under the table, each candidate's paired verdict, one line each. Renders only:
- * every count is the Comparison's.
+ * every count is the comparison's, and the rows shown are its first notable ones.
  */
-export function renderCandidateComparison(
-  comparison: Comparison,
-  options: { maxRows?: number } = {},
-): string {
-  const { candidates } = comparison;
+export function renderCandidateComparison(view: ComparisonView, options: { maxRows?: number } = {}): string {
+  const { candidates } = view.head;
   const table = new Table({
     head: ['case', ...candidates.map((c) => c.label)],
     style: { head: [], border: [] },
   });
-  const interesting = comparison.cases.filter((row) => row.cells.some(notable));
-  const max = options.maxRows ?? 40;
-  for (const row of interesting.slice(0, max)) table.push([row.id, ...row.cells.map(cell)]);
+  const interesting = view.notable;
+  const shown = interesting.rows.slice(0, options.maxRows ?? interesting.rows.length);
+  for (const row of shown) table.push([row.id, ...row.cells.map(cell)]);
   table.push(
     ['passed / total', ...candidates.map((c) => `${c.passed} / ${c.cases}`)],
     ['regressed · fixed', ...candidates.map((c) => `${c.changes.regressed} · ${c.changes.fixed}`)],
@@ -28,12 +26,12 @@ export function renderCandidateComparison(
     ['run', ...candidates.map((c) => `exit ${c.exit_code}`)],
   );
   const more =
-    interesting.length > max
-      ? `\n… and ${interesting.length - max} more changed case(s) (see each report)`
+    interesting.count > shown.length
+      ? `\n… and ${interesting.count - shown.length} more changed case(s) (see each report)`
       : '';
-  const total = comparison.cases.length;
-  const same = total - interesting.length;
-  const skipped = comparison.skipped_suites.map(({ suite, reason, candidates: labels }) => {
+  const total = view.cases;
+  const same = total - interesting.count;
+  const skipped = view.head.skipped_suites.map(({ suite, reason, candidates: labels }) => {
     const under = labels.length === candidates.length ? 'every candidate' : labels.join(', ');
     return `skipped under ${under}: suite ${suite} (${reason})\n`;
   });
@@ -46,19 +44,13 @@ export function renderCandidateComparison(
  * provider meets your routing requirements" (`routing`) instead of an answer. One line per
  * provider and suite, with the router's words.
  */
-export function unservedProviders(comparison: Comparison): string[] {
-  return comparison.candidates.flatMap((c) =>
+export function unservedProviders(view: ComparisonView): string[] {
+  return view.head.candidates.flatMap((c) =>
     c.unserved.map(
       (u) =>
         `provider ${c.provider ?? c.label} could not serve ${u.model} (suite ${u.suite}, ${u.cases} of ${u.total} cases): ${u.message}`,
     ),
   );
-}
-
-/** A cell worth a row of the table: anything but a pass that did not move (or a suite it skipped). */
-function notable(c: CandidateCell): boolean {
-  if (c.status === null) return false;
-  return c.status !== 'pass' || c.change === 'regressed' || c.change === 'fixed' || c.change === 'changed';
 }
 
 function cell(c: CandidateCell): string {

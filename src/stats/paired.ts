@@ -56,7 +56,7 @@ export interface PairedTest {
  * Bernoulli trials (Poisson-binomial), its distribution counted exactly. With one sample a
  * side this is the McNemar test above. Pure.
  */
-export function pairedTest(cases: readonly PairedCase[]): PairedTest {
+export function pairedTest(cases: Iterable<PairedCase>): PairedTest {
   let paired = 0;
   let single = true;
   const regressionChance: number[] = [];

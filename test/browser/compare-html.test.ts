@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowser } from '../helpers/browser.js';
-import { compareRuns, type ComparedRun } from '../../src/compare/compare.js';
+import { compareRuns, type InMemoryRun } from '../../src/compare/compare.js';
 import { renderCompareHtml } from '../../src/compare/html/render.js';
 import type { Comparison } from '../../src/compare/types.js';
 import type { CaseEntry } from '../../src/types.js';
@@ -21,7 +21,7 @@ const HOSTILE = [
   '</script><script>window.__xss = 1; alert("breakout")</script>',
 ];
 
-function candidate(label: string, cases: CaseEntry[], cost: number): ComparedRun {
+function candidate(label: string, cases: CaseEntry[], cost: number): InMemoryRun {
   const priced = cases.map((c) => ({
     ...c,
     stats: { ...c.stats, cost, with_cost: c.samples.sent },
@@ -38,7 +38,7 @@ function candidate(label: string, cases: CaseEntry[], cost: number): ComparedRun
 }
 
 /** Three candidates against the baseline: one regresses with hostile answers, one is cheap, one is dear and good. */
-function comparison(): Comparison {
+async function comparison(): Promise<Comparison> {
   const before = 'Refunds are accepted within 30 days of purchase.';
   const hostileCase = (p: string, i: number) =>
     makeEntry({ case: `xss-${i}`, status: 'fail', content: `${p} now`, provider: p }, [
@@ -120,7 +120,7 @@ describe.skipIf(skipBrowser)('compare.html in headless Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'driftcheck-compare-'));
     browser = await launchChromium();
     const file = join(dir, 'compare.html');
-    await writeFile(file, renderCompareHtml(comparison()));
+    await writeFile(file, renderCompareHtml(await comparison()));
     url = pathToFileURL(file).href;
   });
   afterAll(async () => {
@@ -174,7 +174,7 @@ describe.skipIf(skipBrowser)('compare.html in headless Chromium', () => {
     expect(await page.locator('article.card').count()).toBe(3);
     // Each card leads with its paired verdict, as compare.json holds it.
     expect(await page.locator('article.card p.verdict').allTextContents()).toEqual(
-      comparison().candidates.map((c) => c.verdict.line),
+      (await comparison()).candidates.map((c) => c.verdict.line),
     );
     expect(await page.locator('article.card p.verdict').first().textContent()).toMatch(
       /^no significant regression: 4 regressions, 0 fixes over 5 cases \(McNemar p = /,

@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { compareRuns, type ComparedRun } from '../../src/compare/compare.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareRuns, type FoldedRun, type InMemoryRun, viewOf } from '../../src/compare/compare.js';
 import { compareExit } from '../../src/compare/exit.js';
-import type { FoldedRun } from '../../src/compare/folded-run.js';
 import { renderCompareMarkdown } from '../../src/compare/markdown.js';
 import { renderCandidateComparison } from '../../src/report/candidates.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
+import type { Comparison } from '../../src/compare/types.js';
 import type { CaseEntry, Drift, RunInfo } from '../../src/types.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { contentDrift, regressedDrift } from '../report/fixture.js';
@@ -24,7 +24,7 @@ const newCase: Drift = {
   message: 'new case',
 };
 
-function run(label: string, cases: CaseEntry[], info: Partial<RunInfo> = {}): ComparedRun {
+function run(label: string, cases: CaseEntry[], info: Partial<RunInfo> = {}): InMemoryRun {
   const report = reportOf(cases);
   const folded: FoldedRun = {
     dir: `reports/${label}`,
@@ -56,7 +56,10 @@ describe('compareRuns against the baseline the candidates ran against', () => {
   const b = run('model-b', [makeEntry({ case: 'regressed', suite: 'other' })], {
     skipped_suites: [{ suite: 'refunds', reason: 'the router does not list it' }],
   });
-  const comparison = compareRuns({ kind: 'baseline', cases: [] }, [a, b]);
+  let comparison: Comparison;
+  beforeAll(async () => {
+    comparison = await compareRuns({ kind: 'baseline', cases: [] }, [a, b]);
+  });
   const change = (id: string, i = 0) => comparison.cases.find((r) => r.id === id)!.cells[i]!.change;
 
   it('reads each case against the baseline from the drift its run was folded with', () => {
@@ -138,7 +141,10 @@ describe('compareRuns against a run', () => {
     makeEntry({ case: 'd', content: 'We take returns for a fortnight only.' }),
     makeEntry({ case: 'added' }),
   ]);
-  const comparison = compareRuns({ kind: 'run', label: 'night-1', run: night1.run }, [night2]);
+  let comparison: Comparison;
+  beforeAll(async () => {
+    comparison = await compareRuns({ kind: 'run', label: 'night-1', run: night1.run }, [night2]);
+  });
 
   it('compares verdicts and answers case by case', () => {
     const changes = Object.fromEntries(comparison.cases.map((r) => [r.case, r.cells[0]!.change]));
@@ -166,25 +172,25 @@ describe('compareRuns against a run', () => {
     });
   });
 
-  it('exits 1 when a candidate regressed or left a case unanswered, and keeps the code of a run that stopped', () => {
+  it('exits 1 when a candidate regressed or left a case unanswered, and keeps the code of a run that stopped', async () => {
     expect(compareExit(comparison)).toBe(1);
-    const same = compareRuns({ kind: 'run', label: 'n', run: night1.run }, [night1]);
+    const same = await compareRuns({ kind: 'run', label: 'n', run: night1.run }, [night1]);
     expect(compareExit(same)).toBe(0);
-    const paused = compareRuns({ kind: 'run', label: 'n', run: night1.run }, [
+    const paused = await compareRuns({ kind: 'run', label: 'n', run: night1.run }, [
       run('paused', night1.run.cases as CaseEntry[], { exit_code: 3, status: 'paused' }),
       night2,
     ]);
     expect(compareExit(paused)).toBe(3);
   });
 
-  it('exits 1 for a candidate that shares no case with the reference: compared with nothing, it did not pass', () => {
+  it('exits 1 for a candidate that shares no case with the reference: compared with nothing, it did not pass', async () => {
     const other = run('other-suite', [makeEntry({ case: 'x', suite: 'elsewhere' })]);
-    const disjoint = compareRuns({ kind: 'run', label: 'n', run: night1.run }, [other]);
+    const disjoint = await compareRuns({ kind: 'run', label: 'n', run: night1.run }, [other]);
     expect(disjoint.candidates[0]!.changes.regressed).toBe(0);
     expect(disjoint.candidates[0]!.verdict.cases).toBe(0);
     expect(compareExit(disjoint)).toBe(1);
     // Against baselines that hold none of its cases, the same.
-    expect(compareExit(compareRuns({ kind: 'baseline', cases: [] }, [night1]))).toBe(1);
+    expect(compareExit(await compareRuns({ kind: 'baseline', cases: [] }, [night1]))).toBe(1);
   });
 });
 
@@ -207,7 +213,10 @@ describe('candidate figures', () => {
   ]);
   const dearBad = run('dear-bad', [priced('a', 0.02, 'pass', 10, 'X'), priced('b', 0.02, 'fail', 20, 'X')]);
   const unpriced = run('unpriced', [makeEntry({ case: 'a' }), makeEntry({ case: 'b' })]);
-  const comparison = compareRuns({ kind: 'baseline', cases: [] }, [cheapBad, dearGood, dearBad, unpriced]);
+  let comparison: Comparison;
+  beforeAll(async () => {
+    comparison = await compareRuns({ kind: 'baseline', cases: [] }, [cheapBad, dearGood, dearBad, unpriced]);
+  });
 
   it('marks the cost/pass-rate frontier, and leaves a candidate without cost off it', () => {
     expect(comparison.candidates.map((c) => [c.label, c.pareto])).toEqual([
@@ -227,7 +236,7 @@ describe('candidate figures', () => {
     ]);
   });
 
-  it('pools tool-call trigger and valid-call rates over the cases that asked with tools', () => {
+  it('pools tool-call trigger and valid-call rates over the cases that asked with tools', async () => {
     const use = (answered: number, triggered: number, valid: number) => ({
       answered,
       triggered,
@@ -244,7 +253,7 @@ describe('candidate figures', () => {
       { ...makeEntry({ case: 'z' }), tool_use: use(1, 0, 0) },
       { ...makeEntry({ case: 'plain' }), tool_use: null },
     ]);
-    const [summary] = compareRuns({ kind: 'baseline', cases: [] }, [tools]).candidates;
+    const [summary] = (await compareRuns({ kind: 'baseline', cases: [] }, [tools])).candidates;
     expect(summary!.tools).toEqual({
       cases: 3,
       answered: 3,
@@ -255,7 +264,7 @@ describe('candidate figures', () => {
     });
   });
 
-  it('names a provider that could not serve, and its error kinds', () => {
+  it('names a provider that could not serve, and its error kinds', async () => {
     const routing = run(
       'openai',
       [
@@ -273,7 +282,7 @@ describe('candidate figures', () => {
       ],
       { candidate_provider: 'openai' },
     );
-    const comparison2 = compareRuns({ kind: 'baseline', cases: [] }, [routing]);
+    const comparison2 = await compareRuns({ kind: 'baseline', cases: [] }, [routing]);
     const [summary] = comparison2.candidates;
     expect(summary!.unserved).toEqual([
       {
@@ -289,9 +298,9 @@ describe('candidate figures', () => {
   });
 
   it('the console table and compare.md render the same counts', () => {
-    const table = renderCandidateComparison(comparison);
+    const table = renderCandidateComparison(viewOf(comparison));
     expect(table).toMatch(/passed \/ total\s+│ 1 \/ 2\s+│ 2 \/ 2\s+│ 1 \/ 2\s+│ 2 \/ 2\s+│/);
-    const md = renderCompareMarkdown(comparison);
+    const md = renderCompareMarkdown(viewOf(comparison));
     expect(md).toContain('| cost per 1,000 cases | $1.0000 ★ | $10.0000 ★ | $20.0000 | not reported |');
     expect(md).toContain('| pass rate | 50% (1/2; 95% CI 9%–91%) |');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateVerdicts, type VerdictCase } from '../../src/report/candidate-verdict.js';
-import { verdictCasesOfBaselines, verdictCasesOfRun } from '../../src/report/verdict-cases.js';
+import { verdictCaseOfBaseline } from '../../src/report/verdict-cases.js';
+import { keptOf, verdictCaseOf } from '../../src/compare/side.js';
 import type { Baseline } from '../../src/types.js';
 import { makeEntry } from '../helpers/entries.js';
 
@@ -80,8 +81,9 @@ describe('the adapters', () => {
     ran.stats.answered = { ...ran.stats.answered, latency_ms: { n: 2, p50: 10, p95: 20, sample: [10, 20] } };
     const notRun = makeEntry({ suite: 's', case: 'b', status: 'not_run' });
     notRun.samples = { planned: 1, sent: 0, passed: 0, failed: 0, errored: 0, not_run: 1 };
-    expect(verdictCasesOfRun([ran, notRun])).toEqual([
+    expect([ran, notRun].map((e) => verdictCaseOf(e.id, keptOf(e)))).toEqual([
       { id: 's/a', samples: { pass: 3, total: 4 }, cost: 0.001, latency_ms: [10, 20] },
+      null,
     ]);
   });
 
@@ -115,7 +117,7 @@ describe('the adapters', () => {
         },
       },
     } as unknown as Baseline;
-    expect(verdictCasesOfBaselines([baseline])).toEqual([
+    expect(Object.entries(baseline.cases).map(([id, c]) => verdictCaseOfBaseline('s', id, c))).toEqual([
       { id: 's/one', samples: { pass: 0, total: 1 }, cost: 0.002, latency_ms: [] },
       { id: 's/ten', samples: { pass: 9, total: 10 }, cost: null, latency_ms: [5] },
     ]);

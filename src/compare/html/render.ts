@@ -1,8 +1,9 @@
-import { embedJson, escapeHtml, pageHead } from '../../report/html/escape.js';
+import { embeddable, escapeHtml, pageHead } from '../../report/html/escape.js';
 import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS } from '../../report/html/data.js';
 import { STYLE } from '../../report/html/style.js';
 import { costText, errorsText, latencyText, passRateText, servedText, toolsText } from '../format.js';
-import type { CandidateSummary, Comparison } from '../types.js';
+import type { ComparisonHead } from '../compare.js';
+import type { CandidateSummary, CaseRow, Comparison } from '../types.js';
 import { costChart } from './chart.js';
 import { compareScript } from './script.js';
 import { COMPARE_STYLE } from './style.js';
@@ -15,10 +16,25 @@ import { COMPARE_STYLE } from './style.js';
  * the script, which writes it with textContent only. Renders only.
  */
 export function renderCompareHtml(comparison: Comparison, options: { title?: string } = {}): string {
+  const { cases, ...head } = comparison;
+  const page = compareHtmlParts(head, cases.length, options);
+  return `${page.before}${cases.map(page.row).join(',')}${page.after}`;
+}
+
+/**
+ * compare.html around its rows, for a comparison whose rows are made one at a time: the
+ * page up to the first row's data, one row's data (answers shortened on a large page),
+ * and the rest; rows are joined by a comma.
+ */
+export function compareHtmlParts(
+  comparison: ComparisonHead,
+  rows: number,
+  options: { title?: string } = {},
+): { before: string; row: (row: CaseRow) => string; after: string } {
   const { candidates, reference } = comparison;
   const title = options.title ?? `driftcheck compare: ${candidates.map((c) => c.label).join(' · ')}`;
   const script = compareScript();
-  const cells = comparison.cases.length * Math.max(1, candidates.length);
+  const cells = rows * Math.max(1, candidates.length);
   const limit = cells > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
   const against = reference.kind === 'baseline' ? 'the current baseline' : `run ${reference.label}`;
   const regressed = candidates.reduce((n, c) => n + c.changes.regressed, 0);
@@ -42,8 +58,8 @@ export function renderCompareHtml(comparison: Comparison, options: { title?: str
     limit === null
       ? ''
       : `<p class="notice">This comparison is large: each answer is shortened to ${limit} characters here. compare.json and each run's report.json hold them whole.</p>`;
-  return `${pageHead(title, script, `${STYLE}${COMPARE_STYLE}`)}<header class="bar">
-<div class="verdict ${tone}"><span class="word">${word}</span><span class="title">${escapeHtml(title)}</span><span class="why">${candidates.length} candidate(s) against ${escapeHtml(against)} · ${comparison.cases.length} cases</span></div>
+  const before = `${pageHead(title, script, `${STYLE}${COMPARE_STYLE}`)}<header class="bar">
+<div class="verdict ${tone}"><span class="word">${word}</span><span class="title">${escapeHtml(title)}</span><span class="why">${candidates.length} candidate(s) against ${escapeHtml(against)} · ${rows} cases</span></div>
 <div class="views" role="group" aria-label="show">
 <button type="button" class="view" data-view="all" aria-pressed="true">all</button>
 <button type="button" class="view bad" data-view="regressed" aria-pressed="false">regressed <b>${regressed}</b></button>
@@ -64,24 +80,29 @@ ${notes}
 <div class="scroll matrix"><table><thead><tr><th>case</th><th>${escapeHtml(reference.label)}</th>${candidates.map((c) => `<th>${escapeHtml(c.label)}</th>`).join('')}</tr></thead><tbody id="rows"></tbody></table></div>
 <button type="button" id="more" hidden></button>
 </main>
-<script type="application/json" id="compare-data">${embedJson(pageData(comparison, limit))}</script>
+<script type="application/json" id="compare-data">${embeddable(`{"schema_version":${JSON.stringify(comparison.schema_version)},"reference":${JSON.stringify(reference)},"candidates":${JSON.stringify(candidates)},"cases":[`)}`;
+  const after = `${embeddable(`],"skipped_suites":${JSON.stringify(comparison.skipped_suites)}}`)}</script>
 <script>${script}</script>
 </body>
 </html>
 `;
+  return { before, row: pageRowOf(rows, candidates.length), after };
 }
 
-/** The comparison as the script reads it: answers shortened on a large page. */
-function pageData(comparison: Comparison, limit: number | null): Comparison {
-  if (limit === null) return comparison;
+/** One row's data as compare.html embeds it, for a page of `rows` rows and `candidates` candidates. */
+export function pageRowOf(rows: number, candidates: number): (row: CaseRow) => string {
+  const limit = rows * Math.max(1, candidates) > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+  return (row) => embeddable(JSON.stringify(pageRow(row, limit)));
+}
+
+/** A row as the script reads it: answers shortened on a large page. */
+function pageRow(row: CaseRow, limit: number | null): CaseRow {
+  if (limit === null) return row;
   const clip = (text: string | null) => (text === null ? null : clipText(text, limit));
   return {
-    ...comparison,
-    cases: comparison.cases.map((row) => ({
-      ...row,
-      reference: { ...row.reference, content: clip(row.reference.content) },
-      cells: row.cells.map((cell) => ({ ...cell, content: clip(cell.content) })),
-    })),
+    ...row,
+    reference: { ...row.reference, content: clip(row.reference.content) },
+    cells: row.cells.map((cell) => ({ ...cell, content: clip(cell.content) })),
   };
 }
 

@@ -20,10 +20,12 @@ export function escapeHtml(text: string): string {
  * reads the escapes back to the original characters.
  */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return embeddable(JSON.stringify(value));
+}
+
+/** JSON text made safe for a `<script type="application/json">` block (embedJson), a piece at a time. */
+export function embeddable(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A CSP source expression allowing exactly this inline script or style body. */

@@ -1,0 +1,277 @@
+import { isRegressed } from '../fold/summary.js';
+import { tmpdir } from 'node:os';
+import { Spill, SPILL_HOLD } from '../fold/spill.js';
+import { IdTable } from '../util/id-table.js';
+import type { CaseEntry, CaseStatus, Drift, ReportHead } from '../types.js';
+import type { VerdictCase } from '../report/candidate-verdict.js';
+import type { Change, ReferenceCell, ServedCount, Unserved } from './types.js';
+
+/**
+ * What a comparison keeps of one case of one run until its row is made: the facts its cell
+ * shows, its change against the baseline its run was folded with, what its drift says of
+ * that baseline, and the numbers its paired verdict reads — never its checks, messages or
+ * drift objects. Plain JSON (it may wait on disk).
+ */
+export interface KeptCase {
+  status: CaseStatus;
+  passed: number;
+  sent: number;
+  error_kind: string | null;
+  content: string | null;
+  model: string | null;
+  providers: string[];
+  /** Median latency of its answered samples. */
+  latency_ms: number | null;
+  /** USD over its samples. */
+  cost: number | null;
+  note: string | null;
+  /** Against the baseline its run was folded with. */
+  change: Change;
+  similarity: number | null;
+  /** Its first status drift's word of the baseline's verdict (`said`: it has one). */
+  said: boolean;
+  said_status: ReferenceCell['status'];
+  /** The baseline's answer, as its content_changed drift carries it. */
+  base_text: string | null;
+  content_drift: boolean;
+  /** The baseline's samples its pass rate was compared with. */
+  base_samples: { pass: number; total: number } | null;
+  /** Mean cost of one sample (the paired verdict's), and its answered samples' latency sketch. */
+  sample_cost: number | null;
+  latencies: number[];
+}
+
+/**
+ * One run as a comparison reads it, a case at a time (from its report.json, its journal,
+ * or live as its run folds it): each case kept by id (in a spill: the first 2,000 in
+ * memory, the rest on disk) and the run's totals as they add up, so comparing two runs of
+ * 100,000 cases holds neither run's entries. `head` is set once the run is read.
+ */
+export class ComparedSide {
+  /** Case ids in the order the run gave them; a case's slot keys its kept case. */
+  readonly ids = new IdTable();
+  private readonly suiteIndex: number[] = [];
+  /** By slot: 1 when the case sent a sample. */
+  private readonly sent: number[] = [];
+  private readonly suites: string[] = [];
+  private readonly suiteSlots = new Map<string, number>();
+  private readonly spill: Spill<KeptCase>;
+  readonly totals = new RunTotals();
+  head: ReportHead | null = null;
+
+  constructor(
+    public dir: string | null,
+    /** How many cases are expected (a large run's go to disk from the first: see Spill). */
+    expected = 0,
+  ) {
+    this.spill = new Spill<KeptCase>(tmpdir(), SPILL_HOLD, expected);
+  }
+
+  /** Keeps a case (a second entry of an id replaces the first, as a Map would). */
+  add(e: CaseEntry): void {
+    const slot = this.ids.add(e.id);
+    let suite = this.suiteSlots.get(e.suite);
+    if (suite === undefined) {
+      suite = this.suites.length;
+      this.suites.push(e.suite);
+      this.suiteSlots.set(e.suite, suite);
+    }
+    this.suiteIndex[slot] = suite;
+    this.sent[slot] = e.samples.sent > 0 ? 1 : 0;
+    this.spill.put(slot, keptOf(e));
+    this.totals.add(e);
+  }
+
+  /** How many cases it holds. */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  /** The suite of the case in `slot`. */
+  suiteAt(slot: number): string {
+    return this.suites[this.suiteIndex[slot]!]!;
+  }
+
+  /** The suites it holds cases of, in the order met. */
+  suiteNames(): readonly string[] {
+    return this.suites;
+  }
+
+  /** The kept cases of these slots, in this order, each read once. */
+  read(slots: Iterable<number>): AsyncGenerator<KeptCase | undefined> {
+    return this.spill.read(slots);
+  }
+
+  /** Whether it ran the case of this id (sent it at least one sample): what a reference can be paired on. */
+  ran(id: string): boolean {
+    const slot = this.ids.slotOf(id);
+    return slot >= 0 && this.sent[slot] === 1;
+  }
+
+  /** Whether it ran any case. */
+  ranAny(): boolean {
+    return this.sent.includes(1);
+  }
+
+  /** Removes what it spilled to disk. */
+  discard(): Promise<void> {
+    return this.spill.discard();
+  }
+}
+
+/** A case as the comparison keeps it (KeptCase). Pure. */
+export function keptOf(e: CaseEntry): KeptCase {
+  const verdict = againstBaseline(e);
+  let said: Drift | undefined;
+  let text: Drift | undefined;
+  let contentDrift = false;
+  for (const d of e.drift) {
+    if (!said && STATUS_DRIFT.has(d.kind)) said = d;
+    if (d.kind === 'content_changed') {
+      contentDrift = true;
+      if (!text && typeof d.baseline === 'string') text = d;
+    }
+  }
+  const base = e.pass_rate?.baseline;
+  const { cost, with_cost } = e.stats;
+  return {
+    status: e.status,
+    passed: e.samples.passed,
+    sent: e.samples.sent,
+    error_kind: e.error?.kind ?? null,
+    content: e.content,
+    model: e.model,
+    providers: [...e.providers],
+    latency_ms: e.stats.latency_ms?.p50 ?? null,
+    cost: e.stats.cost,
+    note: noteOf(e),
+    change: verdict.change,
+    similarity: verdict.similarity,
+    said: said !== undefined,
+    said_status: said ? statusIn(said) : null,
+    base_text: text ? (text.baseline as string) : null,
+    content_drift: contentDrift,
+    base_samples: base ? { pass: base.pass, total: base.total } : null,
+    sample_cost: cost !== null && with_cost > 0 ? cost / with_cost : null,
+    latencies: [...(e.stats.answered.latency_ms?.sample ?? [])],
+  };
+}
+
+/**
+ * A run's case as the paired verdict reads it: passed of sent, the mean cost of a costed
+ * sample and its answered samples' latency sketch; null when none of its samples was sent.
+ */
+export function verdictCaseOf(id: string, k: KeptCase): VerdictCase | null {
+  if (k.sent === 0) return null;
+  return { id, samples: { pass: k.passed, total: k.sent }, cost: k.sample_cost, latency_ms: k.latencies };
+}
+
+interface Verdict {
+  change: Change;
+  similarity: number | null;
+}
+
+/** Against the baseline the run was folded with: its drift decided, with the suite's tolerances. */
+function againstBaseline(e: CaseEntry): Verdict {
+  const content = e.drift.find((d) => d.kind === 'content_changed');
+  const similarity = content?.similarity ?? null;
+  if (e.status === 'not_run') return { change: 'not_run', similarity: null };
+  if (isRegressed(e)) return { change: 'regressed', similarity };
+  if (e.drift.some((d) => d.kind === 'fixed')) return { change: 'fixed', similarity };
+  if (e.drift.some((d) => d.kind === 'new_case')) return { change: 'new', similarity: null };
+  if (content || e.drift.some((d) => d.severity === 'warn')) return { change: 'changed', similarity };
+  return { change: 'same', similarity: null };
+}
+
+const NOTE_CHARS = 240;
+
+/** Why a cell reads as it does, one line: the error, the failing checks, or the drift worth a look. */
+function noteOf(e: CaseEntry): string | null {
+  const parts: string[] = [];
+  if (e.error) parts.push(`${e.error.kind}: ${e.error.message}`);
+  else for (const k of e.checks) if (!k.pass) parts.push(`${k.type}: ${k.message}`);
+  for (const d of e.drift) if (d.severity !== 'info' && d.kind !== 'new_error') parts.push(d.message);
+  if (parts.length === 0) return null;
+  const text = parts.join('; ').replace(/\s+/g, ' ');
+  return text.length > NOTE_CHARS ? `${text.slice(0, NOTE_CHARS)}…` : text;
+}
+
+const STATUS_DRIFT = new Set(['regressed', 'fixed', 'new_error', 'refused', 'error_changed']);
+
+function statusIn(d: Drift): ReferenceCell['status'] {
+  if (d.kind === 'error_changed') return 'error';
+  return d.baseline === 'pass' || d.baseline === 'fail' || d.baseline === 'error' ? d.baseline : null;
+}
+
+/**
+ * A run's totals over its cases, added a case at a time: what a candidate's summary shows
+ * (summarizeCandidate reads them), each case forgotten once added.
+ */
+class RunTotals {
+  cases = 0;
+  readonly statuses: Record<CaseStatus, number> = { pass: 0, fail: 0, error: 0, not_run: 0 };
+  costSum = 0;
+  costed = 0;
+  readonly tokens = { prompt: 0, completion: 0, total: 0 };
+  readonly tools = { cases: 0, answered: 0, triggered: 0, valid: 0 };
+  readonly errorKinds: Record<string, number> = {};
+  /** Every answered sample's latency (the cases' sketches), for the run's p50 and p95. */
+  readonly latencies: number[] = [];
+  private readonly providers = new Map<string, number>();
+  private readonly models = new Map<string, number>();
+  private readonly bySuite = new Map<string, Unserved>();
+
+  add(c: CaseEntry): void {
+    this.cases++;
+    this.statuses[c.status]++;
+    if (c.stats.cost !== null) {
+      this.costSum += c.stats.cost;
+      this.costed++;
+    }
+    this.tokens.prompt += c.stats.prompt_tokens;
+    this.tokens.completion += c.stats.completion_tokens;
+    this.tokens.total += c.stats.total_tokens;
+    if (c.tool_use) {
+      this.tools.cases++;
+      this.tools.answered += c.tool_use.answered;
+      this.tools.triggered += c.tool_use.triggered;
+      this.tools.valid += c.tool_use.valid;
+    }
+    for (const [kind, n] of Object.entries(c.error_kinds))
+      this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + (n ?? 0);
+    const sketch = c.stats.answered.latency_ms;
+    if (sketch) for (const v of sketch.sample) this.latencies.push(v);
+    else if (sketch === undefined && c.stats.latency_ms) this.latencies.push(c.stats.latency_ms.p50);
+    count(this.providers, c.providers);
+    count(this.models, c.models);
+    const suite = this.bySuite.get(c.suite) ?? {
+      suite: c.suite,
+      model: c.requested_model,
+      cases: 0,
+      total: 0,
+      message: '',
+    };
+    suite.total++;
+    if (c.error?.kind === 'routing') {
+      suite.cases++;
+      suite.message ||= c.error.message;
+    }
+    this.bySuite.set(c.suite, suite);
+  }
+
+  /** Each provider (or model) and the cases it served, most first. */
+  served(which: 'providers' | 'models'): ServedCount[] {
+    return [...this[which]]
+      .map(([name, n]) => ({ name, cases: n }))
+      .sort((a, b) => b.cases - a.cases || a.name.localeCompare(b.name));
+  }
+
+  /** The suites a provider could not serve (the router's `routing` answer instead of one), with its words. */
+  unserved(): Unserved[] {
+    return [...this.bySuite.values()].filter((e) => e.cases > 0);
+  }
+}
+
+function count(counts: Map<string, number>, names: readonly string[]): void {
+  for (const name of new Set(names)) counts.set(name, (counts.get(name) ?? 0) + 1);
+}
