@@ -13,6 +13,9 @@
 //                             first run and a run with baselines, from YAML files and from one JSONL table,
 //                             at each size; each the median of --memory-runs runs, with their range)
 //   [--scale table] [--table-rows 100000]  (issue 19: validate of a JSONL table of that many rows)
+//   [--scale compare] [--compare-cases 100000]  (run --models of two candidates over a JSONL
+//                             table of that many rows, then compare of their runs: peak RSS,
+//                             file sizes, compare.html usable in headless Chromium)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -21,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
-import { measureMemory, measureMerge, measureReports, measureRepeats } from './scale.mjs';
+import { measureCompare, measureMemory, measureMerge, measureReports, measureRepeats } from './scale.mjs';
 import { measureTableValidate } from './table-validate.mjs';
 import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
@@ -37,8 +40,9 @@ const { values } = parseArgs({
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
     'baseline-sizes': { type: 'string', default: '100000' },
-    scale: { type: 'string', default: 'repeats,merge,reports,memory,table' },
+    scale: { type: 'string', default: 'repeats,merge,reports,memory,table,compare' },
     'table-rows': { type: 'string', default: '100000' },
+    'compare-cases': { type: 'string', default: '100000' },
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
     'memory-sizes': { type: 'string', default: '10000,100000' },
@@ -152,6 +156,7 @@ async function measureScale() {
         }),
     ],
     ['table', (ctx) => measureTableValidate(ctx, { rows: Number(values['table-rows']) })],
+    ['compare', (ctx) => measureCompare(ctx, { cases: Number(values['compare-cases']) })],
   ];
   for (const [name, measure] of steps.filter(([n]) => scale.has(n))) {
     const sim = await startSim(0, BIN);

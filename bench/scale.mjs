@@ -1,7 +1,10 @@
 // The scale rows of issue 12: memory and report size that must stay flat in samples and
 // bounded in cases, each measured through the CLI as a whole process.
+/* global document, performance */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { measureNode } from './process.mjs';
 import { timeToInteractive } from './page-timing.mjs';
 import { writeTableWorkload, writeWorkload } from './workload.mjs';
@@ -215,6 +218,66 @@ export async function measureMemory(ctx, { sizes = [10000, 100000], small = 1000
     );
   }
   return { what: 'memory in the number of cases', memory: rows, targets };
+}
+
+/**
+ * (f) Comparing models on a large table: `cases` rows (one JSONL suite) accepted as
+ * baselines, then `run --models` of two candidates (each run, then the comparison written
+ * beside them), then `driftcheck compare` of those two runs; the peak RSS and wall time of
+ * each, the sizes of compare.json and compare.html, and the page's time until it is usable
+ * in headless Chromium. No target of its own: the figures show whether comparing stays
+ * flat in the number of cases as a run does.
+ */
+export async function measureCompare(ctx, { cases = 100000 } = {}) {
+  const workload = await writeTableWorkload(ctx.dir, cases, ctx.simUrl);
+  const reportDir = join(ctx.dir, 'reports');
+  const common = ['--config', workload.config, '--report-dir', reportDir];
+  common.push('--baseline-dir', join(ctx.dir, 'baselines'));
+  await run(ctx, ['run', workload.suitesDir, ...common, '--update-baselines'], `run ${cases} rows, accept`);
+  await rm(reportDir, { recursive: true, force: true });
+  const models = await run(
+    ctx,
+    ['run', workload.suitesDir, ...common, '--models', 'openai/gpt-4o-mini,openai/gpt-4o'],
+    `run --models of 2 over ${cases} rows`,
+  );
+  const dirs = (await runDirs(reportDir)).filter((d) => !/[/\\]compare-/.test(d)).sort();
+  const out = join(ctx.dir, 'compared');
+  const compared = await run(
+    ctx,
+    ['compare', ...dirs, '--baseline-dir', join(ctx.dir, 'baselines'), '--out', out],
+    `compare of 2 runs × ${cases}`,
+  );
+  const page = await compareInteractive(join(out, 'compare.html'));
+  const figures = {
+    models: { wallMs: models.wallMs, cpuMs: models.cpuMs, peakRssMb: models.peakRssMb },
+    compare: { wallMs: compared.wallMs, cpuMs: compared.cpuMs, peakRssMb: compared.peakRssMb },
+    compareJsonMb: await sizeMb(join(out, 'compare.json')),
+    compareHtmlMb: await sizeMb(join(out, 'compare.html')),
+    interactiveMs: page,
+  };
+  ctx.log(
+    `compare.json ${figures.compareJsonMb.toFixed(1)} MB, compare.html ${figures.compareHtmlMb.toFixed(1)} MB (usable ${page.toFixed(0)} ms)`,
+  );
+  await rm(reportDir, { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+  return { what: `two candidates compared over ${cases} table rows`, compare: figures, targets: [] };
+}
+
+/** ms from navigation start until compare.html's matrix shows rows and its search is enabled. */
+async function compareInteractive(file) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  try {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(file).href, { timeout: 300_000 });
+    await page.waitForFunction(
+      () => !document.getElementById('q').disabled && document.querySelectorAll('#rows tr').length > 0,
+      null,
+      { timeout: 300_000 },
+    );
+    return await page.evaluate(() => performance.now());
+  } finally {
+    await browser.close();
+  }
 }
 
 function target(what, value, text, ok) {

@@ -74,6 +74,15 @@ export function renderScale(scaleRows) {
         '',
       ]);
     }
+    if (row.compare) {
+      const r = row.compare;
+      body.push([
+        row.what,
+        `run --models RSS ${fmt(r.models.peakRssMb)} MB (${fmt(r.models.wallMs / 1000, 1)} s); compare RSS ${fmt(r.compare.peakRssMb)} MB (${fmt(r.compare.wallMs / 1000, 1)} s); compare.json ${fmt(r.compareJsonMb, 1)} MB, compare.html ${fmt(r.compareHtmlMb, 1)} MB (usable ${fmt(r.interactiveMs)} ms)`,
+        '',
+        '',
+      ]);
+    }
     for (const t of row.targets) body.push([`  ${t.what}`, fmt(t.value, 2), t.text, mark(t.met)]);
   }
   return grid(['scale row', 'measured', 'target', 'met?'], body);
