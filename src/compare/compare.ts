@@ -75,6 +75,8 @@ export class ComparisonRows {
   /** Every case id of the runs, reference first: a row's slot. */
   private readonly union = new IdTable();
   private readonly suiteOf: string[] = [];
+  /** Case names that are not their id after the suite's (ComparedSide.caseAt), by row. */
+  private readonly oddCases = new Map<number, string>();
   /** Per run (reference run first when there is one): the run's own slot of each row, -1 when it lacks the case. */
   private readonly own: Int32Array[];
   private readonly sides: ComparedSide[];
@@ -92,7 +94,10 @@ export class ComparisonRows {
     for (const side of this.sides)
       for (let slot = 0; slot < side.size; slot++) {
         const known = this.union.size;
-        if (this.union.add(side.ids.at(slot)) === known) this.suiteOf.push(side.suiteAt(slot));
+        if (this.union.add(side.ids.at(slot)) !== known) continue;
+        this.suiteOf.push(side.suiteAt(slot));
+        const name = side.caseAt(slot);
+        if (side.ids.at(slot) !== `${side.suiteAt(slot)}/${name}`) this.oddCases.set(known, name);
       }
     this.own = this.sides.map((side) => {
       const own = new Int32Array(this.union.size);
@@ -134,7 +139,7 @@ export class ComparisonRows {
       const cells = kept.map((e, i) =>
         e ? cellOf(e, byRun ? againstRun(ref, e) : e) : absent(skips[i]!.has(suite)),
       );
-      const caseId = id.slice(suite.length + 1);
+      const caseId = this.oddCases.get(row) ?? id.slice(suite.length + 1);
       const out: CaseRow = {
         id,
         suite,

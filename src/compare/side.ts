@@ -4,7 +4,7 @@ import { Spill, SPILL_HOLD } from '../fold/spill.js';
 import { IdTable } from '../util/id-table.js';
 import type { CaseEntry, CaseStatus, Drift, ReportHead } from '../types.js';
 import type { VerdictCase } from '../report/candidate-verdict.js';
-import type { Change, ReferenceCell, ServedCount, Unserved } from './types.js';
+import type { CandidateCell, Change, ReferenceCell, ServedCount, Unserved } from './types.js';
 
 /**
  * What a comparison keeps of one case of one run until its row is made: the facts its cell
@@ -12,19 +12,13 @@ import type { Change, ReferenceCell, ServedCount, Unserved } from './types.js';
  * that baseline, and the numbers its paired verdict reads — never its checks, messages or
  * drift objects. Plain JSON (it may wait on disk).
  */
-export interface KeptCase {
+export interface KeptCase extends Pick<
+  CandidateCell,
+  'error_kind' | 'content' | 'model' | 'providers' | 'latency_ms' | 'cost' | 'note'
+> {
   status: CaseStatus;
   passed: number;
   sent: number;
-  error_kind: string | null;
-  content: string | null;
-  model: string | null;
-  providers: string[];
-  /** Median latency of its answered samples. */
-  latency_ms: number | null;
-  /** USD over its samples. */
-  cost: number | null;
-  note: string | null;
   /** Against the baseline its run was folded with. */
   change: Change;
   similarity: number | null;
@@ -51,6 +45,8 @@ export class ComparedSide {
   /** Case ids in the order the run gave them; a case's slot keys its kept case. */
   readonly ids = new IdTable();
   private readonly suiteIndex: number[] = [];
+  /** Case names that are not their id after the suite's, by slot. */
+  private readonly oddCases = new Map<number, string>();
   /** By slot: 1 when the case sent a sample. */
   private readonly sent: number[] = [];
   private readonly suites: string[] = [];
@@ -77,6 +73,9 @@ export class ComparedSide {
       this.suiteSlots.set(e.suite, suite);
     }
     this.suiteIndex[slot] = suite;
+    // A case's name is its id after the suite's; one that is not (a report.json edited by hand) is kept.
+    if (e.id === `${e.suite}/${e.case}`) this.oddCases.delete(slot);
+    else this.oddCases.set(slot, e.case);
     this.sent[slot] = e.samples.sent > 0 ? 1 : 0;
     this.spill.put(slot, keptOf(e));
     this.totals.add(e);
@@ -90,6 +89,11 @@ export class ComparedSide {
   /** The suite of the case in `slot`. */
   suiteAt(slot: number): string {
     return this.suites[this.suiteIndex[slot]!]!;
+  }
+
+  /** The case name of the case in `slot`. */
+  caseAt(slot: number): string {
+    return this.oddCases.get(slot) ?? this.ids.at(slot).slice(this.suiteAt(slot).length + 1);
   }
 
   /** The suites it holds cases of, in the order met. */

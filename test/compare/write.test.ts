@@ -133,6 +133,17 @@ describe('writeComparison streams rows from runs read a case at a time', () => {
     expect(whole.candidates[0]!.verdict).toMatchObject({ cases: 2, regressions: 1 });
   });
 
+  it("keeps a case's name that is not its id after the suite's (a report.json edited by hand)", async () => {
+    const odd = { ...makeEntry({ case: 'named' }), id: 'refunds/other-id' };
+    const whole = await compareRuns({ kind: 'baseline', cases: [] }, [
+      { label: 'x', run: folded('odd', [odd, makeEntry({ case: 'plain' })]) },
+    ]);
+    expect(whole.cases.map((r) => [r.id, r.suite, r.case])).toEqual([
+      ['refunds/other-id', 'refunds', 'named'],
+      ['refunds/plain', 'refunds', 'plain'],
+    ]);
+  });
+
   it('writes no rows as an empty list, as JSON.stringify does', async () => {
     const empty = folded('none', []);
     const whole = await compareRuns({ kind: 'baseline', cases: [] }, [{ label: 'x', run: empty }]);
