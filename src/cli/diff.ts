@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { removedIfKilled } from '../util/scratch.js';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,6 +38,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   // folder of their own and read back as a run reads its baselines, so neither run's cases
   // are held together (diffing two 100,000-case runs held both: 675 MB).
   const baselineDir = await mkdtemp(join(tmpdir(), 'driftcheck-diff-'));
+  const release = removedIfKilled(baselineDir);
   // What is wrong with a file of that folder is wrong with run A's report.json, its source
   // (a suite id no file may be named after, in a report.json edited by hand); the file
   // system's own failures (a full disk) name the file they failed on.
@@ -89,6 +91,7 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
     return s.regressed + s.suite_regressed > 0 ? 1 : 0;
   } finally {
     await rm(baselineDir, { recursive: true, force: true });
+    release();
   }
 }
 

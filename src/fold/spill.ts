@@ -3,6 +3,7 @@ import { readSync } from 'node:fs';
 import { type FileHandle, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removedIfKilled } from '../util/scratch.js';
 
 const SPILL_SUFFIX = '.spill';
 
@@ -50,7 +51,8 @@ export class Spill<T> {
   private used = 0;
   /** Bytes handed to the file so far (written or being written). */
   private flushed = 0;
-  private file: { path: string; handle: Promise<FileHandle> } | null = null;
+  /** The spill file, and what unregisters it from removal on a signal (removedIfKilled). */
+  private file: { path: string; handle: Promise<FileHandle>; release: () => void } | null = null;
   private writing: Promise<unknown> = Promise.resolve();
   private failure: unknown = null;
 
@@ -166,6 +168,7 @@ export class Spill<T> {
     if (!file) return;
     await (await file.handle.catch(() => null))?.close().catch(() => {});
     await rm(file.path, { force: true });
+    file.release();
   }
 
   private append(key: number, value: T): void {
@@ -214,7 +217,7 @@ export class Spill<T> {
       const handle = open(path, 'w+');
       // Awaited by the first write, which may wait behind others: never an unhandled rejection.
       handle.catch(() => {});
-      this.file = { path, handle };
+      this.file = { path, handle, release: removedIfKilled(path) };
     }
     const handle = this.file.handle;
     const at = this.flushed;
