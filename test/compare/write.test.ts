@@ -10,6 +10,7 @@ import { writeComparison } from '../../src/compare/write.js';
 import { SPILL_HOLD } from '../../src/fold/spill.js';
 import { renderCandidateComparison } from '../../src/report/candidates.js';
 import type { CaseEntry } from '../../src/types.js';
+import type { Comparison } from '../../src/compare/types.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { contentDrift, regressedDrift } from '../report/fixture.js';
 
@@ -19,6 +20,13 @@ const CASES = SPILL_HOLD + 700;
 function folded(label: string, cases: CaseEntry[]): FoldedRun {
   const report = reportOf(cases);
   return { dir: null, head: { ...report, run: { ...report.run, id: `run-${label}` } }, cases: report.cases };
+}
+
+/** compare.json as writeComparison lays it out: JSON.stringify(…, null, 2)'s, each case row on one line. */
+function laidOut(comparison: Comparison): string {
+  const rows = comparison.cases.map((row) => `    ${JSON.stringify(row)}`).join(',\n');
+  const text = JSON.stringify({ ...comparison, cases: [] }, null, 2);
+  return `${comparison.cases.length ? text.replace('"cases": []', `"cases": [\n${rows}\n  ]`) : text}\n`;
 }
 
 /** A run read as the commands read one: a case at a time, into a side that spills past SPILL_HOLD. */
@@ -77,7 +85,8 @@ describe('writeComparison streams rows from runs read a case at a time', () => {
     );
     for (const side of sides) await side.discard();
     expect(files.map((f) => f.slice(out.length + 1))).toEqual(['compare.json', 'compare.md', 'compare.html']);
-    expect(await readFile(join(out, 'compare.json'), 'utf8')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+    expect(await readFile(join(out, 'compare.json'), 'utf8')).toBe(laidOut(whole));
+    expect(JSON.parse(await readFile(join(out, 'compare.json'), 'utf8'))).toEqual(whole);
     expect(await readFile(join(out, 'compare.html'), 'utf8')).toBe(renderCompareHtml(whole));
     expect(await readFile(join(out, 'compare.md'), 'utf8')).toBe(renderCompareMarkdown(viewOf(whole)));
     expect(renderCandidateComparison(view)).toBe(renderCandidateComparison(viewOf(whole)));
@@ -128,7 +137,7 @@ describe('writeComparison streams rows from runs read a case at a time', () => {
       ),
     );
     expect(asked).toEqual(['refunds/r', 'refunds/s']);
-    expect(await readFile(join(out, 'compare.json'), 'utf8')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+    expect(await readFile(join(out, 'compare.json'), 'utf8')).toBe(laidOut(whole));
     expect(whole.cases[0]!.reference).toEqual({ status: 'pass', samples: null, content: 'Within 30 days.' });
     expect(whole.candidates[0]!.verdict).toMatchObject({ cases: 2, regressions: 1 });
   });
@@ -144,7 +153,7 @@ describe('writeComparison streams rows from runs read a case at a time', () => {
     ]);
   });
 
-  it('writes no rows as an empty list, as JSON.stringify does', async () => {
+  it('writes no rows as an empty list', async () => {
     const empty = folded('none', []);
     const whole = await compareRuns({ kind: 'baseline', cases: [] }, [{ label: 'x', run: empty }]);
     const out = join(dir, 'empty');
@@ -154,7 +163,7 @@ describe('writeComparison streams rows from runs read a case at a time', () => {
         { label: 'x', side: sideOf(empty) },
       ]),
     );
-    expect(await readFile(join(out, 'compare.json'), 'utf8')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+    expect(await readFile(join(out, 'compare.json'), 'utf8')).toBe(laidOut(whole));
     expect(whole.cases).toEqual([]);
   });
 });
