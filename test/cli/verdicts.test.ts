@@ -18,7 +18,12 @@ describe('the demo with --repeat 10 against its one-sample baselines', () => {
   beforeAll(async () => {
     project = await makeProject();
     await copyFromRepo(project.dir, 'suites/demo', 'baselines');
-    run = await runCli(['run', '--sim', 'suites/demo', '--repeat', '10'], { cwd: project.dir });
+    // Seeded: the tool suite's refund case misses the schema on 80 % of its samples, and
+    // unseeded it passed half of them in about 3 % of runs (the test then failed).
+    run = await runCli(['run', '--sim', 'suites/demo', '--repeat', '10'], {
+      cwd: project.dir,
+      env: { DRIFTCHECK_SIM_SEED: '7' },
+    });
     report = await readReport(runDirFrom(run, project.dir));
   });
   afterAll(() => project.cleanup());
