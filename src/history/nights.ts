@@ -1,9 +1,9 @@
-import type { History, HistoryCaseInput, HistoryRun } from './types.js';
+import type { History, HistoryCaseInput, HistoryRunInput } from './types.js';
 
-/** One night of one case: the run it came from and that case's entry. */
+/** One night of one case: the run it came from and what a trend reads of that case's entry. */
 export interface CaseNight {
-  run: HistoryRun;
-  entry: HistoryCaseInput;
+  run: HistoryRunInput;
+  entry: Pick<HistoryCaseInput, 'suite' | 'case' | 'status' | 'passes' | 'samples' | 'tools'>;
 }
 
 /** `suite/case` → its nights in time order; built in one pass over the runs. */
@@ -25,7 +25,11 @@ export function nightsByCase(history: History): Map<string, CaseNight[]> {
  * recorded as an event or seen as a new `baseline_source_run` on the run line. Returns the
  * index of the first night to use (0 when the suite never reset).
  */
-export function resetIndex(history: History, suite: string, nights: readonly CaseNight[]): number {
+export function resetIndex(
+  history: Pick<History, 'baselines'>,
+  suite: string,
+  nights: readonly CaseNight[],
+): number {
   const source = (night: CaseNight): string | null =>
     night.run.suites.find((s) => s.suite === suite)?.baseline_source_run ?? null;
   let start = 0;

@@ -1,8 +1,8 @@
 import type { Baseline, CaseEntry, Drift, SuiteReport } from '../types.js';
 import { historyCase, historyRun } from './from-report-v2.js';
-import { type CaseNight, nightsByCase } from './nights.js';
+import type { HistoryNights } from './columns.js';
 import { firstChanged, trendOf } from './trends.js';
-import type { History, HistoryCaseInput, HistoryRun } from './types.js';
+import type { HistoryCaseInput, HistoryRun } from './types.js';
 
 /** Nights a changed case shows in tonight's report, before tonight. */
 const STRIP_NIGHTS = 14;
@@ -17,10 +17,12 @@ export interface TonightRun {
  * each case that failed, errored or drifted, its last nights and the night its current
  * streak began (tonight included), and for every case the slow-drift detector over the
  * nights since the suite's last baseline, tonight included (`pass_rate_trending_down`, warn).
- * The history is indexed once; each suite adds tonight's nights to it.
+ * A case's nights are made from the history's columns when the case is annotated.
  */
-export function historyAnnotator(history: History, tonight: TonightRun) {
-  let index: Map<string, CaseNight[]> | null = null;
+export function historyAnnotator(
+  history: Pick<HistoryNights, 'baselines' | 'nightsOf'>,
+  tonight: TonightRun,
+) {
   /** Baseline source run per suite, as tonight compared with it: the history line records it. */
   const sources = new Map<string, string | null>();
   /** Tonight's compact case lines, suite by suite as folded: what the history appends. */
@@ -30,7 +32,6 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
     lines,
     /** Tonight's suite as folded: returns what annotates each of its entries, in plan order. */
     annotate({ suite, baseline }: { suite: SuiteReport; baseline: Pick<Baseline, 'source_run'> | null }) {
-      index ??= nightsByCase(history);
       sources.set(suite.suite, baseline?.source_run ?? null);
       const mapped = historyRun(
         {
@@ -46,8 +47,8 @@ export function historyAnnotator(history: History, tonight: TonightRun) {
       return (c: CaseEntry): void => {
         const line = historyCase(c);
         lines.push(line);
-        const before = index!.get(c.id);
-        if (!before?.length) return;
+        const before = history.nightsOf(c.id);
+        if (before.length === 0) return;
         // Tonight as one more night of this case: the run with this case's line alone.
         const run: HistoryRun = { ...mapped, suites, cases: [line] };
         const nights = [...before, { run, entry: line }];

@@ -36,7 +36,7 @@ export function firstChanged(nights: readonly CaseNight[]): NightRef | null {
 
 /** The CUSUM over the nights since the suite's last reset, as a warning drift. */
 export function trendOf(
-  history: History,
+  history: Pick<History, 'baselines'>,
   nights: readonly CaseNight[],
   options?: CusumOptions,
 ): TrendDrift | null {
@@ -58,7 +58,7 @@ export interface TrendWatch {
  * a warning drift, or, when it raised none, where it stands (what the trend page shows).
  */
 export function trendStateOf(
-  history: History,
+  history: Pick<History, 'baselines'>,
   nights: readonly CaseNight[],
   options?: CusumOptions,
 ): { alarm: TrendDrift | null; watch: TrendWatch | null } {

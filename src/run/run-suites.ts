@@ -501,8 +501,8 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
 
 /** Reads the history (lines it cannot read are passed over and said) and prepares tonight's annotations. */
 async function openHistory(dir: string, run: { id: string; started_at: string }) {
-  const { historyAnnotator, readHistory } = await import('../history/index.js');
-  const history = await readHistory(dir);
+  const { historyAnnotator, HistoryNights } = await import('../history/index.js');
+  const history = await HistoryNights.read(dir);
   return {
     annotator: historyAnnotator(history, run),
     problems: history.problems.map((p) => `${p.file}:${p.line}: ${p.reason}`),

@@ -1,7 +1,7 @@
 import { nearestRank } from '../../stats/nearest-rank.js';
 import { nightsByCase } from '../nights.js';
 import { trendStateOf } from '../trends.js';
-import type { History, HistoryCaseStatus, HistoryRun, HistoryToolCounts } from '../types.js';
+import type { History, HistoryCaseStatus, HistoryRun, HistoryRunInput, HistoryToolCounts } from '../types.js';
 import { runEvents, suiteEvents, type TimelineEvent } from './events.js';
 
 /**
@@ -83,7 +83,7 @@ export const COUNT_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO
 const STATUS_CHAR: Record<HistoryCaseStatus, string> = { pass: 'p', fail: 'f', error: 'e', not_run: 'n' };
 
 export function trendPageData(history: History, link: string): TrendPage {
-  const index = new Map(history.runs.map((run, i) => [run, i]));
+  const index = new Map<HistoryRunInput, number>(history.runs.map((run, i) => [run, i]));
   const width = history.runs.length;
   const cases: CasePage[] = [];
   const at = (runId: string): number => history.runs.findIndex((r) => r.run_id === runId);

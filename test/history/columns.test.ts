@@ -1,0 +1,122 @@
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HistoryNights } from '../../src/history/columns.js';
+import { type CaseNight, nightsByCase } from '../../src/history/nights.js';
+import { readHistory } from '../../src/history/read.js';
+import { appendBaselineAccepted, appendRun } from '../../src/history/store.js';
+import { trendOf } from '../../src/history/trends.js';
+import type { History } from '../../src/history/types.js';
+import { makeCase, makeRun } from './fixture.js';
+
+/** What a trend reads of a night: the run's id and the case's counts. */
+const seen = (nights: readonly CaseNight[] | undefined) =>
+  (nights ?? []).map(({ run, entry }) => ({
+    run: run.run_id,
+    suite: entry.suite,
+    case: entry.case,
+    status: entry.status,
+    passes: entry.passes,
+    samples: entry.samples,
+    tools: entry.tools,
+  }));
+
+describe('HistoryNights: the nights readHistory gives, as columns', () => {
+  let dir: string;
+  let history: History;
+  let columns: HistoryNights;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'driftcheck-history-columns-'));
+    // 40 nights over two months, appended out of order, of 1,500 cases that come and go,
+    // one case with tools, a second suite, a paused night appended again once resumed,
+    // a baseline accepted midway, and a damaged line.
+    const order = Array.from({ length: 40 }, (_, i) => i).sort((a, b) => ((a * 7) % 40) - ((b * 7) % 40));
+    for (const night of order) {
+      const run = makeRun(night, {
+        suites: [
+          { suite: 'support', models: ['acme/chat-1'], providers: ['Acme'], baseline_source_run: null },
+          { suite: 'tools', models: ['acme/chat-1'], providers: ['Acme'], baseline_source_run: null },
+        ],
+      });
+      const cases = [];
+      for (let c = 0; c < 1500; c++) {
+        if ((c + night) % 13 === 0) continue;
+        const passes = c % 17 === 0 && night > 25 ? 4 : 10;
+        cases.push(makeCase(`case-${c}`, { passes, status: passes === 10 ? 'pass' : 'fail', samples: 10 }));
+      }
+      cases.push(
+        makeCase('calls', {
+          suite: 'tools',
+          samples: night % 3 === 0 ? 5 : 10,
+          passes: 5,
+          status: 'fail',
+          tools: { answered: 5, triggered: 4, valid: night % 4 },
+        }),
+      );
+      // A case of the suite no baseline reset, fading after night 30: a slow drift to find.
+      cases.push(
+        makeCase('fading', {
+          suite: 'tools',
+          passes: night > 30 ? 6 : 10,
+          status: night > 30 ? 'fail' : 'pass',
+        }),
+      );
+      if (night === 20) {
+        await appendRun(dir, { ...run, status: 'paused' }, cases.slice(0, 700));
+        await appendRun(
+          dir,
+          { ...run, finished_at: new Date(Date.parse(run.finished_at) + 1).toISOString() },
+          cases,
+        );
+      } else await appendRun(dir, run, cases);
+    }
+    await appendBaselineAccepted(dir, {
+      suite: 'support',
+      source_run: makeRun(30).run_id,
+      at: makeRun(30).finished_at,
+    });
+    await appendFile(join(dir, '2026-11.jsonl'), '{"s":"support","c":"torn\n');
+    history = await readHistory(dir);
+    columns = await HistoryNights.read(dir);
+    ids.push(
+      'support/case-0',
+      'support/case-17',
+      'support/case-1',
+      'support/case-12',
+      'tools/calls',
+      'support/none',
+    );
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("gives each case's nights, in time order, the paused night's second append counted once", () => {
+    const index = nightsByCase(history);
+    expect(history.runs).toHaveLength(40);
+    for (const id of ids) expect(seen(columns.nightsOf(id)), id).toEqual(seen(index.get(id)));
+    expect(columns.nightsOf('support/case-1')).toHaveLength(40 - 3);
+    expect(seen(columns.nightsOf('tools/calls'))[3]!.tools).toEqual({ answered: 5, triggered: 4, valid: 3 });
+    expect(columns.nightsOf('support/none')).toEqual([]);
+    // Every case, not only those looked at.
+    let checked = 0;
+    for (const [id, nights] of index) {
+      expect(seen(columns.nightsOf(id))).toEqual(seen(nights));
+      checked++;
+    }
+    expect(checked).toBe(1502);
+  });
+
+  it('keeps the baseline events and the damaged lines, and the trend read from it is the same', () => {
+    expect(columns.baselines).toEqual(history.baselines);
+    expect(columns.problems).toEqual(history.problems);
+    expect(columns.problems).toHaveLength(1);
+    const index = nightsByCase(history);
+    for (const id of ['support/case-17', 'tools/fading'])
+      expect(trendOf(columns, columns.nightsOf(id))).toEqual(trendOf(history, index.get(id)!));
+    expect(trendOf(columns, columns.nightsOf('tools/fading'))).toMatchObject({
+      kind: 'pass_rate_trending_down',
+    });
+  });
+});
