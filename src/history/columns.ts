@@ -1,6 +1,8 @@
 import { IdTable } from '../util/id-table.js';
 import type { CaseNight } from './nights.js';
 import { readMonths } from './read.js';
+import type { TrendSource } from './source.js';
+import { type SuiteNight, SuiteNightTally } from './suite-night.js';
 import type {
   BaselineAcceptedInput,
   HistoryCaseStatus,
@@ -19,6 +21,11 @@ interface NightColumns {
   samples: Int32Array;
   /** Tool-call counts of the few cases that had tools. */
   tools: Map<number, HistoryToolCounts>;
+  /** Its case slots in the order its lines gave them (the page lists cases so). */
+  order: Int32Array;
+  lines: number;
+  /** Each suite's figures that night, added up as its lines were read. */
+  figures: Map<string, SuiteNight> | SuiteNightTally;
 }
 
 /**
@@ -27,7 +34,10 @@ interface NightColumns {
  * and night. Thirty nights of a 100,000-case table held that way take about 30 MB; as
  * readHistory's objects, 1.4 GB. A case's nights are made when asked for (`nightsOf`).
  */
-export class HistoryNights {
+export class HistoryNights implements TrendSource {
+  /** The nights' runs, in time order. */
+  readonly runs: readonly HistoryRunInput[];
+
   private constructor(
     /** Nights in time order, a run appended twice counted once (as readHistory orders them). */
     private readonly nights: readonly NightColumns[],
@@ -36,7 +46,11 @@ export class HistoryNights {
     private readonly suites: readonly string[],
     readonly baselines: BaselineAcceptedInput[],
     readonly problems: HistoryProblem[],
-  ) {}
+    /** How many month files it read: 0 for a folder that does not exist or holds none. */
+    readonly months: number,
+  ) {
+    this.runs = nights.map((n) => n.run);
+  }
 
   /** Reads every month file of `dir` as readHistory does (the same lines passed over, the same order). */
   static async read(dir: string): Promise<HistoryNights> {
@@ -46,8 +60,14 @@ export class HistoryNights {
     const suiteSlots = new Map<string, number>();
     const read: NightColumns[] = [];
     let night: NightColumns | null = null;
-    const { baselines, problems } = await readMonths(dir, {
+    const close = () => {
+      if (!night) return;
+      if (night.figures instanceof SuiteNightTally) night.figures = night.figures.close();
+      night.order = night.order.slice(0, night.lines);
+    };
+    const { baselines, problems, months } = await readMonths(dir, {
       run: (run) => {
+        close();
         const size = Math.max(1024, ids.size);
         night = {
           run,
@@ -55,6 +75,9 @@ export class HistoryNights {
           passes: new Int32Array(size),
           samples: new Int32Array(size),
           tools: new Map(),
+          order: new Int32Array(size),
+          lines: 0,
+          figures: new SuiteNightTally(),
         };
         read.push(night);
       },
@@ -71,6 +94,13 @@ export class HistoryNights {
         }
         const n = night!;
         if (slot >= n.status.length) widen(n, Math.max(slot + 1, n.status.length * 2));
+        if (n.lines === n.order.length) {
+          const order = new Int32Array(n.order.length * 2);
+          order.set(n.order);
+          n.order = order;
+        }
+        n.order[n.lines++] = slot;
+        (n.figures as SuiteNightTally).add(entry);
         n.status[slot] = STATUSES.indexOf(entry.status) + 1;
         n.passes[slot] = entry.passes;
         n.samples[slot] = entry.samples;
@@ -78,6 +108,7 @@ export class HistoryNights {
         else n.tools.delete(slot);
       },
     });
+    close();
     const order = read.map((_, i) => i);
     order.sort(
       (a, b) =>
@@ -87,7 +118,37 @@ export class HistoryNights {
     // A run appended twice (paused, then resumed to the end) counts once, as last appended (the sort is stable).
     const last = new Map(order.map((i, at) => [read[i]!.run.run_id, at]));
     const nights = order.filter((i, at) => last.get(read[i]!.run.run_id) === at).map((i) => read[i]!);
-    return new HistoryNights(nights, ids, suiteIndex, suites, baselines, problems);
+    return new HistoryNights(nights, ids, suiteIndex, suites, baselines, problems, months);
+  }
+
+  /** Each case with its nights, in the order the nights (in time order) first list them. */
+  *cases(): Generator<[string, CaseNight[]]> {
+    const listed = new Uint8Array(this.ids.size);
+    for (const n of this.nights)
+      for (const slot of n.order) {
+        if (listed[slot]) continue;
+        listed[slot] = 1;
+        const id = this.ids.at(slot);
+        yield [id, this.nightsOf(id)];
+      }
+  }
+
+  /** How many cases its nights hold. */
+  caseCount(): number {
+    const listed = new Uint8Array(this.ids.size);
+    let count = 0;
+    for (const n of this.nights)
+      for (const slot of n.order)
+        if (!listed[slot]) {
+          listed[slot] = 1;
+          count++;
+        }
+    return count;
+  }
+
+  /** A suite's figures on the night at this index. */
+  suiteNight(night: number, suite: string): SuiteNight | undefined {
+    return (this.nights[night]?.figures as Map<string, SuiteNight> | undefined)?.get(suite);
   }
 
   /** A case's nights (`suite/case`) in time order, made now; empty when the history never ran it. */

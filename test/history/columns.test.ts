@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryNights } from '../../src/history/columns.js';
 import { type CaseNight, nightsByCase } from '../../src/history/nights.js';
+import { trendPageData } from '../../src/history/page/data.js';
 import { readHistory } from '../../src/history/read.js';
 import { appendBaselineAccepted, appendRun } from '../../src/history/store.js';
 import { trendOf } from '../../src/history/trends.js';
@@ -45,7 +46,18 @@ describe('HistoryNights: the nights readHistory gives, as columns', () => {
       for (let c = 0; c < 1500; c++) {
         if ((c + night) % 13 === 0) continue;
         const passes = c % 17 === 0 && night > 25 ? 4 : 10;
-        cases.push(makeCase(`case-${c}`, { passes, status: passes === 10 ? 'pass' : 'fail', samples: 10 }));
+        cases.push(
+          makeCase(`case-${c}`, {
+            passes,
+            status: passes === 10 ? 'pass' : 'fail',
+            samples: 10,
+            // Some nights a few cases answer slower, report no cost, or are not timed.
+            drift_kinds: (c + night) % 97 === 0 || (night === 9 && c === 5) ? ['latency_changed'] : [],
+            cost: c % 5 === 0 ? null : 0.001 * (1 + ((c + night) % 3)),
+            latency_p50_ms: c % 11 === 0 ? null : 500 + ((c * 7 + night) % 300),
+            latency_p95_ms: c % 11 === 0 ? null : 900 + ((c * 13 + night) % 500),
+          }),
+        );
       }
       cases.push(
         makeCase('calls', {
@@ -106,6 +118,18 @@ describe('HistoryNights: the nights readHistory gives, as columns', () => {
       checked++;
     }
     expect(checked).toBe(1502);
+  });
+
+  it('makes the trend page the history read whole makes: every case, suite figure and event', () => {
+    const link = 'reports/{run}/report.html#{suite}/{case}';
+    const page = trendPageData(columns, link);
+    expect(page).toEqual(trendPageData(history, link));
+    expect(page.cases).toHaveLength(1502);
+    expect(page.suites.find((s) => s.suite === 'support')!.events.map((e) => e.kind)).toContain(
+      'latency_changed',
+    );
+    expect(page.suites.find((s) => s.suite === 'tools')!.tools).toHaveLength(40);
+    expect(columns.caseCount()).toBe(1502);
   });
 
   it('keeps the baseline events and the damaged lines, and the trend read from it is the same', () => {

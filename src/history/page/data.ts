@@ -1,7 +1,6 @@
-import { nearestRank } from '../../stats/nearest-rank.js';
-import { nightsByCase } from '../nights.js';
+import { type TrendSource, trendSourceOf } from '../source.js';
 import { trendStateOf } from '../trends.js';
-import type { History, HistoryCaseStatus, HistoryRun, HistoryRunInput, HistoryToolCounts } from '../types.js';
+import type { History, HistoryCaseStatus, HistoryRunInput, HistoryToolCounts } from '../types.js';
 import { runEvents, suiteEvents, type TimelineEvent } from './events.js';
 
 /**
@@ -82,12 +81,13 @@ export const COUNT_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO
 
 const STATUS_CHAR: Record<HistoryCaseStatus, string> = { pass: 'p', fail: 'f', error: 'e', not_run: 'n' };
 
-export function trendPageData(history: History, link: string): TrendPage {
+export function trendPageData(from: History | TrendSource, link: string): TrendPage {
+  const history = trendSourceOf(from);
   const index = new Map<HistoryRunInput, number>(history.runs.map((run, i) => [run, i]));
   const width = history.runs.length;
   const cases: CasePage[] = [];
   const at = (runId: string): number => history.runs.findIndex((r) => r.run_id === runId);
-  for (const [id, nights] of nightsByCase(history)) {
+  for (const [id, nights] of history.cases()) {
     const status = Array<string>(width).fill('.');
     const passes = Array<string>(width).fill('.');
     const samples = usualSamples(nights.map((n) => n.entry.samples));
@@ -143,7 +143,7 @@ export function trendPageData(history: History, link: string): TrendPage {
       commit: r.git?.commit ?? null,
       branch: r.git?.branch ?? null,
     })),
-    suites: suites.map((suite) => ({ ...series(history.runs, suite), events: suiteEvents(history, suite) })),
+    suites: suites.map((suite) => ({ ...series(history, suite), events: suiteEvents(history, suite) })),
     cases,
     events: runEvents(history.runs),
     link,
@@ -204,7 +204,7 @@ function flips(status: string[]): number {
 
 const toolCounts = (t: HistoryToolCounts): ToolCounts => [t.answered, t.triggered, t.valid];
 
-function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, 'events'> {
+function series(history: TrendSource, suite: string): Omit<SuiteSeries, 'events'> {
   const out: Omit<SuiteSeries, 'events'> = {
     suite,
     passes: [],
@@ -215,30 +215,17 @@ function series(runs: readonly HistoryRun[], suite: string): Omit<SuiteSeries, '
     p95: [],
   };
   const tools: (ToolCounts | null)[] = [];
-  for (const run of runs) {
-    const cases = run.cases.filter((c) => c.suite === suite);
-    const present = run.suites.some((s) => s.suite === suite) || cases.length > 0;
-    const samples = cases.reduce((n, c) => n + c.samples, 0);
-    const costs = cases.filter((c) => c.cost !== null);
-    const tokens = cases.filter((c) => c.tokens !== null);
-    const p50s = cases.map((c) => c.latency_p50_ms).filter((x): x is number => x !== null);
-    const p95s = cases.map((c) => c.latency_p95_ms).filter((x): x is number => x !== null);
-    out.passes.push(present && samples > 0 ? cases.reduce((n, c) => n + c.passes, 0) : null);
+  history.runs.forEach((run, night) => {
+    const f = history.suiteNight(night, suite);
+    const present = run.suites.some((s) => s.suite === suite) || (f?.cases ?? 0) > 0;
+    const samples = f?.samples ?? 0;
+    out.passes.push(present && samples > 0 ? f!.passes : null);
     out.samples.push(present && samples > 0 ? samples : null);
-    out.cost.push(costs.length > 0 ? costs.reduce((n, c) => n + c.cost!, 0) : null);
-    out.tokens.push(tokens.length > 0 ? tokens.reduce((n, c) => n + c.tokens!.total, 0) : null);
-    out.p50.push(nearestRank(p50s, 0.5));
-    out.p95.push(nearestRank(p95s, 0.95));
-    // Truthy, not !== null: a library caller's case written before `tools` existed has none.
-    const withTools = cases.filter((c) => c.tools);
-    tools.push(
-      withTools.length === 0
-        ? null
-        : withTools.reduce<ToolCounts>(
-            (sum, c) => [sum[0] + c.tools!.answered, sum[1] + c.tools!.triggered, sum[2] + c.tools!.valid],
-            [0, 0, 0],
-          ),
-    );
-  }
+    out.cost.push(f && f.costed > 0 ? f.cost : null);
+    out.tokens.push(f && f.tokened > 0 ? f.tokens : null);
+    out.p50.push(f?.p50 ?? null);
+    out.p95.push(f?.p95 ?? null);
+    tools.push(f?.tools ? [...f.tools] : null);
+  });
   return tools.some((t) => t !== null) ? { ...out, tools } : out;
 }

@@ -1,4 +1,5 @@
-import type { History, HistoryRun } from '../types.js';
+import { type TrendSource, trendSourceOf } from '../source.js';
+import type { History, HistoryRunInput } from '../types.js';
 
 /** A mark on the timeline: what changed on which night. */
 export interface TimelineEvent {
@@ -13,18 +14,19 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
 const list = (xs: readonly string[]): string => (xs.length > 0 ? xs.join(', ') : 'none');
 
 /** Model, provider and baseline changes of one suite, night over night, and the nights its cases' latency changed. */
-export function suiteEvents(history: History, suite: string): TimelineEvent[] {
+export function suiteEvents(from: History | TrendSource, suite: string): TimelineEvent[] {
+  const history = trendSourceOf(from);
   const events: TimelineEvent[] = [];
   let previous: { models: string[]; providers: string[]; baseline: string | null } | null = null;
   history.runs.forEach((run, night) => {
     const s = run.suites.find((x) => x.suite === suite);
     if (!s) return;
-    const slower = run.cases.filter((c) => c.suite === suite && c.drift_kinds.includes('latency_changed'));
-    if (slower.length > 0)
+    const f = history.suiteNight(night, suite);
+    if (f && f.slower > 0)
       events.push({
         night,
         kind: 'latency_changed',
-        text: `latency changed: ${slower.length === 1 ? slower[0]!.case : `${slower.length} cases`}`,
+        text: `latency changed: ${f.slower === 1 ? f.firstSlower! : `${f.slower} cases`}`,
       });
     if (previous) {
       // An empty list means "nobody answered" (a paused or failed night), not a change.
@@ -66,7 +68,7 @@ export function suiteEvents(history: History, suite: string): TimelineEvent[] {
  * Runs that stopped early (paused on a budget, exit 3, or interrupted), and runs added as
  * nights although they were not (`--force`): a candidate, simulator, shard or filtered run.
  */
-export function runEvents(runs: readonly HistoryRun[]): TimelineEvent[] {
+export function runEvents(runs: readonly HistoryRunInput[]): TimelineEvent[] {
   return runs.flatMap((run, night): TimelineEvent[] => [
     ...(run.status !== 'completed' || run.exit_code === 3
       ? [{ night, kind: 'paused' as const, text: `run ${run.status} (exit ${run.exit_code})` }]
@@ -78,7 +80,7 @@ export function runEvents(runs: readonly HistoryRun[]): TimelineEvent[] {
 }
 
 /** What a forced night was, in a few words. */
-function forcedWhat(p: NonNullable<HistoryRun['provenance']>): string {
+function forcedWhat(p: NonNullable<HistoryRunInput['provenance']>): string {
   const what = [
     ...(p.candidate ? [`candidate ${p.candidate}`] : []),
     ...(p.sim ? ['simulator'] : []),

@@ -1,4 +1,5 @@
 import { embedJson, escapeHtml, pageHead } from '../../report/html/escape.js';
+import type { TrendSource } from '../source.js';
 import type { History } from '../types.js';
 import { trendPageData } from './data.js';
 import { trendScript } from './script.js';
@@ -21,7 +22,7 @@ export interface TrendPageOptions {
  * chart library: the charts are a few line series with marks, which take less script than
  * any library's setup, and the heat map needs a canvas either way.
  */
-export function renderTrendPage(history: History, options: TrendPageOptions = {}): string {
+export function renderTrendPage(history: History | TrendSource, options: TrendPageOptions = {}): string {
   const base = (options.reportBase ?? DEFAULT_REPORT_BASE).replace(/\/+$/, '');
   const link = options.link ?? `${base}/{run}/report.html#{suite}/{case}`;
   const data = trendPageData(history, link);

@@ -1,0 +1,101 @@
+import { nearestRank } from '../stats/nearest-rank.js';
+import type { HistoryCaseInput } from './types.js';
+
+/**
+ * What the trend page reads of one suite's cases on one night: their sums, their latency
+ * percentiles, their tool-call counts, and the cases whose latency changed.
+ */
+export interface SuiteNight {
+  /** Case lines of the suite that night. */
+  cases: number;
+  passes: number;
+  samples: number;
+  /** USD over the cases that reported a cost, and how many did. */
+  cost: number;
+  costed: number;
+  /** Total tokens over the cases that reported usage, and how many did. */
+  tokens: number;
+  tokened: number;
+  /** Median of the cases' p50 latency, and the 95th percentile of their p95 (null: none timed). */
+  p50: number | null;
+  p95: number | null;
+  /** [answered, triggered, valid] summed over the cases with tools; null when none had any. */
+  tools: [number, number, number] | null;
+  /** Cases whose latency changed against the baseline, and the first of them. */
+  slower: number;
+  firstSlower: string | null;
+}
+
+/** One night's case lines added up by suite as they are read; `close` gives each suite's figures. */
+export class SuiteNightTally {
+  private readonly suites = new Map<string, SuiteNight & { p50s: number[]; p95s: number[] }>();
+
+  add(
+    c: Pick<
+      HistoryCaseInput,
+      | 'suite'
+      | 'case'
+      | 'passes'
+      | 'samples'
+      | 'cost'
+      | 'tokens'
+      | 'latency_p50_ms'
+      | 'latency_p95_ms'
+      | 'tools'
+      | 'drift_kinds'
+    >,
+  ): void {
+    let s = this.suites.get(c.suite);
+    if (!s) {
+      s = {
+        cases: 0,
+        passes: 0,
+        samples: 0,
+        cost: 0,
+        costed: 0,
+        tokens: 0,
+        tokened: 0,
+        p50: null,
+        p95: null,
+        tools: null,
+        slower: 0,
+        firstSlower: null,
+        p50s: [],
+        p95s: [],
+      };
+      this.suites.set(c.suite, s);
+    }
+    s.cases++;
+    s.passes += c.passes;
+    s.samples += c.samples;
+    if (c.cost !== null) {
+      s.cost += c.cost;
+      s.costed++;
+    }
+    if (c.tokens !== null) {
+      s.tokens += c.tokens.total;
+      s.tokened++;
+    }
+    if (c.latency_p50_ms !== null) s.p50s.push(c.latency_p50_ms);
+    if (c.latency_p95_ms !== null) s.p95s.push(c.latency_p95_ms);
+    // Truthy, not !== null: a library caller's case written before `tools` existed has none.
+    if (c.tools) {
+      const t = (s.tools ??= [0, 0, 0]);
+      t[0] += c.tools.answered;
+      t[1] += c.tools.triggered;
+      t[2] += c.tools.valid;
+    }
+    if (c.drift_kinds.includes('latency_changed')) {
+      s.slower++;
+      s.firstSlower ??= c.case;
+    }
+  }
+
+  /** Each suite's figures for the night (the latencies kept only as their percentiles). */
+  close(): Map<string, SuiteNight> {
+    const out = new Map<string, SuiteNight>();
+    for (const [suite, { p50s, p95s, ...figures }] of this.suites)
+      out.set(suite, { ...figures, p50: nearestRank(p50s, 0.5), p95: nearestRank(p95s, 0.95) });
+    return out;
+  }
+}
