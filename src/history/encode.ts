@@ -36,6 +36,28 @@ const FORMAT_VERSION = 1;
 
 /** The lines of one run: its record, then one line per case. */
 export function encodeRun(run: HistoryRunInput, cases: readonly HistoryCaseInput[]): string {
+  const line = caseLine(run);
+  return `${[runLine(run), ...cases.map(line)].join('\n')}\n`;
+}
+
+/** encodeRun of cases read one at a time (each encoded as it comes, none held). */
+export async function encodeRunOf(
+  run: HistoryRunInput,
+  cases: AsyncIterable<HistoryCaseInput>,
+): Promise<string> {
+  const line = caseLine(run);
+  const lines = [runLine(run)];
+  for await (const c of cases) lines.push(line(c));
+  return `${lines.join('\n')}\n`;
+}
+
+/** A case's line of this run (its suite's only model and provider left out). */
+function caseLine(run: HistoryRunInput): (c: HistoryCaseInput) => string {
+  const only = soleValues(run.suites);
+  return (c) => JSON.stringify(encodeCase(c, only.get(c.suite)));
+}
+
+function runLine(run: HistoryRunInput): string {
   const head = {
     t: 'run',
     v: FORMAT_VERSION,
@@ -53,10 +75,7 @@ export function encodeRun(run: HistoryRunInput, cases: readonly HistoryCaseInput
       baseline: s.baseline_source_run,
     })),
   };
-  const only = soleValues(run.suites);
-  const lines = [JSON.stringify(head)];
-  for (const c of cases) lines.push(JSON.stringify(encodeCase(c, only.get(c.suite))));
-  return `${lines.join('\n')}\n`;
+  return JSON.stringify(head);
 }
 
 function encodeProvenance(p: HistoryProvenance): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { FileError } from '../errors.js';
 import { lockFolder } from '../util/lock.js';
 import { hasRun } from './dedupe.js';
-import { encodeBaselineAccepted, encodeRun } from './encode.js';
+import { encodeBaselineAccepted, encodeRun, encodeRunOf } from './encode.js';
 import type { BaselineAcceptedInput, HistoryCaseInput, HistoryRunInput } from './types.js';
 
 /** The month (UTC) of an ISO date-time, `2026-11`; null for a text that is not one. */
@@ -37,13 +37,15 @@ export interface AppendOptions {
 export async function appendRun(
   dir: string,
   run: HistoryRunInput,
-  cases: readonly HistoryCaseInput[],
+  /** Its cases, or its cases read one at a time (encoded before the lock is taken). */
+  cases: readonly HistoryCaseInput[] | AsyncIterable<HistoryCaseInput>,
   options: AppendOptions = {},
 ): Promise<{ file: string; added: boolean }> {
+  const text = Symbol.asyncIterator in cases ? await encodeRunOf(run, cases) : null;
   return appendText(
     dir,
     monthFile(run.started_at),
-    () => encodeRun(run, cases),
+    () => text ?? encodeRun(run, cases as readonly HistoryCaseInput[]),
     options,
     (file) => hasRun(file, run),
   );

@@ -1,5 +1,6 @@
 import type { Baseline, CaseEntry, Drift, SuiteReport } from '../types.js';
 import { historyCase, historyRun } from './from-report-v2.js';
+import { Spill } from '../fold/spill.js';
 import type { HistoryNights } from './columns.js';
 import { firstChanged, trendOf } from './trends.js';
 import type { HistoryCaseInput, HistoryRun } from './types.js';
@@ -22,14 +23,29 @@ export interface TonightRun {
 export function historyAnnotator(
   history: Pick<HistoryNights, 'baselines' | 'nightsOf'>,
   tonight: TonightRun,
+  /** Where tonight's case lines wait past the first few thousand (a run folder), else the temp folder. */
+  spillDir?: string,
 ) {
   /** Baseline source run per suite, as tonight compared with it: the history line records it. */
   const sources = new Map<string, string | null>();
-  /** Tonight's compact case lines, suite by suite as folded: what the history appends. */
-  const lines: HistoryCaseInput[] = [];
+  /**
+   * Tonight's compact case lines, suite by suite as folded: what the history appends. They
+   * wait in a spill (on disk past 2,000): a 100,000-case night held them as objects.
+   */
+  const spill = new Spill<HistoryCaseInput>(spillDir);
+  let count = 0;
   return {
     sources,
-    lines,
+    /** Tonight's case lines in the order they were folded, each read once; then let go. */
+    async *lines(): AsyncGenerator<HistoryCaseInput> {
+      try {
+        for await (const line of spill.read(range(count))) if (line) yield line;
+      } finally {
+        await spill.discard();
+      }
+    },
+    /** Lets tonight's lines go without reading them (a night the history does not take). */
+    discard: () => spill.discard(),
     /** Tonight's suite as folded: returns what annotates each of its entries, in plan order. */
     annotate({ suite, baseline }: { suite: SuiteReport; baseline: Pick<Baseline, 'source_run'> | null }) {
       sources.set(suite.suite, baseline?.source_run ?? null);
@@ -44,9 +60,7 @@ export function historyAnnotator(
         [suite],
       );
       const suites = mapped.suites.map((s) => ({ ...s, baseline_source_run: baseline?.source_run ?? null }));
-      return (c: CaseEntry): void => {
-        const line = historyCase(c);
-        lines.push(line);
+      const annotateCase = (c: CaseEntry, line: HistoryCaseInput): void => {
         const before = history.nightsOf(c.id);
         if (before.length === 0) return;
         // Tonight as one more night of this case: the run with this case's line alone.
@@ -69,6 +83,15 @@ export function historyAnnotator(
           since: firstChanged(nights),
         };
       };
+      return (c: CaseEntry): void => {
+        const line = historyCase(c);
+        // Kept once annotated (a trend adds its drift kind to the line), even if annotating failed.
+        try {
+          annotateCase(c, line);
+        } finally {
+          spill.put(count++, line);
+        }
+      };
     },
   };
 }
@@ -81,4 +104,8 @@ function trendDrift(trend: NonNullable<ReturnType<typeof trendOf>>): Drift {
     current: { rate: trend.current, began: trend.began, raised: trend.raised },
     message: trend.message,
   };
+}
+
+function* range(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
 }

@@ -284,7 +284,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
     ...(options.console?.columns ? { columns: options.console.columns } : {}),
   }).then((files) => [...files, ...(options.observers ?? [])]);
   const tonight = options.history
-    ? await openHistory(options.history.dir, { id, started_at: startedAt })
+    ? await openHistory(options.history.dir, { id, started_at: startedAt }, runDir)
     : null;
   const fold = new RunFold({
     baseline: baselines.read,
@@ -500,11 +500,11 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
 }
 
 /** Reads the history (lines it cannot read are passed over and said) and prepares tonight's annotations. */
-async function openHistory(dir: string, run: { id: string; started_at: string }) {
+async function openHistory(dir: string, run: { id: string; started_at: string }, spillDir: string) {
   const { historyAnnotator, HistoryNights } = await import('../history/index.js');
   const history = await HistoryNights.read(dir);
   return {
-    annotator: historyAnnotator(history, run),
+    annotator: historyAnnotator(history, run, spillDir),
     problems: history.problems.map((p) => `${p.file}:${p.line}: ${p.reason}`),
   };
 }
@@ -521,7 +521,10 @@ async function appendTonight(
   onStaleLock: ((note: string) => void) | undefined,
 ): Promise<{ appended: string | null; refused: string[]; problems: string[] }> {
   const refused = refusals('run_history', head.run);
-  if (refused.length && !history.force) return { appended: null, refused, problems: tonight.problems };
+  if (refused.length && !history.force) {
+    await tonight.annotator.discard();
+    return { appended: null, refused, problems: tonight.problems };
+  }
   const { appendRun, gitInfo, historyRun } = await import('../history/index.js');
   // The case lines were made as the suites were folded: the report is not read back.
   const run = historyRun(head.run, head.suites);
@@ -534,7 +537,7 @@ async function appendTonight(
   const { file, added } = await appendRun(
     history.dir,
     { ...run, suites, git },
-    tonight.annotator.lines,
+    tonight.annotator.lines(),
     onStaleLock ? { onStaleLock } : {},
   );
   return { appended: added ? file : null, refused: [], problems: tonight.problems };

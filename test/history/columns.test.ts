@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,9 @@ import { appendBaselineAccepted, appendRun } from '../../src/history/store.js';
 import { trendOf } from '../../src/history/trends.js';
 import type { History } from '../../src/history/types.js';
 import { makeCase, makeRun } from './fixture.js';
+import { historyAnnotator } from '../../src/history/tonight.js';
+import { historyCase, historyRun } from '../../src/history/from-report-v2.js';
+import { makeEntry, reportOf } from '../helpers/entries.js';
 
 /** What a trend reads of a night: the run's id and the case's counts. */
 const seen = (nights: readonly CaseNight[] | undefined) =>
@@ -142,5 +145,36 @@ describe('HistoryNights: the nights readHistory gives, as columns', () => {
     expect(trendOf(columns, columns.nightsOf('tools/fading'))).toMatchObject({
       kind: 'pass_rate_trending_down',
     });
+  });
+});
+
+describe("tonight's case lines wait in a spill until the history takes them", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'driftcheck-tonight-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('gives back every line in the order folded, past what the spill holds, and appends the same text', async () => {
+    const entries = Array.from({ length: 8000 }, (_, i) =>
+      makeEntry({ case: `case-${i}`, status: i % 9 === 0 ? 'fail' : 'pass' }),
+    );
+    const report = reportOf(entries);
+    const history = await HistoryNights.read(join(dir, 'none'));
+    const tonight = { id: report.run.id, started_at: report.run.started_at };
+    const annotator = historyAnnotator(history, tonight, dir);
+    const annotate = annotator.annotate({ suite: report.suites[0]!, baseline: null });
+    for (const e of entries) annotate(e);
+    // Past 2,000 lines (and a megabyte) the spill writes a file of its own in the folder given.
+    expect((await readdir(dir)).some((name) => name.endsWith('.spill'))).toBe(true);
+    const run = historyRun(report.run, report.suites);
+    await appendRun(join(dir, 'spilled'), run, annotator.lines());
+    await appendRun(join(dir, 'held'), run, entries.map(historyCase));
+    const month = (await readdir(join(dir, 'held')))[0]!;
+    const text = await readFile(join(dir, 'spilled', month), 'utf8');
+    expect(text).toBe(await readFile(join(dir, 'held', month), 'utf8'));
+    expect(text.trimEnd().split('\n')).toHaveLength(8001);
+    // Read once, the spill is gone.
+    expect((await readdir(dir)).filter((name) => name.endsWith('.spill'))).toEqual([]);
   });
 });
