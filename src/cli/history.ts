@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
+import { baselinePath } from '../baseline/store.js';
+import { SuiteBaseline } from '../baseline/suite-baseline.js';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../errors.js';
 import { gitInfo } from '../history/git.js';
@@ -86,34 +88,60 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
         `${path}: run ${read.run.run_id} is ${refused.join(', ')}, not a night\n  → add the nightly (or merged) run, or pass --force to add it anyway (the trend page marks it as forced)`,
       );
     if (refused.length && read.run.provenance) read.run.provenance.forced = true;
+    // Each case read once now and let go (a damaged line refuses the folder before anything
+    // is written), and again when the run is appended.
+    for await (const _case of read.cases());
     runs.push(read);
   }
   for (const { run, cases, baselines } of runs) {
     // Reports name the baseline file, not the run it came from: read it now.
     for (const s of run.suites) {
       const file = baselines.get(s.suite);
-      if (file) s.baseline_source_run = await baselineSource(resolve(io.cwd, file));
+      if (file) s.baseline_source_run = await baselineSource(resolve(io.cwd, file), s.suite);
     }
+    // A case at a time from the report, encoded as it comes: the run's cases are never held.
+    let count = 0;
+    const counted = async function* () {
+      for await (const c of cases()) {
+        count++;
+        yield c;
+      }
+    };
     const { file, added } = await appendRun(
       dir,
       { ...run, ...(git.commit || git.branch ? { git } : {}) },
-      cases,
+      counted(),
       { onStaleLock: (note) => io.stderr(`history: ${note}\n`) },
     );
     io.stderr(
       added
-        ? `history: added run ${run.run_id} (${countOf(cases.length, 'case')}) to ${relative(io.cwd, file)}\n`
+        ? `history: added run ${run.run_id} (${countOf(count, 'case')}) to ${relative(io.cwd, file)}\n`
         : `history: run ${run.run_id} is already in ${relative(io.cwd, dir) || '.'}; skipped\n`,
     );
   }
   return 0;
 }
 
-async function baselineSource(file: string): Promise<string | null> {
+/**
+ * The run a suite's baseline file was accepted from, or null when it cannot be read. A file
+ * where a run keeps it (`<dir>/<suite>.json`) is walked for its head, not parsed whole (a
+ * 100,000-case baseline parsed whole put 250 MB on `history add`); any other is read whole.
+ */
+async function baselineSource(file: string, suite: string): Promise<string | null> {
   try {
+    if (baselinePathOrNull(dirname(file), suite) === file)
+      return (await SuiteBaseline.check(dirname(file), suite))?.source_run ?? null;
     const source = (JSON.parse(await readBoundedText(file, READ_LIMITS.baseline)) as { source_run?: unknown })
       .source_run;
     return typeof source === 'string' ? source : null;
+  } catch {
+    return null;
+  }
+}
+
+function baselinePathOrNull(dir: string, suite: string): string | null {
+  try {
+    return baselinePath(dir, suite);
   } catch {
     return null;
   }

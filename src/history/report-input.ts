@@ -11,7 +11,8 @@ import type { HistoryCaseInput, HistoryRunInput } from './types.js';
 /** A finished run, read for the history: its record, its cases, and each suite's baseline file. */
 export interface RunForHistory {
   run: HistoryRunInput;
-  cases: HistoryCaseInput[];
+  /** Its cases, read (again) from the report a case at a time each time this is called. */
+  cases: () => AsyncGenerator<HistoryCaseInput>;
   /** `suite` → the baseline file the report names (read for its source run), or null. */
   baselines: Map<string, string | null>;
   /** The report's run as written (what it was: candidate, simulator, shard). */
@@ -20,8 +21,9 @@ export interface RunForHistory {
 
 /**
  * Reads a run folder's report.json (or the file itself) of any schema: 2 or 3 (one entry per
- * case), streamed a case at a time through the report reader the other commands use; or 1
- * (driftcheck 0.1, one entry per sample), aggregated here. Errors name the file and what to do.
+ * case), its head now and its cases a case at a time when asked for, through the report
+ * reader the other commands use; or 1 (driftcheck 0.1, one entry per sample), aggregated
+ * here. Errors name the file and what to do (a case the reader refuses, when it is read).
  */
 export async function readRunForHistory(path: string): Promise<RunForHistory> {
   const { dir, file, head } = await readReportHead(path);
@@ -44,16 +46,29 @@ export async function readRunForHistory(path: string): Promise<RunForHistory> {
     const baselines = new Map(
       v1.suites.map((s) => [s.suite, (s as { baseline?: string | null }).baseline ?? null]),
     );
-    return { ...fromReportV1(v1), baselines, head };
+    const { run, cases } = fromReportV1(v1);
+    return {
+      run,
+      cases: async function* () {
+        yield* cases;
+      },
+      baselines,
+      head,
+    };
   }
   // Schema 2 and later: one entry per case, restored by the reader the other commands use
   // (readReportHead checked the head; openReport refuses a newer schema).
   const baselines = new Map(head.suites.map((s) => [s.suite, s.baseline ?? null]));
   const report = await openReport(path);
   checkStart(file, dir, head.run.started_at);
-  const cases: HistoryCaseInput[] = [];
-  for await (const c of report.cases()) cases.push(historyCase(c));
-  return { run: historyRun(head.run, head.suites), cases, baselines, head };
+  return {
+    run: historyRun(head.run, head.suites),
+    cases: async function* () {
+      for await (const c of report.cases()) yield historyCase(c);
+    },
+    baselines,
+    head,
+  };
 }
 
 /**

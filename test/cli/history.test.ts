@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +126,27 @@ describe('driftcheck history: simulated nights end to end', () => {
       expect(add.stderr).toContain(`reports/${runs[0]}/report.json`);
       expect(add.stderr).toMatch(/run\.started_at is "x", not an ISO date-time/);
       expect(add.stderr).toContain(`driftcheck report `);
+    } finally {
+      await writeFile(file, text);
+    }
+  });
+
+  it('appends nothing when a later folder holds a damaged case line: every case is read before the first line is written (exit 2)', async () => {
+    const dir = join(project.dir, 'reports', runs[1]!);
+    const file = join(dir, 'report.json');
+    const text = await readFile(file, 'utf8');
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes('"case":'));
+    lines[at] = lines[at]!.slice(0, 20);
+    await writeFile(file, lines.join('\n'));
+    try {
+      const add = await runCli(
+        ['history', 'add', 'damaged-history', join(project.dir, 'reports', runs[0]!), dir, '--force'],
+        { cwd: project.dir, env },
+      );
+      expect(add.code, add.stderr).toBe(2);
+      expect(add.stderr).toContain(`reports/${runs[1]}/report.json`);
+      expect(existsSync(join(project.dir, 'damaged-history'))).toBe(false);
     } finally {
       await writeFile(file, text);
     }

@@ -15,7 +15,10 @@ describe('readRunForHistory', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('maps a schema-2 report (one entry per case) onto the history', async () => {
-    const { run, cases, baselines } = await readRunForHistory(V2);
+    const read = await readRunForHistory(V2);
+    const { run, baselines } = read;
+    const cases = [];
+    for await (const c of read.cases()) cases.push(c);
     expect(run).toEqual({
       run_id: '20261123T031700000Z-ab12',
       started_at: '2026-11-23T03:17:00.000Z',
