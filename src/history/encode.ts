@@ -269,7 +269,9 @@ export function soleOf(run: HistoryRunInput): (suite: string) => Sole | undefine
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+/** A count: a whole number from 0 to 2³¹ − 1 (what a night's columns hold; more samples than that is no real night). */
+const count = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 function numbers(v: unknown): number[] | null {
