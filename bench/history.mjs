@@ -1,19 +1,18 @@
 // The nightly history at scale: a synthetic year (365 nights × 1,000 cases by default) is
 // appended through the real store, read back, rendered as the trend page, and opened in
-// headless Chromium (Debian's /usr/bin/chromium, as in the tests). Prints store size, read
-// time, page size and time to interactive. Needs `npm run build` first. Seeded: the history
+// headless Chromium (Debian's /usr/bin/chromium, as in the tests). Prints store size, the
+// page's size, `driftcheck history --out`'s wall time and peak RSS, and time to interactive. Needs `npm run build` first. Seeded: the history
 // is the same on every run (the timings are this machine's).
 // Usage: node bench/history.mjs [--nights 365] [--cases 1000] [--keep DIR]
 /* global performance, document -- the page functions run in Chromium */
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { readHistory } from '../dist/history/read.js';
 import { appendRun } from '../dist/history/store.js';
-import { renderTrendPage } from '../dist/history/page/render.js';
+import { measureNode } from './process.mjs';
 import { createRng } from '../dist/stats/random.js';
 
 const { values } = parseArgs({
@@ -28,7 +27,8 @@ const NIGHTS = Number(values.nights);
 const CASES = Number(values.cases);
 const SAMPLES = 10;
 const random = createRng(0x415);
-const dir = values.keep ?? (await mkdtemp(join(tmpdir(), 'driftcheck-history-bench-')));
+const dir = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), 'driftcheck-history-bench-'));
+const BIN = fileURLToPath(new URL('../bin/driftcheck.js', import.meta.url));
 
 // Ten suites; most cases steady between 80 and 100 %, a few drop slowly, a few flap.
 const cases = Array.from({ length: CASES }, (_, i) => ({
@@ -96,14 +96,11 @@ const appendMs = performance.now() - started;
 let bytes = 0;
 for (const name of await readdir(dir)) bytes += (await stat(join(dir, name))).size;
 
-started = performance.now();
-const history = await readHistory(dir);
-const readMs = performance.now() - started;
-started = performance.now();
-const html = renderTrendPage(history);
-const renderMs = performance.now() - started;
+// The trend page as a user makes it: `driftcheck history DIR --out FILE` as a whole process,
+// its wall time and peak RSS (it reads the history as columns: HistoryNights).
 const page = join(dir, 'trend.html');
-await writeFile(page, html);
+const made = await measureNode([BIN, 'history', dir, '--out', page], { cwd: dir, env: process.env, tmp: dir });
+if (made.code !== 0) throw new Error(`driftcheck history failed (exit ${made.code}):\n${made.stderr}`);
 const htmlBytes = (await stat(page)).size;
 
 const browser = await chromium.launch({
@@ -130,10 +127,7 @@ console.log(
   `  store: ${(bytes / 1e6).toFixed(1)} MB (${(((bytes / caseNights) * 1000) / 1024).toFixed(1)} KiB per 1,000 case-nights); appended in ${(appendMs / 1000).toFixed(1)} s`,
 );
 console.log(
-  `  read back (streaming): ${(readMs / 1000).toFixed(1)} s, ${history.problems.length} problem line(s)`,
-);
-console.log(
-  `  trend page: ${(htmlBytes / 1e6).toFixed(2)} MB, rendered in ${(renderMs / 1000).toFixed(1)} s`,
+  `  trend page: ${(htmlBytes / 1e6).toFixed(2)} MB; driftcheck history --out: ${(made.wallMs / 1000).toFixed(1)} s, peak RSS ${made.peakRssMb?.toFixed(0)} MB`,
 );
 console.log(
   `  Chromium: interactive ${timing.ready.toFixed(0)} ms after navigation start (page script ${timing.script.toFixed(0)} ms)`,
