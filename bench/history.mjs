@@ -99,7 +99,11 @@ for (const name of await readdir(dir)) bytes += (await stat(join(dir, name))).si
 // The trend page as a user makes it: `driftcheck history DIR --out FILE` as a whole process,
 // its wall time and peak RSS (it reads the history as columns: HistoryNights).
 const page = join(dir, 'trend.html');
-const made = await measureNode([BIN, 'history', dir, '--out', page], { cwd: dir, env: process.env, tmp: dir });
+const made = await measureNode([BIN, 'history', dir, '--out', page], {
+  cwd: dir,
+  env: process.env,
+  tmp: dir,
+});
 if (made.code !== 0) throw new Error(`driftcheck history failed (exit ${made.code}):\n${made.stderr}`);
 const htmlBytes = (await stat(page)).size;
 
