@@ -92,6 +92,12 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
     const unserved = unservedProviders(view).map((line) => `${line}\n`);
     io.stdout(`Runs against ${against}:\n${renderCandidateComparison(view)}${unserved.join('')}`);
     io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+    // Compared with nothing, a candidate does not pass (exit 1): say why, and what to give instead.
+    for (const c of view.head.candidates)
+      if (c.verdict.cases === 0)
+        io.stderr(
+          `driftcheck compare: ${c.label} shares no case with ${against}: nothing was compared\n  → ${reference.kind === 'baseline' ? 'accept a baseline of its suites first (driftcheck baseline accept RUN_DIR)' : 'compare runs of the same suites and cases'}\n`,
+        );
     return compareExit(view.head);
   } finally {
     for (const side of sides) await side.discard();

@@ -75,7 +75,7 @@ export class ComparisonRows {
   /** Every case id of the runs, reference first: a row's slot. */
   private readonly union = new IdTable();
   private readonly suiteOf: string[] = [];
-  /** Case names that are not their id after the suite's (ComparedSide.caseAt), by row. */
+  /** Case names that are not their id after the suite's (ComparedSide.oddCase), by row. */
   private readonly oddCases = new Map<number, string>();
   /** Per run (reference run first when there is one): the run's own slot of each row, -1 when it lacks the case. */
   private readonly own: Int32Array[];
@@ -96,8 +96,8 @@ export class ComparisonRows {
         const known = this.union.size;
         if (this.union.add(side.ids.at(slot)) !== known) continue;
         this.suiteOf.push(side.suiteAt(slot));
-        const name = side.caseAt(slot);
-        if (side.ids.at(slot) !== `${side.suiteAt(slot)}/${name}`) this.oddCases.set(known, name);
+        const odd = side.oddCase(slot);
+        if (odd !== undefined) this.oddCases.set(known, odd);
       }
     this.own = this.sides.map((side) => {
       const own = new Int32Array(this.union.size);

@@ -44,13 +44,13 @@ export interface KeptCase extends Pick<
 export class ComparedSide {
   /** Case ids in the order the run gave them; a case's slot keys its kept case. */
   readonly ids = new IdTable();
+  /** Each slot's suite, as an index into `suites`. */
   private readonly suiteIndex: number[] = [];
+  private readonly suites = new IdTable();
   /** Case names that are not their id after the suite's, by slot. */
   private readonly oddCases = new Map<number, string>();
   /** By slot: 1 when the case sent a sample. */
   private readonly sent: number[] = [];
-  private readonly suites: string[] = [];
-  private readonly suiteSlots = new Map<string, number>();
   private readonly spill: Spill<KeptCase>;
   readonly totals = new RunTotals();
   head: ReportHead | null = null;
@@ -66,13 +66,7 @@ export class ComparedSide {
   /** Keeps a case (a second entry of an id replaces the first, as a Map would). */
   add(e: CaseEntry): void {
     const slot = this.ids.add(e.id);
-    let suite = this.suiteSlots.get(e.suite);
-    if (suite === undefined) {
-      suite = this.suites.length;
-      this.suites.push(e.suite);
-      this.suiteSlots.set(e.suite, suite);
-    }
-    this.suiteIndex[slot] = suite;
+    this.suiteIndex[slot] = this.suites.add(e.suite);
     // A case's name is its id after the suite's; one that is not (a report.json edited by hand) is kept.
     if (e.id === `${e.suite}/${e.case}`) this.oddCases.delete(slot);
     else this.oddCases.set(slot, e.case);
@@ -88,17 +82,12 @@ export class ComparedSide {
 
   /** The suite of the case in `slot`. */
   suiteAt(slot: number): string {
-    return this.suites[this.suiteIndex[slot]!]!;
+    return this.suites.at(this.suiteIndex[slot]!);
   }
 
-  /** The case name of the case in `slot`. */
-  caseAt(slot: number): string {
-    return this.oddCases.get(slot) ?? this.ids.at(slot).slice(this.suiteAt(slot).length + 1);
-  }
-
-  /** The suites it holds cases of, in the order met. */
-  suiteNames(): readonly string[] {
-    return this.suites;
+  /** The name of the case in `slot` where it is not its id after the suite's; else undefined. */
+  oddCase(slot: number): string | undefined {
+    return this.oddCases.get(slot);
   }
 
   /** The kept cases of these slots, in this order, each read once. */

@@ -18,7 +18,7 @@ import { RecordedLists } from '../record/fold.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
 import { Tally } from './tally.js';
-import { columns, orNaN, orNull, widenColumns } from '../util/columns.js';
+import { columns, orNaN, orNull, range, widenColumns } from '../util/columns.js';
 import { IdTable } from '../util/id-table.js';
 import { LatencyTally } from './latency-drift.js';
 import { analysePassRates, baselineSamples, type CaseSamples, entersPassRateTest } from './pass-rates.js';
@@ -541,9 +541,4 @@ function add(
   t.completion_tokens += u.completion_tokens ?? 0;
   t.total_tokens += u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0);
   if (typeof u.cost === 'number') t.cost = roundCost((t.cost ?? 0) + u.cost);
-}
-
-/** 0, 1, …, n - 1. */
-function* range(n: number): Generator<number> {
-  for (let i = 0; i < n; i++) yield i;
 }

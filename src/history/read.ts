@@ -30,13 +30,22 @@ export async function readHistory(dir: string): Promise<History> {
     },
     case: (entry) => current!.cases.push(entry),
   });
-  const history: History = { ...read, runs };
-  history.runs.sort((a, b) => cmp(a.started_at, b.started_at) || cmp(a.run_id, b.run_id));
-  // A run appended twice (paused, then resumed to the end) counts once, as last appended (the sort is stable).
-  const last = new Map(history.runs.map((run, i) => [run.run_id, i]));
-  if (last.size < history.runs.length)
-    history.runs = history.runs.filter((run, i) => last.get(run.run_id) === i);
-  return history;
+  return { ...read, runs: inNightOrder(runs, (run) => run) };
+}
+
+/**
+ * Runs (or what holds them) in start-time order, whatever order concurrent appends left
+ * them in; a run appended twice (paused, then resumed to the end) counts once, as last
+ * appended (the sort is stable).
+ */
+export function inNightOrder<T>(items: readonly T[], runOf: (item: T) => HistoryRunInput): T[] {
+  const sorted = [...items].sort((a, b) => {
+    const x = runOf(a);
+    const y = runOf(b);
+    return cmp(x.started_at, y.started_at) || cmp(x.run_id, y.run_id);
+  });
+  const last = new Map(sorted.map((item, i) => [runOf(item).run_id, i]));
+  return last.size < sorted.length ? sorted.filter((item, i) => last.get(runOf(item).run_id) === i) : sorted;
 }
 
 /** What a reader of the history's lines does with each run record and each case line after it. */

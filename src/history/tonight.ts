@@ -1,6 +1,7 @@
 import type { Baseline, CaseEntry, Drift, SuiteReport } from '../types.js';
 import { historyCase, historyRun } from './from-report-v2.js';
 import { Spill } from '../fold/spill.js';
+import { range } from '../util/columns.js';
 import type { HistoryNights } from './columns.js';
 import { firstChanged, trendOf } from './trends.js';
 import type { HistoryCaseInput, HistoryRun } from './types.js';
@@ -104,8 +105,4 @@ function trendDrift(trend: NonNullable<ReturnType<typeof trendOf>>): Drift {
     current: { rate: trend.current, began: trend.began, raised: trend.raised },
     message: trend.message,
   };
-}
-
-function* range(n: number): Generator<number> {
-  for (let i = 0; i < n; i++) yield i;
 }

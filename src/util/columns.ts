@@ -8,13 +8,19 @@ export function columns<K extends string, A extends Column>(
   return Object.fromEntries(names.map((name) => [name, make(0)])) as Record<K, A>;
 }
 
-/** Widens every column of a set to `capacity` entries, keeping what they hold. */
-export function widenColumns<A extends Column>(set: Record<string, A>, capacity: number): void {
-  for (const [name, from] of Object.entries(set)) {
-    const to = new (from.constructor as new (length: number) => A)(capacity);
+/** Widens every column of a set (of one kind or several) to `capacity` entries, keeping what they hold. */
+export function widenColumns<S extends Record<keyof S, Column>>(set: S, capacity: number): void {
+  for (const name of Object.keys(set) as (keyof S)[]) {
+    const from = set[name];
+    const to = new (from.constructor as new (length: number) => S[keyof S])(capacity);
     to.set(from);
     set[name] = to;
   }
+}
+
+/** 0, 1, …, n - 1: the slots of n entries. */
+export function* range(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
 }
 
 /** A number column's "none" (a null cost or token count) is NaN… */

@@ -309,6 +309,9 @@ describe('driftcheck compare RUN_DIR… of two nights', () => {
     );
     expect(apart.code, apart.stderr).toBe(1);
     expect(apart.stdout).toContain('no case in common with the reference: nothing to compare');
+    expect(apart.stderr).toContain(
+      `shares no case with run ${nights[0]!.split('/').pop()}: nothing was compared\n  → compare runs of the same suites and cases`,
+    );
   });
 
   it('folds a run that has no report.json (killed before writing it) from its journal', async () => {
