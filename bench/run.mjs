@@ -12,6 +12,8 @@
 //   [--scale memory] [--memory-sizes 10000,100000] [--memory-runs 1]  (issue 19: peak RSS of validate, a
 //                             first run and a run with baselines, from YAML files and from one JSONL table,
 //                             at each size; each the median of --memory-runs runs, with their range)
+//   [--memory-beyond 200000,400000]  (with --scale memory: first runs larger than the largest
+//                             --memory-sizes, each against it: whether the peak still grows)
 //   [--scale table] [--table-rows 100000]  (issue 19: validate of a JSONL table of that many rows)
 //   [--scale compare] [--compare-cases 100000]  (run --models of two candidates over a JSONL
 //                             table of that many rows, then compare of their runs: peak RSS,
@@ -46,6 +48,7 @@ const { values } = parseArgs({
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
     'memory-sizes': { type: 'string', default: '10000,100000' },
+    'memory-beyond': { type: 'string', default: '' },
     'memory-runs': { type: 'string', default: '1' },
     'report-cases': { type: 'string', default: '100000' },
     'report-failing': { type: 'string', default: '100' },
@@ -145,7 +148,11 @@ async function measureScale() {
     [
       'memory',
       (ctx) =>
-        measureMemory(ctx, { sizes: list(values['memory-sizes']), runs: Number(values['memory-runs']) }),
+        measureMemory(ctx, {
+          sizes: list(values['memory-sizes']),
+          beyond: list(values['memory-beyond']),
+          runs: Number(values['memory-runs']),
+        }),
     ],
     [
       'reports',

@@ -138,9 +138,15 @@ export async function measureReports(ctx, { cases = 100000, failing = 100 } = {}
  * 1,000 written cases) and `jsonl` (one suite, one table) — and each of `sizes`: `validate`,
  * a first run (no baselines), `--update-baselines`, then a run with them; the peak RSS of
  * each. Targets at the largest size: runs ≤ 200 MB and within 1.3× of the smallest size's,
- * validate ≤ 150 MB; and `small` cases (a first run) ≤ 100 MB.
+ * validate ≤ 150 MB; and `small` cases (a first run) ≤ 100 MB. Then, for each of `beyond`
+ * (larger still; a table workload past 100,000 rows is several table suites), a first run
+ * and its peak against the largest size's: no target, it shows whether the peak still
+ * grows with the cases past the sizes the targets name.
  */
-export async function measureMemory(ctx, { sizes = [10000, 100000], small = 1000, runs = 1 } = {}) {
+export async function measureMemory(
+  ctx,
+  { sizes = [10000, 100000], beyond = [], small = 1000, runs = 1 } = {},
+) {
   const rows = [];
   // Each figure is the median of `runs` runs of its command, and keeps their range: one run's
   // peak moves by ±20 MB with what V8 decides, which a single run cannot tell from a change.
@@ -216,6 +222,15 @@ export async function measureMemory(ctx, { sizes = [10000, 100000], small = 1000
         (v) => v <= 150,
       ),
     );
+    for (const size of beyond.filter((n) => n > hi)) {
+      const larger = await measure(source, size, ['first']);
+      targets.push({
+        what: `${size} ${source} cases, first run: peak RSS / at ${hi}`,
+        value: larger.first.peakRssMb / high.first.peakRssMb,
+        text: '(no target)',
+        met: null,
+      });
+    }
   }
   return { what: 'memory in the number of cases', memory: rows, targets };
 }

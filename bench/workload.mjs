@@ -68,30 +68,39 @@ export async function writeWorkload(dir, count, simUrl, { failing = 0 } = {}) {
   return { suitesDir, config, requestsFile };
 }
 
+/** The most rows a table may hold (the suite schema's limit): a larger workload is several suites. */
+const TABLE_ROWS = 100000;
+
 /**
  * The same `count` cases as writeWorkload, as one suite whose cases come from one JSONL
  * table (`dir/suites/bench-table.yaml` and `dir/suites/cases.jsonl`): the shape a suite
- * generated from data has. Returns the same paths (no request file: no raw client runs it).
+ * generated from data has. Past a table's 100,000 rows, each further 100,000 are one more
+ * such suite (`bench-table-2.yaml` over `cases-2.jsonl`, …). Returns the same paths (no
+ * request file: no raw client runs it).
  */
 export async function writeTableWorkload(dir, count, simUrl) {
   const suitesDir = join(dir, 'suites');
   await mkdir(suitesDir, { recursive: true });
-  const suite = [
-    'suite: bench-table',
-    'service: router',
-    `model: ${MODEL}`,
-    'tables:',
-    '  - path: cases.jsonl',
-    '    case:',
-    '      id: "case-{{n}}"',
-    '      prompt: "{{prompt}}"',
-    '      expect:',
-    '        - contains: "case {{n}}"',
-  ];
-  await writeFile(join(suitesDir, 'bench-table.yaml'), `${suite.join('\n')}\n`);
-  const rows = [];
-  for (let n = 1; n <= count; n++) rows.push(JSON.stringify({ n, prompt: prompt(n) }));
-  await writeFile(join(suitesDir, 'cases.jsonl'), `${rows.join('\n')}\n`);
+  for (let first = 1, part = 1; first <= count; first += TABLE_ROWS, part++) {
+    const name = part === 1 ? '' : `-${part}`;
+    const suite = [
+      `suite: bench-table${name}`,
+      'service: router',
+      `model: ${MODEL}`,
+      'tables:',
+      `  - path: cases${name}.jsonl`,
+      '    case:',
+      '      id: "case-{{n}}"',
+      '      prompt: "{{prompt}}"',
+      '      expect:',
+      '        - contains: "case {{n}}"',
+    ];
+    await writeFile(join(suitesDir, `bench-table${name}.yaml`), `${suite.join('\n')}\n`);
+    const rows = [];
+    for (let n = first; n <= Math.min(count, first + TABLE_ROWS - 1); n++)
+      rows.push(JSON.stringify({ n, prompt: prompt(n) }));
+    await writeFile(join(suitesDir, `cases${name}.jsonl`), `${rows.join('\n')}\n`);
+  }
   const config = join(dir, 'driftcheck.config.yaml');
   await writeFile(config, configText(simUrl));
   return { suitesDir, config };
