@@ -5,7 +5,7 @@ import type { BaselineCase, BaselineProvenance, ReportHead } from '../types.js';
 import { IdTable } from '../util/id-table.js';
 import { Spill } from '../fold/spill.js';
 import { acceptsCase, baselineCase, baselineHead } from './build.js';
-import { caseOrder } from './serialize.js';
+import { caseOrder, caseText } from './serialize.js';
 import { writeBaselineOf } from './store.js';
 import { SuiteBaseline } from './suite-baseline.js';
 import { baselineCaseProblem, STAND_IN_HEAD, validateBaseline } from './validate.js';
@@ -101,7 +101,7 @@ export async function writeBaselinesOf(
   // its file as it is written over. A suite's cases are never held together: accepting a
   // 100,000-row table held them twice, its new cases and its previous baseline whole.
   let taken = new IdTable();
-  let spill = new Spill<BaselineCase>();
+  let spill = new Spill<string>();
   const flush = async () => {
     const info = current === null ? undefined : suites.get(current);
     try {
@@ -122,7 +122,7 @@ export async function writeBaselinesOf(
         });
         written.push(
           await writeBaselineOf(baselineDir, head, ids, async (id) =>
-            taken.slotOf(id) >= 0 ? (await values.next()).value! : previous!.case(id)!,
+            taken.slotOf(id) >= 0 ? (await values.next()).value! : caseText(previous!.case(id)!),
           ),
         );
       }
@@ -145,7 +145,9 @@ export async function writeBaselinesOf(
             `case ${current}/${id} would make a baseline that ${problem}; no baseline of suite ${current} was written\n  → re-render the report from the run's journal (driftcheck report RUN_DIR), or run the suite again`,
           );
       }
-    for (const [id, c] of batch) spill.put(taken.add(id), c);
+    // Put aside as the text the file will hold: through the spill's JSON as one string,
+    // not as an object graph stringified, parsed back and stringified again.
+    for (const [id, c] of batch) spill.put(taken.add(id), caseText(c));
     batch = [];
   };
   try {

@@ -25,16 +25,39 @@ const CHECK_FIELDS = ['type', 'pass'];
 const SAMPLES_FIELDS = ['pass', 'total'];
 const LATENCY_FIELDS = ['n', 'p50', 'p95', 'sample'];
 
-/** Copies an object with the listed keys first (in that order), then the rest sorted. */
-function ordered(value: object, fixed: string[], child: (key: string, v: unknown) => unknown): object {
-  const entries = Object.entries(value);
-  const rank = (key: string): number => {
-    const i = fixed.indexOf(key);
-    return i < 0 ? fixed.length : i;
-  };
-  entries.sort(([a], [b]) => rank(a) - rank(b) || compareText(a, b));
-  return Object.fromEntries(entries.map(([k, v]) => [k, child(k, v)]));
+/**
+ * Copies an object with the listed keys first (in that order), then the rest sorted. The
+ * listed keys are taken in their order and only the others sorted, into an object filled
+ * by assignment: sorting every object's entries by rank and making it with fromEntries was
+ * the largest item of accepting 100,000 cases (a case's copy, alone: 5.0 → 1.1 µs). A key
+ * `__proto__` is defined as a field, never assigned (that would set the prototype).
+ */
+function ordered(
+  value: object,
+  fixed: readonly string[],
+  child: (key: string, v: unknown) => unknown,
+): object {
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  let taken = 0;
+  for (const key of fixed)
+    if (isOwn.call(source, key)) {
+      out[key] = child(key, source[key]);
+      taken++;
+    }
+  const keys = Object.keys(source);
+  if (taken === keys.length) return out;
+  for (const key of keys.filter((k) => !fixed.includes(k)).sort(compareText)) {
+    const v = child(key, source[key]);
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out;
 }
+
+/** Whether a key is an own, enumerable field (what Object.keys lists). */
+const isOwn = Object.prototype.propertyIsEnumerable;
 
 /** Deep copy with every object's keys sorted (schemas, unknown fields). */
 function sortedDeep(value: unknown): unknown {
@@ -63,7 +86,7 @@ function orderCase(c: BaselineCase): object {
  */
 export function baselineChunks(baseline: Baseline): AsyncGenerator<string> {
   const { cases, ...head } = baseline;
-  return baselineChunksOf(head, caseOrder(Object.keys(cases)), (id) => cases[id]!);
+  return baselineChunksOf(head, caseOrder(Object.keys(cases)), (id) => caseText(cases[id]!));
 }
 
 /**
@@ -75,14 +98,23 @@ export function caseOrder(ids: Iterable<string>): string[] {
 }
 
 /**
+ * A case as the file holds it after its id: its fields in order, indented as it sits two
+ * levels in (a JSON string holds no raw line break), latency samples on one line.
+ */
+export function caseText(c: BaselineCase): string {
+  return compactLatencies(JSON.stringify(orderCase(c), null, 2)).replaceAll('\n', '\n    ');
+}
+
+/**
  * baselineChunks for a baseline that is not one object: its head, its case ids in file
- * order (caseOrder), and each case asked for once, in that order, as it is written (read
- * again from a file, or from where a stream of entries put it aside).
+ * order (caseOrder), and each case's text (caseText) asked for once, in that order, as it
+ * is written (made from a case read again from a file, or put aside as text by a stream
+ * of entries).
  */
 export async function* baselineChunksOf(
   head: Omit<Baseline, 'cases'>,
   ids: readonly string[],
-  caseOf: (id: string) => BaselineCase | Promise<BaselineCase>,
+  textOf: (id: string) => string | Promise<string>,
 ): AsyncGenerator<string> {
   const value = ordered({ ...head, cases: {} }, TOP_FIELDS, (key, v) => {
     if (key === 'provenance') return ordered(v as object, PROVENANCE_FIELDS, (_k, x) => sortedDeep(x));
@@ -98,12 +130,7 @@ export async function* baselineChunksOf(
   yield '\n';
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
-    // Indented as it sits in the file: two levels in (a JSON string holds no raw line break).
-    const body = compactLatencies(JSON.stringify(orderCase(await caseOf(id)), null, 2)).replaceAll(
-      '\n',
-      '\n    ',
-    );
-    yield `    ${JSON.stringify(id)}: ${body}${i + 1 < ids.length ? ',' : ''}\n`;
+    yield `    ${JSON.stringify(id)}: ${await textOf(id)}${i + 1 < ids.length ? ',' : ''}\n`;
   }
   yield `  }${text.slice(at + CASES.length)}`;
 }

@@ -130,16 +130,16 @@ export function writeBaseline(dir: string, baseline: Baseline): Promise<string> 
 
 /**
  * writeBaseline for a baseline that is not one object (baselineChunksOf: a head, ids in
- * file order, each case asked for as it is written). Only the file system's errors are
- * "cannot write the baseline"; one from where the cases come from passes as it is.
+ * file order, each case's text asked for as it is written). Only the file system's errors
+ * are "cannot write the baseline"; one from where the cases come from passes as it is.
  */
 export function writeBaselineOf(
   dir: string,
   head: Omit<Baseline, 'cases'>,
   ids: readonly string[],
-  caseOf: (id: string) => BaselineCase | Promise<BaselineCase>,
+  textOf: (id: string) => string | Promise<string>,
 ): Promise<string> {
-  return writeBaselineChunks(dir, head.suite, () => baselineChunksOf(head, ids, caseOf));
+  return writeBaselineChunks(dir, head.suite, () => baselineChunksOf(head, ids, textOf));
 }
 
 async function writeBaselineChunks(

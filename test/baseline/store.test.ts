@@ -102,6 +102,41 @@ describe('baseline store', () => {
     expect(Object.keys(json.cases['order-json']!)[1]).toBe('samples');
   });
 
+  it('puts fields no order lists after the listed ones, sorted, at every depth ("__proto__" a field)', async () => {
+    const b = sample();
+    const extra = JSON.parse(
+      '{"zeta": {"y": 1, "__proto__": {"b": 2, "a": 1}, "B": [{"k": 1, "c": 0}]}, "alpha_field": 3, "10": "x", "2": "y"}',
+    ) as Record<string, unknown>;
+    b.cases['refund-window'] = { ...extra, ...baselineCase(), ...extra } as Baseline['cases'][string];
+    const file = await writeBaseline(dir, b);
+    const first = await readFile(file, 'utf8');
+    await writeBaseline(dir, reversed(b) as Baseline);
+    expect(await readFile(file, 'utf8')).toBe(first);
+    const written = (JSON.parse(first) as Baseline).cases['refund-window'] as unknown as Record<
+      string,
+      Record<string, unknown>
+    >;
+    // Integer-like keys lead whatever the order (a rule of JS objects); then the listed
+    // fields in their order; then the rest, sorted as text.
+    expect(Object.keys(written)).toEqual([
+      '2',
+      '10',
+      'status',
+      'requested_model',
+      'model',
+      'finish_reason',
+      'error_kind',
+      'usage',
+      'checks',
+      'content',
+      'alpha_field',
+      'zeta',
+    ]);
+    expect(Object.keys(written.zeta!)).toEqual(['B', '__proto__', 'y']);
+    expect(Object.getOwnPropertyNames(written.zeta!.__proto__)).toEqual(['a', 'b']);
+    expect(Object.keys((written.zeta!.B as Record<string, unknown>[])[0]!)).toEqual(['c', 'k']);
+  });
+
   it('writes a latency sketch in fixed order with its sample on one line, and reads it back', async () => {
     const b = sample();
     b.cases['refund-window'] = baselineCase({
