@@ -34,6 +34,18 @@ function sample(): Baseline {
   };
 }
 
+/** A baseline case's fields in the order its file lists them (for the fixture's fields). */
+const CASE_KEYS = [
+  'status',
+  'requested_model',
+  'model',
+  'finish_reason',
+  'error_kind',
+  'usage',
+  'checks',
+  'content',
+];
+
 /** The same baseline with every object's keys inserted in reverse order. */
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
@@ -83,16 +95,7 @@ describe('baseline store', () => {
     expect(first).toMatch(/^{\n {2}"schema_version": 1,\n {2}"suite": "refunds",/);
     const json = JSON.parse(first) as Baseline;
     expect(Object.keys(json.cases)).toEqual(['alpha', 'order-json', 'refund-window']);
-    expect(Object.keys(json.cases.alpha!)).toEqual([
-      'status',
-      'requested_model',
-      'model',
-      'finish_reason',
-      'error_kind',
-      'usage',
-      'checks',
-      'content',
-    ]);
+    expect(Object.keys(json.cases.alpha!)).toEqual(CASE_KEYS);
     expect(Object.keys(json.cases['order-json']!.usage!)).toEqual([
       'prompt_tokens',
       'completion_tokens',
@@ -118,20 +121,7 @@ describe('baseline store', () => {
     >;
     // Integer-like keys lead whatever the order (a rule of JS objects); then the listed
     // fields in their order; then the rest, sorted as text.
-    expect(Object.keys(written)).toEqual([
-      '2',
-      '10',
-      'status',
-      'requested_model',
-      'model',
-      'finish_reason',
-      'error_kind',
-      'usage',
-      'checks',
-      'content',
-      'alpha_field',
-      'zeta',
-    ]);
+    expect(Object.keys(written)).toEqual(['2', '10', ...CASE_KEYS, 'alpha_field', 'zeta']);
     expect(Object.keys(written.zeta!)).toEqual(['B', '__proto__', 'y']);
     expect(Object.getOwnPropertyNames(written.zeta!.__proto__)).toEqual(['a', 'b']);
     expect(Object.keys((written.zeta!.B as Record<string, unknown>[])[0]!)).toEqual(['c', 'k']);
