@@ -224,12 +224,10 @@ export async function measureMemory(
     );
     for (const size of beyond.filter((n) => n > hi)) {
       const larger = await measure(source, size, ['first']);
-      targets.push({
-        what: `${size} ${source} cases, first run: peak RSS / at ${hi}`,
-        value: larger.first.peakRssMb / high.first.peakRssMb,
-        text: '(no target)',
-        met: null,
-      });
+      const ratio = larger.first.peakRssMb / high.first.peakRssMb;
+      targets.push(
+        target(`${size} ${source} cases, first run: peak RSS / at ${hi}`, ratio, '(no target)', () => null),
+      );
     }
   }
   return { what: 'memory in the number of cases', memory: rows, targets };

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import process from 'node:process';
+import { MAX_SUITE_SAMPLES } from '../dist/suite/repeat-limits.js';
 
 export const MODEL = 'openai/gpt-4o-mini';
 const MAX_TOKENS = 512;
@@ -68,38 +69,35 @@ export async function writeWorkload(dir, count, simUrl, { failing = 0 } = {}) {
   return { suitesDir, config, requestsFile };
 }
 
-/** The most rows a table may hold (the suite schema's limit): a larger workload is several suites. */
-const TABLE_ROWS = 100000;
-
 /**
  * The same `count` cases as writeWorkload, as one suite whose cases come from one JSONL
  * table (`dir/suites/bench-table.yaml` and `dir/suites/cases.jsonl`): the shape a suite
- * generated from data has. Past a table's 100,000 rows, each further 100,000 are one more
- * such suite (`bench-table-2.yaml` over `cases-2.jsonl`, …). Returns the same paths (no
- * request file: no raw client runs it).
+ * generated from data has. A suite plans at most MAX_SUITE_SAMPLES (100,000) samples, so
+ * past that each further 100,000 rows are one more such suite (`bench-table-2.yaml` over
+ * `cases-2.jsonl`, …). Returns the same paths (no request file: no raw client runs it).
  */
 export async function writeTableWorkload(dir, count, simUrl) {
   const suitesDir = join(dir, 'suites');
   await mkdir(suitesDir, { recursive: true });
-  for (let first = 1, part = 1; first <= count; first += TABLE_ROWS, part++) {
-    const name = part === 1 ? '' : `-${part}`;
+  for (let first = 1, part = 1; first <= count; first += MAX_SUITE_SAMPLES, part++) {
+    const suffix = part === 1 ? '' : `-${part}`;
     const suite = [
-      `suite: bench-table${name}`,
+      `suite: bench-table${suffix}`,
       'service: router',
       `model: ${MODEL}`,
       'tables:',
-      `  - path: cases${name}.jsonl`,
+      `  - path: cases${suffix}.jsonl`,
       '    case:',
       '      id: "case-{{n}}"',
       '      prompt: "{{prompt}}"',
       '      expect:',
       '        - contains: "case {{n}}"',
     ];
-    await writeFile(join(suitesDir, `bench-table${name}.yaml`), `${suite.join('\n')}\n`);
+    await writeFile(join(suitesDir, `bench-table${suffix}.yaml`), `${suite.join('\n')}\n`);
     const rows = [];
-    for (let n = first; n <= Math.min(count, first + TABLE_ROWS - 1); n++)
+    for (let n = first; n <= Math.min(count, first + MAX_SUITE_SAMPLES - 1); n++)
       rows.push(JSON.stringify({ n, prompt: prompt(n) }));
-    await writeFile(join(suitesDir, `cases${name}.jsonl`), `${rows.join('\n')}\n`);
+    await writeFile(join(suitesDir, `cases${suffix}.jsonl`), `${rows.join('\n')}\n`);
   }
   const config = join(dir, 'driftcheck.config.yaml');
   await writeFile(config, configText(simUrl));
