@@ -1,5 +1,6 @@
 import type { Baseline, BaselineCase, Usage } from '../types.js';
 import { compareText } from '../util/compare-text.js';
+import { setField } from '../util/own-field.js';
 
 /**
  * Field order of a baseline file. Fixed orders put the fields a reviewer looks at first;
@@ -30,7 +31,7 @@ const LATENCY_FIELDS = ['n', 'p50', 'p95', 'sample'];
  * listed keys are taken in their order and only the others sorted, into an object filled
  * by assignment: sorting every object's entries by rank and making it with fromEntries was
  * the largest item of accepting 100,000 cases (a case's copy, alone: 5.0 → 1.1 µs). A key
- * `__proto__` is defined as a field, never assigned (that would set the prototype).
+ * `__proto__` stays a field (setField).
  */
 function ordered(
   value: object,
@@ -47,12 +48,8 @@ function ordered(
     }
   const keys = Object.keys(source);
   if (taken === keys.length) return out;
-  for (const key of keys.filter((k) => !fixed.includes(k)).sort(compareText)) {
-    const v = child(key, source[key]);
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
-  }
+  for (const key of keys.filter((k) => !fixed.includes(k)).sort(compareText))
+    setField(out, key, child(key, source[key]));
   return out;
 }
 

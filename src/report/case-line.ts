@@ -1,6 +1,7 @@
 import { caseDetail } from '../fold/summary.js';
 import { RECORDED_FIELDS } from '../record/registry.js';
 import { isRecord } from '../util/is-record.js';
+import { setField } from '../util/own-field.js';
 import type { CaseEntry, CaseStatus, Message, SuiteReport } from '../types.js';
 
 /**
@@ -242,11 +243,9 @@ function restore(
       if (v !== undefined) out[rule.key] = v;
     }
   }
-  // Fields no rule knows (a newer writer's) pass through as they are; defined, never assigned,
-  // so a key named `__proto__` in a file stays a plain field.
-  for (const [key, v] of Object.entries(line))
-    if (!Object.hasOwn(out, key))
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  // Fields no rule knows (a newer writer's) pass through as they are; a key named
+  // `__proto__` in a file stays a plain field (setField).
+  for (const [key, v] of Object.entries(line)) if (!Object.hasOwn(out, key)) setField(out, key, v);
   return out;
 }
 

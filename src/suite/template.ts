@@ -1,3 +1,4 @@
+import { setField } from '../util/own-field.js';
 import { escapePointer } from '../yaml/locate.js';
 
 /** A `{{column}}` in a case template, and the JSON Pointer of the text holding it (`/expect/0/contains`). */
@@ -70,21 +71,10 @@ function compile(node: unknown): Fill {
   if (node !== null && typeof node === 'object') {
     const keys = Object.keys(node);
     const fills = keys.map((k) => compile((node as Record<string, unknown>)[k]));
-    // A `__proto__` key stays an own key: defined, not assigned (assigning sets the prototype).
-    const define = keys.includes('__proto__');
+    // A `__proto__` key stays an own key (setField).
     return (values) => {
       const out: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) {
-        const value = fills[i]!(values);
-        if (define)
-          Object.defineProperty(out, keys[i]!, {
-            value,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        else out[keys[i]!] = value;
-      }
+      for (let i = 0; i < keys.length; i++) setField(out, keys[i]!, fills[i]!(values));
       return out;
     };
   }
