@@ -29,10 +29,13 @@ describe.runIf(hasTmux)('the console in a real terminal', () => {
     'at %i columns: no line wider than the terminal, one line per case, no stale progress',
     async (columns) => {
       const session = `driftcheck-${process.pid}-${columns}`;
+      // A tmux server of this test's own (-L): with the shared default server, one test's
+      // kill-session could end the server while the next was starting a session on it
+      // ("server exited unexpectedly").
+      const tmux = (args: string[], options = {}) => exec('tmux', ['-L', session, ...args], options);
       const done = `${project.dir}/done-${columns}`;
       const command = `cd ${project.dir} && node ${BIN} run --sim suites/demo --reporter console,json --concurrency 1; touch ${done}; sleep 30`;
-      await exec(
-        'tmux',
+      await tmux(
         ['new-session', '-d', '-s', session, '-x', String(columns), '-y', '60', 'sh', '-c', command],
         {
           env: { ...process.env, TERM: 'xterm-256color', CI: '', NO_COLOR: '1' },
@@ -51,15 +54,7 @@ describe.runIf(hasTmux)('the console in a real terminal', () => {
         }
         // -J joins a line the terminal wrapped back into one: an overflowing line comes back
         // longer than the pane (without it, tmux hands back pane-wide rows that always fit).
-        const { stdout: screen } = await exec('tmux', [
-          'capture-pane',
-          '-p',
-          '-J',
-          '-t',
-          session,
-          '-S',
-          '-200',
-        ]);
+        const { stdout: screen } = await tmux(['capture-pane', '-p', '-J', '-t', session, '-S', '-200']);
         const lines = screen.split('\n').filter((l) => l.trim() !== '');
         for (const line of lines) expect(stringWidth(line.trimEnd()), line).toBeLessThanOrEqual(columns);
         // One line per case that failed or drifted, its reasons wrapped under it.
@@ -71,7 +66,7 @@ describe.runIf(hasTmux)('the console in a real terminal', () => {
         ]);
         expect(lines.some((l) => /^FAIL — failures, errors or regressions \(exit 1\)$/.test(l))).toBe(true);
       } finally {
-        await exec('tmux', ['kill-session', '-t', session]).catch(() => {});
+        await tmux(['kill-server']).catch(() => {});
       }
     },
   );
