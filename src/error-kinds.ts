@@ -18,11 +18,19 @@ export function isAccessStop(error: CaseError): boolean {
 /**
  * A configuration every other case would fail on the same way, so the run stops (exit 2)
  * at its first answer instead of sending them all: a request that reached no
- * chat-completion endpoint (a wrong base_url), or a model the service does not have (a
- * mistyped `model:` or `--model`).
+ * chat-completion endpoint (a wrong base_url).
  */
 export function isConfigStop(error: CaseError): boolean {
-  return error.kind === 'endpoint_not_found' || error.kind === 'invalid_model';
+  return error.kind === 'endpoint_not_found';
+}
+
+/**
+ * A model the service does not have (retired from its catalog, or mistyped): that model is
+ * sent nothing more, and the run goes on with every other model (run/model-stops.ts); it
+ * exits 2 at the end. The answer itself is the case's error, kept like any other.
+ */
+export function isModelStop(error: CaseError): boolean {
+  return error.kind === 'invalid_model';
 }
 
 /** An error that stops the run for reasons outside the case: its sample is sent again on resume. */

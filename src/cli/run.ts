@@ -15,7 +15,7 @@ import { loadSuites, suiteCasesOf } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
 import type { Config, ReportHead, Suite } from '../types.js';
-import { stopLine, stopServices } from './stop-line.js';
+import { modelStopLines, stopLine, stopServices } from './stop-line.js';
 import { resumeTarget } from './resume.js';
 import { type CliIO, warnTo } from './io.js';
 import { aliasCatalog } from './alias-catalog.js';
@@ -205,6 +205,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         historyForce: Boolean(values['history-force']),
         costCap,
         selections,
+        catalogs,
       },
       runMeta,
       dir,
@@ -275,6 +276,8 @@ interface RunContext {
   costCap: NonNullable<RunSuitesOptions['costCap']> | null;
   /** What each plan this command runs selects, counted before the first is run. */
   selections: NonNullable<RunSuitesOptions['selection']>[];
+  /** The services' model lists, read at most once for the whole command. */
+  catalogs: CatalogReader;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -298,6 +301,7 @@ async function runAndPrint(
     suites: ctx.suites,
     casesOf: ctx.casesOf,
     env: ctx.env,
+    catalogs: ctx.catalogs,
     reportDir: ctx.reportDir,
     baselineDir: ctx.baselineDir,
     meta,
@@ -380,6 +384,7 @@ async function runAndPrint(
     stopServices(report, ctx.suites, ctx.configured),
   );
   if (stopped) io.stderr(stopped);
+  io.stderr(modelStopLines(report));
   return report;
 }
 

@@ -90,6 +90,12 @@ const journalPlan = {
   },
 };
 
+/** A model the run stopped sending to (ModelStopRecord): report.json's `run.model_stops` item. */
+const journalModelStop = {
+  $id: 'https://driftcheck.dev/schemas/stored/journal-model-stop.json',
+  $ref: `${REPORT_ID}#/$defs/modelStop`,
+};
+
 /** How a session of the run stopped (EndRecord). */
 const journalEnd = {
   $id: 'https://driftcheck.dev/schemas/stored/journal-end.json',
@@ -319,6 +325,7 @@ export const STORED_SHAPES = {
   sample: `${REPORT_ID}#/$defs/sample`,
   'journal-run': journalRun.$id,
   'journal-plan': journalPlan.$id,
+  'journal-model_stop': journalModelStop.$id,
   'journal-end': journalEnd.$id,
   'run-meta': runMeta.$id,
   'report-v1': reportV1.$id,
@@ -331,6 +338,7 @@ export type StoredShape = keyof typeof STORED_SHAPES;
 export const OWN_SCHEMAS: readonly object[] = [
   journalRun,
   journalPlan,
+  journalModelStop,
   journalEnd,
   runMeta,
   reportV1,
