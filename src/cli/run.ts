@@ -27,7 +27,7 @@ import { version } from './version.js';
 import type { Reporter } from '../report/reporter.js';
 import type { ComparedSide } from '../compare/side.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
-import { type CatalogReader, catalogReader } from '../service/check-models.js';
+import { type CatalogReader, catalogReader, providerLists } from '../service/check-models.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -143,7 +143,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const catalogs = catalogReader(env);
   // Each candidate runs the suites it belongs to, decided before anything is sent.
   const planned = flags
-    ? await planCandidates(flags, suites, meta.plan, config, catalogs, casesOf).catch(
+    ? await planCandidates(flags, suites, meta.plan, config, catalogs, casesOf, providerLists(env)).catch(
         async (error: unknown) => {
           await sim?.simulator.close();
           throw error;

@@ -125,6 +125,8 @@ export function compareSchema(): JsonSchema {
           better: { type: 'boolean' },
           cost_change: orNull(num),
           p95_change_ms: orNull(num),
+          answered: int,
+          could_not_serve: { type: 'boolean' },
           line: str,
         }),
       }),

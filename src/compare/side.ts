@@ -19,6 +19,8 @@ export interface KeptCase extends Pick<
   status: CaseStatus;
   passed: number;
   sent: number;
+  /** Samples that got no answer (an error). Absent in a case kept before it was counted: none. */
+  errored?: number;
   /** Against the baseline its run was folded with. */
   change: Change;
   similarity: number | null;
@@ -131,6 +133,7 @@ export function keptOf(e: CaseEntry): KeptCase {
     status: e.status,
     passed: e.samples.passed,
     sent: e.samples.sent,
+    errored: e.samples.errored,
     error_kind: e.error?.kind ?? null,
     content: e.content,
     model: e.model,
@@ -156,7 +159,13 @@ export function keptOf(e: CaseEntry): KeptCase {
  */
 export function verdictCaseOf(id: string, k: KeptCase): VerdictCase | null {
   if (k.sent === 0) return null;
-  return { id, samples: { pass: k.passed, total: k.sent }, cost: k.sample_cost, latency_ms: k.latencies };
+  return {
+    id,
+    samples: { pass: k.passed, total: k.sent },
+    cost: k.sample_cost,
+    latency_ms: k.latencies,
+    answered: k.sent - (k.errored ?? 0),
+  };
 }
 
 interface Verdict {

@@ -7,6 +7,8 @@ interface SeenRequest {
   path: string;
   /** The request's `model` (empty for a request without one, e.g. `GET /models`). */
   model: string;
+  /** The request's JSON body, null when it had none (or not JSON). */
+  body: Record<string, unknown> | null;
   authorization: string | undefined;
   /** The last message's content: which case sent it. */
   prompt: string;
@@ -38,10 +40,12 @@ export async function startLoopbackService(handler: Handler): Promise<LoopbackSe
     req.on('end', () => {
       let prompt = '';
       let model = '';
+      let json: Record<string, unknown> | null = null;
       try {
         const parsed = JSON.parse(body) as { model?: string; messages?: { content?: string }[] };
         prompt = parsed.messages?.at(-1)?.content ?? '';
         model = parsed.model ?? '';
+        json = parsed as Record<string, unknown>;
       } catch {
         // a non-JSON request is recorded with an empty prompt
       }
@@ -49,6 +53,7 @@ export async function startLoopbackService(handler: Handler): Promise<LoopbackSe
         method: req.method ?? '',
         path: req.url ?? '',
         model,
+        body: json,
         authorization: req.headers.authorization,
         prompt,
       };

@@ -122,6 +122,12 @@ function card(c: CandidateSummary, index: number): string {
     ['run', `${c.run_id} · ${c.run_status} · exit ${c.exit_code}`],
   ];
   const tone = c.changes.regressed > 0 || c.exit_code !== 0 ? 'worse' : 'clean';
-  const verdict = c.verdict.worse ? 'worse' : c.verdict.better ? 'better' : 'same';
+  const verdict = c.verdict.could_not_serve
+    ? 'unserved'
+    : c.verdict.worse
+      ? 'worse'
+      : c.verdict.better
+        ? 'better'
+        : 'same';
   return `<article class="card ${tone}" data-candidate="${index}"><h2>${c.pareto ? '<span class="star" title="on the cost/pass-rate frontier">★</span> ' : ''}${escapeHtml(c.label)}</h2><p class="verdict ${verdict}" data-verdict="${verdict}">${escapeHtml(c.verdict.line)}</p><dl class="meta">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl></article>`;
 }
