@@ -1,5 +1,32 @@
 import type { CaseError, ErrorKind } from './types.js';
 
+/**
+ * Errors that mean no model answered the request: the service refused it (key, budget, a
+ * model it does not have), could not route, reach or finish it (no provider, rate limits,
+ * a time-out, the network, its own fault). The others are a model's answer gone wrong (an
+ * error in the body, no choices or content, a refusal, a malformed body). A candidate
+ * whose every case got only the first kind could not serve them (report/candidate-verdict.ts).
+ */
+const UNANSWERED_KINDS: ReadonlySet<ErrorKind> = new Set([
+  'preflight',
+  'auth',
+  'permission',
+  'insufficient_credit',
+  'budget_exceeded',
+  'depleted',
+  'routing',
+  'rate_limited',
+  'invalid_model',
+  'timeout',
+  'network',
+  'server_error',
+  'endpoint_not_found',
+]);
+
+export function isUnanswered(kind: ErrorKind): boolean {
+  return UNANSWERED_KINDS.has(kind);
+}
+
 /** Budget conditions pause the run (exit 3); they never become an answer or a failure. */
 const BUDGET_KINDS: ReadonlySet<ErrorKind> = new Set(['insufficient_credit', 'budget_exceeded', 'depleted']);
 

@@ -20,8 +20,8 @@ export interface VerdictCase {
   /** Latencies (ms) of the answered samples, one value per answer (or a sketch's values). */
   latency_ms: readonly number[];
   /**
-   * Of its samples, those that got an answer (passed or failed; an errored sample got none).
-   * Absent: every sample did (a baseline keeps answers only).
+   * Of its samples, those a model answered: every one but those whose error says no model
+   * did (error-kinds.ts isUnanswered: refused, not routed, timed out). Absent: every one.
    */
   answered?: number;
 }
@@ -52,7 +52,7 @@ export interface CandidateVerdict {
   cost_change: number | null;
   /** The candidate's p95 latency minus the reference's (ms), over the paired cases; null without latencies. */
   p95_change_ms: number | null;
-  /** Of the paired cases (`test.cases`), those in which the candidate answered at least one sample. */
+  /** Of the paired cases (`test.cases`), those in which a model answered at least one of the candidate's samples. */
   answered: number;
   /**
    * It answered none of the paired cases, or left some unanswered and answered too few for
