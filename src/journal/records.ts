@@ -157,7 +157,7 @@ function withSystem(plan: PlanRecord): PlanRecord {
 }
 
 /** A model the run stopped sending to (run/model-stops.ts); a journal without any has none. */
-export type ModelStopRecord = { type: 'model_stop' } & ModelStop;
+type ModelStopRecord = { type: 'model_stop' } & ModelStop;
 
 /** A model stop's record as the journal holds it. */
 export function modelStopRecord(stop: ModelStop): ModelStopRecord {

@@ -15,7 +15,7 @@ export type Catalogs = ReadonlyMap<string, readonly CatalogModel[] | null>;
  * The providers serving a model on a routing service, as its `GET /models/{author}/{slug}/endpoints`
  * tags them, by endpointKey; null (or absent) when the list could not be read.
  */
-export type Endpoints = ReadonlyMap<string, readonly string[] | null>;
+type Endpoints = ReadonlyMap<string, readonly string[] | null>;
 
 export const endpointKey = (service: string, model: string): string => `${service}\n${model}`;
 

@@ -11,7 +11,7 @@ import { newRunId, type RunMeta } from './meta.js';
 import type { PlanOptions } from './plan.js';
 
 /** The file in a comparison folder that says what the comparison is made of. */
-export const CANDIDATES_FILE = 'candidates.json';
+const CANDIDATES_FILE = 'candidates.json';
 
 /**
  * `reports/compare-<first>-<last>/candidates.json`: the candidates of one `run
@@ -61,7 +61,7 @@ export function isComparisonFolder(dir: string): boolean {
 }
 
 /** A comparison folder's candidates.json, checked against its shape (stored/schemas.ts). */
-export async function readCandidatesFile(dir: string): Promise<CandidatesFile> {
+async function readCandidatesFile(dir: string): Promise<CandidatesFile> {
   const path = join(dir, CANDIDATES_FILE);
   let value: unknown;
   try {
