@@ -9,7 +9,7 @@ export const EXIT = {
   ok: 0,
   /** A failing, erroring or regressed case, or a failing suite finding. */
   failure: 1,
-  /** Usage, config or pre-flight error; also a run stopped by a wrong base_url. */
+  /** Usage, config or pre-flight error; also a run stopped by a wrong base_url, or one that stopped a model the service does not have. */
   usage: 2,
   /** Paused on a budget or credit condition: `--resume` continues. */
   paused: 3,

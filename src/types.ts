@@ -231,6 +231,8 @@ export interface Suite {
   location: SourceLocation;
   /** Where `service:` is written (a service that is not configured is reported there). */
   service_location?: SourceLocation;
+  /** Where `model:` is written (a model the service does not have is reported there). */
+  model_location?: SourceLocation;
   /**
    * How many cases the suite makes and the samples they plan (null when a case is
    * `repeat: auto`: how many it takes is decided as it runs). Set by loadSuites, which
@@ -671,12 +673,36 @@ export interface RunInfo {
   /** Why the run stopped early (budget pause, auth stop), when it did. */
   stop_reason: CaseError | null;
   /**
+   * Models the run stopped sending to, each at its first `invalid_model` answer, while every
+   * other model went on (exit 2 at the end). Absent when none was (and in reports written before it).
+   */
+  model_stops?: ModelStop[];
+  /**
    * What the run is (absent in reports written before it existed: read them with `provenanceOf`):
    * baselines and the nightly history refuse candidate, simulator and shard runs by it.
    */
   provenance: Provenance;
   /** A recheck of a stored run: what it could not check (absent for a run that sent its requests). */
   recheck?: RecheckInfo;
+}
+
+/**
+ * A model a service answered it does not have (`invalid_model`: retired from its catalog, or
+ * mistyped): the run sent it nothing more, and its cases not sent yet are `not_run` with this
+ * error. The journal records it (`model_stop`), so a resumed run does not send it either.
+ */
+export interface ModelStop {
+  service: string;
+  model: string;
+  /**
+   * Where the run took the model from: each suite file that pins it (`suites/a.yaml:3:8`), a
+   * judge's suite (`suites/a.yaml (a judge)`), or `--model` for a candidate.
+   */
+  pinned: string[];
+  /** The closest ids in the service's `GET /models` (`did you mean …?`), null when none or unreadable. */
+  hint: string | null;
+  /** The answer that stopped it. */
+  error: CaseError;
 }
 
 /** A suite a candidate run left out: the candidate belongs to another kind of service. */

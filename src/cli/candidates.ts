@@ -1,8 +1,14 @@
 import { UsageError } from '../errors.js';
 import { candidateLabel } from '../fold/provenance.js';
-import { type Candidate, candidateSkips } from '../run/candidate-fit.js';
+import {
+  type Candidate,
+  candidateSkips,
+  endpointKey,
+  type Fit,
+  providerKnown,
+} from '../run/candidate-fit.js';
 import { type CasesOf, type PlanOptions, suitesInPlan } from '../run/plan.js';
-import type { CatalogReader } from '../service/check-models.js';
+import type { CatalogReader, ProviderLists } from '../service/check-models.js';
 import { isAlias } from '../suite/alias.js';
 import type { Config, ServiceConfig, SkippedSuite, Suite } from '../types.js';
 
@@ -105,6 +111,8 @@ export async function planCandidates(
   readCatalogs: CatalogReader,
   /** A suite's cases (a suite loaded without them is read for a filter's ids). */
   casesOf?: CasesOf,
+  /** The routing services' providers and models' endpoints, read for `--providers`. */
+  lists?: ProviderLists,
 ): Promise<PlannedCandidate[]> {
   // The filtered selection, before any shard: every shard skips the same suites.
   const selection = await suitesInPlan(suites, plan.filter ? { filter: plan.filter } : {}, casesOf);
@@ -113,10 +121,20 @@ export async function planCandidates(
     : selection.map((s) => config.services[s.service]);
   const known = [...new Set(services.filter((s): s is ServiceConfig => s !== undefined))];
   const catalogs = flags.list.some((c) => c.model) ? await readCatalogs(known) : new Map<string, null>();
+  const routing = providerChecks(flags, selection, plan, config, lists);
+  const endpoints = await routing.endpoints;
+  const providers = await routing.providers;
   const planned: PlannedCandidate[] = [];
   const problems: string[] = [];
   for (const candidate of flags.list) {
-    const fit = candidateSkips(selection, candidate, config.services, catalogs, plan.service);
+    // A provider slug the router does not have (a typo) is named before any suite is looked at.
+    const listed: Fit = candidate.provider ? providerKnown(candidate.provider, providers) : { fits: true };
+    if (!listed.fits) {
+      const hint = listed.hint ? `\n  → ${listed.hint}` : '';
+      problems.push(`${candidateLabel(labelled(candidate))}: ${listed.reason}${hint}`);
+      continue;
+    }
+    const fit = candidateSkips(selection, candidate, config.services, catalogs, plan.service, endpoints);
     if ('none' in fit) {
       const why = fit.none.map((line) => `  ${line}`).join('\n');
       problems.push(`${candidateLabel(labelled(candidate))} fits no suite of the selection:\n${why}`);
@@ -135,6 +153,45 @@ export async function planCandidates(
   }
   if (problems.length) throw new UsageError(`${flags.flag}: nothing was sent\n${problems.join('\n')}`);
   return planned;
+}
+
+/**
+ * What `--providers` reads before anything is sent: each routing service's providers (`GET
+ * /providers`, for a mistyped slug) and, for each model its suites would send, the providers
+ * with an endpoint of it (`GET /models/{author}/{slug}/endpoints`). Nothing is read for
+ * `--model`/`--models`, or without `lists`; what cannot be read is not checked.
+ */
+function providerChecks(
+  flags: CandidateFlags,
+  selection: readonly Suite[],
+  plan: PlanOptions,
+  config: Config,
+  lists: ProviderLists | undefined,
+): {
+  providers: Promise<{ service: ServiceConfig; slugs: string[] | null }[]>;
+  endpoints: Promise<Map<string, string[] | null>>;
+} {
+  const asked = flags.list.filter((c) => c.provider);
+  if (!lists || asked.length === 0)
+    return { providers: Promise.resolve([]), endpoints: Promise.resolve(new Map()) };
+  const pairs = new Map<string, { service: ServiceConfig; model: string }>();
+  for (const suite of selection) {
+    const service = config.services[plan.service ?? suite.service];
+    if (service?.kind !== 'router') continue;
+    for (const model of new Set(asked.map((c) => c.model ?? suite.model)))
+      pairs.set(endpointKey(service.name, model), { service, model });
+  }
+  const routers = [...new Set([...pairs.values()].map((p) => p.service))];
+  return {
+    providers: Promise.all(
+      routers.map(async (service) => ({ service, slugs: await lists.providers(service) })),
+    ),
+    endpoints: Promise.all(
+      [...pairs].map(
+        async ([key, { service, model }]) => [key, await lists.endpoints(service, model)] as const,
+      ),
+    ).then((read) => new Map(read)),
+  };
 }
 
 /** A candidate in the shape candidateLabel names. */

@@ -5,13 +5,21 @@ import { runLabel } from '../compare/folded-run.js';
 import type { ComparedSide } from '../compare/side.js';
 import { verdictCaseOfBaseline } from '../report/verdict-cases.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
+import type { CandidateNotRun } from '../compare/types.js';
+import {
+  type CandidateEntry,
+  type CandidatesFile,
+  candidateRunIds,
+  writeCandidatesFile,
+} from '../run/candidates-file.js';
+import type { RunMeta } from '../run/meta.js';
 import { candidateLabel } from '../fold/provenance.js';
-import { worstExit } from '../exit-codes.js';
+import { EXIT, worstExit } from '../exit-codes.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
 import { type CasesOf, type PlanOptions, planStream } from '../run/plan.js';
 import type { ExitCode, Suite } from '../types.js';
 import { UsageError } from '../errors.js';
-import type { CandidateFlags, PlannedCandidate } from './candidates.js';
+import type { PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
 import type { CliIO } from './io.js';
 
@@ -19,52 +27,93 @@ import type { CliIO } from './io.js';
  * `--models`, `--providers`: one run per candidate (each its own run folder, against the
  * current baseline), then the candidates compared once (ComparisonRows, with a paired
  * verdict per candidate against that baseline, which `reference` reads) and shown side by
- * side: on the console, and as compare.html/.json/.md in `reports/compare-<first>-<last>/`
- * beside the run folders (reports/latest stays the newest run). Each run is read for the
- * comparison as it folds, a case at a time, never held. Exits with the most serious of
- * their codes: one candidate that failed, or a provider that could not serve, is never
- * hidden by the others passing — and theirs are shown all the same.
+ * side: on the console, and as compare.html/.json/.md in the comparison folder beside the
+ * run folders, whose candidates.json lists every candidate and its run (reports/latest
+ * stays the newest run). Each run is read for the comparison as it folds, a case at a
+ * time, never held. A signal stops the command: the candidates not started are named in
+ * every view, and `run --resume` of the folder makes them. Exits with the most serious of
+ * the runs' codes (an interrupt's, when a candidate was not run): one candidate that
+ * failed, or a provider that could not serve, is never hidden by the others passing — and
+ * theirs are shown all the same.
  */
 export async function runCandidates(
   io: CliIO,
-  planned: readonly PlannedCandidate[],
-  flag: CandidateFlags['flag'],
+  file: CandidatesFile,
+  compareDir: string,
   interrupt: AbortSignal,
-  reportDir: string,
-  runOne: (plan: PlanOptions) => Promise<ComparedSide>,
+  runOne: (entry: CandidateEntry) => Promise<ComparedSide>,
   against: Reference,
 ): Promise<ExitCode> {
   const runs: ComparedRun[] = [];
+  const notRun: CandidateNotRun[] = [];
+  const signal = interrupt.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
   try {
-    for (const { candidate, plan, skipped } of planned) {
-      if (interrupt.aborted) break;
-      const label = `candidate ${candidateLabel(labelled(candidate))}`;
-      io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, skipped)}`);
-      const side = await runOne(plan);
-      runs.push({ label: flag === '--providers' ? candidate.provider! : candidate.model!, side });
+    for (const entry of file.candidates) {
+      if (interrupt.aborted) {
+        notRun.push({
+          label: entry.label,
+          run_id: entry.run_id,
+          reason: `the command was interrupted (${signal}) before it started`,
+        });
+        continue;
+      }
+      const label = `candidate ${candidateLabel(labelled(entry.candidate))}`;
+      io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, entry.skipped)}`);
+      runs.push({ label: entry.label, side: await runOne(entry) });
     }
-    const comparison = new ComparisonRows(against, runs);
+    const comparison = new ComparisonRows(against, runs, notRun);
     const written =
       runs.length > 0
-        ? await writeComparison(
-            compareFolder(
-              reportDir,
-              runs.map((r) => r.side.head!.run.id),
-            ),
-            comparison,
-          )
+        ? await writeComparison(compareDir, comparison)
         : { files: [], view: await viewOnly(comparison) };
-    const what = flag === '--providers' ? 'Providers' : 'Candidates';
+    const what = file.flag === '--providers' ? 'Providers' : 'Candidates';
     const unserved = unservedProviders(written.view).map((line) => `${line}\n`);
     io.stdout(
       `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(written.view)}${unserved.join('')}`,
     );
     if (written.files.length > 0)
       io.stderr(`compare: ${written.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
-    return worstExit(runs.map((r) => r.side.head!.run.exit_code));
+    if (notRun.length > 0)
+      io.stderr(
+        `driftcheck: not run: ${notRun.map((c) => `candidate ${c.label}`).join(', ')}\n  → finish every candidate and rebuild the comparison with: driftcheck run --resume ${relative(io.cwd, compareDir) || '.'}\n`,
+      );
+    const codes = runs.map((r) => r.side.head!.run.exit_code);
+    // A candidate not run is never a verdict: the command was interrupted.
+    if (notRun.length > 0) codes.push(signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
+    return worstExit(codes);
   } finally {
     for (const r of runs) await r.side.discard();
   }
+}
+
+/**
+ * A new comparison's folder, named by its candidates' runs (taken now, in candidate order:
+ * `compare-<first>-<last>`), with candidates.json written in it before the first is sent.
+ */
+export async function newComparison(
+  flag: '--models' | '--providers',
+  planned: readonly PlannedCandidate[],
+  meta: Omit<RunMeta, 'id' | 'started_at'>,
+  reportDir: string,
+  referenceDir: string | null,
+): Promise<{ dir: string; file: CandidatesFile }> {
+  const ids = candidateRunIds(planned.length, new Date());
+  const dir = compareFolder(reportDir, ids);
+  const file: CandidatesFile = {
+    version: 1,
+    flag,
+    meta,
+    reference: referenceDir === null ? null : relative(dir, referenceDir),
+    candidates: planned.map((p, i) => ({
+      label: flag === '--providers' ? p.candidate.provider! : p.candidate.model!,
+      run_id: ids[i]!,
+      candidate: p.candidate,
+      plan: p.plan,
+      skipped: p.skipped,
+    })),
+  };
+  await writeCandidatesFile(dir, file);
+  return { dir, file };
 }
 
 /** A comparison's view without its files (no run to write them beside). */

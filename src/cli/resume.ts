@@ -3,12 +3,15 @@ import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { readJournalRun } from '../journal/read.js';
 import { findResumableRun, type RunMeta } from '../run/meta.js';
+import { isComparisonFolder } from '../run/candidates-file.js';
 
 /**
  * The run folder `run … --resume` continues. `--resume` is a flag, so what follows it is a
  * positional like any other, and a positional is read by what it is, never by its place:
  *
  * - a run folder (it holds a journal or a run.json): `run --resume reports/<id>` continues it;
+ * - a comparison folder of `run --models`/`--providers` (it holds candidates.json):
+ *   `run --resume reports/compare-…` finishes every candidate (run.ts);
  * - suites (files or folders): `run suites --resume`, the nightly's own command line with
  *   `--resume` appended, continues the newest unfinished run of exactly those suites;
  * - nothing: the newest unfinished run under the report folder.
@@ -25,12 +28,13 @@ export async function resumeTarget(
       throw new UsageError(
         `--resume: ${relative(cwd, path)} does not exist\n  → pass a run folder under ${where}/, the suites of the run, or --resume alone for the newest unfinished run`,
       );
-  const runs = paths.filter(isRunFolder);
+  const runs = paths.filter((p) => isRunFolder(p) || isComparisonFolder(p));
   if (runs.length > 0) {
     if (paths.length > 1)
       throw new UsageError(
         `--resume takes one run folder (${relative(cwd, runs[0]!) || '.'}) and no suites: a resumed run plans the suites it started with`,
       );
+    if (isComparisonFolder(runs[0]!)) return runs[0]!;
     const run = await readJournalRun(join(runs[0]!, 'results.jsonl'));
     if (run?.recheck)
       throw new UsageError(

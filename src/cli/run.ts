@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
-import { type RunMeta, readRunMeta } from '../run/meta.js';
+import { type RunMeta, readRunMeta, runStatusOf } from '../run/meta.js';
+import { comparisonOf } from '../run/candidates-file.js';
 import { type CasesOf, selectionOf, selectionsOf, type SuiteSelection } from '../run/plan.js';
 import { HELD_CASES, positiveInt, selectionFlags } from './plan-flags.js';
 import { countOf } from '../report/numbers.js';
@@ -15,7 +16,7 @@ import { loadSuites, suiteCasesOf } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
 import type { Config, ReportHead, Suite } from '../types.js';
-import { stopLine, stopServices } from './stop-line.js';
+import { modelStopLines, stopLine, stopServices } from './stop-line.js';
 import { resumeTarget } from './resume.js';
 import { type CliIO, warnTo } from './io.js';
 import { aliasCatalog } from './alias-catalog.js';
@@ -27,7 +28,7 @@ import { version } from './version.js';
 import type { Reporter } from '../report/reporter.js';
 import type { ComparedSide } from '../compare/side.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
-import { type CatalogReader, catalogReader } from '../service/check-models.js';
+import { type CatalogReader, catalogReader, providerLists } from '../service/check-models.js';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -58,7 +59,7 @@ const OPTIONS = {
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   const project = projectPaths(io, values.config);
-  const reportDir = project.dir(values['report-dir'], 'reports');
+  let reportDir = project.dir(values['report-dir'], 'reports');
   const baselineDir = project.dir(values['baseline-dir'], 'baselines');
   const reporters = parseReporters(values.reporter);
 
@@ -72,9 +73,19 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       '--reference RUN_DIR compares --models or --providers candidates with a stored run instead of the current baseline\n  → add --models A,B or --providers a,b, or compare runs made earlier with `driftcheck compare RUN_DIR… --reference RUN_DIR`',
     );
+  // A comparison of --models/--providers candidates resumed (its folder, or one of its runs):
+  // every candidate is finished and compare.* rebuilt, in the folder's own reports/.
+  let comparison: Awaited<ReturnType<typeof comparisonOf>> = null;
   if (values.resume) {
-    resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
-    meta = await readRunMeta(resumeDir);
+    const target = await resumeTarget(positionals, io.cwd, reportDir);
+    comparison = await comparisonOf(target, () => readRunMeta(target));
+    if (comparison) {
+      meta = comparison.file.meta;
+      reportDir = dirname(comparison.dir);
+    } else {
+      resumeDir = target;
+      meta = await readRunMeta(resumeDir);
+    }
   } else {
     meta = {
       command: ['driftcheck', 'run', ...args],
@@ -143,13 +154,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const catalogs = catalogReader(env);
   // Each candidate runs the suites it belongs to, decided before anything is sent.
   const planned = flags
-    ? await planCandidates(flags, suites, meta.plan, config, catalogs, casesOf).catch(
+    ? await planCandidates(flags, suites, meta.plan, config, catalogs, casesOf, providerLists(env)).catch(
         async (error: unknown) => {
           await sim?.simulator.close();
           throw error;
         },
       )
-    : null;
+    : // A resumed comparison runs the candidates its candidates.json planned, as planned.
+      (comparison?.file.candidates.map(({ candidate, plan, skipped }) => ({ candidate, plan, skipped })) ??
+      null);
   // What each candidate's plan selects, counted in one pass: a filter or a shard reads each
   // large suite once for all the candidates, not once per candidate.
   const selections = planned
@@ -173,7 +186,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const costCap = cap
     ? await capContext(
         cap,
-        Boolean(values['ignore-estimate']),
+        // A resumed comparison is not estimated again, as a resumed run is not.
+        Boolean(values['ignore-estimate']) || comparison !== null,
         planned,
         meta,
         suites,
@@ -205,6 +219,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         historyForce: Boolean(values['history-force']),
         costCap,
         selections,
+        catalogs,
       },
       runMeta,
       dir,
@@ -213,38 +228,66 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let referenceRun: ComparedSide | null = null;
   try {
     // Read before anything is sent: an unreadable reference, or one that ran none of the
-    // cases a candidate would run, is refused up front (exit 2).
-    if (values.reference !== undefined && planned) {
-      referenceRun = await (
-        await import('../compare/folded-run.js')
-      ).readComparedRun(resolve(io.cwd, values.reference));
-      await (
-        await import('./compare-candidates.js')
-      ).refuseDisjointReference(referenceRun, planned, suites, casesOf);
+    // cases a candidate would run, is refused up front (exit 2). A resumed comparison reads
+    // the one it was started with.
+    const referenceDir =
+      values.reference !== undefined
+        ? resolve(io.cwd, values.reference)
+        : comparison?.file.reference
+          ? resolve(comparison.dir, comparison.file.reference)
+          : null;
+    if (referenceDir !== null && planned) {
+      referenceRun = await (await import('../compare/folded-run.js')).readComparedRun(referenceDir);
+      if (!comparison)
+        await (
+          await import('./compare-candidates.js')
+        ).refuseDisjointReference(referenceRun, planned, suites, casesOf);
     }
     if (!planned) return (await once(meta, resumeDir)).run.exit_code;
-    if (!flags!.compare) {
+    if (flags && !flags.compare) {
       const [one] = planned;
       io.stderr(skippedLines(`candidate ${one!.candidate.model}`, one!.skipped));
       return (await once({ ...meta, plan: one!.plan })).run.exit_code;
     }
     // --models, --providers: one run per candidate, each against the current baseline, then
-    // side by side against that baseline or the --reference run.
-    const { baselineReference, runCandidates, runReference } = await import('./compare-candidates.js');
-    const { liveComparedRun } = await import('../compare/folded-run.js');
+    // side by side against that baseline or the --reference run. What the comparison is made
+    // of is written first (candidates.json), so a command stopped part-way can be finished.
+    const { baselineReference, newComparison, runCandidates, runReference } =
+      await import('./compare-candidates.js');
+    const { liveComparedRun, readComparedRun } = await import('../compare/folded-run.js');
+    const made =
+      comparison ??
+      (await newComparison(
+        flags!.flag as '--models' | '--providers',
+        planned,
+        meta,
+        reportDir,
+        referenceDir,
+      ));
+    const name = basename(made.dir);
     return await runCandidates(
       io,
-      planned,
-      flags!.flag,
+      made.file,
+      made.dir,
       interrupts.interrupt,
-      reportDir,
-      async (plan) => {
-        const selected = selections.find((s) => s.plan === plan)?.suites ?? [];
+      async (entry) => {
+        const runDir = join(reportDir, entry.run_id);
+        if (comparison && (await runStatusOf(join(runDir, 'report.json'))) === 'completed') {
+          io.stderr(`driftcheck: its run ${entry.run_id} completed earlier: compared as it is\n`);
+          return readComparedRun(runDir);
+        }
+        const selected = selections.find((s) => s.plan === entry.plan)?.suites ?? [];
         const kept = liveComparedRun(
           (id) => join(reportDir, id),
           selected.reduce((n, s) => n + s.cases, 0),
         );
-        await once({ ...meta, plan }, undefined, [kept.reporter]);
+        // Started earlier and stopped: resumed, its journal kept.
+        if (comparison && existsSync(join(runDir, 'run.json')))
+          await once(await readRunMeta(runDir), runDir, [kept.reporter]);
+        else
+          await once({ ...meta, id: entry.run_id, plan: entry.plan, comparison: name }, undefined, [
+            kept.reporter,
+          ]);
         return kept.side();
       },
       referenceRun ? runReference(referenceRun) : baselineReference(baselineDir),
@@ -275,6 +318,8 @@ interface RunContext {
   costCap: NonNullable<RunSuitesOptions['costCap']> | null;
   /** What each plan this command runs selects, counted before the first is run. */
   selections: NonNullable<RunSuitesOptions['selection']>[];
+  /** The services' model lists, read at most once for the whole command. */
+  catalogs: CatalogReader;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -298,6 +343,7 @@ async function runAndPrint(
     suites: ctx.suites,
     casesOf: ctx.casesOf,
     env: ctx.env,
+    catalogs: ctx.catalogs,
     reportDir: ctx.reportDir,
     baselineDir: ctx.baselineDir,
     meta,
@@ -380,6 +426,7 @@ async function runAndPrint(
     stopServices(report, ctx.suites, ctx.configured),
   );
   if (stopped) io.stderr(stopped);
+  io.stderr(modelStopLines(report));
   return report;
 }
 

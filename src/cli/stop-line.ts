@@ -39,6 +39,23 @@ export function stopLine(
   }
 }
 
+/**
+ * What a run says on stderr of each model it stopped sending to (run/model-stops.ts): the
+ * model and the answer, where it is pinned, the catalog's closest ids, and what to do. The
+ * rest of the run went on, so there is nothing to resume for it: the suite must be fixed.
+ */
+export function modelStopLines(head: ReportHead): string {
+  return (head.run.model_stops ?? [])
+    .map((stop) => {
+      const e = stop.error;
+      const status = `${e.kind}${e.http_status ? `, HTTP ${e.http_status}` : ''}`;
+      const pinned = stop.pinned.length ? `\n  pinned at ${stop.pinned.join(', ')}` : '';
+      const hint = stop.hint ? `\n  → ${stop.hint}` : '';
+      return `stopped model ${stop.model}: service '${stop.service}' answered that it does not have it (${status}: ${e.message}); its other cases were not sent, every other model and suite ran${pinned}${hint}\n  → name a model the service lists (a retired one's successor: try it first with driftcheck run --model ID); the run exits 2 until then\n`;
+    })
+    .join('');
+}
+
 const keyOf = (s: ServiceConfig): string => `${s.api_key_env} (service '${s.name}')`;
 
 /**

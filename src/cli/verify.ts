@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { PreflightError } from '../errors.js';
 import { EXIT, type ExitCode, worstExit } from '../exit-codes.js';
-import { isAccessStop, isBudgetCondition, isConfigStop } from '../error-kinds.js';
+import { isAccessStop, isBudgetCondition, isConfigStop, isModelStop } from '../error-kinds.js';
 import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { loadSuites } from '../suite/load.js';
@@ -105,14 +105,15 @@ async function verifyService(
     lines.push(
       `  verdict: ${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}${e.type ? ` type=${e.type}` : ''}${e.code ? ` code=${e.code}` : ''} — ${e.message}`,
     );
-    // A wrong base_url is a configuration problem (exit 2), as the message says.
-    code = isConfigStop(e)
-      ? EXIT.usage
-      : isAccessStop(e)
-        ? EXIT.access
-        : isBudgetCondition(e)
-          ? EXIT.paused
-          : EXIT.failure;
+    // A wrong base_url or a model the service lacks is a configuration problem (exit 2), as the message says.
+    code =
+      isConfigStop(e) || isModelStop(e)
+        ? EXIT.usage
+        : isAccessStop(e)
+          ? EXIT.access
+          : isBudgetCondition(e)
+            ? EXIT.paused
+            : EXIT.failure;
   }
   // The client redacted the answer as it read it: nothing here can hold the key.
   io.stdout(`${lines.join('\n')}\n`);

@@ -11,6 +11,7 @@ import { ComparedSide, type KeptCase, verdictCaseOf } from './side.js';
 import { summarizeCandidate, markFrontier } from './summary.js';
 import {
   type CandidateCell,
+  type CandidateNotRun,
   type CaseRow,
   type Change,
   CHANGES,
@@ -89,6 +90,8 @@ export class ComparisonRows {
   constructor(
     private readonly reference: Reference,
     private readonly candidates: readonly ComparedRun[],
+    /** Candidates of the command whose runs were not made: named, never compared. */
+    private readonly notRun: readonly CandidateNotRun[] = [],
   ) {
     this.sides = [...(reference.kind === 'run' ? [reference.side] : []), ...candidates.map((c) => c.side)];
     for (const side of this.sides)
@@ -173,6 +176,7 @@ export class ComparisonRows {
       reference: referenceOf(this.reference),
       candidates: summaries.map((summary, i) => ({ ...summary, verdict: pairedVerdict(verdicts[i]!) })),
       skipped_suites: skippedNotes(this.candidates),
+      candidates_not_run: [...this.notRun],
     };
   }
 
@@ -236,8 +240,8 @@ export async function compareRuns(
   );
   const cases: CaseRow[] = [];
   for await (const row of rows.rows()) cases.push(row);
-  const { skipped_suites, ...head } = rows.head();
-  return { ...head, cases, skipped_suites };
+  const { skipped_suites, candidates_not_run, ...head } = rows.head();
+  return { ...head, cases, skipped_suites, candidates_not_run };
 }
 
 /** The view of a comparison in memory (the console's table and compare.md read one). */

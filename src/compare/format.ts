@@ -1,5 +1,5 @@
 import { formatUsd } from '../baseline/usage-change.js';
-import type { CandidateSummary } from './types.js';
+import type { CandidateNotRun, CandidateSummary } from './types.js';
 
 /**
  * A candidate's figures as words, for the text views (compare.md; the page builds the same
@@ -37,4 +37,9 @@ export function errorsText(c: CandidateSummary): string {
 
 export function servedText(list: CandidateSummary['providers']): string {
   return list.length ? list.map((p) => `${p.name} (${p.cases})`).join(', ') : '—';
+}
+
+/** A candidate whose run was not made, as every view names it (the console adds the command to finish it). */
+export function notRunText(c: CandidateNotRun): string {
+  return `candidate ${c.label} did not run (${c.reason}); run --resume of this comparison runs it (as run ${c.run_id}) and rebuilds these files`;
 }

@@ -1,5 +1,13 @@
 import { mdText } from '../report/markdown.js';
-import { costText, errorsText, latencyText, passRateText, servedText, toolsText } from './format.js';
+import {
+  costText,
+  errorsText,
+  latencyText,
+  notRunText,
+  passRateText,
+  servedText,
+  toolsText,
+} from './format.js';
 import { type ComparisonView, LISTED_REGRESSIONS } from './compare.js';
 import type { CandidateSummary } from './types.js';
 
@@ -43,6 +51,7 @@ export function renderCompareMarkdown(view: ComparisonView): string {
         : s.candidates.map((l) => mdText(l)).join(', ');
     lines.push('', `Skipped under ${under}: suite ${mdText(s.suite)} (${mdText(s.reason)})`);
   }
+  for (const c of view.head.candidates_not_run) lines.push('', `**Not run:** ${mdText(notRunText(c), 400)}`);
   for (const c of candidates)
     for (const u of c.unserved)
       lines.push(

@@ -41,6 +41,12 @@ export function compareSchema(): JsonSchema {
         type: 'array',
         items: object({ suite: str, reason: str, candidates: { type: 'array', items: str } }),
       },
+      candidates_not_run: {
+        description:
+          'Candidates of run --models/--providers whose runs were not made (the command was interrupted before them); run --resume of the comparison folder makes them and rebuilds these files.',
+        type: 'array',
+        items: object({ label: str, run_id: str, reason: str }),
+      },
     }),
     $defs: {
       change: { enum: [...CHANGES] },
@@ -125,6 +131,8 @@ export function compareSchema(): JsonSchema {
           better: { type: 'boolean' },
           cost_change: orNull(num),
           p95_change_ms: orNull(num),
+          answered: int,
+          could_not_serve: { type: 'boolean' },
           line: str,
         }),
       }),

@@ -2,7 +2,8 @@ import { isRegressed } from '../fold/summary.js';
 import { tmpdir } from 'node:os';
 import { Spill, SPILL_HOLD } from '../fold/spill.js';
 import { IdTable } from '../util/id-table.js';
-import type { CaseEntry, CaseStatus, Drift, ReportHead } from '../types.js';
+import { isUnanswered } from '../error-kinds.js';
+import type { CaseEntry, CaseStatus, Drift, ErrorKind, ReportHead } from '../types.js';
 import type { VerdictCase } from '../report/candidate-verdict.js';
 import type { CandidateCell, Change, ReferenceCell, ServedCount, Unserved } from './types.js';
 
@@ -19,6 +20,8 @@ export interface KeptCase extends Pick<
   status: CaseStatus;
   passed: number;
   sent: number;
+  /** Samples no model answered (error-kinds.ts isUnanswered: refused, not routed, timed out…). */
+  unanswered: number;
   /** Against the baseline its run was folded with. */
   change: Change;
   similarity: number | null;
@@ -131,6 +134,7 @@ export function keptOf(e: CaseEntry): KeptCase {
     status: e.status,
     passed: e.samples.passed,
     sent: e.samples.sent,
+    unanswered: unansweredOf(e.error_kinds),
     error_kind: e.error?.kind ?? null,
     content: e.content,
     model: e.model,
@@ -156,7 +160,20 @@ export function keptOf(e: CaseEntry): KeptCase {
  */
 export function verdictCaseOf(id: string, k: KeptCase): VerdictCase | null {
   if (k.sent === 0) return null;
-  return { id, samples: { pass: k.passed, total: k.sent }, cost: k.sample_cost, latency_ms: k.latencies };
+  return {
+    id,
+    samples: { pass: k.passed, total: k.sent },
+    cost: k.sample_cost,
+    latency_ms: k.latencies,
+    answered: k.sent - k.unanswered,
+  };
+}
+
+/** How many of a case's samples no model answered, from its error kinds' counts. */
+function unansweredOf(kinds: CaseEntry['error_kinds']): number {
+  let n = 0;
+  for (const [kind, count] of Object.entries(kinds)) if (isUnanswered(kind as ErrorKind)) n += count ?? 0;
+  return n;
 }
 
 interface Verdict {

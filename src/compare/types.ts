@@ -161,6 +161,17 @@ export interface SkippedSuiteNote {
   candidates: string[];
 }
 
+/**
+ * A candidate of `run --models`/`--providers` whose run was not made: the command stopped
+ * before it (a signal). `run --resume` of the comparison folder makes it.
+ */
+export interface CandidateNotRun {
+  label: string;
+  /** The id its run gets (the folder `run --resume` makes it in). */
+  run_id: string;
+  reason: string;
+}
+
 /** compare.json: the reference, every candidate, one row per case. */
 export interface Comparison {
   schema_version: typeof COMPARE_SCHEMA_VERSION;
@@ -168,4 +179,6 @@ export interface Comparison {
   candidates: CandidateSummary[];
   cases: CaseRow[];
   skipped_suites: SkippedSuiteNote[];
+  /** Candidates of the command whose runs were not made (empty for `driftcheck compare`). */
+  candidates_not_run: CandidateNotRun[];
 }

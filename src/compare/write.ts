@@ -53,7 +53,7 @@ function jsonAround(head: ComparisonHead, rows: number): [string, string] {
   const field = (key: string, value: unknown) =>
     `  ${JSON.stringify(key)}: ${pretty(value).replace(/\n/g, '\n  ')}`;
   const before = `{\n${field('schema_version', head.schema_version)},\n${field('reference', head.reference)},\n${field('candidates', head.candidates)},\n  "cases": [`;
-  const after = `${rows === 0 ? '' : '\n  '}],\n${field('skipped_suites', head.skipped_suites)}\n}\n`;
+  const after = `${rows === 0 ? '' : '\n  '}],\n${field('skipped_suites', head.skipped_suites)},\n${field('candidates_not_run', head.candidates_not_run)}\n}\n`;
   return [before, after];
 }
 

@@ -1,5 +1,12 @@
 import { isRunStop } from '../error-kinds.js';
-import type { EndRecord, JournalRecord, PlanCase, PlanRecord, RunRecord } from '../journal/records.js';
+import {
+  type EndRecord,
+  type JournalRecord,
+  modelStopOf,
+  type PlanCase,
+  type PlanRecord,
+  type RunRecord,
+} from '../journal/records.js';
 import type { Message } from '../types.js';
 import { REPORT_SCHEMA_VERSION } from '../report/case-line.js';
 import type { Reporter, SuiteEvent } from '../report/reporter.js';
@@ -15,6 +22,7 @@ import type {
   SuiteReport,
 } from '../types.js';
 import { CaseFold } from './case-fold.js';
+import { ModelStops } from '../run/model-stops.js';
 import { type BaselineHead, SuiteBaseline } from '../baseline/suite-baseline.js';
 import { SuiteCases, suiteVerdicts } from './suite.js';
 import { isCandidateRun, provenanceFrom } from './provenance.js';
@@ -111,6 +119,7 @@ export class RunFold {
   /** Samples an access stop cut short: sent again on resume, so a later sample of the same key replaces them. */
   private readonly provisional = new Map<string, SampleResult>();
   private readonly summary = emptySummary();
+  private readonly modelStops = new ModelStops();
   private readonly reported: SuiteReport[] = [];
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
@@ -137,6 +146,9 @@ export class RunFold {
         return;
       case 'end':
         this.end = record;
+        return;
+      case 'model_stop':
+        this.modelStops.add(modelStopOf(record));
         return;
       default:
         this.addSample(record);
@@ -355,7 +367,10 @@ export class RunFold {
       baseline,
       baselinePath: path,
       complete: this.complete(),
-      stopError: this.stop()?.error ?? null,
+      notRunError: (c) =>
+        this.modelStops.reasonFor(state.cases.plan.service, state.cases.plan.requested_model, c.judges) ??
+        this.stop()?.error ??
+        null,
       options: {
         candidate: isCandidateRun({ ...this.run, ...this.options.run }),
         ...(this.options.alpha !== undefined ? { alpha: this.options.alpha } : {}),
@@ -439,7 +454,7 @@ export class RunFold {
     const info = {
       id: base?.id ?? 'unknown',
       status: runStatusFor(stop),
-      exit_code: exitCodeFor(this.summary, stop),
+      exit_code: exitCodeFor(this.summary, stop, this.modelStops.size),
       started_at: base?.started_at ?? now,
       finished_at: this.end?.finished_at ?? now,
       command: base?.command ?? [],
@@ -450,6 +465,8 @@ export class RunFold {
       skipped_suites: base?.skipped_suites ?? [],
       shard: base?.shard ?? null,
       stop_reason: stop?.error ?? null,
+      // Only a run that stopped a model says so: every other report.json stays as it was.
+      ...(this.modelStops.size ? { model_stops: this.modelStops.list() } : {}),
       ...(base?.recheck ? { recheck: recheckInfo(base.recheck) } : {}),
       ...this.options.run,
     };

@@ -329,8 +329,8 @@ export interface SuiteVerdictInput {
   baselinePath: string | null;
   /** The whole plan ran to the end: a baseline case the plan lacks is missing. */
   complete: boolean;
-  /** Why cases were not run (the run's stop), if it stopped. */
-  stopError: CaseError | null;
+  /** Why a case was not run: its model's stop (run/model-stops.ts), else the run's stop; null when it did not stop. */
+  notRunError: (c: PlanCase) => CaseError | null;
   options: Pick<DiffOptions, 'candidate'> & { alpha?: number };
 }
 
@@ -453,7 +453,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     entry(c, open) {
       const stat = statOf.get(c.id);
       const entry =
-        open ?? caseEntry(plan, c.id, c.messages ?? [], c.repeat, new CaseFold(), stat, input.stopError);
+        open ?? caseEntry(plan, c.id, c.messages ?? [], c.repeat, new CaseFold(), stat, input.notRunError(c));
       entry.messages = c.messages ?? [];
       const s = entry.samples;
       entry.status = caseVerdict({

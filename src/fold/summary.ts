@@ -79,13 +79,16 @@ export function runStatusFor(stop: StopReason | null): RunStatus {
 
 /**
  * A run that stopped early exits with its stop's code (exit-codes.ts), whatever its cases
- * say; a complete run exits 1 for any failing, erroring or regressed case or a failing
- * suite finding, else 0. A run that did not stop yet left a planned case unchecked (a
- * recheck with no stored answer for it, a journal line lost) checked less than asked: 1,
- * never a pass.
+ * say: that is what to do next (resume, fix a key). A run that went to its end having
+ * stopped a model the service does not have (run/model-stops.ts) exits 2: a suite must be
+ * fixed, whatever the other models did. Otherwise a complete run exits 1 for any failing,
+ * erroring or regressed case or a failing suite finding, else 0. A run that did not stop
+ * yet left a planned case unchecked (a recheck with no stored answer for it, a journal line
+ * lost) checked less than asked: 1, never a pass.
  */
-export function exitCodeFor(summary: Summary, stop: StopReason | null): ExitCode {
+export function exitCodeFor(summary: Summary, stop: StopReason | null, modelStops = 0): ExitCode {
   if (stop) return exitForStop(stop);
+  if (modelStops > 0) return EXIT.usage;
   return failing(summary) || summary.not_run > 0 ? EXIT.failure : EXIT.ok;
 }
 

@@ -4,6 +4,7 @@ import type {
   DriftTolerance,
   JudgeSpec,
   Message,
+  ModelStop,
   RecheckInfo,
   RunStatus,
   SampleResult,
@@ -32,10 +33,12 @@ export const JOURNAL_VERSION = 5;
  *   order, with what a report shows of them (messages, or a table row's place) and what
  *   drift rules apply;
  * - a sample (no `type`): one finished request, the moment it finished;
+ * - `model_stop`: a model the service answered it does not have, once per model, when that
+ *   answer came: it is sent nothing more, in this session or a resumed one;
  * - `end`: how the run stopped. A killed run has none, and a resumed run adds samples after
  *   an earlier `end`: only an `end` that no sample follows counts.
  */
-export type JournalRecord = RunRecord | PlanRecord | EndRecord | SampleRecord;
+export type JournalRecord = RunRecord | PlanRecord | ModelStopRecord | EndRecord | SampleRecord;
 
 export interface RunRecord {
   type: 'run';
@@ -153,6 +156,19 @@ function withSystem(plan: PlanRecord): PlanRecord {
   };
 }
 
+/** A model the run stopped sending to (run/model-stops.ts); a journal without any has none. */
+type ModelStopRecord = { type: 'model_stop' } & ModelStop;
+
+/** A model stop's record as the journal holds it. */
+export function modelStopRecord(stop: ModelStop): ModelStopRecord {
+  return { type: 'model_stop', ...stop };
+}
+
+/** The model stop a record holds. */
+export function modelStopOf({ type: _type, ...stop }: ModelStopRecord): ModelStop {
+  return stop;
+}
+
 export interface EndRecord {
   type: 'end';
   finished_at: string;
@@ -195,6 +211,10 @@ function recordOf(value: unknown): JournalRecord | null {
         : null;
     case 'end':
       return typeof v.status === 'string' ? (v as unknown as EndRecord) : null;
+    case 'model_stop':
+      return typeof v.service === 'string' && typeof v.model === 'string'
+        ? (v as unknown as ModelStopRecord)
+        : null;
     case undefined:
       return asSample(v);
     default:

@@ -165,6 +165,8 @@ export async function readStored(file: string): Promise<StoredJournal> {
     if (r.type === 'run') record ??= r;
     else if (r.type === 'plan') plans.set(r.suite, mergePlan(plans.get(r.suite), r));
     else if (r.type === 'end') ended = r.stop === null;
+    // A model the run stopped: its cases have no answer, which is what the recheck reads.
+    else if (r.type === 'model_stop') continue;
     else {
       ended = false;
       if (r.status !== 'not_run') answered.add(caseKey(r.suite, r.case));

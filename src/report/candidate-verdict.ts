@@ -19,6 +19,11 @@ export interface VerdictCase {
   cost: number | null;
   /** Latencies (ms) of the answered samples, one value per answer (or a sketch's values). */
   latency_ms: readonly number[];
+  /**
+   * Of its samples, those a model answered: every one but those whose error says no model
+   * did (error-kinds.ts isUnanswered: refused, not routed, timed out). Absent: every one.
+   */
+  answered?: number;
 }
 
 /** A candidate's cases, under its column's label (the model, or the provider slug). */
@@ -47,6 +52,16 @@ export interface CandidateVerdict {
   cost_change: number | null;
   /** The candidate's p95 latency minus the reference's (ms), over the paired cases; null without latencies. */
   p95_change_ms: number | null;
+  /** Of the paired cases (`test.cases`), those in which a model answered at least one of the candidate's samples. */
+  answered: number;
+  /**
+   * It answered none of the paired cases, or left some unanswered and answered too few for
+   * the paired test to call a difference even were each one a regression (a provider that
+   * cannot serve the model, a mistyped provider): it gets no comparative verdict — never
+   * worse, better or "no significant regression" — and is left out of the Holm family
+   * (its p-values are its test's own).
+   */
+  could_not_serve: boolean;
   /** `no significant regression (…); 38 % cheaper; p95 latency +120 ms`: what the console prints. */
   line: string;
 }
@@ -89,11 +104,14 @@ export class VerdictPairs {
   private costed = 0;
   private readonly referenceLatency: number[] = [];
   private readonly candidateLatency: number[] = [];
+  /** Paired cases (samples on both sides) in which the candidate answered a sample. */
+  answered = 0;
 
   add(reference: VerdictCase, candidate: VerdictCase): void {
     const r = reference.samples;
     const c = candidate.samples;
     this.samples.push(r.pass, r.total, c.pass, c.total);
+    if (r.total > 0 && c.total > 0 && (candidate.answered ?? c.total) > 0) this.answered++;
     if (reference.cost !== null && candidate.cost !== null) {
       this.referenceCost += reference.cost;
       this.candidateCost += candidate.cost;
@@ -134,14 +152,22 @@ export function verdictsOf(
   options: { alpha?: number } = {},
 ): CandidateVerdict[] {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
-  const compared = candidates.map(({ label, pairs }) => ({ label, test: pairedTest(pairs.cases()), pairs }));
-  const adjusted = holmAdjust(compared.map((c) => c.test.p));
-  const adjustedBetter = holmAdjust(compared.map((c) => c.test.p_better));
-  return compared.map(({ label, test, pairs }, i) => {
-    const p_adjusted = adjusted[i]!;
-    const p_better_adjusted = adjustedBetter[i]!;
-    const worse = test.cases > 0 && p_adjusted <= alpha;
-    const better = test.cases > 0 && !worse && p_better_adjusted <= alpha;
+  const compared = candidates.map(({ label, pairs }) => {
+    const test = pairedTest(pairs.cases());
+    return { label, test, pairs, unserved: couldNotServe(test.cases, pairs.answered, alpha) };
+  });
+  // Only candidates that were compared make the family the p-values are adjusted over.
+  const family = compared.filter((c) => !c.unserved);
+  const holm = holmAdjust(family.map((f) => f.test.p));
+  const holmBetter = holmAdjust(family.map((f) => f.test.p_better));
+  const adjusted = new Map(family.map((c, i) => [c, holm[i]!]));
+  const adjustedBetter = new Map(family.map((c, i) => [c, holmBetter[i]!]));
+  return compared.map((c) => {
+    const { label, test, pairs, unserved } = c;
+    const p_adjusted = adjusted.get(c) ?? test.p;
+    const p_better_adjusted = adjustedBetter.get(c) ?? test.p_better;
+    const worse = !unserved && test.cases > 0 && p_adjusted <= alpha;
+    const better = !unserved && test.cases > 0 && !worse && p_better_adjusted <= alpha;
     const verdict = {
       label,
       test,
@@ -151,9 +177,24 @@ export function verdictsOf(
       better,
       cost_change: pairs.costChange(),
       p95_change_ms: pairs.p95Change(),
+      answered: pairs.answered,
+      could_not_serve: unserved,
     };
-    return { ...verdict, line: verdictLine(verdict, candidates.length) };
+    return { ...verdict, line: verdictLine(verdict, family.length) };
   });
+}
+
+/**
+ * Whether a candidate that answered `answered` of `cases` paired cases could not serve
+ * them: none answered, or some not and the rest too few for the paired test to reach
+ * `alpha` even were every one of them a regression. A candidate that answered every case
+ * is compared, however few they are (its line gives the counts and p).
+ */
+function couldNotServe(cases: number, answered: number, alpha: number): boolean {
+  if (cases === 0 || answered === cases) return false;
+  if (answered === 0) return true;
+  const regressed = { reference: { pass: 1, total: 1 }, candidate: { pass: 0, total: 1 } };
+  return pairedTest(Array.from({ length: answered }, () => regressed)).p > alpha;
 }
 
 /**
@@ -163,6 +204,8 @@ export function verdictsOf(
 function verdictLine(v: Omit<CandidateVerdict, 'line'>, candidates: number): string {
   const t = v.test;
   if (t.cases === 0) return 'no case in common with the reference: nothing to compare';
+  if (v.could_not_serve)
+    return `could not serve: ${v.answered} of ${t.cases} answered${v.answered > 0 ? ', too few to test' : ''}`;
   const counts = `${t.regressions} regression${t.regressions === 1 ? '' : 's'}, ${t.fixes} fix${t.fixes === 1 ? '' : 'es'} over ${t.cases} case${t.cases === 1 ? '' : 's'}`;
   const method = t.method === 'mcnemar' ? 'McNemar' : 'sign test';
   const holm = candidates > 1 ? `, Holm over ${candidates} candidates` : '';

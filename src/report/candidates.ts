@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import { formatUsd } from '../baseline/usage-change.js';
 import type { ComparisonView } from '../compare/compare.js';
 import type { CandidateCell } from '../compare/types.js';
+import { notRunText } from '../compare/format.js';
 
 /**
  * Side by side, one column per candidate: each case's outcome against the reference
@@ -36,7 +37,8 @@ export function renderCandidateComparison(view: ComparisonView, options: { maxRo
     return `skipped under ${under}: suite ${suite} (${reason})\n`;
   });
   const verdicts = candidates.map((c) => `${c.label}: ${c.verdict.line}\n`).join('');
-  return `${table.toString()}${more}\n${verdicts}${same} of ${total} case(s) pass with no notable change under every candidate that ran them\n${skipped.join('')}`;
+  const notRun = view.head.candidates_not_run.map((c) => `not run: ${notRunText(c)}\n`).join('');
+  return `${table.toString()}${more}\n${verdicts}${same} of ${total} case(s) pass with no notable change under every candidate that ran them\n${skipped.join('')}${notRun}`;
 }
 
 /**

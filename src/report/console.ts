@@ -7,6 +7,7 @@ import { countOf } from './numbers.js';
 import type { Reporter } from './reporter.js';
 import { truncate, width, wrap, wrapItems } from './terminal.js';
 import { recheckNote } from './recheck-note.js';
+import { exitsForModelStops, MODEL_STOP_VERDICT, modelStopNote } from './model-stop-note.js';
 
 export interface ConsoleOptions {
   /** ANSI colours (off when NO_COLOR is set or output is not a terminal). */
@@ -102,7 +103,9 @@ export function renderConsoleFindings(
     );
   }
   if (found.count > rows.length) lines.push(`… and ${found.count - rows.length} more (see report.json)`);
-  const verdict = VERDICT_TEXT[report.run.exit_code];
+  const verdict = exitsForModelStops(report.run)
+    ? `ERROR — ${MODEL_STOP_VERDICT} (see below)`
+    : VERDICT_TEXT[report.run.exit_code];
   lines.push(
     paint(
       report.run.exit_code === 0 ? 'green' : 'red',
@@ -116,6 +119,8 @@ export function renderConsoleFindings(
         columns,
       ),
     );
+  for (const stop of report.run.model_stops ?? [])
+    lines.push(...wrap(printable(modelStopNote(stop)), columns));
   return `${lines.join('\n')}\n`;
 }
 

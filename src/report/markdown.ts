@@ -10,6 +10,7 @@ import { countOf, groupDigits } from './numbers.js';
 import { verdictLabel } from './pass-rate-label.js';
 import type { Reporter } from './reporter.js';
 import { recheckNote } from './recheck-note.js';
+import { modelStopNote } from './model-stop-note.js';
 
 export interface MarkdownOptions {
   /** Case rows across all sections (default 30); the rest become "… and N more". */
@@ -153,6 +154,7 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),
+    ...(r.model_stops ?? []).flatMap((stop) => ['', `**Stopped:** ${mdText(modelStopNote(stop), 600)}`]),
     '',
     `**Models:** ${models.join(' · ') || 'none'}`,
     '',

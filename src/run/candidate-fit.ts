@@ -1,4 +1,4 @@
-import { catalogHint } from '../service/check-models.js';
+import { catalogHint, providerHint } from '../service/check-models.js';
 import type { CatalogModel } from '../service/models.js';
 import type { Config, ServiceConfig, SkippedSuite, Suite } from '../types.js';
 
@@ -10,6 +10,40 @@ export interface Candidate {
 
 /** What each service's `GET /models` listed, by service name; null when it could not be read. */
 export type Catalogs = ReadonlyMap<string, readonly CatalogModel[] | null>;
+
+/**
+ * The providers serving a model on a routing service, as its `GET /models/{author}/{slug}/endpoints`
+ * tags them, by endpointKey; null (or absent) when the list could not be read.
+ */
+type Endpoints = ReadonlyMap<string, readonly string[] | null>;
+
+export const endpointKey = (service: string, model: string): string => `${service}\n${model}`;
+
+/** Whether a provider slug is among a list's (`deepinfra` is in `deepinfra/fp8`'s). Pure. */
+export function providerListed(provider: string, slugs: readonly string[]): boolean {
+  return slugs.some((tag) => tag === provider || tag.startsWith(`${provider}/`));
+}
+
+/**
+ * Whether a provider slug is one of the routing services' providers (their `GET
+ * /providers`), with the closest slugs when not; it fits when no list could be read. Pure.
+ */
+export function providerKnown(
+  provider: string,
+  lists: readonly { service: ServiceConfig; slugs: readonly string[] | null }[],
+): Fit {
+  const read = lists.filter(
+    (l): l is { service: ServiceConfig; slugs: readonly string[] } => l.slugs !== null,
+  );
+  if (read.length === 0 || read.some((l) => providerListed(provider, l.slugs))) return { fits: true };
+  const names = read.map((l) => l.service.name).join(', ');
+  const hint = providerHint(provider, [...new Set(read.flatMap((l) => l.slugs))]);
+  return {
+    fits: false,
+    reason: `the router service ${names} does not list the provider in its GET /providers`,
+    ...(hint ? { hint } : {}),
+  };
+}
 
 /**
  * Whether a candidate belongs on a service, and if not, why — with the catalog's hint (the
@@ -56,14 +90,16 @@ export function modelFit(
  * sent to that service (what the user asked for: a router suite's prompts may be tried on a
  * direct model), and the candidate must fit that service. Without it a suite runs when the
  * candidate fits the suite's own service: a model that service has, a provider only on a
- * routing service (providers are a router's). Pure.
+ * routing service (providers are a router's) that has an endpoint of the suite's model (when
+ * its list was read: a provider without one would only answer the router's 503). Pure.
  */
 function suiteFit(
   suite: Suite,
   candidate: Candidate,
   services: Config['services'],
   catalogs: Catalogs,
-  override?: string,
+  override: string | undefined,
+  endpoints: Endpoints,
 ): Fit {
   const service = services[override ?? suite.service];
   // An unconfigured service is not this check's to judge: the run names it (exit 2).
@@ -73,7 +109,20 @@ function suiteFit(
       fits: false,
       reason: `providers are a routing service's, and ${suite.suite} runs on ${service.name}, a direct service`,
     };
-  if (candidate.model) return modelFit(candidate.model, service, catalogs.get(service.name) ?? null);
+  if (candidate.model) {
+    const fit = modelFit(candidate.model, service, catalogs.get(service.name) ?? null);
+    if (!fit.fits) return fit;
+  }
+  if (candidate.provider) {
+    // A provider that has no endpoint of the suite's model would only answer 503: it is skipped.
+    const model = candidate.model ?? suite.model;
+    const slugs = endpoints.get(endpointKey(service.name, model));
+    if (slugs && !providerListed(candidate.provider, slugs))
+      return {
+        fits: false,
+        reason: `${service.name} has no endpoint of ${model} by that provider (its GET /models/${model}/endpoints lists ${slugs.length ? slugs.join(', ') : 'none'})`,
+      };
+  }
   return { fits: true };
 }
 
@@ -89,11 +138,12 @@ export function candidateSkips(
   services: Config['services'],
   catalogs: Catalogs,
   override?: string,
+  endpoints: Endpoints = new Map(),
 ): { skip: SkippedSuite[] } | { none: string[] } {
   const skip: SkippedSuite[] = [];
   const why = new Set<string>();
   for (const suite of selection) {
-    const fit = suiteFit(suite, candidate, services, catalogs, override);
+    const fit = suiteFit(suite, candidate, services, catalogs, override, endpoints);
     if (fit.fits) continue;
     skip.push({ suite: suite.suite, reason: fit.reason });
     why.add(fit.hint ? `${fit.reason}\n  → ${fit.hint}` : fit.reason);

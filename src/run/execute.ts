@@ -1,8 +1,10 @@
 import type {
   BaselineCase,
   CallOutcome,
+  CaseError,
   CheckResult,
   CompletionRequest,
+  JudgeSpec,
   Prices,
   SampleResult,
   ServiceClient,
@@ -12,7 +14,8 @@ import type { Journal } from '../journal/write.js';
 import type { PlannedCase, PlannedCaseGroup } from './plan.js';
 import { runJudge } from '../checks/judge-run.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
-import { isBudgetCondition, isRunStop, stopKindOf } from '../error-kinds.js';
+import { isBudgetCondition, isModelStop, isRunStop, stopKindOf } from '../error-kinds.js';
+import type { ModelStops } from './model-stops.js';
 import { resultFromOutcome, withJudgeChecks } from './result.js';
 import { createFeeder } from './feeder.js';
 import { createThrottle, type Throttle } from './throttle.js';
@@ -47,6 +50,13 @@ export interface ExecuteOptions {
    * and once the spent cost reaches the cap the run pauses like on a service's budget.
    */
   costMeter?: CostMeter;
+  /**
+   * The models stopped so far (a resumed run's, from its journal): a sample whose model or
+   * judge is among them is not sent. An `invalid_model` answer adds its model, and
+   * `onModelStop` is told, once per model.
+   */
+  modelStops?: ModelStops;
+  onModelStop?: (stop: { service: string; model: string; error: CaseError }) => void;
   /** A case's baseline entry: what its checks see, and the answer judges compare against. */
   baselineCase?: (suite: string, caseId: string) => BaselineCase | null;
   /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
@@ -91,6 +101,11 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     return { kind: 'interrupted', error: null, signal: reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT' };
   };
   const meter = options.costMeter;
+  const models = options.modelStops;
+  /** A model the service said it does not have: it is sent nothing more (the rest of the run goes on). */
+  const stopModel = (service: string, model: string, error: CaseError): void => {
+    if (models?.stop(service, model, error)) options.onModelStop?.({ service, model, error });
+  };
   /** Counts a call's cost; the cap reached pauses the run before the next request is sent. */
   const spend = (outcome: CallOutcome | null | undefined): void => {
     if (!meter || !outcome?.completion) return;
@@ -121,6 +136,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
         // A resumed run may have spent its cap already: then nothing is sent.
         stop ??= interrupted() ?? meter?.reached() ?? null;
         if (stop) return null;
+        // Its model (or a judge's) was found missing: not sent, not run, with that reason.
+        if (models?.size && models.reasonFor(planned.service, planned.model, judgesOf(planned))) return null;
         startedAt = now().toISOString();
         // One literal, the optional fields set after: spreading into it cost a slow object
         // build per request (V8 leaves its fast path for a spread of a wider object).
@@ -139,6 +156,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
             stop ??= { kind: 'paused', error: answer.error };
           else if (answer.status === 'error' && isRunStop(answer.error))
             stop ??= { kind: stopKindOf(answer.error), error: answer.error };
+          else if (answer.status === 'error' && isModelStop(answer.error))
+            stopModel(planned.service, planned.model, answer.error);
           return answer;
         });
       });
@@ -172,6 +191,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
         stop ??= judged.stop;
         return;
       }
+      // The judge's model is missing: no verdict, and the case is not run with that reason.
+      if (judged.modelStopped) return;
       result = withJudgeChecks(result, judged.checks, judged.redacted);
     }
     // Nothing to redact here: every answer was redacted as the client read it.
@@ -190,13 +211,23 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     for (const [i, spec] of judges.entries()) {
       const service = spec.service ?? planned.service;
       const client = options.clients.get(service)!;
-      const { check, outcome } = await throttles.get(service)!.limit(() =>
-        runJudge(spec, content, baseline, client, {
-          ...(options.prices ? { prices: options.prices } : {}),
-          caseKey: `${planned.key}/judge${i}`,
-          ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
-        }),
+      const judged = await throttles.get(service)!.limit(() =>
+        // A judge whose model was found missing (by another case's call) is not asked again.
+        models?.errorOf(service, spec.model)
+          ? null
+          : runJudge(spec, content, baseline, client, {
+              ...(options.prices ? { prices: options.prices } : {}),
+              caseKey: `${planned.key}/judge${i}`,
+              ...(options.abortInFlight ? { signal: options.abortInFlight } : {}),
+            }).then((result) => {
+              // Decided before the slot is freed: the next judge call queued must already see it.
+              const o = result.outcome;
+              if (o?.status === 'error' && isModelStop(o.error)) stopModel(service, spec.model, o.error);
+              return result;
+            }),
       );
+      if (judged === null) return { checks, redacted, stop: null, modelStopped: true };
+      const { check, outcome } = judged;
       // The sample's own judges finish it, even past the cap: it is in flight.
       spend(outcome);
       if (outcome?.status === 'error' && isBudgetCondition(outcome.error)) {
@@ -209,10 +240,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
           stop: { kind: stopKindOf(outcome.error), error: outcome.error } as StopReason,
         };
       }
+      if (outcome?.status === 'error' && isModelStop(outcome.error))
+        return { checks, redacted, stop: null, modelStopped: true };
       if (outcome?.redacted) redacted = true;
       checks.push(check);
     }
-    return { checks, redacted, stop: null };
+    return { checks, redacted, stop: null, modelStopped: false };
   };
 
   feeder.start();
@@ -223,6 +256,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   // The cap's reason says what was spent in the end, the requests in flight at the cap included.
   if (meter && stop?.kind === 'paused' && isCostCapStop(stop.error)) stop = meter.reached() ?? stop;
   return { stop };
+}
+
+/** The judges a planned sample's case asks (none for most cases). */
+function judgesOf(planned: PlannedCase): JudgeSpec[] | undefined {
+  if (!hasJudges(planned.case.expect)) return undefined;
+  return splitExpectations(planned.case.expect).judges;
 }
 
 /**

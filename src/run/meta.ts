@@ -29,6 +29,12 @@ export interface RunMeta {
    * run spent counting, unless given a new `--max-cost`. Absent in runs written before it.
    */
   max_cost?: CostCap | null;
+  /**
+   * The `run --models`/`--providers` comparison this run is a candidate of: the name of its
+   * folder beside this one (candidates.json there lists the others), which `run --resume`
+   * of this run finishes whole. Absent for any other run.
+   */
+  comparison?: string;
 }
 
 /** Sortable, filesystem-safe: `20261122T043114123Z-3fa2` (start time to the millisecond, UTC). */
@@ -98,7 +104,7 @@ export async function findResumableRun(
  * writer puts the `run` object first, so its head holds the status. Null when unreadable
  * or absent (a run killed before its report was written).
  */
-async function runStatusOf(file: string): Promise<RunStatus | null> {
+export async function runStatusOf(file: string): Promise<RunStatus | null> {
   const handle = await open(file, 'r').catch(() => null);
   if (!handle) return null;
   try {

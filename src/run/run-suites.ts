@@ -14,7 +14,14 @@ import { InputError, UsageError } from '../errors.js';
 import { RunFold } from '../fold/fold.js';
 import { refusals } from '../fold/provenance.js';
 import { readJournal, readJournalPlans } from '../journal/read.js';
-import { type EndRecord, JOURNAL_VERSION, journalPlan, type RunRecord } from '../journal/records.js';
+import {
+  type EndRecord,
+  JOURNAL_VERSION,
+  journalPlan,
+  modelStopOf,
+  modelStopRecord as journalModelStop,
+  type RunRecord,
+} from '../journal/records.js';
 import { openJournal } from '../journal/write.js';
 import { updateLatest } from '../report/json.js';
 import { createReporters, type ReporterContext } from '../report/outputs.js';
@@ -25,6 +32,7 @@ import { type HeldLock, lockFolder } from '../util/lock.js';
 import type {
   Baseline,
   BaselineCase,
+  CaseError,
   CompletionRequest,
   Config,
   Prices,
@@ -37,6 +45,8 @@ import { type CostCap, createCostMeter, sampleSpent } from './cost-cap.js';
 import { type CostEstimate, overCapMessage } from './cost-estimate.js';
 import { capPrices, estimateRun } from './estimate-run.js';
 import { executePlan } from './execute.js';
+import { ModelStops, modelStopRecord } from './model-stops.js';
+import { type CatalogReader, catalogReader } from '../service/check-models.js';
 import { journalMessages, type PromptsMissing } from './plan-messages.js';
 import { newRunId, type RunMeta, writeRunMeta } from './meta.js';
 import {
@@ -71,6 +81,11 @@ export interface RunSuitesOptions {
   selection?: { plan: PlanOptions; suites: SuiteSelection[] };
   /** Where keys are read from (`api_key_env`). */
   env: NodeJS.ProcessEnv;
+  /**
+   * The services' model lists, read at most once (the CLI's, already read for candidates):
+   * a model the service does not have is reported with the closest ids. Default: read with `env`.
+   */
+  catalogs?: CatalogReader;
   /** Parent of every run folder (`reports/`). */
   reportDir: string;
   baselineDir: string;
@@ -311,8 +326,10 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   });
 
   const journalFile = join(runDir, 'results.jsonl');
+  // Models a service said it does not have: this session's, and a resumed run's from its journal.
+  const modelStops = new ModelStops();
   const previous = options.resumeDir
-    ? await replay(journalFile, fold, capped ? prices : null)
+    ? await replay(journalFile, fold, capped ? prices : null, modelStops)
     : { done: new Set<string>(), adaptive: [], skipped: 0, run: false, planned: new Set<string>(), spent: 0 };
   const journal = openJournal(journalFile);
   // What judges comparing with the baseline read: the plan records a digest of it.
@@ -429,6 +446,21 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   let redacted = 0;
   let outcome: Awaited<ReturnType<typeof executePlan>>;
   const planSource = plan();
+  // Each model stop is journaled once its record is made (where the model is pinned, the
+  // catalog's closest ids): before the run's end record, so every reader of the journal knows it.
+  // In the order the stops were decided, whichever catalog answers first.
+  let stopRecords: Promise<void> = Promise.resolve();
+  const readCatalogs = options.catalogs ?? catalogReader(options.env);
+  const onModelStop = (stop: { service: string; model: string; error: CaseError }) => {
+    const made = modelStopRecord(stop, options.suites, meta.plan, options.config, readCatalogs);
+    stopRecords = stopRecords.then(async () => {
+      const stopped = await made;
+      modelStops.add(stopped);
+      const record = journalModelStop(stopped);
+      journal.appendRecord(record);
+      fold.add(record);
+    });
+  };
   try {
     outcome = await executePlan({
       plan: planSource,
@@ -443,6 +475,8 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
       clients: opened.clients,
       ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
       journal,
+      modelStops,
+      onModelStop,
       ...(options.interrupt ? { interrupt: options.interrupt } : {}),
       ...(options.abortInFlight ? { abortInFlight: options.abortInFlight } : {}),
       now,
@@ -453,6 +487,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
       },
       ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
     });
+    await stopRecords;
     const end: EndRecord = {
       type: 'end',
       finished_at: now().toISOString(),
@@ -558,7 +593,7 @@ async function finishFold(fold: RunFold): Promise<{ head: ReportHead; files: str
  * not the case), and the samples of adaptive cases (their sequential test continues); and,
  * given the prices a cost cap counts with, what the journaled samples cost, judges included.
  */
-async function replay(file: string, fold: RunFold, prices: Prices | null) {
+async function replay(file: string, fold: RunFold, prices: Prices | null, modelStops: ModelStops) {
   const done = new Set<string>();
   const adaptive: SampleResult[] = [];
   const stats = { skipped: [] as number[] };
@@ -570,6 +605,7 @@ async function replay(file: string, fold: RunFold, prices: Prices | null) {
     if (record.type === 'end') continue;
     if (record.type === 'run') run = true;
     if (record.type === 'plan') planned.add(record.suite);
+    if (record.type === 'model_stop') modelStops.add(modelStopOf(record));
     fold.add(record);
     if (record.type !== undefined) continue;
     if (prices) spent += sampleSpent(record, prices);

@@ -1,6 +1,6 @@
 import type { ServiceConfig } from '../types.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { type CatalogModel, fetchModelCatalog } from './models.js';
+import { type CatalogModel, fetchModelCatalog, fetchModelEndpoints, fetchProviders } from './models.js';
 
 /** At most this many ids of the same author are offered when no spelling is close. */
 const SAME_AUTHOR_SHOWN = 8;
@@ -39,4 +39,39 @@ export function catalogReader(env: NodeJS.ProcessEnv): CatalogReader {
   };
   return async (services) =>
     new Map(await Promise.all(services.map(async (s) => [s.name, await listOf(s)] as const)));
+}
+
+/** What a routing service lists of its providers, read at most once each for one run's candidates. */
+export interface ProviderLists {
+  /** Its providers' slugs (`GET /providers`), null when the list cannot be read. */
+  providers(service: ServiceConfig): Promise<string[] | null>;
+  /** The slugs of the providers serving a model (`GET /models/{author}/{slug}/endpoints`), null when unreadable. */
+  endpoints(service: ServiceConfig, model: string): Promise<string[] | null>;
+}
+
+/** ProviderLists read with the services' keys from `env` (trimmed, as a run reads them). */
+export function providerLists(env: NodeJS.ProcessEnv): ProviderLists {
+  const read = new Map<string, Promise<string[] | null>>();
+  const once = (key: string, get: () => Promise<string[] | null>) => {
+    let list = read.get(key);
+    if (!list) read.set(key, (list = get()));
+    return list;
+  };
+  const key = (s: ServiceConfig) => env[s.api_key_env]?.trim() || null;
+  return {
+    providers: (s) => once(s.name, () => fetchProviders(s, key(s))),
+    endpoints: (s, model) => once(`${s.name}\n${model}`, () => fetchModelEndpoints(s, key(s), model)),
+  };
+}
+
+/** At most this many provider slugs are listed when no spelling is close. */
+const PROVIDERS_SHOWN = 12;
+
+/** What to suggest for a provider slug a list does not have: the closest slug, else the list's first ones. Pure. */
+export function providerHint(slug: string, slugs: readonly string[]): string | null {
+  const guess = didYouMean(slug, slugs);
+  if (guess) return `did you mean ${guess}?`;
+  if (slugs.length === 0) return null;
+  const more = slugs.length > PROVIDERS_SHOWN ? `, … (${slugs.length} in all)` : '';
+  return `its providers: ${slugs.slice(0, PROVIDERS_SHOWN).join(', ')}${more}`;
 }

@@ -23,34 +23,77 @@ export async function fetchModelCatalog(
   service: ServiceConfig,
   apiKey: string | null,
 ): Promise<CatalogModel[] | null> {
-  const url = `${service.base_url.replace(/\/+$/, '')}/models`;
+  const data = ((await getJson(service, apiKey, '/models')) as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return null;
+  return data.flatMap((row: CatalogRow) => {
+    if (typeof row?.id !== 'string') return [];
+    const pricing = pricingOf(row.pricing);
+    return [
+      {
+        id: row.id,
+        alias_target: typeof row.alias_target?.slug === 'string' ? row.alias_target.slug : null,
+        ...(pricing ? { pricing } : {}),
+      },
+    ];
+  });
+}
+
+/**
+ * The router's providers by slug (`GET {base_url}/providers`: `data[].slug`), or null when
+ * the list cannot be read (another kind of service, a proxy without it).
+ */
+export async function fetchProviders(
+  service: ServiceConfig,
+  apiKey: string | null,
+): Promise<string[] | null> {
+  const data = ((await getJson(service, apiKey, '/providers')) as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return null;
+  return data.flatMap((row: { slug?: unknown } | null) => (typeof row?.slug === 'string' ? [row.slug] : []));
+}
+
+/**
+ * The providers serving one model on the router, by slug: each endpoint's `tag` of `GET
+ * {base_url}/models/{author}/{slug}/endpoints` (`data.endpoints[]`; a tag may name a
+ * variant, `deepinfra/fp8`). Null when the list cannot be read, or the id is not `author/slug`.
+ */
+export async function fetchModelEndpoints(
+  service: ServiceConfig,
+  apiKey: string | null,
+  model: string,
+): Promise<string[] | null> {
+  const at = model.indexOf('/');
+  if (at <= 0 || at === model.length - 1) return null;
+  const path = `/models/${encodeURIComponent(model.slice(0, at))}/${model
+    .slice(at + 1)
+    .split('/')
+    .map(encodeURIComponent)
+    .join('/')}/endpoints`;
+  const body = (await getJson(service, apiKey, path)) as { data?: { endpoints?: unknown } } | null;
+  const endpoints = body?.data?.endpoints;
+  if (!Array.isArray(endpoints)) return null;
+  return endpoints.flatMap((e: { tag?: unknown } | null) => (typeof e?.tag === 'string' ? [e.tag] : []));
+}
+
+/**
+ * One GET of a list beside the chat-completion endpoint, its JSON body, or null when it
+ * does not answer 200 with JSON. The run's own exchange: the same body cap, whole-exchange
+ * time-out, and no redirects (the key never goes to another host); an echoed key is
+ * redacted before the body is read (model ids are written into suite files by `pin`).
+ */
+async function getJson(service: ServiceConfig, apiKey: string | null, path: string): Promise<unknown> {
+  const url = `${service.base_url.replace(/\/+$/, '')}${path}`;
   let lease: ReturnType<typeof acquirePool> | null = null;
   try {
     lease = acquirePool(new URL(url).origin);
-    // The run's own exchange: the same body cap, whole-exchange time-out, and no redirects
-    // (the key never goes to another host).
     const response = await exchange(lease.dispatcher, url, {
       method: 'GET',
       headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
       timeoutMs: service.timeout_s * 1000,
       maxBodyBytes: MAX_CATALOG_BYTES,
-      // Model ids are written into suite files by `pin`: an echoed key must not reach them.
       redactor: createRedactor(apiKey ? [apiKey] : []),
     });
     if (response.statusCode !== 200 || response.body === undefined) return null;
-    const data = (parseJson(response.body) as { data?: unknown } | undefined)?.data;
-    if (!Array.isArray(data)) return null;
-    return data.flatMap((row: CatalogRow) => {
-      if (typeof row?.id !== 'string') return [];
-      const pricing = pricingOf(row.pricing);
-      return [
-        {
-          id: row.id,
-          alias_target: typeof row.alias_target?.slug === 'string' ? row.alias_target.slug : null,
-          ...(pricing ? { pricing } : {}),
-        },
-      ];
-    });
+    return parseJson(response.body) ?? null;
   } catch {
     return null;
   } finally {

@@ -240,6 +240,74 @@ export function routerModelsBody(resolutions: number, moveAfter: number | null):
   return { data, links: { next: null }, total_count: data.length };
 }
 
+/** Each upstream the router has, by slug, once: `GET /api/v1/providers`. */
+function routerProviders(): SimProvider[] {
+  const bySlug = new Map<string, SimProvider>();
+  for (const m of ROUTER_MODELS) for (const p of m.providers) if (!bySlug.has(p.slug)) bySlug.set(p.slug, p);
+  return [...bySlug.values()];
+}
+
+/** `GET /api/v1/providers` (OpenAPI `listProviders`): every provider's name and slug, with its policy links. */
+export function routerProvidersBody(): unknown {
+  return {
+    data: routerProviders().map((p) => ({
+      name: p.name,
+      slug: p.slug,
+      privacy_policy_url: `https://${p.slug}.example/privacy`,
+      terms_of_service_url: `https://${p.slug}.example/terms`,
+      status_page_url: null,
+    })),
+  };
+}
+
+/**
+ * `GET /api/v1/models/{author}/{slug}/endpoints` (OpenAPI `listEndpoints`, `ListEndpointsResponse`):
+ * the model and one PublicEndpoint per provider serving it, `tag` its slug. Null for a model
+ * the catalog does not have (the router answers 404).
+ */
+export function routerEndpointsBody(id: string): unknown {
+  const m = findRouterModel(id);
+  if (!m) return null;
+  const percentiles = { p50: 0.25, p75: 0.35, p90: 0.48, p99: 0.85 };
+  return {
+    data: {
+      id: m.id,
+      name: m.name,
+      created: m.created,
+      description: `${m.name} (simulated)`,
+      architecture: {
+        modality: 'text->text',
+        input_modalities: ['text'],
+        output_modalities: ['text'],
+        tokenizer: 'Other',
+        instruct_type: null,
+      },
+      endpoints: m.providers.map((p) => ({
+        name: `${p.name} | ${m.id}`,
+        model_id: m.id,
+        model_name: m.name,
+        context_length: m.context_length,
+        pricing: { prompt: m.pricing.prompt, completion: m.pricing.completion, request: '0', image: '0' },
+        provider_name: p.name,
+        tag: p.slug,
+        quantization: p.quantization,
+        max_completion_tokens: 16_384,
+        max_prompt_tokens: null,
+        status: 0,
+        supported_parameters: SUPPORTED_PARAMETERS.filter(
+          (x) => !(p.unsupported as readonly string[]).includes(x),
+        ),
+        supports_implicit_caching: false,
+        uptime_last_30m: 100,
+        uptime_last_5m: 100,
+        uptime_last_1d: 100,
+        latency_last_30m: percentiles,
+        throughput_last_30m: { p50: 45, p75: 40, p90: 30, p99: 15 },
+      })),
+    },
+  };
+}
+
 /** The router catalog as driftcheck reads one (service/models.ts): concrete ids, then aliases with today's target. */
 export function simModelCatalog(): CatalogModel[] {
   return [

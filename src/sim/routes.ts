@@ -1,5 +1,5 @@
 import type { ServiceKind } from '../types.js';
-import { directModelsBody, routerModelsBody } from './catalog.js';
+import { directModelsBody, routerEndpointsBody, routerModelsBody, routerProvidersBody } from './catalog.js';
 import { acceptsKey, type SimConfig } from './completion.js';
 import { directFault } from './errors-direct.js';
 import { routerFault } from './errors-router.js';
@@ -14,9 +14,21 @@ export function completionEndpoint(path: string): ServiceKind | null {
   return null;
 }
 
+/** The model a router path `/api/v1/models/{author}/{slug}/endpoints` asks about, or null. */
+function endpointsModel(path: string): string | null {
+  const m = /^\/api\/v1\/models\/([^/]+)\/(.+)\/endpoints$/.exec(path);
+  if (!m) return null;
+  try {
+    return `${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Every endpoint except chat completions: the model lists, the router's key info and the
- * simulator's own stats. Unknown paths get a 404 in the shape of the platform they resemble.
+ * Every endpoint except chat completions: the model lists, the router's providers and a
+ * model's endpoints, its key info and the simulator's own stats. Unknown paths get a 404 in
+ * the shape of the platform they resemble.
  */
 export function routeOther(
   method: string,
@@ -26,8 +38,10 @@ export function routeOther(
   state: SimState,
 ): SimReply {
   const isRouterPath = path.startsWith('/api/');
+  const endpointsOf = endpointsModel(path);
   const known =
-    ['/api/v1/models', '/v1/models', '/api/v1/key', '/__sim/stats'].includes(path) ||
+    ['/api/v1/models', '/v1/models', '/api/v1/key', '/api/v1/providers', '/__sim/stats'].includes(path) ||
+    endpointsOf !== null ||
     completionEndpoint(path);
   if (!known) return notFound(isRouterPath, method, path);
   const expected = completionEndpoint(path) ? 'POST' : 'GET';
@@ -43,6 +57,20 @@ export function routeOther(
     return kind === 'router' ? routerFault('auth', ctx) : directFault('auth', ctx);
   }
   if (path === '/v1/models') return jsonReply(200, directModelsBody());
+  if (path === '/api/v1/providers') return jsonReply(200, routerProvidersBody());
+  if (endpointsOf !== null) {
+    const body = routerEndpointsBody(endpointsOf);
+    // The documented 404 "Model does not exist", in the router's error shape.
+    return body
+      ? jsonReply(200, body)
+      : jsonReply(404, {
+          error: {
+            code: 404,
+            message: `Model ${endpointsOf} does not exist`,
+            metadata: { error_type: 'not_found' },
+          },
+        });
+  }
   return jsonReply(200, keyInfoBody(key, config, state));
 }
 

@@ -90,6 +90,12 @@ const journalPlan = {
   },
 };
 
+/** A model the run stopped sending to (ModelStopRecord): report.json's `run.model_stops` item. */
+const journalModelStop = {
+  $id: 'https://driftcheck.dev/schemas/stored/journal-model-stop.json',
+  $ref: `${REPORT_ID}#/$defs/modelStop`,
+};
+
 /** How a session of the run stopped (EndRecord). */
 const journalEnd = {
   $id: 'https://driftcheck.dev/schemas/stored/journal-end.json',
@@ -150,6 +156,48 @@ const runMeta = {
     },
     concurrency: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
     update_baselines: { type: 'boolean' },
+    comparison: { type: 'string' },
+  },
+};
+
+/**
+ * A comparison folder's `candidates.json` (src/run/candidates-file.ts): the candidates of a
+ * `run --models`/`--providers` command and the run each is (to be) made in.
+ */
+const candidatesFile = {
+  $id: 'https://driftcheck.dev/schemas/stored/candidates.json',
+  type: 'object',
+  required: ['version', 'flag', 'meta', 'reference', 'candidates'],
+  properties: {
+    version: { const: 1 },
+    flag: { enum: ['--models', '--providers'] },
+    meta: { $ref: runMeta.$id },
+    reference: { type: ['string', 'null'] },
+    candidates: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['label', 'run_id', 'candidate', 'plan', 'skipped'],
+        properties: {
+          label: { type: 'string' },
+          run_id: { type: 'string', pattern: '^\\d{8}T\\d{6}(?:\\d{3})?Z-[0-9a-f]{4}$' },
+          candidate: {
+            type: 'object',
+            properties: { model: { type: 'string' }, provider: { type: 'string' } },
+          },
+          plan: { $ref: `${runMeta.$id}#/properties/plan` },
+          skipped: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['suite', 'reason'],
+              properties: { suite: { type: 'string' }, reason: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
   },
 };
 
@@ -319,8 +367,10 @@ export const STORED_SHAPES = {
   sample: `${REPORT_ID}#/$defs/sample`,
   'journal-run': journalRun.$id,
   'journal-plan': journalPlan.$id,
+  'journal-model_stop': journalModelStop.$id,
   'journal-end': journalEnd.$id,
   'run-meta': runMeta.$id,
+  'candidates-file': candidatesFile.$id,
   'report-v1': reportV1.$id,
   baseline: baseline.$id,
 } as const;
@@ -331,8 +381,10 @@ export type StoredShape = keyof typeof STORED_SHAPES;
 export const OWN_SCHEMAS: readonly object[] = [
   journalRun,
   journalPlan,
+  journalModelStop,
   journalEnd,
   runMeta,
+  candidatesFile,
   reportV1,
   baseline,
 ];

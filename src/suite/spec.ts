@@ -114,6 +114,7 @@ export function buildSpec(
       ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
       location: where('/suite'),
       ...(raw.service !== undefined ? { service_location: where('/service') } : {}),
+      model_location: where('/model'),
     },
     ...(raw.system !== undefined ? { system: raw.system } : {}),
     inline: inlineRows(raw.cases ?? [], where),

@@ -58,6 +58,12 @@ export const READ_LIMITS = {
     bytes: 1 * MiB,
     remedy: 'pass the folder of a run under reports/',
   },
+  /** A comparison folder's candidates.json: a run.json's worth per candidate. */
+  candidatesFile: {
+    kind: "a comparison folder's candidates.json",
+    bytes: 16 * MiB,
+    remedy: 'pass the comparison folder `run --models`/`--providers` wrote under reports/',
+  },
   /** A report.json read whole: driftcheck 0.1's, or one re-indented by hand or a tool. */
   wholeReport: {
     kind: 'a report read whole',

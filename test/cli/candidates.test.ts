@@ -258,18 +258,21 @@ describe('--providers: one pinned run per provider of a router suite, compared s
     expect(run.stdout).toContain('skipped under every candidate: suite direct-demo');
   });
 
-  it('reports a provider that cannot serve the model, exits non-zero, and still shows the others', async () => {
+  it("refuses, before anything is sent, a provider with no endpoint of the suite's model, naming those that have one", async () => {
     const run = await providers('groq,openai');
-    expect(run.code).toBe(1);
-    const [groq, openai] = await reportsOf(run, project.dir);
-    expect(groq!.run.exit_code).toBe(0);
-    expect(groq!.cases.map((c) => c.provider)).toEqual(['Groq', 'Groq', 'Groq']);
-    expect(openai!.cases.map((c) => c.error?.kind)).toEqual(['routing', 'routing', 'routing']);
-    expect(run.stdout).toMatch(/│ llama\/colour\s+│ pass, changed [\d.]+\s+│ error \(routing\)\s+│/);
-    expect(run.stdout).toContain(
-      'provider openai could not serve meta-llama/llama-3.3-70b-instruct (suite llama, 3 of 3 cases): No available model provider meets your routing requirements.',
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "--providers: nothing was sent\nprovider openai fits no suite of the selection:\n  providers are a routing service's, and direct-demo runs on direct, a direct service\n  router has no endpoint of meta-llama/llama-3.3-70b-instruct by that provider (its GET /models/meta-llama/llama-3.3-70b-instruct/endpoints lists deepinfra, together, groq)",
     );
-    expect(run.stdout).not.toMatch(/provider groq could not serve/);
+    // The provider that fits is not named, and no run folder was made.
+    expect(run.stderr).not.toMatch(/provider groq/);
+    expect(run.stderr).not.toMatch(/report: /);
+    // A provider slug the router does not have at all gets a did-you-mean.
+    const typo = await providers('deepinfra,togther');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'provider togther: the router service router does not list the provider in its GET /providers\n  → did you mean together?',
+    );
   });
 
   it('a provider candidate run is not a baseline: accept refuses it', async () => {

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../../src/compare/types.js';
 import { type CliResult, copyFromRepo, makeProject, REPO, runCli } from '../helpers/cli.js';
+import { completion, type LoopbackService, sendJson, startLoopbackService } from '../hostile/loopback.js';
 
 type Project = Awaited<ReturnType<typeof makeProject>>;
 
@@ -383,28 +384,49 @@ cases:
 `;
 
 describe('--providers: a provider that cannot serve is in the comparison, and compare does not exit 0 for it', () => {
+  const KEY = `sk-or-v1-${'ab12'.repeat(16)}`;
   let project: Project;
+  let router: LoopbackService;
+  const run = (args: string[]) => runCli(args, { cwd: project.dir, env: { OPENROUTER_API_KEY: KEY } });
   beforeAll(async () => {
-    project = await makeProject({ 'suites/llama.yaml': LLAMA });
-    const nightly = await runCli(
-      ['run', '--sim', 'suites/llama.yaml', '--update-baselines', '--reporter', 'json'],
-      {
-        cwd: project.dir,
-      },
-    );
+    // A router whose provider lists cannot be read (so nothing is refused before sending), and
+    // whose openai provider answers the documented 503 for this model, as when its endpoint
+    // cannot take the request tonight.
+    router = await startLoopbackService((req, res) => {
+      if (req.method === 'GET') return sendJson(res, 404, '{"error":{"code":404,"message":"Not Found"}}');
+      const only = (req.body?.provider as { only?: string[] } | undefined)?.only?.[0];
+      if (only === 'openai')
+        return sendJson(
+          res,
+          503,
+          '{"error":{"code":503,"message":"No available model provider meets your routing requirements."}}',
+        );
+      const answer = JSON.parse(completion(`Paris, blue (${req.prompt.length})`, req.model)) as object;
+      sendJson(res, 200, JSON.stringify({ ...answer, provider: only === 'groq' ? 'Groq' : 'DeepInfra' }));
+    });
+    project = await makeProject({
+      'suites/llama.yaml': LLAMA,
+      'driftcheck.config.yaml': `services:\n  router: { kind: router, base_url: ${router.url}/api/v1, api_key_env: OPENROUTER_API_KEY, retries: 0 }\n`,
+    });
+    const nightly = await run(['run', 'suites/llama.yaml', '--update-baselines', '--reporter', 'json']);
     expect(nightly.code, nightly.stderr).toBe(0);
   });
-  afterAll(() => project.cleanup());
+  afterAll(async () => {
+    await project.cleanup();
+    await router.close();
+  });
 
   it('names the provider in compare.json, .md and .html; compare exits 1 with it and 0 without it', async () => {
-    const run = await runCli(
-      ['run', '--sim', 'suites/llama.yaml', '--providers', 'groq,openai', '--reporter', 'json'],
-      {
-        cwd: project.dir,
-      },
-    );
-    expect(run.code).toBe(1);
-    const dir = compareDirFrom(run, project.dir);
+    const result = await run([
+      'run',
+      'suites/llama.yaml',
+      '--providers',
+      'groq,openai',
+      '--reporter',
+      'json',
+    ]);
+    expect(result.code).toBe(1);
+    const dir = compareDirFrom(result, project.dir);
     const comparison = await readComparison(dir);
     expect(schemaErrors(comparison)).toEqual([]);
     expect(comparison.candidates.map((c) => [c.label, c.provider, c.unserved.length])).toEqual([
@@ -413,14 +435,21 @@ describe('--providers: a provider that cannot serve is in the comparison, and co
     ]);
     expect(comparison.candidates[0]!.providers).toEqual([{ name: 'Groq', cases: 2 }]);
     expect(comparison.candidates[1]!.error_kinds).toEqual({ routing: 2 });
+    // It answered nothing: no comparative verdict.
+    expect(comparison.candidates[1]!.verdict).toMatchObject({
+      could_not_serve: true,
+      answered: 0,
+      line: 'could not serve: 0 of 2 answered',
+    });
     const words =
       'provider openai could not serve meta-llama/llama-3.3-70b-instruct (suite llama, 2 of 2 cases)';
     expect(await readFile(join(dir, 'compare.html'), 'utf8')).toContain(words);
     expect(await readFile(join(dir, 'compare.md'), 'utf8')).toContain(`P${words.slice(1)}`);
-    const [groq, openai] = runDirsFrom(run, project.dir);
+    const [groq, openai] = runDirsFrom(result, project.dir);
     const both = await runCli(['compare', groq!, openai!, '--out', 'both'], { cwd: project.dir });
     expect(both.code, both.stderr).toBe(1);
     expect(both.stdout).toContain(words);
+    expect(both.stdout).toMatch(/could not serve: 0 of 2 answered/);
     // Groq alone served every case, and nothing regressed against the baseline.
     const alone = await runCli(['compare', groq!, '--out', 'alone'], { cwd: project.dir });
     expect(alone.code, alone.stdout).toBe(0);

@@ -28,13 +28,8 @@ const CASE_FAULTS: Record<ServiceKind, [SimFault, ErrorKind][]> = {
   direct: SHARED,
 };
 
-/**
- * Faults that stop the run: budget conditions pause (3), access failures stop (4), a model
- * the service does not have stops as a configuration error (2): every case would fail so.
- */
+/** Faults that stop the run: budget conditions pause (3), access failures stop (4). */
 const STOP_FAULTS: [ServiceKind, SimFault, ErrorKind, number][] = [
-  ['router', 'invalid_model', 'invalid_model', 2],
-  ['direct', 'invalid_model', 'invalid_model', 2],
   ['router', 'auth', 'auth', 4],
   ['router', 'permission', 'permission', 4],
   ['router', 'insufficient_credit', 'insufficient_credit', 3],
@@ -114,6 +109,38 @@ describe.each(STOP_FAULTS)('%s fault %s', (kind, fault, errorKind, exitCode) => 
       expect(report.summary.not_run).toBe(exitCode === 3 ? 4 : 3);
       expect(report.run.status).toBe('paused');
       if (exitCode === 3) expect(result.stderr).toMatch(/Resume with: driftcheck run --resume reports\//);
+    } finally {
+      await project.cleanup();
+    }
+  });
+});
+
+describe.each(['router', 'direct'] as const)('fault invalid_model on the %s service', (kind) => {
+  it('stops that model, not the run: its other cases not run with the reason, exit 2 at the end', async () => {
+    const other: ServiceKind = kind === 'router' ? 'direct' : 'router';
+    const project = await makeProject({
+      'driftcheck.config.yaml': CONFIG,
+      'suites/s.yaml': suite(kind, [{ id: 'first', fault: 'invalid_model' }, { id: 'b' }, { id: 'c' }]),
+      'suites/t.yaml': suite(other, [{ id: 'x' }, { id: 'y' }]),
+    });
+    try {
+      const result = await runCli(['run', '--sim', '--concurrency', '1'], { cwd: project.dir });
+      expect(result.code).toBe(2);
+      const report = await readReport(runDirFrom(result, project.dir));
+      expect(reportSchemaErrors(report)).toEqual([]);
+      expect(report.run.status).toBe('completed');
+      expect(report.run.stop_reason).toBeNull();
+      expect(report.run.model_stops?.map((s) => [s.service, s.model, s.error.kind])).toEqual([
+        [kind, MODEL[kind], 'invalid_model'],
+      ]);
+      const byId = new Map(report.cases.map((c) => [c.case, c]));
+      expect(byId.get('first')?.status).toBe('error');
+      for (const id of ['b', 'c']) {
+        expect(byId.get(id)?.status).toBe('not_run');
+        expect(byId.get(id)?.error?.kind).toBe('invalid_model');
+      }
+      // The other service's suite ran.
+      expect([byId.get('x')?.status, byId.get('y')?.status]).toEqual(['pass', 'pass']);
     } finally {
       await project.cleanup();
     }

@@ -64,16 +64,31 @@ describe('a model the service does not have', () => {
     expect(ok.code, ok.stderr).toBe(0);
   });
 
-  it('a suite whose model: the service rejects stops at the first invalid_model (exit 2), as a wrong base_url does', async () => {
+  it('a suite whose model: the service rejects stops that model at its first invalid_model, and exits 2 at the end', async () => {
     const before = (await sim.stats()).completions;
     const result = await run(['run', 'suites/mistyped', '--concurrency', '1', '--reporter', 'json,console']);
     expect(result.code).toBe(2);
     const report = await readReport(runDirFrom(result, project.dir));
-    expect(report.run.stop_reason?.kind).toBe('invalid_model');
+    expect(report.run.stop_reason).toBeNull();
+    expect(report.run.model_stops).toMatchObject([
+      {
+        service: 'router',
+        model: 'openai/gpt-4o-mimi',
+        pinned: ['suites/mistyped/typo.yaml:3:8'],
+        hint: 'did you mean openai/gpt-4o-mini?',
+        error: { kind: 'invalid_model' },
+      },
+    ]);
     expect(report.run.exit_code).toBe(2);
     expect(report.summary.not_run).toBe(19);
     // One answer told the story; the other nineteen were never sent.
     expect((await sim.stats()).completions - before).toBe(1);
-    expect(result.stdout).toMatch(/ERROR — a configuration problem stopped the run/);
+    expect(result.stdout).toMatch(/ERROR — a model the service does not have was sent nothing more/);
+    expect(result.stderr).toMatch(
+      /stopped model openai\/gpt-4o-mimi: service 'router' answered that it does not have it/,
+    );
+    expect(result.stderr).toContain('→ did you mean openai/gpt-4o-mini?');
+    // The base URL answered: nothing says to check it.
+    expect(result.stderr).not.toMatch(/base_url/);
   });
 });

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 
 /** What a hand-made service saw of one request. */
 interface SeenRequest {
+  method: string;
   path: string;
+  /** The request's `model` (empty for a request without one, e.g. `GET /models`). */
+  model: string;
+  /** The request's JSON body, null when it had none (or not JSON). */
+  body: Record<string, unknown> | null;
   authorization: string | undefined;
   /** The last message's content: which case sent it. */
   prompt: string;
@@ -34,13 +39,24 @@ export async function startLoopbackService(handler: Handler): Promise<LoopbackSe
     req.on('data', (d: string) => (body += d));
     req.on('end', () => {
       let prompt = '';
+      let model = '';
+      let json: Record<string, unknown> | null = null;
       try {
-        const parsed = JSON.parse(body) as { messages?: { content?: string }[] };
+        const parsed = JSON.parse(body) as { model?: string; messages?: { content?: string }[] };
         prompt = parsed.messages?.at(-1)?.content ?? '';
+        model = parsed.model ?? '';
+        json = parsed as Record<string, unknown>;
       } catch {
         // a non-JSON request is recorded with an empty prompt
       }
-      const entry = { path: req.url ?? '', authorization: req.headers.authorization, prompt };
+      const entry = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        model,
+        body: json,
+        authorization: req.headers.authorization,
+        prompt,
+      };
       seen.push(entry);
       // A client that hangs up makes writes fail; that is expected here.
       res.on('error', () => {});

@@ -67,6 +67,37 @@ describe('candidateVerdicts', () => {
     expect(none!.line).toBe('no case in common with the reference: nothing to compare');
   });
 
+  it('never gives a candidate that answered nothing, or too few to test, a comparative verdict', () => {
+    // Every sample errored (the router's 503): no answer, whatever the counts say.
+    const unanswered = (n: number, answered: (i: number) => boolean) =>
+      side(n, () => false, null, 0).map((c, i) => ({ ...c, answered: answered(i) ? 1 : 0 }));
+    const [none, few, enough, good] = candidateVerdicts(reference, [
+      { label: 'none', cases: unanswered(40, () => false) },
+      // Answered 3 of 40: even were all 3 regressions, one-sided mid-p ½ · ½³ = 0.0625 > 0.05.
+      { label: 'few', cases: unanswered(40, (i) => i < 3) },
+      // Answered 30 of 40, each a regression: enough to call it worse.
+      { label: 'enough', cases: unanswered(40, (i) => i < 30) },
+      { label: 'good', cases: side(40, (i) => i < 38, null, 500) },
+    ]);
+    expect(none).toMatchObject({ could_not_serve: true, answered: 0, worse: false, better: false });
+    expect(none!.line).toBe('could not serve: 0 of 40 answered');
+    expect(few).toMatchObject({ could_not_serve: true, answered: 3, worse: false, better: false });
+    expect(few!.line).toBe('could not serve: 3 of 40 answered, too few to test');
+    expect(enough).toMatchObject({ could_not_serve: false, answered: 30, worse: true });
+    // The two that could not serve are not in the Holm family: two candidates were compared.
+    expect(enough!.line).toMatch(
+      /^significantly worse: 38 regressions, 0 fixes over 40 cases \(McNemar p = .*, Holm over 2 candidates\)/,
+    );
+    expect(good!.line).toMatch(/^no significant regression: .*Holm over 2 candidates/);
+    // A candidate that answered every case is compared however few they are.
+    const [small] = candidateVerdicts(
+      side(3, () => true, null, 1),
+      [{ label: 's', cases: side(3, () => false, null, 1) }],
+    );
+    expect(small).toMatchObject({ could_not_serve: false, answered: 3 });
+    expect(small!.line).toMatch(/^no significant regression: 3 regressions/);
+  });
+
   it('writes a ratio past twice the cost', () => {
     const [v] = candidateVerdicts(reference, [{ label: 'x', cases: side(40, (i) => i < 38, 0.0374, 500) }]);
     expect(v!.line).toMatch(/; 37× the cost; /);
@@ -82,7 +113,7 @@ describe('the adapters', () => {
     const notRun = makeEntry({ suite: 's', case: 'b', status: 'not_run' });
     notRun.samples = { planned: 1, sent: 0, passed: 0, failed: 0, errored: 0, not_run: 1 };
     expect([ran, notRun].map((e) => verdictCaseOf(e.id, keptOf(e)))).toEqual([
-      { id: 's/a', samples: { pass: 3, total: 4 }, cost: 0.001, latency_ms: [10, 20] },
+      { id: 's/a', samples: { pass: 3, total: 4 }, cost: 0.001, latency_ms: [10, 20], answered: 4 },
       null,
     ]);
   });

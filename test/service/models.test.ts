@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogReader } from '../../src/service/check-models.js';
-import { fetchModelCatalog } from '../../src/service/models.js';
+import { providerListed } from '../../src/run/candidate-fit.js';
+import { catalogReader, providerLists } from '../../src/service/check-models.js';
+import { fetchModelCatalog, fetchModelEndpoints } from '../../src/service/models.js';
 import type { ServiceConfig } from '../../src/types.js';
 
 let reply: (req: IncomingMessage, res: ServerResponse) => void = () => {};
@@ -76,5 +77,40 @@ describe("catalogReader: one run reads each service's model list once", () => {
     for (const map of [first, second, third])
       expect(map.get('router')).toEqual([{ id: 'openai/gpt-4o-mini', alias_target: null }]);
     expect(third.get('other')).toEqual(second.get('other'));
+  });
+});
+
+describe('the router lists --providers reads: providers and a model’s endpoints', () => {
+  it('reads the provider slugs and the endpoint tags with the key, each at most once per run', async () => {
+    seen.length = 0;
+    reply = (req, res) => {
+      if (req.url === '/api/v1/providers')
+        return res.end(
+          JSON.stringify({ data: [{ name: 'DeepInfra', slug: 'deepinfra' }, { name: 'no slug' }] }),
+        );
+      if (req.url === '/api/v1/models/meta-llama/llama-3.3-70b-instruct%3Afree/endpoints')
+        return res.end(
+          JSON.stringify({ data: { endpoints: [{ tag: 'deepinfra/bf16' }, { tag: 'groq' }, {}] } }),
+        );
+      res.writeHead(404).end('{}');
+    };
+    const router = { ...service(), name: 'router', api_key_env: 'KEY' } as ServiceConfig;
+    const lists = providerLists({ KEY: 'sk-or-v1-test-key-cccc\n' });
+    expect(await lists.providers(router)).toEqual(['deepinfra']);
+    expect(await lists.providers(router)).toEqual(['deepinfra']);
+    expect(await lists.endpoints(router, 'meta-llama/llama-3.3-70b-instruct:free')).toEqual([
+      'deepinfra/bf16',
+      'groq',
+    ]);
+    // A model the router does not have (404), or an id that is not author/slug: nothing to check with.
+    expect(await lists.endpoints(router, 'openai/gpt-9')).toBeNull();
+    expect(await fetchModelEndpoints(router, null, 'gpt-4o')).toBeNull();
+    expect(seen).toEqual([
+      'GET /api/v1/providers Bearer sk-or-v1-test-key-cccc',
+      'GET /api/v1/models/meta-llama/llama-3.3-70b-instruct%3Afree/endpoints Bearer sk-or-v1-test-key-cccc',
+      'GET /api/v1/models/openai/gpt-9/endpoints Bearer sk-or-v1-test-key-cccc',
+    ]);
+    expect(providerListed('deepinfra', ['deepinfra/bf16'])).toBe(true);
+    expect(providerListed('deepinfr', ['deepinfra', 'deepinfra/bf16'])).toBe(false);
   });
 });

@@ -224,6 +224,65 @@ describe('catalog endpoints and stats', () => {
     expect(r.json.data[0]).toMatchObject({ object: 'model', owned_by: 'moonshot' });
   });
 
+  it('GET /api/v1/providers lists every provider with the fields the router documents (listProviders)', async () => {
+    expect((await call(`${sim.routerBaseUrl}/providers`)).status).toBe(401);
+    const r = await call(`${sim.routerBaseUrl}/providers`, { key: KEYS.router });
+    expect(r.status).toBe(200);
+    const slugs = r.json.data.map((p: { slug: string }) => p.slug);
+    expect(slugs).toEqual(
+      expect.arrayContaining(['openai', 'deepinfra', 'together', 'groq', 'amazon-bedrock']),
+    );
+    expect(new Set(slugs).size).toBe(slugs.length);
+    // The OpenAPI item's required fields.
+    for (const p of r.json.data)
+      expect(Object.keys(p)).toEqual(expect.arrayContaining(['name', 'slug', 'privacy_policy_url']));
+  });
+
+  it("GET /api/v1/models/{author}/{slug}/endpoints lists the model's providers in the documented shape (listEndpoints); 404 for a model it does not have", async () => {
+    const r = await call(`${sim.routerBaseUrl}/models/meta-llama/llama-3.3-70b-instruct/endpoints`, {
+      key: KEYS.router,
+    });
+    expect(r.status).toBe(200);
+    // ListEndpointsResponse's and PublicEndpoint's required fields.
+    expect(Object.keys(r.json.data)).toEqual(
+      expect.arrayContaining(['id', 'name', 'created', 'description', 'architecture', 'endpoints']),
+    );
+    expect(r.json.data.id).toBe('meta-llama/llama-3.3-70b-instruct');
+    expect(r.json.data.endpoints.map((e: { tag: string }) => e.tag)).toEqual([
+      'deepinfra',
+      'together',
+      'groq',
+    ]);
+    for (const e of r.json.data.endpoints)
+      expect(Object.keys(e)).toEqual(
+        expect.arrayContaining([
+          'name',
+          'model_id',
+          'model_name',
+          'context_length',
+          'pricing',
+          'provider_name',
+          'tag',
+          'quantization',
+          'max_completion_tokens',
+          'max_prompt_tokens',
+          'supported_parameters',
+          'uptime_last_30m',
+          'uptime_last_5m',
+          'uptime_last_1d',
+          'supports_implicit_caching',
+          'latency_last_30m',
+          'throughput_last_30m',
+        ]),
+      );
+    // Groq ignores response_format: its endpoint does not list it.
+    const groq = r.json.data.endpoints.find((e: { tag: string }) => e.tag === 'groq');
+    expect(groq.supported_parameters).not.toContain('response_format');
+    const missing = await call(`${sim.routerBaseUrl}/models/openai/gpt-9/endpoints`, { key: KEYS.router });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe(404);
+  });
+
   it('counts requests per case header and serves the same stats over HTTP', async () => {
     const local = await startSimulator();
     try {

@@ -149,6 +149,7 @@ describe('parseSuite on valid fixtures', () => {
       system: 'You are a support agent for ACME.',
       location: { file: 'suites/refunds.yaml', line: 1, column: 8 },
       service_location: { file: 'suites/refunds.yaml', line: 2, column: 10 },
+      model_location: { file: 'suites/refunds.yaml', line: 3, column: 8 },
       cases: [
         {
           id: 'refund-window',

@@ -1,7 +1,15 @@
 import { embeddable, escapeHtml, pageHead } from '../../report/html/escape.js';
 import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS } from '../../report/html/data.js';
 import { STYLE } from '../../report/html/style.js';
-import { costText, errorsText, latencyText, passRateText, servedText, toolsText } from '../format.js';
+import {
+  costText,
+  errorsText,
+  latencyText,
+  notRunText,
+  passRateText,
+  servedText,
+  toolsText,
+} from '../format.js';
 import type { ComparisonHead } from '../compare.js';
 import type { CandidateSummary, CaseRow, Comparison } from '../types.js';
 import { costChart } from './chart.js';
@@ -53,7 +61,10 @@ export function compareHtmlParts(
       ),
     )
     .join('');
-  const notes = skipped || unserved ? `<ul class="notes">${unserved}${skipped}</ul>` : '';
+  const notRun = comparison.candidates_not_run
+    .map((c) => `<li class="bad">${escapeHtml(notRunText(c))}</li>`)
+    .join('');
+  const notes = skipped || unserved || notRun ? `<ul class="notes">${notRun}${unserved}${skipped}</ul>` : '';
   const large =
     limit === null
       ? ''
@@ -81,7 +92,7 @@ ${notes}
 <button type="button" id="more" hidden></button>
 </main>
 <script type="application/json" id="compare-data">${embeddable(`{"schema_version":${JSON.stringify(comparison.schema_version)},"reference":${JSON.stringify(reference)},"candidates":${JSON.stringify(candidates)},"cases":[`)}`;
-  const after = `${embeddable(`],"skipped_suites":${JSON.stringify(comparison.skipped_suites)}}`)}</script>
+  const after = `${embeddable(`],"skipped_suites":${JSON.stringify(comparison.skipped_suites)},"candidates_not_run":${JSON.stringify(comparison.candidates_not_run)}}`)}</script>
 <script>${script}</script>
 </body>
 </html>
@@ -122,6 +133,12 @@ function card(c: CandidateSummary, index: number): string {
     ['run', `${c.run_id} · ${c.run_status} · exit ${c.exit_code}`],
   ];
   const tone = c.changes.regressed > 0 || c.exit_code !== 0 ? 'worse' : 'clean';
-  const verdict = c.verdict.worse ? 'worse' : c.verdict.better ? 'better' : 'same';
+  const verdict = c.verdict.could_not_serve
+    ? 'unserved'
+    : c.verdict.worse
+      ? 'worse'
+      : c.verdict.better
+        ? 'better'
+        : 'same';
   return `<article class="card ${tone}" data-candidate="${index}"><h2>${c.pareto ? '<span class="star" title="on the cost/pass-rate frontier">★</span> ' : ''}${escapeHtml(c.label)}</h2><p class="verdict ${verdict}" data-verdict="${verdict}">${escapeHtml(c.verdict.line)}</p><dl class="meta">${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl></article>`;
 }

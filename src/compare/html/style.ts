@@ -8,7 +8,8 @@ export const COMPARE_STYLE = `
 .card { background: var(--panel); border: 1px solid var(--line); border-top: 4px solid var(--ok); border-radius: 8px; padding: 10px 12px; min-width: 0; }
 .card.worse { border-top-color: var(--bad); }
 .card p.verdict { margin: 0 0 8px; font-size: 13px; font-weight: 600; }
-.card p.verdict.worse { color: var(--bad); }
+.card p.verdict.worse,
+.card p.verdict.unserved { color: var(--bad); }
 .card p.verdict.better { color: var(--ok); }
 .card h2 { font-size: 15px; margin: 0 0 6px; font-family: var(--mono); overflow-wrap: anywhere; }
 .card dl.meta { font-size: 13px; grid-template-columns: 10.5rem minmax(0, 1fr); }

@@ -6,6 +6,7 @@ import { groupDigits } from '../numbers.js';
 import { verdictLabel } from '../pass-rate-label.js';
 import { compareText } from '../../util/compare-text.js';
 import { recheckNote } from '../recheck-note.js';
+import { exitsForModelStops, MODEL_STOP_VERDICT, modelStopNote } from '../model-stop-note.js';
 
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
@@ -63,7 +64,11 @@ function driftOptions(counts: DriftCounts): string {
 /** The sticky bar: verdict, counts that double as status filters, drift-kind filter, search. */
 export function renderBar(report: ReportHead, title: string, drift: DriftCounts): string {
   const code = report.run.exit_code;
-  const v = code in VERDICTS ? VERDICTS[code as keyof typeof VERDICTS] : INTERRUPTED;
+  const v = exitsForModelStops(report.run)
+    ? { ...VERDICTS[2], text: MODEL_STOP_VERDICT }
+    : code in VERDICTS
+      ? VERDICTS[code as keyof typeof VERDICTS]
+      : INTERRUPTED;
   return `<header class="bar">
 <div class="verdict ${v.tone}"><span class="word">${v.word}</span><span class="title">${h(title)}</span><span class="why">${h(v.text)} · exit ${report.run.exit_code}</span></div>
 <nav class="views" aria-label="filter by status">${viewButtons(report)}</nav>
@@ -197,6 +202,7 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
     r.stop_reason
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',
+    ...(r.model_stops ?? []).map((stop) => `<dt>stopped</dt><dd class="bad">${h(modelStopNote(stop))}</dd>`),
     usageLine(report),
     `<dt>command</dt><dd><code>${h(r.command.join(' '))}</code> · driftcheck ${h(r.driftcheck_version)}</dd>`,
   ].filter(Boolean);
