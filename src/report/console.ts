@@ -9,7 +9,7 @@ import { truncate, width, wrap, wrapItems } from './terminal.js';
 import { recheckNote } from './recheck-note.js';
 
 export interface ConsoleOptions {
-  /** ANSI colours (off when NO_COLOR is set or output is not a terminal). */
+  /** ANSI colours (the CLI decides: FORCE_COLOR, NO_COLOR, a terminal; see colorFor in cli/io.ts). */
   color: boolean;
   /** At most this many case rows (default 50). */
   maxRows?: number;
