@@ -677,6 +677,14 @@ export interface RunInfo {
   provenance: Provenance;
   /** A recheck of a stored run: what it could not check (absent for a run that sent its requests). */
   recheck?: RecheckInfo;
+  /** `run --bail N` was reached: sending stopped after that many failing cases, the rest not run. */
+  bail?: RunBail;
+}
+
+/** A run that stopped sending at `--bail N`: the limit, and the failing cases counted by then. */
+export interface RunBail {
+  limit: number;
+  failing: number;
 }
 
 /** A suite a candidate run left out: the candidate belongs to another kind of service. */

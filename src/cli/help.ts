@@ -42,6 +42,8 @@ Options:
                          spent cost reaching it pauses the run (exit 3; --resume continues,
                          what was spent counting, unless given a new --max-cost)
   --ignore-estimate      run although the estimate exceeds --max-cost (the cap still pauses it)
+  --bail N               stop sending after N cases failed or errored (exit 1): what is in flight
+                         finishes, the rest is not run, and the summary says so
 
 Examples:
   driftcheck run --sim suites/demo

@@ -52,6 +52,7 @@ const OPTIONS = {
   'max-cost': { type: 'string' },
   'ignore-estimate': { type: 'boolean' },
   reference: { type: 'string' },
+  bail: { type: 'string' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -75,6 +76,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.resume) {
     resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
+    // A resume keeps the run's --bail; one given now holds for this session.
+    if (values.bail !== undefined) meta.bail = positiveInt('--bail', values.bail);
   } else {
     meta = {
       command: ['driftcheck', 'run', ...args],
@@ -88,7 +91,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       },
       concurrency: values.concurrency ? positiveInt('--concurrency', values.concurrency) : null,
       update_baselines: Boolean(values['update-baselines']),
+      ...(values.bail !== undefined ? { bail: positiveInt('--bail', values.bail) } : {}),
     };
+    if (meta.bail && meta.update_baselines)
+      throw new UsageError(
+        '--bail stops a run part-way, and --update-baselines writes baselines only from a run of every case\n  → drop one of them',
+      );
   }
   // Read before the config: a mistyped amount is refused without reading anything.
   if (values['max-cost'] !== undefined) parseMaxCost(values['max-cost']);

@@ -451,6 +451,7 @@ export class RunFold {
       shard: base?.shard ?? null,
       stop_reason: stop?.error ?? null,
       ...(base?.recheck ? { recheck: recheckInfo(base.recheck) } : {}),
+      ...(this.end?.bail ? { bail: this.end.bail } : {}),
       ...this.options.run,
     };
     // What the run was is read from the facts just written, not from a second copy of them.

@@ -5,6 +5,7 @@ import type {
   JudgeSpec,
   Message,
   RecheckInfo,
+  RunBail,
   RunStatus,
   SampleResult,
   SkippedSuite,
@@ -158,6 +159,8 @@ export interface EndRecord {
   finished_at: string;
   status: RunStatus;
   stop: StopReason | null;
+  /** `--bail N` was reached in this session: sending stopped after that many failing cases. */
+  bail?: RunBail;
 }
 
 export type SampleRecord = SampleResult & { type?: undefined };

@@ -47,6 +47,11 @@ export interface ExecuteOptions {
    * and once the spent cost reaches the cap the run pauses like on a service's budget.
    */
   costMeter?: CostMeter;
+  /**
+   * `--bail N`: told of each finished sample; once it is reached nothing new is sent (what is
+   * in flight finishes) and the rest of the plan is not run. Not a stop: the run completes.
+   */
+  bail?: { readonly reached: boolean; add(result: SampleResult): void };
   /** A case's baseline entry: what its checks see, and the answer judges compare against. */
   baselineCase?: (suite: string, caseId: string) => BaselineCase | null;
   /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
@@ -54,8 +59,8 @@ export interface ExecuteOptions {
     baselineSamples: (suite: string, caseId: string) => Samples;
     done: readonly SampleResult[];
     alpha?: number;
-    /** An adaptive case's sequential test decided: no more samples of it. */
-    onCaseDone?: (suite: string, caseId: string) => void;
+    /** An adaptive case's sequential test decided, with these samples: no more of it. */
+    onCaseDone?: (suite: string, caseId: string, samples: Samples) => void;
   };
 }
 
@@ -120,7 +125,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       outcome = await throttles.get(planned.service)!.limit(() => {
         // A resumed run may have spent its cap already: then nothing is sent.
         stop ??= interrupted() ?? meter?.reached() ?? null;
-        if (stop) return null;
+        if (stop || options.bail?.reached) return null;
         startedAt = now().toISOString();
         // One literal, the optional fields set after: spreading into it cost a slow object
         // build per request (V8 leaves its fast path for a spread of a wider object).
@@ -178,6 +183,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     if (result.error && isRunStop(result.error))
       stop ??= { kind: stopKindOf(result.error), error: result.error };
     options.journal.appendLine(JSON.stringify(result));
+    options.bail?.add(result);
     options.onResult?.(result);
     if (planned.adaptive && !stop) sampler.finished(planned, result);
   };

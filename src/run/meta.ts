@@ -29,6 +29,8 @@ export interface RunMeta {
    * run spent counting, unless given a new `--max-cost`. Absent in runs written before it.
    */
   max_cost?: CostCap | null;
+  /** `--bail N`: stop sending after N failing cases (a resume keeps it). Absent: no limit. */
+  bail?: number | null;
 }
 
 /** Sortable, filesystem-safe: `20261122T043114123Z-3fa2` (start time to the millisecond, UTC). */

@@ -98,6 +98,11 @@ const journalEnd = {
   properties: {
     finished_at: { type: 'string' },
     status: { enum: ['completed', 'paused', 'interrupted'] },
+    bail: {
+      type: 'object',
+      required: ['limit', 'failing'],
+      properties: { limit: { type: 'integer', minimum: 1 }, failing: { type: 'integer', minimum: 0 } },
+    },
     stop: {
       oneOf: [
         { type: 'null' },

@@ -77,7 +77,9 @@ describe('checks max_latency_ms and max_cost', () => {
   it('fail max_cost when nothing gives the answer a cost, and pass it once the config prices the model', async () => {
     const unpriced = byId(report, 'direct-limits/unpriced');
     expect(unpriced.status).toBe('fail');
-    expect(unpriced.checks[0]?.message).toMatch(/no usage\.cost and the model has no price \(add it to prices:/);
+    expect(unpriced.checks[0]?.message).toMatch(
+      /no usage\.cost and the model has no price \(add it to prices:/,
+    );
     await writeFile(
       join(project.dir, 'driftcheck.config.yaml'),
       [
@@ -100,7 +102,9 @@ describe('checks max_latency_ms and max_cost', () => {
     const text = await readFile(file, 'utf8');
     await writeFile(
       file,
-      text.replace('max_latency_ms: 150', 'max_latency_ms: 60000').replace('max_cost: 0.0000001', 'max_cost: 1'),
+      text
+        .replace('max_latency_ms: 150', 'max_latency_ms: 60000')
+        .replace('max_cost: 0.0000001', 'max_cost: 1'),
     );
     const recheck = await runCli(['recheck', runDirFrom(run, project.dir), 'suites/limits.yaml'], {
       cwd: project.dir,

@@ -6,6 +6,7 @@ import { groupDigits } from '../numbers.js';
 import { verdictLabel } from '../pass-rate-label.js';
 import { compareText } from '../../util/compare-text.js';
 import { recheckNote } from '../recheck-note.js';
+import { bailNote } from '../bail-note.js';
 
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
@@ -194,6 +195,7 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
       (x) => `<dt>skipped</dt><dd>suite <code>${h(x.suite)}</code>: ${h(x.reason)}</dd>`,
     ),
     r.recheck ? `<dt>recheck</dt><dd class="warn">${h(recheckNote(r.recheck)!)}</dd>` : '',
+    r.bail ? `<dt>bailed</dt><dd class="warn">${h(bailNote(r.bail, report.summary)!)}</dd>` : '',
     r.stop_reason
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',
