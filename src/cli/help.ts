@@ -27,6 +27,8 @@ Options:
   --shard I/N|auto       run the I-th of N stable slices of all cases (auto: from CI variables)
   --resume [RUN_DIR]     continue a paused or interrupted run: RUN_DIR, else the newest one of the
                          suites given ('run suites --resume'), else the newest one
+  --failed RUN_DIR       a new run of only the cases that failed, errored or regressed in RUN_DIR
+                         (its suites, candidate and --sim, unless given here)
   --update-baselines     write baselines/ from this run when it completes
   --require-baselines    refuse to run a suite that has no baseline yet
   --report-dir DIR       where run folders go (default reports/)
@@ -51,6 +53,8 @@ Examples:
   driftcheck run --model anthropic/claude-sonnet-4.5        # a candidate against the baseline
   driftcheck run --providers deepinfra,groq suites/llama.yaml # a model's providers side by side
   driftcheck run suites/ --shard 2/4 --report-dir shards
+  driftcheck run --failed reports/latest                    # only what failed last time
+  driftcheck run --sim suites/demo --bail 3 --json          # stop after 3 failures; JSON on stdout
   driftcheck run --models openai/gpt-4o,anthropic/claude-sonnet-4.5 --max-cost 2
 `,
   verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim]

@@ -53,6 +53,7 @@ const OPTIONS = {
   'ignore-estimate': { type: 'boolean' },
   reference: { type: 'string' },
   bail: { type: 'string' },
+  failed: { type: 'string' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -73,21 +74,45 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(
       '--reference RUN_DIR compares --models or --providers candidates with a stored run instead of the current baseline\n  → add --models A,B or --providers a,b, or compare runs made earlier with `driftcheck compare RUN_DIR… --reference RUN_DIR`',
     );
+  if (values.failed !== undefined && values.resume)
+    throw new UsageError(
+      '--failed RUN_DIR starts a new run of the cases that failed in RUN_DIR; --resume continues a run\n  → drop one of them',
+    );
+  // --failed RUN_DIR: a new run of the cases that failed, errored or regressed there, of the
+  // suites it was given and with the answers it asked for, unless the command line says otherwise.
+  const failed =
+    values.failed !== undefined
+      ? await (await import('./failed.js')).failedCases(resolve(io.cwd, values.failed), values.failed)
+      : null;
   if (values.resume) {
     resumeDir = await resumeTarget(positionals, io.cwd, reportDir);
     meta = await readRunMeta(resumeDir);
     // A resume keeps the run's --bail; one given now holds for this session.
     if (values.bail !== undefined) meta.bail = positiveInt('--bail', values.bail);
   } else {
+    const before = failed?.meta ?? null;
+    const inherited = failed
+      ? (await import('./failed.js')).inheritedPlan(before, {
+          candidate: parsed !== null,
+          service: values.service !== undefined,
+          repeat: values.repeat !== undefined,
+        })
+      : {};
     meta = {
       command: ['driftcheck', 'run', ...args],
-      paths: positionals.length ? positionals : [project.dir(undefined, 'suites')],
-      config_file: values.config ?? null,
-      allow_alias: Boolean(values['allow-alias']),
-      sim: Boolean(values.sim),
+      paths: positionals.length
+        ? positionals
+        : before
+          ? before.paths
+          : [project.dir(undefined, 'suites')],
+      config_file: values.config ?? before?.config_file ?? null,
+      allow_alias: Boolean(values['allow-alias']) || Boolean(before?.allow_alias),
+      sim: Boolean(values.sim) || Boolean(before?.sim),
       plan: {
+        ...inherited,
         ...selectionFlags(values, io.env),
         ...(values.service ? { service: values.service } : {}),
+        ...(failed ? { cases: failed.cases } : {}),
       },
       concurrency: values.concurrency ? positiveInt('--concurrency', values.concurrency) : null,
       update_baselines: Boolean(values['update-baselines']),
@@ -141,6 +166,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // the warnings below and the run read the same count.
   const selection = flags ? null : { plan: meta.plan, suites: await selectionOf(suites, meta.plan, casesOf) };
   if (selection) baselinesMissing([selection]);
+  if (failed) {
+    const { failedLine } = await import('./failed.js');
+    io.stderr(failedLine(failed, values.failed!));
+    const selected = selection?.suites.reduce((n, s) => n + s.cases, 0);
+    if (selected !== undefined && selected > 0 && selected < failed.cases.length)
+      io.stderr(
+        `driftcheck: --failed: ${failed.cases.length - selected} of them ${meta.plan.filter || meta.plan.shard ? 'are left out by --filter/--shard or ' : ''}no longer in the suites\n`,
+      );
+  }
   let env = io.env;
   // What the user configured: a stop line names their key variable and base_url, not the simulator's.
   const configured = config;

@@ -602,7 +602,7 @@ function runRecord(meta: RunMeta, version: string): RunRecord {
     candidate_provider: meta.plan.provider ?? null,
     skipped_suites: [...(meta.plan.skip ?? [])],
     shard: meta.plan.shard ?? null,
-    complete: !meta.plan.filter && !meta.plan.shard,
+    complete: !meta.plan.filter && !meta.plan.shard && !meta.plan.cases,
   };
 }
 

@@ -151,10 +151,12 @@ const runMeta = {
         shard: shard.oneOf[1],
         model: { type: 'string' },
         service: { type: 'string' },
+        cases: strings,
       },
     },
     concurrency: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
     update_baselines: { type: 'boolean' },
+    bail: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
   },
 };
 
