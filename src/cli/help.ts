@@ -75,15 +75,28 @@ Examples:
   driftcheck validate
   driftcheck validate suites/refunds.yaml
 `,
-  baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--force] [--baseline-dir DIR] [--history DIR]
+  baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--dry-run] [--force] [--baseline-dir DIR] [--history DIR]
 
 Promotes a run's results to baselines/ (all cases, or those named by id or suite/id).
 With a history (--history or history: in the config) the acceptance is noted there.
 A candidate run (--model), a simulator run (--sim) or one shard alone is refused (exit 2)
 with what accepting it would change; --force accepts it, and the baseline records what
 the run was (its "provenance"). A recheck (driftcheck recheck) is refused even forced.
+Accepting failing or erroring cases warns, listing them: they become what later runs are
+compared with.
+
+Options:
+  --case ID              only this case (id or suite/id; repeat it, or give a comma list)
+  --dry-run              print what accepting would change, per suite (cases added, changed
+                         and in what, the same, kept), and the failing cases it would take;
+                         write nothing (any run, a refused one too: exit 0)
+  --force                accept a candidate, simulator or lone shard run
+  --baseline-dir DIR     where baselines live (default baselines/)
+  --history DIR          note the acceptance in this history folder
+  --config FILE          the project's config
 
 Examples:
+  driftcheck baseline accept reports/latest --dry-run
   driftcheck baseline accept reports/latest
   driftcheck baseline accept reports/20261122T050004Z-e9d8 --case refunds/refund-window
 `,
