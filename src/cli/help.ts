@@ -44,6 +44,9 @@ Options:
                          spent cost reaching it pauses the run (exit 3; --resume continues,
                          what was spent counting, unless given a new --max-cost)
   --ignore-estimate      run although the estimate exceeds --max-cost (the cap still pauses it)
+  --json                 print the run's summary as one JSON document on stdout (report.json's
+                         run and summary, the run folder and report files; schema:
+                         schemas/run-output.schema.json); the console summary goes to stderr
   --bail N               stop sending after N cases failed or errored (exit 1): what is in flight
                          finishes, the rest is not run, and the summary says so
 

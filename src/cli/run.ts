@@ -24,6 +24,7 @@ import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
+import { runOutput } from './run-json.js';
 import type { Reporter } from '../report/reporter.js';
 import type { ComparedSide } from '../compare/side.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
@@ -54,6 +55,7 @@ const OPTIONS = {
   reference: { type: 'string' },
   bail: { type: 'string' },
   failed: { type: 'string' },
+  json: { type: 'boolean' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -70,6 +72,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // with --resume is refused; a resume runs the candidate its run.json names.
   const parsed = parseCandidates(values);
   const flags = values.resume ? null : parsed;
+  if (values.json && flags?.compare)
+    throw new UsageError(
+      `--json prints one run's summary; ${flags.flag} runs several and compares them in compare.json (schema: schemas/compare.schema.json), whose path it prints on stderr\n  → drop --json and read compare.json, or run one candidate with --model`,
+    );
   if (values.reference !== undefined && !flags?.compare)
     throw new UsageError(
       '--reference RUN_DIR compares --models or --providers candidates with a stored run instead of the current baseline\n  → add --models A,B or --providers a,b, or compare runs made earlier with `driftcheck compare RUN_DIR… --reference RUN_DIR`',
@@ -243,6 +249,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         historyForce: Boolean(values['history-force']),
         costCap,
         selections,
+        json: Boolean(values.json),
       },
       runMeta,
       dir,
@@ -313,6 +320,8 @@ interface RunContext {
   costCap: NonNullable<RunSuitesOptions['costCap']> | null;
   /** What each plan this command runs selects, counted before the first is run. */
   selections: NonNullable<RunSuitesOptions['selection']>[];
+  /** `--json`: stdout holds only the run's summary as JSON; the console summary goes to stderr. */
+  json: boolean;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -349,7 +358,7 @@ async function runAndPrint(
       // The console report escapes what it quotes itself, and adds its colours.
       write: (text) => {
         progress.finish();
-        io.styled.stdout(text);
+        (ctx.json ? io.styled.stderr : io.styled.stdout)(text);
       },
       color: io.color,
       ...(io.columns ? { columns: io.columns } : {}),
@@ -418,6 +427,19 @@ async function runAndPrint(
     stopServices(report, ctx.suites, ctx.configured),
   );
   if (stopped) io.stderr(stopped);
+  if (ctx.json)
+    io.stdout(
+      `${JSON.stringify(
+        runOutput(report, {
+          cwd: io.cwd,
+          runDir,
+          files: result.files,
+          baselinesWritten: result.baselinesWritten,
+        }),
+        null,
+        2,
+      )}\n`,
+    );
   return report;
 }
 
