@@ -242,7 +242,28 @@ Examples:
   driftcheck history add .driftcheck/history reports/latest
   driftcheck history .driftcheck/history --out trends.html
 `,
+  open: `Usage: driftcheck open [--port N] [--no-open] [--report-dir DIR] [--config FILE]
+       driftcheck view …  (the same)
+
+Serves the reports folder on loopback (http://127.0.0.1, read-only: files inside the
+folder only) and opens its index of runs in the browser: each run's verdict, date, counts
+and suites with a link to its report.html, the comparisons' compare.html, and the other
+pages there (a trend page written into reports/). The index is also written as
+reports/index.html (as after each run), for CI artifacts and GitHub Pages. Without a
+browser opener (xdg-open, open, start) the URL it prints is the way in. Runs until Ctrl-C.
+
+Options:
+  --port N               the port (default 0: any free one)
+  --no-open              only print the URL; start no browser
+  --report-dir DIR       the reports folder (default reports/)
+  --config FILE          the project's config (where reports/ is)
+
+Examples:
+  driftcheck open
+  driftcheck view --no-open --port 8080
+`,
 };
+COMMAND_HELP.view = COMMAND_HELP.open!;
 
 /** A command's `Options:` block, as its own --help prints it (the top-level help shows run's). */
 export function optionsBlock(command: string): string {

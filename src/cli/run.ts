@@ -25,6 +25,7 @@ import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
 import { runOutput } from './run-json.js';
+import { writeRunsIndex } from '../report/runs-index/write.js';
 import type { Reporter } from '../report/reporter.js';
 import type { ComparedSide } from '../compare/side.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
@@ -293,7 +294,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         return kept.side();
       },
       referenceRun ? runReference(referenceRun) : baselineReference(baselineDir),
-    );
+    ).finally(() => writeRunsIndex(reportDir));
   } finally {
     interrupts.dispose();
     await referenceRun?.discard();
@@ -419,6 +420,8 @@ async function runAndPrint(
     );
   }
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  // The folder's index of runs (driftcheck open serves it), with this one at its top.
+  await writeRunsIndex(ctx.reportDir);
   for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
   if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
   const stopped = stopLine(

@@ -26,6 +26,11 @@ const INTERRUPTED = {
   text: 'stopped by a signal; continue with --resume',
 } as const;
 
+/** A run's verdict by its exit code, as the page's bar shows it: the word, its tone and why. */
+export function runVerdict(code: number): { word: string; tone: string; text: string } {
+  return code in VERDICTS ? VERDICTS[code as keyof typeof VERDICTS] : INTERRUPTED;
+}
+
 /** Status filters offered as buttons; `data-view` is what the script filters on. */
 function viewButtons(report: ReportHead): string {
   const s = report.summary;
@@ -63,8 +68,7 @@ function driftOptions(counts: DriftCounts): string {
 
 /** The sticky bar: verdict, counts that double as status filters, drift-kind filter, search. */
 export function renderBar(report: ReportHead, title: string, drift: DriftCounts): string {
-  const code = report.run.exit_code;
-  const v = code in VERDICTS ? VERDICTS[code as keyof typeof VERDICTS] : INTERRUPTED;
+  const v = runVerdict(report.run.exit_code);
   return `<header class="bar">
 <div class="verdict ${v.tone}"><span class="word">${v.word}</span><span class="title">${h(title)}</span><span class="why">${h(v.text)} · exit ${report.run.exit_code}</span></div>
 <nav class="views" aria-label="filter by status">${viewButtons(report)}</nav>
