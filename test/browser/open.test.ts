@@ -108,7 +108,7 @@ describe.skipIf(skipBrowser)(
         /^openai\/gpt-4o-mini \d+\/14 passed · anthropic\/claude-sonnet-4\.5 \d+\/14 passed$/,
       );
       expect(await page.locator('ul.pages a').allTextContents()).toEqual(['evil.html', 'trend.html']);
-    expect(await page.locator('ul.pages .tags').allTextContents()).toEqual(['evil', 'driftcheck history']);
+      expect(await page.locator('ul.pages .tags').allTextContents()).toEqual(['evil', 'driftcheck history']);
       await page.screenshot({ path: join(SHOTS, 'open-index-1280.png'), fullPage: true });
       expect(seen).toEqual({ errors: [], outside: [] });
     });
