@@ -155,7 +155,10 @@ export interface SimDirective {
   provider?: string;
   /** The `system_fingerprint` to report (a backend change). */
   fingerprint?: string;
-  /** A tool-calling or structured-output fault of the serving provider (see SimToolFault). */
+  /**
+   * A tool-calling or structured-output fault of the serving provider (see SimToolFault); with
+   * `provider`, that provider's alone: a request pinned to another one does not get it.
+   */
   tool_fault?: SimToolFault;
   /** The share of requests it hits (default 1), by seeded coins. */
   tool_fault_rate?: number;
