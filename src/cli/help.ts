@@ -54,7 +54,7 @@ Examples:
   driftcheck run --sim suites/demo
   driftcheck run suites/ --repeat auto --history .driftcheck/history
   driftcheck run --model anthropic/claude-sonnet-4.5        # a candidate against the baseline
-  driftcheck run --providers deepinfra,groq suites/llama.yaml # a model's providers side by side
+  driftcheck run --providers deepinfra,groq suites/demo/tools.yaml # a model's providers side by side
   driftcheck run suites/ --shard 2/4 --report-dir shards
   driftcheck run --failed reports/latest                    # only what failed last time
   driftcheck run --sim suites/demo --bail 3 --json          # stop after 3 failures; JSON on stdout
@@ -76,7 +76,7 @@ service; every problem names the file, line and column.
 
 Examples:
   driftcheck validate
-  driftcheck validate suites/refunds.yaml
+  driftcheck validate suites/demo/support.yaml
 `,
   baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--dry-run] [--force] [--baseline-dir DIR] [--history DIR]
 
@@ -178,7 +178,7 @@ Options:
 
 Examples:
   driftcheck recheck reports/latest                     # after editing a suite's checks
-  driftcheck recheck reports/20261122T050004Z-e9d8 suites/refunds.yaml
+  driftcheck recheck reports/20261122T050004Z-e9d8 suites/demo/support.yaml
 `,
   pin: `Usage: driftcheck pin SUITE… [--provider] [--dry-run] [--service NAME] [--config FILE] [--sim]
 
