@@ -20,7 +20,13 @@ interface Expected {
   demoCounts?: boolean;
   /** Serves until stopped (driftcheck open): stopped once it prints its URL, exit 0. */
   serves?: boolean;
+  /** Run first, for a command that reads `reports/latest`: the demo's run. */
+  first?: string[];
+  /** Its stdout is one JSON document (`--json`). */
+  json?: boolean;
 }
+
+const DEMO = ['run', '--sim', 'suites/demo'];
 
 const EXPECTED: Record<string, Expected> = {
   'npm start': { exit: 1, demoCounts: true },
@@ -31,6 +37,10 @@ const EXPECTED: Record<string, Expected> = {
   'driftcheck run --sim --providers deepinfra,together,groq suites/demo/tools.yaml': { exit: 1 },
   'node bin/driftcheck.js --help': { exit: 0 },
   'node bin/driftcheck.js open': { exit: 0, serves: true },
+  'node bin/driftcheck.js run --failed reports/latest': { exit: 1, first: DEMO },
+  'node bin/driftcheck.js run --sim suites/demo --bail 2': { exit: 1 },
+  'node bin/driftcheck.js run --sim suites/demo --json': { exit: 1, json: true },
+  'node bin/driftcheck.js baseline accept reports/latest --dry-run': { exit: 0, first: DEMO },
 };
 
 /** Commands of README's `sh` blocks, each line's comment cut and split at `&&`. */
@@ -115,9 +125,11 @@ describe("README's commands", () => {
         expect((await server.stop()).code).toBe(expected.exit);
         return;
       }
+      if (expected.first) expect((await runCli(expected.first, { cwd })).code).toBe(1);
       const run = await runCli(args, { cwd });
       expect(run.code, run.stderr).toBe(expected.exit);
       if (expected.demoCounts) expect(run.stdout).toContain(demoCounts);
+      if (expected.json) expect(JSON.parse(run.stdout).summary).toMatchObject({ cases: 18, failed: 4 });
     });
   });
 });
