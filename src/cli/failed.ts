@@ -12,10 +12,10 @@ import type { PlanOptions } from '../run/plan.js';
  * `--resume` re-plans from), which is read back within 1 MiB. A night where more failed is
  * better run again whole.
  */
-export const MAX_FAILED_CASES = 10_000;
+const MAX_FAILED_CASES = 10_000;
 
 /** What `run --failed RUN_DIR` takes from that run. */
-export interface FailedCases {
+interface FailedCases {
   /** The run's id, as its report names it. */
   runId: string;
   /** `suite/case` of every case that failed, errored or regressed, in report order. */

@@ -6,7 +6,7 @@ import type { ReportHead } from '../types.js';
  * report.json's `run` and `summary` objects as written, the run folder and the report files,
  * and the baselines `--update-baselines` wrote, each path relative to the working folder.
  */
-export interface RunOutput {
+interface RunOutput {
   run: ReportHead['run'];
   summary: ReportHead['summary'];
   run_dir: string;

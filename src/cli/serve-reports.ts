@@ -23,7 +23,7 @@ const NO_SCRIPT_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inli
 /** Bytes of an HTML file read for its `<meta http-equiv="Content-Security-Policy">`: driftcheck writes it in the head. */
 const HEAD_BYTES = 16 * 1024;
 
-export interface ReportServer {
+interface ReportServer {
   url: string;
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import type { ReportHead } from '../../types.js';
 import { readReportHead } from '../read.js';
 
 /** Runs listed at most, newest first: each costs a read of its report's head. */
-export const INDEXED_RUNS = 500;
+const INDEXED_RUNS = 500;
 
 /** One run folder as the index lists it. */
 export interface IndexedRun {
