@@ -11,7 +11,7 @@ import { type OpenProcess, startOpen } from '../helpers/open.js';
 /** Where the screenshots go, to be looked at (not compared). */
 const SHOTS = process.env.DRIFTCHECK_SHOTS ?? tmpdir();
 
-const EVIL = `<!doctype html><title>evil</title><script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"><p>a page someone put there</p>`;
+const EVIL = `<!doctype html><title>&lt;img src=x onerror="window.__xss = 3"&gt;</title><script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"><p>a page someone put there</p>`;
 
 interface Seen {
   errors: string[];
@@ -108,7 +108,13 @@ describe.skipIf(skipBrowser)(
         /^openai\/gpt-4o-mini \d+\/14 passed · anthropic\/claude-sonnet-4\.5 \d+\/14 passed$/,
       );
       expect(await page.locator('ul.pages a').allTextContents()).toEqual(['evil.html', 'trend.html']);
-      expect(await page.locator('ul.pages .tags').allTextContents()).toEqual(['evil', 'driftcheck history']);
+      // Its title is shown as text, never as markup.
+      expect(await page.locator('ul.pages .tags').allTextContents()).toEqual([
+        '<img src=x onerror="window.__xss = 3">',
+        'driftcheck history',
+      ]);
+      expect(await page.locator('ul.pages img').count()).toBe(0);
+      expect(await page.evaluate('window.__xss')).toBeUndefined();
       await page.screenshot({ path: join(SHOTS, 'open-index-1280.png'), fullPage: true });
       expect(seen).toEqual({ errors: [], outside: [] });
     });
