@@ -155,7 +155,10 @@ export interface SimDirective {
   provider?: string;
   /** The `system_fingerprint` to report (a backend change). */
   fingerprint?: string;
-  /** A tool-calling or structured-output fault of the serving provider (see SimToolFault). */
+  /**
+   * A tool-calling or structured-output fault of the serving provider (see SimToolFault); with
+   * `provider`, that provider's alone: a request pinned to another one does not get it.
+   */
   tool_fault?: SimToolFault;
   /** The share of requests it hits (default 1), by seeded coins. */
   tool_fault_rate?: number;
@@ -684,6 +687,14 @@ export interface RunInfo {
   provenance: Provenance;
   /** A recheck of a stored run: what it could not check (absent for a run that sent its requests). */
   recheck?: RecheckInfo;
+  /** `run --bail N` was reached: sending stopped after that many failing cases, the rest not run. */
+  bail?: RunBail;
+}
+
+/** A run that stopped sending at `--bail N`: the limit, and the failing cases counted by then. */
+export interface RunBail {
+  limit: number;
+  failing: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { FileError, UsageError } from '../errors.js';
 import { hardRefusals, provenanceOf, refusals } from '../fold/provenance.js';
 import type { StoredReport } from '../report/read.js';
-import type { BaselineCase, BaselineProvenance, ReportHead } from '../types.js';
+import type { BaselineCase, BaselineProvenance, CaseEntry, ReportHead } from '../types.js';
 import { IdTable } from '../util/id-table.js';
 import { Spill } from '../fold/spill.js';
 import { acceptsCase, baselineCase, baselineHead } from './build.js';
@@ -67,7 +67,7 @@ export async function acceptReport(
   baselineDir: string,
   report: StoredReport,
   selection?: ReadonlyMap<string, readonly string[]>,
-  options: { forced?: boolean } = {},
+  options: { forced?: boolean; onAccepted?: (c: CaseEntry) => void } = {},
 ): Promise<string[]> {
   assertAcceptable(report.head);
   const provenance = baselineProvenance(report.head, options.forced ?? false);
@@ -75,6 +75,7 @@ export async function acceptReport(
     over: true,
     ...(selection ? { selection } : {}),
     ...(provenance ? { provenance } : {}),
+    ...(options.onAccepted ? { onAccepted: options.onAccepted } : {}),
   });
 }
 
@@ -90,9 +91,11 @@ export async function writeBaselinesOf(
     over: boolean;
     selection?: ReadonlyMap<string, readonly string[]>;
     provenance?: BaselineProvenance;
+    /** Told of every case taken into a baseline, as it is taken. */
+    onAccepted?: (c: CaseEntry) => void;
   },
 ): Promise<string[]> {
-  const { selection, provenance } = options;
+  const { selection, provenance, onAccepted } = options;
   const written: string[] = [];
   const suites = new Map(report.head.suites.map((s) => [s.suite, s]));
   let current: string | null = null;
@@ -160,6 +163,7 @@ export async function writeBaselinesOf(
       const only = selection?.get(c.suite);
       if (selection && !only) continue;
       if (!acceptsCase(c, { suite: current, ...(only ? { only } : {}) })) continue;
+      onAccepted?.(c);
       batch.push([c.case, baselineCase(c)]);
       if (batch.length === CHECK_BATCH) take();
     }

@@ -18,10 +18,17 @@ export function percent(from: number, to: number): string {
   return `${p > 0 ? '+' : ''}${p}%`;
 }
 
-/** `$0.0123`, `$0.000184`: four decimals for cents and up, three significant digits below. */
+/**
+ * `$0.0123`, `$0.000184`, `$0.0000001`: four decimals for cents and up, three significant
+ * digits below, written out in decimals (never `1e-7`).
+ */
 export function formatUsd(value: number): string {
   if (value === 0) return '$0';
-  return Math.abs(value) >= 0.01 ? `$${value.toFixed(4)}` : `$${Number(value.toPrecision(3))}`;
+  if (Math.abs(value) >= 0.01) return `$${value.toFixed(4)}`;
+  const rounded = Number(value.toPrecision(3));
+  // toFixed writes decimals where String() would switch to an exponent (below 1e-6).
+  const decimals = Math.min(100, 2 - Math.floor(Math.log10(Math.abs(rounded))));
+  return `$${rounded.toFixed(decimals).replace(/(\.\d*?)0+$/, '$1')}`;
 }
 
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -7,6 +7,8 @@ import { icontains } from './kinds/icontains.js';
 import { jsonSchema } from './kinds/json-schema.js';
 import { judge } from './kinds/judge.js';
 import { maxCompletionTokens } from './kinds/max-completion-tokens.js';
+import { maxCost } from './kinds/max-cost.js';
+import { maxLatencyMs } from './kinds/max-latency-ms.js';
 import { nonEmpty } from './kinds/non-empty.js';
 import { notContains } from './kinds/not-contains.js';
 import { regex } from './kinds/regex.js';
@@ -48,6 +50,18 @@ export interface CheckContext {
   completion: Completion;
   request: CheckRequest;
   baseline: BaselineCase | null;
+  /** What the sample measured besides the answer (`max_latency_ms`, `max_cost` read it). */
+  measured: SampleMeasures;
+}
+
+/**
+ * A sample's latency (ms, the attempt that answered: retry waits never count) and cost (USD:
+ * the service's `usage.cost`, else its tokens at the config's `prices:`; null when neither says).
+ */
+export interface SampleMeasures {
+  /** Null for a stored sample that recorded none. */
+  latency_ms: number | null;
+  cost: number | null;
 }
 
 /**
@@ -77,6 +91,8 @@ export const CHECKS = {
   finish_reason: finishReason,
   json_schema: jsonSchema,
   max_completion_tokens: maxCompletionTokens,
+  max_latency_ms: maxLatencyMs,
+  max_cost: maxCost,
   non_empty: nonEmpty,
   tool_call: toolCall,
   no_tool_call: noToolCall,

@@ -1,6 +1,9 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { acceptChanges, acceptRefusals, acceptReport, assertAcceptable } from '../baseline/accept.js';
+import { PREVIEW_LISTED, previewAccept, type SuitePreview } from '../baseline/accept-preview.js';
+import { countOf } from '../report/numbers.js';
+import type { CaseEntry } from '../types.js';
 import { baselinePath } from '../baseline/store.js';
 import { UsageError } from '../errors.js';
 import { openReport } from '../report/read.js';
@@ -21,6 +24,7 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
       history: { type: 'string' },
       config: { type: 'string' },
       force: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -64,6 +68,17 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
   const baselineDir = paths.dir(values['baseline-dir'], 'baselines');
   // A candidate, simulator or shard run is not tonight's answers of the suites' models: never silently.
   const refused = acceptRefusals(report.head);
+  // Cases accepted although they fail: they become what later runs are compared with.
+  const failing = failingCases();
+  if (values['dry-run']) {
+    const previews = await previewAccept(baselineDir, report, selection, failing.add);
+    io.stdout(previewText(previews, (file) => relative(io.cwd, file)));
+    if (refused.length && !values.force)
+      io.stdout(`accepting run ${run.id} needs --force: it is ${refused.join(', ')}\n`);
+    if (failing.count) io.stdout(failing.text('would accept'));
+    io.stdout(`dry run: nothing written\n`);
+    return 0;
+  }
   if (refused.length && !values.force) {
     const changes = await acceptChanges(baselineDir, report.head, selection);
     throw new UsageError(
@@ -71,8 +86,12 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
     );
   }
   if (refused.length) io.stderr(`note: run ${run.id} is ${refused.join(', ')}; accepted with --force\n`);
-  const written = await acceptReport(baselineDir, report, selection, { forced: refused.length > 0 });
+  const written = await acceptReport(baselineDir, report, selection, {
+    forced: refused.length > 0,
+    onAccepted: failing.add,
+  });
   for (const file of written) io.stdout(`baseline written: ${relative(io.cwd, file)}\n`);
+  if (failing.count) io.stderr(`warning: ${failing.text('accepted')}`);
   if (!written.length) io.stdout('nothing to accept: the run has no finished cases\n');
   // The nightly history notes the acceptance: its slow-drift detector starts over for these suites.
   // The config is read only when no --history says where.
@@ -94,4 +113,57 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
     io.stdout(`history: baseline acceptance noted in ${relative(io.cwd, historyDir) || '.'}\n`);
   }
   return 0;
+}
+
+/** The failing (or erroring) cases a baseline takes, the first few by id, and the sentence that lists them. */
+function failingCases() {
+  const listed: string[] = [];
+  let count = 0;
+  return {
+    add: (c: CaseEntry) => {
+      if (c.status !== 'fail' && c.status !== 'error') return;
+      if (count++ < PREVIEW_LISTED) listed.push(`${c.id} (${c.status})`);
+    },
+    get count() {
+      return count;
+    },
+    text: (verb: string) =>
+      `${verb} ${countOf(count, 'failing case')} as the baseline (a later run that fails them the same way does not regress): ${listed.join(', ')}${count > listed.length ? `, … and ${count - listed.length} more` : ''}\n`,
+  };
+}
+
+/** `baseline accept --dry-run`: per suite, what accepting would add, change, leave and keep. */
+function previewText(previews: readonly SuitePreview[], shown: (file: string) => string): string {
+  if (previews.length === 0) return 'nothing to accept: the run has no finished cases\n';
+  const more = (count: number, listed: number) => (count > listed ? [`… and ${count - listed} more`] : []);
+  return previews
+    .map((p) => {
+      const model =
+        p.model.from === null
+          ? `new baseline, model ${p.model.to}`
+          : p.model.from === p.model.to
+            ? `model ${p.model.to} (unchanged)`
+            : `model ${p.model.from} → ${p.model.to}`;
+      const counts = [
+        `${p.added.count} added`,
+        `${p.changed.count} changed`,
+        `${p.same} the same`,
+        ...(p.kept ? [`${p.kept} kept (in the baseline, not in this run)`] : []),
+      ];
+      const changed = p.changed.cases.map(
+        (c) =>
+          `${c.id} (${[c.status ? `status ${c.status}` : '', c.fields.join(', ')].filter(Boolean).join('; ')})`,
+      );
+      return [
+        `suite ${p.suite} (${shown(p.file)}): ${model}; ${counts.join(', ')}`,
+        ...(p.added.count
+          ? [`  added: ${[...p.added.ids, ...more(p.added.count, p.added.ids.length)].join(', ')}`]
+          : []),
+        ...(p.changed.count
+          ? [`  changed: ${[...changed, ...more(p.changed.count, changed.length)].join(', ')}`]
+          : []),
+      ].join('\n');
+    })
+    .map((text) => `${text}\n`)
+    .join('');
 }

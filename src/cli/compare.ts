@@ -13,6 +13,7 @@ import { renderCandidateComparison, unservedProviders } from '../report/candidat
 import { baselineReference } from './compare-candidates.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
+import { writeRunsIndex } from '../report/runs-index/write.js';
 
 /**
  * `driftcheck compare RUN_DIR… [--reference RUN_DIR] [--out DIR]`: any runs side by side
@@ -92,6 +93,9 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
     const unserved = unservedProviders(view).map((line) => `${line}\n`);
     io.stdout(`Runs against ${against}:\n${renderCandidateComparison(view)}${unserved.join('')}`);
     io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+    // Written beside the project's runs, it joins their index.
+    const reportDir = projectPaths(io).dir(undefined, 'reports');
+    if (dirname(out) === reportDir) await writeRunsIndex(reportDir);
     // Compared with nothing, a candidate does not pass (exit 1): say why, and what to give instead.
     for (const c of view.head.candidates)
       if (c.verdict.cases === 0)

@@ -27,6 +27,8 @@ Options:
   --shard I/N|auto       run the I-th of N stable slices of all cases (auto: from CI variables)
   --resume [RUN_DIR]     continue a paused or interrupted run: RUN_DIR, else the newest one of the
                          suites given ('run suites --resume'), else the newest one
+  --failed RUN_DIR       a new run of only the cases that failed, errored or regressed in RUN_DIR
+                         (its suites, candidate and --sim, unless given here)
   --update-baselines     write baselines/ from this run when it completes
   --require-baselines    refuse to run a suite that has no baseline yet
   --report-dir DIR       where run folders go (default reports/)
@@ -42,13 +44,20 @@ Options:
                          spent cost reaching it pauses the run (exit 3; --resume continues,
                          what was spent counting, unless given a new --max-cost)
   --ignore-estimate      run although the estimate exceeds --max-cost (the cap still pauses it)
+  --json                 print the run's summary as one JSON document on stdout (report.json's
+                         run and summary, the run folder and report files; schema:
+                         schemas/run-output.schema.json); the console summary goes to stderr
+  --bail N               stop sending after N cases failed or errored (exit 1): what is in flight
+                         finishes, the rest is not run, and the summary says so
 
 Examples:
   driftcheck run --sim suites/demo
   driftcheck run suites/ --repeat auto --history .driftcheck/history
   driftcheck run --model anthropic/claude-sonnet-4.5        # a candidate against the baseline
-  driftcheck run --providers deepinfra,groq suites/llama.yaml # a model's providers side by side
+  driftcheck run --providers deepinfra,groq suites/demo/tools.yaml # a model's providers side by side
   driftcheck run suites/ --shard 2/4 --report-dir shards
+  driftcheck run --failed reports/latest                    # only what failed last time
+  driftcheck run --sim suites/demo --bail 3 --json          # stop after 3 failures; JSON on stdout
   driftcheck run --models openai/gpt-4o,anthropic/claude-sonnet-4.5 --max-cost 2
 `,
   verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim]
@@ -67,17 +76,30 @@ service; every problem names the file, line and column.
 
 Examples:
   driftcheck validate
-  driftcheck validate suites/refunds.yaml
+  driftcheck validate suites/demo/support.yaml
 `,
-  baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--force] [--baseline-dir DIR] [--history DIR]
+  baseline: `Usage: driftcheck baseline accept RUN_DIR [--case ID…] [--dry-run] [--force] [--baseline-dir DIR] [--history DIR]
 
 Promotes a run's results to baselines/ (all cases, or those named by id or suite/id).
 With a history (--history or history: in the config) the acceptance is noted there.
 A candidate run (--model), a simulator run (--sim) or one shard alone is refused (exit 2)
 with what accepting it would change; --force accepts it, and the baseline records what
 the run was (its "provenance"). A recheck (driftcheck recheck) is refused even forced.
+Accepting failing or erroring cases warns, listing them: they become what later runs are
+compared with.
+
+Options:
+  --case ID              only this case (id or suite/id; repeat it, or give a comma list)
+  --dry-run              print what accepting would change, per suite (cases added, changed
+                         and in what, the same, kept), and the failing cases it would take;
+                         write nothing (any run, a refused one too: exit 0)
+  --force                accept a candidate, simulator or lone shard run
+  --baseline-dir DIR     where baselines live (default baselines/)
+  --history DIR          note the acceptance in this history folder
+  --config FILE          the project's config
 
 Examples:
+  driftcheck baseline accept reports/latest --dry-run
   driftcheck baseline accept reports/latest
   driftcheck baseline accept reports/20261122T050004Z-e9d8 --case refunds/refund-window
 `,
@@ -156,7 +178,7 @@ Options:
 
 Examples:
   driftcheck recheck reports/latest                     # after editing a suite's checks
-  driftcheck recheck reports/20261122T050004Z-e9d8 suites/refunds.yaml
+  driftcheck recheck reports/20261122T050004Z-e9d8 suites/demo/support.yaml
 `,
   pin: `Usage: driftcheck pin SUITE… [--provider] [--dry-run] [--service NAME] [--config FILE] [--sim]
 
@@ -220,7 +242,28 @@ Examples:
   driftcheck history add .driftcheck/history reports/latest
   driftcheck history .driftcheck/history --out trends.html
 `,
+  open: `Usage: driftcheck open [--port N] [--no-open] [--report-dir DIR] [--config FILE]
+       driftcheck view …  (the same)
+
+Serves the reports folder on loopback (http://127.0.0.1, read-only: files inside the
+folder only) and opens its index of runs in the browser: each run's verdict, date, counts
+and suites with a link to its report.html, the comparisons' compare.html, and the other
+pages there (a trend page written into reports/). The index is also written as
+reports/index.html (as after each run), for CI artifacts and GitHub Pages. Without a
+browser opener (xdg-open, open, start) the URL it prints is the way in. Runs until Ctrl-C.
+
+Options:
+  --port N               the port (default 0: any free one)
+  --no-open              only print the URL; start no browser
+  --report-dir DIR       the reports folder (default reports/)
+  --config FILE          the project's config (where reports/ is)
+
+Examples:
+  driftcheck open
+  driftcheck view --no-open --port 8080
+`,
 };
+COMMAND_HELP.view = COMMAND_HELP.open!;
 
 /** A command's `Options:` block, as its own --help prints it (the top-level help shows run's). */
 export function optionsBlock(command: string): string {

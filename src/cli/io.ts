@@ -16,7 +16,7 @@ export interface CliIO {
   styled: { stdout(text: string): void; stderr(text: string): void };
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Colour only on an interactive terminal, and never with NO_COLOR. */
+  /** ANSI colours on stdout, as colorFor decides from the environment and the terminal. */
   color: boolean;
   /** stderr is an interactive terminal outside CI: progress redraws one line in place. */
   tty: boolean;
@@ -33,10 +33,26 @@ export function processIO(): CliIO {
     styled: { stdout, stderr },
     env: process.env,
     cwd: process.cwd(),
-    color: Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
+    color: colorFor(process.env, Boolean(process.stdout.isTTY)),
     tty: Boolean(process.stderr.isTTY) && !process.env.CI && process.env.TERM !== 'dumb',
     ...columnsOf(),
   };
+}
+
+/** The values of FORCE_COLOR that turn colour on (Node's: 16, 256 and 16 million colours); any other turns it off. */
+const FORCE_COLOR_ON = new Set(['', '1', '2', '3', 'true']);
+
+/**
+ * Whether stdout gets ANSI colours. FORCE_COLOR decides when it is set, as Node documents
+ * it (1, 2, 3, true or empty: on; any other value, 0 among them: off), and wins over
+ * NO_COLOR; otherwise NO_COLOR set to anything but the empty string turns colour off
+ * (no-color.org), and else an interactive terminal that is not TERM=dumb has it.
+ */
+export function colorFor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return FORCE_COLOR_ON.has(force.trim().toLowerCase());
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return isTTY && env.TERM !== 'dumb';
 }
 
 /**

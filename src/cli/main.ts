@@ -24,6 +24,7 @@ Commands:
   sim [--port N]               start the embedded simulator of both services on loopback
   init [--workflow]            a commented config, an example suite, reports/ in .gitignore
   list [paths…]                what a run would send after filters (suites, cases, samples)
+  open [--port N] [--no-open]  serve reports/ on loopback and open its index of runs (alias: view)
 
 Run options:
 ${RUN_OPTIONS}
@@ -50,6 +51,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   pin: async () => (await import('./pin.js')).pinCommand,
   sim: async () => (await import('./sim.js')).simCommand,
   history: async () => (await import('./history.js')).historyCommand,
+  open: async () => (await import('./open.js')).openCommand,
+  view: async () => (await import('./open.js')).openCommand,
 };
 
 /**

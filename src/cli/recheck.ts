@@ -10,6 +10,7 @@ import { type CliIO, warnTo } from './io.js';
 import { journalReporters, parseReporters, publishSummary } from './outputs.js';
 import { projectPaths } from './project.js';
 import { version } from './version.js';
+import { writeRunsIndex } from '../report/runs-index/write.js';
 
 /** Items of a not-run or dropped list printed before the rest are counted (the report lists them all). */
 const LISTED = 20;
@@ -99,6 +100,7 @@ export async function recheckCommand(args: string[], io: CliIO): Promise<number>
   );
   await publishSummary(io, result.runDir, reporters);
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  await writeRunsIndex(reportDir);
   return result.head.run.exit_code;
 }
 

@@ -25,6 +25,8 @@ import { parseReporters, publishSummary } from './outputs.js';
 import { watchInterrupts } from './interrupts.js';
 import { createProgress } from './progress.js';
 import { version } from './version.js';
+import { runOutput } from './run-json.js';
+import { writeRunsIndex } from '../report/runs-index/write.js';
 import type { Reporter } from '../report/reporter.js';
 import type { ComparedSide } from '../compare/side.js';
 import { type PlannedCandidate, parseCandidates, planCandidates, skippedLines } from './candidates.js';
@@ -53,6 +55,9 @@ const OPTIONS = {
   'max-cost': { type: 'string' },
   'ignore-estimate': { type: 'boolean' },
   reference: { type: 'string' },
+  bail: { type: 'string' },
+  failed: { type: 'string' },
+  json: { type: 'boolean' },
 } as const;
 
 /** `driftcheck run`: the main job. */
@@ -69,10 +74,24 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // with --resume is refused; a resume runs the candidate its run.json names.
   const parsed = parseCandidates(values);
   const flags = values.resume ? null : parsed;
+  if (values.json && flags?.compare)
+    throw new UsageError(
+      `--json prints one run's summary; ${flags.flag} runs several and compares them in compare.json (schema: schemas/compare.schema.json), whose path it prints on stderr\n  → drop --json and read compare.json, or run one candidate with --model`,
+    );
   if (values.reference !== undefined && !flags?.compare)
     throw new UsageError(
       '--reference RUN_DIR compares --models or --providers candidates with a stored run instead of the current baseline\n  → add --models A,B or --providers a,b, or compare runs made earlier with `driftcheck compare RUN_DIR… --reference RUN_DIR`',
     );
+  if (values.failed !== undefined && values.resume)
+    throw new UsageError(
+      '--failed RUN_DIR starts a new run of the cases that failed in RUN_DIR; --resume continues a run\n  → drop one of them',
+    );
+  // --failed RUN_DIR: a new run of the cases that failed, errored or regressed there, of the
+  // suites it was given and with the answers it asked for, unless the command line says otherwise.
+  const failed =
+    values.failed !== undefined
+      ? await (await import('./failed.js')).failedCases(resolve(io.cwd, values.failed), values.failed)
+      : null;
   // A comparison of --models/--providers candidates resumed (its folder, or one of its runs):
   // every candidate is finished and compare.* rebuilt, in the folder's own reports/.
   let comparison: Awaited<ReturnType<typeof comparisonOf>> = null;
@@ -86,20 +105,37 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       resumeDir = target;
       meta = await readRunMeta(resumeDir);
     }
+    // A resume keeps the run's --bail; one given now holds for this session.
+    if (values.bail !== undefined) meta.bail = positiveInt('--bail', values.bail);
   } else {
+    const before = failed?.meta ?? null;
+    const inherited = failed
+      ? (await import('./failed.js')).inheritedPlan(before, {
+          candidate: parsed !== null,
+          service: values.service !== undefined,
+          repeat: values.repeat !== undefined,
+        })
+      : {};
     meta = {
       command: ['driftcheck', 'run', ...args],
-      paths: positionals.length ? positionals : [project.dir(undefined, 'suites')],
-      config_file: values.config ?? null,
-      allow_alias: Boolean(values['allow-alias']),
-      sim: Boolean(values.sim),
+      paths: positionals.length ? positionals : before ? before.paths : [project.dir(undefined, 'suites')],
+      config_file: values.config ?? before?.config_file ?? null,
+      allow_alias: Boolean(values['allow-alias']) || Boolean(before?.allow_alias),
+      sim: Boolean(values.sim) || Boolean(before?.sim),
       plan: {
+        ...inherited,
         ...selectionFlags(values, io.env),
         ...(values.service ? { service: values.service } : {}),
+        ...(failed ? { cases: failed.cases } : {}),
       },
       concurrency: values.concurrency ? positiveInt('--concurrency', values.concurrency) : null,
       update_baselines: Boolean(values['update-baselines']),
+      ...(values.bail !== undefined ? { bail: positiveInt('--bail', values.bail) } : {}),
     };
+    if (meta.bail && meta.update_baselines)
+      throw new UsageError(
+        '--bail stops a run part-way, and --update-baselines writes baselines only from a run of every case\n  → drop one of them',
+      );
   }
   // Read before the config: a mistyped amount is refused without reading anything.
   if (values['max-cost'] !== undefined) parseMaxCost(values['max-cost']);
@@ -144,6 +180,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // the warnings below and the run read the same count.
   const selection = flags ? null : { plan: meta.plan, suites: await selectionOf(suites, meta.plan, casesOf) };
   if (selection) baselinesMissing([selection]);
+  if (failed) {
+    const { failedLine } = await import('./failed.js');
+    io.stderr(failedLine(failed, values.failed!));
+    const selected = selection?.suites.reduce((n, s) => n + s.cases, 0);
+    if (selected !== undefined && selected > 0 && selected < failed.cases.length)
+      io.stderr(
+        `driftcheck: --failed: ${failed.cases.length - selected} of them ${meta.plan.filter || meta.plan.shard ? 'are left out by --filter/--shard or ' : ''}no longer in the suites\n`,
+      );
+  }
   let env = io.env;
   // What the user configured: a stop line names their key variable and base_url, not the simulator's.
   const configured = config;
@@ -220,6 +265,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         costCap,
         selections,
         catalogs,
+        json: Boolean(values.json),
       },
       runMeta,
       dir,
@@ -291,7 +337,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         return kept.side();
       },
       referenceRun ? runReference(referenceRun) : baselineReference(baselineDir),
-    );
+    ).finally(() => writeRunsIndex(reportDir));
   } finally {
     interrupts.dispose();
     await referenceRun?.discard();
@@ -320,6 +366,8 @@ interface RunContext {
   selections: NonNullable<RunSuitesOptions['selection']>[];
   /** The services' model lists, read at most once for the whole command. */
   catalogs: CatalogReader;
+  /** `--json`: stdout holds only the run's summary as JSON; the console summary goes to stderr. */
+  json: boolean;
 }
 
 /** One run (or resume) from plan to printed summary; returns its report. */
@@ -357,7 +405,7 @@ async function runAndPrint(
       // The console report escapes what it quotes itself, and adds its colours.
       write: (text) => {
         progress.finish();
-        io.styled.stdout(text);
+        (ctx.json ? io.styled.stderr : io.styled.stdout)(text);
       },
       color: io.color,
       ...(io.columns ? { columns: io.columns } : {}),
@@ -418,6 +466,8 @@ async function runAndPrint(
     );
   }
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  // The folder's index of runs (driftcheck open serves it), with this one at its top.
+  await writeRunsIndex(ctx.reportDir);
   for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
   if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
   const stopped = stopLine(
@@ -427,6 +477,19 @@ async function runAndPrint(
   );
   if (stopped) io.stderr(stopped);
   io.stderr(modelStopLines(report));
+  if (ctx.json)
+    io.stdout(
+      `${JSON.stringify(
+        runOutput(report, {
+          cwd: io.cwd,
+          runDir,
+          files: result.files,
+          baselinesWritten: result.baselinesWritten,
+        }),
+        null,
+        2,
+      )}\n`,
+    );
   return report;
 }
 

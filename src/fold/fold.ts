@@ -468,6 +468,7 @@ export class RunFold {
       // Only a run that stopped a model says so: every other report.json stays as it was.
       ...(this.modelStops.size ? { model_stops: this.modelStops.list() } : {}),
       ...(base?.recheck ? { recheck: recheckInfo(base.recheck) } : {}),
+      ...(this.end?.bail ? { bail: this.end.bail } : {}),
       ...this.options.run,
     };
     // What the run was is read from the facts just written, not from a second copy of them.

@@ -84,7 +84,7 @@ export function notNightly(
     out.push(
       p.rendered_by === 'merge'
         ? { reason: 'partial_merge', text: 'a partial merge (--allow-partial: shards missing)' }
-        : { reason: 'filtered', text: 'a filtered run (--filter: not every case)' },
+        : { reason: 'filtered', text: 'a filtered run (--filter or --failed: not every case)' },
     );
   return out;
 }

@@ -6,6 +6,7 @@ import type {
   Message,
   ModelStop,
   RecheckInfo,
+  RunBail,
   RunStatus,
   SampleResult,
   SkippedSuite,
@@ -174,6 +175,8 @@ export interface EndRecord {
   finished_at: string;
   status: RunStatus;
   stop: StopReason | null;
+  /** `--bail N` was reached in this session: sending stopped after that many failing cases. */
+  bail?: RunBail;
 }
 
 export type SampleRecord = SampleResult & { type?: undefined };

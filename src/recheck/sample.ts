@@ -34,7 +34,10 @@ export function recheckSample(
   const refusal =
     failed && stored.error?.kind === 'refusal' ? (stored.refusal ?? stored.error.message) : null;
   const completion = failed && refusal === null ? null : completionOf(stored);
-  const checks = sampleChecks(expect, completion, failed, refusal, around);
+  const checks = sampleChecks(expect, completion, failed, refusal, {
+    ...around,
+    measured: { latency_ms: stored.latency_ms, cost: stored.usage?.cost ?? null },
+  });
   const result: SampleResult = { ...stored, checks, status: sampleStatus(failed, checks) };
   // Judges read the answer, or the refusal given instead; any other error has no answer to judge.
   if (completion === null) return result;

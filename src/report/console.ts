@@ -8,9 +8,10 @@ import type { Reporter } from './reporter.js';
 import { truncate, width, wrap, wrapItems } from './terminal.js';
 import { recheckNote } from './recheck-note.js';
 import { exitsForModelStops, MODEL_STOP_VERDICT, modelStopNote } from './model-stop-note.js';
+import { bailNote } from './bail-note.js';
 
 export interface ConsoleOptions {
-  /** ANSI colours (off when NO_COLOR is set or output is not a terminal). */
+  /** ANSI colours (the CLI decides: FORCE_COLOR, NO_COLOR, a terminal; see colorFor in cli/io.ts). */
   color: boolean;
   /** At most this many case rows (default 50). */
   maxRows?: number;
@@ -88,6 +89,7 @@ export function renderConsoleFindings(
     ),
     // A recheck sent nothing: said before any verdict, with what it could not check.
     ...(report.run.recheck ? wrap(printable(recheckNote(report.run.recheck)!), columns) : []),
+    ...(report.run.bail ? wrap(bailNote(report.run.bail, s)!, columns) : []),
   ];
   const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
   const suiteDrift = report.suites.flatMap((suite) =>

@@ -11,6 +11,7 @@ import { verdictLabel } from './pass-rate-label.js';
 import type { Reporter } from './reporter.js';
 import { recheckNote } from './recheck-note.js';
 import { modelStopNote } from './model-stop-note.js';
+import { bailNote } from './bail-note.js';
 
 export interface MarkdownOptions {
   /** Case rows across all sections (default 30); the rest become "… and N more". */
@@ -151,6 +152,7 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
     `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${countOf(s.cases, 'case')} · ${countOf(s.samples, 'sample')} · ${groupDigits(found.tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${candidateLabel(r) ? ` · candidate ${code(candidateLabel(r)!)}` : ''}`,
     ...(r.skipped_suites ?? []).flatMap((x) => ['', `Skipped suite ${code(x.suite)}: ${mdText(x.reason)}`]),
     ...(r.recheck ? ['', `**Recheck:** ${mdText(recheckNote(r.recheck)!)}`] : []),
+    ...(r.bail ? ['', `**Bailed:** ${mdText(bailNote(r.bail, s)!)}`] : []),
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),

@@ -31,7 +31,7 @@ export function createAdaptiveSampler(options: ExecuteOptions, schedule: (planne
     const { suite, case: testCase } = state.template;
     const baseline = options.adaptive?.baselineSamples(suite.suite, testCase.id) ?? { pass: 0, total: 0 };
     if (nextSampleDecision(baseline, state.current, sampling) !== 'continue') {
-      options.adaptive?.onCaseDone?.(suite.suite, testCase.id);
+      options.adaptive?.onCaseDone?.(suite.suite, testCase.id, state.current);
       return;
     }
     const target = nextLook(state.current, sampling);

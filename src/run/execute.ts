@@ -57,6 +57,11 @@ export interface ExecuteOptions {
    */
   modelStops?: ModelStops;
   onModelStop?: (stop: { service: string; model: string; error: CaseError }) => void;
+  /**
+   * `--bail N`: told of each finished sample; once it is reached nothing new is sent (what is
+   * in flight finishes) and the rest of the plan is not run. Not a stop: the run completes.
+   */
+  bail?: { readonly reached: boolean; add(result: SampleResult): void };
   /** A case's baseline entry: what its checks see, and the answer judges compare against. */
   baselineCase?: (suite: string, caseId: string) => BaselineCase | null;
   /** For `repeat: auto` cases: the baseline's samples, and the samples already journaled (resume). */
@@ -64,8 +69,8 @@ export interface ExecuteOptions {
     baselineSamples: (suite: string, caseId: string) => Samples;
     done: readonly SampleResult[];
     alpha?: number;
-    /** An adaptive case's sequential test decided: no more samples of it. */
-    onCaseDone?: (suite: string, caseId: string) => void;
+    /** An adaptive case's sequential test decided, with these samples: no more of it. */
+    onCaseDone?: (suite: string, caseId: string, samples: Samples) => void;
   };
 }
 
@@ -135,7 +140,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       outcome = await throttles.get(planned.service)!.limit(() => {
         // A resumed run may have spent its cap already: then nothing is sent.
         stop ??= interrupted() ?? meter?.reached() ?? null;
-        if (stop) return null;
+        if (stop || options.bail?.reached) return null;
         // Its model (or a judge's) was found missing: not sent, not run, with that reason.
         if (models?.size && models.reasonFor(planned.service, planned.model, judgesOf(planned))) return null;
         startedAt = now().toISOString();
@@ -199,6 +204,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     if (result.error && isRunStop(result.error))
       stop ??= { kind: stopKindOf(result.error), error: result.error };
     options.journal.appendLine(JSON.stringify(result));
+    options.bail?.add(result);
     options.onResult?.(result);
     if (planned.adaptive && !stop) sampler.finished(planned, result);
   };

@@ -35,6 +35,8 @@ export interface RunMeta {
    * of this run finishes whole. Absent for any other run.
    */
   comparison?: string;
+  /** `--bail N`: stop sending after N failing cases (a resume keeps it). Absent: no limit. */
+  bail?: number | null;
 }
 
 /** Sortable, filesystem-safe: `20261122T043114123Z-3fa2` (start time to the millisecond, UTC). */

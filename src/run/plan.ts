@@ -42,6 +42,8 @@ export interface PlanOptions {
   provider?: string;
   /** Suites a candidate does not run (it belongs to another kind of service): left out of the plan. */
   skip?: readonly SkippedSuite[];
+  /** `run --failed RUN_DIR`: only these cases (`suite/case`), those that failed, errored or regressed there. */
+  cases?: readonly string[];
 }
 
 /**
@@ -111,6 +113,7 @@ function* selectCases(
  */
 function selector(options: PlanOptions, start = 0) {
   const match = options.filter ? globToRegExp(options.filter) : null;
+  const only = options.cases ? new Set(options.cases) : null;
   const skipped = new Set(options.skip?.map((s) => s.suite));
   let next = start;
   return {
@@ -126,6 +129,7 @@ function selector(options: PlanOptions, start = 0) {
         !match.test(suite.suite)
       )
         return null;
+      if (only && !only.has(`${suite.suite}/${testCase.id}`)) return null;
       // Shard by case, not by sample: every repeat of a case lands in the same shard so its
       // pass rate is computed in one place. Round-robin over the stable order keeps shards
       // within one case of each other in size.
@@ -249,6 +253,7 @@ export async function selectionsOf(
       if (
         counts &&
         !options.filter &&
+        !options.cases &&
         !options.shard &&
         options.repeat !== 'auto' &&
         counts.samples !== null
@@ -389,13 +394,18 @@ function globToRegExp(glob: string): RegExp {
  */
 export async function emptySelectionOf(
   suites: readonly Suite[],
-  plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip'>,
+  plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip' | 'cases'>,
   casesOf: CasesOf,
 ): Promise<string | null> {
-  const { filter, skip } = plan;
+  const { filter, skip, cases } = plan;
   const unsharded = plan.shard
-    ? (await selectionOf(suites, { ...(filter ? { filter } : {}), ...(skip ? { skip } : {}) }, casesOf))
-        .length > 0
+    ? (
+        await selectionOf(
+          suites,
+          { ...(filter ? { filter } : {}), ...(skip ? { skip } : {}), ...(cases ? { cases } : {}) },
+          casesOf,
+        )
+      ).length > 0
     : false;
   return emptySelection(suites, plan, unsharded);
 }
@@ -407,11 +417,12 @@ export async function emptySelectionOf(
  */
 export function emptySelection(
   suites: readonly Suite[],
-  plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip'>,
+  plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip' | 'cases'>,
   /** Whether the selection without the shard has a case (planned by the caller for suites not in memory). */
   unshardedSelects: boolean = !selectCases(suites, {
     ...(plan.filter ? { filter: plan.filter } : {}),
     ...(plan.skip ? { skip: plan.skip } : {}),
+    ...(plan.cases ? { cases: plan.cases } : {}),
   }).next().done,
 ): string | null {
   const total = suites.reduce((n, s) => n + (s.counts?.cases ?? s.cases.length), 0);
@@ -420,5 +431,7 @@ export function emptySelection(
   if (plan.shard && unshardedSelects) return null;
   const names = suites.map((s) => s.suite);
   const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  if (plan.cases)
+    return `nothing to run: none of the ${plan.cases.length} case(s) --failed selected (${plan.cases.slice(0, 3).join(', ')}${plan.cases.length > 3 ? ', …' : ''}) is in the suites${plan.filter ? ` and matches --filter '${plan.filter}'` : ''} (suites: ${shown})\n  → give the suites that run ran (paths after the flags), or run them again without --failed`;
   return `nothing to run: --filter '${plan.filter}' matches no case of ${total} (it is matched against suite/case, the case id and the suite name; suites: ${shown})\n  → check the pattern: * stays within a segment, ** crosses them`;
 }

@@ -1,7 +1,7 @@
 import { runChecks } from '../checks/run.js';
 import { withCost } from '../baseline/cost.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
-import type { CheckRequest, Expectation } from '../checks/registry.js';
+import type { CheckContext, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
 import type { BaselineCase, CallOutcome, CheckResult, Completion, Prices, SampleResult } from '../types.js';
 import { type PlannedCase, plannedRequest } from './plan.js';
@@ -19,16 +19,19 @@ export function resultFromOutcome(
 ): SampleResult {
   const completion = outcome.completion;
   const failed = outcome.status === 'error';
+  const usage = completion ? withCost(completion.usage, completion.model, prices) : null;
+  const latency = Math.round(outcome.latency_ms);
   const checks = sampleChecks(planned.case.expect, completion, failed, refusalText(outcome), {
     request: plannedRequest(planned),
     baseline,
+    measured: { latency_ms: latency, cost: usage?.cost ?? null },
   });
   const result = newResult(planned, {
     model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
     finish_reason: completion?.finish_reason ?? null,
-    usage: completion ? withCost(completion.usage, completion.model, prices) : null,
-    latency_ms: Math.round(outcome.latency_ms),
+    usage,
+    latency_ms: latency,
     wait_ms: Math.round(outcome.wait_ms),
     attempts: outcome.attempts,
     status: sampleStatus(failed, checks),
@@ -56,14 +59,14 @@ export function sampleChecks(
   completion: Completion | null,
   failed: boolean,
   refusal: string | null,
-  around: { request: CheckRequest; baseline: BaselineCase | null },
+  around: Omit<CheckContext, 'completion'>,
 ): CheckResult[] {
   if (failed && refusal === null) return runChecks(expect, null);
   if (!completion) return runChecks(expect, null);
   // Without a judge among them (most cases) the expectations are the local ones as they are.
   const local = hasJudges(expect) ? splitExpectations(expect).local : expect;
   const checked = refusal !== null ? { ...completion, content: refusal } : completion;
-  return runChecks(local, { completion: checked, request: around.request, baseline: around.baseline });
+  return runChecks(local, { ...around, completion: checked });
 }
 
 /** A sample's status from its checks: an error stays one. */

@@ -44,6 +44,7 @@ import type {
 import { type CostCap, createCostMeter, sampleSpent } from './cost-cap.js';
 import { type CostEstimate, overCapMessage } from './cost-estimate.js';
 import { capPrices, estimateRun } from './estimate-run.js';
+import { Bail } from './bail.js';
 import { executePlan } from './execute.js';
 import { ModelStops, modelStopRecord } from './model-stops.js';
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
@@ -344,6 +345,7 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   const done = previous.done;
   const spentBefore = (capped?.spentBefore ?? 0) + previous.spent;
   const meter = capped ? createCostMeter(capped.cap, spentBefore, prices) : null;
+  const bail = meta.bail ? new Bail(meta.bail) : null;
   if (capped && options.resumeDir) estimated = await estimate((group) => samplesLeft(group, done));
   options.onPlan?.({
     runDir,
@@ -409,12 +411,14 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
   };
   /** A planned case's samples not yet sent, each `repeat: auto` case announced first. */
   const itemsOf = (group: PlannedCaseGroup, into: PlanItem[]): void => {
+    const from = into.length;
     if (group.adaptive) {
       let todo = 0;
       for (const sample of planSamples([group])) if (!done.has(sample.key)) todo++;
       into.push({ adaptiveCase: group, todo });
     }
     for (const sample of planSamples([group])) if (!done.has(sample.key)) into.push(sample);
+    bail?.plan(group.suite.suite, group.case.id, group.adaptive ? null : group.repeats, into.length - from);
   };
   /**
    * The plan, a suite at a time as the run reaches it, in batches (a wait per batch, not per
@@ -470,8 +474,12 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
       adaptive: {
         done: previous.adaptive,
         baselineSamples: (suite, caseId) => samplesOf(baselines.heldCase(suite, caseId)),
-        onCaseDone: (suite, caseId) => fold.caseDone(suite, caseId),
+        onCaseDone: (suite, caseId, samples) => {
+          bail?.caseDone(suite, caseId, samples);
+          fold.caseDone(suite, caseId);
+        },
       },
+      ...(bail ? { bail } : {}),
       clients: opened.clients,
       ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
       journal,
@@ -495,6 +503,8 @@ async function runLocked(options: RunSuitesOptions, locks: HeldLock[]): Promise<
         outcome.stop === null ? 'completed' : outcome.stop.kind === 'interrupted' ? 'interrupted' : 'paused',
       stop: outcome.stop,
     };
+    const bailed = bail?.bailed();
+    if (bailed) end.bail = bailed;
     journal.appendRecord(end);
     fold.add(end);
   } catch (error) {
@@ -628,7 +638,7 @@ function runRecord(meta: RunMeta, version: string): RunRecord {
     candidate_provider: meta.plan.provider ?? null,
     skipped_suites: [...(meta.plan.skip ?? [])],
     shard: meta.plan.shard ?? null,
-    complete: !meta.plan.filter && !meta.plan.shard,
+    complete: !meta.plan.filter && !meta.plan.shard && !meta.plan.cases,
   };
 }
 

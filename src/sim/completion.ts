@@ -106,8 +106,13 @@ export function handleCompletion(
       : d;
   // Coins of a request are a function of the seed and its body (and how often it came before).
   const coin = (purpose: string) => () => state.coin(`${kind}\n${purpose}\n${raw}`);
+  // With a `provider`, the tool fault is that provider's: a request pinned elsewhere
+  // (`provider.only`, `--providers`) is served by another upstream, without it.
+  const faulty = d.provider === undefined || sameProvider(d.provider, resolved.provider);
   const toolFault =
-    d.tool_fault !== undefined && coin('tool_fault')() < (d.tool_fault_rate ?? 1) ? d.tool_fault : undefined;
+    faulty && d.tool_fault !== undefined && coin('tool_fault')() < (d.tool_fault_rate ?? 1)
+      ? d.tool_fault
+      : undefined;
   const requireParameters = read.request.provider?.require_parameters === true;
   const turn = planTurn({
     request: servedToolRequest(read.request.tools, resolved.unsupported, toolFault, requireParameters),
@@ -124,6 +129,12 @@ export function handleCompletion(
   });
   const reply = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state, turn);
   return later(stream ? asEventStream(kind, reply) : reply, delay);
+}
+
+/** Whether a directive's provider (a name or a slug, in any case) is the one that served. */
+function sameProvider(named: string, served: string): boolean {
+  const slug = (text: string) => text.toLowerCase().replace(/\s+/g, '-');
+  return slug(named) === slug(served);
 }
 
 /** fail_times: the fault fires for the first N requests of one case (or one conversation), then stops. */

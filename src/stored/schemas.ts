@@ -104,6 +104,11 @@ const journalEnd = {
   properties: {
     finished_at: { type: 'string' },
     status: { enum: ['completed', 'paused', 'interrupted'] },
+    bail: {
+      type: 'object',
+      required: ['limit', 'failing'],
+      properties: { limit: { type: 'integer', minimum: 1 }, failing: { type: 'integer', minimum: 0 } },
+    },
     stop: {
       oneOf: [
         { type: 'null' },
@@ -152,11 +157,13 @@ const runMeta = {
         shard: shard.oneOf[1],
         model: { type: 'string' },
         service: { type: 'string' },
+        cases: strings,
       },
     },
     concurrency: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
     update_baselines: { type: 'boolean' },
     comparison: { type: 'string' },
+    bail: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
   },
 };
 

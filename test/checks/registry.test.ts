@@ -28,6 +28,11 @@ describe('the check registry', () => {
     [{ json_schema: { type: 'object', required: ['id'] } }, 'json_schema', '{"id": 1}', true],
     [{ max_completion_tokens: 5 }, 'max_completion_tokens', 'x', false],
     [{ non_empty: true }, 'non_empty', '   ', false],
+    // contextOf's sample took 120 ms and cost $0.00002.
+    [{ max_latency_ms: 100 }, 'max_latency_ms', 'x', false],
+    [{ max_latency_ms: 120 }, 'max_latency_ms', 'x', true],
+    [{ max_cost: 0.00002 }, 'max_cost', 'x', true],
+    [{ max_cost: 0.00001 }, 'max_cost', 'x', false],
   ])('parses %j and runs it through its own module', (item, type, content, pass) => {
     const expectation = toExpectation(item);
     expect(expectation.type).toBe(type);

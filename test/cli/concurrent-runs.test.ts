@@ -7,9 +7,9 @@ describe('runs writing into one reports/ at once', () => {
   it('all end normally, and reports/latest points at one of their finished run folders', async () => {
     const project = await makeProject();
     try {
-      await copyFromRepo(project.dir, 'driftcheck.config.yaml', 'suites/examples');
+      await copyFromRepo(project.dir, 'driftcheck.config.yaml', 'examples/suites');
       const runs = await Promise.all(
-        Array.from({ length: 4 }, () => runCli(['run', '--sim', 'suites/examples'], { cwd: project.dir })),
+        Array.from({ length: 4 }, () => runCli(['run', '--sim', 'examples/suites'], { cwd: project.dir })),
       );
       for (const run of runs) {
         expect(run.stderr).not.toMatch(/EISDIR|internal error/);

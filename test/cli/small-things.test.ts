@@ -39,7 +39,7 @@ describe('small things a user trips on', () => {
         for (const word of caps(shown!)) expect(caps(usage), `${shown} vs ${usage}`).toContain(word);
         checked++;
       }
-      expect(checked).toBe(14);
+      expect(checked).toBe(15);
       expect(top).toContain('diff RUN_A RUN_B');
     } finally {
       await project.cleanup();

@@ -145,3 +145,28 @@ describe('tool faults at a rate (tool_fault_rate), seeded', () => {
     expect((await mismatches(sim, 40, body, { tool_fault: 'schema_mismatch' })).bad).toBe(40);
   });
 });
+
+describe("a directive's tool fault is the provider's it names", () => {
+  it('fires where that provider serves, and not on a request pinned to another one', async () => {
+    const sim = await simulator(4);
+    const tonight = { provider: 'DeepInfra', tool_fault: 'schema_mismatch' };
+    const body = (only?: string) => ({
+      tools: tools(true),
+      ...(only ? { provider: { only: [only], allow_fallbacks: false } } : {}),
+    });
+    const moved = await mismatches(sim, 10, body(), tonight);
+    expect([...moved.providers]).toEqual(['DeepInfra']);
+    expect(moved.bad).toBe(10);
+    expect(await mismatches(sim, 10, body('deepinfra'), tonight)).toEqual({
+      bad: 10,
+      providers: new Set(['DeepInfra']),
+    });
+    for (const [only, name] of [
+      ['together', 'Together'],
+      ['groq', 'Groq'],
+    ])
+      expect(await mismatches(sim, 10, body(only), tonight)).toEqual({ bad: 0, providers: new Set([name]) });
+    // Without a provider, the fault is whoever serves.
+    expect((await mismatches(sim, 10, body('together'), { tool_fault: 'schema_mismatch' })).bad).toBe(10);
+  });
+});

@@ -1,5 +1,5 @@
 import { candidateLabel } from '../../fold/provenance.js';
-import type { CaseEntry, DriftKind, PassRate, ReportHead } from '../../types.js';
+import type { CaseEntry, DriftKind, PassRate, ReportHead, RunInfo } from '../../types.js';
 import { formatUsd } from '../../baseline/usage-change.js';
 import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../numbers.js';
@@ -7,6 +7,7 @@ import { verdictLabel } from '../pass-rate-label.js';
 import { compareText } from '../../util/compare-text.js';
 import { recheckNote } from '../recheck-note.js';
 import { exitsForModelStops, MODEL_STOP_VERDICT, modelStopNote } from '../model-stop-note.js';
+import { bailNote } from '../bail-note.js';
 
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
@@ -25,6 +26,15 @@ const INTERRUPTED = {
   tone: 'warn',
   text: 'stopped by a signal; continue with --resume',
 } as const;
+
+/** A run's verdict by its exit code, as the page's bar shows it: the word, its tone and why. */
+export function runVerdict(
+  code: number,
+  run?: Pick<RunInfo, 'exit_code' | 'stop_reason' | 'model_stops'>,
+): { word: string; tone: string; text: string } {
+  if (run && exitsForModelStops(run)) return { ...VERDICTS[2], text: MODEL_STOP_VERDICT };
+  return code in VERDICTS ? VERDICTS[code as keyof typeof VERDICTS] : INTERRUPTED;
+}
 
 /** Status filters offered as buttons; `data-view` is what the script filters on. */
 function viewButtons(report: ReportHead): string {
@@ -63,12 +73,7 @@ function driftOptions(counts: DriftCounts): string {
 
 /** The sticky bar: verdict, counts that double as status filters, drift-kind filter, search. */
 export function renderBar(report: ReportHead, title: string, drift: DriftCounts): string {
-  const code = report.run.exit_code;
-  const v = exitsForModelStops(report.run)
-    ? { ...VERDICTS[2], text: MODEL_STOP_VERDICT }
-    : code in VERDICTS
-      ? VERDICTS[code as keyof typeof VERDICTS]
-      : INTERRUPTED;
+  const v = runVerdict(report.run.exit_code, report.run);
   return `<header class="bar">
 <div class="verdict ${v.tone}"><span class="word">${v.word}</span><span class="title">${h(title)}</span><span class="why">${h(v.text)} · exit ${report.run.exit_code}</span></div>
 <nav class="views" aria-label="filter by status">${viewButtons(report)}</nav>
@@ -199,6 +204,7 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
       (x) => `<dt>skipped</dt><dd>suite <code>${h(x.suite)}</code>: ${h(x.reason)}</dd>`,
     ),
     r.recheck ? `<dt>recheck</dt><dd class="warn">${h(recheckNote(r.recheck)!)}</dd>` : '',
+    r.bail ? `<dt>bailed</dt><dd class="warn">${h(bailNote(r.bail, report.summary)!)}</dd>` : '',
     r.stop_reason
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',
