@@ -78,7 +78,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   } else {
     meta = {
       command: ['driftcheck', 'run', ...args],
-      paths: positionals.length ? positionals : [project.dir(undefined, 'suites')],
+      paths: positionals.length ? positionals : [project.suites()],
       config_file: values.config ?? null,
       allow_alias: Boolean(values['allow-alias']),
       sim: Boolean(values.sim),
