@@ -38,6 +38,12 @@ export interface CheckProblem {
   severity?: 'warning';
 }
 
+/** A tool a check names, and where below the check's value the name is written. */
+export interface ToolNamed {
+  pointer: string;
+  name: string;
+}
+
 /** The request a case sent, in the services' own shape (messages with every field, params as given). */
 export type CheckRequest = Pick<CompletionRequest, 'model' | 'messages' | 'params'>;
 
@@ -75,6 +81,12 @@ export interface CheckDefinition<V> {
   parse(value: unknown): V;
   /** What the schema cannot say about a value (a regex that does not compile); `where` names it. */
   problems?(value: unknown, where: string, options: SuiteCheckOptions): CheckProblem[];
+  /**
+   * The tools the value names, each at a JSON pointer below it (read defensively: the value
+   * may have failed the schema). The loader refuses a name the case's request does not
+   * declare: a call can only be of a declared tool, so the check could never fail or never pass.
+   */
+  toolNames?(value: unknown): ToolNamed[];
   /** True when `run` (or the runner, for a judge) reads the case's baseline: the run then holds the suite's baseline. */
   usesBaseline?(value: V): boolean;
   /** Evaluates one sample. Without it the runner evaluates the check itself (judge: it calls a service). */

@@ -8,6 +8,7 @@ import { baselinePath } from '../baseline/store.js';
 import { UsageError } from '../errors.js';
 import { openReport } from '../report/read.js';
 import type { CliIO } from './io.js';
+import { unknownSubcommand } from './help.js';
 import { projectPaths } from './project.js';
 
 /**
@@ -30,11 +31,11 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
     strict: true,
   });
   const [action, runDir, ...extra] = positionals;
-  if (action !== 'accept' || !runDir || extra.length) {
-    throw new UsageError(
-      'usage: driftcheck baseline accept RUN_DIR [--case ID…]  (RUN_DIR is a folder under reports/, or reports/latest)',
-    );
-  }
+  const usage =
+    'usage: driftcheck baseline accept RUN_DIR [--case ID…]  (RUN_DIR is a folder under reports/, or reports/latest)';
+  if (action !== undefined && action !== 'accept')
+    throw unknownSubcommand('baseline', action, ['accept'], usage);
+  if (action !== 'accept' || !runDir || extra.length) throw new UsageError(usage);
   const report = await openReport(resolve(io.cwd, runDir));
   const run = report.head.run;
   // A recheck is refused before anything else, --force or not: forcing cannot make it answers.

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors.js';
+import { didYouMean } from '../util/did-you-mean.js';
 /**
  * `driftcheck <command> --help`: what each command does, its options and examples. The
  * option lists are also what an unknown flag is matched against for a did-you-mean.
@@ -277,6 +279,58 @@ export function optionsBlock(command: string): string {
 /** The options a command's help lists (`--filter`, …): what an unknown flag is compared with. */
 export function optionsOf(command: string): string[] {
   return [...new Set((COMMAND_HELP[command] ?? '').match(/--[a-z][a-z-]*/g) ?? [])];
+}
+
+/**
+ * How a command's help shows an option that takes a value (`--concurrency N`) and what it is
+ * for, or null for an option that takes none (or one the help does not list).
+ */
+export function optionUsage(command: string, flag: string): { usage: string; about: string | null } | null {
+  const help = COMMAND_HELP[command] ?? '';
+  // Flags are letters and dashes (the caller's pattern): nothing to escape.
+  const line = new RegExp(`^ {2}(${flag} [^\\s-]\\S*) {2,}(.+)$`, 'm').exec(help);
+  if (line) return { usage: line[1]!, about: line[2]!.trim() };
+  // Or as its usage line shows it: `[--port N]`.
+  const usage = new RegExp(`[[ ](${flag} [^\\s\\]-][^\\]\\s]*)`).exec(help);
+  return usage ? { usage: usage[1]!, about: null } : null;
+}
+
+/**
+ * The arguments with a negative number given to an option that takes a value joined to it
+ * (`--concurrency -1` → `--concurrency=-1`), as Node's parser asks: its own parser would take
+ * the number for an unknown option and say so in its words; joined, the option's own check
+ * says what it takes (`--concurrency expects a whole number ≥ 1, got '-1'`).
+ */
+export function joinNegativeValues(command: string, args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const next = args[i + 1];
+    if (
+      /^--[a-z][a-z-]*$/.test(arg) &&
+      next !== undefined &&
+      /^-\.?\d/.test(next) &&
+      optionUsage(command, arg)
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** A subcommand a command does not have (`baseline acept`), with a did-you-mean and the command's usage. */
+export function unknownSubcommand(
+  command: string,
+  word: string,
+  known: readonly string[],
+  usage: string,
+): UsageError {
+  const guess = didYouMean(word, known);
+  return new UsageError(
+    `unknown subcommand '${word}' of ${command}${guess ? `\n  → did you mean 'driftcheck ${command} ${guess}'?` : ''}\n${usage}`,
+  );
 }
 
 export { didYouMean } from '../util/did-you-mean.js';

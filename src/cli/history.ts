@@ -14,6 +14,7 @@ import type { History } from '../history/types.js';
 import { countOf } from '../report/numbers.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { CliIO } from './io.js';
+import { didYouMean, unknownSubcommand } from './help.js';
 
 const USAGE =
   'usage: driftcheck history DIR --out FILE.html, or driftcheck history add DIR REPORT_DIR…\n  → driftcheck history --help for the options';
@@ -35,7 +36,13 @@ async function pageCommand(args: string[], io: CliIO): Promise<number> {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE);
+  if (positionals.length !== 1 || !values.out) {
+    // `history ad DIR RUN_DIR`: a mistyped `add`, not a history folder named `ad`.
+    const first = positionals[0];
+    if (first !== undefined && positionals.length > 1 && didYouMean(first, ['add']))
+      throw unknownSubcommand('history', first, ['add'], USAGE);
+    throw new UsageError(USAGE);
+  }
   const dir = resolve(io.cwd, positionals[0]!);
   // Read as columns: 30 nights of 100,000 cases as objects took 1.9 GB.
   const history = await HistoryNights.read(dir);

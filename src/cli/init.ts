@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
@@ -83,7 +83,7 @@ export async function initCommand(args: string[], io: CliIO): Promise<number> {
     allowPositionals: true,
     strict: true,
   });
-  const root = positionals[0] ? join(io.cwd, positionals[0]) : io.cwd;
+  const root = positionals[0] ? resolve(io.cwd, positionals[0]) : io.cwd;
   const workflowOnly = Boolean(values.workflow) && existsSync(join(root, CONFIG_FILE));
   const files: [string, string][] = [
     ...(workflowOnly
@@ -120,14 +120,19 @@ export async function initCommand(args: string[], io: CliIO): Promise<number> {
     );
     io.stdout(`added reports/ to ${relative(io.cwd, ignore)}\n`);
   }
-  io.stdout(
-    [
-      'next: driftcheck run --sim                      # the embedded simulator: no keys needed',
-      '      export OPENROUTER_API_KEY=…               # then, against the real router:',
-      '      driftcheck verify --service router        # one minimal call',
-      '      driftcheck run --update-baselines         # record the baselines; review and commit baselines/',
-      '',
-    ].join('\n'),
+  // The commands find the config from the folder they run in: a project made elsewhere is entered first.
+  const folder = relative(io.cwd, root);
+  const enter = folder === '' ? [] : [`cd ${/^[\w./-]+$/.test(folder) ? folder : JSON.stringify(folder)}`];
+  const steps: [string, string][] = [
+    ...enter.map((cd): [string, string] => [cd, "the new project's folder"]),
+    ['driftcheck run --sim', 'the embedded simulator: no keys needed'],
+    ['export OPENROUTER_API_KEY=…', 'then, against the real router:'],
+    ['driftcheck verify --service router', 'one minimal call'],
+    ['driftcheck run --update-baselines', 'record the baselines; review and commit baselines/'],
+  ];
+  const lines = steps.map(
+    ([command, why], i) => `${i === 0 ? 'next: ' : '      '}${command.padEnd(41)} # ${why}`,
   );
+  io.stdout(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -37,7 +37,7 @@ export async function listCommand(args: string[], io: CliIO): Promise<number> {
   const suites = await loadSuites(
     positionals.length
       ? positionals.map((p) => resolve(io.cwd, p))
-      : [projectPaths(io, values.config).dir(undefined, 'suites')],
+      : [projectPaths(io, values.config).suites()],
     { ...loadOptions, onWarnings: warnTo(io, 'list'), cases: { hold: HELD_CASES } },
   );
   const casesOf = suiteCasesOf(loadOptions);

@@ -65,7 +65,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout(`${version()}\n`);
     return 0;
   }
-  const { COMMAND_HELP, didYouMean, optionsBlock, optionsOf } = await import('./help.js');
+  const { COMMAND_HELP, didYouMean, joinNegativeValues, optionsBlock, optionsOf, optionUsage } =
+    await import('./help.js');
   // What a command prints holds no control character but its own colours (shownSafely).
   // Messages to a terminal fit it (a run folder's path, the report files, an error's hint);
   // stdout is not fitted: it may be JSON, and the console report fits by itself.
@@ -99,9 +100,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   try {
     const command = await load();
-    return await command(rest, io);
+    return await command(joinNegativeValues(name, rest), io);
   } catch (error) {
-    return reportFailure(name, error, io, (flag) => didYouMean(flag, optionsOf(name)));
+    return reportFailure(name, error, io, {
+      guess: (flag) => didYouMean(flag, optionsOf(name)),
+      usage: (flag) => optionUsage(name, flag),
+    });
   }
 }
 
@@ -114,7 +118,7 @@ export function reportFailure(
   command: string,
   error: unknown,
   io: Pick<CliIO, 'stderr' | 'env'>,
-  guessFlag: (flag: string) => string | null | undefined = () => null,
+  flags: FlagHelp = {},
 ): number {
   const prefix = `driftcheck ${command}: `;
   const once = (text: string) => (text.startsWith(prefix) ? text.slice(prefix.length) : text);
@@ -125,7 +129,7 @@ export function reportFailure(
     return error.exitCode;
   }
   if (isParseArgsError(error)) {
-    io.stderr(`${prefix}${parseArgsMessage(command, error as Error & { code: string }, guessFlag)}\n`);
+    io.stderr(`${prefix}${parseArgsMessage(command, error as Error & { code: string }, flags)}\n`);
     return EXIT.usage;
   }
   // A stack starts with the error's own `Name: message`; a thrown non-Error is its text.
@@ -148,21 +152,32 @@ function isParseArgsError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
+/** What the top-level catch may ask of a command's flags for a parse error's message. */
+interface FlagHelp {
+  /** The option a mistyped flag most likely meant. */
+  guess?: (flag: string) => string | null | undefined;
+  /** How the help shows an option that takes a value, and what it is for. */
+  usage?: (flag: string) => { usage: string; about: string | null } | null;
+}
+
 /**
  * A parseArgs error in our own words: an unknown option is named with its did-you-mean alone
- * (Node's text goes on about '--' and ends on an unbalanced quote); other errors keep Node's.
+ * (Node's text goes on about '--' and ends on an unbalanced quote); an option whose value
+ * starts with a dash is named with what it takes; other errors keep Node's.
  */
-function parseArgsMessage(
-  command: string,
-  error: Error & { code: string },
-  guessFlag: (flag: string) => string | null | undefined,
-): string {
+function parseArgsMessage(command: string, error: Error & { code: string }, flags: FlagHelp): string {
   const help = `  → run 'driftcheck ${command} --help' for the options`;
   const flag = /'(--?[^'\s]+)'/.exec(error.message)?.[1];
   // Node's own text quotes the flag unevenly and repeats it: name it once, with the guess alone.
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
-    const guess = guessFlag(flag);
+    const guess = flags.guess?.(flag);
     return `unknown option '${flag}'${guess ? `\n  → did you mean ${guess}?` : ''}\n${help}`;
+  }
+  // `--report-dir -x`: a value that starts with a dash is taken for an option.
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && /ambiguous/.test(error.message)) {
+    const shown = flags.usage?.(flag);
+    const takes = shown ? ` (${shown.usage}${shown.about ? `: ${shown.about}` : ''})` : '';
+    return `${flag} takes a value${takes}, and what follows it starts with '-'\n  → write ${flag}=VALUE for a value that starts with '-'\n${help}`;
   }
   return `${error.message}\n${help}`;
 }

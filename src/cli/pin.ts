@@ -41,10 +41,18 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
   let env = io.env;
   const sim = values.sim ? await simulateServices(config, env) : null;
   if (sim) ({ config, env } = sim);
+  // The router, its key and its catalog are asked for only once something needs them (an
+  // alias to resolve, --provider): a suite with nothing to pin needs no key and no config.
+  let router: Promise<{ service: ServiceConfig; apiKey: string; resolve: AliasResolver }> | null = null;
+  const routerFor = (named: ServiceConfig | null) =>
+    (router ??= (async () => {
+      const service = named ?? pickRouter(config, undefined);
+      const apiKey = resolveApiKey(service, env);
+      return { service, apiKey, resolve: await aliasResolver(service, apiKey) };
+    })());
   try {
-    const service = pickRouter(config, values.service);
-    const apiKey = resolveApiKey(service, env);
-    const resolver = await aliasResolver(service, apiKey);
+    // A --service named is checked now all the same: a typo is never passed over.
+    const named = values.service !== undefined ? pickRouter(config, values.service) : null;
     let unresolved = 0;
     for (const path of positionals) {
       const file = resolve(io.cwd, path);
@@ -52,7 +60,7 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
       if (read.diagnostic) throw new InputError([read.diagnostic]);
       const text = read.text;
       const alias = findSuiteAlias(text);
-      const concrete = alias ? await resolver(alias) : undefined;
+      const concrete = alias ? await (await routerFor(named)).resolve(alias) : undefined;
       const result = pinSuiteText(text, () => concrete);
       const shown = relative(io.cwd, file);
       for (const change of result.changes)
@@ -64,13 +72,14 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
       for (const alias of result.unresolved) {
         unresolved++;
         io.stderr(
-          `${shown}: could not resolve ${alias} with service '${service.name}' (not in its model list, and a test call named no model)\n`,
+          `${shown}: could not resolve ${alias} with service '${(await routerFor(named)).service.name}' (not in its model list, and a test call named no model)\n`,
         );
       }
       if (result.changes.length === 0 && result.unresolved.length === 0 && !values.provider)
-        io.stdout(`${shown}: no alias to pin\n`);
+        io.stdout(`${shown}: no alias to pin (its model is concrete): nothing to do\n`);
       let pinned = result.text;
       if (values.provider) {
+        const { service, apiKey } = await routerFor(named);
         const outcome = await pinProvider(
           pinned,
           config.services,
@@ -171,10 +180,10 @@ async function pinProvider(
 }
 
 /** The catalog's alias_target first (free); else one minimal call, whose `model` is the concrete answer. */
-async function aliasResolver(
-  service: ServiceConfig,
-  apiKey: string,
-): Promise<(alias: string) => Promise<string | undefined>> {
+/** The concrete model an alias points at today (undefined: the service could not say). */
+type AliasResolver = (alias: string) => Promise<string | undefined>;
+
+async function aliasResolver(service: ServiceConfig, apiKey: string): Promise<AliasResolver> {
   const catalog = await fetchModelCatalog(service, apiKey);
   return async (alias) => {
     const row = catalog?.find((m) => m.id === alias);

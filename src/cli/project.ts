@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { findProject } from '../config/load.js';
+import { existsSync } from 'node:fs';
+import { DEFAULT_CONFIG_FILE, findProject } from '../config/load.js';
+import { UsageError } from '../errors.js';
 import type { Config } from '../types.js';
 import type { CliIO } from './io.js';
 
@@ -10,11 +12,24 @@ import type { CliIO } from './io.js';
  * the project and never writes a stray `suites/reports/`.
  */
 export function projectPaths(io: CliIO, configFlag?: string) {
-  const { root } = findProject(io.cwd, configFlag);
+  const { configFile, root } = findProject(io.cwd, configFlag);
   return {
     root,
     dir: (given: string | undefined, fallback: string): string =>
       given !== undefined ? resolve(io.cwd, given) : resolve(root, fallback),
+    /**
+     * The default suites (`suites/` at the project's root). Outside any project — no config
+     * here or above, and no `suites/` here — that is said, with how to start one, rather than
+     * "suites: no such file or folder".
+     */
+    suites: (): string => {
+      const suites = resolve(root, 'suites');
+      if (configFile === undefined && !existsSync(suites))
+        throw new UsageError(
+          `no ${DEFAULT_CONFIG_FILE} here or in any folder above, and no suites/ folder here: not a driftcheck project\n  → run 'driftcheck init' to start one here (a commented config and an example suite), or give the suite files or folders to use`,
+        );
+      return suites;
+    },
     /** `--history DIR` (the user's), else the config's `history: { dir }` (the config's folder's), else none. */
     history: (given: string | undefined, config: Pick<Config, 'history'> | null): string | null =>
       given !== undefined

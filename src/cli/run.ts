@@ -118,7 +118,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       : {};
     meta = {
       command: ['driftcheck', 'run', ...args],
-      paths: positionals.length ? positionals : before ? before.paths : [project.dir(undefined, 'suites')],
+      paths: positionals.length ? positionals : before ? before.paths : [project.suites()],
       config_file: values.config ?? before?.config_file ?? null,
       allow_alias: Boolean(values['allow-alias']) || Boolean(before?.allow_alias),
       sim: Boolean(values.sim) || Boolean(before?.sim),

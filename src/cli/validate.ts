@@ -19,7 +19,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   const config = await loadConfig(values.config, io.env, io.cwd);
   const paths = positionals.length
     ? positionals.map((p) => resolve(io.cwd, p))
-    : [projectPaths(io, values.config).dir(undefined, 'suites')];
+    : [projectPaths(io, values.config).suites()];
   let warnings = 0;
   const suites = await loadSuites(paths, {
     // Every case is made and checked as it is read, then let go: a suite keeps its counts and

@@ -15,7 +15,9 @@ import type {
 } from '../types.js';
 
 /**
- * 5: a case made from a table row holds the row's place (`row`), not its messages; a run
+ * 6: a case made from a table row also holds the digest of the messages it sends (`sent`):
+ * a recheck matches the row's stored answers by it, so a changed check or another row of
+ * the table leaves them matched. 5: a case made from a table row holds the row's place (`row`), not its messages; a run
  * writes each suite's plan record when it reaches the suite, before the suite's first
  * sample, not every suite's before the first. 4: a plan record names the tables its suite's cases were made from, with their digests
  * (`tables`), which `--resume` checks. 3: a plan record holds its suite's `system` prompt
@@ -23,7 +25,7 @@ import type {
  * 256 KB prompt over 2,200 cases made one 563 MB line, past what a string can hold).
  * Journals of versions 2 and 3 are still read (a plan without `tables` checks none).
  */
-export const JOURNAL_VERSION = 5;
+export const JOURNAL_VERSION = 6;
 
 /**
  * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
@@ -44,7 +46,7 @@ export type JournalRecord = RunRecord | PlanRecord | ModelStopRecord | EndRecord
 export interface RunRecord {
   type: 'run';
   /** 2 or JOURNAL_VERSION: what this driftcheck reads. */
-  journal_version: 2 | 3 | 4 | typeof JOURNAL_VERSION;
+  journal_version: 2 | 3 | 4 | 5 | typeof JOURNAL_VERSION;
   id: string;
   started_at: string;
   command: string[];
@@ -93,6 +95,12 @@ export interface PlanCase {
    * the row's line. Its messages are made again from the table (run/plan-messages.ts).
    */
   row?: [number, number];
+  /**
+   * A case made from a table row (journal 6): sentDigest of the messages it sent, what a
+   * recheck matches its stored answers by. Absent in older journals: a recheck then matches
+   * a row only while its table and template are unchanged.
+   */
+  sent?: string;
   drift?: DriftTolerance;
   /**
    * The case's judge checks as they were asked, in `expect:` order (their verdicts follow

@@ -5,6 +5,7 @@ import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { entryFromLine, type LineSuite, REPORT_SCHEMA_VERSION } from './case-line.js';
 import { READ_LIMITS, readBoundedLines, readBoundedText } from '../util/bounded-read.js';
+import { describeFsError } from '../yaml/read-text.js';
 
 export interface StoredReport {
   file: string;
@@ -43,10 +44,16 @@ export async function openReport(path: string): Promise<StoredReport> {
  * that also takes driftcheck 0.1 reports looks at first. Errors as openReport's.
  */
 export async function readReportHead(path: string): Promise<{ dir: string; file: string; head: ReportHead }> {
-  const isDir = (await stat(path).catch(() => null))?.isDirectory() ?? false;
+  const found = await stat(path).catch(() => null);
+  if (!found)
+    throw new FileError(
+      path,
+      'no such folder or file\n  → pass a run folder under reports/ (reports/latest is the newest), or its report.json',
+    );
+  const isDir = found.isDirectory();
   const file = isDir ? join(path, 'report.json') : path;
   const dir = isDir ? path : join(path, '..');
-  const head = await readHead(file, isDir);
+  const head = await readHead(file, isDir ? dir : null);
   // Schemas 2 and 3 are checked against the shipped schema here, once for every reader (diff,
   // baseline accept, history add, run --update-baselines); schema 1 has readers of its own.
   const schema = head.schema_version as number;
@@ -70,7 +77,7 @@ export async function loadReport(path: string): Promise<Report> {
   return { ...stored.head, cases };
 }
 
-async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
+async function readHead(file: string, dir: string | null): Promise<ReportHead> {
   const lines: string[] = [];
   let held = 0;
   try {
@@ -84,13 +91,7 @@ async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
     }
   } catch (error) {
     if (error instanceof DriftcheckError) throw error;
-    throw new FileError(
-      file,
-      isDir
-        ? 'no report.json in this run folder; render it from the journal with `driftcheck report FOLDER` (or finish the run with `driftcheck run --resume FOLDER`)'
-        : 'cannot read this report',
-      { cause: error },
-    );
+    throw new FileError(dir ?? file, await noReport(dir, error), { cause: error });
   }
   try {
     const text = lines.join('\n').replace(/,\s*$/, '');
@@ -101,6 +102,18 @@ async function readHead(file: string, isDir: boolean): Promise<ReportHead> {
     // Not in the layout driftcheck writes (edited by hand?): parse the whole file.
     return wholeHead(file);
   }
+}
+
+/**
+ * Why a report cannot be read, and what to do: a folder with a journal but no report.json
+ * (a killed run) is rendered again from it; a folder without either is not a run folder.
+ */
+async function noReport(dir: string | null, error: unknown): Promise<string> {
+  if (dir === null) return `cannot read this report (${describeFsError(error)})`;
+  const journal = await stat(join(dir, 'results.jsonl')).catch(() => null);
+  return journal?.isFile()
+    ? `no report.json in this run folder\n  → render it from its journal with \`driftcheck report ${dir}\` (or finish the run with \`driftcheck run --resume ${dir}\`)`
+    : 'not a run folder: it has no report.json and no journal (results.jsonl)\n  → pass a run folder under reports/ (reports/latest is the newest)';
 }
 
 async function wholeHead(file: string): Promise<ReportHead> {

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../baseline/json-compare.js';
 import { judgeBaselineDigest, splitExpectations } from '../checks/judge.js';
 import type { PlanCase, PlanRecord } from '../journal/records.js';
-import type { Diagnostic, Suite } from '../types.js';
+import type { Diagnostic, Message, Suite } from '../types.js';
 import type { PlannedCaseGroup } from './plan.js';
 
 /** A case's baseline answer, for the judges that compare with it (null: none). */
@@ -9,17 +11,19 @@ export type BaselineContent = (suite: string, caseId: string) => string | null;
 /**
  * One plan record per suite, in plan order: its cases, what a report shows of them, their
  * drift rules and judges. A recheck writes today's this way; a run writes each suite's
- * when it reaches the suite, a part at a time (planRecordParts).
+ * when it reaches the suite, a part at a time (planRecordParts). `sent: false` leaves out
+ * the digests of what table rows send (a recheck sets those it matched: see matchStored).
  */
 export function planRecords(
   cases: readonly PlannedCaseGroup[],
   baselineContent: BaselineContent,
+  options: { sent?: boolean } = {},
 ): PlanRecord[] {
   const records = new Map<Suite, PlanRecord>();
   for (const c of cases) {
     let record = records.get(c.suite);
     if (!record) records.set(c.suite, (record = planHead(c)));
-    record.cases.push(planCase(c, baselineContent));
+    record.cases.push(planCase(c, baselineContent, options.sent ?? true));
   }
   return [...records.values()];
 }
@@ -35,7 +39,7 @@ export async function* planRecordParts(
 ): AsyncGenerator<PlanRecord> {
   let part: PlanRecord | null = null;
   for await (const c of cases) {
-    (part ??= planHead(c)).cases.push(planCase(c, baselineContent));
+    (part ??= planHead(c)).cases.push(planCase(c, baselineContent, true));
     if (part.cases.length < size) continue;
     yield part;
     part = null;
@@ -72,18 +76,35 @@ function planHead(c: PlannedCaseGroup): PlanRecord {
 /**
  * A case as its plan record holds it. A case made from a table row holds where the row is
  * (the table's index in the suite, the row's line), not its messages: the table, whose
- * digest the record keeps, makes them again for a report (journalMessages).
+ * digest the record keeps, makes them again for a report (journalMessages); and, with
+ * `sent`, the digest of its messages, which a recheck matches its stored answers by.
  */
-function planCase(c: PlannedCaseGroup, baselineContent: BaselineContent): PlanCase {
+function planCase(c: PlannedCaseGroup, baselineContent: BaselineContent, sent: boolean): PlanCase {
   const table = c.suite.tables?.findIndex((t) => t.file === c.case.location.file) ?? -1;
   return {
     id: c.case.id,
     ordinal: c.ordinal,
     repeat: c.adaptive ? 'auto' : c.repeats,
-    ...(table >= 0 ? { row: [table, c.case.location.line] } : { messages: c.case.messages }),
+    ...(table >= 0
+      ? { row: [table, c.case.location.line], ...(sent ? { sent: sentDigest(c.case.messages) } : {}) }
+      : { messages: c.case.messages }),
     ...(c.case.drift ? { drift: c.case.drift } : {}),
     ...judgesOf(c, baselineContent),
   };
+}
+
+/**
+ * What a case sends, as a digest: the first 72 bits of the sha256 of its messages (system
+ * prompt included) as canonical JSON, in 12 base64url characters. A case made from a table
+ * row keeps it in its plan record in place of its messages (journal 6): the stored answers
+ * of a row are to today's case exactly when today's case sends messages of the same digest,
+ * whatever else of its table or template changed. Twelve characters, not 64 hex: a reader
+ * holds one per row of a 100,000-row plan, and V8 copies a parsed string this short instead
+ * of keeping it as a view into the plan's whole line (see ownStrings), which a 64-character
+ * one kept alive (about 60 MB more at the peak of a recheck of 100,000 rows).
+ */
+export function sentDigest(messages: readonly Message[]): string {
+  return createHash('sha256').update(canonicalJson(messages)).digest().subarray(0, 9).toString('base64url');
 }
 
 /**

@@ -83,6 +83,7 @@ const journalPlan = {
             minItems: 2,
             maxItems: 2,
           },
+          sent: { type: 'string' },
           drift: { type: 'object' },
         },
       },

@@ -1,6 +1,6 @@
 import { CHECKS, type CheckDefinition, isCheckType, type SuiteCheckOptions } from '../checks/registry.js';
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
-import { type RequestContext, requestProblems } from './request-problems.js';
+import { declaredTools, type RequestContext, requestProblems, undeclaredTool } from './request-problems.js';
 import { isRecord } from '../util/is-record.js';
 
 /** A problem of one case, at a JSON Pointer relative to the case (`/expect/1/regex`). */
@@ -14,8 +14,9 @@ export interface CaseProblem {
 
 /**
  * What the case schema cannot say about one case: each check's own rules (a regex or JSON
- * Schema that compiles, a judge that is pinned), a repeat within bounds, and its request
- * over the suite's (tools, tool_choice, response_format: see requestProblems). The one
+ * Schema that compiles, a judge that is pinned, a tool name its request declares), a repeat
+ * within bounds, and its request over the suite's (tools, tool_choice, response_format: see
+ * requestProblems). The one
  * definition for written and generated cases; `where` names the case in messages
  * (`cases[2]`; empty for a generated case, named by its row). Reads defensively: the case may also have failed the schema.
  */
@@ -39,13 +40,21 @@ export function caseProblems(
     });
   }
   if (!Array.isArray(c.expect)) return problems;
+  // The tools the case's request declares (null: a tools file not read yet, checked once it is).
+  const declared = declaredTools(isRecord(c.params) ? c.params : undefined, request.suite, request.files);
   c.expect.forEach((item: unknown, j) => {
     if (!isRecord(item)) return;
     for (const [type, value] of Object.entries(item)) {
       if (!isCheckType(type)) continue;
       const definition = CHECKS[type] as CheckDefinition<unknown>;
-      for (const p of definition.problems?.(value, named(`expect[${j}].${type}`), options) ?? [])
+      const where = named(`expect[${j}].${type}`);
+      for (const p of definition.problems?.(value, where, options) ?? [])
         problems.push({ ...p, pointer: `/expect/${j}/${type}${p.pointer}` });
+      if (declared === null) continue;
+      for (const { pointer, name } of definition.toolNames?.(value) ?? []) {
+        const undeclared = undeclaredTool(name, declared, `'${where}'`, "the case's request");
+        if (undeclared) problems.push({ pointer: `/expect/${j}/${type}${pointer}`, ...undeclared });
+      }
     }
   });
   return problems;

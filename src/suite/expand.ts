@@ -9,7 +9,7 @@ import { SampleCount } from './repeat-limits.js';
 import type { Row, TableBytes } from './sources/types.js';
 import type { RawCase, SuiteSpec } from './spec.js';
 import { type TableFound, tableCases } from './table-cases.js';
-import { type RequestContext, withTools } from './request-problems.js';
+import { caseParams, type RequestContext } from './request-problems.js';
 
 /** A table's file as read by the loader: its name in messages, and its bytes (UTF-8) or why there are none. */
 export interface TableText {
@@ -175,9 +175,7 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
     ...(c.repeat !== undefined ? { repeat: c.repeat } : {}),
     ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
     ...(c.drift !== undefined ? { drift: structuredClone(c.drift) } : {}),
-    ...(c.params !== undefined
-      ? { params: withTools({ ...spec.suite.params, ...c.params }, spec.toolFiles) }
-      : {}),
+    ...(c.params !== undefined ? { params: caseParams(spec.suite.params, c.params, spec.toolFiles) } : {}),
     location: row.location,
   };
 }

@@ -15,7 +15,8 @@ import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js
 import { TABLE_FILE } from './sources/index.js';
 import { checkedPieces, pieceHashes, tableFile } from './table-reread.js';
 import type { ToolsFile } from './request-problems.js';
-import type { SuiteSpec } from './spec.js';
+import { type SuiteSpec, type ToolPath, toolPathsOf } from './spec.js';
+import { parseYamlMapping } from '../yaml/parse-mapping.js';
 import type { TableFound } from './table-cases.js';
 import { readToolsFile } from './tools-file.js';
 
@@ -152,10 +153,23 @@ async function specWithTools(
   options: ParseSuiteOptions,
 ): Promise<Validated<SuiteSpec>> {
   const spec = parseSuiteSpec(text, f.shown, options);
-  if (!spec.value || spec.value.toolPaths.length === 0) return spec;
-  const tools = await readToolFiles(spec.value, f, cwd);
+  if (spec.errors) {
+    // The tools files' own problems are said with the suite's, so that one pass fixes all.
+    const tools = await readToolFiles(toolPathsIn(text, f.shown), f, cwd);
+    return tools.errors.length > 0 ? { errors: sortDiagnostics([...spec.errors, ...tools.errors]) } : spec;
+  }
+  if (spec.value.toolPaths.length === 0) return spec;
+  const tools = await readToolFiles(spec.value.toolPaths, f, cwd);
   if (tools.errors.length > 0) return { errors: tools.errors };
   return parseSuiteSpec(text, f.shown, { ...options, toolFiles: tools.files });
+}
+
+/** The tools files a suite file names, read from a suite with problems (none when it is not a YAML mapping). */
+function toolPathsIn(text: string, file: string): ToolPath[] {
+  const parsed = parseYamlMapping(text, file, 'suite', "'suite:'");
+  if (parsed.errors) return [];
+  const yaml = parsed.value;
+  return toolPathsOf(yaml.data, (pointer) => ({ file, ...yaml.locate(pointer) }));
 }
 
 /**
@@ -261,19 +275,19 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
 
 /** The tools files a suite names, read and checked, by the path as written (taken from the suite file's folder). */
 async function readToolFiles(
-  spec: SuiteSpec,
+  paths: readonly ToolPath[],
   suite: SuiteFile,
   cwd: string,
 ): Promise<{ files: Map<string, ToolsFile>; errors: Diagnostic[] }> {
   const files = new Map<string, ToolsFile>();
   const errors: Diagnostic[] = [];
-  for (const written of spec.toolPaths) {
-    const path = resolve(dirname(suite.path), written);
+  for (const written of paths) {
+    const path = resolve(dirname(suite.path), written.path);
     const file = displayPath(path, cwd);
     const read = await readTextFile(path, file, READ_LIMITS.suite, 'a tools file (JSON or YAML)');
-    const checked = readToolsFile(read, file, { ...spec.suite.location, message: '' });
+    const checked = readToolsFile(read, file, written);
     if (checked.errors) errors.push(...checked.errors);
-    else files.set(written, checked.value);
+    else files.set(written.path, checked.value);
   }
   return { files, errors };
 }

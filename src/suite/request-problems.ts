@@ -3,6 +3,7 @@ import { draft7Problem } from '../tools/draft7.js';
 import { show } from '../yaml/show.js';
 import type { CaseProblem } from './case-problems.js';
 import { isRecord } from '../util/is-record.js';
+import { didYouMean } from '../util/did-you-mean.js';
 
 /** A tools file a suite names in `params.tools`, read and checked: its tools. */
 export interface ToolsFile {
@@ -53,8 +54,14 @@ export function toolListProblems(tools: readonly unknown[], named: string): Case
   return problems;
 }
 
-/** The declared tool names of a `tools` value: a list, a file read, or null when not known yet. */
+/** Whether a `tools` value sends no tools: an empty list, or null (on a case: the suite's are dropped). */
+function sendsNoTools(tools: unknown): boolean {
+  return tools === undefined || tools === null || (Array.isArray(tools) && tools.length === 0);
+}
+
+/** The declared tool names of a `tools` value: a list, a file read, none; or null when not known yet. */
 function toolNames(tools: unknown, files: ReadonlyMap<string, ToolsFile> | undefined): string[] | null {
+  if (sendsNoTools(tools)) return [];
   const list = typeof tools === 'string' ? files?.get(tools)?.tools : tools;
   if (!Array.isArray(list)) return null;
   const names = list.flatMap((t) => {
@@ -62,6 +69,42 @@ function toolNames(tools: unknown, files: ReadonlyMap<string, ToolsFile> | undef
     return typeof name === 'string' ? [name] : [];
   });
   return [...new Set(names)];
+}
+
+/**
+ * The tool names a case's request declares: its own `tools` when it sets them (an empty
+ * list or null: none), else the suite's; null while a tools file they name is not read yet.
+ */
+export function declaredTools(
+  own: Record<string, unknown> | undefined,
+  inherited: RequestParams | null,
+  files: ReadonlyMap<string, ToolsFile> | undefined,
+): string[] | null {
+  const tools = own?.tools !== undefined ? own.tools : inherited?.tools;
+  return toolNames(tools, files);
+}
+
+/**
+ * What is wrong with naming a tool the request does not declare (a tool_choice, a check's
+ * tool name), or null when it declares it: a call can only be of a declared tool, so such a
+ * name makes a check that can never fail (`no_tool_call`) or never pass (`tool_call`).
+ */
+export function undeclaredTool(
+  name: string,
+  declared: readonly string[],
+  what: string,
+  request: string,
+): Pick<CaseProblem, 'message' | 'hint'> | null {
+  if (declared.includes(name)) return null;
+  const guess = didYouMean(name, declared);
+  return {
+    message: `${what} names the tool ${show(name)}, which ${request} does not declare${declared.length ? ` (declared: ${declared.join(', ')})` : ' (no tools)'}`,
+    hint: guess
+      ? `did you mean '${guess}'?`
+      : declared.length
+        ? 'name a declared tool, or declare it in params.tools'
+        : 'declare it in params.tools',
+  };
 }
 
 /**
@@ -99,31 +142,57 @@ export function requestProblems(
   }
   // A layer that sets neither leaves the choice and the tools as the suite checked them.
   if (own.tool_choice === undefined && own.tools === undefined) return problems;
-  const choice = own.tool_choice ?? inherited?.tool_choice;
-  const tools = own.tools ?? inherited?.tools;
+  // A layer that drops the tools (`tools: []` or null) drops the choice made for them too.
+  const dropped = own.tools !== undefined && sendsNoTools(own.tools);
+  const choice =
+    own.tool_choice !== undefined ? own.tool_choice : dropped ? undefined : inherited?.tool_choice;
   const at = own.tool_choice !== undefined ? '/tool_choice' : '/tools';
-  const names = tools === undefined ? [] : toolNames(tools, files);
+  const names = declaredTools(own, inherited, files);
+  const request = named === 'params' ? 'the suite' : `'${named}'`;
   const wanted = isRecord(choice) && isRecord(choice.function) ? choice.function.name : undefined;
-  if (typeof wanted === 'string' && names !== null && !names.includes(wanted))
-    problems.push({
-      pointer: at === '/tool_choice' ? '/tool_choice/function/name' : at,
-      message: `tool_choice names the tool ${show(wanted)}, which ${named === 'params' ? 'the suite' : `'${named}'`} does not declare${names.length ? ` (declared: ${names.join(', ')})` : ' (no tools)'}`,
-      hint: 'name a tool of params.tools, or declare it there',
-    });
-  if (choice === 'required' && tools === undefined)
+  const undeclared =
+    typeof wanted === 'string' && names !== null
+      ? undeclaredTool(wanted, names, 'tool_choice', request)
+      : null;
+  if (undeclared)
+    problems.push({ pointer: at === '/tool_choice' ? '/tool_choice/function/name' : at, ...undeclared });
+  if (choice === 'required' && names !== null && names.length === 0)
     problems.push({
       pointer: at,
-      message: `tool_choice is required, but ${named === 'params' ? 'the suite' : `'${named}'`} declares no tools`,
+      message: `tool_choice is required, but ${request} declares no tools`,
       hint: 'add params.tools, or drop tool_choice',
     });
   return problems;
 }
 
-/** Params with a tools file replaced by the tools it holds (the request carries them, not the path). */
+/**
+ * A case's params over the suite's, key by key, its tools file read in. A case's `tools: []`
+ * or `tools: null` sends no tools, and drops the suite's tool_choice and parallel_tool_calls
+ * with them (they mean nothing without tools, and the services refuse them).
+ */
+export function caseParams(
+  suite: RequestParams,
+  own: RequestParams,
+  files: ReadonlyMap<string, { tools: unknown[] }> | undefined,
+): RequestParams {
+  const merged: RequestParams = { ...suite, ...own };
+  if (own.tools !== undefined && sendsNoTools(own.tools)) {
+    if (own.tool_choice === undefined) delete merged.tool_choice;
+    if (own.parallel_tool_calls === undefined) delete merged.parallel_tool_calls;
+  }
+  return withTools(merged, files);
+}
+
+/** Params with a tools file replaced by the tools it holds (the request carries them, not the path), and no tools left out. */
 export function withTools(
   params: RequestParams,
   files: ReadonlyMap<string, { tools: unknown[] }> | undefined,
 ): RequestParams {
+  if (params.tools !== undefined && sendsNoTools(params.tools)) {
+    // No tools: the request carries no `tools` key at all (the services refuse an empty list).
+    const { tools: _, ...rest } = params;
+    return rest;
+  }
   if (typeof params.tools !== 'string') return params;
   const file = files?.get(params.tools);
   return file ? { ...params, tools: file.tools } : params;

@@ -1,4 +1,8 @@
 import type { Diagnostic } from '../types.js';
+import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
+import { explainId } from './ids.js';
+import { isRowProblem, placeholdersOf } from './template.js';
+import { caseValidator } from './validate-ajv.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
 import { aliasHint, isAlias } from './alias.js';
@@ -52,7 +56,9 @@ export function suiteProblems(
     );
   if (Array.isArray(tables)) {
     tables.forEach((t: unknown, i) => {
-      if (!isRecord(t) || typeof t.path !== 'string' || t.format !== undefined) return;
+      if (!isRecord(t)) return;
+      if (isRecord(t.case)) problems.push(...templateProblems(yaml, i, t.case, options, request));
+      if (typeof t.path !== 'string' || t.format !== undefined) return;
       if (formatOf(t.path, undefined) === null) {
         at(
           `/tables/${i}/path`,
@@ -67,5 +73,48 @@ export function suiteProblems(
     for (const p of caseProblems(c, `cases[${i}]`, options, request))
       at(`/cases/${i}${p.pointer}`, p.message, p.hint, p.severity);
   });
+  return problems;
+}
+
+/**
+ * What is wrong with a table's case template whatever its rows hold: the problems of the
+ * parts that hold no placeholder (an unknown check, a tool the request does not declare, a
+ * regex that does not compile), said once where the template is written. A row reports only
+ * what its own values make wrong (isRowProblem). The template's own keys are the suite
+ * schema's (case_template).
+ */
+function templateProblems(
+  yaml: YamlMapping,
+  i: number,
+  template: Record<string, unknown>,
+  options: SuiteCheckOptions,
+  request: RequestContext,
+): Diagnostic[] {
+  const root = `/tables/${i}/case`;
+  const placeholders = placeholdersOf(template);
+  const validate = caseValidator();
+  const problems: Diagnostic[] = [];
+  if (!validate(template)) {
+    const errors = (validate.errors ?? []).map((e) => ({ ...e, instancePath: `${root}${e.instancePath}` }));
+    problems.push(
+      ...ajvDiagnostics(errors, yaml, {
+        rootName: 'the suite',
+        patterns: { id: explainId },
+        // The template's own keys (at its root) are the suite schema's to say.
+        keep: (e) =>
+          e.instancePath.startsWith(`${root}/`) &&
+          !isRowProblem(placeholders, e.instancePath.slice(root.length), e.keyword),
+      }),
+    );
+  }
+  for (const p of caseProblems(template, `tables[${i}].case`, options, request))
+    if (!isRowProblem(placeholders, p.pointer))
+      problems.push({
+        file: yaml.file,
+        ...yaml.locate(`${root}${p.pointer}`),
+        message: p.message,
+        hint: p.hint,
+        ...(p.severity ? { severity: p.severity } : {}),
+      });
   return problems;
 }

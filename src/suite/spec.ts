@@ -12,6 +12,7 @@ import { inlineRows } from './sources/inline.js';
 import type { Row } from './sources/types.js';
 import { type Placeholder, placeholdersOf } from './template.js';
 import { type ToolsFile, withTools } from './request-problems.js';
+import { isRecord } from '../util/is-record.js';
 
 /** A case as written under `cases:` (or made from a table row), once it passed the case schema. */
 export interface RawCase {
@@ -60,22 +61,48 @@ export interface SuiteSpec {
   system?: string;
   inline: Row[];
   tables: TableSpec[];
-  /** The tools files the suite names (in its params, cases and table templates), as written. */
-  toolPaths: string[];
+  /** The tools files the suite names (in its params, cases and table templates), as written, with where. */
+  toolPaths: ToolPath[];
   /** Those files, read: a case's `tools: <file>` becomes the tools it holds. */
   toolFiles: ReadonlyMap<string, ToolsFile>;
 }
 
-/** The literal tools file paths a suite names: in its params, its cases' and its table templates'. */
-function toolPathsOf(raw: RawSuite): string[] {
-  const paths = [
-    raw.params,
-    ...(raw.cases ?? []).map((c) => c.params),
-    ...(raw.tables ?? []).map((t) => t.case.params),
-  ]
-    .map((p) => (p as RequestParams | undefined)?.tools)
-    .filter((t): t is string => typeof t === 'string' && !t.includes('{{'));
-  return [...new Set(paths)];
+/** A tools file a suite names, as written, and the first place it is named (`params.tools`). */
+export interface ToolPath {
+  path: string;
+  named: string;
+  location: SourceLocation;
+}
+
+/**
+ * The literal tools file paths a suite names: in its params, its cases' and its table
+ * templates', each with the first place it is named. Reads defensively: a suite with
+ * problems is asked too, so that its tools files' problems are reported with its own.
+ */
+export function toolPathsOf(
+  data: Record<string, unknown>,
+  where: (pointer: string) => SourceLocation,
+): ToolPath[] {
+  const out = new Map<string, ToolPath>();
+  const add = (params: unknown, pointer: string, named: string) => {
+    const tools = isRecord(params) ? params.tools : undefined;
+    if (typeof tools !== 'string' || tools === '' || tools.includes('{{') || out.has(tools)) return;
+    out.set(tools, { path: tools, named: `${named}.tools`, location: where(`${pointer}/tools`) });
+  };
+  add(data.params, '/params', 'params');
+  if (Array.isArray(data.cases))
+    data.cases.forEach((c: unknown, i) =>
+      add(isRecord(c) ? c.params : undefined, `/cases/${i}/params`, `cases[${i}].params`),
+    );
+  if (Array.isArray(data.tables))
+    data.tables.forEach((t: unknown, i) =>
+      add(
+        isRecord(t) && isRecord(t.case) ? t.case.params : undefined,
+        `/tables/${i}/case/params`,
+        `tables[${i}].case.params`,
+      ),
+    );
+  return [...out.values()];
 }
 
 /**
@@ -119,7 +146,7 @@ export function buildSpec(
     ...(raw.system !== undefined ? { system: raw.system } : {}),
     inline: inlineRows(raw.cases ?? [], where),
     tables,
-    toolPaths: toolPathsOf(raw),
+    toolPaths: toolPathsOf(yaml.data, where),
     toolFiles,
   };
 }

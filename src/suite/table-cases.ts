@@ -10,7 +10,7 @@ import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
 import { TABLE_FORMATS, tableDigest } from './sources/index.js';
 import type { Row } from './sources/types.js';
 import type { TableSpec } from './spec.js';
-import { type CaseTemplate, compileTemplate } from './template.js';
+import { type CaseTemplate, compileTemplate, isRowProblem } from './template.js';
 import { caseValidator } from './validate-ajv.js';
 
 /** Rows with problems listed per table before the rest are counted. */
@@ -171,15 +171,18 @@ function rowCase(
     const translated = ajvDiagnostics(validate.errors ?? [], located, {
       rootName: 'the case',
       patterns: { id: explainId },
+      // The template's own problems are said once, where it is written (suiteProblems).
+      keep: (e) => isRowProblem(table.placeholders, e.instancePath, e.keyword),
     });
     for (const d of translated) problems.push({ ...d, message: about + d.message });
   }
   for (const p of caseProblems(value, '', options, options.request))
-    problems.push({
-      ...row.location,
-      message: about + p.message,
-      hint: p.hint,
-      ...(p.severity ? { severity: p.severity } : {}),
-    });
+    if (isRowProblem(table.placeholders, p.pointer))
+      problems.push({
+        ...row.location,
+        message: about + p.message,
+        hint: p.hint,
+        ...(p.severity ? { severity: p.severity } : {}),
+      });
   return { value, problems };
 }

@@ -19,6 +19,25 @@ export function placeholdersOf(template: unknown): Placeholder[] {
   return out;
 }
 
+/**
+ * Whether a problem of a case made from the template, at `pointer` (below the case), is the
+ * row's and not the template's: the value there came from a row (a placeholder at it or
+ * above it), or holds a row's text (a placeholder below it) — except for a problem with an
+ * object's keys (`additionalProperties`, `required`), since keys are never templated. A
+ * template's own problems are reported once, where the template is written; each row's
+ * problems, the others, at the row — so a typo in the template is not said once a row.
+ */
+export function isRowProblem(
+  placeholders: readonly Placeholder[],
+  pointer: string,
+  keyword?: string,
+): boolean {
+  const within = (p: string, root: string) => p === root || p.startsWith(`${root}/`);
+  if (placeholders.some((p) => within(pointer, p.pointer))) return true;
+  if (keyword === 'additionalProperties' || keyword === 'required') return false;
+  return placeholders.some((p) => within(p.pointer, pointer));
+}
+
 /** The columns a template reads, each once, in order of first use. */
 function columnsOf(placeholders: readonly Placeholder[]): string[] {
   return [...new Set(placeholders.map((p) => p.name))];

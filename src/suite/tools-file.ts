@@ -4,6 +4,8 @@ import { parseYamlMapping } from '../yaml/parse-mapping.js';
 import { shippedValidator } from '../yaml/schemas.js';
 import type { TextRead } from '../yaml/read-text.js';
 import { toolListProblems, type ToolsFile } from './request-problems.js';
+import type { ToolPath } from './spec.js';
+import { describeJsonError, lineColumnOf } from '../yaml/json-error.js';
 
 /**
  * A tools file a suite names in `params.tools` (`{ tools: [...] }`, JSON or YAML, as a
@@ -14,11 +16,42 @@ import { toolListProblems, type ToolsFile } from './request-problems.js';
 export function readToolsFile(
   read: TextRead,
   file: string,
-  named: Diagnostic,
+  named: Pick<ToolPath, 'named' | 'location'>,
 ): { value: ToolsFile; errors?: undefined } | { errors: Diagnostic[] } {
-  const from = `the suite names it at ${named.file}:${named.line}:${named.column}`;
-  if (read.diagnostic)
-    return { errors: [{ ...read.diagnostic, hint: `${read.diagnostic.hint ?? ''} (${from})`.trim() }] };
+  const from = `the suite names it at ${named.location.file}:${named.location.line}:${named.location.column}`;
+  if (read.diagnostic) {
+    const d = read.diagnostic;
+    // A file that cannot be read at all (missing, a folder) is the suite's line that names it.
+    if (d.whole_file)
+      return {
+        errors: [
+          {
+            ...named.location,
+            message: `'${named.named}' names the tools file ${file}, which cannot be read: ${d.message}`,
+            hint: `${d.hint ?? 'check the path'} (it is taken from the suite file's folder)`,
+          },
+        ],
+      };
+    return { errors: [{ ...d, hint: `${d.hint ?? ''} (${from})`.trim() }] };
+  }
+  // A .json file is read as JSON, and its syntax errors are said as JSON's, where they are.
+  if (file.toLowerCase().endsWith('.json')) {
+    try {
+      JSON.parse(read.text);
+    } catch (error) {
+      const { message, offset } = describeJsonError(error, read.text);
+      return {
+        errors: [
+          {
+            file,
+            ...lineColumnOf(read.text, offset),
+            message: `JSON syntax error: ${message}`,
+            hint: `a .json tools file is JSON: { "tools": [ … ] }; check the brackets, quotes and commas up to here (${from})`,
+          },
+        ],
+      };
+    }
+  }
   const parsed = parseYamlMapping(read.text, file, 'tools file', "'tools:' and a list of tools");
   if (parsed.errors) return { errors: parsed.errors };
   const yaml = parsed.value;

@@ -13,6 +13,8 @@ export interface AjvTranslation {
   rootName: string;
   /** Keyed by property name (`id`, `api_key_env`); the default message does not echo the value. */
   patterns?: Record<string, PatternExplainer>;
+  /** Which of the errors worth saying to say (default: all): a table's template and its rows split them. */
+  keep?: (e: ErrorObject) => boolean;
 }
 
 type SchemaNode = { title?: string; description?: string; properties?: Record<string, SchemaNode> };
@@ -22,13 +24,50 @@ type SchemaNode = { title?: string; description?: string; properties?: Record<st
  * at the offending YAML node and say in plain words what to change.
  */
 export function ajvDiagnostics(errors: ErrorObject[], yaml: YamlMapping, t: AjvTranslation): Diagnostic[] {
-  // A oneOf/anyOf error says it all; the failures of its branches would only repeat it.
-  const oneOfs = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
-  const isBranchNoise = (e: ErrorObject) =>
-    oneOfs.some((o) => o.instancePath === e.instancePath && e.schemaPath.startsWith(`${o.schemaPath}/`));
-  return errors
-    .filter((e) => e.keyword !== 'propertyNames' && !isBranchNoise(e))
-    .map((e) => translate(e, yaml, t));
+  const out: Diagnostic[] = [];
+  for (const e of branchErrors(errors))
+    if (e.keyword !== 'propertyNames' && (t.keep?.(e) ?? true)) out.push(translate(e, yaml, t));
+  return out;
+}
+
+/**
+ * The errors worth saying. A oneOf/anyOf error says it all, and the failures of its branches
+ * would only repeat it; but when the value is a mapping or a list and only one branch takes
+ * that kind of value (`tool_call: { nme: a }` beside the name's string), what is wrong is
+ * inside that branch: its own errors are said instead (an unknown key with a did-you-mean,
+ * not "must be string or object, got a mapping").
+ */
+function branchErrors(errors: ErrorObject[]): ErrorObject[] {
+  const choices = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  const under = (e: ErrorObject, o: ErrorObject, path = o.schemaPath) =>
+    e !== o && e.schemaPath.startsWith(`${path}/`) && e.instancePath.startsWith(o.instancePath);
+  const kept = new Set(errors);
+  for (const o of choices) {
+    const branch = soleBranch(o);
+    if (branch === null) {
+      // Said by the choice alone: its branches' failures at the same value would repeat it.
+      for (const e of errors) if (under(e, o) && e.instancePath === o.instancePath) kept.delete(e);
+      continue;
+    }
+    const inside = errors.filter((e) => under(e, o, `${o.schemaPath}/${branch}`));
+    if (inside.length === 0) continue;
+    kept.delete(o);
+    // The other branches' failures are not about this value's kind.
+    for (const e of errors) if (under(e, o) && !inside.includes(e)) kept.delete(e);
+  }
+  return errors.filter((e) => kept.has(e));
+}
+
+/** The one branch of a oneOf/anyOf that takes a value of this kind (a mapping or a list), or null. */
+function soleBranch(e: ErrorObject): number | null {
+  const data = e.data;
+  const kind = Array.isArray(data) ? 'array' : data !== null && typeof data === 'object' ? 'object' : null;
+  if (kind === null || !Array.isArray(e.schema)) return null;
+  const taking = (e.schema as { type?: unknown }[]).flatMap((b, i) => {
+    const types = Array.isArray(b?.type) ? b.type : [b?.type];
+    return types.includes(kind) ? [i] : [];
+  });
+  return taking.length === 1 ? taking[0]! : null;
 }
 
 function translate(e: ErrorObject, yaml: YamlMapping, t: AjvTranslation): Diagnostic {

@@ -53,7 +53,7 @@ const cases = [
   '      - tool_call: { name: get_weather, schema: { type: object, required: [city, units] } }',
   '      - tool_call: { name: get_weather, schema: { type: object, required: [country] } }',
   '      - tool_calls_valid: true',
-  '      - no_tool_call: delete_account',
+  '      - no_tool_call: get_time',
   '      - no_tool_call: true',
   '  - id: parallel',
   '    prompt: Parallel',

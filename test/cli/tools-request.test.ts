@@ -254,4 +254,65 @@ describe('requests with tools and structured outputs', () => {
       await project.cleanup();
     }
   });
+
+  it("a case's tools: [] or null drops the suite's tools, tool_choice and parallel_tool_calls from its request; a choice of its own without tools is refused", async () => {
+    const project = await makeProject({
+      'driftcheck.config.yaml': toolConfig(server.url),
+      'suites/drop.yaml': [
+        'suite: drop',
+        'service: router',
+        'model: openai/gpt-4o-mini',
+        'params:',
+        '  tools:',
+        ...WEATHER_TOOLS,
+        '  tool_choice: required',
+        '  parallel_tool_calls: false',
+        'cases:',
+        '  - id: with-tools',
+        '    prompt: Weather in Paris?',
+        '  - id: empty-list',
+        '    prompt: Order as JSON, no tools',
+        '    params: { tools: [] }',
+        '    expect: [{ no_tool_call: true }]',
+        '  - id: null-tools',
+        '    prompt: Order as JSON, null tools',
+        '    params: { tools: null, temperature: 0 }',
+        '  - id: own-choice',
+        '    prompt: Order as JSON, own choice',
+        '    params: { tools: [], tool_choice: required }',
+        '',
+      ].join('\n'),
+    });
+    try {
+      // A choice of its own without tools is refused, as a suite's would be.
+      const refused = await runCli(['validate'], { cwd: project.dir });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        "driftcheck validate: suites/drop.yaml:34:39: tool_choice is required, but 'cases[3].params' declares no tools\n  → add params.tools, or drop tool_choice\n",
+      );
+      const path = join(project.dir, 'suites/drop.yaml');
+      await writeFile(path, (await readFile(path, 'utf8')).replace(', tool_choice: required }', ' }'));
+      server.bodies.length = 0;
+      const run = await runCli(['run', '--reporter', 'json'], { cwd: project.dir, env: TOOL_ENV });
+      expect(run.code, run.stderr).toBe(0);
+      const body = (prompt: string) =>
+        server.bodies.find((b) => JSON.stringify(b.messages).includes(prompt))!;
+      expect(body('Weather in Paris?')).toMatchObject({
+        tool_choice: 'required',
+        parallel_tool_calls: false,
+      });
+      expect(body('Weather in Paris?').tools).toHaveLength(2);
+      for (const prompt of ['no tools', 'null tools', 'own choice']) {
+        const sent = body(prompt);
+        expect(sent, prompt).not.toHaveProperty('tools');
+        expect(sent, prompt).not.toHaveProperty('tool_choice');
+        expect(sent, prompt).not.toHaveProperty('parallel_tool_calls');
+        // Nor does the router ask for providers that support tools it does not send.
+        expect(sent.provider, prompt).toBeUndefined();
+      }
+      expect(body('null tools').temperature).toBe(0);
+    } finally {
+      await project.cleanup();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,8 +68,15 @@ describe('readRunForHistory', () => {
   });
 
   it('says what to do when the folder has no report (the message every report reader gives)', async () => {
-    await expect(readRunForHistory(dir)).rejects.toThrow(
-      /no report\.json in this run folder; render it from the journal with `driftcheck report FOLDER`/,
+    const folder = join(dir, 'killed');
+    await mkdir(folder);
+    await expect(readRunForHistory(folder)).rejects.toThrow(
+      'not a run folder: it has no report.json and no journal (results.jsonl)',
     );
+    await writeFile(join(folder, 'results.jsonl'), '');
+    await expect(readRunForHistory(folder)).rejects.toThrow(
+      `no report.json in this run folder\n  → render it from its journal with \`driftcheck report ${folder}\``,
+    );
+    await expect(readRunForHistory(join(dir, 'nonexistent'))).rejects.toThrow('no such folder or file');
   });
 });

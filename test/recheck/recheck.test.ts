@@ -216,6 +216,58 @@ describe("matchStored: today's plan against the stored run", () => {
   });
 });
 
+/** SUITE's cases as if made from rows of a table (`table` digests its text, `template` its template). */
+const FROM_TABLE = (suite: Suite, table: string, template: string): Suite => ({
+  ...suite,
+  tables: [{ file: 'suites/rows.csv', format: 'csv', rows: suite.cases.length, digest: table, template }],
+  cases: suite.cases.map((c, i) => ({ ...c, location: { file: 'suites/rows.csv', line: i + 2, column: 1 } })),
+});
+
+describe('matchStored: cases made from table rows, matched by what they send', () => {
+  const runSuite = FROM_TABLE(SUITE(CASE('a') + CASE('b') + CASE('c')), 'T1', 'P1');
+  const run = planRecords(planCases([runSuite]), () => null);
+  const stored = (plans: PlanRecord[]): StoredRun => ({
+    id: 'R1',
+    plans: new Map(plans.map((p) => [p.suite, p])),
+    answered: new Set(['refunds/a', 'refunds/b', 'refunds/c']),
+    stopped: false,
+  });
+
+  it('rechecks every row when only a check changed (template and table digests both differ)', () => {
+    const today = FROM_TABLE(SUITE(CASE('a', undefined, 'equals: y') + CASE('b') + CASE('c')), 'T2', 'P2');
+    const matched = matchStored(planCases([today]), stored(run), () => null);
+    expect([...matched.rechecked.keys()]).toEqual(['refunds/a', 'refunds/b', 'refunds/c']);
+    expect(matched.not_answered).toEqual([]);
+    // Today's plan carries the run's digest of each matched row (one string, shared).
+    expect(matched.plans[0]!.cases.map((c) => c.sent)).toEqual(run[0]!.cases.map((c) => c.sent));
+  });
+
+  it('leaves only a row whose prompt changed without a stored answer, wherever the rows now are', () => {
+    const today = FROM_TABLE(SUITE(CASE('new') + CASE('c') + CASE('b', 'Another?') + CASE('a')), 'T2', 'P1');
+    const matched = matchStored(planCases([today]), stored(run), () => null);
+    expect([...matched.rechecked.keys()]).toEqual(['refunds/c', 'refunds/a']);
+    expect(matched.not_answered).toEqual([
+      { case: 'refunds/new', reason: 'not in run R1 (added since)' },
+      {
+        case: 'refunds/b',
+        reason: 'its table row changed since run R1: the stored answers are to another prompt',
+      },
+    ]);
+  });
+
+  it('without the digest (an older journal), matches a row only while its table and template are the same, and says so', () => {
+    const older = run.map((p) => ({ ...p, cases: p.cases.map(({ sent: _, ...c }) => c) }));
+    const same = matchStored(planCases([runSuite]), stored(older), () => null);
+    expect(same.rechecked.size).toBe(3);
+    const today = FROM_TABLE(SUITE(CASE('a', undefined, 'equals: y') + CASE('b') + CASE('c')), 'T1', 'P2');
+    const changed = matchStored(planCases([today]), stored(older), () => null);
+    expect(changed.rechecked.size).toBe(0);
+    expect(changed.not_answered[0]!.reason).toBe(
+      "its table or its template changed since run R1, whose journal (an older driftcheck's) does not record what each row sent, so no row's stored answers can be matched: run the suite again to recheck its rows",
+    );
+  });
+});
+
 describe('a run that did not stop but left a case unchecked', () => {
   it("is not a pass (exit 1); a stopped run keeps its stop's code", () => {
     const summary = emptySummary();

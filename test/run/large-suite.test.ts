@@ -96,7 +96,14 @@ describe('a suite larger than a run holds', () => {
     const plan = plans[0] as PlanRecord;
     expect(plan).toMatchObject({ suite: 'big', system: 'Be brief.', tables: [{ rows: ROWS }] });
     expect(plan.cases.map((c) => c.id)).toEqual(Array.from({ length: ROWS }, (_, i) => `r-${i}`));
-    expect(plan.cases[7]).toEqual({ id: 'r-7', ordinal: 7, repeat: 1, row: [0, 8] });
+    expect(plan.cases[7]).toEqual({
+      id: 'r-7',
+      ordinal: 7,
+      repeat: 1,
+      row: [0, 8],
+      // What the row sent, by which a recheck matches its answers (journal 6).
+      sent: expect.stringMatching(/^[\w-]{12}$/),
+    });
     // Before any of its samples.
     expect(lines.findIndex((l) => l.includes('"type":"plan"'))).toBeLessThan(
       lines.findIndex((l) => l.includes('"suite":"big"') && !l.includes('"type":"plan"')),

@@ -11,6 +11,7 @@ export const noToolCall: CheckDefinition<true | string> = {
     examples: [true, 'delete_account'],
   },
   parse: (value) => (value === true ? true : String(value)),
+  toolNames: (value) => (typeof value === 'string' ? [{ pointer: '', name: value }] : []),
   run: (value, { completion }) => {
     const calls = (completion.tool_calls ?? []).filter((c) => value === true || c.name === value);
     const what = value === true ? 'no tool call' : `no call of ${value}`;

@@ -1,6 +1,6 @@
 import { describeCall } from '../../tools/calls.js';
 import { draft7Problem } from '../../tools/draft7.js';
-import type { CheckProblem, CheckDefinition } from '../registry.js';
+import type { CheckProblem, CheckDefinition, ToolNamed } from '../registry.js';
 import { type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';
 import { describePointer } from '../../yaml/locate.js';
 
@@ -78,6 +78,19 @@ export const toolCall: CheckDefinition<ToolCallSpec> = {
     examples: ['get_weather', { name: 'get_weather', arguments: { city: 'Paris' } }],
   },
   parse: (value) => (typeof value === 'string' ? { name: value } : { ...(value as ToolCallSpec) }),
+  toolNames: (value) => {
+    if (typeof value === 'string') return [{ pointer: '', name: value }];
+    if (typeof value !== 'object' || value === null) return [];
+    const v = value as Partial<ToolCallSpec>;
+    const named = (spec: unknown, pointer: string): ToolNamed[] =>
+      typeof spec === 'object' && spec !== null && typeof (spec as CallSpec).name === 'string'
+        ? [{ pointer, name: (spec as CallSpec).name! }]
+        : [];
+    return [
+      ...named(v, '/name'),
+      ...(Array.isArray(v.calls) ? v.calls : []).flatMap((c, i) => named(c, `/calls/${i}/name`)),
+    ];
+  },
   problems: (value, where) => {
     if (typeof value !== 'object' || value === null) return [];
     const v = value as ToolCallSpec;

@@ -1,6 +1,7 @@
 import { deeperThan } from '../../util/json-depth.js';
 import { MAX_DEPTH } from '../../yaml/plain-data.js';
 import { kindOf } from '../../yaml/show.js';
+import { describeJsonError } from '../../yaml/json-error.js';
 import {
   type ProblemSink,
   tooManyRows,
@@ -85,9 +86,9 @@ function parseRow(
   try {
     value = JSON.parse(source);
   } catch (error) {
-    const { message, column } = describeJsonError(error, source);
+    const { message, offset } = describeJsonError(error, source);
     return at(
-      column,
+      offset + 1,
       `the row is not valid JSON: ${message}`,
       'write one JSON object per line, e.g. {"id": "a1", "text": "…"}',
     );
@@ -102,24 +103,4 @@ function parseRow(
   if (deeperThan(value, MAX_DEPTH))
     return at(1, `the row nests more than ${MAX_DEPTH} levels deep`, 'flatten it');
   return value as Record<string, unknown>;
-}
-
-/** V8's JSON.parse message without the echoed input, and the column it names (1 when it names none). */
-function describeJsonError(error: unknown, source: string): { message: string; column: number } {
-  const text = error instanceof Error ? error.message : String(error);
-  // Node 20: "… in JSON at position 12"; later versions: "… (line 1 column 13)".
-  const position = /at position (\d+)/.exec(text);
-  const lineColumn = /\(line \d+ column (\d+)\)/.exec(text);
-  const column = position
-    ? Number(position[1]) + 1
-    : lineColumn
-      ? Number(lineColumn[1])
-      : text.includes('Unexpected end of JSON input')
-        ? source.length + 1
-        : 1;
-  const message = text
-    .replace(/, "[\s\S]*" is not valid JSON$/, '')
-    .replace(/ in JSON at position \d+.*$/, '')
-    .replace(/ \(line \d+ column \d+\)$/, '');
-  return { message, column };
 }
