@@ -16,6 +16,8 @@ import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
 import type { Config, ReportHead, Suite } from '../types.js';
 import { stopLine, stopServices } from './stop-line.js';
+import { exitLine } from './exit-line.js';
+import { exitReason } from '../fold/summary.js';
 import { resumeTarget } from './resume.js';
 import { type CliIO, warnTo } from './io.js';
 import { aliasCatalog } from './alias-catalog.js';
@@ -379,7 +381,9 @@ async function runAndPrint(
     `driftcheck run --resume ${relative(io.cwd, runDir)}`,
     stopServices(report, ctx.suites, ctx.configured),
   );
+  // A stopped run's line says why (stopLine); a complete one that fails says what failed.
   if (stopped) io.stderr(stopped);
+  else io.stderr(exitLine('run', report.run.exit_code, exitReason(report.run, report.summary)));
   return report;
 }
 

@@ -1,3 +1,4 @@
+import { pairedCountsWords } from '../fold/words.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
 import { formatP } from '../stats/format-p.js';
 import { holmAdjust } from '../stats/holm.js';
@@ -47,7 +48,10 @@ export interface CandidateVerdict {
   cost_change: number | null;
   /** The candidate's p95 latency minus the reference's (ms), over the paired cases; null without latencies. */
   p95_change_ms: number | null;
-  /** `no significant regression (…); 38 % cheaper; p95 latency +120 ms`: what the console prints. */
+  /**
+   * `no significant regression: pass rate lower in 1 and higher in 0 of 40 cases (…); 38 %
+   * cheaper; p95 latency +120 ms`: what the console prints.
+   */
   line: string;
 }
 
@@ -163,7 +167,8 @@ export function verdictsOf(
 function verdictLine(v: Omit<CandidateVerdict, 'line'>, candidates: number): string {
   const t = v.test;
   if (t.cases === 0) return 'no case in common with the reference: nothing to compare';
-  const counts = `${t.regressions} regression${t.regressions === 1 ? '' : 's'}, ${t.fixes} fix${t.fixes === 1 ? '' : 'es'} over ${t.cases} case${t.cases === 1 ? '' : 's'}`;
+  // The test's counts are of pass rates, not of cases' verdicts: their own words (words.ts).
+  const counts = pairedCountsWords({ lower: t.regressions, higher: t.fixes, cases: t.cases });
   const method = t.method === 'mcnemar' ? 'McNemar' : 'sign test';
   const holm = candidates > 1 ? `, Holm over ${candidates} candidates` : '';
   const p = (value: number) => `${method} p = ${formatP(value)}${holm}`;

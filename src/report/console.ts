@@ -1,5 +1,6 @@
 import { formatUsd } from '../baseline/usage-change.js';
-import { isRegressed } from '../fold/summary.js';
+import { renderedExitCode } from '../fold/summary.js';
+import { isRegressed, statusWord } from '../fold/words.js';
 import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
 import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
@@ -103,12 +104,22 @@ export function renderConsoleFindings(
   }
   if (found.count > rows.length) lines.push(`… and ${found.count - rows.length} more (see report.json)`);
   const verdict = VERDICT_TEXT[report.run.exit_code];
+  // `report` of a run a signal (or a kill) stopped exits by what it rendered, not by the
+  // run's recorded code: both are said, and why they differ (README, Exit codes).
+  const code = report.run.exit_code;
+  const rendered = report.run.provenance?.rendered_by === 'report' ? renderedExitCode(report.run, s) : code;
   lines.push(
-    paint(
-      report.run.exit_code === 0 ? 'green' : 'red',
-      truncate(`${verdict} (exit ${report.run.exit_code})`, columns),
+    ...wrap(`${verdict} (${rendered === code ? `exit ${code}` : `recorded exit ${code}`})`, columns).map(
+      (l) => paint(code === 0 ? 'green' : 'red', l),
     ),
   );
+  if (rendered !== code)
+    lines.push(
+      ...wrap(
+        `driftcheck report exits ${rendered}: ${rendered === 1 ? 'a case the run finished fails' : 'the run is unfinished and no case it finished fails'} (${code} stays the run's own exit_code in report.json)`,
+        columns,
+      ),
+    );
   if (report.run.stop_reason)
     lines.push(
       ...wrap(
@@ -123,7 +134,9 @@ export function renderConsoleFindings(
 function caseLines(c: CaseEntry, columns: number, paint: Paint): string[] {
   const mark = c.status === 'error' || c.status === 'fail' || isRegressed(c) ? '✗' : '!';
   const samples = samplesLabel(c);
-  const tail = printable(` ${c.status}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`);
+  const tail = printable(
+    ` ${statusWord(c)}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`,
+  );
   const id = printable(`${mark} ${c.id}`);
   const head = width(id) + width(tail) <= columns ? `${id}${tail}` : truncate(`${id}${tail}`, columns);
   const history = historyLine(c.history);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { formatUsd } from '../baseline/usage-change.js';
 import { candidateLabel } from '../fold/provenance.js';
-import { isRegressed } from '../fold/summary.js';
+import { isRegressed, statusWord } from '../fold/words.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { reasons, samplesLabel } from './console.js';
@@ -66,7 +66,7 @@ function safeUrl(url: string): string | null {
 }
 
 function row(c: CaseEntry): string {
-  const status = isRegressed(c) && c.status === 'pass' ? 'pass (regressed)' : c.status;
+  const status = statusWord(c);
   const samples = samplesLabel(c);
   const history = historyLine(c.history);
   const why = history ? `${reasons(c)} — ${history}` : reasons(c);

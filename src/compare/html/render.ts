@@ -1,7 +1,16 @@
 import { embeddable, escapeHtml, pageHead } from '../../report/html/escape.js';
 import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS } from '../../report/html/data.js';
 import { STYLE } from '../../report/html/style.js';
-import { costText, errorsText, latencyText, passRateText, servedText, toolsText } from '../format.js';
+import {
+  CHANGE_ROW_LABELS,
+  changeRowValues,
+  costText,
+  errorsText,
+  latencyText,
+  passRateText,
+  servedText,
+  toolsText,
+} from '../format.js';
 import type { ComparisonHead } from '../compare.js';
 import type { CandidateSummary, CaseRow, Comparison } from '../types.js';
 import { costChart } from './chart.js';
@@ -65,7 +74,7 @@ export function compareHtmlParts(
 <button type="button" class="view bad" data-view="regressed" aria-pressed="false">regressed <b>${regressed}</b></button>
 <button type="button" class="view warn" data-view="changed" aria-pressed="false">changed only</button>
 <button type="button" class="view bad" data-view="failing" aria-pressed="false">failing or erroring</button>
-<button type="button" class="view muted" data-view="missing" aria-pressed="false">not run or skipped</button>
+<button type="button" class="view muted" data-view="missing" aria-pressed="false">not run, missing or skipped</button>
 </div>
 <div class="tools"><input id="q" type="search" placeholder="search suite/case (press /)" aria-label="search cases" disabled></div>
 </header>
@@ -110,8 +119,7 @@ function pageRow(row: CaseRow, limit: number | null): CaseRow {
 function card(c: CandidateSummary, index: number): string {
   const facts: [string, string][] = [
     ['pass rate', passRateText(c)],
-    ['regressed · fixed · changed', `${c.changes.regressed} · ${c.changes.fixed} · ${c.changes.changed}`],
-    ['not run · skipped', `${c.changes.not_run} · ${c.changes.skipped}`],
+    ...CHANGE_ROW_LABELS.map((label, row): [string, string] => [label, changeRowValues(c)[row]!]),
     ['tool calls', toolsText(c)],
     ['errors', errorsText(c)],
     ['tokens', `${c.tokens.total} (${c.tokens.prompt} prompt + ${c.tokens.completion} completion)`],

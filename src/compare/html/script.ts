@@ -1,5 +1,6 @@
 import { DIFF_SCRIPT } from '../../report/html/script-diff.js';
 import { PAGING_SCRIPT } from '../../report/html/script-paging.js';
+import { CHANGE_WORDS, STATUS_WORDS } from '../../fold/words.js';
 import { wordDiff } from '../../report/html/word-diff.js';
 
 /**
@@ -30,8 +31,10 @@ function el(tag, cls, text) {
   if (text !== undefined && text !== null) e.textContent = String(text);
   return e;
 }
-const TONE = { regressed: 'bad', fixed: 'ok', changed: 'warn', same: 'ok', new: 'muted', not_run: 'muted', skipped: 'muted' };
-const WORD = { regressed: 'regressed', fixed: 'fixed', changed: 'changed', same: 'same', new: 'new', not_run: 'not run', skipped: 'skipped' };
+const TONE = { regressed: 'bad', fixed: 'ok', changed: 'warn', same: 'ok', new: 'muted', missing: 'muted', not_run: 'muted', skipped: 'muted' };
+// The words module's words (fold/words.ts), as every other view prints them.
+const WORD = ${JSON.stringify(CHANGE_WORDS)};
+const STATUS_WORD = ${JSON.stringify(STATUS_WORDS)};
 function statusTone(s) { return s === 'pass' ? 'ok' : s === 'fail' || s === 'error' ? 'bad' : 'muted'; }
 function samples(s) { return s ? s.passed + '/' + s.sent : ''; }
 function changed(row) { return row.cells.some(function (c) { return c.change === 'regressed' || c.change === 'fixed' || c.change === 'changed' || c.change === 'new'; }); }
@@ -39,14 +42,14 @@ function keep(row) {
   if (state.view === 'regressed' && !row.cells.some(function (c) { return c.change === 'regressed'; })) return false;
   if (state.view === 'changed' && !changed(row)) return false;
   if (state.view === 'failing' && !row.cells.some(function (c) { return c.status === 'fail' || c.status === 'error'; })) return false;
-  if (state.view === 'missing' && !row.cells.some(function (c) { return c.change === 'not_run' || c.change === 'skipped'; })) return false;
+  if (state.view === 'missing' && !row.cells.some(function (c) { return c.change === 'not_run' || c.change === 'missing' || c.change === 'skipped'; })) return false;
   return !state.q || row.id.toLowerCase().indexOf(state.q) !== -1;
 }
 
 function statusCell(status, s, empty) {
   const td = el('td');
   if (status === null) { td.append(el('span', 'muted', s ? samples(s) : empty)); return td; }
-  td.append(el('span', 'badge ' + statusTone(status), status === 'not_run' ? 'not run' : status));
+  td.append(el('span', 'badge ' + statusTone(status), STATUS_WORD[status]));
   if (s && s.sent > 1) td.append(el('span', 'samples', ' ' + samples(s)));
   return td;
 }
@@ -54,7 +57,7 @@ function candidateCell(c) {
   const td = el('td', 'cell ' + c.change);
   td.dataset.change = c.change;
   if (c.status === null) { td.append(el('span', 'muted', WORD[c.change])); return td; }
-  td.append(el('span', 'badge ' + statusTone(c.status), c.status === 'error' ? 'error' : c.status === 'not_run' ? 'not run' : c.status));
+  td.append(el('span', 'badge ' + statusTone(c.status), STATUS_WORD[c.status]));
   if (c.samples && c.samples.sent > 1) td.append(el('span', 'samples', ' ' + samples(c.samples)));
   if (c.change !== 'same') td.append(el('span', 'change ' + TONE[c.change], ' ' + WORD[c.change] + (c.similarity !== null && c.change === 'changed' ? ' ' + c.similarity.toFixed(2) : '')));
   if (c.error_kind) td.append(el('span', 'why', ' ' + c.error_kind));
@@ -108,7 +111,7 @@ function openCase() {
   legend.append(el('del', null, 'only in ' + data.reference.label), document.createTextNode(' '), el('ins', null, 'only in the candidate'));
   const ref = r.reference;
   const panes = el('div', 'panes');
-  panes.append(pane(data.reference.label + ' (reference)', ref.status === null ? ['unknown', 'muted'] : [ref.status, statusTone(ref.status)], [['samples', samples(ref.samples)]], ref.content, null));
+  panes.append(pane(data.reference.label + ' (reference)', ref.status === null ? ['unknown', 'muted'] : [STATUS_WORD[ref.status], statusTone(ref.status)], [['samples', samples(ref.samples)]], ref.content, null));
   r.cells.forEach(function (c, i) {
     const lines = [
       ['against the reference', WORD[c.change] + (c.similarity !== null ? ' (similarity ' + c.similarity.toFixed(2) + ')' : '')],
@@ -119,7 +122,7 @@ function openCase() {
       ['cost', c.cost === null ? null : '$' + c.cost],
       ['why', c.note],
     ];
-    const tone = c.status === null ? [WORD[c.change], 'muted'] : [c.status, statusTone(c.status)];
+    const tone = c.status === null ? [WORD[c.change], 'muted'] : [STATUS_WORD[c.status], statusTone(c.status)];
     const p = pane(candidates[i].label, tone, lines, c.status === null ? null : c.content, ref.content);
     if (candidates[i].dir !== null && c.status !== null) {
       const link = el('a', 'report-link', 'this case in the run\'s report.html');
