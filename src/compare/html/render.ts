@@ -70,11 +70,11 @@ export function compareHtmlParts(
   const before = `${pageHead(title, script, `${STYLE}${COMPARE_STYLE}`)}<header class="bar">
 <div class="verdict ${tone}"><span class="word">${word}</span><span class="title">${escapeHtml(title)}</span><span class="why">${candidates.length} candidate(s) against ${escapeHtml(against)} · ${rows} cases</span></div>
 <div class="views" role="group" aria-label="show">
-<button type="button" class="view" data-view="all" aria-pressed="true">all</button>
-<button type="button" class="view bad" data-view="regressed" aria-pressed="false">regressed <b>${regressed}</b></button>
-<button type="button" class="view warn" data-view="changed" aria-pressed="false">changed only</button>
-<button type="button" class="view bad" data-view="failing" aria-pressed="false">failing or erroring</button>
-<button type="button" class="view muted" data-view="missing" aria-pressed="false">not run, missing or skipped</button>
+<button type="button" class="view" data-view="all" aria-pressed="true">all <b></b></button>
+<button type="button" class="view bad" data-view="regressed" aria-pressed="false" title="cases regressed under any candidate">regressed <b></b></button>
+<button type="button" class="view warn" data-view="changed" aria-pressed="false" title="cases any candidate changed">changed <b></b></button>
+<button type="button" class="view bad" data-view="failing" aria-pressed="false" title="cases failing or erroring under any candidate">failing or erroring <b></b></button>
+<button type="button" class="view muted" data-view="missing" aria-pressed="false" title="cases some candidate did not run">not run, missing or skipped <b></b></button>
 </div>
 <div class="tools"><input id="q" type="search" placeholder="search suite/case (press /)" aria-label="search cases" disabled></div>
 </header>

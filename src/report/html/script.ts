@@ -1,6 +1,7 @@
 import { DETAIL_SCRIPT } from './script-detail.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
+import { SCROLL_SCRIPT } from './script-scroll.js';
 import { wordDiff } from './word-diff.js';
 
 /**
@@ -133,6 +134,7 @@ function openLinked() {
 }
 window.addEventListener('hashchange', openLinked);
 if (!openLinked()) apply();
+${SCROLL_SCRIPT}
 document.documentElement.dataset.ready = 'true';
 performance.mark('driftcheck:ready');
 `;
