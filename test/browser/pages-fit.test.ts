@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -174,3 +174,119 @@ describe.skipIf(skipBrowser)(
     });
   },
 );
+
+/**
+ * The trend page as a user makes it: four runs of the demo (`history add` of each), the
+ * last one with `support-demo/order-json` newly failing, then `driftcheck history`. The runs
+ * are seconds apart, so every night has one date; direct-demo's model has no price.
+ */
+describe.skipIf(skipBrowser)('the trend page reads at a glance (CLI → Chromium)', () => {
+  let browser: Browser;
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  let file: string;
+  const NIGHTS = 4;
+
+  beforeAll(async () => {
+    project = await makeProject({});
+    await copyFromRepo(project.dir, 'suites/demo', 'baselines');
+    // Seeded: the demo's tools-demo/refund fails 8 in 10 tool calls at random.
+    let seed = 0;
+    const night = async () => {
+      const run = await runCli(['run', '--sim', 'suites/demo', '--report-dir', 'nights'], {
+        cwd: project.dir,
+        env: { DRIFTCHECK_SIM_SEED: String(++seed) },
+      });
+      expect(run.code, run.stderr).toBe(1);
+    };
+    for (let i = 0; i < NIGHTS - 1; i++) await night();
+    const support = join(project.dir, 'suites/demo/support.yaml');
+    const text = await readFile(support, 'utf8');
+    const asked =
+      '      - { role: user, content: "Return the order as JSON with the fields order_id and status." }\n';
+    expect(text).toContain(asked);
+    await writeFile(support, text.replace(asked, `${asked}    sim: { reply: "not json" }\n`));
+    await night();
+    const runs = (await readdir(join(project.dir, 'nights'))).filter((d) => /^\d/.test(d)).sort();
+    expect(runs).toHaveLength(NIGHTS);
+    const added = await runCli(['history', 'add', 'history', ...runs.map((r) => join('nights', r))], {
+      cwd: project.dir,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    const page = await runCli(['history', 'history', '--out', 'trend.html'], { cwd: project.dir });
+    expect(page.code, page.stderr).toBe(0);
+    file = join(project.dir, 'trend.html');
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await project?.cleanup();
+  });
+
+  async function open(width: number): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+    return page;
+  }
+  const figure = (page: Page, suite: string, title: string) =>
+    page.locator(`section.suite[data-suite="${suite}"] figure`, { hasText: title });
+
+  it.each(WIDTHS)(
+    'at %i px: tonight first, costs per 1,000 cases, nights told apart, nothing cut off',
+    async (width) => {
+      const page = await open(width);
+      await page.screenshot({ path: join(SHOTS, `trend-${width}.png`), fullPage: true });
+      expect(await inPage<string[]>(page, CUT_OFF_WITHOUT_CUE)).toEqual([]);
+      // Tonight's summary leads the page: what fails, what started tonight, trends, new cases.
+      expect(await page.textContent('#tonight h2')).toMatch(/^Tonight: .* · exit 1 · 18 of 18 cases ran$/);
+      expect(await page.locator('#tonight button.fact').allTextContents()).toEqual([
+        '7 failing now',
+        '1 started failing tonight',
+        '0 trending down',
+        '0 new tonight',
+      ]);
+      expect(await page.textContent('#tonight p.named')).toBe(
+        'started failing tonight: support-demo/order-json',
+      );
+      // A cheap suite's cost axis in significant digits, per 1,000 cases; never $0.0000.
+      const cost = figure(page, 'support-demo', 'cost per 1,000 cases (USD)');
+      const ticks = await cost.locator('.y-axis span').allTextContents();
+      expect(ticks).toHaveLength(3);
+      expect(ticks[2]).toBe('$0');
+      for (const t of ticks.slice(0, 2)) expect(t).toMatch(/^\$0\.0*[1-9]\d{0,2}$/);
+      expect(await cost.locator('.readout').textContent()).toMatch(/^latest \$0\.0\d+$/);
+      // A suite whose model has no price says so, not "did not run", and draws no scale.
+      const unpriced = figure(page, 'direct-demo', 'cost per 1,000 cases (USD)');
+      expect(await unpriced.locator('.readout').textContent()).toBe('no cost reported (no prices)');
+      expect(await unpriced.locator('.y-axis span').count()).toBe(0);
+      // Nights of one date are told apart under the charts by their times, and over the heat
+      // map every column is named.
+      const axis = await figure(page, 'support-demo', 'pass rate').locator('.x-axis span').allTextContents();
+      expect(new Set(axis).size).toBe(3);
+      for (const a of axis) expect(a).toMatch(/^\d\d:\d\d(:\d\d)?$/);
+      expect(await page.getAttribute('#heat', 'data-named')).toBe(String(NIGHTS));
+      // No case flipped twice: the flaky section says none instead of an empty table.
+      expect(await page.isVisible('#flaky-table')).toBe(false);
+      expect(await page.textContent('#flaky-none')).toMatch(
+        /^None: no case went between pass and fail more than once/,
+      );
+      await page.close();
+    },
+  );
+
+  it('each count of tonight and each chip lists exactly that many cases when clicked', async () => {
+    const page = await open(1280);
+    for (const selector of ['#tonight button.fact', 'header button.view']) {
+      const buttons = page.locator(selector);
+      for (let i = 0; i < (await buttons.count()); i++) {
+        const button = buttons.nth(i);
+        const text = (await button.textContent())!;
+        const count = Number(/\d+/.exec(text)![0]);
+        await button.click();
+        while (await page.locator('#more').isVisible()) await page.click('#more');
+        expect(await page.locator('#rows tr').count(), text).toBe(count);
+      }
+    }
+    await page.close();
+  });
+});

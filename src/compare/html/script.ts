@@ -1,6 +1,6 @@
 import { DIFF_SCRIPT } from '../../report/html/script-diff.js';
 import { PAGING_SCRIPT } from '../../report/html/script-paging.js';
-import { SCROLL_SCRIPT } from '../../report/html/script-scroll.js';
+import { SCROLL_SCRIPT } from '../../report/html/scroll.js';
 import { CHANGE_WORDS, STATUS_WORDS } from '../../fold/words.js';
 import { wordDiff } from '../../report/html/word-diff.js';
 import { chartTree } from './chart-tree.js';

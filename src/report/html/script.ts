@@ -1,7 +1,7 @@
 import { DETAIL_SCRIPT } from './script-detail.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
-import { SCROLL_SCRIPT } from './script-scroll.js';
+import { SCROLL_SCRIPT } from './scroll.js';
 import { wordDiff } from './word-diff.js';
 
 /**

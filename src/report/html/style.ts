@@ -1,3 +1,5 @@
+import { SCROLL_STYLE } from './scroll.js';
+
 /** The page's only stylesheet, inlined and allowed by its CSP hash. Light and dark follow the system. */
 export const STYLE = `
 :root {
@@ -43,16 +45,7 @@ main { max-width: 72rem; margin: 0 auto; padding: 12px 16px 48px; }
 .run { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin-bottom: 14px; }
 .run dl { display: grid; grid-template-columns: max-content 1fr; gap: 3px 14px; margin: 0 0 10px; }
 .run dt { color: var(--muted); } .run dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
-.scroll { overflow-x: auto; }
-/* A table in a scroll box keeps its cells on one line and scrolls sideways (script-scroll.ts marks it). */
-.scroll > table { width: max-content; min-width: 100%; }
-.scroll > table th, .scroll > table td { white-space: nowrap; }
-.scroll[data-scroll="right"] { box-shadow: inset -16px 0 12px -12px rgb(0 0 0 / 40%); }
-.scroll[data-scroll="left"] { box-shadow: inset 16px 0 12px -12px rgb(0 0 0 / 40%); }
-.scroll[data-scroll="both"] { box-shadow: inset -16px 0 12px -12px rgb(0 0 0 / 40%), inset 16px 0 12px -12px rgb(0 0 0 / 40%); }
-.scroll-hint { margin: 6px 0 2px; font-size: 12px; color: var(--muted); text-align: right; }
-.scroll-hint[hidden] { display: none; }
-table { border-collapse: collapse; width: 100%; font-size: 14px; }
+${SCROLL_STYLE}table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; padding: 4px 10px 4px 0; border-top: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 500; border-top: 0; }
 .suite-drift { margin: 8px 0 0; padding-left: 18px; }
