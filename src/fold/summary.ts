@@ -1,6 +1,6 @@
 import { EXIT, type ExitCode, exitForStop } from '../exit-codes.js';
 import type { CaseDetail, CaseEntry, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
-import { isRegressed } from './words.js';
+import { COUNT_WORDS, isRegressed } from './words.js';
 
 /** A case has drifted when it has any drift beyond simply being new. */
 function hasDrift(entry: Pick<CaseEntry, 'drift'>): boolean {
@@ -92,16 +92,12 @@ function failing(summary: Summary): boolean {
 
 /** What makes a complete run's verdict fail, in the counts' own words: `6 regressed, 4 failed, 2 errored of 18 cases`. */
 function failingWords(summary: Summary): string {
-  const parts = [
-    [summary.regressed, 'regressed'],
-    [summary.failed, 'failed'],
-    [summary.errored, 'errored'],
-  ]
-    .filter(([n]) => (n as number) > 0)
-    .map(([n, word]) => `${n} ${word}`);
+  const parts = (['regressed', 'failed', 'errored'] as const)
+    .filter((k) => summary[k] > 0)
+    .map((k) => `${summary[k]} ${COUNT_WORDS[k]}`);
   // A run that did not stop yet left a case unchecked (a recheck without its stored answer).
   if (parts.length === 0 && summary.not_run > 0)
-    parts.push(`${summary.not_run} not run (checked less than asked)`);
+    parts.push(`${summary.not_run} ${COUNT_WORDS.not_run} (checked less than asked)`);
   const findings =
     summary.suite_regressed > 0
       ? `; ${summary.suite_regressed} failing suite finding${summary.suite_regressed === 1 ? '' : 's'}`

@@ -44,6 +44,19 @@ export function statusChange(before: CaseStatus, now: CaseStatus): 'regressed' |
   return null;
 }
 
+/**
+ * How every view names the run's counts (Summary: fold/summary.ts counts them): the console's
+ * counts line, summary.md's heading and table, report.html's chips, an exit line.
+ */
+export const COUNT_WORDS = {
+  passed: 'passed',
+  failed: 'failed',
+  errored: 'errored',
+  not_run: 'not run',
+  regressed: 'regressed',
+  drifted: 'drifted',
+} as const;
+
 /** How a view names a case's status (`not run`, not `not_run`). */
 export const STATUS_WORDS: Readonly<Record<CaseStatus, string>> = {
   pass: 'pass',

@@ -1,6 +1,6 @@
 import { formatUsd } from '../baseline/usage-change.js';
 import { renderedExitCode } from '../fold/summary.js';
-import { isRegressed, statusWord } from '../fold/words.js';
+import { COUNT_WORDS, isRegressed, statusWord } from '../fold/words.js';
 import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
 import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
@@ -70,12 +70,9 @@ export function renderConsoleFindings(
   const s = report.summary;
   const counts = [
     countOf(s.cases, 'case'),
-    `${s.passed} passed`,
-    `${s.failed} failed`,
-    `${s.errored} errored`,
-    `${s.not_run} not run`,
-    `${s.regressed} regressed`,
-    `${s.drifted} drifted`,
+    ...(['passed', 'failed', 'errored', 'not_run', 'regressed', 'drifted'] as const).map(
+      (k) => `${s[k]} ${COUNT_WORDS[k]}`,
+    ),
     countOf(s.samples, 'sample'),
     ...(found.cost !== null ? [`cost ${formatUsd(found.cost)}`] : []),
   ];
