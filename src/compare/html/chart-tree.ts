@@ -1,5 +1,5 @@
 /** One candidate's point on the cost-versus-pass-rate chart, as the chart draws it. */
-export interface ChartPoint {
+interface ChartPoint {
   /** Its index among the candidates (the card it belongs to). */
   index: number;
   cost: number;

@@ -15,7 +15,7 @@ const LOG_RATIO = 10;
  * or logarithmic between the cheapest and the dearest — with its ticks' texts. Null when no
  * candidate can be placed.
  */
-export function chartInput(candidates: readonly CandidateSummary[]): ChartInput | null {
+function chartInput(candidates: readonly CandidateSummary[]): ChartInput | null {
   const points = candidates.flatMap((c, index) => {
     const cost = c.cost.per_1000_cases;
     const p = c.pass_rate;
