@@ -16,6 +16,7 @@ import type { RunMeta } from '../run/meta.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { EXIT, worstExit } from '../exit-codes.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
+import { fitToTerminal } from '../report/terminal.js';
 import { type CasesOf, type PlanOptions, planStream } from '../run/plan.js';
 import type { ExitCode, Suite } from '../types.js';
 import { UsageError } from '../errors.js';
@@ -67,9 +68,12 @@ export async function runCandidates(
         ? await writeComparison(compareDir, comparison)
         : { files: [], view: await viewOnly(comparison) };
     const what = file.flag === '--providers' ? 'Providers' : 'Candidates';
-    const unserved = unservedProviders(written.view).map((line) => `${line}\n`);
+    const unserved = unservedProviders(written.view)
+      .map((line) => `${line}\n`)
+      .join('');
+    const columns = io.columns;
     io.stdout(
-      `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(written.view)}${unserved.join('')}`,
+      `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(written.view, { columns })}${columns ? fitToTerminal(unserved, columns) : unserved}`,
     );
     if (written.files.length > 0)
       io.stderr(`compare: ${written.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);

@@ -1,6 +1,6 @@
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compareExit } from '../compare/exit.js';
+import { compareExit, compareExitReasons } from '../compare/exit.js';
 import { type ComparedRun, ComparisonRows, type Reference } from '../compare/compare.js';
 import { existsSync } from 'node:fs';
 import { baselineReader } from '../baseline/cache.js';
@@ -10,7 +10,9 @@ import { compareFolder, writeComparison } from '../compare/write.js';
 import { UsageError } from '../errors.js';
 import { provenanceOf } from '../fold/provenance.js';
 import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
+import { fitToTerminal } from '../report/terminal.js';
 import { baselineReference } from './compare-candidates.js';
+import { exitLine } from './exit-line.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { writeRunsIndex } from '../report/runs-index/write.js';
@@ -90,8 +92,13 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
     );
     const against =
       reference.kind === 'baseline' ? 'the baseline each ran against' : `run ${reference.label}`;
-    const unserved = unservedProviders(view).map((line) => `${line}\n`);
-    io.stdout(`Runs against ${against}:\n${renderCandidateComparison(view)}${unserved.join('')}`);
+    const unserved = unservedProviders(view)
+      .map((line) => `${line}\n`)
+      .join('');
+    const columns = io.columns;
+    io.stdout(
+      `Runs against ${against}:\n${renderCandidateComparison(view, { columns })}${columns ? fitToTerminal(unserved, columns) : unserved}`,
+    );
     io.stderr(`compare: ${files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
     // Written beside the project's runs, it joins their index.
     const reportDir = projectPaths(io).dir(undefined, 'reports');
@@ -102,7 +109,9 @@ export async function compareCommand(args: string[], io: CliIO): Promise<number>
         io.stderr(
           `driftcheck compare: ${c.label} shares no case with ${against}: nothing was compared\n  → ${reference.kind === 'baseline' ? 'accept a baseline of its suites first (driftcheck baseline accept RUN_DIR)' : 'compare runs of the same suites and cases'}\n`,
         );
-    return compareExit(view.head);
+    const code = compareExit(view.head);
+    io.stderr(exitLine('compare', code, compareExitReasons(view.head).join('; ')));
+    return code;
   } finally {
     for (const side of sides) await side.discard();
   }

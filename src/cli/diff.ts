@@ -7,6 +7,8 @@ import { writeBaselinesOf } from '../baseline/accept.js';
 import { SuiteBaseline } from '../baseline/suite-baseline.js';
 import { FileError, UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
+import { CHANGE_WORDS, statusWord } from '../fold/words.js';
+import { exitLine } from './exit-line.js';
 import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
 import { openReport } from '../report/read.js';
 import { isFsError } from '../yaml/read-text.js';
@@ -55,7 +57,8 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
   try {
     await writeBaselinesOf(baselineDir, a, { over: false }).catch(fromA);
     const table = diffTable(a.head.run.id, b.head.run.id);
-    const reporters: Reporter[] = names.has('console') ? [table.reporter] : [];
+    // The table's reporter always counts (what B holds of A); it is printed with console only.
+    const reporters: Reporter[] = [table.reporter];
     const files = [...names].filter((r) => r !== 'console');
     const outDir = projectPaths(io).dir(
       values.out,
@@ -85,10 +88,33 @@ export async function diffCommand(args: string[], io: CliIO): Promise<number> {
         candidate_provider: b.head.run.candidate_provider ?? null,
       },
     });
-    if (names.has('console')) io.stdout(table.render(folded.head.summary.cases, io.columns ?? 100));
+    // A's cases B does not hold (another selection, a suite B did not run): missing from B,
+    // not compared (compare's `missing`), and said so; a missing case does not fail the diff.
+    const inB = new Set(folded.head.suites.map((s) => s.suite));
+    const absentSuites = a.head.suites.filter((s) => !inB.has(s.suite) && s.cases > 0).map((s) => s.suite);
+    const missing = a.head.suites.reduce(
+      (n, s) => n + Math.max(0, s.cases - (table.matched.get(s.suite) ?? 0)),
+      0,
+    );
+    const missingNote =
+      missing > 0
+        ? `${missing} case(s) of ${a.head.run.id} ${CHANGE_WORDS.missing} from ${b.head.run.id}, not compared${absentSuites.length ? ` (${absentSuites.length === 1 ? 'suite' : 'suites'} ${absentSuites.join(', ')} did not run there)` : ''}\n`
+        : '';
+    if (names.has('console'))
+      io.stdout(`${table.render(folded.head.summary.cases, io.columns ?? 100)}${missingNote}`);
+    else if (missingNote) io.stderr(`driftcheck diff: ${missingNote}`);
     if (files.length) io.stderr(`diff: ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
     const s = folded.head.summary;
-    return s.regressed + s.suite_regressed > 0 ? 1 : 0;
+    const code = s.regressed + s.suite_regressed > 0 ? 1 : 0;
+    const findings = s.suite_regressed > 0 ? `; ${s.suite_regressed} failing suite finding(s)` : '';
+    io.stderr(
+      exitLine(
+        'diff',
+        code,
+        `${s.regressed} of ${s.cases} case(s) ${CHANGE_WORDS.regressed} in ${b.head.run.id} against ${a.head.run.id}${findings}`,
+      ),
+    );
+    return code;
   } finally {
     await rm(baselineDir, { recursive: true, force: true });
     release();
@@ -100,8 +126,11 @@ function diffTable(aId: string, bId: string) {
   const changed: CaseEntry[] = [];
   let count = 0;
   const suiteDrift: { suite: string; d: Drift }[] = [];
+  /** Per suite, B's cases that A has (every case but a new one): A's others are missing from B. */
+  const matched = new Map<string, number>();
   const reporter: Reporter = {
     onCase({ entry: c }) {
+      if (!c.drift.some((d) => d.kind === 'new_case')) matched.set(c.suite, (matched.get(c.suite) ?? 0) + 1);
       if (!c.drift.some((d) => d.kind !== 'new_case')) return;
       count++;
       if (changed.length < 200) changed.push(c);
@@ -116,7 +145,10 @@ function diffTable(aId: string, bId: string) {
     ];
     for (const c of changed) {
       lines.push(
-        truncate(`${c.id} · ${c.status}${c.error ? ` (${c.error.kind})` : ''} · ${c.model ?? ''}`, columns),
+        truncate(
+          `${c.id} · ${statusWord(c)}${c.error ? ` (${c.error.kind})` : ''} · ${c.model ?? ''}`,
+          columns,
+        ),
       );
       for (const d of c.drift)
         lines.push(...wrap(`${d.kind} (${d.severity}): ${d.message}`, columns, '    '));
@@ -127,5 +159,5 @@ function diffTable(aId: string, bId: string) {
       lines.push(...wrap(`${suite} (suite) ${d.kind} (${d.severity}): ${d.message}`, columns));
     return `${lines.join('\n')}\n`;
   };
-  return { reporter, render };
+  return { reporter, render, matched };
 }

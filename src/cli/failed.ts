@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { isRegressed } from '../fold/summary.js';
+import { isRegressed } from '../fold/words.js';
 import { countOf } from '../report/numbers.js';
 import { openReport } from '../report/read.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';

@@ -8,6 +8,8 @@ import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
 import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
 import { readJournalPlans } from '../journal/read.js';
 import { newRunId } from '../run/meta.js';
+import { exitReason } from '../fold/summary.js';
+import { exitLine } from './exit-line.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { journalReporters, parseReporters, publishSummary } from './outputs.js';
@@ -57,7 +59,9 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   });
   await publishSummary(io, outDir, reporters);
   io.stderr(`merged ${dirs.length} run(s): ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
-  return folded.head.run.exit_code;
+  const { run, summary } = folded.head;
+  io.stderr(exitLine('merge', run.exit_code, exitReason(run, summary)));
+  return run.exit_code;
 }
 
 /**

@@ -6,6 +6,8 @@ import { readStored, recheckRun } from '../recheck/recheck.js';
 import { storedSelection } from '../recheck/selection.js';
 import { countOf } from '../report/numbers.js';
 import { loadSuites } from '../suite/load.js';
+import { exitReason } from '../fold/summary.js';
+import { exitLine } from './exit-line.js';
 import { type CliIO, warnTo } from './io.js';
 import { journalReporters, parseReporters, publishSummary } from './outputs.js';
 import { projectPaths } from './project.js';
@@ -101,7 +103,9 @@ export async function recheckCommand(args: string[], io: CliIO): Promise<number>
   await publishSummary(io, result.runDir, reporters);
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   await writeRunsIndex(reportDir);
-  return result.head.run.exit_code;
+  const { run, summary } = result.head;
+  io.stderr(exitLine('recheck', run.exit_code, exitReason(run, summary)));
+  return run.exit_code;
 }
 
 function listed(io: CliIO, title: string, items: readonly string[]): void {

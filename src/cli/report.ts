@@ -5,7 +5,8 @@ import { baselineReader } from '../baseline/cache.js';
 import { UsageError } from '../errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
-import { renderedExitCode } from '../fold/summary.js';
+import { renderedExitCode, renderedExitReason } from '../fold/summary.js';
+import { exitLine } from './exit-line.js';
 import type { CliIO } from './io.js';
 import { projectPaths } from './project.js';
 import { journalReporters, parseReporters, publishSummary } from './outputs.js';
@@ -57,5 +58,8 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   await publishSummary(io, out, reporters);
   io.stderr(`report: ${folded.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   // A signal (or a kill) reached the run, not this command: it exits by what it rendered.
-  return renderedExitCode(folded.head.run, folded.head.summary);
+  const { run, summary } = folded.head;
+  const code = renderedExitCode(run, summary);
+  io.stderr(exitLine('report', code, renderedExitReason(run, summary)));
+  return code;
 }

@@ -17,6 +17,8 @@ import { simRequestHeaders } from '../sim/protocol.js';
 import { baselinePath } from '../baseline/store.js';
 import type { Config, ReportHead, Suite } from '../types.js';
 import { modelStopLines, stopLine, stopServices } from './stop-line.js';
+import { exitLine } from './exit-line.js';
+import { exitReason } from '../fold/summary.js';
 import { resumeTarget } from './resume.js';
 import { type CliIO, warnTo } from './io.js';
 import { aliasCatalog } from './alias-catalog.js';
@@ -475,8 +477,10 @@ async function runAndPrint(
     `driftcheck run --resume ${relative(io.cwd, runDir)}`,
     stopServices(report, ctx.suites, ctx.configured),
   );
+  // A stopped run's line says why (stopLine); a complete one that fails says what failed.
   if (stopped) io.stderr(stopped);
   io.stderr(modelStopLines(report));
+  if (!stopped) io.stderr(exitLine('run', report.run.exit_code, exitReason(report.run, report.summary)));
   if (ctx.json)
     io.stdout(
       `${JSON.stringify(

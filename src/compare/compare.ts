@@ -5,6 +5,7 @@ import {
   verdictsOf,
   type CandidateVerdict,
 } from '../report/candidate-verdict.js';
+import { CHANGES, type Change, statusChange } from '../fold/words.js';
 import { IdTable } from '../util/id-table.js';
 import type { CaseEntry, ReportHead } from '../types.js';
 import { ComparedSide, type KeptCase, verdictCaseOf } from './side.js';
@@ -13,8 +14,6 @@ import {
   type CandidateCell,
   type CandidateNotRun,
   type CaseRow,
-  type Change,
-  CHANGES,
   COMPARE_SCHEMA_VERSION,
   type Comparison,
   type ComparedReference,
@@ -285,17 +284,16 @@ interface Verdict {
 }
 
 /**
- * Against another run, case by case: the verdicts decide regressed and fixed; with the same
- * verdict, another answer (by the default content rules) or another error is a change.
+ * Against another run, case by case: the verdicts decide regressed and fixed (statusChange,
+ * the words module's one rule); with the same verdict, another answer (by the default content rules) or another error is a change.
  */
 function againstRun(ref: KeptCase | undefined, e: KeptCase): Verdict {
   if (e.status === 'not_run') return { change: 'not_run', similarity: null };
   if (!ref || ref.status === 'not_run') return { change: 'new', similarity: null };
   const content = contentDrift(ref.content, e.content)[0];
   const similarity = content?.similarity ?? null;
-  const passed = (s: string) => s === 'pass';
-  if (passed(ref.status) && !passed(e.status)) return { change: 'regressed', similarity };
-  if (!passed(ref.status) && passed(e.status)) return { change: 'fixed', similarity };
+  const verdict = statusChange(ref.status, e.status);
+  if (verdict) return { change: verdict, similarity };
   if (content || ref.error_kind !== e.error_kind || ref.status !== e.status)
     return { change: 'changed', similarity };
   return { change: 'same', similarity: null };
@@ -317,10 +315,10 @@ function cellOf(e: KeptCase, verdict: Verdict): CandidateCell {
   };
 }
 
-/** A case the candidate's run does not hold: its suite was skipped, or it was never planned. */
+/** A case the candidate's run does not hold: its suite was skipped, or it was never planned (missing). */
 function absent(skipped: boolean): CandidateCell {
   return {
-    change: skipped ? 'skipped' : 'not_run',
+    change: skipped ? 'skipped' : 'missing',
     status: null,
     samples: null,
     error_kind: null,

@@ -1,4 +1,5 @@
 import { formatUsd } from '../baseline/usage-change.js';
+import { CHANGE_WORDS, type Change } from '../fold/words.js';
 import type { CandidateNotRun, CandidateSummary } from './types.js';
 
 /**
@@ -42,4 +43,23 @@ export function servedText(list: CandidateSummary['providers']): string {
 /** A candidate whose run was not made, as every view names it (the console adds the command to finish it). */
 export function notRunText(c: CandidateNotRun): string {
   return `candidate ${c.label} did not run (${c.reason}); run --resume of this comparison runs it (as run ${c.run_id}) and rebuilds these files`;
+}
+
+/**
+ * The change counts every view of a comparison shows, in one order and under the words
+ * module's names: `regressed · fixed · changed`, then the cases it did not compare.
+ */
+const CHANGE_ROWS: readonly (readonly Change[])[] = [
+  ['regressed', 'fixed', 'changed'],
+  ['not_run', 'missing', 'skipped'],
+];
+
+/** The change rows' labels: `regressed · fixed · changed`, `not run · missing · skipped`. */
+export const CHANGE_ROW_LABELS: readonly string[] = CHANGE_ROWS.map((kinds) =>
+  kinds.map((k) => CHANGE_WORDS[k]).join(' · '),
+);
+
+/** A candidate's values of the change rows, in CHANGE_ROW_LABELS' order: `3 · 0 · 3`. */
+export function changeRowValues(c: Pick<CandidateSummary, 'changes'>): string[] {
+  return CHANGE_ROWS.map((kinds) => kinds.map((k) => String(c.changes[k])).join(' · '));
 }

@@ -1,5 +1,7 @@
 import { mdText } from '../report/markdown.js';
 import {
+  CHANGE_ROW_LABELS,
+  changeRowValues,
   costText,
   errorsText,
   latencyText,
@@ -63,11 +65,10 @@ export function renderCompareMarkdown(view: ComparisonView): string {
 
 const ROWS: [string, (c: CandidateSummary) => string][] = [
   ['pass rate', (c) => passRateText(c)],
-  [
-    'regressed · fixed · changed',
-    (c) => `${c.changes.regressed} · ${c.changes.fixed} · ${c.changes.changed}`,
-  ],
-  ['not run · skipped', (c) => `${c.changes.not_run} · ${c.changes.skipped}`],
+  ...CHANGE_ROW_LABELS.map((name, row): [string, (c: CandidateSummary) => string] => [
+    name,
+    (c) => changeRowValues(c)[row]!,
+  ]),
   ['tool calls', (c) => toolsText(c)],
   ['errors', (c) => mdText(errorsText(c))],
   ['tokens', (c) => String(c.tokens.total)],

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../record/field.js';
-import { CHANGES, COMPARE_SCHEMA_VERSION } from './types.js';
+import { CHANGES } from '../fold/words.js';
+import { COMPARE_SCHEMA_VERSION } from './types.js';
 
 const STATUSES = ['pass', 'fail', 'error', 'not_run'];
 const int = { type: 'integer', minimum: 0 };

@@ -1,11 +1,12 @@
-import { isRegressed } from '../fold/summary.js';
+import { isFixed, isRegressed } from '../fold/words.js';
 import { tmpdir } from 'node:os';
 import { Spill, SPILL_HOLD } from '../fold/spill.js';
 import { IdTable } from '../util/id-table.js';
 import { isUnanswered } from '../error-kinds.js';
 import type { CaseEntry, CaseStatus, Drift, ErrorKind, ReportHead } from '../types.js';
 import type { VerdictCase } from '../report/candidate-verdict.js';
-import type { CandidateCell, Change, ReferenceCell, ServedCount, Unserved } from './types.js';
+import type { Change } from '../fold/words.js';
+import type { CandidateCell, ReferenceCell, ServedCount, Unserved } from './types.js';
 
 /**
  * What a comparison keeps of one case of one run until its row is made: the facts its cell
@@ -187,7 +188,7 @@ function againstBaseline(e: CaseEntry): Verdict {
   const similarity = content?.similarity ?? null;
   if (e.status === 'not_run') return { change: 'not_run', similarity: null };
   if (isRegressed(e)) return { change: 'regressed', similarity };
-  if (e.drift.some((d) => d.kind === 'fixed')) return { change: 'fixed', similarity };
+  if (isFixed(e)) return { change: 'fixed', similarity };
   if (e.drift.some((d) => d.kind === 'new_case')) return { change: 'new', similarity: null };
   if (content || e.drift.some((d) => d.severity === 'warn')) return { change: 'changed', similarity };
   return { change: 'same', similarity: null };

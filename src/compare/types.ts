@@ -1,18 +1,10 @@
+import type { Change } from '../fold/words.js';
 import type { CandidateVerdict } from '../report/candidate-verdict.js';
 import type { PairedTest } from '../stats/paired.js';
 import type { CaseStatus } from '../types.js';
 
 /** Bumped when a field of compare.json changes meaning or goes away (schemas/compare.schema.json). */
 export const COMPARE_SCHEMA_VERSION = 1;
-
-/**
- * What a candidate's case did against the reference: regressed (passed there, not now),
- * fixed (did not pass there, passes now), changed (same verdict, another answer or a drift
- * worth a look), same, new (the reference has no outcome for it), not_run (planned, never
- * answered: a stopped run) or skipped (its suite is not the candidate's service).
- */
-export const CHANGES = ['regressed', 'fixed', 'changed', 'same', 'new', 'not_run', 'skipped'] as const;
-export type Change = (typeof CHANGES)[number];
 
 /** A case's samples in one run: how many passed of those sent. */
 interface SampleTally {

@@ -1,10 +1,6 @@
 import { EXIT, type ExitCode, exitForStop } from '../exit-codes.js';
 import type { CaseDetail, CaseEntry, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
-
-/** A case is regressed when any of its drift has severity `fail`. */
-export function isRegressed(entry: Pick<CaseEntry, 'drift'>): boolean {
-  return entry.drift.some((d) => d.severity === 'fail');
-}
+import { COUNT_WORDS, isRegressed } from './words.js';
 
 /** A case has drifted when it has any drift beyond simply being new. */
 function hasDrift(entry: Pick<CaseEntry, 'drift'>): boolean {
@@ -95,6 +91,77 @@ export function exitCodeFor(summary: Summary, stop: StopReason | null, modelStop
 /** Whether the counts hold a failing, erroring or regressed case, or a failing suite finding. */
 function failing(summary: Summary): boolean {
   return summary.failed + summary.errored + summary.regressed + summary.suite_regressed > 0;
+}
+
+/** What makes a complete run's verdict fail, in the counts' own words: `6 regressed, 4 failed, 2 errored of 18 cases`. */
+function failingWords(summary: Summary): string {
+  const parts = (['regressed', 'failed', 'errored'] as const)
+    .filter((k) => summary[k] > 0)
+    .map((k) => `${summary[k]} ${COUNT_WORDS[k]}`);
+  // A run that did not stop yet left a case unchecked (a recheck without its stored answer).
+  if (parts.length === 0 && summary.not_run > 0)
+    parts.push(`${summary.not_run} ${COUNT_WORDS.not_run} (checked less than asked)`);
+  const findings =
+    summary.suite_regressed > 0
+      ? `; ${summary.suite_regressed} failing suite finding${summary.suite_regressed === 1 ? '' : 's'}`
+      : '';
+  return `${parts.length ? parts.join(', ') : 'no failing case'} of ${summary.cases} case${summary.cases === 1 ? '' : 's'}${findings}`;
+}
+
+/** How many of the cases a stopped run left unsent, said once for every stop. */
+const notRunWords = (summary: Summary) =>
+  `${summary.not_run} of ${summary.cases} case${summary.cases === 1 ? '' : 's'} not run`;
+
+/**
+ * Why a run exits with its code, one line for stderr: the failing counts for 1, what
+ * stopped it otherwise; null for 0. Every command that exits by a run's code (run, merge,
+ * recheck, report of a complete run) says this.
+ */
+export function exitReason(
+  run: {
+    exit_code: ExitCode;
+    stop_reason?: { kind: string; message: string } | null;
+    model_stops?: readonly { model: string; service: string }[];
+  },
+  summary: Summary,
+): string | null {
+  const stop = run.stop_reason ? `${run.stop_reason.kind}: ${run.stop_reason.message}` : null;
+  // A run that went to its end but stopped sending a model the service does not have.
+  if (run.exit_code === EXIT.usage && !run.stop_reason && run.model_stops?.length)
+    return `the service does not have ${run.model_stops.map((m) => `${m.model} (${m.service})`).join(', ')}: that model was sent nothing more, the rest ran; ${notRunWords(summary)}`;
+  switch (run.exit_code) {
+    case EXIT.ok:
+      return null;
+    case EXIT.failure:
+      return failingWords(summary);
+    case EXIT.usage:
+      return `stopped by a configuration problem${stop ? ` (${stop})` : ''}; ${notRunWords(summary)}`;
+    case EXIT.access:
+      return `stopped by an authentication or permission failure${stop ? ` (${stop})` : ''}; ${notRunWords(summary)}`;
+    case EXIT.paused:
+      return `paused${stop ? ` (${stop})` : ''}; ${notRunWords(summary)}; --resume continues`;
+    case EXIT.sigint:
+    case EXIT.sigterm:
+      return `interrupted (${run.exit_code === EXIT.sigint ? 'SIGINT' : 'SIGTERM'}); ${notRunWords(summary)}; --resume finishes it`;
+    case EXIT.killed:
+      return `killed: its journal has no end record (kill -9, out of memory, a crash); ${notRunWords(summary)}; --resume finishes it`;
+  }
+}
+
+/**
+ * Why `report` exits as it does (renderedExitCode): a stopped run's own reason, then what
+ * the rendering exits by — the run's recorded code is not this command's.
+ */
+export function renderedExitReason(
+  run: { exit_code: ExitCode; stop_reason?: { kind: string; message: string } | null },
+  summary: Summary,
+): string | null {
+  const code = renderedExitCode(run, summary);
+  if (code === run.exit_code) return exitReason(run, summary);
+  const recorded = `the run was ${run.exit_code === EXIT.killed ? 'killed' : 'interrupted'} (exit_code ${run.exit_code} in report.json)`;
+  return code === EXIT.failure
+    ? `${recorded} and what it finished fails: ${failingWords(summary)}`
+    : `${recorded}: no case it finished fails, and ${notRunWords(summary)}; an unfinished run is not a pass, --resume finishes it`;
 }
 
 /**

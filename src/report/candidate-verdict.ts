@@ -1,3 +1,4 @@
+import { pairedCountsWords } from '../fold/words.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
 import { formatP } from '../stats/format-p.js';
 import { holmAdjust } from '../stats/holm.js';
@@ -62,7 +63,10 @@ export interface CandidateVerdict {
    * (its p-values are its test's own).
    */
   could_not_serve: boolean;
-  /** `no significant regression (…); 38 % cheaper; p95 latency +120 ms`: what the console prints. */
+  /**
+   * `no significant regression: pass rate lower in 1 and higher in 0 of 40 cases (…); 38 %
+   * cheaper; p95 latency +120 ms`: what the console prints.
+   */
   line: string;
 }
 
@@ -206,7 +210,8 @@ function verdictLine(v: Omit<CandidateVerdict, 'line'>, candidates: number): str
   if (t.cases === 0) return 'no case in common with the reference: nothing to compare';
   if (v.could_not_serve)
     return `could not serve: ${v.answered} of ${t.cases} answered${v.answered > 0 ? ', too few to test' : ''}`;
-  const counts = `${t.regressions} regression${t.regressions === 1 ? '' : 's'}, ${t.fixes} fix${t.fixes === 1 ? '' : 'es'} over ${t.cases} case${t.cases === 1 ? '' : 's'}`;
+  // The test's counts are of pass rates, not of cases' verdicts: their own words (words.ts).
+  const counts = pairedCountsWords({ lower: t.regressions, higher: t.fixes, cases: t.cases });
   const method = t.method === 'mcnemar' ? 'McNemar' : 'sign test';
   const holm = candidates > 1 ? `, Holm over ${candidates} candidates` : '';
   const p = (value: number) => `${method} p = ${formatP(value)}${holm}`;

@@ -1,5 +1,6 @@
 import { formatUsd } from '../baseline/usage-change.js';
-import { isRegressed } from '../fold/summary.js';
+import { renderedExitCode } from '../fold/summary.js';
+import { COUNT_WORDS, isRegressed, statusWord } from '../fold/words.js';
 import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
 import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
@@ -71,12 +72,9 @@ export function renderConsoleFindings(
   const s = report.summary;
   const counts = [
     countOf(s.cases, 'case'),
-    `${s.passed} passed`,
-    `${s.failed} failed`,
-    `${s.errored} errored`,
-    `${s.not_run} not run`,
-    `${s.regressed} regressed`,
-    `${s.drifted} drifted`,
+    ...(['passed', 'failed', 'errored', 'not_run', 'regressed', 'drifted'] as const).map(
+      (k) => `${s[k]} ${COUNT_WORDS[k]}`,
+    ),
     countOf(s.samples, 'sample'),
     ...(found.cost !== null ? [`cost ${formatUsd(found.cost)}`] : []),
   ];
@@ -108,12 +106,22 @@ export function renderConsoleFindings(
   const verdict = exitsForModelStops(report.run)
     ? `ERROR — ${MODEL_STOP_VERDICT} (see below)`
     : VERDICT_TEXT[report.run.exit_code];
+  // `report` of a run a signal (or a kill) stopped exits by what it rendered, not by the
+  // run's recorded code: both are said, and why they differ (README, Exit codes).
+  const code = report.run.exit_code;
+  const rendered = report.run.provenance?.rendered_by === 'report' ? renderedExitCode(report.run, s) : code;
   lines.push(
-    paint(
-      report.run.exit_code === 0 ? 'green' : 'red',
-      truncate(`${verdict} (exit ${report.run.exit_code})`, columns),
+    ...wrap(`${verdict} (${rendered === code ? `exit ${code}` : `recorded exit ${code}`})`, columns).map(
+      (l) => paint(code === 0 ? 'green' : 'red', l),
     ),
   );
+  if (rendered !== code)
+    lines.push(
+      ...wrap(
+        `driftcheck report exits ${rendered}: ${rendered === 1 ? 'a case the run finished fails' : 'the run is unfinished and no case it finished fails'} (${code} stays the run's own exit_code in report.json)`,
+        columns,
+      ),
+    );
   if (report.run.stop_reason)
     lines.push(
       ...wrap(
@@ -130,7 +138,9 @@ export function renderConsoleFindings(
 function caseLines(c: CaseEntry, columns: number, paint: Paint): string[] {
   const mark = c.status === 'error' || c.status === 'fail' || isRegressed(c) ? '✗' : '!';
   const samples = samplesLabel(c);
-  const tail = printable(` ${c.status}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`);
+  const tail = printable(
+    ` ${statusWord(c)}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`,
+  );
   const id = printable(`${mark} ${c.id}`);
   const head = width(id) + width(tail) <= columns ? `${id}${tail}` : truncate(`${id}${tail}`, columns);
   const history = historyLine(c.history);

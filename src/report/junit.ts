@@ -1,4 +1,4 @@
-import { isRegressed } from '../fold/summary.js';
+import { isRegressed, statusWord } from '../fold/words.js';
 import type { CaseEntry, Drift, Report, ReportHead, SuiteReport } from '../types.js';
 import { verdictLabel } from './pass-rate-label.js';
 import { SpooledFile } from '../util/spool.js';
@@ -65,6 +65,7 @@ export function passRateText(c: CaseEntry): string {
 function details(c: CaseEntry): string {
   const lines = [
     `case: ${c.id}`,
+    `status: ${statusWord(c)}`,
     `service: ${c.service}`,
     `requested model: ${c.requested_model}`,
     `concrete model: ${c.models.length ? c.models.join(', ') : 'none'}`,

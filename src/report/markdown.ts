@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { formatUsd } from '../baseline/usage-change.js';
 import { candidateLabel } from '../fold/provenance.js';
-import { isRegressed } from '../fold/summary.js';
+import { COUNT_WORDS, isRegressed, statusWord } from '../fold/words.js';
 import type { CaseEntry, Report, ReportHead } from '../types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { reasons, samplesLabel } from './console.js';
@@ -68,7 +68,7 @@ function safeUrl(url: string): string | null {
 }
 
 function row(c: CaseEntry): string {
-  const status = isRegressed(c) && c.status === 'pass' ? 'pass (regressed)' : c.status;
+  const status = statusWord(c);
   const samples = samplesLabel(c);
   const history = historyLine(c.history);
   const why = history ? `${reasons(c)} — ${history}` : reasons(c);
@@ -130,17 +130,16 @@ export class MarkdownFindings {
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
+/** summary.md's table of counts, in this order. */
+const TABLE_COUNTS = ['passed', 'failed', 'errored', 'not_run', 'regressed', 'drifted'] as const;
+
 function head(report: ReportHead, found: MarkdownFindings): string[] {
   const r = report.run;
   const s = report.summary;
   const verdict = VERDICTS[r.exit_code] ?? '⏹️ INTERRUPTED';
-  const list = [
-    s.regressed && `${s.regressed} regressed`,
-    s.failed && `${s.failed} failed`,
-    s.errored && `${s.errored} errored`,
-    s.drifted && `${s.drifted} drifted`,
-    s.not_run && `${s.not_run} not run`,
-  ].filter(Boolean);
+  const list = (['regressed', 'failed', 'errored', 'drifted', 'not_run'] as const)
+    .filter((k) => s[k] > 0)
+    .map((k) => `${s[k]} ${COUNT_WORDS[k]}`);
   const cost = found.cost === null ? '' : ` · cost ${formatUsd(found.cost)}`;
   const models = report.suites.map(
     (x) =>
@@ -160,9 +159,9 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
     '',
     `**Models:** ${models.join(' · ') || 'none'}`,
     '',
-    '| cases | passed | failed | errored | not run | regressed | drifted | samples |',
+    `| cases | ${TABLE_COUNTS.map((k) => COUNT_WORDS[k]).join(' | ')} | samples |`,
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${s.cases} | ${s.passed} | ${s.failed} | ${s.errored} | ${s.not_run} | ${s.regressed} | ${s.drifted} | ${s.samples} |`,
+    `| ${s.cases} | ${TABLE_COUNTS.map((k) => s[k]).join(' | ')} | ${s.samples} |`,
   ];
 }
 

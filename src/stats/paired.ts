@@ -19,9 +19,12 @@ export interface PairedTest {
   method: PairedMethod;
   /** Cases with samples on both sides: the pairs compared. */
   cases: number;
-  /** Cases whose candidate pass rate is below the reference's (single samples: reference pass, candidate fail). */
+  /**
+   * Cases whose candidate pass rate is below the reference's (single samples: reference pass,
+   * candidate fail); printed `pass rate lower in …` (fold/words.ts), never as cases `regressed`.
+   */
   regressions: number;
-  /** Cases whose candidate pass rate is above the reference's (single samples: reference fail, candidate pass). */
+  /** Cases whose candidate pass rate is above the reference's; printed `… higher in …`, never `fixed`. */
   fixes: number;
   /** One-sided p-value for "the candidate is worse": at least this many of the differing cases are regressions. */
   p: number;

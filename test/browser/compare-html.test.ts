@@ -177,7 +177,7 @@ describe.skipIf(skipBrowser)('compare.html in headless Chromium', () => {
       (await comparison()).candidates.map((c) => c.verdict.line),
     );
     expect(await page.locator('article.card p.verdict').first().textContent()).toMatch(
-      /^no significant regression: 4 regressions, 0 fixes over 5 cases \(McNemar p = /,
+      /^no significant regression: pass rate lower in 4 and higher in 0 of 5 cases \(McNemar p = /,
     );
     // The cheapest and the best are on the frontier; llama is dearer and worse than sonnet.
     expect(await page.locator('#chart g.point').count()).toBe(3);

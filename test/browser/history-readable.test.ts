@@ -61,16 +61,15 @@ describe.skipIf(skipBrowser)('the trend page can be read without guessing (CLI �
   it('charts have a y axis with values, an x axis of dates, and read out the night under the pointer', async () => {
     const rate = figure('pass rate');
     expect(await rate.locator('.y-axis span').allTextContents()).toEqual(['100 %', '50 %', '0 %']);
-    expect(await rate.locator('.x-axis span').allTextContents()).toEqual([
-      '2026-11-01',
-      '2026-11-07',
-      '2026-11-13',
-    ]);
+    // Two nights share 2026-11-13: the axis tells them apart by their time (and drops the year).
+    expect(await rate.locator('.x-axis span').allTextContents()).toEqual(['11-01', '11-07', '11-13 09:30']);
     // Four cases of 10 samples on the last night, `broken` passing 1: 31 of 40.
     expect(await rate.locator('.readout').textContent()).toBe('latest 78 % (31/40 samples)');
-    const cost = await figure('cost (USD)').locator('.y-axis span').allTextContents();
+    // Cost per 1,000 cases, to three significant digits (never $0.0000).
+    const cost = await figure('cost per 1,000 cases (USD)').locator('.y-axis span').allTextContents();
     expect(cost.every((v) => v.startsWith('$'))).toBe(true);
     expect(cost[2]).toBe('$0');
+    expect(cost.slice(0, 2).every((v) => Number(v.slice(1)) > 0)).toBe(true);
     const tokens = await figure('tokens').locator('.y-axis span').allTextContents();
     expect(tokens).toEqual(['10,000', '5,000', '0']);
     // The pointer over the first night: its date and value.
@@ -90,15 +89,17 @@ describe.skipIf(skipBrowser)('the trend page can be read without guessing (CLI �
       const canvas = document.getElementById('heat');
       const ctx = canvas.getContext('2d');
       const inked = (x, y, w, h) => ctx.getImageData(x, y, w, h).data.some((v, i) => i % 4 === 3 && v > 0);
-      return { nights: inked(0, 0, canvas.width, 14), names: inked(0, 20, 60, 16) };
+      return { nights: inked(0, 0, canvas.width, 14), names: inked(0, Number(canvas.dataset.top), 60, 16) };
     })()`);
     expect(ink).toEqual({ nights: true, names: true });
+    // The band of night names is as tall as the longest name, standing upright.
+    const top = Number(await heat.getAttribute('data-top'));
     // The pointer over the last column of the first row (the list ranks `broken` first).
-    await page.mouse.move(box.x + box.width - 3, box.y + 20 + 8);
+    await page.mouse.move(box.x + box.width - 3, box.y + top + 8);
     expect(await page.textContent('#heat-readout')).toBe(
       'support/broken · 2026-11-13 09:30 UTC · fail · 1/10 passed',
     );
-    await page.mouse.move(box.x + box.width - 30, box.y + 20 + 8);
+    await page.mouse.move(box.x + box.width - 30, box.y + top + 8);
     expect(await page.textContent('#heat-readout')).toMatch(/^support\/broken · 2026-11-1\d( 02:00 UTC)? · /);
   });
 

@@ -48,12 +48,12 @@ describe('--models prints a paired verdict per candidate against the current bas
 
   it('calls the clearly worse candidate significantly worse (McNemar, Holm over 2) and the other not', async () => {
     expect(run.code, run.stderr).toBe(1);
-    // 12 regressions and 1 fix: mid-p P(X > 12 | 13 fair coins) + ½ P(X = 12) = 7.5/8192, times 2 candidates (Holm).
+    // Pass rate lower in 12 cases and higher in 1: mid-p P(X > 12 | 13 fair coins) + ½ P(X = 12) = 7.5/8192, times 2 candidates (Holm).
     expect(run.stdout).toMatch(
-      /^anthropic\/claude-sonnet-4\.5: significantly worse: 12 regressions, 1 fix over 13 cases \(McNemar p = 0\.002, Holm over 2 candidates\)(; .*)?$/m,
+      /^anthropic\/claude-sonnet-4\.5: significantly worse: pass rate lower in 12 and higher in 1 of 13 cases \(McNemar p = 0\.002, Holm over 2 candidates\)(; .*)?$/m,
     );
     expect(run.stdout).toMatch(
-      /^openai\/gpt-4o: no significant regression: 0 regressions, 0 fixes over 13 cases \(McNemar p = 1\.000, Holm over 2 candidates\)(; .*)?$/m,
+      /^openai\/gpt-4o: no significant regression: pass rate lower in 0 and higher in 0 of 13 cases \(McNemar p = 1\.000, Holm over 2 candidates\)(; .*)?$/m,
     );
     // Under the table, one line each, in the candidates' order.
     const table = run.stdout.lastIndexOf('└');
@@ -79,7 +79,7 @@ describe('--models prints a paired verdict per candidate against the current bas
     expect(ratio).toBeGreaterThan(10);
     const sign = latency > 0 ? '+' : latency < 0 ? '-' : '±';
     expect(run.stdout).toContain(
-      `anthropic/claude-sonnet-4.5: significantly worse: 12 regressions, 1 fix over 13 cases (McNemar p = 0.002, Holm over 2 candidates); ${Math.round(ratio)}× the cost; p95 latency ${sign}${Math.abs(Math.round(latency))} ms\n`,
+      `anthropic/claude-sonnet-4.5: significantly worse: pass rate lower in 12 and higher in 1 of 13 cases (McNemar p = 0.002, Holm over 2 candidates); ${Math.round(ratio)}× the cost; p95 latency ${sign}${Math.abs(Math.round(latency))} ms\n`,
     );
   });
 });
@@ -100,10 +100,10 @@ describe('--models with repeats uses the sign test over cases', () => {
       { cwd: project.dir },
     );
     expect(run.stdout).toMatch(
-      /^anthropic\/claude-sonnet-4\.5: significantly worse: 12 regressions, 1 fix over 13 cases \(sign test p = 1\.7e-6, Holm over 2 candidates\)/m,
+      /^anthropic\/claude-sonnet-4\.5: significantly worse: pass rate lower in 12 and higher in 1 of 13 cases \(sign test p = 1\.7e-6, Holm over 2 candidates\)/m,
     );
     expect(run.stdout).toMatch(
-      /^openai\/gpt-4o: no significant regression: 0 regressions, 0 fixes over 13 cases \(sign test p = 1\.000/m,
+      /^openai\/gpt-4o: no significant regression: pass rate lower in 0 and higher in 0 of 13 cases \(sign test p = 1\.000/m,
     );
   });
 });

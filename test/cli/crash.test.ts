@@ -84,8 +84,15 @@ describe('crash and interrupt safety', () => {
     // exits by what it rendered — every finished case passed, the rest not run: 3, not a pass.
     const rendered = await runCli(['report', runDir], { cwd: project.dir, env });
     expect(rendered.code).toBe(3);
+    // The run's recorded code and this command's exit are both said, and why they differ.
     expect(rendered.stdout).toMatch(
-      /KILLED — no end record \(kill -9, out of memory, a crash\); finish it with --resume \(exit 137\)/,
+      /KILLED — no end record \(kill -9, out of memory, a crash\); finish it with --resume\s+\(recorded exit\s+137\)/,
+    );
+    expect(rendered.stdout).toMatch(
+      /driftcheck report exits 3: the run is unfinished and no case it finished fails/,
+    );
+    expect(rendered.stderr).toMatch(
+      /driftcheck report: exit 3 — the run was killed \(exit_code 137 in report\.json\): no case it finished fails, and \d+ of 300 cases not run/,
     );
     expect(rendered.stdout).not.toMatch(/SIGTERM|143/);
     expect(rendered.stderr).toMatch(/passed over 1 unreadable journal line/);

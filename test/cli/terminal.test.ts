@@ -1,4 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,49 @@ const hasTmux = (() => {
 })();
 if (!hasTmux && process.env.CI) throw new Error('tmux is required in CI (.ci/run installs it)');
 if (!hasTmux) console.warn('skipping the terminal tests: tmux is not installed (apt-get install tmux)');
+
+/**
+ * Runs `command` (in `cwd`) in a tmux pane `columns` wide and hands back the screen, every
+ * line the terminal wrapped joined back into one (-J): an overflowing line comes back longer
+ * than the pane. A tmux server of its own (-L) per call.
+ */
+async function inTerminal(cwd: string, command: string, columns: number): Promise<string[]> {
+  const session = `driftcheck-${process.pid}-${columns}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmux = (args: string[], options = {}) => exec('tmux', ['-L', session, ...args], options);
+  const done = `${cwd}/done-${session}`;
+  await tmux(
+    [
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      String(columns),
+      '-y',
+      '200',
+      'sh',
+      '-c',
+      `cd ${cwd} && ${command}; touch ${done}; sleep 30`,
+    ],
+    { env: { ...process.env, TERM: 'xterm-256color', CI: '', NO_COLOR: '1' } },
+  );
+  try {
+    for (let i = 0; i < 600; i++) {
+      if (
+        await exec('test', ['-e', done]).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const { stdout: screen } = await tmux(['capture-pane', '-p', '-J', '-t', session, '-S', '-400']);
+    return screen.split('\n').filter((l) => l.trim() !== '');
+  } finally {
+    await tmux(['kill-server']).catch(() => {});
+  }
+}
 
 describe.runIf(hasTmux)('the console in a real terminal', () => {
   let project: Awaited<ReturnType<typeof makeProject>>;
@@ -70,4 +115,33 @@ describe.runIf(hasTmux)('the console in a real terminal', () => {
       }
     },
   );
+
+  it('at 80 columns the candidates table and the verdict lines fit, words whole', async () => {
+    const lines = await inTerminal(
+      project.dir,
+      `node ${BIN} run --sim suites/demo --models openai/gpt-4o-mini,anthropic/claude-sonnet-4.5 --repeat 5 --reporter json`,
+      80,
+    );
+    const table = lines.filter((l) => /^[┌│├└]/.test(l));
+    expect(table.length).toBeGreaterThan(10);
+    for (const line of lines) expect(stringWidth(line.trimEnd()), line).toBeLessThanOrEqual(80);
+    // The table is as wide as the terminal allows, no wider: its columns share the width.
+    expect(Math.max(...table.map((l) => stringWidth(l.trimEnd())))).toBe(80);
+    // Each verdict line, joined back from its wrapped lines, is compare.json's verdict whole:
+    // no word was cut.
+    const folder = (await readdir(join(project.dir, 'reports'))).find((d) => d.startsWith('compare-'))!;
+    const json = JSON.parse(await readFile(join(project.dir, 'reports', folder, 'compare.json'), 'utf8')) as {
+      candidates: { label: string; verdict: { line: string } }[];
+    };
+    for (const c of json.candidates) {
+      const at = lines.findIndex((l) => l.startsWith(`${c.label}: `));
+      expect(at, c.label).toBeGreaterThan(-1);
+      const rest = lines.slice(at + 1);
+      const more = rest.slice(
+        0,
+        rest.findIndex((l) => !l.startsWith('  ')),
+      );
+      expect([lines[at]!, ...more].map((l) => l.trim()).join(' ')).toBe(`${c.label}: ${c.verdict.line}`);
+    }
+  });
 });

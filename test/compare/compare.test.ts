@@ -84,7 +84,8 @@ describe('compareRuns against the baseline the candidates ran against', () => {
     expect(comparison.cases.find((r) => r.id === 'refunds/changed')!.cells[0]!.similarity).toBe(0.4);
     // model-b skipped the suite: its cells say so, not "not run".
     expect(comparison.cases.slice(0, 6).map((r) => r.cells[1]!.change)).toEqual(Array(6).fill('skipped'));
-    expect(change('other/regressed', 0)).toBe('not_run');
+    // Not in model-a's run at all (never planned there): missing, not "not run".
+    expect(change('other/regressed', 0)).toBe('missing');
     expect(comparison.skipped_suites).toEqual([
       { suite: 'refunds', reason: 'the router does not list it', candidates: ['model-b'] },
     ]);
@@ -102,14 +103,16 @@ describe('compareRuns against the baseline the candidates ran against', () => {
   it('counts every candidate once: outcomes, changes, Wilson interval, tokens, cost per 1,000 cases', () => {
     const [sa, sb] = comparison.candidates;
     expect(sa).toMatchObject({ cases: 6, passed: 4, failed: 1, errored: 0, not_run: 1, skipped: 0 });
-    // other/regressed is not in its run and not of a suite it skipped: not run.
+    // refunds/stopped was planned and never answered: not run; other/regressed is not in its
+    // run and not of a suite it skipped: missing.
     expect(sa!.changes).toEqual({
       regressed: 1,
       fixed: 1,
       changed: 1,
       same: 1,
       new: 1,
-      not_run: 2,
+      missing: 1,
+      not_run: 1,
       skipped: 0,
     });
     const w = wilsonInterval(4, 5);
@@ -153,7 +156,7 @@ describe('compareRuns against a run', () => {
       b: 'fixed',
       c: 'same',
       d: 'changed',
-      gone: 'not_run',
+      gone: 'missing',
       added: 'new',
     });
     const d = comparison.cases.find((r) => r.case === 'd')!;

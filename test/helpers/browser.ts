@@ -31,3 +31,39 @@ export async function launchChromium(): Promise<Browser> {
   if (!available) throw new Error(`CI=true but ${CHROMIUM} is missing: the browser tests cannot run`);
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
+
+/**
+ * An expression for page.evaluate: every element that is cut off without a cue — it lies
+ * (partly) outside the nearest ancestor that clips it, or its own content overflows a box
+ * that clips it — unless that ancestor scrolls sideways and says so (`.scroll` marked with
+ * `data-scroll` and its hint line shown) or the clipped text ends in an ellipsis. Each is
+ * named `tag.class "text…"` (right edge vs the edge it passes). Also the page itself
+ * scrolling sideways. Empty when everything fits or says it scrolls.
+ */
+export const CUT_OFF_WITHOUT_CUE = `(() => {
+  const bad = [];
+  const name = (e) => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : '') + ' "' + (e.textContent || '').trim().slice(0, 40) + '"';
+  const cued = (box) => {
+    const style = getComputedStyle(box);
+    if (style.textOverflow === 'ellipsis') return true;
+    if (style.overflowX !== 'auto' && style.overflowX !== 'scroll') return false;
+    const hint = box.previousElementSibling;
+    return Boolean(box.dataset.scroll) && Boolean(hint) && hint.classList.contains('scroll-hint') && !hint.hidden && hint.getBoundingClientRect().height > 0;
+  };
+  const view = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > view + 1) bad.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + view);
+  for (const e of document.querySelectorAll('body *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const own = getComputedStyle(e);
+    if (own.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1 && !cued(e) && !(e instanceof SVGElement))
+      bad.push(name(e) + ' clips its own content (' + e.scrollWidth + ' > ' + e.clientWidth + ')');
+    let clipper = e.parentElement;
+    while (clipper && clipper !== document.body && getComputedStyle(clipper).overflowX === 'visible') clipper = clipper.parentElement;
+    const box = clipper && clipper !== document.body ? clipper.getBoundingClientRect() : { left: 0, right: view };
+    if (r.right <= box.right + 1 && r.left >= box.left - 1) continue;
+    if (clipper && clipper !== document.body && cued(clipper)) continue;
+    bad.push(name(e) + ' is cut off (' + Math.round(r.left) + '–' + Math.round(r.right) + ' outside ' + Math.round(box.left) + '–' + Math.round(box.right) + ')');
+  }
+  return bad;
+})()`;

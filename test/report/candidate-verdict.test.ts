@@ -39,14 +39,14 @@ describe('candidateVerdicts', () => {
     expect(worse).toMatchObject({ worse: true, better: false, p95_change_ms: 120 });
     expect(worse!.cost_change).toBeCloseTo(-0.2, 12);
     expect(worse!.line).toBe(
-      'significantly worse: 12 regressions, 1 fix over 40 cases (McNemar p = 0.003, Holm over 3 candidates); 20 % cheaper; p95 latency +120 ms',
+      'significantly worse: pass rate lower in 12 and higher in 1 of 40 cases (McNemar p = 0.003, Holm over 3 candidates); 20 % cheaper; p95 latency +120 ms',
     );
     // Mid-p of 1 of 1: ½ · ½; Holm's second smallest times 2: 0.5. No discordant pair: p = 1.
     expect(dearer!.line).toBe(
-      'no significant regression: 1 regression, 0 fixes over 40 cases (McNemar p = 0.500, Holm over 3 candidates); 20 % dearer; p95 latency -50 ms',
+      'no significant regression: pass rate lower in 1 and higher in 0 of 40 cases (McNemar p = 0.500, Holm over 3 candidates); 20 % dearer; p95 latency -50 ms',
     );
     expect(same!.line).toBe(
-      'no significant regression: 0 regressions, 0 fixes over 40 cases (McNemar p = 1.000, Holm over 3 candidates); 38 % cheaper; p95 latency ±0 ms',
+      'no significant regression: pass rate lower in 0 and higher in 0 of 40 cases (McNemar p = 1.000, Holm over 3 candidates); 38 % cheaper; p95 latency ±0 ms',
     );
   });
 
@@ -56,7 +56,7 @@ describe('candidateVerdicts', () => {
     expect(better).toMatchObject({ worse: false, better: true, cost_change: null });
     // 15 fixes, 0 regressions: mid-p ½ · 2^-15; one candidate, no Holm.
     expect(better!.line).toBe(
-      'significantly better: 0 regressions, 15 fixes over 30 cases (McNemar p = 1.5e-5); p95 latency ±0 ms',
+      'significantly better: pass rate lower in 0 and higher in 15 of 30 cases (McNemar p = 1.5e-5); p95 latency ±0 ms',
     );
   });
 

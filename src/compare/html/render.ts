@@ -2,6 +2,8 @@ import { embeddable, escapeHtml, pageHead } from '../../report/html/escape.js';
 import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS } from '../../report/html/data.js';
 import { STYLE } from '../../report/html/style.js';
 import {
+  CHANGE_ROW_LABELS,
+  changeRowValues,
   costText,
   errorsText,
   latencyText,
@@ -72,11 +74,11 @@ export function compareHtmlParts(
   const before = `${pageHead(title, script, `${STYLE}${COMPARE_STYLE}`)}<header class="bar">
 <div class="verdict ${tone}"><span class="word">${word}</span><span class="title">${escapeHtml(title)}</span><span class="why">${candidates.length} candidate(s) against ${escapeHtml(against)} · ${rows} cases</span></div>
 <div class="views" role="group" aria-label="show">
-<button type="button" class="view" data-view="all" aria-pressed="true">all</button>
-<button type="button" class="view bad" data-view="regressed" aria-pressed="false">regressed <b>${regressed}</b></button>
-<button type="button" class="view warn" data-view="changed" aria-pressed="false">changed only</button>
-<button type="button" class="view bad" data-view="failing" aria-pressed="false">failing or erroring</button>
-<button type="button" class="view muted" data-view="missing" aria-pressed="false">not run or skipped</button>
+<button type="button" class="view" data-view="all" aria-pressed="true">all <b></b></button>
+<button type="button" class="view bad" data-view="regressed" aria-pressed="false" title="cases regressed under any candidate">regressed <b></b></button>
+<button type="button" class="view warn" data-view="changed" aria-pressed="false" title="cases any candidate changed">changed <b></b></button>
+<button type="button" class="view bad" data-view="failing" aria-pressed="false" title="cases failing or erroring under any candidate">failing or erroring <b></b></button>
+<button type="button" class="view muted" data-view="missing" aria-pressed="false" title="cases some candidate did not run">not run, missing or skipped <b></b></button>
 </div>
 <div class="tools"><input id="q" type="search" placeholder="search suite/case (press /)" aria-label="search cases" disabled></div>
 </header>
@@ -121,8 +123,7 @@ function pageRow(row: CaseRow, limit: number | null): CaseRow {
 function card(c: CandidateSummary, index: number): string {
   const facts: [string, string][] = [
     ['pass rate', passRateText(c)],
-    ['regressed · fixed · changed', `${c.changes.regressed} · ${c.changes.fixed} · ${c.changes.changed}`],
-    ['not run · skipped', `${c.changes.not_run} · ${c.changes.skipped}`],
+    ...CHANGE_ROW_LABELS.map((label, row): [string, string] => [label, changeRowValues(c)[row]!]),
     ['tool calls', toolsText(c)],
     ['errors', errorsText(c)],
     ['tokens', `${c.tokens.total} (${c.tokens.prompt} prompt + ${c.tokens.completion} completion)`],

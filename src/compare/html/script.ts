@@ -1,6 +1,9 @@
 import { DIFF_SCRIPT } from '../../report/html/script-diff.js';
 import { PAGING_SCRIPT } from '../../report/html/script-paging.js';
+import { SCROLL_SCRIPT } from '../../report/html/scroll.js';
+import { CHANGE_WORDS, STATUS_WORDS } from '../../fold/words.js';
 import { wordDiff } from '../../report/html/word-diff.js';
+import { chartTree } from './chart-tree.js';
 
 /**
  * compare.html's only script, inlined and allowed by its CSP hash. It reads the embedded
@@ -30,23 +33,29 @@ function el(tag, cls, text) {
   if (text !== undefined && text !== null) e.textContent = String(text);
   return e;
 }
-const TONE = { regressed: 'bad', fixed: 'ok', changed: 'warn', same: 'ok', new: 'muted', not_run: 'muted', skipped: 'muted' };
-const WORD = { regressed: 'regressed', fixed: 'fixed', changed: 'changed', same: 'same', new: 'new', not_run: 'not run', skipped: 'skipped' };
+const TONE = { regressed: 'bad', fixed: 'ok', changed: 'warn', same: 'ok', new: 'muted', missing: 'muted', not_run: 'muted', skipped: 'muted' };
+// The words module's words (fold/words.ts), as every other view prints them.
+const WORD = ${JSON.stringify(CHANGE_WORDS)};
+const STATUS_WORD = ${JSON.stringify(STATUS_WORDS)};
 function statusTone(s) { return s === 'pass' ? 'ok' : s === 'fail' || s === 'error' ? 'bad' : 'muted'; }
 function samples(s) { return s ? s.passed + '/' + s.sent : ''; }
 function changed(row) { return row.cells.some(function (c) { return c.change === 'regressed' || c.change === 'fixed' || c.change === 'changed' || c.change === 'new'; }); }
+// Whether a row (a case) is in a view: a row with any cell of the kind, however many candidates have one.
+function inView(row, view) {
+  if (view === 'regressed') return row.cells.some(function (c) { return c.change === 'regressed'; });
+  if (view === 'changed') return changed(row);
+  if (view === 'failing') return row.cells.some(function (c) { return c.status === 'fail' || c.status === 'error'; });
+  if (view === 'missing') return row.cells.some(function (c) { return c.change === 'not_run' || c.change === 'missing' || c.change === 'skipped'; });
+  return true;
+}
 function keep(row) {
-  if (state.view === 'regressed' && !row.cells.some(function (c) { return c.change === 'regressed'; })) return false;
-  if (state.view === 'changed' && !changed(row)) return false;
-  if (state.view === 'failing' && !row.cells.some(function (c) { return c.status === 'fail' || c.status === 'error'; })) return false;
-  if (state.view === 'missing' && !row.cells.some(function (c) { return c.change === 'not_run' || c.change === 'skipped'; })) return false;
-  return !state.q || row.id.toLowerCase().indexOf(state.q) !== -1;
+  return inView(row, state.view) && (!state.q || row.id.toLowerCase().indexOf(state.q) !== -1);
 }
 
 function statusCell(status, s, empty) {
   const td = el('td');
   if (status === null) { td.append(el('span', 'muted', s ? samples(s) : empty)); return td; }
-  td.append(el('span', 'badge ' + statusTone(status), status === 'not_run' ? 'not run' : status));
+  td.append(el('span', 'badge ' + statusTone(status), STATUS_WORD[status]));
   if (s && s.sent > 1) td.append(el('span', 'samples', ' ' + samples(s)));
   return td;
 }
@@ -54,7 +63,7 @@ function candidateCell(c) {
   const td = el('td', 'cell ' + c.change);
   td.dataset.change = c.change;
   if (c.status === null) { td.append(el('span', 'muted', WORD[c.change])); return td; }
-  td.append(el('span', 'badge ' + statusTone(c.status), c.status === 'error' ? 'error' : c.status === 'not_run' ? 'not run' : c.status));
+  td.append(el('span', 'badge ' + statusTone(c.status), STATUS_WORD[c.status]));
   if (c.samples && c.samples.sent > 1) td.append(el('span', 'samples', ' ' + samples(c.samples)));
   if (c.change !== 'same') td.append(el('span', 'change ' + TONE[c.change], ' ' + WORD[c.change] + (c.similarity !== null && c.change === 'changed' ? ' ' + c.similarity.toFixed(2) : '')));
   if (c.error_kind) td.append(el('span', 'why', ' ' + c.error_kind));
@@ -108,7 +117,7 @@ function openCase() {
   legend.append(el('del', null, 'only in ' + data.reference.label), document.createTextNode(' '), el('ins', null, 'only in the candidate'));
   const ref = r.reference;
   const panes = el('div', 'panes');
-  panes.append(pane(data.reference.label + ' (reference)', ref.status === null ? ['unknown', 'muted'] : [ref.status, statusTone(ref.status)], [['samples', samples(ref.samples)]], ref.content, null));
+  panes.append(pane(data.reference.label + ' (reference)', ref.status === null ? ['unknown', 'muted'] : [STATUS_WORD[ref.status], statusTone(ref.status)], [['samples', samples(ref.samples)]], ref.content, null));
   r.cells.forEach(function (c, i) {
     const lines = [
       ['against the reference', WORD[c.change] + (c.similarity !== null ? ' (similarity ' + c.similarity.toFixed(2) + ')' : '')],
@@ -119,7 +128,7 @@ function openCase() {
       ['cost', c.cost === null ? null : '$' + c.cost],
       ['why', c.note],
     ];
-    const tone = c.status === null ? [WORD[c.change], 'muted'] : [c.status, statusTone(c.status)];
+    const tone = c.status === null ? [WORD[c.change], 'muted'] : [STATUS_WORD[c.status], statusTone(c.status)];
     const p = pane(candidates[i].label, tone, lines, c.status === null ? null : c.content, ref.content);
     if (candidates[i].dir !== null && c.status !== null) {
       const link = el('a', 'report-link', 'this case in the run\'s report.html');
@@ -137,6 +146,11 @@ function openCase() {
 function pressed(view) {
   document.querySelectorAll('button.view').forEach(function (b) { b.setAttribute('aria-pressed', String(b.dataset.view === view)); });
 }
+// Each chip counts the rows its view shows (inView): what a click on it lists.
+document.querySelectorAll('button.view').forEach(function (btn) {
+  const n = btn.querySelector('b');
+  if (n) n.textContent = String(ALL.filter(function (r) { return inView(r, btn.dataset.view); }).length);
+});
 document.querySelectorAll('button.view').forEach(function (btn) {
   btn.addEventListener('click', function () { state.view = btn.dataset.view; pressed(state.view); apply(); });
 });
@@ -151,12 +165,35 @@ document.addEventListener('keydown', function (e) {
 });
 query.disabled = false;
 window.addEventListener('hashchange', openCase);
+// The chart drawn again at the width it is shown (chartTree, the page writer's own layout):
+// its text keeps its size on a phone, and it fills its box on a wide screen.
+const chartBox = document.getElementById('chart-box');
+const chartInput = chartBox ? JSON.parse(chartBox.dataset.chart) : null;
+function svgNode(n) {
+  const e = document.createElementNS('http://www.w3.org/2000/svg', n.tag);
+  Object.keys(n.attrs).forEach(function (k) { e.setAttribute(k, String(n.attrs[k])); });
+  if (n.text !== undefined) e.textContent = n.text;
+  (n.children || []).forEach(function (c) { e.append(svgNode(c)); });
+  return e;
+}
+let chartWidth = 0;
+let chartTimer = 0;
+function drawChart() {
+  if (!chartInput) return;
+  const width = Math.max(280, Math.floor(chartBox.clientWidth));
+  if (width === chartWidth) return;
+  chartWidth = width;
+  chartBox.replaceChildren(svgNode(chartTree(chartInput, width, width < 480 ? 260 : 300)));
+}
+drawChart();
+window.addEventListener('resize', function () { clearTimeout(chartTimer); chartTimer = setTimeout(drawChart, 100); });
 apply();
 openCase();
+${SCROLL_SCRIPT}
 document.documentElement.dataset.ready = 'true';
 `;
 
 /** The inline script's full text: the word diff's own source and its drawing, then the page logic, in a strict IIFE. */
 export function compareScript(): string {
-  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DIFF_SCRIPT}})();`;
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\nconst chartTree = ${chartTree.toString()};\n${CLIENT}${DIFF_SCRIPT}})();`;
 }

@@ -17,7 +17,9 @@ export const COMPARE_STYLE = `
 .star { color: var(--warn); }
 .notes { margin: 0 0 12px; padding-left: 18px; font-size: 14px; }
 .chart-box { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 10px; margin-bottom: 14px; }
-#chart { width: 100%; max-width: 40rem; height: auto; display: block; }
+/* Drawn by the script at its box's width (its viewBox in px); written at 560 px, shrunk to fit without script. */
+#chart-box { width: 100%; }
+#chart { display: block; max-width: 100%; height: auto; }
 #chart .axis { stroke: var(--muted); }
 #chart .grid { stroke: var(--line); }
 #chart .tick, #chart .axis-title { fill: var(--muted); font-size: 11px; }
@@ -31,6 +33,8 @@ export const COMPARE_STYLE = `
 .matrix th, .matrix td { padding: 5px 10px 5px 0; white-space: nowrap; }
 .matrix thead th { font-family: var(--mono); font-size: 12px; }
 .matrix tbody th { font-weight: 400; }
+/* The case column stays in view while the matrix scrolls sideways. */
+.matrix th:first-child { position: sticky; left: 0; z-index: 1; background: var(--bg); }
 .matrix tr.selected { background: var(--info-bg); }
 button.open { border: 0; background: none; padding: 0; font-family: var(--mono); font-size: 13px; color: var(--accent); text-align: left; }
 button.open:hover { text-decoration: underline; }
@@ -47,6 +51,8 @@ button.open:hover { text-decoration: underline; }
 .pane dl.meta { font-size: 12px; margin-bottom: 6px; }
 .report-link { display: inline-block; margin-top: 6px; font-size: 12px; color: var(--accent); }
 @media (max-width: 40rem) {
+  .matrix tbody th { white-space: normal; min-width: 8rem; max-width: 10rem; }
+  .matrix button.open { overflow-wrap: anywhere; }
   .panes { grid-auto-flow: row; grid-auto-columns: auto; }
   .cards { grid-template-columns: 1fr; }
 }

@@ -17,6 +17,8 @@ export interface TrendPage {
     at: string;
     /** The night as the page names it: its date, with the time (and run id) when the date is shared. */
     label: string;
+    /** The night under a chart's axis and over the heat map's column, short (axisLabels). */
+    axis: string;
     status: string;
     exit: number;
     commit: string | null;
@@ -36,7 +38,8 @@ interface SuiteSeries {
   /** Per night (null when the suite did not run): passes and samples over all its cases. */
   passes: (number | null)[];
   samples: (number | null)[];
-  cost: (number | null)[];
+  /** USD per 1,000 cases, over the cases that reported a cost (null: none did, or it did not run). */
+  cost_per_1000: (number | null)[];
   tokens: (number | null)[];
   /** Median of the cases' p50 latency, and the 95th percentile of their p95. */
   p50: (number | null)[];
@@ -132,12 +135,14 @@ export function trendPageData(from: History | TrendSource, link: string): TrendP
     });
   }
   const labels = nightLabels(history.runs);
+  const axis = axisLabels(history.runs);
   const suites = [...new Set(history.runs.flatMap((r) => r.suites.map((s) => s.suite)))].sort();
   return {
     nights: history.runs.map((r, i) => ({
       id: r.run_id,
       at: r.started_at,
       label: labels[i]!,
+      axis: axis[i]!,
       status: r.status,
       exit: r.exit_code,
       commit: r.git?.commit ?? null,
@@ -180,6 +185,27 @@ export function nightLabels(runs: readonly { run_id: string; started_at: string 
   );
 }
 
+/**
+ * Nights as an axis names them, short enough for three under a small chart: the date
+ * (`2026-11-28`); the time alone when every night is of one date (`06:37`, with seconds when
+ * two share a minute); else month and day, with the time on a date two nights share
+ * (`11-28 06:37`). The readouts and lists name a night whole (nightLabels).
+ */
+export function axisLabels(runs: readonly { started_at: string }[]): string[] {
+  const date = (r: { started_at: string }) => r.started_at.slice(0, 10);
+  const count = (key: (r: { started_at: string }) => string) => {
+    const seen = new Map<string, number>();
+    for (const r of runs) seen.set(key(r), (seen.get(key(r)) ?? 0) + 1);
+    return (r: { started_at: string }) => seen.get(key(r))!;
+  };
+  const onDate = count(date);
+  const atMinute = count((r) => r.started_at.slice(0, 16));
+  const time = (r: { started_at: string }) => r.started_at.slice(11, atMinute(r) > 1 ? 19 : 16);
+  if (runs.length > 1 && runs.every((r) => onDate(r) === runs.length)) return runs.map(time);
+  if (runs.every((r) => onDate(r) === 1)) return runs.map(date);
+  return runs.map((r) => `${r.started_at.slice(5, 10)}${onDate(r) > 1 ? ` ${time(r)}` : ''}`);
+}
+
 function failingSince(status: string[]): number | null {
   let since: number | null = null;
   for (let i = 0; i < status.length; i++) {
@@ -209,7 +235,7 @@ function series(history: TrendSource, suite: string): Omit<SuiteSeries, 'events'
     suite,
     passes: [],
     samples: [],
-    cost: [],
+    cost_per_1000: [],
     tokens: [],
     p50: [],
     p95: [],
@@ -221,7 +247,8 @@ function series(history: TrendSource, suite: string): Omit<SuiteSeries, 'events'
     const samples = f?.samples ?? 0;
     out.passes.push(present && samples > 0 ? f!.passes : null);
     out.samples.push(present && samples > 0 ? samples : null);
-    out.cost.push(f && f.costed > 0 ? f.cost : null);
+    // Per 1,000 cases (as compare.html says cost): a cheap suite's night is cents, not $0.0000.
+    out.cost_per_1000.push(f && f.costed > 0 ? (f.cost / f.costed) * 1000 : null);
     out.tokens.push(f && f.tokened > 0 ? f.tokens : null);
     out.p50.push(f?.p50 ?? null);
     out.p95.push(f?.p95 ?? null);

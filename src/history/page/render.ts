@@ -40,26 +40,28 @@ export function renderTrendPage(history: History | TrendSource, options: TrendPa
 <div class="tools">
 <select id="suite" aria-label="suite"><option value="">all suites</option></select>
 <input id="q" type="search" placeholder="search suite/case" aria-label="search cases">
-<button type="button" class="view" data-view="all" aria-pressed="true">all</button>
-<button type="button" class="view" data-view="failing" aria-pressed="false">failing now</button>
-<button type="button" class="view" data-view="trending" aria-pressed="false">trending down</button>
-<button type="button" class="view" data-view="flaky" aria-pressed="false">flaky</button>
+<button type="button" class="view" data-view="all" aria-pressed="true">all <span class="n"></span></button>
+<button type="button" class="view" data-view="failing" aria-pressed="false">failing now <span class="n"></span></button>
+<button type="button" class="view" data-view="trending" aria-pressed="false">trending down <span class="n"></span></button>
+<button type="button" class="view" data-view="flaky" aria-pressed="false">flaky <span class="n"></span></button>
 </div>
 </header>
 <main>
 ${problems}
 <noscript><p class="notice">The trend page needs JavaScript; the history files are plain JSON Lines.</p></noscript>
+<section id="tonight" aria-label="tonight"></section>
 <section id="detail" hidden></section>
 <div id="suites"></div>
 <h2>Cases × nights</h2>
 <p id="heat-note" class="muted"></p>
-<div class="heat"><canvas id="heat" width="1" height="1"></canvas></div>
+<div class="heat scroll"><canvas id="heat" width="1" height="1"></canvas></div>
 <p id="heat-readout" class="readout" aria-live="polite"></p>
 <p id="count" aria-live="polite"></p>
-<div class="table"><table><thead><tr><th>case</th><th>now</th><th>failing since</th><th>flips</th><th title="the slow-drift detector (CUSUM) on the nights since the suite's last baseline">trend (slow drift)</th></tr></thead><tbody id="rows"></tbody></table></div>
+<div class="table scroll"><table><thead><tr><th>case</th><th>now</th><th>failing since</th><th>flips</th><th title="the slow-drift detector (CUSUM) on the nights since the suite's last baseline">trend (slow drift)</th></tr></thead><tbody id="rows"></tbody></table></div>
 <button type="button" id="more" hidden></button>
-<h2>Flaky cases (most flips between pass and fail)</h2>
-<div class="table"><table><thead><tr><th>case</th><th>flips</th><th>now</th></tr></thead><tbody id="flaky"></tbody></table></div>
+<h2>Flaky cases (between pass and fail more than once; most flips first)</h2>
+<p id="flaky-none" class="muted" hidden></p>
+<div class="table scroll" id="flaky-table"><table><thead><tr><th>case</th><th>flips</th><th>now</th></tr></thead><tbody id="flaky"></tbody></table></div>
 </main>
 <script type="application/json" id="trend-data">${embedJson(data)}</script>
 <script>${script}</script>

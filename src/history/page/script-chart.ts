@@ -37,13 +37,15 @@ function line(values, cls, top) {
 const yOf = (v, top) => 99 - (98 * v) / top;
 // A line chart with its axes: values at the top, middle and zero of the y axis, the first,
 // middle and last night under it, and the night under the pointer read out in the caption.
-// keys, when given, name the series in the caption in their line colours (first, then alt).
-function chart(title, series, events, fmt, at, fixedTop, keys) {
+// keys, when given, name the series in the caption in their line colours (first, then alt);
+// empty is what the caption says when no night has a value (not "did not run").
+function chart(title, series, events, fmt, at, fixedTop, keys, empty) {
   const fig = el('figure', 'chart-box');
   const caption = el('figcaption');
   let last = N - 1;
   while (last > 0 && series[0][last] === null) last--;
-  const latest = 'latest ' + at(last);
+  const none = series[0].every((v) => v === null);
+  const latest = none && empty ? empty : 'latest ' + at(last);
   const readout = el('span', 'readout', latest);
   const name = el('span', null, title);
   if (keys) name.append(...keys.map((k, i) => el('span', i ? 'key alt' : 'key', k)));
@@ -73,13 +75,14 @@ function chart(title, series, events, fmt, at, fixedTop, keys) {
     readout.textContent = latest;
   });
   const y = el('div', 'y-axis');
-  y.append(el('span', 'at-top', fmt(top)), el('span', 'at-mid', fmt(top / 2)), el('span', 'at-zero', fmt(0)));
+  // A chart with no value on any night has no scale to show.
+  y.append(...(none ? [] : [el('span', 'at-top', fmt(top)), el('span', 'at-mid', fmt(top / 2)), el('span', 'at-zero', fmt(0))]));
   const plot = el('div', 'plot');
   plot.append(y, box);
   const x = el('div', 'x-axis');
-  // Dates only: the axis orients; the readout names the exact night (with its time when shared).
-  const date = (i) => (nights[i] ? nights[i].at.slice(0, 10) : '');
-  x.append(el('span', null, date(0)), el('span', null, N > 2 ? date(Math.floor((N - 1) / 2)) : ''), el('span', null, N > 1 ? date(N - 1) : ''));
+  // The nights' short names (the time when nights share a date); the readout names a night whole.
+  const axis = (i) => (nights[i] ? nights[i].axis : '');
+  x.append(el('span', null, axis(0)), el('span', null, N > 2 ? axis(Math.floor((N - 1) / 2)) : ''), el('span', null, N > 1 ? axis(N - 1) : ''));
   fig.append(caption, plot, x);
   return fig;
 }

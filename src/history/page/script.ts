@@ -1,4 +1,6 @@
 import { COUNT_DIGITS } from './data.js';
+import { formatUsd } from '../../baseline/usage-change.js';
+import { SCROLL_SCRIPT } from '../../report/html/scroll.js';
 import { CHART_SCRIPT } from './script-chart.js';
 
 /**
@@ -29,7 +31,11 @@ const DIGITS = ${JSON.stringify(COUNT_DIGITS)};
 const label = (i) => (nights[i] ? nights[i].label : '');
 const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : Math.round(100 * x) + ' %');
 const num = (x) => (x === null || x === undefined ? '–' : x >= 100 ? Math.round(x).toLocaleString('en') : String(+x.toPrecision(3)));
-const usd = (x) => (x === null || x === undefined ? '–' : x === 0 ? '$0' : '$' + x.toFixed(x < 1 ? 4 : 2));
+// A cost as every page says it (formatUsd: four decimals from a cent, else three significant
+// digits), and an axis value to three significant digits ($0.025, never $0.0000).
+const formatUsd = ${formatUsd.toString()};
+const usd = (x) => (x === null || x === undefined ? '–' : formatUsd(x));
+const usdAxis = (x) => (x === 0 ? '$0' : '$' + Number(x.toPrecision(3)));
 // A case's exact counts on night i: [passes, samples], or null when it sent no sample.
 function countOf(c, i) {
   const ch = c.passes[i];
@@ -56,12 +62,16 @@ function renderSuites() {
     const events = eventsOf(s.suite);
     const rate = s.passes.map((k, i) => (k === null ? null : k / s.samples[i]));
     const orNone = (v, fmt) => (v === null || v === undefined ? 'did not run' : fmt(v));
+    const ran = (i) => s.samples[i] !== null;
     charts.append(
       chart('pass rate', [rate], events, pct,
         (i) => (rate[i] === null ? 'did not run' : pct(rate[i]) + ' (' + s.passes[i] + '/' + s.samples[i] + ' samples)'), 1),
       // Only a suite whose cases had tools on some night: a plain suite shows no tool chart.
       ...(s.tools ? [toolChart(s.tools, events)] : []),
-      chart('cost (USD)', [s.cost], events, usd, (i) => orNone(s.cost[i], usd)),
+      // Per 1,000 cases; a night the suite ran without a cost says so, not "did not run".
+      chart('cost per 1,000 cases (USD)', [s.cost_per_1000], events, usdAxis,
+        (i) => (!ran(i) ? 'did not run' : s.cost_per_1000[i] === null ? 'no cost reported' : usd(s.cost_per_1000[i])),
+        undefined, undefined, 'no cost reported (no prices)'),
       chart('tokens', [s.tokens], events, num, (i) => orNone(s.tokens[i], num)),
       chart('latency p50/p95 (ms)', [s.p50, s.p95], events, num,
         (i) => (s.p50[i] === null ? 'did not run' : num(s.p50[i]) + ' / ' + num(s.p95[i]))),
@@ -76,13 +86,83 @@ function renderSuites() {
   }
 }
 
+// The night a case first appears in the history (-1: never).
+function firstNight(c) {
+  for (let i = 0; i < c.status.length; i++) if (c.status[i] !== '.') return i;
+  return -1;
+}
+// What each view lists, one predicate each: the list filters with it, its chip and tonight's
+// summary count with it, so a count is always what a click lists.
+const VIEWS = {
+  all: () => true,
+  failing: (c) => c.failing_since !== null,
+  started: (c) => c.failing_since !== null && c.failing_since === N - 1,
+  trending: (c) => c.trend !== null,
+  fresh: (c) => firstNight(c) === N - 1,
+  flaky: (c) => c.flips >= 2,
+};
+const inSuite = (c) => !state.suite || c.suite === state.suite;
 function matches(c) {
-  if (state.suite && c.suite !== state.suite) return false;
+  if (!inSuite(c)) return false;
   if (state.q && !c.id.toLowerCase().includes(state.q)) return false;
-  if (state.view === 'failing') return c.failing_since !== null;
-  if (state.view === 'trending') return c.trend !== null;
-  if (state.view === 'flaky') return c.flips >= 2;
-  return true;
+  return VIEWS[state.view](c);
+}
+function setView(view) {
+  state.view = view;
+  for (const x of document.querySelectorAll('button[data-view]')) x.setAttribute('aria-pressed', String(x.dataset.view === view));
+  renderCases();
+}
+// Each chip's count: the cases of the chosen suite its view lists.
+function countViews() {
+  for (const b of document.querySelectorAll('button.view')) {
+    const n = b.querySelector('.n');
+    if (n) n.textContent = String(data.cases.filter((c) => inSuite(c) && VIEWS[b.dataset.view](c)).length);
+  }
+}
+// Tonight (the newest night) first: how many cases fail now, how many started tonight,
+// trend down or are new, each a button to list them; the ones that started failing tonight
+// and those trending down by name.
+function renderTonight() {
+  const box = $('tonight');
+  box.replaceChildren();
+  const night = nights[N - 1];
+  if (!night) return;
+  const scope = data.cases.filter(inSuite);
+  const ran = scope.filter((c) => c.status[N - 1] !== undefined && c.status[N - 1] !== '.').length;
+  box.append(el('h2', null, 'Tonight: ' + night.label + ' · ' + (night.exit === 0 ? 'pass' : 'exit ' + night.exit) + ' · ' + ran + ' of ' + scope.length + ' cases ran'));
+  const facts = el('ul', 'facts');
+  const fact = (view, text, tone) => {
+    const n = scope.filter(VIEWS[view]).length;
+    const li = el('li');
+    const b = el('button', 'fact ' + (n ? tone : 'muted'), n + ' ' + text);
+    b.type = 'button';
+    b.dataset.view = view;
+    b.setAttribute('aria-pressed', String(state.view === view));
+    b.onclick = () => setView(view);
+    li.append(b);
+    return li;
+  };
+  facts.append(
+    fact('failing', 'failing now', 'bad'),
+    fact('started', 'started failing tonight', 'bad'),
+    fact('trending', 'trending down', 'warn'),
+    fact('fresh', 'new tonight', 'muted'),
+  );
+  box.append(facts);
+  const named = (view, title) => {
+    const list = scope.filter(VIEWS[view]);
+    if (!list.length) return;
+    const p = el('p', 'named', title + ': ');
+    list.slice(0, 10).forEach((c, i) => {
+      const a = el('a', null, c.id);
+      a.href = '#' + c.id;
+      p.append(...(i ? [document.createTextNode(', '), a] : [a]));
+    });
+    if (list.length > 10) p.append(document.createTextNode(' and ' + (list.length - 10) + ' more'));
+    box.append(p);
+  };
+  named('started', 'started failing tonight');
+  named('trending', 'trending down');
 }
 function rank(a, b) {
   if (state.view === 'flaky') return b.flips - a.flips || (a.id < b.id ? -1 : 1);
@@ -161,11 +241,17 @@ function drawHeat() {
   const style = getComputedStyle(document.documentElement);
   const css = { ok: style.getPropertyValue('--ok'), bad: style.getPropertyValue('--bad'), warn: style.getPropertyValue('--warn'), line: style.getPropertyValue('--line'), text: style.getPropertyValue('--text'), muted: style.getPropertyValue('--muted') };
   const font = '12px system-ui, sans-serif';
+  const small = '11px system-ui, sans-serif';
   ctx.font = font;
   const left = labelled && rows.length ? Math.min(240, Math.ceil(Math.max(...rows.map((c) => ctx.measureText(c.id).width)))) + 10 : 0;
-  const top = 20;
+  // The nights' short names stand upright over their columns: as tall as the longest.
+  ctx.font = small;
+  let widest = 0;
+  for (let i = 0; i < N; i++) widest = Math.max(widest, ctx.measureText(nights[i].axis).width);
+  const top = Math.ceil(widest) + 12;
   const room = Math.max(300, canvas.parentElement.clientWidth - 14) - left;
-  const cw = Math.max(2, Math.min(14, Math.floor(room / Math.max(1, N))));
+  // Few nights get wide columns (up to 28 px), so each has its name over it.
+  const cw = Math.max(2, Math.min(28, Math.floor(room / Math.max(1, N))));
   const ch = labelled ? 16 : 3;
   canvas.width = Math.max(1, left + N * cw);
   canvas.height = rows.length ? top + rows.length * ch : 1;
@@ -174,18 +260,25 @@ function drawHeat() {
       'one row per case, one column per night (' + label(0) + ' → ' + label(N - 1) + '): green every sample passed, red some failed (paler: more passed), amber error, grey not run; a dark tick marks the first failing night. Point at a cell for its counts, click it to open the case.'
     : '';
   if (!rows.length) return;
-  ctx.font = font;
   ctx.textBaseline = 'middle';
-  // Night labels along the top, as many as fit without touching.
-  let widest = 0;
-  for (let i = 0; i < N; i++) widest = Math.max(widest, ctx.measureText(label(i)).width);
-  const step = Math.max(1, Math.ceil((widest + 12) / cw));
+  // Every column's night named, turned upright; where columns are narrower than a line of
+  // text, every few (the first of each group), each with a tick.
+  const step = Math.max(1, Math.ceil(13 / cw));
+  ctx.font = small;
   ctx.fillStyle = css.muted;
   for (let i = 0; i < N; i += step) {
-    if (left + i * cw + widest > canvas.width && i > 0) break;
-    ctx.fillText(label(i), left + i * cw, 8);
-    ctx.fillRect(left + i * cw, 15, 1, 4);
+    ctx.save();
+    ctx.translate(left + i * cw + cw / 2, top - 7);
+    ctx.rotate(-Math.PI / 2);
+    ctx.fillText(nights[i].axis, 0, 0);
+    ctx.restore();
+    ctx.fillRect(left + i * cw, top - 4, 1, 3);
   }
+  // How many columns carry their night's name, and where the cells begin (what a reader, or a
+  // test, can check of a canvas).
+  canvas.dataset.named = String(Math.ceil(N / step));
+  canvas.dataset.top = String(top);
+  ctx.font = font;
   rows.forEach((c, r) => {
     const y = top + r * ch;
     if (labelled) {
@@ -200,7 +293,7 @@ function drawHeat() {
     }
     if (c.failing_since !== null) {
       ctx.fillStyle = css.text;
-      ctx.fillRect(left + c.failing_since * cw, y, Math.max(1, cw / 3), labelled ? ch - 2 : ch);
+      ctx.fillRect(left + c.failing_since * cw, y, Math.max(1, Math.min(4, cw / 3)), labelled ? ch - 2 : ch);
     }
   });
   const cellAt = (event) => {
@@ -224,8 +317,13 @@ function drawHeat() {
 }
 
 function flaky() {
-  const list = data.cases.filter((c) => (!state.suite || c.suite === state.suite) && c.flips > 0)
+  // The flaky view's cases (VIEWS.flaky: more than one flip), most flips first.
+  const list = data.cases.filter((c) => inSuite(c) && VIEWS.flaky(c))
     .sort((a, b) => b.flips - a.flips || (a.id < b.id ? -1 : 1)).slice(0, 20);
+  // No case flipped: a sentence, not an empty table.
+  $('flaky-table').hidden = list.length === 0;
+  $('flaky-none').hidden = list.length > 0;
+  $('flaky-none').textContent = 'None: no case ' + (state.suite ? 'of ' + state.suite + ' ' : '') + 'went between pass and fail more than once over these ' + N + ' nights.';
   $('flaky').replaceChildren(...list.map((c) => {
     const tr = el('tr');
     const id = el('td', 'id');
@@ -284,21 +382,18 @@ function openCase() {
 
 const suiteSelect = $('suite');
 for (const s of data.suites) suiteSelect.append(el('option', null, s.suite));
-suiteSelect.onchange = () => { state.suite = suiteSelect.value; renderSuites(); renderCases(); flaky(); };
+suiteSelect.onchange = () => { state.suite = suiteSelect.value; renderTonight(); countViews(); renderSuites(); renderCases(); flaky(); };
 $('q').oninput = () => { state.q = $('q').value.trim().toLowerCase(); renderCases(); };
-for (const b of document.querySelectorAll('button.view')) {
-  b.onclick = () => {
-    state.view = b.dataset.view;
-    for (const x of document.querySelectorAll('button.view')) x.setAttribute('aria-pressed', String(x === b));
-    renderCases();
-  };
-}
+for (const b of document.querySelectorAll('button.view')) b.onclick = () => setView(b.dataset.view);
 $('more').onclick = more;
 window.addEventListener('hashchange', openCase);
+renderTonight();
+countViews();
 renderSuites();
 renderCases();
 flaky();
 openCase();
+${SCROLL_SCRIPT}
 document.documentElement.dataset.ready = 'true';
 performance.mark('driftcheck:ready');
 `;

@@ -1,5 +1,7 @@
+import { SCROLL_STYLE } from '../../report/html/scroll.js';
+
 /** The trend page's only stylesheet, allowed by its CSP hash. Light and dark follow the system. */
-export const TREND_STYLE = `
+export const TREND_STYLE = `${SCROLL_STYLE}
 :root {
   color-scheme: light dark;
   --bg: #f7f7f8; --panel: #ffffff; --text: #1d1f23; --muted: #6a6f78; --line: #e1e3e8;
@@ -20,7 +22,15 @@ main { padding: 8px 16px 40px; max-width: 1200px; margin: 0 auto; }
 .tools input, .tools select { font: inherit; font-size: 14px; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; min-width: 0; max-width: 100%; }
 button { font: inherit; color: inherit; cursor: pointer; }
 .view, #more { border: 1px solid var(--line); background: var(--bg); border-radius: 999px; padding: 2px 10px; font-size: 13px; }
-.view[aria-pressed="true"] { background: var(--text); color: var(--bg); border-color: var(--text); }
+.view[aria-pressed="true"], .fact[aria-pressed="true"] { background: var(--text); color: var(--bg); border-color: var(--text); }
+.view .n { font-weight: 700; font-variant-numeric: tabular-nums; }
+/* Tonight (the newest night) at the top: what fails now, what started tonight, trends, new cases. */
+#tonight { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 8px 0 12px; }
+#tonight h2 { margin: 0 0 6px; font-size: 15px; overflow-wrap: anywhere; }
+#tonight ul.facts { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
+.fact { border: 1px solid var(--line); background: var(--bg); border-radius: 999px; padding: 2px 10px; font-size: 13px; font-weight: 600; }
+.fact.muted { font-weight: 400; }
+#tonight p.named { margin: 6px 0 0; font-size: 13px; overflow-wrap: anywhere; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 10px; }
 figure { margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px; min-width: 0; }
 figcaption { font-size: 13px; color: var(--muted); }
@@ -48,7 +58,8 @@ p.readout { min-height: 1.45em; font-size: 13px; margin: 4px 0; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.id, td.id a { overflow-wrap: anywhere; }
-.table { overflow-x: auto; }
+/* The slow-drift column wraps: a scrolled table of it would be a screen wide. */
+.scroll > table td.trend { white-space: normal; min-width: 16rem; }
 a { color: var(--accent); }
 #detail { background: var(--panel); border: 2px solid var(--accent); border-radius: 8px; padding: 8px 12px; margin: 10px 0; }
 #detail ol { list-style: none; padding: 0; margin: 6px 0; max-height: 360px; overflow-y: auto; }

@@ -13,7 +13,7 @@ import type {
   SampleCounts,
   Usage,
 } from '../../types.js';
-import { isRegressed } from '../../fold/summary.js';
+import { isRegressed } from '../../fold/words.js';
 import type { ToolCall } from '../../tools/calls.js';
 
 /** Above this many cases the page embeds shortened texts, so the file stays openable. */

@@ -1,4 +1,5 @@
 import { candidateLabel } from '../../fold/provenance.js';
+import { COUNT_WORDS } from '../../fold/words.js';
 import type { CaseEntry, DriftKind, PassRate, ReportHead, RunInfo } from '../../types.js';
 import { formatUsd } from '../../baseline/usage-change.js';
 import { escapeHtml as h } from './escape.js';
@@ -41,12 +42,12 @@ function viewButtons(report: ReportHead): string {
   const s = report.summary;
   const views: [view: string, label: string, count: number, tone: string][] = [
     ['all', 'all', s.cases, ''],
-    ['regressed', 'regressed', s.regressed, 'bad'],
-    ['fail', 'failed', s.failed, 'bad'],
-    ['error', 'errored', s.errored, 'bad'],
-    ['drifted', 'drifted', s.drifted, 'warn'],
-    ['pass', 'passed', s.passed, 'ok'],
-    ['not_run', 'not run', s.not_run, 'muted'],
+    ['regressed', COUNT_WORDS.regressed, s.regressed, 'bad'],
+    ['fail', COUNT_WORDS.failed, s.failed, 'bad'],
+    ['error', COUNT_WORDS.errored, s.errored, 'bad'],
+    ['drifted', COUNT_WORDS.drifted, s.drifted, 'warn'],
+    ['pass', COUNT_WORDS.passed, s.passed, 'ok'],
+    ['not_run', COUNT_WORDS.not_run, s.not_run, 'muted'],
   ];
   return views
     .map(

@@ -1,6 +1,8 @@
+import { COUNT_WORDS, STATUS_WORDS } from '../../fold/words.js';
 import { DETAIL_SCRIPT } from './script-detail.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
+import { SCROLL_SCRIPT } from './scroll.js';
 import { wordDiff } from './word-diff.js';
 
 /**
@@ -50,11 +52,13 @@ function el(tag, cls, text) {
 }
 function id(c) { return c.id; }
 function drifted(c) { return c.drift.some(function (d) { return d.kind !== 'new_case'; }); }
+// The words module's words (fold/words.ts), as every other view prints them.
+const STATUS_WORD = ${JSON.stringify(STATUS_WORDS)};
+const REGRESSED = ${JSON.stringify(COUNT_WORDS.regressed)};
 function badge(c) {
-  if (c.regressed) return ['regressed', 'bad'];
-  if (c.status === 'error') return ['error', 'bad'];
-  if (c.status === 'fail') return ['fail', 'bad'];
-  if (c.status === 'not_run') return ['not run', 'muted'];
+  if (c.regressed) return [REGRESSED, 'bad'];
+  if (c.status === 'error' || c.status === 'fail') return [STATUS_WORD[c.status], 'bad'];
+  if (c.status === 'not_run') return [STATUS_WORD.not_run, 'muted'];
   if (c.drift.some(function (d) { return d.severity === 'warn'; })) return ['drift', 'warn'];
   return ['pass', 'ok'];
 }
@@ -133,6 +137,7 @@ function openLinked() {
 }
 window.addEventListener('hashchange', openLinked);
 if (!openLinked()) apply();
+${SCROLL_SCRIPT}
 document.documentElement.dataset.ready = 'true';
 performance.mark('driftcheck:ready');
 `;

@@ -1,3 +1,5 @@
+import { SCROLL_STYLE } from './scroll.js';
+
 /** The page's only stylesheet, inlined and allowed by its CSP hash. Light and dark follow the system. */
 export const STYLE = `
 :root {
@@ -43,8 +45,7 @@ main { max-width: 72rem; margin: 0 auto; padding: 12px 16px 48px; }
 .run { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin-bottom: 14px; }
 .run dl { display: grid; grid-template-columns: max-content 1fr; gap: 3px 14px; margin: 0 0 10px; }
 .run dt { color: var(--muted); } .run dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; width: 100%; font-size: 14px; }
+${SCROLL_STYLE}table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; padding: 4px 10px 4px 0; border-top: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 500; border-top: 0; }
 .suite-drift { margin: 8px 0 0; padding-left: 18px; }
@@ -52,7 +53,10 @@ h2.sub { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; colo
 .notice { background: var(--warn-bg); border-radius: 8px; padding: 8px 12px; }
 #count { color: var(--muted); font-size: 13px; margin: 4px 0 8px; }
 .case { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; margin-bottom: 6px; }
-.case > summary { display: grid; grid-template-columns: 5.5rem minmax(0, 1.2fr) minmax(0, 1fr); grid-template-areas: "badge id model" "badge reason reason"; gap: 2px 10px; align-items: baseline; padding: 8px 12px; cursor: pointer; list-style: none; }
+.case > summary { display: grid; grid-template-columns: 5.5rem minmax(0, 1.2fr) auto minmax(0, 1fr); grid-template-areas: "badge id samples model" "badge reason reason reason"; gap: 2px 10px; align-items: baseline; padding: 8px 12px; cursor: pointer; list-style: none; }
+/* A repeated case's passing samples (5/10), on the case's own line beside its id. */
+.case > summary .samples { grid-area: samples; font-size: 13px; color: var(--muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
+.case > summary .since { grid-column: 2 / -1; font-size: 12px; color: var(--muted); }
 .case > summary::-webkit-details-marker { display: none; }
 .case > summary:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
 .case[open] > summary { border-bottom: 1px solid var(--line); }
@@ -93,7 +97,7 @@ del { background: var(--del); text-decoration: line-through; text-decoration-col
   .verdict .why { display: none; }
   .views { gap: 4px; } .view { padding: 2px 8px; font-size: 12px; }
   .tools input { flex-basis: 55%; } .tools select { flex: 1 1 45%; font-size: 13px; }
-  .case > summary { grid-template-columns: auto minmax(0, 1fr); grid-template-areas: "badge id" "model model" "reason reason"; padding: 8px 10px; }
+  .case > summary { grid-template-columns: auto minmax(0, 1fr) auto; grid-template-areas: "badge id samples" "model model model" "reason reason reason"; padding: 8px 10px; }
   .model { text-align: left; }
   .split { grid-template-columns: 1fr; }
   .detail { padding: 2px 10px 12px; }

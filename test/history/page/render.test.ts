@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { nightLabels, trendPageData } from '../../../src/history/page/data.js';
+import { axisLabels, nightLabels, trendPageData } from '../../../src/history/page/data.js';
 import { runEvents, suiteEvents } from '../../../src/history/page/events.js';
 import { renderTrendPage } from '../../../src/history/page/render.js';
 import type { History } from '../../../src/history/types.js';
@@ -103,6 +103,24 @@ describe('trend page data', () => {
     ],
   ])('names nights %j apart as %j', (starts, labels) => {
     expect(nightLabels(starts.map((started_at, i) => ({ run_id: `r${i}`, started_at })))).toEqual(labels);
+  });
+
+  it.each([
+    [
+      ['2026-11-01T02:00:00.000Z', '2026-11-02T02:00:00.000Z'],
+      ['2026-11-01', '2026-11-02'],
+    ],
+    [
+      ['2026-11-01T02:00:00.000Z', '2026-11-02T02:00:00.000Z', '2026-11-02T09:30:00.000Z'],
+      ['11-01', '11-02 02:00', '11-02 09:30'],
+    ],
+    [
+      ['2026-11-28T06:37:10.000Z', '2026-11-28T06:37:50.000Z', '2026-11-28T07:01:00.000Z'],
+      ['06:37:10', '06:37:50', '07:01'],
+    ],
+    [['2026-11-28T06:37:10.000Z'], ['2026-11-28']],
+  ])('names nights %j on an axis as %j', (starts, labels) => {
+    expect(axisLabels(starts.map((started_at) => ({ started_at })))).toEqual(labels);
   });
 });
 
