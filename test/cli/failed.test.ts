@@ -113,6 +113,6 @@ describe('run --failed RUN_DIR: a new run of the cases that failed, errored or r
     expect(resume.stderr).toMatch(/--failed RUN_DIR starts a new run/);
     const notARun = await cli(['run', '--failed', 'suites']);
     expect(notARun.code).toBe(2);
-    expect(notARun.stderr).toMatch(/no report\.json in this run folder/);
+    expect(notARun.stderr).toMatch(/not a run folder: it has no report\.json/);
   });
 });

@@ -86,7 +86,7 @@ describe('candidateVerdicts', () => {
     expect(enough).toMatchObject({ could_not_serve: false, answered: 30, worse: true });
     // The two that could not serve are not in the Holm family: two candidates were compared.
     expect(enough!.line).toMatch(
-      /^significantly worse: 38 regressions, 0 fixes over 40 cases \(McNemar p = .*, Holm over 2 candidates\)/,
+      /^significantly worse: pass rate lower in 38 and higher in 0 of 40 cases \(McNemar p = .*, Holm over 2 candidates\)/,
     );
     expect(good!.line).toMatch(/^no significant regression: .*Holm over 2 candidates/);
     // A candidate that answered every case is compared however few they are.
@@ -95,7 +95,7 @@ describe('candidateVerdicts', () => {
       [{ label: 's', cases: side(3, () => false, null, 1) }],
     );
     expect(small).toMatchObject({ could_not_serve: false, answered: 3 });
-    expect(small!.line).toMatch(/^no significant regression: 3 regressions/);
+    expect(small!.line).toMatch(/^no significant regression: pass rate lower in 3 and higher in 0 of 3 cases/);
   });
 
   it('writes a ratio past twice the cost', () => {
