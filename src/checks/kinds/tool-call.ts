@@ -86,9 +86,9 @@ export const toolCall: CheckDefinition<ToolCallSpec> = {
       const problem = schema === undefined ? null : draft7Problem(schema);
       if (problem)
         out.push({
-          pointer,
-          message: `'${where}.${describePointer(pointer)}' is not a JSON Schema that compiles (draft 7): ${problem}`,
-          hint: 'fix the schema, e.g. { type: object, required: [city] }',
+          pointer: `${pointer}${problem.pointer}`,
+          message: `'${where}.${describePointer(pointer)}' is not a JSON Schema that compiles (draft 7): ${problem.message}`,
+          hint: problem.hint ?? 'fix the schema, e.g. { type: object, required: [city] }',
         });
     };
     schemaAt(v.schema, '/schema');
