@@ -1,6 +1,12 @@
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { ajv2020Library } from '../util/lazy.js';
-import { SCHEMA_OPTIONS, type SchemaProblem, schemaCache, schemaProblemOf } from '../util/schema-cache.js';
+import {
+  compileAlone,
+  SCHEMA_OPTIONS,
+  type SchemaProblem,
+  schemaCache,
+  schemaProblemOf,
+} from '../util/schema-cache.js';
 import type { CheckResult } from '../types.js';
 import type { CheckContext } from './registry.js';
 import { extractJson } from './extract-json.js';
@@ -61,15 +67,13 @@ export function schemaProblem(schema: Record<string, unknown>): SchemaProblem | 
   const known = verdicts.get(key);
   if (known !== undefined) return known;
   const problem = schemaProblemOf(schema, () => {
-    // addUsedSchema false: a user schema's $id must not leak into the next compile.
     userSchemaAjv ??= new (ajv2020Library().Ajv2020)({
       allErrors: true,
-      addUsedSchema: false,
       logger: false,
       code: SCHEMA_OPTIONS.code,
     });
     try {
-      userSchemaAjv.compile(schema);
+      compileAlone(userSchemaAjv, schema);
       return null;
     } catch (error) {
       return error instanceof Error ? error.message : String(error);

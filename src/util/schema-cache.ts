@@ -38,15 +38,43 @@ export function schemaProblemOf(schema: unknown, compileError: () => string | nu
   return error === null ? null : { pointer: '', message: error };
 }
 
+/** What of an Ajv compileAlone touches: its compile, and where it keeps schemas by id. */
+interface AjvLike {
+  compile(schema: object): ValidateFunction;
+  removeSchema(schema: object): unknown;
+  readonly schemas: object;
+  readonly refs: object;
+}
+
+/**
+ * Compiles a schema a user or a service gave as if the Ajv had never seen another: the
+ * schema is added while it compiles (a schema that refers to itself, `items: { $ref: "#" }`,
+ * the services' documented form of a recursive structured output, resolves `#` through
+ * it: with Ajv's `addUsedSchema: false` it was "can't resolve reference # from id #"), then
+ * everything the compile added is taken out again, so a user schema's `$id` — its own or a
+ * nested one — neither clashes with nor resolves in the next compile.
+ */
+export function compileAlone(ajv: AjvLike, schema: object): ValidateFunction {
+  const schemas = new Set(Object.keys(ajv.schemas));
+  const refs = new Set(Object.keys(ajv.refs));
+  try {
+    return ajv.compile(schema);
+  } finally {
+    ajv.removeSchema(schema);
+    for (const key of Object.keys(ajv.schemas))
+      if (!schemas.has(key)) delete (ajv.schemas as Record<string, unknown>)[key];
+    for (const key of Object.keys(ajv.refs))
+      if (!refs.has(key)) delete (ajv.refs as Record<string, unknown>)[key];
+  }
+}
+
 /**
  * A validator cache over one lazily made Ajv (which draft is the caller's): each distinct
  * schema is compiled once per process, keyed by its JSON text, and the same schema object
  * (a suite's, checked sample after sample) is looked up without serialising it again.
  */
-export function schemaCache(
-  makeAjv: (options: object) => { compile(schema: object): ValidateFunction },
-): (schema: unknown) => Compiled {
-  let ajv: { compile(schema: object): ValidateFunction } | undefined;
+export function schemaCache(makeAjv: (options: object) => AjvLike): (schema: unknown) => Compiled {
+  let ajv: AjvLike | undefined;
   const byText = new Map<string, Compiled>();
   const byObject = new WeakMap<object, Compiled>();
   return (schema) => {
@@ -57,9 +85,8 @@ export function schemaCache(
     let entry = byText.get(key);
     if (entry === undefined) {
       try {
-        // addUsedSchema false: two schemas may share an `$id`.
-        ajv ??= makeAjv({ ...SCHEMA_OPTIONS, addUsedSchema: false });
-        entry = ajv.compile(schema as object);
+        ajv ??= makeAjv(SCHEMA_OPTIONS);
+        entry = compileAlone(ajv, schema as object);
       } catch (error) {
         entry = { error: error instanceof Error ? error.message : String(error) };
       }
