@@ -1,4 +1,4 @@
-import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
+import { parseBoundedJson } from '../util/json-depth.js';
 
 /** Where in the content the JSON value was found; reported in check messages. */
 type JsonSource = 'whole content' | 'code fence' | 'embedded in text';
@@ -16,14 +16,14 @@ const MAX_CANDIDATES = 64;
 export function extractJson(content: string): ExtractedJson {
   const trimmed = content.trim();
   if (trimmed === '') return { error: 'content is empty, no JSON to validate' };
-  const whole = tryParse(trimmed);
+  const whole = parseBoundedJson(trimmed);
   if ('value' in whole) return { value: whole.value, source: 'whole content' };
   // It is JSON, only too deep: its inner values are no more the answer than it is.
   if (whole.tooDeep) return { error: whole.error };
 
   const fenced = firstFence(content);
   if (fenced !== null) {
-    const parsed = tryParse(fenced.body.trim());
+    const parsed = parseBoundedJson(fenced.body.trim());
     if ('value' in parsed) return { value: parsed.value, source: 'code fence' };
     if (parsed.tooDeep) return { error: `JSON in the code fence: ${parsed.error}` };
     // A ```json fence is what the model meant as its answer; an unlabelled one may be anything.
@@ -33,23 +33,6 @@ export function extractJson(content: string): ExtractedJson {
     }
   }
   return embedded(content, whole.error);
-}
-
-function tryParse(text: string): { value: unknown } | { error: string; tooDeep?: true } {
-  let value: unknown;
-  try {
-    // V8's JSON.parse is iterative: any depth parses; what comes after does not.
-    value = JSON.parse(text) as unknown;
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-  // Bounded where the answer's JSON enters: a check, a judge verdict and the drift compare read it.
-  return deeperThan(value)
-    ? {
-        error: `the JSON value nests more than ${MAX_JSON_DEPTH} levels deep; driftcheck reads no deeper`,
-        tooDeep: true,
-      }
-    : { value };
 }
 
 /** First fence labelled json/jsonc or unlabelled; an unclosed fence runs to the end (truncated output). */
@@ -82,7 +65,7 @@ function embedded(content: string, wholeError: string): ExtractedJson {
       firstError ??= `the JSON value starting at offset ${i} is never closed (output truncated?)`;
       continue;
     }
-    const parsed = tryParse(content.slice(i, end + 1));
+    const parsed = parseBoundedJson(content.slice(i, end + 1));
     if ('value' in parsed) return { value: parsed.value, source: 'embedded in text' };
     if (parsed.tooDeep) return { error: `JSON at offset ${i}: ${parsed.error}` };
     firstError ??= `JSON at offset ${i} does not parse: ${parsed.error}`;

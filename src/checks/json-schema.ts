@@ -1,6 +1,12 @@
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { ajv2020Library } from '../util/lazy.js';
-import { schemaCache } from '../util/schema-cache.js';
+import {
+  compileAlone,
+  SCHEMA_OPTIONS,
+  type SchemaProblem,
+  schemaCache,
+  schemaProblemOf,
+} from '../util/schema-cache.js';
 import type { CheckResult } from '../types.js';
 import type { CheckContext } from './registry.js';
 import { extractJson } from './extract-json.js';
@@ -52,22 +58,27 @@ export function checkJsonSchema(
 let userSchemaAjv: Ajv2020 | undefined;
 
 // Compiling is milliseconds per schema; suites repeat the same schema across cases.
-const verdicts = new Map<string, string | null>();
+const verdicts = new Map<string, SchemaProblem | null>();
 const MAX_REMEMBERED = 256;
 
-/** Why a `json_schema` value is not a schema ajv can compile, or null. */
-export function schemaProblem(schema: Record<string, unknown>): string | null {
+/** Why a `json_schema` value cannot be used (a pattern that cannot run, not compiling), or null. */
+export function schemaProblem(schema: Record<string, unknown>): SchemaProblem | null {
   const key = JSON.stringify(schema);
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  // addUsedSchema false: a user schema's $id must not leak into the next compile.
-  userSchemaAjv ??= new (ajv2020Library().Ajv2020)({ allErrors: true, addUsedSchema: false, logger: false });
-  let problem: string | null = null;
-  try {
-    userSchemaAjv.compile(schema);
-  } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
-  }
+  const problem = schemaProblemOf(schema, () => {
+    userSchemaAjv ??= new (ajv2020Library().Ajv2020)({
+      allErrors: true,
+      logger: false,
+      code: SCHEMA_OPTIONS.code,
+    });
+    try {
+      compileAlone(userSchemaAjv, schema);
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  });
   if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
   verdicts.set(key, problem);
   return problem;

@@ -1,56 +1,38 @@
 import type { CheckResult } from '../types.js';
+import { type CompiledPattern, compilePattern } from '../util/pattern.js';
 import type { CheckContext } from './registry.js';
 import { excerptAround, quote } from './quote.js';
 
 /** `/pattern/flags` literal form; anything else is a bare pattern with no flags. */
 const LITERAL = /^\/([\s\S]+)\/([a-z]*)$/;
 
-/** Parses a regex expectation: `/pattern/flags` or a bare pattern. Returns the compile error as text. */
-export function parseRegex(value: string): { regex: RegExp } | { error: string } {
+/**
+ * Parses a regex expectation, `/pattern/flags` or a bare pattern, into a pattern matched in
+ * linear time (util/pattern.ts, which also keeps each compiled once), or why it cannot be.
+ */
+export function parseRegex(value: string): CompiledPattern {
   const literal = LITERAL.exec(value);
   const [source, flags] = literal ? [literal[1] ?? '', literal[2] ?? ''] : [value, ''];
-  try {
-    return { regex: new RegExp(source, flags) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
+  return compilePattern(source, flags);
 }
 
-/**
- * Patterns compiled so far: a case's regex is checked on every sample of it, and a suite's
- * cases often share one, so each is compiled once rather than once per sample. Bounded (a
- * table may give every row its own pattern): past the bound it starts over.
- */
-const compiled = new Map<string, ReturnType<typeof parseRegex>>();
-const MAX_COMPILED = 1024;
-
-function compiledRegex(value: string): ReturnType<typeof parseRegex> {
-  let parsed = compiled.get(value);
-  if (parsed === undefined) {
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    compiled.set(value, (parsed = parseRegex(value)));
-  }
-  return parsed;
-}
-
-/** `regex`: JS RegExp search anywhere in the content (anchor with ^…$ to match the whole). */
+/** `regex`: a search anywhere in the content (anchor with ^…$ to match the whole), in linear time. */
 export function checkRegex(value: string, { completion: c }: CheckContext): CheckResult {
-  const parsed = compiledRegex(value);
+  const parsed = parseRegex(value);
   if ('error' in parsed)
     return { type: 'regex', pass: false, message: `invalid regex ${quote(value)}: ${parsed.error}` };
-  // The RegExp is shared: a `g`/`y` flag's lastIndex must not carry over from the last answer.
-  parsed.regex.lastIndex = 0;
-  const match = parsed.regex.exec(c.content);
+  const { pattern } = parsed;
+  const match = pattern.search(c.content);
   if (match) {
     return {
       type: 'regex',
       pass: true,
-      message: `matches ${parsed.regex} at ${excerptAround(c.content, match.index, match[0].length)}`,
+      message: `matches ${pattern.text} at ${excerptAround(c.content, match.index, match.length)}`,
     };
   }
   return {
     type: 'regex',
     pass: false,
-    message: `expected content to match ${parsed.regex}, got ${quote(c.content)}`,
+    message: `expected content to match ${pattern.text}, got ${quote(c.content)}`,
   };
 }

@@ -1,5 +1,6 @@
 import type { CheckResult } from '../types.js';
 import { CHECKS, type CheckContext, type CheckDefinition, type Expectation } from './registry.js';
+import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 
 /** Message of every check when there is no completion to look at; the runner decides the status. */
 export const NOT_EVALUATED = 'not evaluated: the call failed';
@@ -29,7 +30,11 @@ function runCheck(e: Expectation, context: CheckContext): CheckResult {
   const definition = CHECKS[e.type] as CheckDefinition<unknown>;
   if (!definition.run) return { type: e.type, pass: false, message: JUDGE_NOT_RUN };
   try {
-    return definition.run(e.value, context);
+    const result = definition.run(e.value, context);
+    // Every check's message is bounded here, once: an answer of 5,000 tool calls made one of 437 KB.
+    return result.message.length > MAX_MESSAGE_CHARS
+      ? { ...result, message: shorten(result.message, MAX_MESSAGE_CHARS) }
+      : result;
   } catch (error) {
     // A RangeError is a resource limit (stack depth, string length) reached on this answer:
     // the check could not evaluate it, which fails this check, not the whole run. Anything

@@ -22,6 +22,7 @@ import { columns, orNaN, orNull, range, widenColumns } from '../util/columns.js'
 import { IdTable } from '../util/id-table.js';
 import { LatencyTally } from './latency-drift.js';
 import { analysePassRates, baselineSamples, type CaseSamples, entersPassRateTest } from './pass-rates.js';
+import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 
 /**
  * What a suite's verdicts read of one complete case: counts and numbers, never its answer,
@@ -474,7 +475,10 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
         ...changes,
         ...(recorded.caseDrift.get(c.id) ?? []),
         ...(latencyChange ? [latencyChange] : []),
-      ];
+        // Every drift's message is bounded here, once, as every check's is where it runs.
+      ].map((d) =>
+        d.message.length > MAX_MESSAGE_CHARS ? { ...d, message: shorten(d.message, MAX_MESSAGE_CHARS) } : d,
+      );
       return entry;
     },
   };

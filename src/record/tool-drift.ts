@@ -4,13 +4,16 @@ import type { DriftInput } from './field.js';
 import type { FieldDrift } from './served-change.js';
 import { repeatedToolUse } from './tool-rates.js';
 import type { ToolUse } from './tool-use.js';
+import { joinWithin, MAX_MESSAGE_CHARS } from '../util/shorten.js';
 
 export const TOOL_DRIFT_KINDS = ['tool_trigger_changed', 'tool_call_changed', 'tool_call_invalid'] as const;
 type ToolDriftKind = (typeof TOOL_DRIFT_KINDS)[number];
 type ToolDrift = FieldDrift<ToolDriftKind>;
 
 const describeCalls = (calls: readonly ToolCall[] | null) =>
-  calls && calls.length > 0 ? calls.map(describeCall).join(', ') : 'a text answer';
+  calls && calls.length > 0
+    ? joinWithin(calls.map(describeCall), ', ', MAX_MESSAGE_CHARS - 50)
+    : 'a text answer';
 
 /** The first sample's calls against the baseline's: another tool, or arguments changed by JSON path. */
 function callChanges(was: readonly ToolCall[], now: readonly ToolCall[]): string[] {
@@ -84,7 +87,13 @@ export function toolDrift(input: DriftInput<ToolUse>): ToolDrift[] {
   if (was.first?.length && now.first?.length) {
     const lines = callChanges(was.first, now.first);
     if (lines.length > 0)
-      push('tool_call_changed', 'warn', was.first, now.first, `tool call changed: ${lines.join('; ')}`);
+      push(
+        'tool_call_changed',
+        'warn',
+        was.first,
+        now.first,
+        `tool call changed: ${joinWithin(lines, '; ', MAX_MESSAGE_CHARS - 19)}`,
+      );
   }
   return out;
 }

@@ -3,9 +3,8 @@ import type { CaseEntry, Drift, Report, ReportHead, SuiteReport } from '../types
 import { verdictLabel } from './pass-rate-label.js';
 import { SpooledFile } from '../util/spool.js';
 import type { Reporter } from './reporter.js';
+import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 
-/** Longest `message` attribute; the full story goes in the element's text. */
-const MESSAGE_CHARS = 500;
 /** Longest answer copied into a testcase's system-out; report.json holds it whole. */
 const CONTENT_CHARS = 4_000;
 
@@ -25,9 +24,9 @@ function attr(text: string): string {
   return xmlText(text).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
+/** A `message` attribute: one line, as long as a message may be; the full story goes in the element's text. */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MESSAGE_CHARS ? `${flat.slice(0, MESSAGE_CHARS - 1)}…` : flat;
+  return shorten(text.replace(/\s+/g, ' ').trim(), MAX_MESSAGE_CHARS);
 }
 
 function clip(text: string): string {

@@ -118,7 +118,7 @@ export async function sendAttempt(
       plain('bad_response', `response body exceeded the ${ctx.maxBodyBytes}-byte cap; reading stopped`),
     );
   }
-  const read = res.json ? res.json.value : res.body.trim() === '' ? null : parseJson(res.body);
+  const read = res.body.trim() === '' ? null : parseJson(res.body);
   // Bounded where the body enters: what reads it later (an error object turned back into
   // text) recurses per level. Too deep is read as text, like a body that is not JSON.
   const tooDeep = read !== null && read !== undefined && deeperThan(read);

@@ -1,7 +1,5 @@
 import { isRecord } from '../util/is-record.js';
-
-/** Longest service message kept in a CaseError; bodies can echo whole prompts back. */
-const MAX_MESSAGE_CHARS = 500;
+import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 
 /** What an error object says, read leniently from either service's shape. */
 export interface ErrorFields {
@@ -36,10 +34,9 @@ function num(value: unknown): number | null {
   return null;
 }
 
-/** Collapses whitespace and cuts to MAX_MESSAGE_CHARS so one error cannot flood a report. */
+/** Collapses whitespace and shortens to MAX_MESSAGE_CHARS (bodies can echo whole prompts back), so one error cannot flood a report. */
 export function trimMessage(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_MESSAGE_CHARS ? `${flat.slice(0, MAX_MESSAGE_CHARS - 1)}…` : flat;
+  return shorten(text.replace(/\s+/g, ' ').trim(), MAX_MESSAGE_CHARS);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { onAbort } from '../util/abort.js';
-import { redactBody, redactHeaders, type Redactor } from './redact.js';
+import { redactHeaders, type Redactor } from './redact.js';
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -15,8 +15,6 @@ export type Exchanged =
       headers: ResponseHeaders;
       redacted: boolean;
       body: string;
-      /** The body parsed, when redaction had to parse it already (redactBody). */
-      json?: { value: unknown };
       tooLarge?: undefined;
     }
   | { statusCode: number; headers: ResponseHeaders; redacted: boolean; body?: undefined; tooLarge: number };
@@ -97,14 +95,8 @@ export async function exchange(
     }
     const read = await readCapped(response.body, options.maxBodyBytes);
     if (typeof read !== 'string') return { statusCode, headers, redacted, tooLarge: read };
-    const body = redactBody(options.redactor, read);
-    return {
-      statusCode,
-      headers,
-      redacted: redacted || body.redacted,
-      body: body.text,
-      ...(body.json ? { json: body.json } : {}),
-    };
+    const body = options.redactor.redact(read);
+    return { statusCode, headers, redacted: redacted || body.redacted, body: body.text };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (timedOut) throw new ExchangeTimeout(options.timeoutMs);

@@ -1,3 +1,4 @@
+import { compilePattern } from '../util/pattern.js';
 import { patternString } from './pattern-string.js';
 import { type PromptValues, wordsOf } from './prompt-values.js';
 import { flatten, isObject, MAX_SCHEMA_DEPTH, type SchemaNode, typeOf } from './schema-walk.js';
@@ -201,10 +202,8 @@ function objectValue(
   return out;
 }
 
-function safeRegExp(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    return null;
-  }
+/** The schema's pattern as every pattern is matched (linear time), or null when it cannot be. */
+function safeRegExp(pattern: string): { test(text: string): boolean } | null {
+  const compiled = compilePattern(pattern, 'u');
+  return 'error' in compiled ? null : compiled.pattern;
 }

@@ -46,9 +46,11 @@ export function toolListProblems(tools: readonly unknown[], named: string): Case
     const problem = draft7Problem(fn.parameters);
     if (problem)
       problems.push({
-        pointer: `/${i}/function/parameters`,
-        message: `'${named}[${i}].function.parameters' is not a JSON Schema that compiles (draft 7): ${problem}`,
-        hint: 'fix the schema, e.g. { type: object, required: [city], properties: { city: { type: string } } }',
+        pointer: `/${i}/function/parameters${problem.pointer}`,
+        message: `'${named}[${i}].function.parameters' is not a JSON Schema that compiles (draft 7): ${problem.message}`,
+        hint:
+          problem.hint ??
+          'fix the schema, e.g. { type: object, required: [city], properties: { city: { type: string } } }',
       });
   });
   return problems;
@@ -135,9 +137,10 @@ export function requestProblems(
     const problem = draft7Problem(format.json_schema.schema);
     if (problem)
       problems.push({
-        pointer: '/response_format/json_schema/schema',
-        message: `'${named}.response_format.json_schema.schema' is not a JSON Schema that compiles: ${problem}`,
-        hint: 'fix the schema (draft 7 keywords, e.g. { type: object, required: [order_id] })',
+        pointer: `/response_format/json_schema/schema${problem.pointer}`,
+        message: `'${named}.response_format.json_schema.schema' is not a JSON Schema that compiles: ${problem.message}`,
+        hint:
+          problem.hint ?? 'fix the schema (draft 7 keywords, e.g. { type: object, required: [order_id] })',
       });
   }
   // A layer that sets neither leaves the choice and the tools as the suite checked them.

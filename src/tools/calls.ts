@@ -3,6 +3,7 @@ import { formatAjvErrors } from '../checks/json-schema.js';
 import type { RequestParams } from '../types.js';
 import { draft7Validator } from './draft7.js';
 import { isRecord } from '../util/is-record.js';
+import { MAX_JSON_DEPTH, parseBoundedJson } from '../util/json-depth.js';
 
 /** Why a call is not valid against the declared tools, in the router's three classes. */
 type ToolCallInvalid = 'invalid_json' | 'unknown_tool' | 'schema_mismatch';
@@ -55,30 +56,28 @@ export function declaredTools(params: RequestParams | null | undefined): Declare
   return out;
 }
 
-/** `arguments` parsed, or undefined when it is not JSON text. */
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * One call judged as the router judges it: arguments that are not JSON, a name no declared
  * tool has (when tools were declared), or arguments that do not validate against the
  * tool's parameters (JSON Schema draft 7).
  */
 function judgeCall(id: string | null, name: string, args: string, declared: DeclaredTools | null): ToolCall {
-  const parsed = parseArguments(args);
-  const call = { id, name, arguments: args, parsed: parsed === undefined ? null : parsed };
+  // Bounded as every service JSON is: arguments nested past the bound are not read as JSON.
+  const read = parseBoundedJson(args);
+  const call = { id, name, arguments: args, parsed: 'value' in read ? read.value : null };
   const invalid = (kind: ToolCallInvalid, problem: string): ToolCall => ({
     ...call,
     valid: false,
     invalid: kind,
     problem,
   });
-  if (parsed === undefined) return invalid('invalid_json', 'the arguments are not JSON');
+  if (!('value' in read))
+    return invalid(
+      'invalid_json',
+      read.tooDeep
+        ? `the arguments nest more than ${MAX_JSON_DEPTH} levels deep; driftcheck reads no deeper`
+        : 'the arguments are not JSON',
+    );
   if (declared === null) return { ...call, valid: true };
   if (!declared.has(name)) {
     const names = [...declared.keys()].join(', ');
@@ -90,7 +89,7 @@ function judgeCall(id: string | null, name: string, args: string, declared: Decl
   // A schema that does not compile was refused before the run; read defensively all the same.
   if (!(validate instanceof Function))
     return invalid('schema_mismatch', `the parameters schema: ${validate.error}`);
-  if (validate(parsed)) return { ...call, valid: true };
+  if (validate(call.parsed)) return { ...call, valid: true };
   return invalid('schema_mismatch', formatAjvErrors(validate.errors ?? []));
 }
 

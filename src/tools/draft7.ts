@@ -1,5 +1,5 @@
 import { ajvLibrary } from '../util/lazy.js';
-import { schemaCache } from '../util/schema-cache.js';
+import { type SchemaProblem, schemaCache, schemaProblemOf } from '../util/schema-cache.js';
 
 /**
  * The draft-7 validator of a schema, or why it does not compile: the draft the router
@@ -8,9 +8,12 @@ import { schemaCache } from '../util/schema-cache.js';
  */
 export const draft7Validator = schemaCache((options) => new (ajvLibrary().Ajv)(options));
 
-/** Why a schema does not compile under draft 7, or null when it does. */
-export function draft7Problem(schema: unknown): string | null {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'it is not an object';
-  const v = draft7Validator(schema);
-  return v instanceof Function ? null : v.error;
+/** Why a schema cannot be used under draft 7 (not an object, a pattern that cannot run, not compiling), or null. */
+export function draft7Problem(schema: unknown): SchemaProblem | null {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return { pointer: '', message: 'it is not an object' };
+  return schemaProblemOf(schema, () => {
+    const v = draft7Validator(schema);
+    return v instanceof Function ? null : v.error;
+  });
 }

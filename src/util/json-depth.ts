@@ -35,3 +35,28 @@ export function deeperThan(value: unknown, limit: number = MAX_JSON_DEPTH): bool
   }
   return false;
 }
+
+/** JSON text from a service, parsed and held to MAX_JSON_DEPTH; `tooDeep` tells the two refusals apart. */
+type BoundedJson = { value: unknown } | { error: string; tooDeep?: true };
+
+/**
+ * Parses JSON a service wrote inside its answer (the content, a tool call's `arguments`)
+ * with the depth bound every service JSON gets: a value nested deeper is refused with a
+ * message, never handed on to what recurses over it (the journal's JSON.stringify, the
+ * validator, the drift compare).
+ */
+export function parseBoundedJson(text: string): BoundedJson {
+  let value: unknown;
+  try {
+    // V8's JSON.parse is iterative: any depth parses; what comes after does not.
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  return deeperThan(value)
+    ? {
+        error: `the JSON value nests more than ${MAX_JSON_DEPTH} levels deep; driftcheck reads no deeper`,
+        tooDeep: true,
+      }
+    : { value };
+}

@@ -1,20 +1,80 @@
 import type { ValidateFunction } from 'ajv';
+import { linearRegExp, schemaPatternProblem } from './pattern.js';
 
 /** A compiled validator, or why the schema does not compile. */
 export type Compiled = ValidateFunction | { error: string };
 
 /**
+ * Options every Ajv of a user's or a service's schema takes: `allErrors`; `strict: false`
+ * (a service accepts keywords Ajv does not know); `validateFormats: false` (no format plugin
+ * ships: `format` is an annotation only); every `pattern` matched in linear time
+ * (util/pattern.ts), so no answer can stall a run.
+ */
+export const SCHEMA_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  code: { regExp: linearRegExp },
+} as const;
+
+/** Why a schema a user gives cannot be used, for validate to say at its place. */
+export interface SchemaProblem {
+  /** JSON pointer under the schema ('' for the whole). */
+  pointer: string;
+  message: string;
+  /** What to write instead, when the problem is one linear-time matching has. */
+  hint?: string;
+}
+
+/**
+ * A schema's problem: first a pattern linear-time matching cannot run (at the pattern, with
+ * what to write instead), else why it does not compile (`compileError`), else null.
+ */
+export function schemaProblemOf(schema: unknown, compileError: () => string | null): SchemaProblem | null {
+  const pattern = schemaPatternProblem(schema);
+  if (pattern)
+    return { pointer: pattern.pointer, message: `${pattern.path}: ${pattern.message}`, hint: pattern.hint };
+  const error = compileError();
+  return error === null ? null : { pointer: '', message: error };
+}
+
+/** What of an Ajv compileAlone touches: its compile, and where it keeps schemas by id. */
+interface AjvLike {
+  compile(schema: object): ValidateFunction;
+  removeSchema(schema: object): unknown;
+  readonly schemas: object;
+  readonly refs: object;
+}
+
+/**
+ * Compiles a schema a user or a service gave as if the Ajv had never seen another: the
+ * schema is added while it compiles (a schema that refers to itself, `items: { $ref: "#" }`,
+ * the services' documented form of a recursive structured output, resolves `#` through
+ * it: with Ajv's `addUsedSchema: false` it was "can't resolve reference # from id #"), then
+ * everything the compile added is taken out again, so a user schema's `$id` — its own or a
+ * nested one — neither clashes with nor resolves in the next compile.
+ */
+export function compileAlone(ajv: AjvLike, schema: object): ValidateFunction {
+  const schemas = new Set(Object.keys(ajv.schemas));
+  const refs = new Set(Object.keys(ajv.refs));
+  try {
+    return ajv.compile(schema);
+  } finally {
+    ajv.removeSchema(schema);
+    for (const key of Object.keys(ajv.schemas))
+      if (!schemas.has(key)) delete (ajv.schemas as Record<string, unknown>)[key];
+    for (const key of Object.keys(ajv.refs))
+      if (!refs.has(key)) delete (ajv.refs as Record<string, unknown>)[key];
+  }
+}
+
+/**
  * A validator cache over one lazily made Ajv (which draft is the caller's): each distinct
  * schema is compiled once per process, keyed by its JSON text, and the same schema object
  * (a suite's, checked sample after sample) is looked up without serialising it again.
- * Options every driftcheck Ajv shares: `strict: false` (a service accepts keywords Ajv does
- * not know), `addUsedSchema: false` (two schemas may share an `$id`), `validateFormats:
- * false` (no format plugin ships: `format` is an annotation only).
  */
-export function schemaCache(
-  makeAjv: (options: object) => { compile(schema: object): ValidateFunction },
-): (schema: unknown) => Compiled {
-  let ajv: { compile(schema: object): ValidateFunction } | undefined;
+export function schemaCache(makeAjv: (options: object) => AjvLike): (schema: unknown) => Compiled {
+  let ajv: AjvLike | undefined;
   const byText = new Map<string, Compiled>();
   const byObject = new WeakMap<object, Compiled>();
   return (schema) => {
@@ -25,8 +85,8 @@ export function schemaCache(
     let entry = byText.get(key);
     if (entry === undefined) {
       try {
-        ajv ??= makeAjv({ allErrors: true, strict: false, addUsedSchema: false, validateFormats: false });
-        entry = ajv.compile(schema as object);
+        ajv ??= makeAjv(SCHEMA_OPTIONS);
+        entry = compileAlone(ajv, schema as object);
       } catch (error) {
         entry = { error: error instanceof Error ? error.message : String(error) };
       }

@@ -297,6 +297,45 @@ describe.skipIf(skipBrowser)('report.html in headless Chromium', () => {
     await page.close();
   });
 
+  it('quotes a long answer and many tool calls in part, saying how much it left out', async () => {
+    const calls = Array.from({ length: 150 }, (_, i) => ({
+      id: `call_${i}`,
+      name: 'get_weather',
+      arguments: `{"city":${i}}`,
+      parsed: { city: i },
+      valid: false,
+      invalid: 'schema_mismatch' as const,
+      problem: '/city must be string',
+    }));
+    const flood = {
+      ...makeCase({ case: 'flood', status: 'fail', content: 'y'.repeat(100_000) }),
+      tool_use: {
+        answered: 1,
+        triggered: 1,
+        valid: 0,
+        trigger_rate: 1,
+        valid_rate: 0,
+        first: calls,
+        distinct: [],
+        other_calls: 0,
+      },
+    };
+    const o = await open(makeReport([flood]), 'quoted');
+    const { page } = o;
+    const row = page.locator('details.case', { hasText: 'support/flood' });
+    await row.locator('summary').click();
+    await expect.poll(() => row.locator('.calls .msg').count()).toBe(100);
+    expect(await row.locator('.calls .note').textContent()).toBe(
+      'and 50 more calls, not shown here: report.json and results.jsonl hold them all',
+    );
+    const answer = await row.locator('pre.text', { hasText: 'yyyy' }).first().textContent();
+    expect(answer).toMatch(/^y+… \(\+\d+ characters\)$/);
+    expect(answer).toHaveLength(64 * 1024);
+    expect(await row.locator('p.note', { hasText: 'Texts in this case are shortened' }).count()).toBe(1);
+    clean(o);
+    await page.close();
+  });
+
   it('runs nothing from hostile model output', async () => {
     const payloads = [
       '<script>window.__xss = 1; alert("script")</script>',

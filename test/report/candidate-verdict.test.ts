@@ -95,7 +95,9 @@ describe('candidateVerdicts', () => {
       [{ label: 's', cases: side(3, () => false, null, 1) }],
     );
     expect(small).toMatchObject({ could_not_serve: false, answered: 3 });
-    expect(small!.line).toMatch(/^no significant regression: pass rate lower in 3 and higher in 0 of 3 cases/);
+    expect(small!.line).toMatch(
+      /^no significant regression: pass rate lower in 3 and higher in 0 of 3 cases/,
+    );
   });
 
   it('writes a ratio past twice the cost', () => {

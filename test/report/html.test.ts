@@ -167,11 +167,33 @@ describe('renderHtml', () => {
     const page = embedded(html);
     expect(page.text_limit).toBe(2_048);
     const first = page.cases.find((c) => c.id === cases[0]!.id)!;
-    expect(first.content).toHaveLength(2_049);
-    expect(first.messages[0]!.content).toHaveLength(2_049);
+    // Cut to the limit, saying how much was left out.
+    expect(first.content).toHaveLength(2_048);
+    expect(first.content).toMatch(/^word word .*… \(\+2972 characters\)$/);
+    expect(first.messages[0]!.content).toBe(first.content);
     expect(first.truncated).toBe(true);
     expect(html).toContain('This report has 20,001 cases');
-    expect(embedded(renderHtml(makeReport(cases.slice(0, 20_000)))).text_limit).toBeNull();
+    expect(embedded(renderHtml(makeReport(cases.slice(0, 20_000)))).text_limit).toBe(65_536);
+  });
+
+  it('bounds every text it quotes in any report: a 1 MB prompt and answer are cut at 64 KiB, saying by how much', () => {
+    const huge = 'x'.repeat(1_000_000);
+    const c = makeCase({
+      case: 'huge',
+      content: huge,
+      messages: [{ role: 'user', content: huge }],
+      status: 'fail',
+    });
+    const html = renderHtml(makeReport([c]));
+    expect(html.length).toBeLessThan(300_000);
+    const page = embedded(html);
+    expect(page.text_limit).toBe(65_536);
+    const [shown] = page.cases;
+    expect(shown!.content).toHaveLength(65_536);
+    expect(shown!.content).toMatch(/… \(\+934486 characters\)$/);
+    expect(shown!.messages[0]!.content).toBe(shown!.content);
+    expect(shown!.truncated).toBe(true);
+    expect(html).not.toContain('This report has');
   });
 });
 

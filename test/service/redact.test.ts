@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactBody, redactHeaders } from '../../src/service/redact.js';
+import { createRedactor, redactHeaders } from '../../src/service/redact.js';
 import { directKey, routerKey } from './helpers.js';
 
 describe('createRedactor', () => {
@@ -44,25 +44,56 @@ describe('createRedactor', () => {
   });
 });
 
-describe('redactBody', () => {
+describe('a secret spelled in JSON escapes', () => {
   const redactor = createRedactor([routerKey]);
-  it('hands back the JSON it had to parse when escapes hid nothing, so the reader does not parse twice', () => {
-    const out = redactBody(redactor, '{"content":"caf\\u00e9"}');
-    expect(out).toEqual({
-      text: '{"content":"caf\\u00e9"}',
-      redacted: false,
-      json: { value: { content: 'café' } },
+  const u = (ch: string, upper = false) => {
+    const h = ch.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? h.toUpperCase() : h}`;
+  };
+
+  it.each([
+    ['its first letter escaped', `${u(routerKey[0]!)}${routerKey.slice(1)}`],
+    ['every character escaped', [...routerKey].map((c) => u(c)).join('')],
+    [
+      'one escape in the middle, upper-case hex',
+      `${routerKey.slice(0, 20)}${u(routerKey[20]!, true)}${routerKey.slice(21)}`,
+    ],
+  ])('is replaced whole at every layer of JSON in JSON: %s', (_name, spelled) => {
+    // Layer 1: a body's string; 2: tool-call arguments inside it; 3: JSON in a string of those.
+    const layer1 = `{"content":"${spelled}"}`;
+    const layer2 = JSON.stringify({ arguments: layer1 });
+    const layer3 = JSON.stringify({ arguments: JSON.stringify({ note: layer1 }) });
+    expect(redactor.redact(layer1)).toEqual({ text: '{"content":"[REDACTED]"}', redacted: true });
+    const two = redactor.redact(layer2);
+    expect(JSON.parse(JSON.parse(two.text).arguments)).toEqual({ content: '[REDACTED]' });
+    const three = redactor.redact(layer3);
+    expect(JSON.parse(JSON.parse(JSON.parse(three.text).arguments).note)).toEqual({
+      content: '[REDACTED]',
     });
+    // Text that is not JSON (arguments cut short) is covered alike.
+    expect(redactor.redact(`{"city":"${spelled}`).text).toBe('{"city":"[REDACTED]');
+    expect(redactor.finds(layer2)).toBe(true);
   });
-  it('never hands back a parse that holds a secret spelled in escapes: the body is rewritten and read again', () => {
-    const hidden = JSON.stringify({ content: routerKey }).replace(
-      routerKey[0]!,
-      `\\u00${routerKey.charCodeAt(0).toString(16)}`,
-    );
-    const out = redactBody(redactor, hidden);
-    expect(out.redacted).toBe(true);
-    expect(out.json).toBeUndefined();
-    expect(out.text).not.toContain(routerKey.slice(1, 13));
+
+  it('scans a body of backslashes once: an escaped first character is looked for from the start of a run only', () => {
+    // 8 MB of backslashes with one escape: tried at every backslash, a scan took hours.
+    const run = `{"c":"${'\\\\'.repeat(4_000_000)}\\u0041"}`;
+    expect(redactor.redact(run)).toEqual({ text: run, redacted: false });
+    // A key in clear after an escaped backslash, and one escaped after it, are still found.
+    expect(redactor.redact(`"\\\\${routerKey}"`).text).toBe('"\\\\[REDACTED]"');
+    expect(redactor.redact(`"\\\\${u(routerKey[0]!)}${routerKey.slice(1)}"`).text).toBe('"[REDACTED]"');
+  });
+
+  it('leaves escapes that spell something else as they are', () => {
+    const text = `{"content":"caf\\u00e9 ${routerKey.slice(0, 20)}\\u0041${routerKey.slice(21)}"}`;
+    expect(redactor.redact(text)).toEqual({ text, redacted: false });
+    expect(redactor.finds(text)).toBe(false);
+  });
+
+  it('finds a key with a slash written `\\/`, and one whose characters are all plain', () => {
+    const slashed = createRedactor(['abc/def/ghi-123']);
+    expect(slashed.redact('"abc\\/def\\\\/ghi-123"').text).toBe('"[REDACTED]"');
+    expect(slashed.redact('"abc/def/ghi-123"').text).toBe('"[REDACTED]"');
   });
 });
 

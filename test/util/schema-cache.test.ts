@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schemaCache } from '../../src/util/schema-cache.js';
+import { compileAlone, SCHEMA_OPTIONS, schemaCache } from '../../src/util/schema-cache.js';
 import { ajvLibrary } from '../../src/util/lazy.js';
 
 describe('schemaCache', () => {
@@ -7,7 +7,12 @@ describe('schemaCache', () => {
     let compiles = 0;
     const cached = schemaCache((options) => {
       const ajv = new (ajvLibrary().Ajv)(options);
-      return { compile: (schema: object) => (compiles++, ajv.compile(schema)) };
+      return {
+        compile: (schema: object) => (compiles++, ajv.compile(schema)),
+        removeSchema: (schema: object) => ajv.removeSchema(schema),
+        schemas: ajv.schemas,
+        refs: ajv.refs,
+      };
     });
     const schema = { type: 'object', required: ['city'] };
     const first = cached(schema);
@@ -19,5 +24,38 @@ describe('schemaCache', () => {
     expect(broken).toMatchObject({ error: expect.stringMatching(/type/) });
     expect(cached({ type: 'nope' })).toBe(broken);
     expect(compiles).toBe(2);
+  });
+});
+
+describe('compileAlone', () => {
+  it('compiles a schema that refers to itself, and leaves no $id behind, its own or a nested one', () => {
+    const ajv = new (ajvLibrary().Ajv)(SCHEMA_OPTIONS);
+    const before = [Object.keys(ajv.schemas).length, Object.keys(ajv.refs).length];
+    const tree = compileAlone(ajv, { type: 'array', items: { $ref: '#' } });
+    expect([tree([[[]], []]), tree([[1]])]).toEqual([true, false]);
+    const object = compileAlone(ajv, {
+      $id: 'https://example.com/a',
+      type: 'object',
+      definitions: { b: { $id: 'https://example.com/b', type: 'number' } },
+      properties: { next: { $ref: '#' }, n: { $ref: 'https://example.com/b' } },
+    });
+    expect([object({ next: { n: 1 } }), object({ next: { n: 'x' } })]).toEqual([true, false]);
+    // The same ids again, meaning something else: no clash, and each schema keeps its own.
+    const string = compileAlone(ajv, { $id: 'https://example.com/a', type: 'string' });
+    const text = compileAlone(ajv, {
+      definitions: { b: { $id: 'https://example.com/b', type: 'string' } },
+      $ref: 'https://example.com/b',
+    });
+    expect([string('x'), string({}), text('x'), text(1), object({ n: 2 })]).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+    ]);
+    // An id another schema defined does not resolve, and a failed compile leaves nothing either.
+    expect(() => compileAlone(ajv, { $ref: 'https://example.com/a' })).toThrow(/can't resolve reference/);
+    expect(() => compileAlone(ajv, { $id: 'https://example.com/c', type: 'nope' })).toThrow();
+    expect([Object.keys(ajv.schemas).length, Object.keys(ajv.refs).length]).toEqual(before);
   });
 });

@@ -22,9 +22,11 @@ export const jsonSchema: CheckDefinition<Record<string, unknown>> = {
     if (!problem) return [];
     return [
       {
-        pointer: '',
-        message: `'${where}' is not a JSON Schema ajv can compile: ${problem}`,
-        hint: 'fix the schema (draft 2020-12 keywords, e.g. { type: object, required: [order_id] })',
+        pointer: problem.pointer,
+        message: `'${where}' is not a JSON Schema ajv can compile: ${problem.message}`,
+        hint:
+          problem.hint ??
+          'fix the schema (draft 2020-12 keywords, e.g. { type: object, required: [order_id] })',
       },
     ];
   },

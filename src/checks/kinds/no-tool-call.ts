@@ -1,5 +1,6 @@
 import { describeCall } from '../../tools/calls.js';
 import type { CheckDefinition } from '../registry.js';
+import { joinWithin, MAX_MESSAGE_CHARS } from '../../util/shorten.js';
 
 /** `no_tool_call`: true — the answer calls no tool; a name — it does not call that tool. */
 export const noToolCall: CheckDefinition<true | string> = {
@@ -20,7 +21,7 @@ export const noToolCall: CheckDefinition<true | string> = {
       : {
           type: 'no_tool_call',
           pass: false,
-          message: `expected ${what}, got ${calls.map(describeCall).join(', ')}`,
+          message: `expected ${what}, got ${joinWithin(calls.map(describeCall), ', ', MAX_MESSAGE_CHARS - what.length - 15)}`,
         };
   },
 };

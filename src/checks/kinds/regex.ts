@@ -8,7 +8,7 @@ export const regex: CheckDefinition<string> = {
     minLength: 1,
     title: 'Content matches a regular expression',
     description:
-      "A JavaScript regular expression, bare (`refund.*30`) or as /pattern/flags (`/refund/i`). Quote it in YAML when it contains ': ' or starts with a special character.",
+      "A JavaScript regular expression, bare (`refund.*30`) or as /pattern/flags (`/refund/i`), matched in linear time (RE2): lookarounds and backreferences are refused. Quote it in YAML when it contains ': ' or starts with a special character.",
     examples: ['/\\b30 days\\b/i'],
   },
   parse: (value) => String(value),
@@ -19,8 +19,13 @@ export const regex: CheckDefinition<string> = {
     return [
       {
         pointer: '',
-        message: `'${where}' is not a valid regular expression: ${parsed.error}`,
-        hint: 'write a JavaScript pattern, bare (refund.*30) or as /pattern/flags; quote it in YAML',
+        // A valid pattern linear-time matching cannot run says why in its own words.
+        message: parsed.hint
+          ? `'${where}': ${parsed.error}`
+          : `'${where}' is not a valid regular expression: ${parsed.error}`,
+        hint:
+          parsed.hint ??
+          'write a JavaScript pattern, bare (refund.*30) or as /pattern/flags; quote it in YAML',
       },
     ];
   },

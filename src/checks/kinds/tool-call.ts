@@ -3,6 +3,7 @@ import { draft7Problem } from '../../tools/draft7.js';
 import type { CheckProblem, CheckDefinition, ToolNamed } from '../registry.js';
 import { type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';
 import { describePointer } from '../../yaml/locate.js';
+import { joinWithin, MAX_MESSAGE_CHARS } from '../../util/shorten.js';
 
 /** `tool_call`: what the answer's tool calls must be. */
 export interface ToolCallSpec extends CallSpec {
@@ -99,9 +100,9 @@ export const toolCall: CheckDefinition<ToolCallSpec> = {
       const problem = schema === undefined ? null : draft7Problem(schema);
       if (problem)
         out.push({
-          pointer,
-          message: `'${where}.${describePointer(pointer)}' is not a JSON Schema that compiles (draft 7): ${problem}`,
-          hint: 'fix the schema, e.g. { type: object, required: [city] }',
+          pointer: `${pointer}${problem.pointer}`,
+          message: `'${where}.${describePointer(pointer)}' is not a JSON Schema that compiles (draft 7): ${problem.message}`,
+          hint: problem.hint ?? 'fix the schema, e.g. { type: object, required: [city] }',
         });
     };
     schemaAt(v.schema, '/schema');
@@ -111,7 +112,9 @@ export const toolCall: CheckDefinition<ToolCallSpec> = {
   run: (spec, { completion }) => {
     const calls = completion.tool_calls ?? [];
     const result = (pass: boolean, message: string) => ({ type: 'tool_call' as const, pass, message });
-    const got = calls.length === 0 ? 'a text answer' : calls.map(describeCall).join(', ');
+    // Half a message: what was expected takes the rest.
+    const got =
+      calls.length === 0 ? 'a text answer' : joinWithin(calls.map(describeCall), ', ', MAX_MESSAGE_CHARS / 2);
     if (spec.calls) {
       const counted = spec.count === undefined || calls.length === spec.count;
       const ordered =

@@ -1,5 +1,6 @@
 import { describeInvalid } from '../../tools/calls.js';
 import type { CheckDefinition } from '../registry.js';
+import { joinWithin } from '../../util/shorten.js';
 
 /** `tool_calls_valid`: every call is valid against the request's tools (as the router judges them). */
 export const toolCallsValid: CheckDefinition<true> = {
@@ -24,7 +25,7 @@ export const toolCallsValid: CheckDefinition<true> = {
     return {
       type: 'tool_calls_valid',
       pass: false,
-      message: bad.map(describeInvalid).join('; '),
+      message: joinWithin(bad.map(describeInvalid), '; '),
     };
   },
 };

@@ -1,5 +1,5 @@
 import { embeddable, escapeHtml, pageHead } from '../../report/html/escape.js';
-import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS } from '../../report/html/data.js';
+import { clipText, LARGE_REPORT_TEXT_CHARS, pageTextLimit } from '../../report/html/data.js';
 import { STYLE } from '../../report/html/style.js';
 import {
   CHANGE_ROW_LABELS,
@@ -45,7 +45,7 @@ export function compareHtmlParts(
   const title = options.title ?? `driftcheck compare: ${candidates.map((c) => c.label).join(' · ')}`;
   const script = compareScript();
   const cells = rows * Math.max(1, candidates.length);
-  const limit = cells > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+  const limit = pageTextLimit(cells);
   const against = reference.kind === 'baseline' ? 'the current baseline' : `run ${reference.label}`;
   const regressed = candidates.reduce((n, c) => n + c.changes.regressed, 0);
   const [word, tone] = regressed > 0 ? ['REGRESSED', 'bad'] : ['NO REGRESSION', 'ok'];
@@ -68,7 +68,7 @@ export function compareHtmlParts(
     .join('');
   const notes = skipped || unserved || notRun ? `<ul class="notes">${notRun}${unserved}${skipped}</ul>` : '';
   const large =
-    limit === null
+    limit !== LARGE_REPORT_TEXT_CHARS
       ? ''
       : `<p class="notice">This comparison is large: each answer is shortened to ${limit} characters here. compare.json and each run's report.json hold them whole.</p>`;
   const before = `${pageHead(title, script, `${STYLE}${COMPARE_STYLE}`)}<header class="bar">
@@ -104,13 +104,14 @@ ${notes}
 
 /** One row's data as compare.html embeds it, for a page of `rows` rows and `candidates` candidates. */
 export function pageRowOf(rows: number, candidates: number): (row: CaseRow) => string {
-  const limit = rows * Math.max(1, candidates) > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+  const limit = pageTextLimit(rows * Math.max(1, candidates));
   return (row) => embeddable(JSON.stringify(pageRow(row, limit)));
 }
 
-/** A row as the script reads it: answers shortened on a large page. */
-function pageRow(row: CaseRow, limit: number | null): CaseRow {
-  if (limit === null) return row;
+/** A row as the script reads it: answers shortened to the page's limit. */
+function pageRow(row: CaseRow, limit: number): CaseRow {
+  const long = (text: string | null) => text !== null && text.length > limit;
+  if (!long(row.reference.content) && !row.cells.some((cell) => long(cell.content))) return row;
   const clip = (text: string | null) => (text === null ? null : clipText(text, limit));
   return {
     ...row,

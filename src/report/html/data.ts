@@ -15,11 +15,20 @@ import type {
 } from '../../types.js';
 import { isRegressed } from '../../fold/words.js';
 import type { ToolCall } from '../../tools/calls.js';
+import { MAX_VIEW_TEXT_CHARS, shorten } from '../../util/shorten.js';
 
 /** Above this many cases the page embeds shortened texts, so the file stays openable. */
 export const LARGE_REPORT_CASES = 20_000;
 /** Characters kept of each text (content, baseline content, message) in a large report. */
 export const LARGE_REPORT_TEXT_CHARS = 2_048;
+
+/**
+ * How much of each text (prompt, answer, tool arguments) a page of `items` cases quotes:
+ * every page is bounded (a 50 MB table cell made a 50 MB report.html), a large one more.
+ */
+export function pageTextLimit(items: number): number {
+  return items > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : MAX_VIEW_TEXT_CHARS;
+}
 
 /**
  * Where the baseline text comes from: `same` (equals the current text), `text` (carried in
@@ -73,6 +82,8 @@ export interface PageCase {
   tool_calls: PageCall[] | null;
   /** The baseline answer's calls, when they differ from tonight's (a call became text, other arguments). */
   baseline_tool_calls: PageCall[] | null;
+  /** Calls past MAX_PAGE_CALLS the page leaves out, tonight's and the baseline's (report.json holds them); absent when none. */
+  more_calls?: [number, number];
 }
 
 /** A tool call as the page shows it: the tool, its arguments pretty-printed, why it is invalid. */
@@ -82,10 +93,22 @@ interface PageCall {
   invalid: string | null;
 }
 
+/** Most tool calls of one answer a page shows (one answer made 5,000). */
+const MAX_PAGE_CALLS = 100;
+
+/** How many calls of each list the page leaves out, when it leaves any out. */
+function moreCalls(
+  calls: readonly ToolCall[] | null | undefined,
+  baseline: readonly ToolCall[] | null | undefined,
+): { more_calls?: [number, number] } {
+  const more = [calls, baseline].map((list) => Math.max(0, (list?.length ?? 0) - MAX_PAGE_CALLS));
+  return more[0]! + more[1]! > 0 ? { more_calls: [more[0]!, more[1]!] } : {};
+}
+
 /** Calls as the page shows them (null for none); their arguments parsed and indented, else as sent. */
-function pageCalls(calls: readonly ToolCall[] | null | undefined, limit: number | null): PageCall[] | null {
+function pageCalls(calls: readonly ToolCall[] | null | undefined, limit: number): PageCall[] | null {
   if (!calls?.length) return null;
-  return calls.map((c) => ({
+  return calls.slice(0, MAX_PAGE_CALLS).map((c) => ({
     name: c.name,
     arguments: clip(c.parsed !== null ? JSON.stringify(c.parsed, null, 2) : c.arguments, limit) ?? '',
     invalid: c.invalid ? `${c.invalid}${c.problem ? `: ${c.problem}` : ''}` : null,
@@ -145,12 +168,12 @@ function baselineText(
     : { baseline: 'text', text: base.content };
 }
 
-/** A text shortened to the page's limit (null: no limit). */
-export function clipText(text: string, limit: number | null): string {
-  return limit === null || text.length <= limit ? text : `${text.slice(0, limit)}…`;
+/** A text as a page quotes it: shortened to the page's limit, saying how much was left out. */
+export function clipText(text: string, limit: number): string {
+  return shorten(text, limit);
 }
 
-function clip(text: string | null, limit: number | null): string | null {
+function clip(text: string | null, limit: number): string | null {
   return text === null ? null : clipText(text, limit);
 }
 
@@ -176,7 +199,7 @@ function briefCase(c: CaseEntry): BriefPageCase {
 export function pageCase(
   c: CaseEntry,
   base: BaselineCase | undefined,
-  limit: number | null,
+  limit: number,
   system?: string,
 ): PageCase | BriefPageCase {
   if (c.detail === 'brief') return briefCase(c);
@@ -186,6 +209,11 @@ export function pageCase(
     system !== undefined && first?.role === 'system' && first.content === system ? own : c.messages;
   const content = clip(c.content, limit);
   const baselineContent = clip(compared.text, limit);
+  const baselineCalls = c.drift.some(
+    (d) => d.kind === 'tool_trigger_changed' || d.kind === 'tool_call_changed',
+  )
+    ? base?.tool_calls?.first
+    : undefined;
   return {
     id: c.id,
     suite: c.suite,
@@ -228,15 +256,12 @@ export function pageCase(
     truncated:
       content !== c.content ||
       baselineContent !== compared.text ||
-      c.messages.some((m) => (m.content?.length ?? 0) > (limit ?? Infinity)),
+      c.messages.some((m) => (m.content?.length ?? 0) > limit),
     samples: c.samples,
     pass_rate: c.pass_rate,
     history: c.history ?? null,
     tool_calls: pageCalls(c.tool_use?.first, limit),
-    baseline_tool_calls: c.drift.some(
-      (d) => d.kind === 'tool_trigger_changed' || d.kind === 'tool_call_changed',
-    )
-      ? pageCalls(base?.tool_calls?.first, limit)
-      : null,
+    baseline_tool_calls: baselineCalls ? pageCalls(baselineCalls, limit) : null,
+    ...moreCalls(c.tool_use?.first, baselineCalls),
   };
 }

@@ -1,7 +1,8 @@
 import type { Baseline, Report, ReportHead } from '../../types.js';
 import { SpooledFile } from '../../util/spool.js';
 import type { Reporter } from '../reporter.js';
-import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase } from './data.js';
+import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase, pageTextLimit } from './data.js';
+import { MAX_VIEW_TEXT_CHARS } from '../../util/shorten.js';
 import { embedJson, pageHead } from './escape.js';
 import {
   countDrift,
@@ -31,13 +32,13 @@ export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
   const file = new SpooledFile(dir, 'report.html');
   let written = 0;
   let brief = 0;
-  let limit: number | null = null;
+  let limit = MAX_VIEW_TEXT_CHARS;
   const drift: DriftCounts = new Map();
   const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
   return {
     async onCase({ entry: c, suite, base, planned }) {
       // The first case says how large the report will be.
-      if (written === 0) limit = planned > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+      if (written === 0) limit = pageTextLimit(planned);
       countDrift(drift, c);
       if (c.pass_rate) rates.repeated++;
       keepPassRateRow(rates.rows, c);
@@ -59,12 +60,12 @@ function page(
   title: string,
   drift: DriftCounts,
   rates: { rows: PassRateRow[]; repeated: number },
-  limit: number | null,
+  limit: number,
   brief: number,
 ): [string, string] {
   const script = clientScript();
   const large =
-    limit === null
+    limit !== LARGE_REPORT_TEXT_CHARS
       ? ''
       : `<p class="notice">This report has ${groupDigits(head.summary.cases)} cases (more than ${groupDigits(LARGE_REPORT_CASES)}): each prompt and answer is shortened to ${groupDigits(limit)} characters here. report.json holds them whole.</p>`;
   // Where the rest of a brief case is: a reviewer opening one must not think it lost.
@@ -99,7 +100,7 @@ export function renderHtml(
   report: Report,
   options: HtmlOptions & { baselines?: ReadonlyMap<string, Baseline | null> } = {},
 ): string {
-  const limit = report.cases.length > LARGE_REPORT_CASES ? LARGE_REPORT_TEXT_CHARS : null;
+  const limit = pageTextLimit(report.cases.length);
   const drift: DriftCounts = new Map();
   const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
   const systems = new Map(report.suites.map((s) => [s.suite, s.system]));

@@ -147,7 +147,7 @@ function nights(c) {
   return s;
 }
 
-function callList(calls) {
+function callList(calls, more) {
   const list = el('div', 'calls');
   calls.forEach(function (t) {
     const msg = el('div', 'msg');
@@ -155,13 +155,15 @@ function callList(calls) {
     if (t.invalid) msg.append(el('p', 'bad', 'invalid: ' + t.invalid));
     list.append(msg);
   });
+  if (more > 0) list.append(el('p', 'note', 'and ' + more + ' more calls, not shown here: report.json and results.jsonl hold them all'));
   return list;
 }
 function toolCalls(c) {
   const s = section('Tool calls');
-  if (c.tool_calls) s.append(callList(c.tool_calls));
+  const more = c.more_calls || [0, 0];
+  if (c.tool_calls) s.append(callList(c.tool_calls, more[0]));
   else s.append(el('p', 'muted', 'no tool call (a text answer)'));
-  if (c.baseline_tool_calls) { s.append(el('h4', null, 'baseline calls')); s.append(callList(c.baseline_tool_calls)); }
+  if (c.baseline_tool_calls) { s.append(el('h4', null, 'baseline calls')); s.append(callList(c.baseline_tool_calls, more[1])); }
   return s;
 }
 
