@@ -49,6 +49,22 @@ const CASES = `cases:
     expect: [{ tool_calls_valid: true }, { tool_call: { name: get_weather, arguments: { city: Paris } } }]
 `;
 
+/**
+ * Without declared tools a check may not name one (it could never fail): the calls are judged
+ * by their JSON alone.
+ */
+const UNDECLARED_CASES = `cases:
+  - id: deep-array
+    prompt: deep-array
+    expect: [{ tool_calls_valid: true }]
+  - id: deep-in-object
+    prompt: deep-in-object
+    expect: [{ tool_calls_valid: true }]
+  - id: honest
+    prompt: honest
+    expect: [{ tool_calls_valid: true }]
+`;
+
 describe('tool-call arguments nested 100,000 deep', () => {
   it('make an invalid call with a message, with or without declared tools; the run, its report, resume and baselines work', async () => {
     const service = await startLoopbackService((req, res) => {
@@ -62,7 +78,7 @@ describe('tool-call arguments nested 100,000 deep', () => {
 `,
       // The same cases with the tools declared (calls judged against them) and without.
       'suites/declared.yaml': `suite: declared\nservice: router\nmodel: openai/gpt-4o-mini\n${TOOLS}${CASES}`,
-      'suites/undeclared.yaml': `suite: undeclared\nservice: router\nmodel: openai/gpt-4o-mini\n${CASES}`,
+      'suites/undeclared.yaml': `suite: undeclared\nservice: router\nmodel: openai/gpt-4o-mini\n${UNDECLARED_CASES}`,
     });
     try {
       const run = await runCli(['run'], { cwd: project.dir, env: ENV });
