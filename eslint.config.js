@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importsPointDown } from './scripts/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'reports/', 'node_modules/', 'bench/results/'] },
@@ -14,6 +15,11 @@ export default tseslint.config(
       'no-control-regex': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { layers: { rules: { 'imports-point-down': importsPointDown } } },
+    rules: { 'layers/imports-point-down': 'error' },
   },
   {
     files: ['bin/**/*.js', 'bench/**/*.mjs', 'scripts/**/*.mjs'],

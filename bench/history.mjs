@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { appendRun } from '../dist/history/store.js';
+import { appendRun } from '../dist/stored/history/store.js';
 import { measureNode } from './process.mjs';
 import { createRng } from '../dist/stats/random.js';
 

@@ -1,7 +1,7 @@
 /**
  * Paired candidate verdicts (issue 21): a candidate 5 points worse than the reference
  * (90 % → 85 % mean pass rate) over 200 single-sample cases, compared by the product's own
- * `candidateVerdicts` (src/report/candidate-verdict.ts: McNemar mid-p per candidate, Holm
+ * `candidateVerdicts` (src/compare/verdict.ts: McNemar mid-p per candidate, Holm
  * over the candidates), and three candidates as good as the reference for false alarms.
  *
  * The model of cases, stated because detection depends on it. Over independent cases a
@@ -18,7 +18,7 @@
  * to 20–50 % for small ones); τ = 0.1 and 0.3 are printed beside it, as the verdict's power
  * rests on that figure. Part of `npm run bench:verdicts`. Seeded.
  */
-import { candidateVerdicts, type VerdictCase } from '../src/report/candidate-verdict.js';
+import { candidateVerdicts, type VerdictCase } from '../src/compare/verdict.js';
 import { createRng, wilsonInterval } from '../src/stats/index.js';
 import { normalQuantile, normalUpperTail } from '../src/stats/normal.js';
 import { printTable } from './table.js';

@@ -2,7 +2,7 @@
 // schemas/suite.schema.json's expectations from src/checks/registry.ts, its table formats
 // from src/suite/sources/index.ts and a table's case template from the keys of a case (a key
 // added to cases is accepted in templates too); and schemas/report.schema.json's check and
-// drift kinds, recorded fields and what a case line must hold (src/report/schema.ts); and
+// drift kinds, recorded fields and what a case line must hold (src/stored/report/schema.ts); and
 // schemas/compare.schema.json whole (src/compare/schema.ts).
 // `npm run build` runs it before compiling the validators, so one build is enough.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ const TEMPLATE_VALUE =
 export async function generatedSchemas() {
   const { CHECKS } = await import('../dist/checks/registry.js');
   const { TABLE_FORMATS } = await import('../dist/suite/sources/index.js');
-  const { reportSchema } = await import('../dist/report/schema.js');
+  const { reportSchema } = await import('../dist/stored/report/schema.js');
   const { compareSchema } = await import('../dist/compare/schema.js');
   const suite = JSON.parse(readFileSync(path('suite'), 'utf8'));
   const { definitions } = suite;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readHistory } from '../src/history/read.js';
+import { readHistory } from '../src/stored/history/read.js';
 import { BIN, makeProject, REPO, runCli, runDirFrom } from './helpers/cli.js';
 
 interface Step {

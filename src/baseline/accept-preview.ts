@@ -1,9 +1,10 @@
-import type { StoredReport } from '../report/read.js';
-import type { BaselineCase, CaseEntry } from '../types.js';
+import type { StoredReport } from '../stored/report/read.js';
+import type { BaselineCase } from '../stored/baseline/types.js';
+import type { CaseEntry } from '../stored/report/types.js';
 import { acceptsCase, baselineCase } from './build.js';
-import { canonicalJson } from './json-compare.js';
-import { baselinePath } from './store.js';
-import { SuiteBaseline } from './suite-baseline.js';
+import { canonicalJson } from '../util/json-compare.js';
+import { baselinePath } from '../stored/baseline/store.js';
+import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';
 
 /** Ids listed per kind and suite before the rest are counted. */
 export const PREVIEW_LISTED = 20;

@@ -1,14 +1,15 @@
-import { FileError, UsageError } from '../errors.js';
+import { FileError, UsageError } from '../util/errors.js';
 import { hardRefusals, provenanceOf, refusals } from '../fold/provenance.js';
-import type { StoredReport } from '../report/read.js';
-import type { BaselineCase, BaselineProvenance, CaseEntry, ReportHead } from '../types.js';
+import type { StoredReport } from '../stored/report/read.js';
+import type { BaselineCase, BaselineProvenance } from '../stored/baseline/types.js';
+import type { CaseEntry, ReportHead } from '../stored/report/types.js';
 import { IdTable } from '../util/id-table.js';
 import { Spill } from '../fold/spill.js';
 import { acceptsCase, baselineCase, baselineHead } from './build.js';
-import { caseOrder, caseText } from './serialize.js';
-import { writeBaselineOf } from './store.js';
-import { SuiteBaseline } from './suite-baseline.js';
-import { baselineCaseProblem, STAND_IN_HEAD, validateBaseline } from './validate.js';
+import { caseOrder, caseText } from '../stored/baseline/serialize.js';
+import { writeBaselineOf } from '../stored/baseline/store.js';
+import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';
+import { baselineCaseProblem, STAND_IN_HEAD, validateBaseline } from '../stored/baseline/validate.js';
 
 /**
  * Why a run's answers are not tonight's answers of the suites' models on the real services

@@ -1,5 +1,6 @@
-import { recordedBaseline } from '../record/baseline.js';
-import type { Baseline, BaselineCase, BaselineProvenance, CaseEntry } from '../types.js';
+import { recordedBaseline } from '../stored/baseline/recorded.js';
+import type { Baseline, BaselineCase, BaselineProvenance } from '../stored/baseline/types.js';
+import type { CaseEntry } from '../stored/report/types.js';
 
 export interface BaselineInput {
   suite: string;

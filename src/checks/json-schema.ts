@@ -1,4 +1,5 @@
-import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import { formatAjvErrors } from '../util/schema-cache.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ajv2020Library } from '../util/lazy.js';
 import {
   compileAlone,
@@ -7,26 +8,12 @@ import {
   schemaCache,
   schemaProblemOf,
 } from '../util/schema-cache.js';
-import type { CheckResult } from '../types.js';
+import type { CheckResult } from './registry.js';
 import type { CheckContext } from './registry.js';
 import { extractJson } from './extract-json.js';
 
 /** json_schema expectations in ajv's 2020-12 dialect, each schema compiled once (schemaCache). */
 const validatorFor = schemaCache((options) => new (ajv2020Library().Ajv2020)(options));
-
-/** How many Ajv errors a message lists before summarising the rest. */
-const MAX_ERRORS = 3;
-
-/** `/a/0 must be string` — the instance path says where in the JSON value it failed. */
-export function formatAjvErrors(errors: ErrorObject[]): string {
-  const parts = errors.slice(0, MAX_ERRORS).map((e) => {
-    const where = e.instancePath === '' ? '(root)' : e.instancePath;
-    const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : '';
-    return `${where} ${e.message ?? e.keyword}${extra}`;
-  });
-  const more = errors.length > MAX_ERRORS ? ` (+${errors.length - MAX_ERRORS} more)` : '';
-  return `${parts.join('; ')}${more}`;
-}
 
 /** `json_schema`: the first JSON value in the content (see extractJson) must validate (JSON Schema 2020-12). */
 export function checkJsonSchema(

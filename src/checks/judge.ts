@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
-import type {
-  CaseError,
-  CheckResult,
-  Completion,
-  Expectation,
-  JudgeSpec,
-  Message,
-  RequestParams,
-  Suite,
-} from '../types.js';
+import type { Expectation } from './registry.js';
+import type { CheckResult } from './registry.js';
+import type { Completion } from '../record/answer.js';
+import type { CaseError, Usage } from '../core/answer.js';
+import type { Message, RequestParams } from '../core/messages.js';
 import { extractJson } from './extract-json.js';
 import { writeJudgePrompt } from './judge-prompt.js';
 import { quote } from './quote.js';
@@ -44,22 +39,6 @@ export function splitExpectations(expect: readonly Expectation[]): {
 export function hasJudges(expect: readonly Expectation[]): boolean {
   for (const e of expect) if (e.type === 'judge') return true;
   return false;
-}
-
-/** Every (service, model) a suite's judges call, for pre-flight (keys, clients) before the first request. */
-export function judgeTargets(
-  suite: Pick<Suite, 'service' | 'cases' | 'judges'>,
-): { service: string; model: string }[] {
-  const seen = new Map<string, { service: string; model: string }>();
-  // A suite loaded without its cases names its judges itself.
-  const judges =
-    suite.judges ??
-    suite.cases.flatMap((c) => c.expect.flatMap((e) => (e.type === 'judge' ? [e.value] : [])));
-  for (const judge of judges) {
-    const target = { service: judge.service ?? suite.service, model: judge.model };
-    seen.set(`${target.service}\n${target.model}`, target);
-  }
-  return [...seen.values()];
 }
 
 /**
@@ -201,4 +180,27 @@ function readVerdict(content: string): { verdict: 'pass' | 'fail'; reason: strin
   const line = VERDICT_LINE.exec(content);
   if (line === null) return null;
   return { verdict: line[1]!.toLowerCase() as 'pass' | 'fail', reason: '' };
+}
+
+/** `- judge:` expectation: a pinned model asked whether the answer is equivalent to the baseline or meets a rubric. */
+export interface JudgeSpec {
+  /** A concrete model id (never a ~alias). */
+  model: string;
+  /** Service to ask (a name under services:); default: the suite's. */
+  service?: string;
+  rubric?: string;
+  equivalent_to_baseline?: boolean;
+}
+
+/** What a judge call answered, recorded on its CheckResult like any other call. */
+export interface JudgeCall {
+  /** The concrete model that judged (null when the call failed before a model answered). */
+  model: string | null;
+  usage: Usage | null;
+  /**
+   * pass | fail as the judge said; unparseable, error (the call failed) or skipped otherwise;
+   * needs_call: a recheck could not keep a stored verdict and sends nothing (not evaluated).
+   */
+  verdict: string;
+  reason: string;
 }

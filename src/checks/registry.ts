@@ -1,5 +1,7 @@
-import type { CatalogModel } from '../service/models.js';
-import type { BaselineCase, CheckResult, Completion, CompletionRequest } from '../types.js';
+import { type ModelCatalog } from '../core/catalog.js';
+import type { Completion } from '../record/answer.js';
+import type { ChatRequest } from '../core/messages.js';
+import type { Usage } from '../core/answer.js';
 import { contains } from './kinds/contains.js';
 import { equals } from './kinds/equals.js';
 import { finishReason } from './kinds/finish-reason.js';
@@ -15,12 +17,7 @@ import { regex } from './kinds/regex.js';
 import { noToolCall } from './kinds/no-tool-call.js';
 import { toolCall } from './kinds/tool-call.js';
 import { toolCallsValid } from './kinds/tool-calls-valid.js';
-
-/** A service's model list and where it came from (said in hints: "the simulator's catalog"). */
-export interface ModelCatalog {
-  models: readonly CatalogModel[];
-  source: string;
-}
+import type { JudgeCall } from './judge.js';
 
 /** What a check's `problems` may know besides the value: the loader's options. */
 export interface SuiteCheckOptions {
@@ -45,7 +42,19 @@ export interface ToolNamed {
 }
 
 /** The request a case sent, in the services' own shape (messages with every field, params as given). */
-export type CheckRequest = Pick<CompletionRequest, 'model' | 'messages' | 'params'>;
+export type CheckRequest = ChatRequest;
+
+/**
+ * What a check reads of the case's baseline entry: a baseline file's case
+ * (stored/baseline/types.ts, BaselineCase) is one.
+ */
+export interface CheckBaseline {
+  status: 'pass' | 'fail' | 'error';
+  model: string | null;
+  finish_reason: string | null;
+  usage: Usage | null;
+  content: string | null;
+}
 
 /**
  * What a check sees of one sample: the answer, the request that asked for it (to judge a
@@ -55,7 +64,7 @@ export type CheckRequest = Pick<CompletionRequest, 'model' | 'messages' | 'param
 export interface CheckContext {
   completion: Completion;
   request: CheckRequest;
-  baseline: BaselineCase | null;
+  baseline: CheckBaseline | null;
   /** What the sample measured besides the answer (`max_latency_ms`, `max_cost` read it). */
   measured: SampleMeasures;
 }
@@ -122,4 +131,12 @@ export const CHECK_TYPES = Object.keys(CHECKS) as CheckType[];
 
 export function isCheckType(name: string): name is CheckType {
   return Object.hasOwn(CHECKS, name);
+}
+
+export interface CheckResult {
+  type: CheckType;
+  pass: boolean;
+  message: string;
+  /** A judge check's call: the concrete judge model, its usage and its verdict. */
+  judge?: JudgeCall;
 }

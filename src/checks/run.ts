@@ -1,4 +1,4 @@
-import type { CheckResult } from '../types.js';
+import type { CheckResult } from './registry.js';
 import { CHECKS, type CheckContext, type CheckDefinition, type Expectation } from './registry.js';
 import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 

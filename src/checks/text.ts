@@ -1,4 +1,4 @@
-import type { CheckResult } from '../types.js';
+import type { CheckResult } from './registry.js';
 import type { CheckContext } from './registry.js';
 import { excerptAround, quote } from './quote.js';
 

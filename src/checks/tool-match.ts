@@ -1,7 +1,7 @@
-import { compareJson, type JsonChange, listJsonChanges } from '../baseline/json-compare.js';
-import { draft7Validator } from '../tools/draft7.js';
-import type { ToolCall } from '../tools/calls.js';
-import { formatAjvErrors } from './json-schema.js';
+import { compareJson, type JsonChange, listJsonChanges } from '../util/json-compare.js';
+import { draft7Validator } from '../core/draft7.js';
+import type { ToolCall } from '../core/tool-calls.js';
+import { formatAjvErrors } from '../util/schema-cache.js';
 
 /** One expected call: the tool, and its arguments matched partially or exactly (ignoring paths) or against a schema. */
 export interface CallSpec {

@@ -1,6 +1,6 @@
-import type { ModelCatalog } from '../checks/registry.js';
+import type { ModelCatalog } from '../core/catalog.js';
 import { fetchModelCatalog } from '../service/models.js';
-import type { Config } from '../types.js';
+import type { Config } from '../config/types.js';
 
 /** A catalog read for a hint, not for the run: an unreachable router must not hold up the error. */
 const CATALOG_TIMEOUT_S = 10;

@@ -2,11 +2,11 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { acceptChanges, acceptRefusals, acceptReport, assertAcceptable } from '../baseline/accept.js';
 import { PREVIEW_LISTED, previewAccept, type SuitePreview } from '../baseline/accept-preview.js';
-import { countOf } from '../report/numbers.js';
-import type { CaseEntry } from '../types.js';
-import { baselinePath } from '../baseline/store.js';
-import { UsageError } from '../errors.js';
-import { openReport } from '../report/read.js';
+import { countOf } from '../util/numbers.js';
+import type { CaseEntry } from '../stored/report/types.js';
+import { baselinePath } from '../stored/baseline/store.js';
+import { UsageError } from '../util/errors.js';
+import { openReport } from '../stored/report/read.js';
 import type { CliIO } from './io.js';
 import { unknownSubcommand } from './help.js';
 import { projectPaths } from './project.js';
@@ -102,7 +102,7 @@ export async function baselineCommand(args: string[], io: CliIO): Promise<number
       : null;
   const historyDir = paths.history(values.history, config);
   if (historyDir && written.length) {
-    const { appendBaselineAccepted } = await import('../history/store.js');
+    const { appendBaselineAccepted } = await import('../stored/history/store.js');
     const at = new Date().toISOString();
     const accepted = report.head.suites.filter((s) => written.includes(baselinePath(baselineDir, s.suite)));
     for (const { suite } of accepted)

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { candidateLabel } from '../fold/provenance.js';
 import {
   type Candidate,
@@ -7,10 +7,14 @@ import {
   type Fit,
   providerKnown,
 } from '../run/candidate-fit.js';
-import { type CasesOf, type PlanOptions, suitesInPlan } from '../run/plan.js';
+import { suitesInPlan } from '../run/plan.js';
+import { type PlanOptions } from '../stored/journal/records.js';
+import { type CasesOf } from '../suite/load.js';
 import type { CatalogReader, ProviderLists } from '../service/check-models.js';
-import { isAlias } from '../suite/alias.js';
-import type { Config, ServiceConfig, SkippedSuite, Suite } from '../types.js';
+import { isAlias } from '../adapters/alias.js';
+import type { Config, ServiceConfig } from '../config/types.js';
+import type { Suite } from '../suite/types.js';
+import type { SkippedSuite } from '../stored/report/types.js';
 
 /** The candidates of one `run`, as its flags gave them. */
 export interface CandidateFlags {

@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
-import { SuiteBaseline } from '../baseline/suite-baseline.js';
+import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';
 import { type ComparedRun, ComparisonRows, type ComparisonView, type Reference } from '../compare/compare.js';
 import { runLabel } from '../compare/folded-run.js';
 import type { ComparedSide } from '../compare/side.js';
-import { verdictCaseOfBaseline } from '../report/verdict-cases.js';
+import { verdictCaseOfBaseline } from '../compare/verdict-cases.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
 import type { CandidateNotRun } from '../compare/types.js';
 import {
@@ -14,12 +14,15 @@ import {
 } from '../run/candidates-file.js';
 import type { RunMeta } from '../run/meta.js';
 import { candidateLabel } from '../fold/provenance.js';
-import { EXIT, worstExit } from '../exit-codes.js';
-import { renderCandidateComparison, unservedProviders } from '../report/candidates.js';
+import { EXIT, worstExit } from '../util/exit-codes.js';
+import { renderCandidateComparison, unservedProviders } from '../compare/console.js';
 import { fitToTerminal } from '../report/terminal.js';
-import { type CasesOf, type PlanOptions, planStream } from '../run/plan.js';
-import type { ExitCode, Suite } from '../types.js';
-import { UsageError } from '../errors.js';
+import { planStream } from '../run/plan.js';
+import { type PlanOptions } from '../stored/journal/records.js';
+import { type CasesOf } from '../suite/load.js';
+import type { ExitCode } from '../util/exit-codes.js';
+import type { Suite } from '../suite/types.js';
+import { UsageError } from '../util/errors.js';
 import type { PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
 import type { CliIO } from './io.js';

@@ -1,6 +1,6 @@
-import { formatUsd } from '../baseline/usage-change.js';
-import { judgeTargets } from '../checks/judge.js';
-import { UsageError } from '../errors.js';
+import { formatUsd } from '../util/numbers.js';
+import { judgeTargets } from '../suite/judge-targets.js';
+import { UsageError } from '../util/errors.js';
 import { type CostCap, capLabel } from '../run/cost-cap.js';
 import {
   type CostEstimate,
@@ -10,10 +10,13 @@ import {
 } from '../run/cost-estimate.js';
 import { capPrices, estimateRun } from '../run/estimate-run.js';
 import type { RunMeta } from '../run/meta.js';
-import { type PlanOptions, planCases, suitesInPlan } from '../run/plan.js';
+import { planCases, suitesInPlan } from '../run/plan.js';
+import { type PlanOptions } from '../stored/journal/records.js';
 import type { CatalogReader } from '../service/check-models.js';
-import type { Config, Prices, ServiceConfig, Suite } from '../types.js';
-import { readBaseline } from '../baseline/store.js';
+import type { Config, ServiceConfig } from '../config/types.js';
+import type { Suite } from '../suite/types.js';
+import type { Prices } from '../core/catalog.js';
+import { readBaseline } from '../stored/baseline/store.js';
 
 /** `--max-cost USD`: a positive amount of dollars (`0.5`, `$0.5`), or a usage error. */
 export function parseMaxCost(text: string): number {

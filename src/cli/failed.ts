@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
-import { isRegressed } from '../fold/words.js';
-import { countOf } from '../report/numbers.js';
-import { openReport } from '../report/read.js';
+import { UsageError } from '../util/errors.js';
+import { isRegressed } from '../core/words.js';
+import { countOf } from '../util/numbers.js';
+import { openReport } from '../stored/report/read.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
-import type { PlanOptions } from '../run/plan.js';
+import type { PlanOptions } from '../stored/journal/records.js';
 
 /**
  * The most cases `run --failed` re-runs: their ids are kept in the new run's run.json (what a

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { didYouMean } from '../util/did-you-mean.js';
 /**
  * `driftcheck <command> --help`: what each command does, its options and examples. The

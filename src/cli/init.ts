@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { CliIO } from './io.js';
 

@@ -1,6 +1,6 @@
 import { printable } from '../util/printable.js';
-import { formatDiagnostic } from '../errors.js';
-import type { Diagnostic } from '../types.js';
+import { formatDiagnostic } from '../util/errors.js';
+import type { Diagnostic } from '../util/errors.js';
 
 /** What a command may touch of the outside world; injected so tests can run commands in-process. */
 export interface CliIO {

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { emptySelectionOf, planStream } from '../run/plan.js';
 import { loadSuites, suiteCasesOf } from '../suite/load.js';
-import { countOf } from '../report/numbers.js';
-import type { SuiteTable } from '../types.js';
+import { countOf } from '../util/numbers.js';
+import type { SuiteTable } from '../suite/types.js';
 import { type CliIO, warnTo } from './io.js';
 import { projectPaths } from './project.js';
 import { HELD_CASES, selectionFlags } from './plan-flags.js';

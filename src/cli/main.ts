@@ -1,5 +1,5 @@
-import { DriftcheckError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { DriftcheckError } from '../util/errors.js';
+import { EXIT } from '../util/exit-codes.js';
 import { createRedactor } from '../service/redact.js';
 import { type CliIO, processIO, shownSafely } from './io.js';
 import { version } from './version.js';

@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { baselineReader } from '../baseline/cache.js';
-import { UsageError } from '../errors.js';
+import { baselineReader } from '../stored/baseline/cache.js';
+import { UsageError } from '../util/errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
-import { isLegacyJournal, readLegacyRun } from '../journal/legacy.js';
-import { readJournalPlans } from '../journal/read.js';
+import { isLegacyJournal, readLegacyRun } from '../stored/journal/legacy.js';
+import { readJournalPlans } from '../stored/journal/read.js';
 import { newRunId } from '../run/meta.js';
 import { exitReason } from '../fold/summary.js';
 import { exitLine } from './exit-line.js';

@@ -1,8 +1,8 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { createReporters, REPORTER_NAMES } from '../report/outputs.js';
-import type { Reporter } from '../report/reporter.js';
+import type { Reporter } from '../fold/reporter.js';
 import type { CliIO } from './io.js';
 
 /** `--reporter a,b`: every name must be known; default: all of them. */

@@ -1,5 +1,6 @@
-import { UsageError } from '../errors.js';
-import { type PlanOptions, parseShard } from '../run/plan.js';
+import { UsageError } from '../util/errors.js';
+import { parseShard } from '../run/plan.js';
+import { type PlanOptions } from '../stored/journal/records.js';
 import { MAX_REPEAT } from '../suite/repeat-limits.js';
 import { resolveShardAuto } from './shard-auto.js';
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import { wholeNumber } from './plan-flags.js';
 
 /** `--port N`: a TCP port, 1–65535, or 0 (the default) for any free one. */

@@ -1,4 +1,4 @@
-import type { SampleResult } from '../types.js';
+import type { SampleResult } from '../stored/journal/records.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { DEFAULT_CONFIG_FILE, findProject } from '../config/load.js';
-import { UsageError } from '../errors.js';
-import type { Config } from '../types.js';
+import { UsageError } from '../util/errors.js';
+import type { Config } from '../config/types.js';
 import type { CliIO } from './io.js';
 
 /**

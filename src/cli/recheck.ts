@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FileError, UsageError } from '../errors.js';
-import { readStored, recheckRun } from '../recheck/recheck.js';
-import { storedSelection } from '../recheck/selection.js';
-import { countOf } from '../report/numbers.js';
+import { FileError, UsageError } from '../util/errors.js';
+import { readStored, recheckRun } from './recheck-run.js';
+import { storedSelection } from '../run/recheck/selection.js';
+import { countOf } from '../util/numbers.js';
 import { loadSuites } from '../suite/load.js';
 import { exitReason } from '../fold/summary.js';
 import { exitLine } from './exit-line.js';

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { baselineReader } from '../baseline/cache.js';
-import { UsageError } from '../errors.js';
+import { baselineReader } from '../stored/baseline/cache.js';
+import { UsageError } from '../util/errors.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
 import { journalMessages, promptsMissingTo } from '../run/plan-messages.js';
 import { renderedExitCode, renderedExitReason } from '../fold/summary.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { readJournalRun } from '../journal/read.js';
+import { UsageError } from '../util/errors.js';
+import { readJournalRun } from '../stored/journal/read.js';
 import { findResumableRun, type RunMeta } from '../run/meta.js';
 import { isComparisonFolder } from '../run/candidates-file.js';
 

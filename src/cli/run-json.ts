@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { ReportHead } from '../types.js';
+import type { ReportHead } from '../stored/report/types.js';
 
 /**
  * What `run --json` prints on stdout, one JSON document (schemas/run-output.schema.json):

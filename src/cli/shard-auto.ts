@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 
 /** Where each CI system says which parallel job this is: index base, index and total variables. */
 const SOURCES = [

@@ -1,7 +1,7 @@
 import { generateSimKey, type Simulator, startSimulator } from '../sim/server.js';
-import type { Config, ServiceConfig, ServiceKind } from '../types.js';
+import type { Config, ServiceConfig, ServiceKind } from '../config/types.js';
 import { wholeNumber } from './plan-flags.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 
 export interface SimulatedServices {
   config: Config;

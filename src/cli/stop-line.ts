@@ -1,8 +1,10 @@
-import { judgeTargets } from '../checks/judge.js';
-import { EXIT } from '../exit-codes.js';
-import { countOf } from '../report/numbers.js';
+import { judgeTargets } from '../suite/judge-targets.js';
+import { EXIT } from '../util/exit-codes.js';
+import { countOf } from '../util/numbers.js';
 import { isCostCapStop } from '../run/cost-cap.js';
-import type { Config, ReportHead, ServiceConfig, Suite } from '../types.js';
+import type { Config, ServiceConfig } from '../config/types.js';
+import type { Suite } from '../suite/types.js';
+import type { ReportHead } from '../stored/report/types.js';
 
 /**
  * The line a run that did not complete ends with: what stopped it and what to do. A budget

@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { unconfiguredServices } from '../config/services.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../util/errors.js';
 import { loadSuites } from '../suite/load.js';
-import { countOf } from '../report/numbers.js';
+import { countOf } from '../util/numbers.js';
 import { type CliIO, warnTo } from './io.js';
 import { projectPaths } from './project.js';
 

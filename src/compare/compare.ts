@@ -1,13 +1,8 @@
-import { contentDrift } from '../baseline/answer-drift.js';
-import {
-  type VerdictCase,
-  VerdictPairs,
-  verdictsOf,
-  type CandidateVerdict,
-} from '../report/candidate-verdict.js';
-import { CHANGES, type Change, statusChange } from '../fold/words.js';
+import { contentDrift } from '../fold/drift/answer.js';
+import { type VerdictCase, VerdictPairs, verdictsOf, type CandidateVerdict } from './verdict.js';
+import { CHANGES, type Change, statusChange } from '../core/words.js';
 import { IdTable } from '../util/id-table.js';
-import type { CaseEntry, ReportHead } from '../types.js';
+import type { CaseEntry, ReportHead } from '../stored/report/types.js';
 import { ComparedSide, type KeptCase, verdictCaseOf } from './side.js';
 import { summarizeCandidate, markFrontier } from './summary.js';
 import {

@@ -1,5 +1,5 @@
-import { EXIT, type ExitCode, isIncomplete, worstExit } from '../exit-codes.js';
-import { CHANGE_WORDS } from '../fold/words.js';
+import { EXIT, type ExitCode, isIncomplete, worstExit } from '../util/exit-codes.js';
+import { CHANGE_WORDS } from '../core/words.js';
 import type { CandidateSummary, Comparison } from './types.js';
 
 /**

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { FileError } from '../errors.js';
+import { FileError } from '../util/errors.js';
 import type { FoldOptions } from '../fold/fold.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { openReport } from '../report/read.js';
-import type { Reporter } from '../report/reporter.js';
+import { openReport } from '../stored/report/read.js';
+import type { Reporter } from '../fold/reporter.js';
 import { ComparedSide } from './side.js';
 
 /**

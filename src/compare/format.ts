@@ -1,5 +1,5 @@
-import { formatUsd } from '../baseline/usage-change.js';
-import { CHANGE_WORDS, type Change } from '../fold/words.js';
+import { formatUsd } from '../util/numbers.js';
+import { CHANGE_WORDS, type Change } from '../core/words.js';
 import type { CandidateNotRun, CandidateSummary } from './types.js';
 
 /**

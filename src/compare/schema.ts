@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../record/field.js';
-import { CHANGES } from '../fold/words.js';
+import { CHANGES } from '../core/words.js';
 import { COMPARE_SCHEMA_VERSION } from './types.js';
 
 const STATUSES = ['pass', 'fail', 'error', 'not_run'];

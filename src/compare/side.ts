@@ -1,11 +1,14 @@
-import { isFixed, isRegressed } from '../fold/words.js';
+import { isFixed, isRegressed } from '../core/words.js';
 import { tmpdir } from 'node:os';
 import { Spill, SPILL_HOLD } from '../fold/spill.js';
 import { IdTable } from '../util/id-table.js';
-import { isUnanswered } from '../error-kinds.js';
-import type { CaseEntry, CaseStatus, Drift, ErrorKind, ReportHead } from '../types.js';
-import type { VerdictCase } from '../report/candidate-verdict.js';
-import type { Change } from '../fold/words.js';
+import { isUnanswered } from '../core/error-kinds.js';
+import type { CaseEntry, ReportHead } from '../stored/report/types.js';
+import type { CaseStatus } from '../core/words.js';
+import type { Drift } from '../record/drift-kinds.js';
+import type { ErrorKind } from '../core/answer.js';
+import type { VerdictCase } from './verdict.js';
+import type { Change } from '../core/words.js';
 import type { CandidateCell, ReferenceCell, ServedCount, Unserved } from './types.js';
 
 /**

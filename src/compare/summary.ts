@@ -1,7 +1,7 @@
 import { nearestRank } from '../stats/nearest-rank.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import type { ComparedRun } from './compare.js';
-import type { Change } from '../fold/words.js';
+import type { Change } from '../core/words.js';
 import type { CandidateSummary } from './types.js';
 
 /** A candidate's totals before its paired verdict (compareRuns decides it over every candidate at once). */

@@ -1,7 +1,7 @@
-import type { Change } from '../fold/words.js';
-import type { CandidateVerdict } from '../report/candidate-verdict.js';
+import type { Change } from '../core/words.js';
+import type { CandidateVerdict } from './verdict.js';
 import type { PairedTest } from '../stats/paired.js';
-import type { CaseStatus } from '../types.js';
+import type { CaseStatus } from '../core/words.js';
 
 /** Bumped when a field of compare.json changes meaning or goes away (schemas/compare.schema.json). */
 export const COMPARE_SCHEMA_VERSION = 1;

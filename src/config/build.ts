@@ -1,6 +1,6 @@
-import type { ServiceKind } from '../types.js';
+import type { ServiceKind } from './types.js';
 import { expandEnv, type ParsedServiceConfig } from './env.js';
-import { ADAPTERS } from '../service/adapters/index.js';
+import { ADAPTERS } from '../adapters/index.js';
 import { COMMON_DEFAULTS } from './service-defaults.js';
 
 /** One service entry as written in the config file, after schema validation. */

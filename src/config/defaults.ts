@@ -1,5 +1,5 @@
-import { ADAPTERS } from '../service/adapters/index.js';
-import type { Config, ServiceKind } from '../types.js';
+import { ADAPTERS } from '../adapters/index.js';
+import type { Config, ServiceKind } from './types.js';
 import { buildService } from './build.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '../types.js';
+import type { ServiceConfig } from './types.js';
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { file as findUp } from 'empathic/find';
-import { InputError } from '../errors.js';
-import type { Config } from '../types.js';
+import { InputError } from '../util/errors.js';
+import type { Config } from './types.js';
 import { displayPath } from '../yaml/display-path.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
 import { readTextFile } from '../yaml/read-text.js';

@@ -1,4 +1,6 @@
-import type { Config, Diagnostic, Prices, Validated } from '../types.js';
+import type { Config } from './types.js';
+import type { Prices } from '../core/catalog.js';
+import type { Diagnostic, Validated } from '../util/errors.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { readYamlMapping, type YamlEngine, type YamlMapping } from '../yaml/parse-mapping.js';
 import { shippedValidator } from '../yaml/schemas.js';

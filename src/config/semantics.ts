@@ -1,5 +1,5 @@
-import { isAlias } from '../suite/alias.js';
-import type { Diagnostic } from '../types.js';
+import { isAlias } from '../adapters/alias.js';
+import type { Diagnostic } from '../util/errors.js';
 import { escapePointer } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';

@@ -1,7 +1,9 @@
-import { judgeTargets } from '../checks/judge.js';
+import { judgeTargets } from '../suite/judge-targets.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { UsageError } from '../errors.js';
-import type { Config, Diagnostic, ServiceConfig, Suite } from '../types.js';
+import { UsageError } from '../util/errors.js';
+import type { Config, ServiceConfig } from './types.js';
+import type { Suite } from '../suite/types.js';
+import type { Diagnostic } from '../util/errors.js';
 
 const suggest = (name: string, configured: readonly string[]): string => {
   const guess = didYouMean(name, configured);

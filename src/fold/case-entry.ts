@@ -1,8 +1,10 @@
-import { roundCost } from '../baseline/usage-totals.js';
+import { roundCost } from './drift/usage-totals.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
-import type { PlanRecord } from '../journal/records.js';
-import type { CaseEntry, CaseError, CaseStatus } from '../types.js';
-import { recordedCase, recordedStats } from '../record/fold.js';
+import type { PlanRecord } from '../stored/journal/records.js';
+import type { CaseEntry } from '../stored/report/types.js';
+import type { CaseStatus } from '../core/words.js';
+import type { CaseError } from '../core/answer.js';
+import { recordedCase, recordedStats } from './recorded.js';
 import { type CaseFold, latencySketch, latencySummary } from './case-fold.js';
 import type { CaseStats } from './pass-rates.js';
 

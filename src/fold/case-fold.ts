@@ -1,8 +1,11 @@
 import { madeJudgeCall } from '../checks/judge.js';
 import { nearestRank } from '../stats/nearest-rank.js';
-import type { DistinctAnswer, ErrorKind, LatencySketch, SampleResult } from '../types.js';
-import { addRecorded, startRecorded } from '../record/fold.js';
-import { Tally } from './tally.js';
+import type { LatencySketch } from '../stored/baseline/types.js';
+import type { DistinctAnswer } from '../stored/report/types.js';
+import type { SampleResult } from '../stored/journal/records.js';
+import type { ErrorKind } from '../core/answer.js';
+import { addRecorded, startRecorded } from './recorded.js';
+import { Tally } from '../util/tally.js';
 
 /** How many distinct answers a case entry lists; the rest are counted, not kept. */
 export const DISTINCT_ANSWERS = 8;

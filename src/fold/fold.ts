@@ -1,4 +1,5 @@
-import { isRunStop } from '../error-kinds.js';
+import type { CaseMessages } from '../run/plan-messages.js';
+import { isRunStop } from '../core/error-kinds.js';
 import {
   type EndRecord,
   type JournalRecord,
@@ -6,36 +7,28 @@ import {
   type PlanCase,
   type PlanRecord,
   type RunRecord,
-} from '../journal/records.js';
-import type { Message } from '../types.js';
-import { REPORT_SCHEMA_VERSION } from '../report/case-line.js';
-import type { Reporter, SuiteEvent } from '../report/reporter.js';
+} from '../stored/journal/records.js';
+import { REPORT_SCHEMA_VERSION } from '../stored/report/case-line.js';
+import type { Reporter, SuiteEvent } from './reporter.js';
+import type { Baseline } from '../stored/baseline/types.js';
 import type {
-  Baseline,
   CaseEntry,
   Provenance,
   RecheckInfo,
   ReportHead,
   RunInfo,
-  SampleResult,
-  StopReason,
   SuiteReport,
-} from '../types.js';
+} from '../stored/report/types.js';
+import type { SampleResult } from '../stored/journal/records.js';
+import type { StopReason } from '../core/stops.js';
 import { CaseFold } from './case-fold.js';
 import { ModelStops } from '../run/model-stops.js';
-import { type BaselineHead, SuiteBaseline } from '../baseline/suite-baseline.js';
+import { type BaselineHead, SuiteBaseline } from '../stored/baseline/suite-baseline.js';
 import { SuiteCases, suiteVerdicts } from './suite.js';
 import { isCandidateRun, provenanceFrom } from './provenance.js';
 import { Spill } from './spill.js';
-import {
-  caseDetail,
-  countCase,
-  countFindings,
-  emptySummary,
-  exitCodeFor,
-  KILLED,
-  runStatusFor,
-} from './summary.js';
+import { countCase, countFindings, emptySummary, exitCodeFor, KILLED, runStatusFor } from './summary.js';
+import { caseDetail } from '../stored/report/case-line.js';
 
 export interface FoldOptions {
   /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
@@ -483,12 +476,6 @@ export class RunFold {
 /** What a report shows of a recheck: the journal's record without the selection it re-planned with. */
 function recheckInfo({ of, not_answered, dropped }: RecheckInfo): RecheckInfo {
   return { of, not_answered, dropped };
-}
-
-/** A case's messages as a suite's cases are read again (run/plan-messages.ts). */
-export interface CaseMessages {
-  id: string;
-  messages: Message[];
 }
 
 /**

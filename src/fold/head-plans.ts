@@ -1,6 +1,6 @@
-import { FileError } from '../errors.js';
-import { journalPlanLines, readPlanAt } from '../journal/read.js';
-import type { PlanRecord, RunRecord } from '../journal/records.js';
+import { FileError } from '../util/errors.js';
+import { journalPlanLines, readPlanAt } from '../stored/journal/read.js';
+import type { PlanRecord, RunRecord } from '../stored/journal/records.js';
 
 /** One plan record of one journal: which journal, and where its line is. */
 interface PlanRef {

@@ -1,10 +1,11 @@
-import type { ResolvedTolerance } from '../baseline/tolerance.js';
-import { percent } from '../baseline/usage-change.js';
+import type { ResolvedTolerance } from './drift/tolerance.js';
+import { percent } from './drift/usage-change.js';
 import { formatP } from '../stats/format-p.js';
 import { holmAdjust } from '../stats/holm.js';
 import { nearestRank } from '../stats/nearest-rank.js';
 import { rankSumTest, signTestUpper } from '../stats/rank-sum.js';
-import type { Drift, DriftSeverity, LatencySketch } from '../types.js';
+import type { LatencySketch } from '../stored/baseline/types.js';
+import type { Drift, DriftSeverity } from '../record/drift-kinds.js';
 
 /**
  * Samples each side needs before a case's latency is compared at all: below it a rank test

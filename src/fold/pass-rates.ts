@@ -1,3 +1,4 @@
+import { failsRun, counts } from '../core/words.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import {
   comparePassRates,
@@ -8,7 +9,9 @@ import {
   sumSamples,
   wilsonInterval,
 } from '../stats/index.js';
-import type { BaselineCase, Drift, PassRate } from '../types.js';
+import type { BaselineCase } from '../stored/baseline/types.js';
+import type { PassRate } from '../stored/report/types.js';
+import type { Drift } from '../record/drift-kinds.js';
 import { formatP } from '../stats/format-p.js';
 
 /** One case's samples as the pass-rate analysis sees them, with its baseline's. */
@@ -40,32 +43,11 @@ export interface PassRateAnalysis {
 }
 
 /**
- * Whether a case meets its expectations, the first of a verdict's two questions: at least
- * half its samples pass its checks. It is asked of every case, whatever its baseline says —
- * a baseline cannot make 0 of 10 a pass; the test against the baseline ("regressed") is the
- * second question, on top of this one. Half is the rule a first night (no baseline) has
- * always had, so a case is judged the same with and without a baseline.
- */
-export function meetsExpectations(s: Samples): boolean {
-  return s.pass * 2 >= s.total;
-}
-
-/**
  * A baseline with fewer samples than this cannot support "no drop": with 1 sample, even
  * 100 % → 30 % over 10 samples has p = 0.20. It is the first look of `repeat: auto`, the
  * smallest baseline bench:verdicts measures the tests' power with.
  */
 export const WEAK_BASELINE_SAMPLES = ADAPTIVE_SAMPLING.min;
-
-/** The verdict rule of a repeated case, in one place: it fails when it does not meet its expectations or when it dropped. */
-export function failsRun(samples: Samples, dropped: boolean): boolean {
-  return !meetsExpectations(samples) || dropped;
-}
-
-const percent = (rate: number) => `${Math.round(rate * 100)}%`;
-/** `80% (8/10)`: a rate as drift messages show it. */
-export const counts = (s: { pass: number; total: number }) =>
-  `${percent(s.total ? s.pass / s.total : 0)} (${s.pass}/${s.total})`;
 
 /** Whether a case's pass rate is tested: it was sent, and one side has more than one sample. */
 export function entersPassRateTest(c: Pick<CaseSamples, 'samples' | 'baseline'>): boolean {

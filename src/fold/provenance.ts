@@ -1,4 +1,4 @@
-import type { Provenance, RunInfo } from '../types.js';
+import type { Provenance, RunInfo } from '../stored/report/types.js';
 
 /** The run facts provenance is derived from (a journal's run record, or a stored report's run). */
 type RunFacts = Pick<RunInfo, 'sim' | 'candidate_model' | 'shard' | 'candidate_provider'> & {

@@ -1,23 +1,18 @@
-import { answersCompared, diffCase, type DiffOptions, suiteDrift } from '../baseline/diff.js';
-import { mergeTolerance, overlayTolerance } from '../baseline/tolerance.js';
-import { type AnsweredCase, addUsageTotals, emptyUsageTotals, roundCost } from '../baseline/usage-totals.js';
-import type { PlanCase, PlanRecord } from '../journal/records.js';
+import { answersCompared, diffCase, type DiffOptions, suiteDrift } from './drift/diff.js';
+import { mergeTolerance, overlayTolerance } from './drift/tolerance.js';
+import { type AnsweredCase, addUsageTotals, emptyUsageTotals, roundCost } from './drift/usage-totals.js';
+import type { PlanCase, PlanRecord } from '../stored/journal/records.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
-import { SuiteBaseline } from '../baseline/suite-baseline.js';
-import type {
-  Baseline,
-  BaselineCase,
-  CaseEntry,
-  CaseError,
-  CaseStatus,
-  SuiteReport,
-  TokenTotals,
-} from '../types.js';
-import { NONE_RECORDED, recordedSuiteDrift, suiteRuleOutputs } from '../record/baseline.js';
-import { RecordedLists } from '../record/fold.js';
+import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';
+import type { Baseline, BaselineCase } from '../stored/baseline/types.js';
+import type { CaseEntry, SuiteReport, TokenTotals } from '../stored/report/types.js';
+import type { CaseStatus } from '../core/words.js';
+import type { CaseError } from '../core/answer.js';
+import { NONE_RECORDED, recordedSuiteDrift, suiteRuleOutputs } from '../stored/baseline/recorded.js';
+import { RecordedLists } from './recorded.js';
 import { CaseFold } from './case-fold.js';
 import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
-import { Tally } from './tally.js';
+import { Tally } from '../util/tally.js';
 import { columns, orNaN, orNull, range, widenColumns } from '../util/columns.js';
 import { IdTable } from '../util/id-table.js';
 import { LatencyTally } from './latency-drift.js';

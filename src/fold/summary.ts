@@ -1,24 +1,9 @@
-import { EXIT, type ExitCode, exitForStop } from '../exit-codes.js';
-import type { CaseDetail, CaseEntry, RunStatus, StopReason, Summary, SuiteReport } from '../types.js';
-import { COUNT_WORDS, isRegressed } from './words.js';
-
-/** A case has drifted when it has any drift beyond simply being new. */
-function hasDrift(entry: Pick<CaseEntry, 'drift'>): boolean {
-  return entry.drift.some((d) => d.kind !== 'new_case');
-}
-
-/**
- * How much of a case the reviewing reports show, the one place it is decided: `brief` when
- * every sample passed and nothing changed against the baseline (a new case is not a
- * change), and no history, redaction or pass-rate finding asks for a look; else `full`.
- */
-export function caseDetail(
-  entry: Pick<CaseEntry, 'status' | 'samples' | 'drift' | 'redacted' | 'history'>,
-): CaseDetail {
-  const s = entry.samples;
-  const clean = entry.status === 'pass' && s.sent > 0 && s.passed === s.sent && s.not_run === 0;
-  return clean && !hasDrift(entry) && !entry.redacted && !entry.history ? 'brief' : 'full';
-}
+import { hasDrift } from '../core/words.js';
+import { exitForStop } from '../core/stops.js';
+import { EXIT, type ExitCode } from '../util/exit-codes.js';
+import type { CaseEntry, Summary, SuiteReport } from '../stored/report/types.js';
+import type { RunStatus, StopReason } from '../core/stops.js';
+import { COUNT_WORDS, isRegressed } from '../core/words.js';
 
 export function emptySummary(): Summary {
   return {

@@ -1,7 +1,7 @@
 import { IdTable } from '../util/id-table.js';
 import { widenColumns } from '../util/columns.js';
 import type { CaseNight } from './nights.js';
-import { inNightOrder, readMonths } from './read.js';
+import { inNightOrder, readMonths } from '../stored/history/read.js';
 import type { TrendSource } from './source.js';
 import { type SuiteNight, SuiteNightTally } from './suite-night.js';
 import type {
@@ -10,7 +10,7 @@ import type {
   HistoryProblem,
   HistoryRunInput,
   HistoryToolCounts,
-} from './types.js';
+} from '../stored/history/types.js';
 
 const STATUSES: readonly HistoryCaseStatus[] = ['pass', 'fail', 'error', 'not_run'];
 

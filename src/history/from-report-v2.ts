@@ -1,6 +1,11 @@
 import { candidateLabel, notNightly, provenanceOf } from '../fold/provenance.js';
-import type { Provenance } from '../types.js';
-import type { HistoryCaseInput, HistoryCaseStatus, HistoryProvenance, HistoryRunInput } from './types.js';
+import type { Provenance } from '../stored/report/types.js';
+import type {
+  HistoryCaseInput,
+  HistoryCaseStatus,
+  HistoryProvenance,
+  HistoryRunInput,
+} from '../stored/history/types.js';
 
 /** A report's run as the history reads it; what the run was is absent in older reports. */
 type RunLike = {

@@ -1,9 +1,12 @@
-import { failsRun } from '../fold/pass-rates.js';
+import { failsRun } from '../core/words.js';
 import { caseVerdict } from '../fold/case-entry.js';
 import { nearestRank } from '../stats/nearest-rank.js';
-import type { CaseError, Drift, RunInfo, SampleResult, Usage } from '../types.js';
+import type { RunInfo } from '../stored/report/types.js';
+import type { SampleResult } from '../stored/journal/records.js';
+import type { Drift } from '../record/drift-kinds.js';
+import type { CaseError, Usage } from '../core/answer.js';
 import { historyRun } from './from-report-v2.js';
-import type { HistoryCaseInput, HistoryRunInput } from './types.js';
+import type { HistoryCaseInput, HistoryRunInput } from '../stored/history/types.js';
 
 /** A sample as a schema-1 report.json listed it (one entry per sample, with its drift). */
 type CaseResult = Pick<SampleResult, 'suite' | 'case' | 'status' | 'latency_ms' | 'model'> & {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { GitInfo } from './types.js';
+import type { GitInfo } from '../stored/history/types.js';
 
 /**
  * The commit and branch a run tested: from the CI's own variables (GitHub Actions, GitLab,

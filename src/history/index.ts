@@ -2,5 +2,5 @@
 export { historyRun } from './from-report-v2.js';
 export { gitInfo } from './git.js';
 export { HistoryNights } from './columns.js';
-export { appendRun } from './store.js';
+export { appendRun } from '../stored/history/store.js';
 export { historyAnnotator } from './tonight.js';

@@ -1,4 +1,4 @@
-import type { History, HistoryCaseInput, HistoryRunInput } from './types.js';
+import type { History, HistoryCaseInput, HistoryRunInput } from '../stored/history/types.js';
 
 /** One night of one case: the run it came from and what a trend reads of that case's entry. */
 export interface CaseNight {

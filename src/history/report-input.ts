@@ -1,12 +1,12 @@
-import { DriftcheckError, FileError } from '../errors.js';
-import { openReport, readReportHead } from '../report/read.js';
+import { DriftcheckError, FileError } from '../util/errors.js';
+import { openReport, readReportHead } from '../stored/report/read.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
 import { fromReportV1, type ReportV1Like } from './from-report.js';
 import { historyCase, historyRun } from './from-report-v2.js';
-import { monthOf } from './store.js';
-import type { RunInfo } from '../types.js';
-import type { HistoryCaseInput, HistoryRunInput } from './types.js';
+import { monthOf } from '../stored/history/store.js';
+import type { RunInfo } from '../stored/report/types.js';
+import type { HistoryCaseInput, HistoryRunInput } from '../stored/history/types.js';
 
 /** A finished run, read for the history: its record, its cases, and each suite's baseline file. */
 export interface RunForHistory {

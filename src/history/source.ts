@@ -1,6 +1,11 @@
 import { nightsByCase, type CaseNight } from './nights.js';
 import { type SuiteNight, SuiteNightTally } from './suite-night.js';
-import type { BaselineAcceptedInput, History, HistoryProblem, HistoryRunInput } from './types.js';
+import type {
+  BaselineAcceptedInput,
+  History,
+  HistoryProblem,
+  HistoryRunInput,
+} from '../stored/history/types.js';
 
 /**
  * The history as the trend page reads it: its nights (runs in time order), each case with

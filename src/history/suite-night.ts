@@ -1,5 +1,5 @@
 import { nearestRank } from '../stats/nearest-rank.js';
-import type { HistoryCaseInput } from './types.js';
+import type { HistoryCaseInput } from '../stored/history/types.js';
 
 /**
  * What the trend page reads of one suite's cases on one night: their sums, their latency

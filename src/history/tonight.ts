@@ -1,10 +1,12 @@
-import type { Baseline, CaseEntry, Drift, SuiteReport } from '../types.js';
+import type { Baseline } from '../stored/baseline/types.js';
+import type { CaseEntry, SuiteReport } from '../stored/report/types.js';
+import type { Drift } from '../record/drift-kinds.js';
 import { historyCase, historyRun } from './from-report-v2.js';
 import { Spill } from '../fold/spill.js';
 import { range } from '../util/columns.js';
 import type { HistoryNights } from './columns.js';
 import { firstChanged, trendOf } from './trends.js';
-import type { HistoryCaseInput, HistoryRun } from './types.js';
+import type { HistoryCaseInput, HistoryRun } from '../stored/history/types.js';
 
 /** Nights a changed case shows in tonight's report, before tonight. */
 const STRIP_NIGHTS = 14;

@@ -1,7 +1,7 @@
 import { CUSUM_DEFAULTS, type CusumOptions, runCusum } from '../stats/cusum.js';
-import type { DriftSeverity } from '../types.js';
+import type { DriftSeverity } from '../record/drift-kinds.js';
 import { type CaseNight, resetIndex } from './nights.js';
-import type { History } from './types.js';
+import type { History } from '../stored/history/types.js';
 
 export interface NightRef {
   run_id: string;

@@ -1,4 +1,4 @@
-import type { RequestParams } from '../types.js';
+import type { RequestParams } from '../core/messages.js';
 import type { FieldDrift } from './served-change.js';
 
 /** A JSON Schema fragment, as it goes into schemas/report.schema.json. */

@@ -1,4 +1,4 @@
-import { Tally } from '../fold/tally.js';
+import { Tally } from '../util/tally.js';
 import type { Fold, JsonSchema } from './field.js';
 
 const nullable = (value: JsonSchema): JsonSchema => ({ ...value, type: [value.type, 'null'] });

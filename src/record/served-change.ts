@@ -1,4 +1,4 @@
-import type { Drift, DriftSeverity } from '../types.js';
+import type { Drift, DriftSeverity } from './drift-kinds.js';
 
 /** A drift of kind K (DriftKind is derived from the fields' kinds, so they cannot name it). */
 export type FieldDrift<K extends string = string> = Omit<Drift, 'kind'> & { kind: K };

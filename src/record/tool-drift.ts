@@ -1,5 +1,5 @@
-import { compareJson, listJsonChanges } from '../baseline/json-compare.js';
-import { callKey, describeCall, describeInvalid, type ToolCall } from '../tools/calls.js';
+import { compareJson, listJsonChanges } from '../util/json-compare.js';
+import { callKey, describeCall, describeInvalid, type ToolCall } from '../core/tool-calls.js';
 import type { DriftInput } from './field.js';
 import type { FieldDrift } from './served-change.js';
 import { repeatedToolUse } from './tool-rates.js';

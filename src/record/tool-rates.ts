@@ -1,4 +1,4 @@
-import { counts } from '../fold/pass-rates.js';
+import { counts } from '../core/words.js';
 import { formatP } from '../stats/format-p.js';
 import { DEFAULT_ALPHA, holmAdjust, type Samples, suiteVerdict, sumSamples } from '../stats/index.js';
 import type { FieldDrift } from './served-change.js';

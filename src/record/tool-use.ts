@@ -1,4 +1,4 @@
-import { callKey, type ToolCall } from '../tools/calls.js';
+import { callKey, type ToolCall } from '../core/tool-calls.js';
 import type { Fold } from './field.js';
 
 /** How many distinct calls a case entry lists; the rest are counted in `other_calls`. */

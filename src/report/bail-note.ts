@@ -1,5 +1,5 @@
-import type { RunBail, Summary } from '../types.js';
-import { countOf } from './numbers.js';
+import type { RunBail, Summary } from '../stored/report/types.js';
+import { countOf } from '../util/numbers.js';
 
 /**
  * The line every view shows of a run that stopped sending at `--bail N`: after how many

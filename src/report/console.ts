@@ -1,11 +1,12 @@
-import { formatUsd } from '../baseline/usage-change.js';
+import { formatUsd } from '../util/numbers.js';
 import { renderedExitCode } from '../fold/summary.js';
-import { COUNT_WORDS, isRegressed, statusWord } from '../fold/words.js';
-import type { CaseEntry, Drift, Report, ReportHead } from '../types.js';
+import { COUNT_WORDS, isRegressed, statusWord } from '../core/words.js';
+import type { CaseEntry, Report, ReportHead } from '../stored/report/types.js';
+import type { Drift } from '../record/drift-kinds.js';
 import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
-import { countOf } from './numbers.js';
-import type { Reporter } from './reporter.js';
+import { countOf } from '../util/numbers.js';
+import type { Reporter } from '../fold/reporter.js';
 import { truncate, width, wrap, wrapItems } from './terminal.js';
 import { recheckNote } from './recheck-note.js';
 import { exitsForModelStops, MODEL_STOP_VERDICT, modelStopNote } from './model-stop-note.js';

@@ -1,4 +1,5 @@
-import type { CaseHistory, CaseStatus } from '../types.js';
+import type { CaseHistory } from '../stored/report/types.js';
+import type { CaseStatus } from '../core/words.js';
 
 const MARKS: Record<CaseStatus, string> = { pass: '✓', fail: '✗', error: '!', not_run: '·' };
 

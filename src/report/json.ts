@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readlink, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReportHead } from '../types.js';
+import type { ReportHead } from '../stored/report/types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { SpooledFile } from '../util/spool.js';
-import { caseLine } from './case-line.js';
-import type { Reporter } from './reporter.js';
+import { caseLine } from '../stored/report/case-line.js';
+import type { Reporter } from '../fold/reporter.js';
 
 /**
  * `report.json`: the head (run, summary, suites) pretty-printed, then the cases array, one

@@ -1,8 +1,9 @@
-import { isRegressed, statusWord } from '../fold/words.js';
-import type { CaseEntry, Drift, Report, ReportHead, SuiteReport } from '../types.js';
+import { isRegressed, statusWord } from '../core/words.js';
+import type { CaseEntry, Report, ReportHead, SuiteReport } from '../stored/report/types.js';
+import type { Drift } from '../record/drift-kinds.js';
 import { verdictLabel } from './pass-rate-label.js';
 import { SpooledFile } from '../util/spool.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from '../fold/reporter.js';
 import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 
 /** Longest answer copied into a testcase's system-out; report.json holds it whole. */

@@ -1,4 +1,4 @@
-import type { ModelStop, RunInfo } from '../types.js';
+import type { ModelStop, RunInfo } from '../stored/report/types.js';
 
 /**
  * The line every view shows of a model the run stopped sending to (run/model-stops.ts):

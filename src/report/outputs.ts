@@ -1,4 +1,4 @@
-import type { Reporter } from './reporter.js';
+import type { Reporter } from '../fold/reporter.js';
 
 /**
  * What a reporter is made from: where files go and how to print. Nothing is scrubbed here:

@@ -1,4 +1,4 @@
-import type { PassRate } from '../types.js';
+import type { PassRate } from '../stored/report/types.js';
 
 /**
  * The pass-rate test's verdict as the reports print it, with a weak baseline said beside

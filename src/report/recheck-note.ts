@@ -1,5 +1,5 @@
-import type { RecheckInfo } from '../types.js';
-import { countOf } from './numbers.js';
+import type { RecheckInfo } from '../stored/report/types.js';
+import { countOf } from '../util/numbers.js';
 
 /**
  * The line every view shows of a recheck: whose answers, that nothing was sent, and what

@@ -1,6 +1,6 @@
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import { nextLook, nextSampleDecision, type Samples } from '../stats/index.js';
-import type { SampleResult } from '../types.js';
+import type { SampleResult } from '../stored/journal/records.js';
 import type { ExecuteOptions } from './execute.js';
 import { type PlannedCase, type PlannedCaseGroup, plannedSample } from './plan.js';
 

@@ -1,6 +1,7 @@
-import { meetsExpectations } from '../fold/pass-rates.js';
+import { meetsExpectations } from '../core/words.js';
 import type { Samples } from '../stats/index.js';
-import type { RunBail, SampleResult } from '../types.js';
+import type { RunBail } from '../stored/report/types.js';
+import type { SampleResult } from '../stored/journal/records.js';
 
 interface OpenCase {
   /** Samples the case is planned for (null: `repeat: auto`, decided when its test stops). */

@@ -1,6 +1,8 @@
 import { catalogHint, providerHint } from '../service/check-models.js';
-import type { CatalogModel } from '../service/models.js';
-import type { Config, ServiceConfig, SkippedSuite, Suite } from '../types.js';
+import type { CatalogModel } from '../core/catalog.js';
+import type { Config, ServiceConfig } from '../config/types.js';
+import type { Suite } from '../suite/types.js';
+import type { SkippedSuite } from '../stored/report/types.js';
 
 /** One candidate of `run --model`/`--models`/`--providers`: a model, a router provider, or both. */
 export interface Candidate {

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { DriftcheckError, FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../util/errors.js';
 import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
-import type { SkippedSuite } from '../types.js';
+import type { SkippedSuite } from '../stored/report/types.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { Candidate } from './candidate-fit.js';
 import { newRunId, type RunMeta } from './meta.js';
-import type { PlanOptions } from './plan.js';
+import type { PlanOptions } from '../stored/journal/records.js';
 
 /** The file in a comparison folder that says what the comparison is made of. */
 const CANDIDATES_FILE = 'candidates.json';

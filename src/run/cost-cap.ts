@@ -1,6 +1,9 @@
-import { costOf } from '../baseline/cost.js';
-import { formatUsd } from '../baseline/usage-change.js';
-import type { CaseError, Prices, SampleResult, StopReason, Usage } from '../types.js';
+import { costOf } from '../core/cost.js';
+import { formatUsd } from '../util/numbers.js';
+import type { SampleResult } from '../stored/journal/records.js';
+import type { Prices } from '../core/catalog.js';
+import type { StopReason } from '../core/stops.js';
+import type { CaseError, Usage } from '../core/answer.js';
 
 /** The most a run may spend, in USD, and where the user set it (messages name it so). */
 export interface CostCap {

@@ -1,11 +1,13 @@
-import { costOf } from '../baseline/cost.js';
-import { formatUsd } from '../baseline/usage-change.js';
+import { costOf } from '../core/cost.js';
+import { formatUsd } from '../util/numbers.js';
 import { JUDGE_PARAMS, splitExpectations } from '../checks/judge.js';
 import { writeJudgePrompt } from '../checks/judge-prompt.js';
-import { countOf } from '../report/numbers.js';
-import type { CatalogModel } from '../service/models.js';
+import { countOf } from '../util/numbers.js';
+import type { CatalogModel } from '../core/catalog.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
-import type { BaselineCase, Message, Prices } from '../types.js';
+import type { BaselineCase } from '../stored/baseline/types.js';
+import type { Prices } from '../core/catalog.js';
+import type { Message } from '../core/messages.js';
 import { type CostCap, capLabel } from './cost-cap.js';
 import type { PlannedCaseGroup } from './plan.js';
 

@@ -1,5 +1,7 @@
-import { caseOf } from '../baseline/store.js';
-import type { Baseline, Config, Prices } from '../types.js';
+import { caseOf } from '../stored/baseline/store.js';
+import type { Config } from '../config/types.js';
+import type { Baseline } from '../stored/baseline/types.js';
+import type { Prices } from '../core/catalog.js';
 import { type CostEstimate, estimateCost } from './cost-estimate.js';
 import type { PlannedCaseGroup } from './plan.js';
 

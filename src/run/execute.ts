@@ -1,20 +1,16 @@
-import type {
-  BaselineCase,
-  CallOutcome,
-  CaseError,
-  CheckResult,
-  CompletionRequest,
-  JudgeSpec,
-  Prices,
-  SampleResult,
-  ServiceClient,
-  StopReason,
-} from '../types.js';
-import type { Journal } from '../journal/write.js';
+import type { BaselineCase } from '../stored/baseline/types.js';
+import type { SampleResult } from '../stored/journal/records.js';
+import type { JudgeSpec } from '../checks/judge.js';
+import type { CheckResult } from '../checks/registry.js';
+import type { CallOutcome, CompletionRequest, ServiceClient } from '../service/types.js';
+import type { Prices } from '../core/catalog.js';
+import type { StopReason } from '../core/stops.js';
+import type { CaseError } from '../core/answer.js';
+import type { Journal } from '../stored/journal/write.js';
 import type { PlannedCase, PlannedCaseGroup } from './plan.js';
-import { runJudge } from '../checks/judge-run.js';
+import { runJudge } from './judge-run.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
-import { isBudgetCondition, isModelStop, isRunStop, stopKindOf } from '../error-kinds.js';
+import { isBudgetCondition, isModelStop, isRunStop, stopKindOf } from '../core/error-kinds.js';
 import type { ModelStops } from './model-stops.js';
 import { resultFromOutcome, withJudgeChecks } from './result.js';
 import { createFeeder } from './feeder.js';

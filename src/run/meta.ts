@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DriftcheckError, FileError } from '../errors.js';
+import { DriftcheckError, FileError } from '../util/errors.js';
 import { NOT_WRITTEN_BY_DRIFTCHECK, shapeProblem } from '../stored/shape.js';
-import type { RunStatus } from '../types.js';
+import type { RunStatus } from '../core/stops.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { READ_LIMITS, readBoundedText } from '../util/bounded-read.js';
 import type { CostCap } from './cost-cap.js';
-import type { PlanOptions } from './plan.js';
+import type { PlanOptions } from '../stored/journal/records.js';
 
 /**
  * `reports/<run-id>/run.json`, written before the first request: everything needed to

@@ -1,7 +1,11 @@
-import { judgeTargets } from '../checks/judge.js';
+import { judgeTargets } from '../suite/judge-targets.js';
 import { catalogHint, type CatalogReader } from '../service/check-models.js';
-import type { CaseError, Config, JudgeSpec, ModelStop, Suite } from '../types.js';
-import type { PlanOptions } from './plan.js';
+import type { Config } from '../config/types.js';
+import type { Suite } from '../suite/types.js';
+import type { ModelStop } from '../stored/report/types.js';
+import type { JudgeSpec } from '../checks/judge.js';
+import type { CaseError } from '../core/answer.js';
+import type { PlanOptions } from '../stored/journal/records.js';
 
 /**
  * The models a run has stopped sending to, the one place that knows them: a service that

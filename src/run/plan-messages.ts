@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import type { CaseMessages } from '../fold/fold.js';
-import type { PlanRecord } from '../journal/records.js';
-import type { Diagnostic, SuiteCase } from '../types.js';
+import type { PlanRecord } from '../stored/journal/records.js';
+import type { SuiteCase } from '../suite/types.js';
+import type { Message } from '../core/messages.js';
+import type { Diagnostic } from '../util/errors.js';
 import { NO_SUCH_FILE } from '../yaml/read-text.js';
 
 /** A suite's cases as the fold takes their messages back (cases planned as table rows). */
@@ -93,4 +94,10 @@ export function promptsMissingTo(write: (line: string) => void, command: string)
     write(
       `${command}: the prompts of suite ${suite}'s table cases are not shown: ${why}; everything else of them is reported, and ${remedy}\n`,
     );
+}
+
+/** A case's messages as a suite's cases are read again (run/plan-messages.ts). */
+export interface CaseMessages {
+  id: string;
+  messages: Message[];
 }

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../baseline/json-compare.js';
+import { canonicalJson } from '../util/json-compare.js';
 import { judgeBaselineDigest, splitExpectations } from '../checks/judge.js';
-import type { PlanCase, PlanRecord } from '../journal/records.js';
-import type { Diagnostic, Message, Suite } from '../types.js';
+import type { PlanCase, PlanRecord } from '../stored/journal/records.js';
+import type { Suite } from '../suite/types.js';
+import type { Message } from '../core/messages.js';
+import type { Diagnostic } from '../util/errors.js';
 import type { PlannedCaseGroup } from './plan.js';
 
 /** A case's baseline answer, for the judges that compare with it (null: none). */

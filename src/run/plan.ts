@@ -1,6 +1,10 @@
-import { UsageError } from '../errors.js';
+import type { PlanOptions } from '../stored/journal/records.js';
+import { type CasesOf, casesNotHeld } from '../suite/load.js';
+import { UsageError } from '../util/errors.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
-import type { CompletionRequest, RequestParams, SkippedSuite, Suite, SuiteCase } from '../types.js';
+import type { Suite, SuiteCase } from '../suite/types.js';
+import type { CompletionRequest } from '../service/types.js';
+import type { RequestParams } from '../core/messages.js';
 
 /** One request to send: a case, one of its repeats, with the model and service it runs on. */
 export interface PlannedCase {
@@ -25,25 +29,6 @@ export function plannedRequest(
   planned: Pick<PlannedCase, 'model' | 'case' | 'params'>,
 ): Pick<CompletionRequest, 'model' | 'messages' | 'params'> {
   return { model: planned.model, messages: planned.case.messages, params: planned.params };
-}
-
-export interface PlanOptions {
-  /** `--repeat N|auto`: overrides every suite and case repeat. */
-  repeat?: number | 'auto';
-  /** `--filter GLOB`: matched against `suite/case` and against the case id. */
-  filter?: string;
-  /** `--shard I/N` (1-based). */
-  shard?: { index: number; total: number };
-  /** `--model ID` candidate. */
-  model?: string;
-  /** `--service NAME`. */
-  service?: string;
-  /** `--providers` candidate: router suites are pinned to this provider (withProviderPin). */
-  provider?: string;
-  /** Suites a candidate does not run (it belongs to another kind of service): left out of the plan. */
-  skip?: readonly SkippedSuite[];
-  /** `run --failed RUN_DIR`: only these cases (`suite/case`), those that failed, errored or regressed there. */
-  cases?: readonly string[];
 }
 
 /**
@@ -146,14 +131,6 @@ function selector(options: PlanOptions, start = 0) {
       return next;
     },
   };
-}
-
-/** A suite's cases one at a time: held in memory, or read again from its files (a suite loaded without them). */
-export type CasesOf = (suite: Suite) => AsyncIterable<SuiteCase> | Iterable<SuiteCase>;
-
-/** A suite loaded without its cases (loadSuites' `cases: 'none'`): they must be read again. */
-export function casesNotHeld(suite: Suite): boolean {
-  return suite.cases.length === 0 && (suite.counts?.cases ?? 0) > 0;
 }
 
 /**

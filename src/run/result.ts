@@ -1,9 +1,14 @@
 import { runChecks } from '../checks/run.js';
-import { withCost } from '../baseline/cost.js';
+import { withCost } from '../core/cost.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
 import type { CheckContext, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
-import type { BaselineCase, CallOutcome, CheckResult, Completion, Prices, SampleResult } from '../types.js';
+import type { BaselineCase } from '../stored/baseline/types.js';
+import type { SampleResult } from '../stored/journal/records.js';
+import type { CheckResult } from '../checks/registry.js';
+import type { Completion } from '../record/answer.js';
+import type { CallOutcome } from '../service/types.js';
+import type { Prices } from '../core/catalog.js';
 import { type PlannedCase, plannedRequest } from './plan.js';
 
 /**

@@ -1,5 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { CallOutcome } from '../types.js';
+import type { CallOutcome } from '../service/types.js';
 
 /** A service's request limiter that backs off when the service says "too many requests". */
 export interface Throttle {

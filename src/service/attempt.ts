@@ -1,10 +1,13 @@
 import type { Dispatcher } from 'undici';
 import { exchange, type Exchanged, ExchangeTimeout } from './exchange.js';
-import type { CaseError, Completion, RequestParams, ServiceKind } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
+import type { Completion } from '../record/answer.js';
+import type { CaseError } from '../core/answer.js';
+import type { RequestParams } from '../core/messages.js';
 import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { parseJson } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';
-import { readErrorFields } from './error-fields.js';
+import { readErrorFields } from '../adapters/error-fields.js';
 import { normalizeCompletion } from './normalize.js';
 import type { Redactor } from './redact.js';
 import type { ChatHttpRequest } from './request.js';

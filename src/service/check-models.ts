@@ -1,6 +1,7 @@
-import type { ServiceConfig } from '../types.js';
+import type { ServiceConfig } from '../config/types.js';
 import { didYouMean } from '../util/did-you-mean.js';
-import { type CatalogModel, fetchModelCatalog, fetchModelEndpoints, fetchProviders } from './models.js';
+import { fetchModelCatalog, fetchModelEndpoints, fetchProviders } from './models.js';
+import { type CatalogModel } from '../core/catalog.js';
 
 /** At most this many ids of the same author are offered when no spelling is close. */
 const SAME_AUTHOR_SHOWN = 8;

@@ -1,8 +1,9 @@
-import type { CaseError, ServiceKind } from '../types.js';
-import { ADAPTERS } from './adapters/index.js';
-import { type ErrorFields, readErrorFields, trimMessage } from './error-fields.js';
+import type { ServiceKind } from '../config/types.js';
+import type { CaseError } from '../core/answer.js';
+import { ADAPTERS } from '../adapters/index.js';
+import { type ErrorFields, readErrorFields, trimMessage } from '../adapters/error-fields.js';
 import { isRecord } from '../util/is-record.js';
-import { applyRules, MODEL_ID_MESSAGE } from './rules.js';
+import { applyRules, MODEL_ID_MESSAGE } from '../adapters/rules.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 

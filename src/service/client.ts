@@ -1,5 +1,7 @@
 import type { Dispatcher } from 'undici';
-import type { CallOutcome, CaseError, CompletionRequest, ServiceClient, ServiceConfig } from '../types.js';
+import type { ServiceConfig } from '../config/types.js';
+import type { CallOutcome, CompletionRequest, ServiceClient } from './types.js';
+import type { CaseError } from '../core/answer.js';
 import { sendAttempt } from './attempt.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { acquirePool } from './pools.js';

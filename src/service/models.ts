@@ -1,4 +1,5 @@
-import type { ServiceConfig } from '../types.js';
+import { type CatalogModel } from '../core/catalog.js';
+import type { ServiceConfig } from '../config/types.js';
 import { parseJson } from './body.js';
 import { acquirePool } from './pools.js';
 import { exchange } from './exchange.js';
@@ -6,14 +7,6 @@ import { createRedactor } from './redact.js';
 
 /** A catalog is large (hundreds of models) but not this large. */
 const MAX_CATALOG_BYTES = 32 * 1024 * 1024;
-
-/** One row of the router's `GET /models`: a `~` alias row names its current concrete target. */
-export interface CatalogModel {
-  id: string;
-  alias_target: string | null;
-  /** USD per token, as the router lists it (`pricing.prompt`, `.completion`), when it gives both. */
-  pricing?: { prompt: number; completion: number };
-}
 
 /**
  * Reads the router's model catalog (`GET {base_url}/models`). Returns null when the

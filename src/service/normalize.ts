@@ -1,8 +1,11 @@
 import { count, internedString, text } from '../record/read.js';
 import { extractRecorded } from '../record/registry.js';
-import type { CaseError, Completion, ErrorKind, RequestParams, ServiceKind, Usage } from '../types.js';
-import { ADAPTERS } from './adapters/index.js';
-import { type ErrorFields, readErrorFields, readErrorObject } from './error-fields.js';
+import type { ServiceKind } from '../config/types.js';
+import type { Completion } from '../record/answer.js';
+import type { CaseError, ErrorKind, Usage } from '../core/answer.js';
+import type { RequestParams } from '../core/messages.js';
+import { ADAPTERS } from '../adapters/index.js';
+import { type ErrorFields, readErrorFields, readErrorObject } from '../adapters/error-fields.js';
 import { isRecord } from '../util/is-record.js';
 
 /** A successful-status body, read: what could be read, plus the failure it hides (if any). */

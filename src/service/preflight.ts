@@ -1,7 +1,7 @@
 import { unsetEnv } from '../config/env.js';
-import { PreflightError } from '../errors.js';
-import { ADAPTERS } from './adapters/index.js';
-import type { ServiceConfig } from '../types.js';
+import { PreflightError } from '../util/errors.js';
+import { ADAPTERS } from '../adapters/index.js';
+import type { ServiceConfig } from '../config/types.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
 /** Checks the base URL before any key is attached to it; throws PreflightError. */

@@ -1,5 +1,7 @@
-import type { CompletionRequest, RequestParams, ServiceConfig, ServiceKind } from '../types.js';
-import { ADAPTERS } from './adapters/index.js';
+import type { ServiceConfig, ServiceKind } from '../config/types.js';
+import type { CompletionRequest } from './types.js';
+import type { RequestParams } from '../core/messages.js';
+import { ADAPTERS } from '../adapters/index.js';
 
 /** Everything needed to send one chat-completion call; built once, sent on every attempt. */
 export interface ChatHttpRequest {

@@ -1,4 +1,4 @@
-import type { CaseError } from '../types.js';
+import type { CaseError } from '../core/answer.js';
 import { type HeaderMap, headerValue } from './classify.js';
 
 const BACKOFF_BASE_MS = 500;

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
-import type { CompletionRequest, Config, ServiceClient, ServiceConfig } from '../types.js';
+import type { Config, ServiceConfig } from '../config/types.js';
+import type { CompletionRequest, ServiceClient } from './types.js';
 import { createServiceClient } from './client.js';
 import { resolveApiKey } from './preflight.js';
 import { createRedactor } from './redact.js';

@@ -1,4 +1,5 @@
-import type { ServiceKind, SimDirective, SimFault } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
+import type { SimDirective, SimFault } from '../suite/types.js';
 import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
 import { type RouterModel, routerCost, type ToolParameter } from './catalog.js';
 import { completionBody } from './completion-body.js';

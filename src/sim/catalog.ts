@@ -4,7 +4,7 @@
  * lives in the simulator state.
  */
 
-import type { CatalogModel } from '../service/models.js';
+import type { CatalogModel } from '../core/catalog.js';
 
 /** One upstream that serves a router model (the router load-balances between them). */
 export interface SimProvider {

@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
 import type { WireToolCall } from './tool-turn.js';
 
 /** The pieces of a successful-status chat-completion body. */

@@ -1,4 +1,5 @@
-import type { ServiceKind, SimDirective } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
+import type { SimDirective } from '../suite/types.js';
 import type { ChatMessage } from './answer.js';
 import { answerReply, type ResolvedModel } from './answer-reply.js';
 import { aliasTarget, findAlias, findDirectModel, findRouterModel, type SimProvider } from './catalog.js';

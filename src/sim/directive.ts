@@ -1,4 +1,4 @@
-import type { SimDirective, SimFault, SimToolFault } from '../types.js';
+import type { SimDirective, SimFault, SimToolFault } from '../suite/types.js';
 import type { ChatMessage } from './answer.js';
 import { SIM_DIRECTIVE_HEADER } from './protocol.js';
 

@@ -1,5 +1,5 @@
-import { normalizeContent } from '../baseline/normalize.js';
-import { similarity } from '../baseline/similarity.js';
+import { normalizeContent } from '../fold/drift/normalize.js';
+import { similarity } from '../util/similarity.js';
 import { type JudgePrompt, readJudgePrompt } from '../checks/judge-prompt.js';
 import { foldCase } from '../checks/text.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceKind } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
 
 const ROUTER_PREFIX = 'sk-or-';
 const DIRECT_PREFIX = 'sk-';

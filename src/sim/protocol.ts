@@ -1,4 +1,6 @@
-import type { CompletionRequest, ServiceConfig, SimDirective } from '../types.js';
+import type { ServiceConfig } from '../config/types.js';
+import type { SimDirective } from '../suite/types.js';
+import type { CompletionRequest } from '../service/types.js';
 import { isLoopbackUrl } from '../util/loopback.js';
 
 /**

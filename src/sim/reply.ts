@@ -1,4 +1,4 @@
-import type { SimFault } from '../types.js';
+import type { SimFault } from '../suite/types.js';
 
 /** What the simulator does with one request: answer it, hang until the client leaves, or drop the socket. */
 export type SimReply =

@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
 import type { ChatMessage } from './answer.js';
 import { directBadRequest } from './errors-direct.js';
 import { routerBadRequest } from './errors-router.js';

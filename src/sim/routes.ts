@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
 import { directModelsBody, routerEndpointsBody, routerModelsBody, routerProvidersBody } from './catalog.js';
 import { acceptsKey, type SimConfig } from './completion.js';
 import { directFault } from './errors-direct.js';

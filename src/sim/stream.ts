@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../types.js';
+import type { ServiceKind } from '../config/types.js';
 import type { SimReply } from './reply.js';
 import type { WireToolCall } from './tool-turn.js';
 

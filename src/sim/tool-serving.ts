@@ -1,4 +1,4 @@
-import type { SimToolFault } from '../types.js';
+import type { SimToolFault } from '../suite/types.js';
 import type { ToolParameter } from './catalog.js';
 import { NO_TOOLS, type ToolRequest } from './tool-request.js';
 

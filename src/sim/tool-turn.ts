@@ -1,4 +1,4 @@
-import type { SimToolFault } from '../types.js';
+import type { SimToolFault } from '../suite/types.js';
 import type { ChatMessage } from './answer.js';
 import { jsonAnswer } from './json-answer.js';
 import { PromptValues } from './prompt-values.js';

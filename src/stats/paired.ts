@@ -21,7 +21,7 @@ export interface PairedTest {
   cases: number;
   /**
    * Cases whose candidate pass rate is below the reference's (single samples: reference pass,
-   * candidate fail); printed `pass rate lower in …` (fold/words.ts), never as cases `regressed`.
+   * candidate fail); printed `pass rate lower in …` (core/words.ts), never as cases `regressed`.
    */
   regressions: number;
   /** Cases whose candidate pass rate is above the reference's; printed `… higher in …`, never `fixed`. */

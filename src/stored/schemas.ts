@@ -23,7 +23,7 @@ const shard = {
 };
 const strings = { type: 'array', items: { type: 'string' } };
 
-/** The journal's first line (src/journal/records.ts RunRecord). */
+/** The journal's first line (src/stored/journal/records.ts RunRecord). */
 const journalRun = {
   $id: 'https://driftcheck.dev/schemas/stored/journal-run.json',
   type: 'object',
@@ -291,7 +291,7 @@ const reportV1 = {
   },
 };
 
-/** `baselines/<suite>.json` (src/types.ts Baseline): the fields the differ and serializer rely on. */
+/** `baselines/<suite>.json` (src/stored/baseline/types.ts Baseline): the fields the differ and serializer rely on. */
 const baseline = {
   $id: 'https://driftcheck.dev/schemas/stored/baseline.json',
   type: 'object',

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic } from '../util/errors.js';
 import { displayPath } from '../yaml/display-path.js';
 import { describeFsError } from '../yaml/read-text.js';
 import { compareText } from '../util/compare-text.js';

@@ -1,7 +1,10 @@
-import { canonicalJson } from '../baseline/json-compare.js';
+import { canonicalJson } from '../util/json-compare.js';
 import { sha256 } from '../util/sha256.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
-import type { Diagnostic, JudgeSpec, Message, Suite, SuiteCase, Validated } from '../types.js';
+import type { Suite, SuiteCase } from './types.js';
+import type { JudgeSpec } from '../checks/judge.js';
+import type { Message } from '../core/messages.js';
+import type { Diagnostic, Validated } from '../util/errors.js';
 import { sortDiagnostics } from '../yaml/show.js';
 import { toExpectation } from './expectations.js';
 import { CaseIds } from './ids.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic, SourceLocation } from '../types.js';
+import type { Diagnostic, SourceLocation } from '../util/errors.js';
 import { widenColumns } from '../util/columns.js';
 import { IdTable } from '../util/id-table.js';
 import { show } from '../yaml/show.js';

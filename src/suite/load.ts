@@ -1,9 +1,9 @@
 import { dirname, resolve } from 'node:path';
-import { InputError } from '../errors.js';
-import type { ModelCatalog } from '../checks/registry.js';
-import type { Diagnostic, Suite, SuiteCase, Validated } from '../types.js';
-import { type CasesOf, casesNotHeld } from '../run/plan.js';
-import { countOf } from '../report/numbers.js';
+import { InputError } from '../util/errors.js';
+import type { ModelCatalog } from '../core/catalog.js';
+import type { Suite, SuiteCase } from './types.js';
+import type { Diagnostic, Validated } from '../util/errors.js';
+import { countOf } from '../util/numbers.js';
 import { displayPath } from '../yaml/display-path.js';
 import { readTextFile, readUtf8File, type TextRead } from '../yaml/read-text.js';
 import { READ_LIMITS } from '../util/bounded-read.js';
@@ -313,4 +313,12 @@ function duplicateSuiteNames(suites: Suite[]): Diagnostic[] {
     }
   }
   return out;
+}
+
+/** A suite's cases one at a time: held in memory, or read again from its files (a suite loaded without them). */
+export type CasesOf = (suite: Suite) => AsyncIterable<SuiteCase> | Iterable<SuiteCase>;
+
+/** A suite loaded without its cases (loadSuites' `cases: 'none'`): they must be read again. */
+export function casesNotHeld(suite: Suite): boolean {
+  return suite.cases.length === 0 && (suite.counts?.cases ?? 0) > 0;
 }

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { SuiteCheckOptions } from '../checks/registry.js';
-import type { Diagnostic, SourceLocation, Suite, Validated } from '../types.js';
+import type { Suite } from './types.js';
+import type { Diagnostic, SourceLocation, Validated } from '../util/errors.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { readYamlMapping, type YamlEngine, type YamlMapping } from '../yaml/parse-mapping.js';
 import type { TextRead } from '../yaml/read-text.js';

@@ -1,5 +1,5 @@
 import { type Document, isMap, isScalar, parseDocument } from 'yaml';
-import { isAlias } from './alias.js';
+import { isAlias } from '../adapters/alias.js';
 
 export interface PinChange {
   /** 1-based line of the `model:` value. */

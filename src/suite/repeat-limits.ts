@@ -1,5 +1,6 @@
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
-import type { Diagnostic, Suite, SuiteCase } from '../types.js';
+import type { Suite, SuiteCase } from './types.js';
+import type { Diagnostic } from '../util/errors.js';
 
 /** Pass rates need tens of samples, not millions; past this a typo (1e9) would exhaust memory planning it. */
 export const MAX_REPEAT = 1000;

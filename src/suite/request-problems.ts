@@ -1,5 +1,6 @@
-import type { RequestParams, SourceLocation } from '../types.js';
-import { draft7Problem } from '../tools/draft7.js';
+import type { RequestParams } from '../core/messages.js';
+import type { SourceLocation } from '../util/errors.js';
+import { draft7Problem } from '../core/draft7.js';
 import { show } from '../yaml/show.js';
 import type { CaseProblem } from './case-problems.js';
 import { isRecord } from '../util/is-record.js';

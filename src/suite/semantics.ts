@@ -1,11 +1,11 @@
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic } from '../util/errors.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { explainId } from './ids.js';
 import { isRowProblem, placeholdersOf } from './template.js';
 import { caseValidator } from './validate-ajv.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
-import { aliasHint, isAlias } from './alias.js';
+import { aliasHint, isAlias } from '../adapters/alias.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
 import { caseProblems } from './case-problems.js';
 import { isRecord } from '../util/is-record.js';

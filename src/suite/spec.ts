@@ -1,11 +1,6 @@
-import type {
-  DriftTolerance,
-  Message,
-  RequestParams,
-  SimDirective,
-  SourceLocation,
-  Suite,
-} from '../types.js';
+import type { DriftTolerance, SimDirective, Suite } from './types.js';
+import type { Message, RequestParams } from '../core/messages.js';
+import type { SourceLocation } from '../util/errors.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { formatOf, type TableFormatName } from './sources/index.js';
 import { inlineRows } from './sources/inline.js';

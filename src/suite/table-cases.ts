@@ -1,4 +1,5 @@
-import type { Diagnostic, SuiteTable } from '../types.js';
+import type { SuiteTable } from './types.js';
+import type { Diagnostic } from '../util/errors.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { ownStrings } from '../yaml/own-strings.js';

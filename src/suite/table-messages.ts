@@ -1,4 +1,4 @@
-import type { Message } from '../types.js';
+import type { Message } from '../core/messages.js';
 import { messagesOf } from './expand.js';
 import { MAX_SUITE_SAMPLES } from './repeat-limits.js';
 import { formatOf, TABLE_FORMATS } from './sources/index.js';

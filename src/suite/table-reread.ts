@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import { TooLargeError } from '../errors.js';
-import type { Diagnostic } from '../types.js';
+import { TooLargeError } from '../util/errors.js';
+import type { Diagnostic } from '../util/errors.js';
 import { PIECE_BYTES, READ_LIMITS, readPiecesSync } from '../util/bounded-read.js';
 import { sha256 } from '../util/sha256.js';
 import { displayPath } from '../yaml/display-path.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic } from '../util/errors.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { parseYamlMapping } from '../yaml/parse-mapping.js';
 import { shippedValidator } from '../yaml/schemas.js';

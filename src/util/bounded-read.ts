@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { TooLargeError } from '../errors.js';
-import { MAX_FILE_BYTES } from '../yaml/limits.js';
+import { TooLargeError } from './errors.js';
+import { MAX_FILE_BYTES } from './limits.js';
 
 const MiB = 1024 * 1024;
 

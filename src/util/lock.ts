@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, rmSync, statSync, writeSync }
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FileError, LockedError } from '../errors.js';
+import { FileError, LockedError } from './errors.js';
 
 /** What a lock file says: the process that holds it. */
 export interface LockHolder {

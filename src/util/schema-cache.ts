@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { linearRegExp, schemaPatternProblem } from './pattern.js';
 
 /** A compiled validator, or why the schema does not compile. */
@@ -95,4 +95,18 @@ export function schemaCache(makeAjv: (options: object) => AjvLike): (schema: unk
     if (object) byObject.set(object, entry);
     return entry;
   };
+}
+
+/** How many Ajv errors a message lists before summarising the rest. */
+const MAX_ERRORS = 3;
+
+/** `/a/0 must be string` — the instance path says where in the JSON value it failed. */
+export function formatAjvErrors(errors: ErrorObject[]): string {
+  const parts = errors.slice(0, MAX_ERRORS).map((e) => {
+    const where = e.instancePath === '' ? '(root)' : e.instancePath;
+    const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : '';
+    return `${where} ${e.message ?? e.keyword}${extra}`;
+  });
+  const more = errors.length > MAX_ERRORS ? ` (+${errors.length - MAX_ERRORS} more)` : '';
+  return `${parts.join('; ')}${more}`;
 }

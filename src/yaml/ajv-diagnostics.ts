@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic } from '../util/errors.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { describePointer, escapePointer, pointerSegments } from './locate.js';
 import type { YamlMapping } from './parse-mapping.js';

@@ -1,5 +1,5 @@
 import { load } from 'js-yaml';
-import type { Validated } from '../types.js';
+import type { Validated } from '../util/errors.js';
 import { YAML_CORE_SCHEMA } from './core-schema.js';
 import type { Position } from './locate.js';
 import { ownStrings } from './own-strings.js';

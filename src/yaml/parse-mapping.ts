@@ -1,7 +1,7 @@
 import { yamlLibrary } from '../util/lazy.js';
-import type { Diagnostic, Validated } from '../types.js';
+import type { Diagnostic, Validated } from '../util/errors.js';
 import { readFast } from './fast-read.js';
-import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from './limits.js';
+import { MAX_ALIAS_COUNT, MAX_FILE_BYTES } from '../util/limits.js';
 import { locate, type Position } from './locate.js';
 import { ownStrings } from './own-strings.js';
 import { findNonPlainNodes } from './plain-data.js';

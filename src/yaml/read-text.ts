@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { stat } from 'node:fs/promises';
-import { TooLargeError } from '../errors.js';
-import type { Diagnostic } from '../types.js';
+import { TooLargeError } from '../util/errors.js';
+import type { Diagnostic } from '../util/errors.js';
 import { READ_LIMITS, type ReadLimit, readBounded } from '../util/bounded-read.js';
 
 export type TextRead =

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../types.js';
+import type { Diagnostic } from '../util/errors.js';
 import { compareText } from '../util/compare-text.js';
 
 /** `sk-…` keys, or a long unbroken run of mixed-case letters and digits (how keys look). */

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptReport } from '../../src/baseline/accept.js';
 import { baselineFromEntries } from '../../src/baseline/build.js';
-import { readBaseline, writeBaseline } from '../../src/baseline/store.js';
+import { readBaseline, writeBaseline } from '../../src/stored/baseline/store.js';
 import { SPILL_HOLD } from '../../src/fold/spill.js';
-import type { StoredReport } from '../../src/report/read.js';
-import type { Baseline, CaseEntry } from '../../src/types.js';
+import type { StoredReport } from '../../src/stored/report/read.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
+import type { CaseEntry } from '../../src/stored/report/types.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { baselineCase } from './fixtures.js';
 

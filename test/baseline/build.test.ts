@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Baseline, CaseStatus } from '../../src/types.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
+import type { CaseStatus } from '../../src/core/words.js';
 import { baselineCase, caseError, fromResults, result } from './fixtures.js';
 
 /** What a baseline keeps of one answered sample's latency (the fixture's 5 ms). */

@@ -1,5 +1,7 @@
 import { baselineFromEntries } from '../../src/baseline/build.js';
-import type { Baseline, BaselineCase, CaseError, SampleResult } from '../../src/types.js';
+import type { Baseline, BaselineCase } from '../../src/stored/baseline/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { CaseError } from '../../src/core/answer.js';
 import { foldSamples } from '../helpers/fold.js';
 import { sampleResult } from '../helpers/results.js';
 

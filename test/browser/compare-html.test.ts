@@ -8,7 +8,7 @@ import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { compareRuns, type InMemoryRun } from '../../src/compare/compare.js';
 import { renderCompareHtml } from '../../src/compare/html/render.js';
 import type { Comparison } from '../../src/compare/types.js';
-import type { CaseEntry } from '../../src/types.js';
+import type { CaseEntry } from '../../src/stored/report/types.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { contentDrift, regressedDrift } from '../report/fixture.js';
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { renderTrendPage } from '../../src/history/page/render.js';
-import type { History, HistoryCaseInput } from '../../src/history/types.js';
+import type { History, HistoryCaseInput } from '../../src/stored/history/types.js';
 import { makeCase, makeRun } from '../history/fixture.js';
 
 const NIGHTS = 40;

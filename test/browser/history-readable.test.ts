@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowser } from '../helpers/browser.js';
-import { appendRun } from '../../src/history/store.js';
-import type { HistoryCaseInput } from '../../src/history/types.js';
+import { appendRun } from '../../src/stored/history/store.js';
+import type { HistoryCaseInput } from '../../src/stored/history/types.js';
 import { makeProject, runCli } from '../helpers/cli.js';
 import { makeCase, makeRun } from '../history/fixture.js';
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { renderHtml } from '../../src/report/html/index.js';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
 import {
   contentDrift,
   makeCase,

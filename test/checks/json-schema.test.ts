@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractJson } from '../../src/checks/extract-json.js';
 import { runChecks } from '../../src/checks/run.js';
 import { contextOf } from '../helpers/check-context.js';
-import type { Completion } from '../../src/types.js';
+import type { Completion } from '../../src/record/answer.js';
 
 const order = {
   type: 'object',

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJudgeRequest } from '../../src/checks/judge.js';
-import { runJudge } from '../../src/checks/judge-run.js';
+import { runJudge } from '../../src/run/judge-run.js';
 import { createServiceClient } from '../../src/service/client.js';
 import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { JudgeSpec, ServiceClient, ServiceConfig, ServiceKind } from '../../src/types.js';
+import type { ServiceConfig, ServiceKind } from '../../src/config/types.js';
+import type { JudgeSpec } from '../../src/checks/judge.js';
+import type { ServiceClient } from '../../src/service/types.js';
 import { call } from '../sim/helpers.js';
 
 let sim: Simulator;

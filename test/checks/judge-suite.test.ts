@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../../src/errors.js';
+import { formatDiagnostic } from '../../src/util/errors.js';
 import { parseSuite } from '../../src/suite/parse.js';
 
 const suite = (expectYaml: string) => `suite: refunds

@@ -3,14 +3,18 @@ import { JUDGE_MARKER, readJudgePrompt, writeJudgePrompt } from '../../src/check
 import {
   buildJudgeRequest,
   judgeCallFailed,
-  judgeTargets,
   parseJudgeVerdict,
   planJudge,
   splitExpectations,
 } from '../../src/checks/judge.js';
+import { judgeTargets } from '../../src/suite/judge-targets.js';
 import { JUDGE_NOT_RUN, runChecks } from '../../src/checks/run.js';
 import { contextOf } from '../helpers/check-context.js';
-import type { CheckResult, Completion, Expectation, JudgeSpec, Suite } from '../../src/types.js';
+import type { Expectation } from '../../src/checks/registry.js';
+import type { Suite } from '../../src/suite/types.js';
+import type { JudgeSpec } from '../../src/checks/judge.js';
+import type { CheckResult } from '../../src/checks/registry.js';
+import type { Completion } from '../../src/record/answer.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 import { makeCase, makeReport } from '../report/fixture.js';
 

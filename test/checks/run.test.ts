@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_EVALUATED, runChecks } from '../../src/checks/run.js';
 import { contextOf } from '../helpers/check-context.js';
-import type { Completion, Expectation, Usage } from '../../src/types.js';
+import type { Expectation } from '../../src/checks/registry.js';
+import type { Completion } from '../../src/record/answer.js';
+import type { Usage } from '../../src/core/answer.js';
 
 function completion(content: string, extra: Partial<Completion> = {}): Completion {
   const usage: Usage = { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 };

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Baseline } from '../../src/types.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
 import { makeProject, readReport, runCli, type CliResult } from '../helpers/cli.js';
 
 type Project = Awaited<ReturnType<typeof makeProject>>;

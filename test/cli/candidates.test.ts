@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
 import {
   type CliResult,
   copyFromRepo,

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatUsd } from '../../src/baseline/usage-change.js';
-import type { SampleResult } from '../../src/types.js';
+import { formatUsd } from '../../src/util/numbers.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 import {
   makeProject,
   readReport,

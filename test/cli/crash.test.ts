@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SampleResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 import { makeProject, readReport, runCli, spawnCli, startSimProcess } from '../helpers/cli.js';
 
 const KEY = `sk-or-v1-${'c0ffee42'.repeat(8)}`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {

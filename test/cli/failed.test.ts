@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
 import { makeProject, readReport, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
 
 /** Four cases; tonight's `sim:` keys make one fail, one error, and move one to another provider. */

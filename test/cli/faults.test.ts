@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorKind, Report, ServiceKind, SimFault } from '../../src/types.js';
+import type { ServiceKind } from '../../src/config/types.js';
+import type { SimFault } from '../../src/suite/types.js';
+import type { Report } from '../../src/stored/report/types.js';
+import type { ErrorKind } from '../../src/core/answer.js';
 import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistory } from '../../src/history/read.js';
+import { readHistory } from '../../src/stored/history/read.js';
 import { runCli } from '../helpers/cli.js';
 import { historyLines, TOOL_NIGHTS_ENV, toolNights, type ToolNights } from '../helpers/tool-nights.js';
 

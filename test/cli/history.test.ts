@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistory } from '../../src/history/read.js';
+import { readHistory } from '../../src/stored/history/read.js';
 import { nightsByCase } from '../../src/history/nights.js';
 import { firstChanged } from '../../src/history/trends.js';
 import { makeProject, runCli, runDirFrom } from '../helpers/cli.js';

@@ -1,7 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Baseline, Drift, Report } from '../../src/types.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
+import type { Report } from '../../src/stored/report/types.js';
+import type { Drift } from '../../src/record/drift-kinds.js';
 import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../src/cli/progress.js';
 import { truncate } from '../../src/report/terminal.js';
-import type { SampleResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 
 const sample = (status: SampleResult['status']) => ({ status }) as SampleResult;
 

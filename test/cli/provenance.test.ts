@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistory } from '../../src/history/read.js';
-import type { Baseline } from '../../src/types.js';
+import { readHistory } from '../../src/stored/history/read.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
 import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 

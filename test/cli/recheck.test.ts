@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseEntry, Report } from '../../src/types.js';
+import type { CaseEntry, Report } from '../../src/stored/report/types.js';
 import {
   copyFromRepo,
   makeProject,

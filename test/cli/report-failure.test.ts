@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportFailure } from '../../src/cli/main.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/util/errors.js';
 
 function failing(error: unknown, env: NodeJS.ProcessEnv = {}) {
   let stderr = '';

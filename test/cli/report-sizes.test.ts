@@ -2,7 +2,7 @@ import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Baseline } from '../../src/types.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
 import { copyFromRepo, makeProject, readRawReport, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 import { embedded } from '../report/fixture.js';

@@ -1,7 +1,7 @@
 import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
 import { makeProject, readReport, REPO, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 

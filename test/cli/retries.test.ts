@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report, SampleResult } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 import { makeProject, readReport, readSamples, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
 
 // Every case is rate limited once (Retry-After: 1 s), then answered.

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readHistory } from '../../src/history/read.js';
+import { readHistory } from '../../src/stored/history/read.js';
 import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 

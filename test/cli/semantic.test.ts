@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
 import { makeProject, readReport, runCli, runDirFrom } from '../helpers/cli.js';
 
 const CONFIG = `services:

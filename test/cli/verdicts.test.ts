@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseEntry, Report } from '../../src/types.js';
+import type { CaseEntry, Report } from '../../src/stored/report/types.js';
 import { copyFromRepo, makeProject, readReport, runCli, runDirFrom, type CliResult } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 

@@ -2,10 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compareRuns, type FoldedRun, type InMemoryRun, viewOf } from '../../src/compare/compare.js';
 import { compareExit } from '../../src/compare/exit.js';
 import { renderCompareMarkdown } from '../../src/compare/markdown.js';
-import { renderCandidateComparison } from '../../src/report/candidates.js';
+import { renderCandidateComparison } from '../../src/compare/console.js';
 import { wilsonInterval } from '../../src/stats/wilson.js';
 import type { Comparison } from '../../src/compare/types.js';
-import type { CaseEntry, Drift, RunInfo } from '../../src/types.js';
+import type { CaseEntry, RunInfo } from '../../src/stored/report/types.js';
+import type { Drift } from '../../src/record/drift-kinds.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { contentDrift, regressedDrift } from '../report/fixture.js';
 

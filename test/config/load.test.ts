@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { unsetEnv } from '../../src/config/env.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../src/config/load.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/util/errors.js';
 
 const config = (url: string) =>
   `services:\n  mine:\n    kind: direct\n    base_url: ${url}\n    api_key_env: MINE_KEY\n`;

@@ -5,7 +5,7 @@ import { explainApiKeyEnv } from '../../src/config/api-key-env.js';
 import { explainBaseUrl } from '../../src/config/base-url.js';
 import { expandEnv, unsetEnv } from '../../src/config/env.js';
 import { parseConfig } from '../../src/config/parse.js';
-import { formatDiagnostic } from '../../src/errors.js';
+import { formatDiagnostic } from '../../src/util/errors.js';
 import { isLoopbackHost } from '../../src/util/loopback.js';
 
 const fixture = (name: string) =>

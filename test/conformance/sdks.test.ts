@@ -3,7 +3,7 @@ import type { ChatResult } from '@openrouter/sdk/models';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { SimFault } from '../../src/types.js';
+import type { SimFault } from '../../src/suite/types.js';
 
 // The official client SDKs, installed from the registry, are the referees of the simulator's
 // wire format: they must parse every success (the OpenRouter SDK validates each response

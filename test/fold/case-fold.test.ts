@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CaseFold, DISTINCT_ANSWERS, latencySummary } from '../../src/fold/case-fold.js';
-import { Tally } from '../../src/fold/tally.js';
-import { recordedCase } from '../../src/record/fold.js';
-import type { CheckResult, SampleResult } from '../../src/types.js';
+import { Tally } from '../../src/util/tally.js';
+import { recordedCase } from '../../src/fold/recorded.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { CheckResult } from '../../src/checks/registry.js';
 import { caseError } from '../baseline/fixtures.js';
 import { sampleResult } from '../helpers/results.js';
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DISTINCT_ANSWERS } from '../../src/fold/case-fold.js';
 import { RunFold } from '../../src/fold/fold.js';
-import type { PlanRecord } from '../../src/journal/records.js';
-import type { Reporter } from '../../src/report/reporter.js';
-import type { Baseline, CheckResult, SampleResult } from '../../src/types.js';
+import type { PlanRecord } from '../../src/stored/journal/records.js';
+import type { Reporter } from '../../src/fold/reporter.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { CheckResult } from '../../src/checks/registry.js';
 import { baselineCase, caseError } from '../baseline/fixtures.js';
 import { foldSamples } from '../helpers/fold.js';
 import { sampleResult } from '../helpers/results.js';

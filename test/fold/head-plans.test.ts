@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadPlans } from '../../src/fold/head-plans.js';
-import type { JournalRecord, PlanRecord, RunRecord } from '../../src/journal/records.js';
+import type { JournalRecord, PlanRecord, RunRecord } from '../../src/stored/journal/records.js';
 import { sampleResult } from '../helpers/results.js';
 
 const run = (index: number): RunRecord => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOLERANCE } from '../../src/baseline/tolerance.js';
+import { DEFAULT_TOLERANCE } from '../../src/fold/drift/tolerance.js';
 import { LATENCY_SAMPLE_CAP, latencySketch } from '../../src/fold/case-fold.js';
 import { type LatencyCase, LatencyTally } from '../../src/fold/latency-drift.js';
 import { createRng } from '../../src/stats/random.js';

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  analysePassRates,
-  type CaseSamples,
-  meetsExpectations,
-  WEAK_BASELINE_SAMPLES,
-} from '../../src/fold/pass-rates.js';
+import { analysePassRates, type CaseSamples, WEAK_BASELINE_SAMPLES } from '../../src/fold/pass-rates.js';
+import { meetsExpectations } from '../../src/core/words.js';
 
 const at = (pass: number, total: number) => ({ pass, total });
 const repeated = (id: string, now: [number, number], base: [number, number] | null): CaseSamples => ({

@@ -5,13 +5,15 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/util/errors.js';
 import { ID_PATTERN } from '../../src/suite/ids.js';
 import { loadSuites } from '../../src/suite/load.js';
 import { parseSuite } from '../../src/suite/parse.js';
 import { fastRead, scanSuiteLayout } from '../../src/yaml/fast-read.js';
 import { normaliseBreaks, parseYamlMapping } from '../../src/yaml/parse-mapping.js';
-import type { Config, Diagnostic, Suite, Validated } from '../../src/types.js';
+import type { Config } from '../../src/config/types.js';
+import type { Suite } from '../../src/suite/types.js';
+import type { Diagnostic, Validated } from '../../src/util/errors.js';
 import { REPO } from '../helpers/cli.js';
 import { asYaml, configLike, mutated, readYamlTree, suiteLike } from './mutate.js';
 

@@ -1,5 +1,5 @@
 import type { CheckContext } from '../../src/checks/registry.js';
-import type { Completion } from '../../src/types.js';
+import type { Completion } from '../../src/record/answer.js';
 
 /** What a check sees of a sample: this completion, a one-message request, 120 ms and $0.00002, and no baseline unless given. */
 export function contextOf(

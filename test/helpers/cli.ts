@@ -3,8 +3,9 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadReport } from '../../src/report/read.js';
-import type { Report, SampleResult } from '../../src/types.js';
+import { loadReport } from '../../src/stored/report/read.js';
+import type { Report } from '../../src/stored/report/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(REPO, 'bin/driftcheck.js');

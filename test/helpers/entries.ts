@@ -1,6 +1,9 @@
-import { REPORT_SCHEMA_VERSION } from '../../src/report/case-line.js';
-import { caseDetail, countSuite, emptySummary, exitCodeFor } from '../../src/fold/summary.js';
-import type { CaseEntry, Drift, Report, SampleResult, SuiteReport } from '../../src/types.js';
+import { REPORT_SCHEMA_VERSION } from '../../src/stored/report/case-line.js';
+import { countSuite, emptySummary, exitCodeFor } from '../../src/fold/summary.js';
+import { caseDetail } from '../../src/stored/report/case-line.js';
+import type { CaseEntry, Report, SuiteReport } from '../../src/stored/report/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { Drift } from '../../src/record/drift-kinds.js';
 import { sampleResult } from './results.js';
 
 /**

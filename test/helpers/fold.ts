@@ -1,14 +1,11 @@
 import { RunFold } from '../../src/fold/fold.js';
-import type { PlanRecord, RunRecord } from '../../src/journal/records.js';
-import type { Reporter } from '../../src/report/reporter.js';
-import type {
-  Baseline,
-  CaseEntry,
-  DriftTolerance,
-  Report,
-  SampleResult,
-  StopReason,
-} from '../../src/types.js';
+import type { PlanRecord, RunRecord } from '../../src/stored/journal/records.js';
+import type { Reporter } from '../../src/fold/reporter.js';
+import type { DriftTolerance } from '../../src/suite/types.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
+import type { CaseEntry, Report } from '../../src/stored/report/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { StopReason } from '../../src/core/stops.js';
 
 export interface FoldFixture {
   /** Baseline per suite name. */

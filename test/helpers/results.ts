@@ -1,4 +1,4 @@
-import type { SampleResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 
 /** A finished sample of `suite/case#repeat` with sensible defaults; override what a test is about. */
 export function sampleResult(over: Partial<SampleResult> & { case: string }): SampleResult {

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { Report } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
 import { copyFromRepo, makeProject, readReport, REPO, runCli, runDirFrom } from './cli.js';
 
 /** The simulator's coins are seeded so the nights (and their valid-call counts) are reproducible. */

@@ -1,4 +1,4 @@
-import type { HistoryCaseInput, HistoryRunInput } from '../../src/history/types.js';
+import type { HistoryCaseInput, HistoryRunInput } from '../../src/stored/history/types.js';
 
 /** A run record for tests: `night` (0-based) days after 2026-11-01, UTC. */
 export function makeRun(night: number, overrides: Partial<HistoryRunInput> = {}): HistoryRunInput {

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { fromReportV1, type ReportV1Like } from '../../src/history/from-report.js';
 import { historyCase, type ReportV2Like } from '../../src/history/from-report-v2.js';
 import { nearestRank } from '../../src/stats/nearest-rank.js';
-import type { Drift, SampleResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { Drift } from '../../src/record/drift-kinds.js';
 import { sampleResult } from '../helpers/results.js';
 import { regressedDrift } from '../report/fixture.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nightsByCase } from '../../src/history/nights.js';
 import { firstChanged, trendOf } from '../../src/history/trends.js';
-import type { History, HistoryCaseInput } from '../../src/history/types.js';
+import type { History, HistoryCaseInput } from '../../src/stored/history/types.js';
 import { makeCase, makeRun } from './fixture.js';
 
 /** A history of one case whose nightly pass counts are `passes` (10 samples each). */

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorKind } from '../../src/types.js';
+import type { ErrorKind } from '../../src/core/answer.js';
 import { makeProject, readReport, readTree, runCli, runDirFrom } from '../helpers/cli.js';
 import {
   completion,

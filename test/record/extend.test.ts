@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report, SampleResult } from '../../src/types.js';
+import type { Report } from '../../src/stored/report/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 import { makeProject, REPO, runDirFrom, type CliResult } from '../helpers/cli.js';
 import { completion, type LoopbackService, sendJson, startLoopbackService } from '../hostile/loopback.js';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DRIFT_KINDS } from '../../src/baseline/drift-kinds.js';
+import { DRIFT_KINDS } from '../../src/record/drift-kinds.js';
 import { CHECK_TYPES } from '../../src/checks/registry.js';
 import { RECORDED } from '../../src/record/registry.js';
-import { GENERATED, reportSchema } from '../../src/report/schema.js';
+import { GENERATED, reportSchema } from '../../src/stored/report/schema.js';
 import { OWN_SCHEMAS } from '../../src/stored/schemas.js';
 
 const shipped = JSON.parse(

@@ -7,11 +7,11 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { runSuites } from '../../src/run/run-suites.js';
+import { runSuites } from '../../src/cli/run-suites.js';
 import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { loadSuites } from '../../src/suite/load.js';
-import { loadReport } from '../../src/report/read.js';
-import type { Report } from '../../src/types.js';
+import { loadReport } from '../../src/stored/report/read.js';
+import type { Report } from '../../src/stored/report/types.js';
 import { REPO } from '../helpers/cli.js';
 import { findAll, parseXml } from './xml.js';
 

@@ -1,6 +1,8 @@
 import type { PageCase } from '../../src/report/html/data.js';
-import type { CaseEntry, Drift, Report, SampleResult, SuiteReport } from '../../src/types.js';
-import { caseDetail } from '../../src/fold/summary.js';
+import type { CaseEntry, Report, SuiteReport } from '../../src/stored/report/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { Drift } from '../../src/record/drift-kinds.js';
+import { caseDetail } from '../../src/stored/report/case-line.js';
 import { entryOf, reportOf } from '../helpers/entries.js';
 import { sampleResult } from '../helpers/results.js';
 

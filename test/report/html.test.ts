@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html/index.js';
 import type { BriefPageCase } from '../../src/report/html/data.js';
-import type { Baseline, CaseEntry } from '../../src/types.js';
+import type { Baseline } from '../../src/stored/baseline/types.js';
+import type { CaseEntry } from '../../src/stored/report/types.js';
 import {
   contentDrift,
   embedded,

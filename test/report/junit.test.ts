@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.js';
-import type { CaseEntry, SuiteReport } from '../../src/types.js';
+import type { CaseEntry, SuiteReport } from '../../src/stored/report/types.js';
 import {
   contentDrift,
   makeCase,

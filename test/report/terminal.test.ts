@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, type InMemoryRun, viewOf } from '../../src/compare/compare.js';
-import { renderCandidateComparison } from '../../src/report/candidates.js';
+import { renderCandidateComparison } from '../../src/compare/console.js';
 import { fitToTerminal, width, wrapItems } from '../../src/report/terminal.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { regressedDrift } from './fixture.js';

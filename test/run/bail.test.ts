@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bail } from '../../src/run/bail.js';
-import type { SampleResult } from '../../src/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
 
 const sample = (c: string, status: SampleResult['status']) =>
   ({ suite: 's', case: c, status }) as SampleResult;

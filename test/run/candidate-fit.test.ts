@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { candidateSkips, modelFit } from '../../src/run/candidate-fit.js';
 import { planCases } from '../../src/run/plan.js';
-import type { ServiceConfig, Suite } from '../../src/types.js';
+import type { ServiceConfig } from '../../src/config/types.js';
+import type { Suite } from '../../src/suite/types.js';
 
 const service = (name: string, kind: ServiceConfig['kind']): ServiceConfig => ({
   name,

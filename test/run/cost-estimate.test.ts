@@ -3,7 +3,10 @@ import { createCostMeter, isCostCapStop, sampleSpent } from '../../src/run/cost-
 import { estimateCost, overCapMessage, pricesFromCatalogs } from '../../src/run/cost-estimate.js';
 import { planCases } from '../../src/run/plan.js';
 import { parseSuite } from '../../src/suite/parse.js';
-import type { BaselineCase, Prices, SampleResult, Suite } from '../../src/types.js';
+import type { Suite } from '../../src/suite/types.js';
+import type { BaselineCase } from '../../src/stored/baseline/types.js';
+import type { SampleResult } from '../../src/stored/journal/records.js';
+import type { Prices } from '../../src/core/catalog.js';
 
 const PRICES: Prices = {
   'openai/gpt-4o-mini': { prompt: 1, completion: 2 },

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateServices } from '../../src/cli/sim-setup.js';
 import { defaultConfig } from '../../src/config/defaults.js';
-import type { PlanRecord } from '../../src/journal/records.js';
-import { loadReport } from '../../src/report/read.js';
+import type { PlanRecord } from '../../src/stored/journal/records.js';
+import { loadReport } from '../../src/stored/report/read.js';
 import { planLinePart } from '../../src/run/plan-records.js';
-import { runSuites } from '../../src/run/run-suites.js';
+import { runSuites } from '../../src/cli/run-suites.js';
 import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { loadSuites, readSuiteCases } from '../../src/suite/load.js';
-import type { Suite } from '../../src/types.js';
+import type { Suite } from '../../src/suite/types.js';
 
 /** Whether this process holds the table open (Linux: its descriptors in /proc). */
 const tableOpen = () =>

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateServices } from '../../src/cli/sim-setup.js';
 import { defaultConfig } from '../../src/config/defaults.js';
-import { InputError } from '../../src/errors.js';
-import { loadReport } from '../../src/report/read.js';
-import { planCases, planStream, type PlanOptions, selectionOf, selectionsOf } from '../../src/run/plan.js';
-import { runSuites } from '../../src/run/run-suites.js';
+import { InputError } from '../../src/util/errors.js';
+import { loadReport } from '../../src/stored/report/read.js';
+import { planCases, planStream, selectionOf, selectionsOf } from '../../src/run/plan.js';
+import { type PlanOptions } from '../../src/stored/journal/records.js';
+import { runSuites } from '../../src/cli/run-suites.js';
 import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { loadSuites, readSuiteCases } from '../../src/suite/load.js';
-import type { Suite } from '../../src/types.js';
+import type { Suite } from '../../src/suite/types.js';
 import { REPO } from '../helpers/cli.js';
 
 // A run over suites loaded without their cases (what `driftcheck run` does when its cases

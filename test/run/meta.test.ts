@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findResumableRun, newRunId, RUN_ID_PATTERN } from '../../src/run/meta.js';
 import { reportTop } from '../../src/report/json.js';
-import type { Report, ReportHead } from '../../src/types.js';
+import type { Report, ReportHead } from '../../src/stored/report/types.js';
 import { sampleResult } from '../helpers/results.js';
 
 let dir: string;

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PlanRecord } from '../../src/journal/records.js';
+import type { PlanRecord } from '../../src/stored/journal/records.js';
 import { journalMessages } from '../../src/run/plan-messages.js';
 import { tableDigest } from '../../src/suite/sources/index.js';
 import { pieceHashes } from '../../src/suite/table-reread.js';

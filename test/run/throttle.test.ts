@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createThrottle } from '../../src/run/throttle.js';
-import type { CallOutcome, CaseError } from '../../src/types.js';
+import type { CallOutcome } from '../../src/service/types.js';
+import type { CaseError } from '../../src/core/answer.js';
 
 const rateLimited: CaseError = {
   kind: 'rate_limited',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isBudgetCondition } from '../../src/error-kinds.js';
+import { isBudgetCondition } from '../../src/core/error-kinds.js';
 import { classifyHttpFailure } from '../../src/service/classify.js';
-import type { ErrorKind, ServiceKind } from '../../src/types.js';
+import type { ServiceKind } from '../../src/config/types.js';
+import type { ErrorKind } from '../../src/core/answer.js';
 
 const MODEL = 'openai/gpt-4o-mini';
 const routerError = (code: number, message: string, extra: Record<string, unknown> = {}) => ({

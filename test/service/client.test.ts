@@ -3,7 +3,8 @@ import { createServiceClient, type ServiceClientOptions } from '../../src/servic
 import { closeAllPools } from '../../src/service/pools.js';
 import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
-import type { CompletionRequest, ServiceClient, ServiceConfig } from '../../src/types.js';
+import type { ServiceConfig } from '../../src/config/types.js';
+import type { CompletionRequest, ServiceClient } from '../../src/service/types.js';
 import { directKey, json, makeService, okBody, routerKey, startServer, type TestServer } from './helpers.js';
 
 const request: CompletionRequest = {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServiceConfig, ServiceKind } from '../../src/types.js';
+import type { ServiceConfig, ServiceKind } from '../../src/config/types.js';
 
 /** One request the test server received. */
 interface Received {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerListed } from '../../src/run/candidate-fit.js';
 import { catalogReader, providerLists } from '../../src/service/check-models.js';
 import { fetchModelCatalog, fetchModelEndpoints } from '../../src/service/models.js';
-import type { ServiceConfig } from '../../src/types.js';
+import type { ServiceConfig } from '../../src/config/types.js';
 
 let reply: (req: IncomingMessage, res: ServerResponse) => void = () => {};
 const seen: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeCompletion } from '../../src/service/normalize.js';
-import type { ErrorKind } from '../../src/types.js';
+import type { ErrorKind } from '../../src/core/answer.js';
 import { okBody } from './helpers.js';
 
 const MODEL = 'openai/gpt-4o-mini';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PreflightError } from '../../src/errors.js';
+import { PreflightError } from '../../src/util/errors.js';
 import { resolveApiKey } from '../../src/service/preflight.js';
 import { directKey, makeService, routerKey } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildChatRequest, chatCompletionsUrl, chatRequestBuilder } from '../../src/service/request.js';
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER, simRequestHeaders } from '../../src/sim/protocol.js';
-import type { CompletionRequest } from '../../src/types.js';
+import type { CompletionRequest } from '../../src/service/types.js';
 import { directKey, makeService, routerKey } from './helpers.js';
 
 const request: CompletionRequest = {

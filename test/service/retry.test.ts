@@ -9,7 +9,7 @@ import {
   parseDuration,
   requestedWaitSeconds,
 } from '../../src/service/retry.js';
-import type { CaseError, ErrorKind } from '../../src/types.js';
+import type { CaseError, ErrorKind } from '../../src/core/answer.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const err = (kind: ErrorKind, extra: Partial<CaseError> = {}): CaseError => ({

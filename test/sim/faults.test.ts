@@ -2,7 +2,8 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { ServiceKind, SimDirective, SimFault } from '../../src/types.js';
+import type { ServiceKind } from '../../src/config/types.js';
+import type { SimDirective, SimFault } from '../../src/suite/types.js';
 import { baseUrl, complete, MODEL, useSimulator } from './helpers.js';
 
 let sim: Simulator;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { request } from 'undici';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { ServiceKind } from '../../src/types.js';
+import type { ServiceKind } from '../../src/config/types.js';
 
 export interface Reply {
   status: number;

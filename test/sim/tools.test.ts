@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import type { Simulator } from '../../src/sim/server.js';
-import type { ServiceKind } from '../../src/types.js';
+import type { ServiceKind } from '../../src/config/types.js';
 import { complete, useSimulator } from './helpers.js';
 
 let sim: Simulator;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aliasHint, familyMembers, isAlias } from '../../src/suite/alias.js';
+import { aliasHint, familyMembers, isAlias } from '../../src/adapters/alias.js';
 import { explainBadId, ID_PATTERN } from '../../src/suite/ids.js';
 
 describe('isAlias', () => {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/util/errors.js';
 import { loadSuites, readSuiteCases } from '../../src/suite/load.js';
-import type { Diagnostic } from '../../src/types.js';
-import { MAX_FILE_BYTES } from '../../src/yaml/limits.js';
+import type { Diagnostic } from '../../src/util/errors.js';
+import { MAX_FILE_BYTES } from '../../src/util/limits.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/suites', import.meta.url));
 const suite = (name: string, caseId = 'one') =>

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from '../../src/suite/parse.js';
-import type { Suite } from '../../src/types.js';
+import type { Suite } from '../../src/suite/types.js';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../fixtures/suites/${name}`, import.meta.url)), 'utf8');

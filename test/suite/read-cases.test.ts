@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InputError, formatDiagnostic } from '../../src/errors.js';
+import { InputError, formatDiagnostic } from '../../src/util/errors.js';
 import { type LoadSuitesOptions, loadSuites, readSuiteCases } from '../../src/suite/load.js';
-import type { Diagnostic, Suite, SuiteCase } from '../../src/types.js';
+import type { Suite, SuiteCase } from '../../src/suite/types.js';
+import type { Diagnostic } from '../../src/util/errors.js';
 import { BROKEN_TABLES, SAY, oneTable } from '../helpers/broken-tables.js';
 import { makeProject } from '../helpers/cli.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSuite } from '../../src/suite/parse.js';
 import { csv } from '../../src/suite/sources/csv.js';
 import type { TableFormat } from '../../src/suite/sources/types.js';
-import type { Diagnostic } from '../../src/types.js';
+import type { Diagnostic } from '../../src/util/errors.js';
 import { jsonl } from '../../src/suite/sources/jsonl.js';
 import { compileTemplate, placeholdersOf } from '../../src/suite/template.js';
 

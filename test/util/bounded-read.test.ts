@@ -2,7 +2,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TooLargeError } from '../../src/errors.js';
+import { TooLargeError } from '../../src/util/errors.js';
 import { type ReadLimit, readBounded, readBoundedLines } from '../../src/util/bounded-read.js';
 
 let dir = '';

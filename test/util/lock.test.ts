@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LockedError } from '../../src/errors.js';
+import { LockedError } from '../../src/util/errors.js';
 import { LOCK_FILE, lockFolder, parseHolder } from '../../src/util/lock.js';
 
 let dir: string;

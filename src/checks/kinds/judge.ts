@@ -1,5 +1,5 @@
-import { judgeProblems } from '../../suite/judge-problems.js';
-import type { JudgeSpec } from '../../types.js';
+import { judgeProblems } from '../judge-problems.js';
+import type { JudgeSpec } from '../judge.js';
 import type { CheckDefinition } from '../registry.js';
 
 /**

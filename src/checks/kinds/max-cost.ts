@@ -1,4 +1,4 @@
-import { formatUsd } from '../../baseline/usage-change.js';
+import { formatUsd } from '../../util/numbers.js';
 import type { CheckDefinition } from '../registry.js';
 
 /** `max_cost`: the sample's answer cost at most this many USD (judge calls not included). */

@@ -1,4 +1,4 @@
-import { describeCall } from '../../tools/calls.js';
+import { describeCall } from '../../core/tool-calls.js';
 import type { CheckDefinition } from '../registry.js';
 import { joinWithin, MAX_MESSAGE_CHARS } from '../../util/shorten.js';
 

@@ -1,5 +1,5 @@
-import { describeCall } from '../../tools/calls.js';
-import { draft7Problem } from '../../tools/draft7.js';
+import { describeCall } from '../../core/tool-calls.js';
+import { draft7Problem } from '../../core/draft7.js';
 import type { CheckProblem, CheckDefinition, ToolNamed } from '../registry.js';
 import { type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';
 import { describePointer } from '../../yaml/locate.js';

@@ -1,4 +1,4 @@
-import { describeInvalid } from '../../tools/calls.js';
+import { describeInvalid } from '../../core/tool-calls.js';
 import type { CheckDefinition } from '../registry.js';
 import { joinWithin } from '../../util/shorten.js';
 

@@ -1,4 +1,4 @@
-import { formatUsd } from '../../baseline/usage-change.js';
+import { formatUsd } from '../../util/numbers.js';
 import { escapeHtml } from '../../report/html/escape.js';
 import type { CandidateSummary } from '../types.js';
 import { type ChartInput, chartTree, type SvgNode } from './chart-tree.js';

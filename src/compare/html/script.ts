@@ -1,7 +1,7 @@
 import { DIFF_SCRIPT } from '../../report/html/script-diff.js';
 import { PAGING_SCRIPT } from '../../report/html/script-paging.js';
 import { SCROLL_SCRIPT } from '../../report/html/scroll.js';
-import { CHANGE_WORDS, STATUS_WORDS } from '../../fold/words.js';
+import { CHANGE_WORDS, STATUS_WORDS } from '../../core/words.js';
 import { wordDiff } from '../../report/html/word-diff.js';
 import { chartTree } from './chart-tree.js';
 
@@ -34,7 +34,7 @@ function el(tag, cls, text) {
   return e;
 }
 const TONE = { regressed: 'bad', fixed: 'ok', changed: 'warn', same: 'ok', new: 'muted', missing: 'muted', not_run: 'muted', skipped: 'muted' };
-// The words module's words (fold/words.ts), as every other view prints them.
+// The words module's words (core/words.ts), as every other view prints them.
 const WORD = ${JSON.stringify(CHANGE_WORDS)};
 const STATUS_WORD = ${JSON.stringify(STATUS_WORDS)};
 function statusTone(s) { return s === 'pass' ? 'ok' : s === 'fail' || s === 'error' ? 'bad' : 'muted'; }

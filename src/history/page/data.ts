@@ -1,6 +1,11 @@
 import { type TrendSource, trendSourceOf } from '../source.js';
 import { trendStateOf } from '../trends.js';
-import type { History, HistoryCaseStatus, HistoryRunInput, HistoryToolCounts } from '../types.js';
+import type {
+  History,
+  HistoryCaseStatus,
+  HistoryRunInput,
+  HistoryToolCounts,
+} from '../../stored/history/types.js';
 import { runEvents, suiteEvents, type TimelineEvent } from './events.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type TrendSource, trendSourceOf } from '../source.js';
-import type { History, HistoryRunInput } from '../types.js';
+import type { History, HistoryRunInput } from '../../stored/history/types.js';
 
 /** A mark on the timeline: what changed on which night. */
 export interface TimelineEvent {

@@ -1,6 +1,6 @@
 import { embedJson, escapeHtml, pageHead } from '../../report/html/escape.js';
 import type { TrendSource } from '../source.js';
-import type { History } from '../types.js';
+import type { History } from '../../stored/history/types.js';
 import { trendPageData } from './data.js';
 import { trendScript } from './script.js';
 import { TREND_STYLE } from './style.js';

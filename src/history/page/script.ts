@@ -1,5 +1,5 @@
 import { COUNT_DIGITS } from './data.js';
-import { formatUsd } from '../../baseline/usage-change.js';
+import { formatUsd } from '../../util/numbers.js';
 import { SCROLL_SCRIPT } from '../../report/html/scroll.js';
 import { CHART_SCRIPT } from './script-chart.js';
 

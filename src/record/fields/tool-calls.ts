@@ -1,4 +1,4 @@
-import { declaredTools, readToolCalls, type ToolCall } from '../../tools/calls.js';
+import { declaredTools, readToolCalls, type ToolCall } from '../../core/tool-calls.js';
 import type { RecordedField } from '../field.js';
 import { toolDrift, TOOL_DRIFT_KINDS } from '../tool-drift.js';
 import { toolRateDrift } from '../tool-rates.js';

@@ -1,20 +1,19 @@
+import type { DriftKind } from '../../record/drift-kinds.js';
+import type { BaselineCase } from '../../stored/baseline/types.js';
 import type {
-  BaselineCase,
   CaseEntry,
-  CaseError,
   CaseHistory,
-  CaseStatus,
-  CheckResult,
   DistinctAnswer,
-  DriftKind,
-  DriftSeverity,
-  Message,
   PassRate,
   SampleCounts,
-  Usage,
-} from '../../types.js';
-import { isRegressed } from '../../fold/words.js';
-import type { ToolCall } from '../../tools/calls.js';
+} from '../../stored/report/types.js';
+import type { CaseStatus } from '../../core/words.js';
+import type { CheckResult } from '../../checks/registry.js';
+import type { DriftSeverity } from '../../record/drift-kinds.js';
+import type { CaseError, Usage } from '../../core/answer.js';
+import type { Message } from '../../core/messages.js';
+import { isRegressed } from '../../core/words.js';
+import type { ToolCall } from '../../core/tool-calls.js';
 import { MAX_VIEW_TEXT_CHARS, shorten } from '../../util/shorten.js';
 
 /** Above this many cases the page embeds shortened texts, so the file stays openable. */

@@ -1,9 +1,10 @@
 import { candidateLabel } from '../../fold/provenance.js';
-import { COUNT_WORDS } from '../../fold/words.js';
-import type { CaseEntry, DriftKind, PassRate, ReportHead, RunInfo } from '../../types.js';
-import { formatUsd } from '../../baseline/usage-change.js';
+import { COUNT_WORDS } from '../../core/words.js';
+import type { DriftKind } from '../../record/drift-kinds.js';
+import type { CaseEntry, PassRate, ReportHead, RunInfo } from '../../stored/report/types.js';
+import { formatUsd } from '../../util/numbers.js';
 import { escapeHtml as h } from './escape.js';
-import { groupDigits } from '../numbers.js';
+import { groupDigits } from '../../util/numbers.js';
 import { verdictLabel } from '../pass-rate-label.js';
 import { compareText } from '../../util/compare-text.js';
 import { recheckNote } from '../recheck-note.js';

@@ -1,6 +1,7 @@
-import type { Baseline, Report, ReportHead } from '../../types.js';
+import type { Baseline } from '../../stored/baseline/types.js';
+import type { Report, ReportHead } from '../../stored/report/types.js';
 import { SpooledFile } from '../../util/spool.js';
-import type { Reporter } from '../reporter.js';
+import type { Reporter } from '../../fold/reporter.js';
 import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase, pageTextLimit } from './data.js';
 import { MAX_VIEW_TEXT_CHARS } from '../../util/shorten.js';
 import { embedJson, pageHead } from './escape.js';
@@ -14,7 +15,7 @@ import {
 } from './header.js';
 import { clientScript } from './script.js';
 import { STYLE } from './style.js';
-import { groupDigits } from '../numbers.js';
+import { groupDigits } from '../../util/numbers.js';
 
 export interface HtmlOptions {
   /** Page title; defaults to "driftcheck <run id>". */

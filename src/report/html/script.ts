@@ -1,4 +1,4 @@
-import { COUNT_WORDS, STATUS_WORDS } from '../../fold/words.js';
+import { COUNT_WORDS, STATUS_WORDS } from '../../core/words.js';
 import { DETAIL_SCRIPT } from './script-detail.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
@@ -52,7 +52,7 @@ function el(tag, cls, text) {
 }
 function id(c) { return c.id; }
 function drifted(c) { return c.drift.some(function (d) { return d.kind !== 'new_case'; }); }
-// The words module's words (fold/words.ts), as every other view prints them.
+// The words module's words (core/words.ts), as every other view prints them.
 const STATUS_WORD = ${JSON.stringify(STATUS_WORDS)};
 const REGRESSED = ${JSON.stringify(COUNT_WORDS.regressed)};
 function badge(c) {

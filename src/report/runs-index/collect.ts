@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { READ_LIMITS, readBoundedLines } from '../../util/bounded-read.js';
 import { compareText } from '../../util/compare-text.js';
 import { RUN_ID_PATTERN } from '../../run/meta.js';
-import type { ReportHead } from '../../types.js';
-import { readReportHead } from '../read.js';
+import type { ReportHead } from '../../stored/report/types.js';
+import { readReportHead } from '../../stored/report/read.js';
 
 /** Runs listed at most, newest first: each costs a read of its report's head. */
 const INDEXED_RUNS = 500;

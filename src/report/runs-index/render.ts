@@ -1,7 +1,7 @@
 import { candidateLabel } from '../../fold/provenance.js';
 import { escapeHtml as h, pageHead } from '../html/escape.js';
 import { runVerdict } from '../html/header.js';
-import { countOf, groupDigits } from '../numbers.js';
+import { countOf, groupDigits } from '../../util/numbers.js';
 import type { IndexedComparison, IndexedRun, RunsIndex } from './collect.js';
 import { INDEX_STYLE } from './style.js';
 

@@ -1,5 +1,5 @@
 import type { CsvError } from 'csv-parse';
-import type { Diagnostic } from '../../types.js';
+import type { Diagnostic } from '../../util/errors.js';
 import { csvParseLibrary } from '../../util/lazy.js';
 import { show } from '../../yaml/show.js';
 import {

@@ -1,4 +1,4 @@
-import type { SourceLocation } from '../../types.js';
+import type { SourceLocation } from '../../util/errors.js';
 import type { Row } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Diagnostic, SourceLocation } from '../../types.js';
+import type { Diagnostic, SourceLocation } from '../../util/errors.js';
 
 /** One row of a case source: its values by column name, and where it is written. */
 export interface Row {

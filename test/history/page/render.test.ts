@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { axisLabels, nightLabels, trendPageData } from '../../../src/history/page/data.js';
 import { runEvents, suiteEvents } from '../../../src/history/page/events.js';
 import { renderTrendPage } from '../../../src/history/page/render.js';
-import type { History } from '../../../src/history/types.js';
+import type { History } from '../../../src/stored/history/types.js';
 import { makeCase, makeRun } from '../fixture.js';
 
 const sha = (body: string) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;

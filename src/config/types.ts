@@ -1,0 +1,35 @@
+import type { Prices } from '../core/catalog.js';
+import type { ServiceKind } from '../adapters/index.js';
+
+/** Service A (routing service) or Service B (direct model service) semantics: one per adapter. */
+export type { ServiceKind };
+
+export interface ServiceConfig {
+  /** The key under `services:`; suites refer to it. */
+  name: string;
+  kind: ServiceKind;
+  /** Ends in `/v1` (router: `…/api/v1`). `${ENV}` already expanded. */
+  base_url: string;
+  /** Name of the env variable holding the key; the key itself is never stored here. */
+  api_key_env: string;
+  /** Attribution headers (router); never used for authentication. */
+  headers: Record<string, string>;
+  max_tokens: number;
+  timeout_s: number;
+  retries: number;
+  concurrency: number;
+  /** Model used by `verify` when no suite names one for this service. */
+  verify_model?: string;
+}
+
+export interface Config {
+  /** The file it was read from, or null for the built-in defaults. */
+  file: string | null;
+  services: Record<string, ServiceConfig>;
+  /** `prices:` — USD per 1M tokens by concrete model id; used where a service reports no usage.cost. */
+  prices?: Prices;
+  /** `max_cost:` — the most a run may spend, in USD (`run --max-cost` overrides it). */
+  max_cost?: number;
+  /** `history: { dir }` — the nightly history folder, as written in the config (relative to the config file). */
+  history?: { dir: string };
+}

@@ -1,0 +1,70 @@
+import type { ContentNormalization, DriftTolerance, LatencyTolerance, Suite } from '../../suite/types.js';
+
+/** A drift tolerance with every field decided: what the comparisons actually use. */
+export interface ResolvedTolerance {
+  content: {
+    normalize: ContentNormalization[];
+    similarity: number;
+    /** 'auto': structurally when both answers are JSON objects or arrays. */
+    json: boolean | 'auto';
+  };
+  usage: { completion_tokens: number; total_tokens: number; cost: number };
+  latency: Required<LatencyTolerance>;
+}
+
+/**
+ * What applies when neither suite nor case says otherwise: exact content (any byte change is
+ * info-level drift, a warning below similarity 0.6), ±25 % usage and cost, and latency
+ * moved by more than half and more than 200 ms (a warning). Latency needs both: a 40 ms
+ * answer taking 80 ms is +100 % of nothing, a 20 s one taking 20.3 s is 300 ms of noise.
+ */
+export const DEFAULT_TOLERANCE: ResolvedTolerance = {
+  content: { normalize: [], similarity: 0.6, json: 'auto' },
+  usage: { completion_tokens: 0.25, total_tokens: 0.25, cost: 0.25 },
+  latency: { relative: 0.5, absolute_ms: 200, severity: 'warn' },
+};
+
+/**
+ * Lays tolerances over each other field by field, later layers winning (run ← suite ← case).
+ * A `normalize` list replaces the earlier one rather than adding to it, so a case can also
+ * switch normalisation off with `normalize: []`.
+ */
+export function overlayTolerance(...layers: (DriftTolerance | undefined)[]): DriftTolerance {
+  let content: NonNullable<DriftTolerance['content']> | undefined;
+  let usage: NonNullable<DriftTolerance['usage']> | undefined;
+  let latency: LatencyTolerance | undefined;
+  for (const layer of layers) {
+    if (layer?.content) content = { ...content, ...defined(layer.content) };
+    if (layer?.usage) usage = { ...usage, ...defined(layer.usage) };
+    if (layer?.latency) latency = { ...latency, ...defined(layer.latency) };
+  }
+  return { ...(content ? { content } : {}), ...(usage ? { usage } : {}), ...(latency ? { latency } : {}) };
+}
+
+/** The tolerance a comparison uses: the layers over DEFAULT_TOLERANCE. */
+export function mergeTolerance(...layers: (DriftTolerance | undefined)[]): ResolvedTolerance {
+  const top = overlayTolerance(...layers);
+  return {
+    content: { ...DEFAULT_TOLERANCE.content, ...top.content },
+    usage: { ...DEFAULT_TOLERANCE.usage, ...top.usage },
+    latency: { ...DEFAULT_TOLERANCE.latency, ...top.latency },
+  };
+}
+
+/** Drops keys set to undefined, so spreading a layer never erases an earlier value. */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A suite's own tolerance and its cases' overrides, keyed by case id — what diffSuite needs. */
+export interface SuiteTolerances {
+  suite?: DriftTolerance;
+  cases: ReadonlyMap<string, DriftTolerance>;
+}
+
+/** Collects the `drift:` settings of a loaded suite for diffSuite. */
+export function tolerancesOf(suite: Pick<Suite, 'drift' | 'cases'>): SuiteTolerances {
+  const cases = new Map<string, DriftTolerance>();
+  for (const c of suite.cases) if (c.drift !== undefined) cases.set(c.id, c.drift);
+  return suite.drift !== undefined ? { suite: suite.drift, cases } : { cases };
+}

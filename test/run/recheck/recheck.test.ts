@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest';
+import { judgeBaselineDigest } from '../../../src/checks/judge.js';
+import type { Expectation } from '../../../src/checks/registry.js';
+import { countSuite, emptySummary, exitCodeFor } from '../../../src/fold/summary.js';
+import type { PlanRecord } from '../../../src/stored/journal/records.js';
+import { matchStored, type StoredRun } from '../../../src/run/recheck/match.js';
+import { type JudgeContext, recheckSample } from '../../../src/run/recheck/sample.js';
+import { planCases } from '../../../src/run/plan.js';
+import { planRecords } from '../../../src/run/plan-records.js';
+import { parseSuite } from '../../../src/suite/parse.js';
+import type { Suite } from '../../../src/suite/types.js';
+import type { JudgeSpec } from '../../../src/checks/judge.js';
+import type { CheckResult } from '../../../src/checks/registry.js';
+import { makeEntry } from '../../helpers/entries.js';
+import { sampleResult } from '../../helpers/results.js';
+
+const RUBRIC: JudgeSpec = { model: 'openai/gpt-4o-mini', rubric: 'must mention "30 days"' };
+const SAME_AS_BASELINE: JudgeSpec = { model: 'openai/gpt-4o-mini', equivalent_to_baseline: true };
+const judged = (spec: JudgeSpec, verdict: 'pass' | 'fail'): CheckResult => ({
+  type: 'judge',
+  pass: verdict === 'pass',
+  message: `judge openai/gpt-4o-mini: ${verdict}`,
+  judge: { model: 'openai/gpt-4o-mini-2024-07-18', usage: null, verdict, reason: spec.rubric ?? 'same' },
+});
+const context = (over: Partial<JudgeContext> = {}): JudgeContext => ({
+  runId: 'R1',
+  asked: [RUBRIC],
+  baselineContent: null,
+  sameBaseline: false,
+  ...over,
+});
+const contains = (value: string): Expectation => ({ type: 'contains', value });
+const judge = (value: JudgeSpec): Expectation => ({ type: 'judge', value });
+
+/** What the run's request and today's baseline add to a check's context: none of these checks reads them. */
+type Args = Parameters<typeof recheckSample>;
+const recheck = (stored: Args[0], expect_: Args[1], judges: Args[2]) =>
+  recheckSample(stored, expect_, judges, {
+    request: { model: stored.requested_model, messages: [], params: {} },
+    baseline: null,
+  });
+
+describe("recheckSample: a stored answer under today's checks", () => {
+  const stored = sampleResult({
+    case: 'window',
+    checks: [{ type: 'contains', pass: true, message: 'contains "30 days"' }, judged(RUBRIC, 'pass')],
+  });
+
+  it("runs today's local checks on the stored answer: a passing sample fails a changed check", () => {
+    const out = recheck(stored, [contains('14 days'), judge(RUBRIC)], context());
+    expect(out.status).toBe('fail');
+    expect(out.checks[0]).toMatchObject({ type: 'contains', pass: false });
+    expect(out.content).toBe(stored.content);
+    expect(out.key).toBe(stored.key);
+  });
+
+  it('keeps the stored verdict of a judge that is the one the run asked (key order aside)', () => {
+    const reordered = { rubric: RUBRIC.rubric!, model: RUBRIC.model } as JudgeSpec;
+    const out = recheck(stored, [contains('30 days'), judge(reordered)], context());
+    expect(out.status).toBe('pass');
+    expect(out.checks[1]).toBe(stored.checks[1]);
+  });
+
+  it.each([
+    [
+      'a changed rubric',
+      [judge({ ...RUBRIC, rubric: 'must mention "receipt"' })],
+      context(),
+      /not the one run R1 asked/,
+    ],
+    [
+      'a journal that does not record its judges',
+      [judge(RUBRIC)],
+      context({ asked: null }),
+      /does not record its judges/,
+    ],
+    [
+      'a stored call that failed',
+      [judge(RUBRIC)],
+      context(),
+      /run R1 has no verdict of it \(error\)/,
+      { ...judged(RUBRIC, 'fail'), judge: { model: null, usage: null, verdict: 'error', reason: 'timeout' } },
+    ],
+  ])(
+    'a judge it cannot keep (%s) is not evaluated and fails: it needs a call',
+    (_, expect_, ctx, message, verdict?) => {
+      const sample = verdict ? { ...stored, checks: [stored.checks[0]!, verdict] } : stored;
+      const out = recheck(sample, expect_, ctx);
+      expect(out.status).toBe('fail');
+      const check = out.checks.at(-1)!;
+      expect(check).toMatchObject({
+        type: 'judge',
+        pass: false,
+        judge: { verdict: 'needs_call', usage: null },
+      });
+      expect(check.message).toMatch(message);
+    },
+  );
+
+  it('keeps an equivalence verdict only against the same baseline answer; with none today, skips it as a run would', () => {
+    const sample = { ...stored, checks: [judged(SAME_AS_BASELINE, 'pass')] };
+    const asked = [SAME_AS_BASELINE];
+    const same = recheck(
+      sample,
+      [judge(SAME_AS_BASELINE)],
+      context({ asked, baselineContent: 'x', sameBaseline: true }),
+    );
+    expect(same.checks[0]).toBe(sample.checks[0]);
+    const moved = recheck(
+      sample,
+      [judge(SAME_AS_BASELINE)],
+      context({ asked, baselineContent: 'y', sameBaseline: false }),
+    );
+    expect(moved.checks[0]!.message).toMatch(/baseline answer it compares with changed since run R1/);
+    const none = recheck(sample, [judge(SAME_AS_BASELINE)], context({ asked, baselineContent: null }));
+    expect(none.checks[0]).toMatchObject({ pass: true, judge: { verdict: 'skipped' } });
+  });
+
+  it('an error stays an error with every check not evaluated; a refusal is checked as the answer it is', () => {
+    const error = sampleResult({
+      case: 'w',
+      status: 'error',
+      content: null,
+      error: { kind: 'timeout', message: 'timed out', http_status: null, model: null } as never,
+    });
+    const out = recheck(error, [contains('x'), judge(RUBRIC)], context());
+    expect(out.status).toBe('error');
+    expect(out.checks.map((c) => c.message)).toEqual([
+      'not evaluated: the call failed',
+      'not evaluated: the call failed',
+    ]);
+    const refusal = sampleResult({
+      case: 'w',
+      status: 'error',
+      content: null,
+      refusal: "I can't help with that.",
+      error: { kind: 'refusal', message: "I can't help with that.", http_status: 200, model: null } as never,
+    });
+    const refused = recheck(refusal, [{ type: 'not_contains', value: "can't" }], context());
+    expect(refused.status).toBe('error');
+    expect(refused.checks[0]).toMatchObject({ type: 'not_contains', pass: false });
+  });
+});
+
+const SUITE = (cases: string, model = 'openai/gpt-4o-mini') => {
+  const parsed = parseSuite(
+    `suite: refunds\nservice: router\nmodel: ${model}\nsystem: Be brief.\ncases:\n${cases}`,
+    'suites/refunds.yaml',
+  );
+  if (parsed.errors) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.value as Suite;
+};
+const CASE = (id: string, prompt = `Question ${id}?`, check = 'contains: x') =>
+  `  - id: ${id}\n    prompt: "${prompt}"\n    expect: [{ ${check} }]\n`;
+
+describe("matchStored: today's plan against the stored run", () => {
+  const runSuite = SUITE(CASE('kept') + CASE('reworded') + CASE('unanswered') + CASE('removed'));
+  const stored = (plans: PlanRecord[], answered: string[], stopped = false): StoredRun => ({
+    id: 'R1',
+    plans: new Map(plans.map((p) => [p.suite, p])),
+    answered: new Set(answered),
+    stopped,
+  });
+  const runPlans = planRecords(planCases([runSuite]), () => null);
+  const answered = ['refunds/kept', 'refunds/reworded', 'refunds/removed'];
+
+  it('rechecks a case asked the same way; lists one added, reworded or not answered as not run, and one removed as dropped', () => {
+    const today = SUITE(
+      CASE('kept') + CASE('reworded', 'Another question?') + CASE('unanswered') + CASE('added'),
+    );
+    const matched = matchStored(planCases([today]), stored(runPlans, answered, true), () => null);
+    expect([...matched.rechecked.keys()]).toEqual(['refunds/kept']);
+    expect(matched.not_answered).toEqual([
+      {
+        case: 'refunds/reworded',
+        reason: 'its messages changed since run R1: the stored answers are to another prompt',
+      },
+      { case: 'refunds/unanswered', reason: 'run R1 has no answer to it (the run stopped before it)' },
+      { case: 'refunds/added', reason: 'not in run R1 (added since)' },
+    ]);
+    expect(matched.dropped).toEqual(['refunds/removed']);
+    // Today's plan, for the new journal: every case of today's suites, in today's order.
+    expect(matched.plans[0]!.cases.map((c) => c.id)).toEqual(['kept', 'reworded', 'unanswered', 'added']);
+  });
+
+  it('a suite whose model changed since has no stored answer to check', () => {
+    const today = SUITE(CASE('kept'), 'anthropic/claude-sonnet-4.5');
+    const matched = matchStored(planCases([today]), stored(runPlans, answered), () => null);
+    expect(matched.rechecked.size).toBe(0);
+    expect(matched.not_answered[0]!.reason).toMatch(
+      /its model changed since run R1 \(openai\/gpt-4o-mini → anthropic/,
+    );
+  });
+
+  it("says once per case whether today's baseline answer is the one the run's equivalence judge compared with", () => {
+    const suite = SUITE(
+      CASE('same', 'Q?', 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }'),
+    );
+    const run = planRecords(planCases([suite]), () => 'the answer then');
+    const answers = stored(run, ['refunds/same']);
+    const now = (text: string) => matchStored(planCases([suite]), answers, () => text);
+    expect(now('the answer then').rechecked.get('refunds/same')?.sameBaseline).toBe(true);
+    expect(now('a new answer accepted since').rechecked.get('refunds/same')?.sameBaseline).toBe(false);
+  });
+
+  it("the plan records each case's judges, and a digest of the baseline answer equivalence judges compare with", () => {
+    const suite = SUITE(
+      CASE('rubric', 'Q?', `judge: { model: openai/gpt-4o-mini, rubric: 'must say "x"' }`) +
+        CASE('same', 'Q2?', 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }') +
+        CASE('plain'),
+    );
+    const [plan] = planRecords(planCases([suite]), (_, id) => (id === 'same' ? 'the baseline answer' : null));
+    const [rubric, same, plain] = plan!.cases;
+    expect(rubric).toMatchObject({ judges: [{ model: 'openai/gpt-4o-mini', rubric: 'must say "x"' }] });
+    expect(rubric).not.toHaveProperty('judge_baseline');
+    expect(same!.judge_baseline).toBe(judgeBaselineDigest('the baseline answer'));
+    expect(plain).not.toHaveProperty('judges');
+  });
+});
+
+/** SUITE's cases as if made from rows of a table (`table` digests its text, `template` its template). */
+const FROM_TABLE = (suite: Suite, table: string, template: string): Suite => ({
+  ...suite,
+  tables: [{ file: 'suites/rows.csv', format: 'csv', rows: suite.cases.length, digest: table, template }],
+  cases: suite.cases.map((c, i) => ({ ...c, location: { file: 'suites/rows.csv', line: i + 2, column: 1 } })),
+});
+
+describe('matchStored: cases made from table rows, matched by what they send', () => {
+  const runSuite = FROM_TABLE(SUITE(CASE('a') + CASE('b') + CASE('c')), 'T1', 'P1');
+  const run = planRecords(planCases([runSuite]), () => null);
+  const stored = (plans: PlanRecord[]): StoredRun => ({
+    id: 'R1',
+    plans: new Map(plans.map((p) => [p.suite, p])),
+    answered: new Set(['refunds/a', 'refunds/b', 'refunds/c']),
+    stopped: false,
+  });
+
+  it('rechecks every row when only a check changed (template and table digests both differ)', () => {
+    const today = FROM_TABLE(SUITE(CASE('a', undefined, 'equals: y') + CASE('b') + CASE('c')), 'T2', 'P2');
+    const matched = matchStored(planCases([today]), stored(run), () => null);
+    expect([...matched.rechecked.keys()]).toEqual(['refunds/a', 'refunds/b', 'refunds/c']);
+    expect(matched.not_answered).toEqual([]);
+    // Today's plan carries the run's digest of each matched row (one string, shared).
+    expect(matched.plans[0]!.cases.map((c) => c.sent)).toEqual(run[0]!.cases.map((c) => c.sent));
+  });
+
+  it('leaves only a row whose prompt changed without a stored answer, wherever the rows now are', () => {
+    const today = FROM_TABLE(SUITE(CASE('new') + CASE('c') + CASE('b', 'Another?') + CASE('a')), 'T2', 'P1');
+    const matched = matchStored(planCases([today]), stored(run), () => null);
+    expect([...matched.rechecked.keys()]).toEqual(['refunds/c', 'refunds/a']);
+    expect(matched.not_answered).toEqual([
+      { case: 'refunds/new', reason: 'not in run R1 (added since)' },
+      {
+        case: 'refunds/b',
+        reason: 'its table row changed since run R1: the stored answers are to another prompt',
+      },
+    ]);
+  });
+
+  it('without the digest (an older journal), matches a row only while its table and template are the same, and says so', () => {
+    const older = run.map((p) => ({ ...p, cases: p.cases.map(({ sent: _, ...c }) => c) }));
+    const same = matchStored(planCases([runSuite]), stored(older), () => null);
+    expect(same.rechecked.size).toBe(3);
+    const today = FROM_TABLE(SUITE(CASE('a', undefined, 'equals: y') + CASE('b') + CASE('c')), 'T1', 'P2');
+    const changed = matchStored(planCases([today]), stored(older), () => null);
+    expect(changed.rechecked.size).toBe(0);
+    expect(changed.not_answered[0]!.reason).toBe(
+      "its table or its template changed since run R1, whose journal (an older driftcheck's) does not record what each row sent, so no row's stored answers can be matched: run the suite again to recheck its rows",
+    );
+  });
+});
+
+describe('a run that did not stop but left a case unchecked', () => {
+  it("is not a pass (exit 1); a stopped run keeps its stop's code", () => {
+    const summary = emptySummary();
+    const cases = [makeEntry({ case: 'a' }), { ...makeEntry({ case: 'b' }), status: 'not_run' as const }];
+    countSuite(summary, { drift: [] } as never, cases);
+    expect(summary).toMatchObject({ passed: 1, not_run: 1 });
+    expect(exitCodeFor(summary, null)).toBe(1);
+    const passed = emptySummary();
+    countSuite(passed, { drift: [] } as never, [makeEntry({ case: 'a' })]);
+    expect(exitCodeFor(passed, null)).toBe(0);
+  });
+});
