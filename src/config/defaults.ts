@@ -1,5 +1,5 @@
-import { ADAPTERS } from '../adapters/index.js';
-import type { Config, ServiceKind } from './types.js';
+import { ADAPTERS, serviceKinds } from '../adapters/index.js';
+import type { Config } from './types.js';
 import { buildService } from './build.js';
 
 /**
@@ -11,7 +11,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // One service per kind, named after it, from its adapter's defaults (the direct base URL is
   // a config-style `${DIRECT_BASE_URL}` reference, expanded by buildService).
   const services = Object.fromEntries(
-    (Object.keys(ADAPTERS) as ServiceKind[]).map((kind) => {
+    serviceKinds().map((kind) => {
       const { base_url, api_key_env } = ADAPTERS[kind].defaults;
       return [kind, buildService(kind, { kind, base_url: base_url ?? '', api_key_env }, env)];
     }),

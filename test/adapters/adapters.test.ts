@@ -7,8 +7,7 @@ const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json
 
 describe('service adapters', () => {
   it('one per kind the config schema allows, and the default config has one service of each', () => {
-    const kinds = JSON.stringify(schema).match(/"enum":\s*\["router",\s*"direct"\]/);
-    expect(kinds).not.toBeNull();
+    expect(schema.definitions.service.properties.kind.enum).toEqual(Object.keys(ADAPTERS));
     expect(Object.keys(ADAPTERS).sort()).toEqual(['direct', 'router']);
     const config = defaultConfig({});
     expect(Object.values(config.services).map((s) => [s.kind, s.max_tokens])).toEqual([
