@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ADAPTERS } from '../../src/adapters/index.js';
+import { ADAPTERS, serviceKinds } from '../../src/adapters/index.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'));
@@ -8,12 +8,12 @@ const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json
 describe('service adapters', () => {
   it('one per kind the config schema allows, and the default config has one service of each', () => {
     expect(schema.definitions.service.properties.kind.enum).toEqual(Object.keys(ADAPTERS));
-    expect(Object.keys(ADAPTERS).sort()).toEqual(['direct', 'router']);
     const config = defaultConfig({});
-    expect(Object.values(config.services).map((s) => [s.kind, s.max_tokens])).toEqual([
-      ['router', 512],
-      ['direct', 1024],
-    ]);
+    expect(Object.values(config.services).map((s) => [s.name, s.kind, s.max_tokens])).toEqual(
+      serviceKinds().map((kind) => [kind, kind, ADAPTERS[kind].defaults.max_tokens]),
+    );
+    expect(config.services.router?.max_tokens).toBe(512);
+    expect(config.services.direct?.max_tokens).toBe(1024);
   });
 
   it.each([

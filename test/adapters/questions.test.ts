@@ -1,5 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, adapterOf, type ServiceAdapter, serviceKinds } from '../../src/adapters/index.js';
+import {
+  ADAPTERS,
+  adapterOf,
+  type ServiceAdapter,
+  serviceKinds,
+  type SimFlavour,
+} from '../../src/adapters/index.js';
+import type { FirstRequest } from '../../src/adapters/types.js';
 import { simulateServices } from '../../src/cli/sim-setup.js';
 import type { Config, ServiceConfig, ServiceKind } from '../../src/config/types.js';
 import { candidateSkips, modelFit } from '../../src/run/candidate-fit.js';
@@ -22,17 +29,79 @@ const service = (name: string, kind: string, base_url = 'http://127.0.0.1:1/v1')
   concurrency: 1,
 });
 
-describe('what each kind answers', () => {
-  it('the registry lists router and direct, in that order', () => {
-    expect(serviceKinds()).toEqual(['router', 'direct']);
+/**
+ * What each kind answers. A kind added to ADAPTERS is a type error here until it has its row:
+ * its answers are tested as it is written.
+ */
+const ANSWERS: Record<
+  ServiceKind,
+  {
+    aliases: boolean;
+    routing: boolean;
+    prices: boolean;
+    ids: { fit: string[]; misfit: string[] };
+    verify: FirstRequest;
+    simulator: SimFlavour;
+  }
+> = {
+  router: {
+    aliases: true,
+    routing: true,
+    prices: true,
+    ids: { fit: ['openai/gpt-4o-mini', 'meta-llama/llama-3.3-70b-instruct:free'], misfit: ['gpt-4o'] },
+    verify: { max_tokens: 512, timeout_s: 60, retries: 0 },
+    simulator: 'router',
+  },
+  direct: {
+    aliases: false,
+    routing: false,
+    prices: false,
+    ids: { fit: ['kimi-k2-0905-preview', 'gpt-4o'], misfit: ['openai/gpt-4o-mini'] },
+    verify: { max_tokens: 1024, timeout_s: 60, retries: 0 },
+    simulator: 'direct',
+  },
+};
+
+describe.each(Object.entries(ANSWERS))('what the %s kind answers', (kind, answers) => {
+  const adapter = ADAPTERS[kind as ServiceKind];
+
+  it('aliases: whether it resolves ~author/family-latest aliases', () => {
+    expect(adapter.aliases).toBe(answers.aliases);
   });
 
-  it('aliases: the router resolves ~author/family-latest aliases, a direct service does not', () => {
-    expect(ADAPTERS.router.aliases).toBe(true);
-    expect(ADAPTERS.direct.aliases).toBe(false);
+  it('routing: whether it lists providers and a model’s endpoints', () => {
+    expect(adapter.routing !== null).toBe(answers.routing);
   });
 
-  it('routing: the router lists its providers and a model’s endpoints; a direct service routes nowhere', () => {
+  it('catalog: whether its model list carries prices', () => {
+    expect(adapter.catalog.prices).toBe(answers.prices);
+  });
+
+  it('modelIds: which ids are shaped like its own', () => {
+    for (const id of answers.ids.fit) expect(adapter.modelIds.fits(id), id).toBe(true);
+    for (const id of answers.ids.misfit) expect(adapter.modelIds.fits(id), id).toBe(false);
+  });
+
+  it('verify: the first request, and the config’s default max_tokens the same', () => {
+    expect(adapter.verify).toEqual(answers.verify);
+    expect(adapter.defaults.max_tokens).toBe(answers.verify.max_tokens);
+  });
+
+  it('simulator: which of the simulator’s services plays it', () => {
+    expect(adapter.simulator).toBe(answers.simulator);
+  });
+
+  it('adapterOf gives it for a service of the kind', () => {
+    expect(adapterOf(service('x', kind))).toBe(adapter);
+  });
+});
+
+describe('the registry', () => {
+  it('lists router first, then direct', () => {
+    expect(serviceKinds().slice(0, 2)).toEqual(['router', 'direct']);
+  });
+
+  it("the router's routing paths: GET /providers and GET /models/{author}/{slug}/endpoints, escaped", () => {
     const routing = ADAPTERS.router.routing!;
     expect(routing.providers).toBe('/providers');
     expect(routing.endpoints('meta-llama/llama-3.3-70b-instruct:free')).toBe(
@@ -40,37 +109,6 @@ describe('what each kind answers', () => {
     );
     expect(routing.endpoints('a b/c/d')).toBe('/models/a%20b/c/d/endpoints');
     for (const id of ['gpt-4o', '/gpt-4o', 'openai/']) expect(routing.endpoints(id)).toBeNull();
-    expect(ADAPTERS.direct.routing).toBeNull();
-  });
-
-  it("catalog: the router's model list carries prices, a direct service's does not", () => {
-    expect(ADAPTERS.router.catalog).toEqual({ prices: true });
-    expect(ADAPTERS.direct.catalog).toEqual({ prices: false });
-  });
-
-  it.each([
-    ['router', 'openai/gpt-4o-mini', true],
-    ['router', 'gpt-4o', false],
-    ['direct', 'kimi-k2-0905-preview', true],
-    ['direct', 'openai/gpt-4o-mini', false],
-  ] as const)('modelIds: %s takes %s: %s', (kind, model, fits) => {
-    expect(ADAPTERS[kind].modelIds.fits(model)).toBe(fits);
-  });
-
-  it('verify: the seed’s first request (60 s, no retry, max_tokens 512 / 1024), the config’s default max_tokens the same', () => {
-    expect(ADAPTERS.router.verify).toEqual({ max_tokens: 512, timeout_s: 60, retries: 0 });
-    expect(ADAPTERS.direct.verify).toEqual({ max_tokens: 1024, timeout_s: 60, retries: 0 });
-    for (const kind of serviceKinds())
-      expect(ADAPTERS[kind].defaults.max_tokens).toBe(ADAPTERS[kind].verify.max_tokens);
-  });
-
-  it('simulator: each kind is played by the simulator’s service of its own name', () => {
-    expect(ADAPTERS.router.simulator).toBe('router');
-    expect(ADAPTERS.direct.simulator).toBe('direct');
-  });
-
-  it('adapterOf gives the adapter of a service’s kind', () => {
-    expect(adapterOf(service('x', 'direct'))).toBe(ADAPTERS.direct);
   });
 });
 

@@ -22,29 +22,30 @@ describe('the config schema', () => {
   it('takes its service kinds, their words and default max_tokens from the adapters: the shipped file is what they write', () => {
     expect(configSchema(stale())).toEqual(shipped);
     const service = shipped.definitions.service;
-    expect(service.properties.kind.enum).toEqual(['router', 'direct']);
-    expect(service.properties.max_tokens.description).toBe(
-      'Sent when a suite sets no params.max_tokens (default 512 for router, 1024 for direct).',
+    expect(service.properties.kind.enum).toEqual(Object.keys(ADAPTERS));
+    expect(service.properties.max_tokens.description).toMatch(
+      /^Sent when a suite sets no params\.max_tokens \(default 512 for router, 1024 for direct[,)]/,
     );
   });
 
   it('names a kind the registry gains, in the enum and in each text', () => {
     const registry = ADAPTERS as unknown as Record<string, ServiceAdapter>;
-    registry.local = {
+    registry.probe = {
       ...ADAPTERS.direct,
-      schema: { is: 'an OpenAI-compatible server on this machine', semantics: 'bare ids, no key shape' },
+      schema: { is: 'a server of this test', semantics: 'bare ids, no key shape' },
       defaults: { ...ADAPTERS.direct.defaults, max_tokens: 256 },
     };
     try {
       const service = (configSchema(stale()) as typeof shipped).definitions.service;
-      expect(service.properties.kind.enum).toEqual(['router', 'direct', 'local']);
-      expect(service.description).toBe(
-        "One chat-completion service. kind picks its semantics: router (Service A, a routing service such as OpenRouter), direct (Service B, a model vendor's own API) or local (an OpenAI-compatible server on this machine).",
+      expect(service.properties.kind.enum).toEqual(Object.keys(ADAPTERS));
+      expect(service.properties.kind.enum.at(-1)).toBe('probe');
+      expect(service.description).toMatch(
+        /^One chat-completion service\. kind picks its semantics: router \(Service A, a routing service such as OpenRouter\), direct \(Service B, a model vendor's own API\)(, .*)? or probe \(a server of this test\)\.$/,
       );
-      expect(service.properties.kind.description).toMatch(/; local: bare ids, no key shape\.$/);
-      expect(service.properties.max_tokens.description).toMatch(/1024 for direct, 256 for local\)\.$/);
+      expect(service.properties.kind.description).toMatch(/; probe: bare ids, no key shape\.$/);
+      expect(service.properties.max_tokens.description).toMatch(/, 256 for probe\)\.$/);
     } finally {
-      delete registry.local;
+      delete registry.probe;
     }
   });
 });
