@@ -30,7 +30,11 @@ export interface ServiceAdapter {
    * what it stands for ("Service A, a routing service such as OpenRouter") and its semantics.
    */
   schema: { is: string; semantics: string };
-  /** Defaults the config fills in: max_tokens follows the seed's verification calls (512 / 1024). */
+  /**
+   * Defaults the config fills in: max_tokens follows the seed's verification calls (512 /
+   * 1024). Without a config file there is one service of each kind with a `base_url` (a
+   * `${VAR}` reference may stand for it), named after the kind; null: no such default service.
+   */
   defaults: { max_tokens: number; base_url: string | null; api_key_env: string };
   /** What `driftcheck verify` sends: the seed's first request to this kind. */
   verify: FirstRequest;
