@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importsPointDown } from './scripts/layers.mjs';
+import { kindBranchRules } from './scripts/kind-branches.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'reports/', 'node_modules/', 'bench/results/'] },
@@ -20,6 +21,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     plugins: { layers: { rules: { 'imports-point-down': importsPointDown } } },
     rules: { 'layers/imports-point-down': 'error' },
+  },
+  {
+    // No branch on a service kind's name outside the adapters and the simulator's flavours.
+    files: ['src/**/*.ts'],
+    ignores: ['src/adapters/**', 'src/sim/**'],
+    rules: { 'no-restricted-syntax': ['error', ...kindBranchRules()] },
   },
   {
     files: ['bin/**/*.js', 'bench/**/*.mjs', 'scripts/**/*.mjs'],

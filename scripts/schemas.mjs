@@ -2,8 +2,9 @@
 // schemas/suite.schema.json's expectations from src/checks/registry.ts, its table formats
 // from src/suite/sources/index.ts and a table's case template from the keys of a case (a key
 // added to cases is accepted in templates too); and schemas/report.schema.json's check and
-// drift kinds, recorded fields and what a case line must hold (src/stored/report/schema.ts); and
-// schemas/compare.schema.json whole (src/compare/schema.ts).
+// drift kinds, recorded fields and what a case line must hold (src/stored/report/schema.ts);
+// schemas/config.schema.json's service kinds from src/adapters/index.ts (src/config/schema.ts);
+// and schemas/compare.schema.json whole (src/compare/schema.ts).
 // `npm run build` runs it before compiling the validators, so one build is enough.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,7 @@ export async function generatedSchemas() {
   const { TABLE_FORMATS } = await import('../dist/suite/sources/index.js');
   const { reportSchema } = await import('../dist/stored/report/schema.js');
   const { compareSchema } = await import('../dist/compare/schema.js');
+  const { configSchema } = await import('../dist/config/schema.js');
   const suite = JSON.parse(readFileSync(path('suite'), 'utf8'));
   const { definitions } = suite;
   definitions.expectation.properties = Object.fromEntries(
@@ -51,6 +53,7 @@ export async function generatedSchemas() {
   return [
     { name: 'suite', value: suite },
     { name: 'report', value: report },
+    { name: 'config', value: configSchema(JSON.parse(readFileSync(path('config'), 'utf8'))) },
     // compare.json's schema is all generated, from src/compare/schema.ts.
     { name: 'compare', value: compareSchema() },
   ].map((s) => ({

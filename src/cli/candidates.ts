@@ -12,6 +12,7 @@ import { type PlanOptions } from '../stored/journal/records.js';
 import { type CasesOf } from '../suite/load.js';
 import type { CatalogReader, ProviderLists } from '../service/check-models.js';
 import { isAlias } from '../adapters/alias.js';
+import { adapterOf } from '../adapters/index.js';
 import type { Config, ServiceConfig } from '../config/types.js';
 import type { Suite } from '../suite/types.js';
 import type { SkippedSuite } from '../stored/report/types.js';
@@ -181,7 +182,7 @@ function providerChecks(
   const pairs = new Map<string, { service: ServiceConfig; model: string }>();
   for (const suite of selection) {
     const service = config.services[plan.service ?? suite.service];
-    if (service?.kind !== 'router') continue;
+    if (!service || !adapterOf(service).routing) continue;
     for (const model of new Set(asked.map((c) => c.model ?? suite.model)))
       pairs.set(endpointKey(service.name, model), { service, model });
   }

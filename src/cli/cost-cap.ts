@@ -14,6 +14,7 @@ import { planCases, suitesInPlan } from '../run/plan.js';
 import { type PlanOptions } from '../stored/journal/records.js';
 import type { CatalogReader } from '../service/check-models.js';
 import type { Config, ServiceConfig } from '../config/types.js';
+import { adapterOf } from '../adapters/index.js';
 import type { Suite } from '../suite/types.js';
 import type { Prices } from '../core/catalog.js';
 import { readBaseline } from '../stored/baseline/store.js';
@@ -41,8 +42,9 @@ export function costCapFor(flag: string | undefined, meta: Partial<RunMeta>, con
 }
 
 /**
- * Prices from the model lists (`GET /models`) of the routing services these plans call,
- * suites' and judges' (a direct service's list carries no prices). Read only for a run
+ * Prices from the model lists (`GET /models`) of the services these plans call, suites' and
+ * judges', whose lists carry prices (their adapter's `catalog.prices`: the router's do, a
+ * direct service's do not). Read only for a run
  * with a cap; a list that cannot be read gives none.
  */
 export async function listPrices(
@@ -59,11 +61,11 @@ export async function listPrices(
       for (const judge of judgeTargets({ ...suite, service })) names.add(judge.service);
     }
   }
-  const routers = [...names]
+  const priced = [...names]
     .map((name) => config.services[name])
-    .filter((s): s is ServiceConfig => s?.kind === 'router');
-  if (routers.length === 0) return {};
-  return pricesFromCatalogs((await readCatalogs(routers)).values());
+    .filter((s): s is ServiceConfig => s !== undefined && adapterOf(s).catalog.prices);
+  if (priced.length === 0) return {};
+  return pricesFromCatalogs((await readCatalogs(priced)).values());
 }
 
 /**

@@ -7,6 +7,7 @@ import { createServiceClient } from '../service/client.js';
 import { fetchModelCatalog } from '../service/models.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { isAlias } from '../adapters/alias.js';
+import { adapterOf } from '../adapters/index.js';
 import { findSuiteAlias, pinProviderText, pinSuiteText, providerSlug } from '../suite/pin.js';
 import { simRequestHeaders } from '../sim/protocol.js';
 import { serviceNamed } from '../config/services.js';
@@ -106,7 +107,7 @@ export async function pinCommand(args: string[], io: CliIO): Promise<number> {
 
 function pickRouter(config: Config, name: string | undefined): ServiceConfig {
   if (name) return serviceNamed(config, name);
-  const router = Object.values(config.services).find((s) => s.kind === 'router');
+  const router = Object.values(config.services).find((s) => adapterOf(s).aliases);
   if (!router)
     throw new UsageError(
       'no router service configured: aliases belong to the routing service; pass --service NAME',
@@ -148,7 +149,7 @@ async function pinProvider(
 ): Promise<{ ok: boolean; text: string; message: string; line?: number }> {
   const doc = parseDocument(text);
   const named = doc.get('service');
-  if (typeof named === 'string' && services[named] && services[named].kind !== 'router')
+  if (typeof named === 'string' && services[named] && !adapterOf(services[named]).routing)
     return { ok: true, text, message: `service '${named}' is not a routing service: no provider to pin` };
   const model = doc.get('model');
   if (typeof model !== 'string' || isAlias(model))

@@ -1,5 +1,6 @@
 import { generateSimKey, type Simulator, startSimulator } from '../sim/server.js';
-import type { Config, ServiceConfig, ServiceKind } from '../config/types.js';
+import type { Config, ServiceConfig } from '../config/types.js';
+import { adapterOf, type SimFlavour } from '../adapters/index.js';
 import { wholeNumber } from './plan-flags.js';
 import { UsageError } from '../util/errors.js';
 
@@ -9,7 +10,8 @@ export interface SimulatedServices {
   simulator: Simulator;
 }
 
-const SIM_KEY_ENV: Record<ServiceKind, string> = {
+/** The variable holding the fresh key of each simulator flavour. */
+const SIM_KEY_ENV: Record<SimFlavour, string> = {
   router: 'DRIFTCHECK_SIM_ROUTER_KEY',
   direct: 'DRIFTCHECK_SIM_DIRECT_KEY',
 };
@@ -38,12 +40,10 @@ export async function simulateServices(config: Config, env: NodeJS.ProcessEnv): 
     ...(Number.isInteger(seed) ? { seed: seed as number } : {}),
   });
   const services: Record<string, ServiceConfig> = {};
+  // Each service goes to the simulator's service its kind's adapter names.
   for (const [name, service] of Object.entries(config.services)) {
-    services[name] = {
-      ...service,
-      base_url: service.kind === 'router' ? simulator.routerBaseUrl : simulator.directBaseUrl,
-      api_key_env: SIM_KEY_ENV[service.kind],
-    };
+    const flavour = adapterOf(service).simulator;
+    services[name] = { ...service, base_url: simulator.baseUrls[flavour], api_key_env: SIM_KEY_ENV[flavour] };
   }
   return {
     config: { ...config, services },

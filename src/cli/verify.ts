@@ -9,18 +9,13 @@ import { createServiceClient } from '../service/client.js';
 import { resolveApiKey } from '../service/preflight.js';
 import { loadSuites } from '../suite/load.js';
 import { simRequestHeaders } from '../sim/protocol.js';
-import type { Config, ServiceConfig, ServiceKind } from '../config/types.js';
+import type { Config, ServiceConfig } from '../config/types.js';
+import { adapterOf } from '../adapters/index.js';
+import { SIM_VERIFY_MODELS } from '../sim/catalog.js';
 import type { CallOutcome } from '../service/types.js';
 import { serviceNamed } from '../config/services.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
-
-/** The seed's verification call: fixed values, not the service's configured ones. */
-const VERIFY = { timeout_s: 60, retries: 0, max_tokens: { router: 512, direct: 1024 } } as const;
-const SIM_MODELS: Record<ServiceKind, string> = {
-  router: 'openai/gpt-4o-mini',
-  direct: 'kimi-k2-0905-preview',
-};
 
 /** `driftcheck verify`: one minimal call per service, with a classified verdict. */
 export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
@@ -46,7 +41,9 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     for (const name of names) {
       const service = config.services[name]!;
       const model =
-        values.model ?? service.verify_model ?? (sim ? SIM_MODELS[service.kind] : models?.get(name));
+        values.model ??
+        service.verify_model ??
+        (sim ? SIM_VERIFY_MODELS[adapterOf(service).simulator] : models?.get(name));
       codes.push(await verifyService(service, model, env, io));
     }
   } finally {
@@ -76,8 +73,10 @@ async function verifyService(
     );
     return EXIT.usage;
   }
+  // The seed's verification call, as the kind's adapter gives it: not the service's configured values.
+  const first = adapterOf(service).verify;
   const client = createServiceClient({
-    service: { ...service, timeout_s: VERIFY.timeout_s, retries: VERIFY.retries },
+    service: { ...service, timeout_s: first.timeout_s, retries: first.retries },
     apiKey,
     requestHeaders: simRequestHeaders,
   });
@@ -86,7 +85,7 @@ async function verifyService(
     outcome = await client.complete({
       model,
       messages: [{ role: 'user', content: 'Reply with the single word: OK' }],
-      params: { max_tokens: VERIFY.max_tokens[service.kind] },
+      params: { max_tokens: first.max_tokens },
     });
   } finally {
     await client.close();

@@ -1,5 +1,5 @@
-import { ADAPTERS } from '../adapters/index.js';
-import type { Config, ServiceKind } from './types.js';
+import { ADAPTERS, serviceKinds } from '../adapters/index.js';
+import type { Config } from './types.js';
 import { buildService } from './build.js';
 
 /**
@@ -8,12 +8,13 @@ import { buildService } from './build.js';
  * listed by unsetEnv() when that is unset).
  */
 export function defaultConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // One service per kind, named after it, from its adapter's defaults (the direct base URL is
-  // a config-style `${DIRECT_BASE_URL}` reference, expanded by buildService).
+  // One service per kind that has a default address, named after it, from its adapter's
+  // defaults (the direct base URL is a config-style `${DIRECT_BASE_URL}` reference, expanded
+  // by buildService). A kind without one (base_url null) is used only where a config names it.
   const services = Object.fromEntries(
-    (Object.keys(ADAPTERS) as ServiceKind[]).map((kind) => {
+    serviceKinds().flatMap((kind) => {
       const { base_url, api_key_env } = ADAPTERS[kind].defaults;
-      return [kind, buildService(kind, { kind, base_url: base_url ?? '', api_key_env }, env)];
+      return base_url === null ? [] : [[kind, buildService(kind, { kind, base_url, api_key_env }, env)]];
     }),
   );
   return { file: null, services };

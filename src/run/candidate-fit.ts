@@ -1,3 +1,4 @@
+import { ADAPTERS, adapterOf } from '../adapters/index.js';
 import { catalogHint, providerHint } from '../service/check-models.js';
 import type { CatalogModel } from '../core/catalog.js';
 import type { Config, ServiceConfig } from '../config/types.js';
@@ -56,20 +57,22 @@ export type Fit = { fits: true } | { fits: false; reason: string; hint?: string 
 /**
  * Whether a model id belongs to a service (the reason does not repeat the id: candidates
  * skipped for the same reason are listed together). Evidence first: a catalog that was read decides
- * (the id is listed, or it is not, with the closest ids). Without one, the id's shape does:
- * a routing service names its models `author/model` (and its `~author/…-latest` aliases),
- * a direct service bare ids (`kimi-k2-0905-preview`, `gpt-4o`). Pure.
+ * (the id is listed, or it is not, with the closest ids). Without one, the id's shape does,
+ * as the kind's adapter says it (`modelIds`): a routing service names its models
+ * `author/model`, a direct service bare ids (`kimi-k2-0905-preview`, `gpt-4o`); a `~` alias
+ * fits a kind that resolves aliases (`aliases`). Pure.
  */
 export function modelFit(
   model: string,
   service: ServiceConfig,
   catalog: readonly CatalogModel[] | null,
 ): Fit {
+  const adapter = adapterOf(service);
   // Aliases are a routing service's; a catalog need not list them for them to resolve.
   if (model.startsWith('~'))
-    return service.kind === 'router'
+    return adapter.aliases
       ? { fits: true }
-      : { fits: false, reason: `${service.name} is a direct service: ~aliases are a routing service's` };
+      : { fits: false, reason: `${service.name} is ${adapter.noun}: ~aliases are a routing service's` };
   if (catalog) {
     if (catalog.some((m) => m.id === model)) return { fits: true };
     const hint = catalogHint(model, catalog);
@@ -79,11 +82,13 @@ export function modelFit(
       ...(hint ? { hint } : {}),
     };
   }
-  const routerShaped = model.includes('/');
-  if ((service.kind === 'router') === routerShaped) return { fits: true };
+  if (adapter.modelIds.fits(model)) return { fits: true };
+  // Named by the first kind whose ids it is shaped like.
+  const shape =
+    Object.values(ADAPTERS).find((a) => a.modelIds.fits(model))?.modelIds.shape ?? 'an id of no kind';
   return {
     fits: false,
-    reason: `the model is ${routerShaped ? "an author/model id, a routing service's" : "a bare id, a direct service's"}, and ${service.name} is a ${service.kind} service (its GET /models could not be read, so the id's shape decided)`,
+    reason: `the model is ${shape}, and ${service.name} is a ${service.kind} service (its GET /models could not be read, so the id's shape decided)`,
   };
 }
 
@@ -106,10 +111,10 @@ function suiteFit(
   const service = services[override ?? suite.service];
   // An unconfigured service is not this check's to judge: the run names it (exit 2).
   if (!service) return { fits: true };
-  if (candidate.provider && service.kind !== 'router')
+  if (candidate.provider && !adapterOf(service).routing)
     return {
       fits: false,
-      reason: `providers are a routing service's, and ${suite.suite} runs on ${service.name}, a direct service`,
+      reason: `providers are a routing service's, and ${suite.suite} runs on ${service.name}, ${adapterOf(service).noun}`,
     };
   if (candidate.model) {
     const fit = modelFit(candidate.model, service, catalogs.get(service.name) ?? null);

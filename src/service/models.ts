@@ -1,4 +1,5 @@
 import { type CatalogModel } from '../core/catalog.js';
+import { adapterOf } from '../adapters/index.js';
 import type { ServiceConfig } from '../config/types.js';
 import { parseJson } from './body.js';
 import { acquirePool } from './pools.js';
@@ -9,8 +10,9 @@ import { createRedactor } from './redact.js';
 const MAX_CATALOG_BYTES = 32 * 1024 * 1024;
 
 /**
- * Reads the router's model catalog (`GET {base_url}/models`). Returns null when the
- * catalog cannot be read, so the caller can fall back to asking with one minimal call.
+ * Reads a service's model list (`GET {base_url}/models`: the router's catalog, with prices
+ * and alias targets). Returns null when it cannot be read, so the caller can fall back to
+ * asking with one minimal call, or to the id's shape.
  */
 export async function fetchModelCatalog(
   service: ServiceConfig,
@@ -32,35 +34,34 @@ export async function fetchModelCatalog(
 }
 
 /**
- * The router's providers by slug (`GET {base_url}/providers`: `data[].slug`), or null when
- * the list cannot be read (another kind of service, a proxy without it).
+ * A routing service's providers by slug (`GET {base_url}/providers`: `data[].slug`, the path
+ * its adapter's `routing` names), or null when the list cannot be read (a kind that routes
+ * to no providers, a proxy without it).
  */
 export async function fetchProviders(
   service: ServiceConfig,
   apiKey: string | null,
 ): Promise<string[] | null> {
-  const data = ((await getJson(service, apiKey, '/providers')) as { data?: unknown } | null)?.data;
+  const path = adapterOf(service).routing?.providers;
+  if (!path) return null;
+  const data = ((await getJson(service, apiKey, path)) as { data?: unknown } | null)?.data;
   if (!Array.isArray(data)) return null;
   return data.flatMap((row: { slug?: unknown } | null) => (typeof row?.slug === 'string' ? [row.slug] : []));
 }
 
 /**
- * The providers serving one model on the router, by slug: each endpoint's `tag` of `GET
- * {base_url}/models/{author}/{slug}/endpoints` (`data.endpoints[]`; a tag may name a
- * variant, `deepinfra/fp8`). Null when the list cannot be read, or the id is not `author/slug`.
+ * The providers serving one model on a routing service, by slug: each endpoint's `tag` of
+ * the list its adapter's `routing` names (the router's `GET {base_url}/models/{author}/{slug}/endpoints`,
+ * `data.endpoints[]`; a tag may name a variant, `deepinfra/fp8`). Null when the list cannot
+ * be read, the kind routes to no providers, or the id has no such list (not `author/slug`).
  */
 export async function fetchModelEndpoints(
   service: ServiceConfig,
   apiKey: string | null,
   model: string,
 ): Promise<string[] | null> {
-  const at = model.indexOf('/');
-  if (at <= 0 || at === model.length - 1) return null;
-  const path = `/models/${encodeURIComponent(model.slice(0, at))}/${model
-    .slice(at + 1)
-    .split('/')
-    .map(encodeURIComponent)
-    .join('/')}/endpoints`;
+  const path = adapterOf(service).routing?.endpoints(model);
+  if (!path) return null;
   const body = (await getJson(service, apiKey, path)) as { data?: { endpoints?: unknown } } | null;
   const endpoints = body?.data?.endpoints;
   if (!Array.isArray(endpoints)) return null;

@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../config/types.js';
+import type { SimFlavour } from '../adapters/index.js';
 import type { SimDirective, SimFault } from '../suite/types.js';
 import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
 import { type RouterModel, routerCost, type ToolParameter } from './catalog.js';
@@ -31,7 +31,7 @@ export interface ResolvedModel {
  * fault of the answer's own stands in for tool calls: the model answered in text.
  */
 export function answerReply(
-  kind: ServiceKind,
+  kind: SimFlavour,
   model: ResolvedModel,
   messages: ChatMessage[],
   maxTokens: number | null,

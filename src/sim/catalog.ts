@@ -5,6 +5,7 @@
  */
 
 import type { CatalogModel } from '../core/catalog.js';
+import type { SimFlavour } from '../adapters/index.js';
 
 /** One upstream that serves a router model (the router load-balances between them). */
 export interface SimProvider {
@@ -315,6 +316,12 @@ export function simModelCatalog(): CatalogModel[] {
     ...ROUTER_ALIASES.map((a) => ({ id: a.id, alias_target: aliasTarget(a, 0, null).id })),
   ];
 }
+
+/** The model `driftcheck verify --sim` calls on each flavour: one each service lists. */
+export const SIM_VERIFY_MODELS: Record<SimFlavour, string> = {
+  router: 'openai/gpt-4o-mini',
+  direct: 'kimi-k2-0905-preview',
+};
 
 /** `GET /v1/models` in the OpenAI-compatible list shape. */
 export function directModelsBody(): unknown {

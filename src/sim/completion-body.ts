@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../config/types.js';
+import type { SimFlavour } from '../adapters/index.js';
 import type { WireToolCall } from './tool-turn.js';
 
 /** The pieces of a successful-status chat-completion body. */
@@ -27,7 +27,7 @@ export interface BodyParts {
 export type BodyShape = 'normal' | 'empty_choices' | 'body_error';
 
 /** A 200 chat-completion body in the platform's shape. */
-export function completionBody(kind: ServiceKind, p: BodyParts, shape: BodyShape): Record<string, unknown> {
+export function completionBody(kind: SimFlavour, p: BodyParts, shape: BodyShape): Record<string, unknown> {
   const head: Record<string, unknown> =
     kind === 'router'
       ? {

@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../config/types.js';
+import type { SimFlavour } from '../adapters/index.js';
 import type { SimDirective } from '../suite/types.js';
 import type { ChatMessage } from './answer.js';
 import { answerReply, type ResolvedModel } from './answer-reply.js';
@@ -43,7 +43,7 @@ export interface Handled {
 }
 
 /** Whether a presented key is one this platform accepts. */
-export function acceptsKey(kind: ServiceKind, key: string | null, config: SimConfig): key is string {
+export function acceptsKey(kind: SimFlavour, key: string | null, config: SimConfig): key is string {
   if (key === null) return false;
   const listed = kind === 'router' ? config.routerKeys : config.directKeys;
   return listed ? listed.has(key) : keyShape(key) === kind;
@@ -51,7 +51,7 @@ export function acceptsKey(kind: ServiceKind, key: string | null, config: SimCon
 
 /** One chat-completion request, start to finish: auth, body, directive, budget, fault, model, answer. */
 export function handleCompletion(
-  kind: ServiceKind,
+  kind: SimFlavour,
   config: SimConfig,
   state: SimState,
   headers: CompletionHeaders,
@@ -140,7 +140,7 @@ function sameProvider(named: string, served: string): boolean {
 
 /** fail_times: the fault fires for the first N requests of one case (or one conversation), then stops. */
 function faultFires(
-  kind: ServiceKind,
+  kind: SimFlavour,
   d: SimDirective,
   caseId: string | undefined,
   messages: ChatMessage[],
@@ -156,7 +156,7 @@ function faultFires(
  * resolution counts towards `aliasMoveAfter`.
  */
 function resolveModel(
-  kind: ServiceKind,
+  kind: SimFlavour,
   config: SimConfig,
   state: SimState,
   request: ParsedRequest,

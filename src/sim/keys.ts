@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceKind } from '../config/types.js';
+import type { SimFlavour } from '../adapters/index.js';
 
 const ROUTER_PREFIX = 'sk-or-';
 const DIRECT_PREFIX = 'sk-';
@@ -7,7 +7,7 @@ const MIN_KEY_LENGTH = 20;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Generates a fresh random key of the platform's shape (used by run --sim). */
-export function generateSimKey(kind: ServiceKind): string {
+export function generateSimKey(kind: SimFlavour): string {
   if (kind === 'router') return `${ROUTER_PREFIX}v1-${randomBytes(32).toString('hex')}`;
   const bytes = randomBytes(48);
   let body = '';
@@ -16,7 +16,7 @@ export function generateSimKey(kind: ServiceKind): string {
 }
 
 /** Which platform a key's shape belongs to, or null when it fits neither. */
-export function keyShape(key: string): ServiceKind | null {
+export function keyShape(key: string): SimFlavour | null {
   if (key.length < MIN_KEY_LENGTH || /\s/.test(key)) return null;
   if (key.startsWith(ROUTER_PREFIX)) return 'router';
   if (key.startsWith(DIRECT_PREFIX)) return 'direct';

@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../config/types.js';
+import type { SimFlavour } from '../adapters/index.js';
 import type { ChatMessage } from './answer.js';
 import { directBadRequest } from './errors-direct.js';
 import { routerBadRequest } from './errors-router.js';
@@ -64,7 +64,7 @@ function readMessage(m: unknown): ChatMessage | string {
 }
 
 /** Reads and validates a chat-completion body; a bad one gets that platform's 400. */
-export function readCompletionRequest(kind: ServiceKind, raw: string): RequestRead {
+export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRead {
   const fail = (message: string, param: string | null): RequestRead => ({
     ok: false,
     reply: kind === 'router' ? routerBadRequest(message) : directBadRequest(message, param),

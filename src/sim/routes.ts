@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../config/types.js';
+import type { SimFlavour } from '../adapters/index.js';
 import { directModelsBody, routerEndpointsBody, routerModelsBody, routerProvidersBody } from './catalog.js';
 import { acceptsKey, type SimConfig } from './completion.js';
 import { directFault } from './errors-direct.js';
@@ -8,7 +8,7 @@ import { jsonReply, type SimReply } from './reply.js';
 import type { SimState } from './state.js';
 
 /** Which chat-completion endpoint a path is, if any. */
-export function completionEndpoint(path: string): ServiceKind | null {
+export function completionEndpoint(path: string): SimFlavour | null {
   if (path === '/api/v1/chat/completions') return 'router';
   if (path === '/v1/chat/completions') return 'direct';
   return null;
@@ -50,7 +50,7 @@ export function routeOther(
   // The router's model list is public; everything else needs the platform's key.
   if (path === '/api/v1/models')
     return jsonReply(200, routerModelsBody(state.aliasResolutions, config.aliasMoveAfter));
-  const kind: ServiceKind = isRouterPath ? 'router' : 'direct';
+  const kind: SimFlavour = isRouterPath ? 'router' : 'direct';
   const key = bearerToken(authorization);
   if (!acceptsKey(kind, key, config)) {
     const ctx = { model: '', key, echoKey: config.echoKey, retryAfterS: 1 };

@@ -5,6 +5,7 @@ import { headerValue, readBody, sendReply, TimerSet, TOO_LARGE } from './http-io
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from './protocol.js';
 import { completionEndpoint, routeOther } from './routes.js';
 import { SimState, type SimStats } from './state.js';
+import type { SimFlavour } from '../adapters/index.js';
 
 export { generateSimKey } from './keys.js';
 
@@ -38,6 +39,8 @@ export interface Simulator {
   routerBaseUrl: string;
   /** `${url}/v1` */
   directBaseUrl: string;
+  /** The base URL of each flavour: where a service of a kind whose adapter names it is pointed under `--sim`. */
+  baseUrls: Record<SimFlavour, string>;
   stats(): SimStats;
   /** Closes the server and every socket (hung `timeout` requests included) promptly. */
   close(): Promise<void>;
@@ -104,10 +107,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  const baseUrls = { router: `${url}/api/v1`, direct: `${url}/v1` };
   return {
     url,
-    routerBaseUrl: `${url}/api/v1`,
-    directBaseUrl: `${url}/v1`,
+    routerBaseUrl: baseUrls.router,
+    directBaseUrl: baseUrls.direct,
+    baseUrls,
     stats: () => state.stats(),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,4 +1,4 @@
-import type { ServiceKind } from '../config/types.js';
+import type { SimFlavour } from '../adapters/index.js';
 import type { SimReply } from './reply.js';
 import type { WireToolCall } from './tool-turn.js';
 
@@ -37,7 +37,7 @@ function toolCallDeltas(calls: readonly WireToolCall[]): Record<string, unknown>
  * becomes its documented mid-stream error chunk (`finish_reason: "error"`, the stream ends).
  * A reply that is not a complete JSON answer (an HTTP error, a broken body) is left as it is.
  */
-export function asEventStream(kind: ServiceKind, reply: SimReply): SimReply {
+export function asEventStream(kind: SimFlavour, reply: SimReply): SimReply {
   if (reply.action !== 'respond' || reply.status !== 200) return reply;
   let body: Record<string, unknown>;
   try {

@@ -1,20 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ADAPTERS } from '../../src/adapters/index.js';
+import { ADAPTERS, type ServiceAdapter, serviceKinds } from '../../src/adapters/index.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'));
 
 describe('service adapters', () => {
-  it('one per kind the config schema allows, and the default config has one service of each', () => {
-    const kinds = JSON.stringify(schema).match(/"enum":\s*\["router",\s*"direct"\]/);
-    expect(kinds).not.toBeNull();
-    expect(Object.keys(ADAPTERS).sort()).toEqual(['direct', 'router']);
+  it('one per kind the config schema allows, and the default config has one service of each kind with a default address', () => {
+    expect(schema.definitions.service.properties.kind.enum).toEqual(Object.keys(ADAPTERS));
     const config = defaultConfig({});
-    expect(Object.values(config.services).map((s) => [s.kind, s.max_tokens])).toEqual([
-      ['router', 512],
-      ['direct', 1024],
-    ]);
+    expect(Object.values(config.services).map((s) => [s.name, s.kind, s.max_tokens])).toEqual(
+      serviceKinds()
+        .filter((kind) => ADAPTERS[kind].defaults.base_url !== null)
+        .map((kind) => [kind, kind, ADAPTERS[kind].defaults.max_tokens]),
+    );
+    expect(config.services.router?.max_tokens).toBe(512);
+    expect(config.services.direct?.max_tokens).toBe(1024);
+  });
+
+  it('a kind without a default address (base_url null) is in the config used without a file only when a config names it', () => {
+    const registry = ADAPTERS as unknown as Record<string, ServiceAdapter>;
+    const at = (base_url: string | null): ServiceAdapter => ({
+      ...ADAPTERS.direct,
+      defaults: { ...ADAPTERS.direct.defaults, base_url },
+    });
+    registry.nowhere = at(null);
+    registry.somewhere = at('http://127.0.0.1:9/v1');
+    try {
+      const config = defaultConfig({});
+      expect(Object.keys(config.services)).toEqual(['router', 'direct', 'somewhere']);
+      expect(config.services.somewhere?.base_url).toBe('http://127.0.0.1:9/v1');
+    } finally {
+      delete registry.nowhere;
+      delete registry.somewhere;
+    }
   });
 
   it.each([

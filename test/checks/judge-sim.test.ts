@@ -4,7 +4,8 @@ import { runJudge } from '../../src/run/judge-run.js';
 import { createServiceClient } from '../../src/service/client.js';
 import { simRequestHeaders } from '../../src/sim/protocol.js';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { ServiceConfig, ServiceKind } from '../../src/config/types.js';
+import type { ServiceConfig } from '../../src/config/types.js';
+import type { SimFlavour } from '../../src/adapters/index.js';
 import type { JudgeSpec } from '../../src/checks/judge.js';
 import type { ServiceClient } from '../../src/service/types.js';
 import { call } from '../sim/helpers.js';
@@ -20,7 +21,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-function client(kind: ServiceKind): ServiceClient {
+function client(kind: SimFlavour): ServiceClient {
   const service: ServiceConfig = {
     name: kind,
     kind,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceKind } from '../../src/config/types.js';
+import type { SimFlavour } from '../../src/adapters/index.js';
 import type { SimFault } from '../../src/suite/types.js';
 import type { Report } from '../../src/stored/report/types.js';
 import type { ErrorKind } from '../../src/core/answer.js';
@@ -26,13 +26,13 @@ const SHARED: [SimFault, ErrorKind][] = (
   ] as const
 ).map((fault) => [fault, fault]);
 /** Routing exists on the routing service only. */
-const CASE_FAULTS: Record<ServiceKind, [SimFault, ErrorKind][]> = {
+const CASE_FAULTS: Record<SimFlavour, [SimFault, ErrorKind][]> = {
   router: [['routing', 'routing'], ...SHARED],
   direct: SHARED,
 };
 
 /** Faults that stop the run: budget conditions pause (3), access failures stop (4). */
-const STOP_FAULTS: [ServiceKind, SimFault, ErrorKind, number][] = [
+const STOP_FAULTS: [SimFlavour, SimFault, ErrorKind, number][] = [
   ['router', 'auth', 'auth', 4],
   ['router', 'permission', 'permission', 4],
   ['router', 'insufficient_credit', 'insufficient_credit', 3],
@@ -47,9 +47,9 @@ const STOP_FAULTS: [ServiceKind, SimFault, ErrorKind, number][] = [
   ['direct', 'depleted', 'depleted', 3],
 ];
 
-const MODEL: Record<ServiceKind, string> = { router: 'openai/gpt-4o-mini', direct: 'kimi-k2-0905-preview' };
+const MODEL: Record<SimFlavour, string> = { router: 'openai/gpt-4o-mini', direct: 'kimi-k2-0905-preview' };
 
-function suite(kind: ServiceKind, cases: { id: string; fault?: SimFault }[]): string {
+function suite(kind: SimFlavour, cases: { id: string; fault?: SimFault }[]): string {
   const lines = [`suite: faults-${kind}`, `service: ${kind}`, `model: ${MODEL[kind]}`, 'cases:'];
   for (const c of cases) {
     lines.push(`  - id: ${c.id}`, `    prompt: "Say exactly: hello ${c.id}"`);
@@ -120,7 +120,7 @@ describe.each(STOP_FAULTS)('%s fault %s', (kind, fault, errorKind, exitCode) => 
 
 describe.each(['router', 'direct'] as const)('fault invalid_model on the %s service', (kind) => {
   it('stops that model, not the run: its other cases not run with the reason, exit 2 at the end', async () => {
-    const other: ServiceKind = kind === 'router' ? 'direct' : 'router';
+    const other: SimFlavour = kind === 'router' ? 'direct' : 'router';
     const project = await makeProject({
       'driftcheck.config.yaml': CONFIG,
       'suites/s.yaml': suite(kind, [{ id: 'first', fault: 'invalid_model' }, { id: 'b' }, { id: 'c' }]),

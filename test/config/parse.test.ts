@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../src/adapters/index.js';
 import { explainApiKeyEnv } from '../../src/config/api-key-env.js';
 import { explainBaseUrl } from '../../src/config/base-url.js';
 import { expandEnv, unsetEnv } from '../../src/config/env.js';
@@ -19,7 +20,7 @@ describe('parseConfig on broken fixtures', () => {
       'unknown-kind.yaml',
       3,
       11,
-      "'services.router.kind' must be one of router, direct; got 'routr'",
+      `'services.router.kind' must be one of ${Object.keys(ADAPTERS).join(', ')}; got 'routr'`,
       "did you mean 'router'?",
     ],
     [

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../src/adapters/index.js';
 import { makeProject, REPO, runCli, startSimProcess } from '../helpers/cli.js';
 
 const FIXTURES = join(REPO, 'test/fixtures/hostile');
@@ -220,7 +221,9 @@ const INPUTS: HostileInput[] = [
     expected: [
       {
         at: 'driftcheck.config.yaml:3:11',
-        message: /'services.router.kind' must be one of router, direct; got 'routr'/,
+        message: new RegExp(
+          `'services\\.router\\.kind' must be one of ${Object.keys(ADAPTERS).join(', ')}; got 'routr'`,
+        ),
         hint: /did you mean 'router'\?/,
       },
     ],

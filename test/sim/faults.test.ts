@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { SIM_CASE_HEADER, SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import { type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { ServiceKind } from '../../src/config/types.js';
+import type { SimFlavour } from '../../src/adapters/index.js';
 import type { SimDirective, SimFault } from '../../src/suite/types.js';
 import { baseUrl, complete, MODEL, useSimulator } from './helpers.js';
 
@@ -12,7 +12,7 @@ const KEYS = useSimulator((started) => {
 });
 
 const withDirective = (
-  kind: ServiceKind,
+  kind: SimFlavour,
   directive: SimDirective,
   extra: { content?: string; caseId?: string } = {},
 ) =>
@@ -296,7 +296,7 @@ describe('fail_times, markers and invalid directives', () => {
     expect((await send('conversation B')).status).toBe(429);
   });
 
-  it.each<[ServiceKind, SimFault, number]>([
+  it.each<[SimFlavour, SimFault, number]>([
     ['router', 'rate_limited', 429],
     ['direct', 'depleted', 429],
     ['router', 'empty_choices', 200],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { request } from 'undici';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import type { ServiceKind } from '../../src/config/types.js';
+import type { SimFlavour } from '../../src/adapters/index.js';
 
 export interface Reply {
   status: number;
@@ -44,19 +44,19 @@ export async function call(
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-export const MODEL: Record<ServiceKind, string> = {
+export const MODEL: Record<SimFlavour, string> = {
   router: 'openai/gpt-4o-mini',
   direct: 'kimi-k2-0905-preview',
 };
 
-export function baseUrl(sim: Simulator, kind: ServiceKind): string {
+export function baseUrl(sim: Simulator, kind: SimFlavour): string {
   return kind === 'router' ? sim.routerBaseUrl : sim.directBaseUrl;
 }
 
 /** POST a chat completion with one user message. */
 export function complete(
   sim: Simulator,
-  kind: ServiceKind,
+  kind: SimFlavour,
   key: string | null,
   extra: {
     content?: string;
@@ -77,7 +77,7 @@ export function complete(
 }
 
 /** One simulator for a test file, started before its tests and closed after; returns a key per platform. */
-export function useSimulator(started: (sim: Simulator) => void): Record<ServiceKind, string> {
+export function useSimulator(started: (sim: Simulator) => void): Record<SimFlavour, string> {
   let sim: Simulator | undefined;
   beforeAll(async () => {
     const running = await startSimulator();

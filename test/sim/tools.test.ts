@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import type { Simulator } from '../../src/sim/server.js';
-import type { ServiceKind } from '../../src/config/types.js';
+import type { SimFlavour } from '../../src/adapters/index.js';
 import { complete, useSimulator } from './helpers.js';
 
 let sim: Simulator;
@@ -39,7 +39,7 @@ const TOOLS = [
 ];
 const validWeather = new Ajv().compile(WEATHER_PARAMS);
 
-function ask(kind: ServiceKind, content: string, body: Record<string, unknown> = {}, directive?: object) {
+function ask(kind: SimFlavour, content: string, body: Record<string, unknown> = {}, directive?: object) {
   return complete(sim, kind, KEYS[kind], {
     content,
     body: { tools: TOOLS, ...body },
@@ -52,7 +52,7 @@ const message = (r: { json: { choices: { message: Record<string, unknown> }[] } 
 const callsOf = (r: any): { id: string; type: string; function: { name: string; arguments: string } }[] =>
   r.json.choices[0].message.tool_calls ?? [];
 
-describe.each<ServiceKind>(['router', 'direct'])('tool calls on the %s service', (kind) => {
+describe.each<SimFlavour>(['router', 'direct'])('tool calls on the %s service', (kind) => {
   it("answers in OpenAI's shape: content null, tool_calls with call_ ids and JSON string arguments, finish tool_calls", async () => {
     const r = await ask(kind, 'What is the weather in Paris in celsius?');
     expect(r.status).toBe(200);
