@@ -9,13 +9,8 @@ import type { CostEstimate } from '../run/cost-estimate.js';
 import type { PromptsMissing } from '../run/plan-messages.js';
 import type { Reporter } from '../fold/reporter.js';
 import type { ReporterContext } from '../report/outputs.js';
-import type { Config } from '../config/types.js';
-import type { Prices } from '../core/catalog.js';
-import type { CatalogReader } from '../service/check-models.js';
-import type { RunMeta } from '../run/meta.js';
-import type { SuiteSelection } from '../run/plan.js';
-import type { CasesOf } from '../suite/load.js';
-import type { Suite } from '../suite/types.js';
+import type { PlannedRun, RunPlanBase, RunServices } from './run-plan.js';
+import type { RunRequest } from './run-request.js';
 import { preflight } from './run-preflight.js';
 import { openRun, planInfo } from './run-open.js';
 import { sendPlan } from './run-send.js';
@@ -58,35 +53,16 @@ export interface RunHooks {
   onStaleLock?: (note: string) => void;
 }
 
-/** What run.json keeps of a run before it starts (its id and start are taken when it does, unless planned). */
-export type NewRunMeta = Omit<RunMeta, 'id' | 'started_at'> & Partial<Pick<RunMeta, 'id' | 'started_at'>>;
-
 /**
- * A run's cost cap (`--max-cost`, `max_cost`). A new run is estimated before anything is
- * sent and refused (exit 2) over the cap, unless `ignoreEstimate`; as it runs, every
- * answer's cost (judges' included) counts, and reaching the cap pauses it (exit 3).
+ * One run as its stages read it: the request's settings and the command's plan as they were
+ * made (by the CLI, or by runSuites for a library caller), the run's own plan, and the hooks.
  */
-export interface RunCostCap {
-  cap: CostCap;
-  ignoreEstimate?: boolean;
-  /** USD per 1M tokens read from the services' model lists; the config's `prices:` win. */
-  listPrices?: Prices;
-  /** What earlier runs of the same command spent (`--models`): it counts toward the cap. */
-  spentBefore?: number;
-}
-
-/** One run as its stages read it: where and with what it runs, its own plan, and the hooks. */
 export interface RunJob {
-  request: { baselineDir: string; cwd: string; reporters: ReadonlySet<string>; historyForce: boolean };
-  plan: {
-    services: { config: Config; env: NodeJS.ProcessEnv; catalogs: CatalogReader };
-    suites: Suite[];
-    casesOf: CasesOf;
-    reportDir: string;
-    historyDir: string | null;
-    costCap: RunCostCap | null;
+  request: Pick<RunRequest, 'baselineDir' | 'cwd' | 'reporters' | 'historyForce'>;
+  plan: Pick<RunPlanBase, 'suites' | 'casesOf' | 'reportDir' | 'historyDir' | 'costCap'> & {
+    services: Omit<RunServices, 'providerLists'>;
   };
-  run: { meta: NewRunMeta; resumeDir?: string; selection: SuiteSelection[] | null };
+  run: PlannedRun;
   hooks: RunHooks;
 }
 

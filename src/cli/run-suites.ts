@@ -4,7 +4,8 @@ import type { PlanOptions } from '../stored/journal/records.js';
 import { heldCases, type SuiteSelection } from '../run/plan.js';
 import type { CasesOf } from '../suite/load.js';
 import type { Suite } from '../suite/types.js';
-import { type NewRunMeta, type RunCostCap, type RunHooks, type RunResult, runOnce } from './run-once.js';
+import { type RunHooks, type RunResult, runOnce } from './run-once.js';
+import type { NewRunMeta, RunCostCap } from './run-plan.js';
 
 export interface RunSuitesOptions extends RunHooks {
   config: Config;
