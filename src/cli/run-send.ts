@@ -53,22 +53,95 @@ export interface Sent {
 }
 
 /**
- * Sends the plan: each suite as the run reaches it, its plan record journaled and folded
- * before its first sample, then its samples not yet sent, each journaled and folded as it
- * finishes; the model stops and the run's end last. The plan is held in `scope`, so a run
- * stopped early (interrupted, paused, failed) closes the table it was reading.
+ * Sends the plan (planBatches), each sample journaled and folded as it finishes, then the
+ * model stops and the run's end. The plan is held in `scope`, so a run stopped early
+ * (interrupted, paused, failed) closes the table it was reading.
  */
 export async function sendPlan(
-  { plan, hooks }: RunJob,
+  job: RunJob,
   checked: Checked,
   opened: Opened,
   scope: Resources,
 ): Promise<Sent> {
+  const { plan, hooks } = job;
   const { meta, baselines } = checked;
   const { fold, journal, bail, modelStops, previous } = opened;
-  const { done } = previous;
   const now = hooks.now ?? (() => new Date());
+  const planSource = planBatches(job, checked, opened);
+  scope.defer(() => planSource.return(undefined));
 
+  // Each model stop is journaled once its record is made (where the model is pinned, the
+  // catalog's closest ids): before the run's end record, so every reader of the journal knows it.
+  // In the order the stops were decided, whichever catalog answers first.
+  let stopRecords: Promise<void> = Promise.resolve();
+  const onModelStop = (stop: { service: string; model: string; error: CaseError }) => {
+    const made = modelStopRecord(stop, plan.suites, meta.plan, plan.services.config, plan.services.catalogs);
+    stopRecords = stopRecords.then(async () => {
+      const stopped = await made;
+      modelStops.add(stopped);
+      const record = journalModelStop(stopped);
+      journal.appendRecord(record);
+      fold.add(record);
+    });
+  };
+  let redacted = 0;
+  const { config } = plan.services;
+  const outcome = await executePlan({
+    plan: planSource,
+    ...(config.prices ? { prices: config.prices } : {}),
+    ...(opened.meter ? { costMeter: opened.meter } : {}),
+    baselineCase: baselines.heldCase,
+    adaptive: {
+      done: previous.adaptive,
+      baselineSamples: (suite, caseId) => samplesOf(baselines.heldCase(suite, caseId)),
+      onCaseDone: (suite, caseId, samples) => {
+        bail?.caseDone(suite, caseId, samples);
+        fold.caseDone(suite, caseId);
+      },
+    },
+    ...(bail ? { bail } : {}),
+    clients: opened.clients,
+    ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
+    journal,
+    modelStops,
+    onModelStop,
+    ...(hooks.interrupt ? { interrupt: hooks.interrupt } : {}),
+    ...(hooks.abortInFlight ? { abortInFlight: hooks.abortInFlight } : {}),
+    now,
+    onResult: (result) => {
+      if (result.redacted) redacted++;
+      fold.add(result);
+      hooks.onResult?.(result);
+    },
+    ...(hooks.onThrottle ? { onThrottle: hooks.onThrottle } : {}),
+  });
+  await stopRecords;
+  const end: EndRecord = {
+    type: 'end',
+    finished_at: now().toISOString(),
+    status:
+      outcome.stop === null ? 'completed' : outcome.stop.kind === 'interrupted' ? 'interrupted' : 'paused',
+    stop: outcome.stop,
+  };
+  const bailed = bail?.bailed();
+  if (bailed) end.bail = bailed;
+  journal.appendRecord(end);
+  fold.add(end);
+  return { outcome, redacted };
+}
+
+/**
+ * The plan, a suite at a time as the run reaches it, in batches (a wait per batch, not per
+ * sample): its plan record journaled and folded before its first sample, then its samples
+ * not yet sent. A suite held in memory is gone through without a wait between its cases.
+ */
+async function* planBatches(
+  { plan }: RunJob,
+  checked: Checked,
+  { fold, journal, bail, previous }: Opened,
+): AsyncGenerator<PlanItem[]> {
+  const { meta, baselines } = checked;
+  const { done } = previous;
   /** A case that reads its baseline while it runs: its suite's baseline is held from before its plan on. */
   const hold = (group: PlannedCaseGroup): Promise<void> | null =>
     readsBaselineWhileRunning(group) && !baselines.isHeld(group.suite.suite)
@@ -136,93 +209,25 @@ export async function sendPlan(
     for (const sample of planSamples([group])) if (!done.has(sample.key)) into.push(sample);
     bail?.plan(group.suite.suite, group.case.id, group.adaptive ? null : group.repeats, into.length - from);
   };
-  /**
-   * The plan, a suite at a time as the run reaches it, in batches (a wait per batch, not per
-   * sample): its plan record journaled before its first sample, then its samples not yet
-   * sent. A suite held in memory is gone through without a wait between its cases.
-   */
-  async function* batches(): AsyncGenerator<PlanItem[]> {
-    for (const s of checked.selection) {
-      const held = await heldGroups(s);
-      if (!previous.planned.has(s.suite.suite)) await planSuite(held ?? streamed(s), s.cases);
-      let batch: PlanItem[] = [];
-      for (const group of held ?? []) {
+  for (const s of checked.selection) {
+    const held = await heldGroups(s);
+    if (!previous.planned.has(s.suite.suite)) await planSuite(held ?? streamed(s), s.cases);
+    let batch: PlanItem[] = [];
+    for (const group of held ?? []) {
+      itemsOf(group, batch);
+      if (batch.length < PLAN_BATCH) continue;
+      yield batch;
+      batch = [];
+    }
+    if (!held)
+      for await (const group of streamed(s)) {
         itemsOf(group, batch);
         if (batch.length < PLAN_BATCH) continue;
         yield batch;
         batch = [];
       }
-      if (!held)
-        for await (const group of streamed(s)) {
-          itemsOf(group, batch);
-          if (batch.length < PLAN_BATCH) continue;
-          yield batch;
-          batch = [];
-        }
-      if (batch.length > 0) yield batch;
-    }
+    if (batch.length > 0) yield batch;
   }
-  const planSource = batches();
-  scope.defer(() => planSource.return(undefined));
-
-  // Each model stop is journaled once its record is made (where the model is pinned, the
-  // catalog's closest ids): before the run's end record, so every reader of the journal knows it.
-  // In the order the stops were decided, whichever catalog answers first.
-  let stopRecords: Promise<void> = Promise.resolve();
-  const onModelStop = (stop: { service: string; model: string; error: CaseError }) => {
-    const made = modelStopRecord(stop, plan.suites, meta.plan, plan.services.config, plan.services.catalogs);
-    stopRecords = stopRecords.then(async () => {
-      const stopped = await made;
-      modelStops.add(stopped);
-      const record = journalModelStop(stopped);
-      journal.appendRecord(record);
-      fold.add(record);
-    });
-  };
-  let redacted = 0;
-  const { config } = plan.services;
-  const outcome = await executePlan({
-    plan: planSource,
-    ...(config.prices ? { prices: config.prices } : {}),
-    ...(opened.meter ? { costMeter: opened.meter } : {}),
-    baselineCase: baselines.heldCase,
-    adaptive: {
-      done: previous.adaptive,
-      baselineSamples: (suite, caseId) => samplesOf(baselines.heldCase(suite, caseId)),
-      onCaseDone: (suite, caseId, samples) => {
-        bail?.caseDone(suite, caseId, samples);
-        fold.caseDone(suite, caseId);
-      },
-    },
-    ...(bail ? { bail } : {}),
-    clients: opened.clients,
-    ...(meta.concurrency ? { concurrency: meta.concurrency } : {}),
-    journal,
-    modelStops,
-    onModelStop,
-    ...(hooks.interrupt ? { interrupt: hooks.interrupt } : {}),
-    ...(hooks.abortInFlight ? { abortInFlight: hooks.abortInFlight } : {}),
-    now,
-    onResult: (result) => {
-      if (result.redacted) redacted++;
-      fold.add(result);
-      hooks.onResult?.(result);
-    },
-    ...(hooks.onThrottle ? { onThrottle: hooks.onThrottle } : {}),
-  });
-  await stopRecords;
-  const end: EndRecord = {
-    type: 'end',
-    finished_at: now().toISOString(),
-    status:
-      outcome.stop === null ? 'completed' : outcome.stop.kind === 'interrupted' ? 'interrupted' : 'paused',
-    stop: outcome.stop,
-  };
-  const bailed = bail?.bailed();
-  if (bailed) end.bail = bailed;
-  journal.appendRecord(end);
-  fold.add(end);
-  return { outcome, redacted };
 }
 
 /** A case that reads its baseline while it runs: `repeat: auto`, or a check that uses it (a judge comparing against it). */
