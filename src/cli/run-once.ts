@@ -10,7 +10,7 @@ import type { PromptsMissing } from '../run/plan-messages.js';
 import type { Reporter } from '../fold/reporter.js';
 import type { ReporterContext } from '../report/outputs.js';
 import type { PlannedRun, RunPlanBase, RunServices } from './run-plan.js';
-import type { RunRequest } from './run-request.js';
+import type { RunSettings } from './run-request.js';
 import { preflight } from './run-preflight.js';
 import { openRun, planInfo } from './run-open.js';
 import { sendPlan } from './run-send.js';
@@ -58,7 +58,7 @@ export interface RunHooks {
  * made (by the CLI, or by runSuites for a library caller), the run's own plan, and the hooks.
  */
 export interface RunJob {
-  request: Pick<RunRequest, 'baselineDir' | 'cwd' | 'reporters' | 'historyForce'>;
+  request: RunSettings;
   plan: Pick<RunPlanBase, 'suites' | 'casesOf' | 'reportDir' | 'historyDir' | 'costCap'> & {
     services: Omit<RunServices, 'providerLists'>;
   };

@@ -38,14 +38,25 @@ const RUN_FLAGS = {
 } as const;
 
 /**
+ * What a run reads of the request while it runs (run-once.ts); runSuites makes the same for
+ * a library caller, and leaves out what is optional.
+ */
+export interface RunSettings {
+  /** Where paths are resolved from and shown from (and git asked about the commit, for the history). */
+  cwd: string;
+  baselineDir: string;
+  reporters: ReadonlySet<string>;
+  /** `--history-force`: tonight is appended to the history even when it is no night. */
+  historyForce?: boolean;
+}
+
+/**
  * `driftcheck run` as its command line asks for it: every flag parsed and checked, defaults
  * applied, paths resolved. Made once, by resolveRun; the plan and the run read it as it is.
  */
-export interface RunRequest {
+export interface RunRequest extends RunSettings {
   /** The command line, as run.json keeps it. */
   command: string[];
-  /** Where paths are resolved from and shown from. */
-  cwd: string;
   /** The project the command works in: its default suites/, and the config's history folder. */
   project: ProjectPaths;
   /**
@@ -58,8 +69,6 @@ export interface RunRequest {
   /** `--resume`: continue a run (or a comparison) as its run.json planned it. */
   resume: boolean;
   reportDir: string;
-  baselineDir: string;
-  reporters: ReadonlySet<string>;
   sim: boolean;
   allowAlias: boolean;
   /** `--service NAME`: every suite is sent to it. */
@@ -79,7 +88,6 @@ export interface RunRequest {
   ignoreEstimate: boolean;
   /** `--history DIR`, resolved (none: the config's `history:`, if any). */
   history: string | undefined;
-  historyForce: boolean;
   /** `--reference RUN_DIR`, resolved. */
   reference: string | null;
   /** `--failed RUN_DIR`, resolved, with what this command line sets itself (the rest is that run's). */
