@@ -138,13 +138,12 @@ export async function planRun(request: RunRequest, readers: PlanReaders): Promis
   if (!request.resume) meta.max_cost = cap;
   // Every case is checked now; a small run holds them, a large one reads each suite again when
   // it reaches it. A cap is estimated over every case before anything is sent: it holds them all.
-  const loaded = await readers.suites(meta.paths, {
+  const { suites, casesOf } = await readers.suites(meta.paths, {
     allowAlias: meta.allow_alias,
     holdAll: cap !== null,
     config,
     sim: meta.sim,
   });
-  const { suites, casesOf } = loaded;
   const { candidates } = request;
   // What the plan selects, counted once (a filter or a shard reads a large suite for it): the
   // warnings below and the run read the same count.
