@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';
 import { type ComparedRun, ComparisonRows, type ComparisonView, type Reference } from '../compare/compare.js';
 import { runLabel } from '../compare/folded-run.js';
@@ -6,18 +6,13 @@ import type { ComparedSide } from '../compare/side.js';
 import { verdictCaseOfBaseline } from '../compare/verdict-cases.js';
 import { compareFolder, writeComparison } from '../compare/write.js';
 import type { CandidateNotRun } from '../compare/types.js';
-import {
-  type CandidateEntry,
-  type CandidatesFile,
-  candidateRunIds,
-  writeCandidatesFile,
-} from '../run/candidates-file.js';
+import { type CandidatesFile, candidateRunIds } from '../run/candidates-file.js';
 import type { RunMeta } from '../run/meta.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { EXIT, worstExit } from '../util/exit-codes.js';
 import { renderCandidateComparison, unservedProviders } from '../compare/console.js';
 import { fitToTerminal } from '../report/terminal.js';
-import { planStream } from '../run/plan.js';
+import { planStream, type SuiteSelection } from '../run/plan.js';
 import { type PlanOptions } from '../stored/journal/records.js';
 import { type CasesOf } from '../suite/load.js';
 import type { ExitCode } from '../util/exit-codes.js';
@@ -26,6 +21,8 @@ import { UsageError } from '../util/errors.js';
 import type { PlannedCandidate } from './candidates.js';
 import { labelled, skippedLines } from './candidates.js';
 import type { CliIO } from './io.js';
+import type { PlanReaders, PlanStart, PlannedComparison, RunPlanBase } from './run-plan.js';
+import type { RunRequest } from './run-request.js';
 
 /**
  * `--models`, `--providers`: one run per candidate (each its own run folder, against the
@@ -34,77 +31,132 @@ import type { CliIO } from './io.js';
  * side: on the console, and as compare.html/.json/.md in the comparison folder beside the
  * run folders, whose candidates.json lists every candidate and its run (reports/latest
  * stays the newest run). Each run is read for the comparison as it folds, a case at a
- * time, never held. A signal stops the command: the candidates not started are named in
- * every view, and `run --resume` of the folder makes them. Exits with the most serious of
- * the runs' codes (an interrupt's, when a candidate was not run): one candidate that
- * failed, or a provider that could not serve, is never hidden by the others passing — and
- * theirs are shown all the same.
+ * time, never held; `runOne` returns it, and the caller lets it go when the command ends.
+ * A signal stops the command: the candidates not started are named in every view, and
+ * `run --resume` of the folder makes them. Exits with the most serious of the runs' codes
+ * (an interrupt's, when a candidate was not run): one candidate that failed, or a provider
+ * that could not serve, is never hidden by the others passing — and theirs are shown all
+ * the same.
  */
 export async function runCandidates(
   io: CliIO,
-  file: CandidatesFile,
-  compareDir: string,
+  comparison: Pick<PlannedComparison, 'dir' | 'file' | 'candidates'>,
   interrupt: AbortSignal,
-  runOne: (entry: CandidateEntry) => Promise<ComparedSide>,
+  runOne: (candidate: PlannedComparison['candidates'][number]) => Promise<ComparedSide>,
   against: Reference,
 ): Promise<ExitCode> {
+  const { dir: compareDir, file } = comparison;
   const runs: ComparedRun[] = [];
   const notRun: CandidateNotRun[] = [];
   const signal = interrupt.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
-  try {
-    for (const entry of file.candidates) {
-      if (interrupt.aborted) {
-        notRun.push({
-          label: entry.label,
-          run_id: entry.run_id,
-          reason: `the command was interrupted (${signal}) before it started`,
-        });
-        continue;
-      }
-      const label = `candidate ${candidateLabel(labelled(entry.candidate))}`;
-      io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, entry.skipped)}`);
-      runs.push({ label: entry.label, side: await runOne(entry) });
+  for (const candidate of comparison.candidates) {
+    const { entry } = candidate;
+    if (interrupt.aborted) {
+      notRun.push({
+        label: entry.label,
+        run_id: entry.run_id,
+        reason: `the command was interrupted (${signal}) before it started`,
+      });
+      continue;
     }
-    const comparison = new ComparisonRows(against, runs, notRun);
-    const written =
-      runs.length > 0
-        ? await writeComparison(compareDir, comparison)
-        : { files: [], view: await viewOnly(comparison) };
-    const what = file.flag === '--providers' ? 'Providers' : 'Candidates';
-    const unserved = unservedProviders(written.view)
-      .map((line) => `${line}\n`)
-      .join('');
-    const columns = io.columns;
-    io.stdout(
-      `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(written.view, { columns })}${columns ? fitToTerminal(unserved, columns) : unserved}`,
-    );
-    if (written.files.length > 0)
-      io.stderr(`compare: ${written.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
-    if (notRun.length > 0)
-      io.stderr(
-        `driftcheck: not run: ${notRun.map((c) => `candidate ${c.label}`).join(', ')}\n  → finish every candidate and rebuild the comparison with: driftcheck run --resume ${relative(io.cwd, compareDir) || '.'}\n`,
-      );
-    const codes = runs.map((r) => r.side.head!.run.exit_code);
-    // A candidate not run is never a verdict: the command was interrupted.
-    if (notRun.length > 0) codes.push(signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
-    return worstExit(codes);
-  } finally {
-    for (const r of runs) await r.side.discard();
+    const label = `candidate ${candidateLabel(labelled(entry.candidate))}`;
+    io.stderr(`\ndriftcheck: ${label}\n${skippedLines(label, entry.skipped)}`);
+    runs.push({ label: entry.label, side: await runOne(candidate) });
   }
+  const compared = new ComparisonRows(against, runs, notRun);
+  const written =
+    runs.length > 0
+      ? await writeComparison(compareDir, compared)
+      : { files: [], view: await viewOnly(compared) };
+  const what = file.flag === '--providers' ? 'Providers' : 'Candidates';
+  const unserved = unservedProviders(written.view)
+    .map((line) => `${line}\n`)
+    .join('');
+  const columns = io.columns;
+  io.stdout(
+    `\n${what} against ${against.kind === 'baseline' ? 'the current baseline' : `run ${against.label}`}:\n${renderCandidateComparison(written.view, { columns })}${columns ? fitToTerminal(unserved, columns) : unserved}`,
+  );
+  if (written.files.length > 0)
+    io.stderr(`compare: ${written.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
+  if (notRun.length > 0)
+    io.stderr(
+      `driftcheck: not run: ${notRun.map((c) => `candidate ${c.label}`).join(', ')}\n  → finish every candidate and rebuild the comparison with: driftcheck run --resume ${relative(io.cwd, compareDir) || '.'}\n`,
+    );
+  const codes = runs.map((r) => r.side.head!.run.exit_code);
+  // A candidate not run is never a verdict: the command was interrupted.
+  if (notRun.length > 0) codes.push(signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
+  return worstExit(codes);
 }
 
 /**
- * A new comparison's folder, named by its candidates' runs (taken now, in candidate order:
- * `compare-<first>-<last>`), with candidates.json written in it before the first is sent.
+ * `--models`, `--providers` (or a comparison resumed): the reference read and checked, the
+ * comparison's folder and candidates.json made (a new one's run ids taken now), and each
+ * candidate's run — new, resumed where an earlier session stopped, or done.
  */
-export async function newComparison(
+export async function planComparison(
+  request: Pick<RunRequest, 'reference' | 'candidates'>,
+  readers: Pick<PlanReaders, 'referenceRun' | 'runStatus' | 'started' | 'runMeta' | 'now'>,
+  start: Pick<PlanStart, 'meta' | 'reportDir' | 'comparison'>,
+  planned: readonly PlannedCandidate[],
+  selections: readonly SuiteSelection[][],
+  base: Pick<RunPlanBase, 'suites' | 'casesOf'>,
+): Promise<PlannedComparison> {
+  const { comparison, meta } = start;
+  // Read before anything is sent: an unreadable reference, or one that ran none of the cases a
+  // candidate would run, is refused up front (exit 2). A resumed comparison reads its own.
+  const referenceDir =
+    request.reference ??
+    (comparison?.file.reference ? resolve(comparison.dir, comparison.file.reference) : null);
+  const reference = referenceDir === null ? null : await readers.referenceRun(referenceDir);
+  if (reference && !comparison) await refuseDisjointReference(reference, planned, base.suites, base.casesOf);
+  const made =
+    comparison ??
+    comparisonFile(
+      request.candidates!.flag as '--models' | '--providers',
+      planned,
+      meta,
+      start.reportDir,
+      referenceDir,
+      readers.now(),
+    );
+  const name = basename(made.dir);
+  const runs: PlannedComparison['candidates'] = [];
+  for (const [i, entry] of made.file.candidates.entries()) {
+    const selection = selections[i] ?? [];
+    const cases = selection.reduce((n, s) => n + s.cases, 0);
+    const runDir = join(start.reportDir, entry.run_id);
+    if (comparison && (await readers.runStatus(runDir)) === 'completed')
+      runs.push({ entry, run: null, cases });
+    // Started earlier and stopped: resumed, its journal kept.
+    else if (comparison && readers.started(runDir))
+      runs.push({
+        entry,
+        run: { meta: await readers.runMeta(runDir), resumeDir: runDir, selection: null },
+        cases,
+      });
+    else
+      runs.push({
+        entry,
+        run: { meta: { ...meta, id: entry.run_id, plan: entry.plan, comparison: name }, selection },
+        cases,
+      });
+  }
+  return { dir: made.dir, file: made.file, isNew: comparison === null, reference, candidates: runs };
+}
+
+/**
+ * A new comparison's folder, named by its candidates' runs (taken `now`, in candidate order:
+ * `compare-<first>-<last>`), and the candidates.json to write in it before the first is sent.
+ */
+function comparisonFile(
   flag: '--models' | '--providers',
   planned: readonly PlannedCandidate[],
   meta: Omit<RunMeta, 'id' | 'started_at'>,
   reportDir: string,
   referenceDir: string | null,
-): Promise<{ dir: string; file: CandidatesFile }> {
-  const ids = candidateRunIds(planned.length, new Date());
+  now: Date,
+): { dir: string; file: CandidatesFile } {
+  const ids = candidateRunIds(planned.length, now);
   const dir = compareFolder(reportDir, ids);
   const file: CandidatesFile = {
     version: 1,
@@ -119,7 +171,6 @@ export async function newComparison(
       skipped: p.skipped,
     })),
   };
-  await writeCandidatesFile(dir, file);
   return { dir, file };
 }
 
@@ -159,7 +210,7 @@ export function runReference(side: ComparedSide): Reference {
  * would be compared with nothing, so it is refused (exit 2) naming the run and the
  * candidates. Each distinct selection is read until its first case in common.
  */
-export async function refuseDisjointReference(
+async function refuseDisjointReference(
   reference: ComparedSide,
   planned: readonly PlannedCandidate[],
   suites: readonly Suite[],

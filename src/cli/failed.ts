@@ -15,7 +15,7 @@ import type { PlanOptions } from '../stored/journal/records.js';
 const MAX_FAILED_CASES = 10_000;
 
 /** What `run --failed RUN_DIR` takes from that run. */
-interface FailedCases {
+export interface FailedCases {
   /** The run's id, as its report names it. */
   runId: string;
   /** `suite/case` of every case that failed, errored or regressed, in report order. */

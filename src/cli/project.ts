@@ -11,7 +11,7 @@ import type { CliIO } from './io.js';
  * relative to its root (the config's folder), so a command run from a subfolder works on
  * the project and never writes a stray `suites/reports/`.
  */
-export function projectPaths(io: CliIO, configFlag?: string) {
+export function projectPaths(io: Pick<CliIO, 'cwd'>, configFlag?: string) {
   const { configFile, root } = findProject(io.cwd, configFlag);
   return {
     root,
@@ -39,3 +39,6 @@ export function projectPaths(io: CliIO, configFlag?: string) {
           : null,
   };
 }
+
+/** A command's project, located: its root and where its folders are. */
+export type ProjectPaths = ReturnType<typeof projectPaths>;

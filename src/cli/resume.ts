@@ -11,7 +11,7 @@ import { isComparisonFolder } from '../run/candidates-file.js';
  *
  * - a run folder (it holds a journal or a run.json): `run --resume reports/<id>` continues it;
  * - a comparison folder of `run --models`/`--providers` (it holds candidates.json):
- *   `run --resume reports/compare-…` finishes every candidate (run.ts);
+ *   `run --resume reports/compare-…` finishes every candidate (run-plan.ts);
  * - suites (files or folders): `run suites --resume`, the nightly's own command line with
  *   `--resume` appended, continues the newest unfinished run of exactly those suites;
  * - nothing: the newest unfinished run under the report folder.
