@@ -53,7 +53,7 @@ class PositionUnknown extends Error {
   }
 }
 
-/** `locate` on the fast path: `/suite`, `/service` and `/cases/N` from the raw lines, nothing else. */
+/** `locate` on the fast path: `/suite`, `/service`, `/model` and `/cases/N` from the raw lines, nothing else. */
 function layoutLocator(source: string, data: Record<string, unknown>): YamlMapping['locate'] {
   let layout: SuiteLayout | null | undefined;
   return (pointer, options) => {
@@ -63,10 +63,12 @@ function layoutLocator(source: string, data: Record<string, unknown>): YamlMappi
       if (layout && !(Array.isArray(data.cases) && layout.cases.length === data.cases.length)) layout = null;
       if (layout && !namesAt(source, layout.suite, data.suite)) layout = null;
       if (layout?.service && !namesAt(source, layout.service, data.service)) layout = null;
+      if (layout?.model && !namesAt(source, layout.model, data.model)) layout = null;
     }
     if (layout && !options?.key) {
       if (pointer === '/suite') return layout.suite;
       if (pointer === '/service' && layout.service) return layout.service;
+      if (pointer === '/model' && layout.model) return layout.model;
       const match = /^\/cases\/(\d+)$/.exec(pointer);
       const at = match ? layout.cases[Number(match[1])] : undefined;
       if (at) return at;
@@ -130,10 +132,11 @@ function withinDepth(value: object, depth: number): boolean {
 }
 
 /**
- * Where a suite's `suite:` value and each of its cases start, found by scanning the raw
- * lines — what a successfully read suite keeps (`location`) for later messages, without
- * a position tree. It reads only the layout people write: top-level `suite: name` and
- * `cases:` keys, and one block list of cases under `cases:`. On any other layout it
+ * Where a suite's `suite:`, `service:` and `model:` values and each of its cases start,
+ * found by scanning the raw lines — what a successfully read suite keeps (`location`,
+ * `service_location`, `model_location`) for later messages, without a position tree. It
+ * reads only the layout people write: top-level `suite: name` and `cases:` keys, and one
+ * block list of cases under `cases:`. On any other layout it
  * returns null and the caller takes positions from the full path (`yaml`). The caller
  * checks the count against the data; the loader fuzz test holds every answer to the
  * full path's.
@@ -142,6 +145,8 @@ export interface SuiteLayout {
   suite: Position;
   /** The top-level `service:` value, when the suite names one on its own line. */
   service: Position | null;
+  /** The top-level `model:` value, when the suite names one on its own line. */
+  model: Position | null;
   cases: Position[];
 }
 
@@ -149,6 +154,7 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
   const lines = source.split('\n');
   let suite: Position | null = null;
   let service: Position | null = null;
+  let model: Position | null = null;
   let casesLine = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -161,6 +167,10 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
       const at = firstContent(line, 'service:'.length);
       if (service || at < 0) return null;
       service = { line: i + 1, column: at + 1 };
+    } else if (line.startsWith('model:')) {
+      const at = firstContent(line, 'model:'.length);
+      if (model || at < 0) return null;
+      model = { line: i + 1, column: at + 1 };
     } else if (line.startsWith('cases:')) {
       if (casesLine >= 0 || firstContent(line, 'cases:'.length) >= 0) return null;
       casesLine = i;
@@ -186,7 +196,7 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
     if (item < 0 || '-[?|>'.includes(line[item]!)) return null;
     cases.push({ line: i + 1, column: item + 1 });
   }
-  return { suite, service, cases };
+  return { suite, service, model, cases };
 }
 
 /** Index of the first character after `from` that is neither blank nor a comment; -1 if none. */
