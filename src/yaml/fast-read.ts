@@ -12,12 +12,16 @@ import { MAX_DEPTH } from './plain-data.js';
  * this file (and its call) leaves driftcheck correct, every diagnostic unchanged — the
  * full path (`yaml` with positions) reads everything this declines.
  *
- * Why it stays, measured on 2026-11-24 (100 suite files × 1,000 cases, the bench's
- * workload, 2-core machine shared with other work, GNU time, three runs of validate, two
- * of run): `driftcheck validate` 0.92–0.94 s CPU and 162–168 MB peak with it, 5.6–5.8 s
- * and 302–338 MB with `yaml` alone (6× the CPU, and twice validate's 150 MB target);
- * `driftcheck run` 13.5–13.9 s CPU with it, 18.5–19.7 s without. Case tables (JSONL,
- * CSV) do not go through YAML at all; this is for suites written out case by case.
+ * Why it stays, measured on 2026-11-28 for issue 34 (bench/README.md, "one YAML reader or
+ * two"; whole processes, medians of three): `driftcheck validate` of 100 files × 1,000
+ * written cases 0.72 s CPU and 89 MB with it, 6.3 s and 126 MB with `yaml` alone; one
+ * such file 0.18 s against 0.48 s; `driftcheck run --sim` of the 100,000 cases 19.6 s CPU
+ * against 29.0 s. Case tables (JSONL, CSV) do not go through YAML at all; this is for
+ * suites written out case by case. `node bench/run.mjs --scale readers` measures it again.
+ *
+ * It is lost without a wrong answer when checking a suite asks `locate` for a position the
+ * line scan does not give (every suite is then read twice): test/suite/fast-path-taken.test.ts
+ * holds written suites and the config to never loading `yaml`.
  */
 
 /**

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config/parse.js';
 import { parseSuite } from '../../src/suite/parse.js';
 import { REPO } from '../helpers/cli.js';
+import type * as Lazy from '../../src/util/lazy.js';
 
 // The fast path buys its speed only when a file never reaches the full path. A suite that
 // passes is read again by `yaml` whenever checking it asks for a position the line scan
@@ -12,7 +13,7 @@ import { REPO } from '../helpers/cli.js';
 // `yaml` at all. The library itself is the real one; this only counts who asks for it.
 const asked = vi.hoisted(() => ({ yaml: 0 }));
 vi.mock('../../src/util/lazy.js', async (importOriginal) => {
-  const lazy = await importOriginal<typeof import('../../src/util/lazy.js')>();
+  const lazy = await importOriginal<typeof Lazy>();
   return {
     ...lazy,
     yamlLibrary: () => {
