@@ -18,6 +18,8 @@
 //   [--scale compare] [--compare-cases 100000]  (run --models of two candidates over a JSONL
 //                             table of that many rows, then compare of their runs: peak RSS,
 //                             file sizes, compare.html usable in headless Chromium)
+//   [--scale readers] [--reader-sizes 1000,100000]  (issue 34: written suites loaded with js-yaml's
+//                             fast path first against `yaml` alone: wall, CPU, peak RSS)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -28,6 +30,7 @@ import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
 import { measureCompare, measureMemory, measureMerge, measureReports, measureRepeats } from './scale.mjs';
 import { measureTableValidate } from './table-validate.mjs';
+import { measureYamlReaders } from './yaml-readers.mjs';
 import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
@@ -42,9 +45,10 @@ const { values } = parseArgs({
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
     'baseline-sizes': { type: 'string', default: '100000' },
-    scale: { type: 'string', default: 'repeats,merge,reports,memory,table,compare' },
+    scale: { type: 'string', default: 'repeats,merge,reports,memory,table,compare,readers' },
     'table-rows': { type: 'string', default: '100000' },
     'compare-cases': { type: 'string', default: '100000' },
+    'reader-sizes': { type: 'string', default: '1000,100000' },
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
     'memory-sizes': { type: 'string', default: '10000,100000' },
@@ -164,6 +168,7 @@ async function measureScale() {
     ],
     ['table', (ctx) => measureTableValidate(ctx, { rows: Number(values['table-rows']) })],
     ['compare', (ctx) => measureCompare(ctx, { cases: Number(values['compare-cases']) })],
+    ['readers', (ctx) => measureYamlReaders(ctx, { sizes: list(values['reader-sizes']) })],
   ];
   for (const [name, measure] of steps.filter(([n]) => scale.has(n))) {
     const sim = await startSim(0, BIN);

@@ -83,6 +83,17 @@ export function renderScale(scaleRows) {
         '',
       ]);
     }
+    if (row.readers) {
+      const shown = (r) =>
+        `${fmt(r.wallMs / 1000, 2)} s, CPU ${fmt(r.cpuMs / 1000, 2)} s, RSS ${fmt(r.peakRssMb)} MB`;
+      for (const r of row.readers)
+        body.push([
+          `${r.size} written cases read`,
+          `js-yaml first ${shown(r.fast)}; \`yaml\` alone ${shown(r.yamlAlone)}`,
+          '',
+          '',
+        ]);
+    }
     for (const t of row.targets) body.push([`  ${t.what}`, fmt(t.value, 2), t.text, mark(t.met)]);
   }
   return grid(['scale row', 'measured', 'target', 'met?'], body);

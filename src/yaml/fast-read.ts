@@ -12,12 +12,16 @@ import { MAX_DEPTH } from './plain-data.js';
  * this file (and its call) leaves driftcheck correct, every diagnostic unchanged — the
  * full path (`yaml` with positions) reads everything this declines.
  *
- * Why it stays, measured on 2026-11-24 (100 suite files × 1,000 cases, the bench's
- * workload, 2-core machine shared with other work, GNU time, three runs of validate, two
- * of run): `driftcheck validate` 0.92–0.94 s CPU and 162–168 MB peak with it, 5.6–5.8 s
- * and 302–338 MB with `yaml` alone (6× the CPU, and twice validate's 150 MB target);
- * `driftcheck run` 13.5–13.9 s CPU with it, 18.5–19.7 s without. Case tables (JSONL,
- * CSV) do not go through YAML at all; this is for suites written out case by case.
+ * Why it stays, measured on 2026-11-28 for issue 34 (bench/README.md, "one YAML reader or
+ * two"; whole processes, medians of three): `driftcheck validate` of 100 files × 1,000
+ * written cases 0.72 s CPU and 89 MB with it, 6.3 s and 126 MB with `yaml` alone; one
+ * such file 0.18 s against 0.48 s; `driftcheck run --sim` of the 100,000 cases 19.6 s CPU
+ * against 29.0 s. Case tables (JSONL, CSV) do not go through YAML at all; this is for
+ * suites written out case by case. `node bench/run.mjs --scale readers` measures it again.
+ *
+ * It is lost without a wrong answer when checking a suite asks `locate` for a position the
+ * line scan does not give (every suite is then read twice): test/suite/fast-path-taken.test.ts
+ * holds written suites and the config to never loading `yaml`.
  */
 
 /**
@@ -53,7 +57,7 @@ class PositionUnknown extends Error {
   }
 }
 
-/** `locate` on the fast path: `/suite`, `/service` and `/cases/N` from the raw lines, nothing else. */
+/** `locate` on the fast path: `/suite`, `/service`, `/model` and `/cases/N` from the raw lines, nothing else. */
 function layoutLocator(source: string, data: Record<string, unknown>): YamlMapping['locate'] {
   let layout: SuiteLayout | null | undefined;
   return (pointer, options) => {
@@ -63,10 +67,12 @@ function layoutLocator(source: string, data: Record<string, unknown>): YamlMappi
       if (layout && !(Array.isArray(data.cases) && layout.cases.length === data.cases.length)) layout = null;
       if (layout && !namesAt(source, layout.suite, data.suite)) layout = null;
       if (layout?.service && !namesAt(source, layout.service, data.service)) layout = null;
+      if (layout?.model && !namesAt(source, layout.model, data.model)) layout = null;
     }
     if (layout && !options?.key) {
       if (pointer === '/suite') return layout.suite;
       if (pointer === '/service' && layout.service) return layout.service;
+      if (pointer === '/model' && layout.model) return layout.model;
       const match = /^\/cases\/(\d+)$/.exec(pointer);
       const at = match ? layout.cases[Number(match[1])] : undefined;
       if (at) return at;
@@ -130,10 +136,11 @@ function withinDepth(value: object, depth: number): boolean {
 }
 
 /**
- * Where a suite's `suite:` value and each of its cases start, found by scanning the raw
- * lines — what a successfully read suite keeps (`location`) for later messages, without
- * a position tree. It reads only the layout people write: top-level `suite: name` and
- * `cases:` keys, and one block list of cases under `cases:`. On any other layout it
+ * Where a suite's `suite:`, `service:` and `model:` values and each of its cases start,
+ * found by scanning the raw lines — what a successfully read suite keeps (`location`,
+ * `service_location`, `model_location`) for later messages, without a position tree. It
+ * reads only the layout people write: top-level `suite: name` and `cases:` keys, and one
+ * block list of cases under `cases:`. On any other layout it
  * returns null and the caller takes positions from the full path (`yaml`). The caller
  * checks the count against the data; the loader fuzz test holds every answer to the
  * full path's.
@@ -142,6 +149,8 @@ export interface SuiteLayout {
   suite: Position;
   /** The top-level `service:` value, when the suite names one on its own line. */
   service: Position | null;
+  /** The top-level `model:` value, when the suite names one on its own line. */
+  model: Position | null;
   cases: Position[];
 }
 
@@ -149,6 +158,7 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
   const lines = source.split('\n');
   let suite: Position | null = null;
   let service: Position | null = null;
+  let model: Position | null = null;
   let casesLine = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -161,6 +171,10 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
       const at = firstContent(line, 'service:'.length);
       if (service || at < 0) return null;
       service = { line: i + 1, column: at + 1 };
+    } else if (line.startsWith('model:')) {
+      const at = firstContent(line, 'model:'.length);
+      if (model || at < 0) return null;
+      model = { line: i + 1, column: at + 1 };
     } else if (line.startsWith('cases:')) {
       if (casesLine >= 0 || firstContent(line, 'cases:'.length) >= 0) return null;
       casesLine = i;
@@ -186,7 +200,7 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
     if (item < 0 || '-[?|>'.includes(line[item]!)) return null;
     cases.push({ line: i + 1, column: item + 1 });
   }
-  return { suite, service, cases };
+  return { suite, service, model, cases };
 }
 
 /** Index of the first character after `from` that is neither blank nor a comment; -1 if none. */

@@ -129,6 +129,12 @@ function sameYamlLayer(text: string): void {
     JSON.stringify(layout.suite) === want('/suite') || !nameAt(source, layout.suite, fast.suite),
     `/suite in ${shown}`,
   );
+  for (const key of ['service', 'model'] as const) {
+    const at = layout[key];
+    const name = fast[key];
+    if (!at || typeof name !== 'string') continue;
+    check(JSON.stringify(at) === want(`/${key}`) || !nameAt(source, at, name), `/${key} in ${shown}`);
+  }
   layout.cases.forEach((at, i) => {
     check(
       JSON.stringify(at) === want(`/cases/${i}`),
@@ -137,7 +143,7 @@ function sameYamlLayer(text: string): void {
   });
 }
 
-/** The suite name check readYamlMapping makes before it trusts the scanned position. */
+/** The name check the fast path makes before it trusts a scanned position (suite, service, model). */
 function nameAt(source: string, at: { line: number; column: number }, name: string): boolean {
   const line = source.split('\n')[at.line - 1] ?? '';
   const text = line.slice(at.column - 1);
