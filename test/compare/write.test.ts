@@ -8,6 +8,7 @@ import { renderCompareMarkdown } from '../../src/compare/markdown.js';
 import { ComparedSide } from '../../src/compare/side.js';
 import { writeComparison } from '../../src/compare/write.js';
 import { SPILL_HOLD } from '../../src/fold/spill.js';
+import { publishReport } from '../../src/fold/published.js';
 import { renderCandidateComparison } from '../../src/compare/console.js';
 import type { CaseEntry } from '../../src/stored/report/types.js';
 import type { Comparison } from '../../src/compare/types.js';
@@ -34,6 +35,7 @@ function sideOf(run: FoldedRun, expected = 0): ComparedSide {
   const side = new ComparedSide(run.dir, expected);
   for (const e of run.cases) side.add(e);
   side.head = run.head;
+  side.totals = publishReport({ ...run.head, cases: [...run.cases] }).totals;
   return side;
 }
 

@@ -1,4 +1,5 @@
 import { COUNT_WORDS, STATUS_WORDS } from '../../core/words.js';
+import { REVIEW_RANK } from '../../fold/review.js';
 import { DETAIL_SCRIPT } from './script-detail.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
@@ -25,12 +26,13 @@ const NEW_CASE = [{ kind: 'new_case', severity: 'info', message: '' }];
 cases.forEach(function (c) {
   if (!c.brief) return;
   c.status = 'pass';
-  c.rank = 6;
+  c.rank = ${REVIEW_RANK.passed};
   c.regressed = false;
   c.drift = c.new_case ? NEW_CASE : NO_DRIFT;
   c.samples = { sent: c.sent, passed: c.passed };
 });
-// Regressions first, then errors, failures, warnings; plan order within a rank (the sort is stable).
+// In the fold's review order (regressions first, then errors, failures, warnings…); plan
+// order within a rank (the sort is stable).
 cases.sort(function (a, b) { return a.rank - b.rank; });
 const state = { view: 'all', kind: '', q: '' };
 const list = document.getElementById('cases');
