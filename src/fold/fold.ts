@@ -395,7 +395,17 @@ export class RunFold {
       const review = reviewCase(entry);
       this.totals.add(entry, review);
       suiteTotals.add(entry, review);
-      const caseEvent = { ...event, ...review, entry, base: verdicts.base(c.id) };
+      // A literal of one shape, not spreads: this runs once per case of the run.
+      const caseEvent = {
+        suite: event.suite,
+        baseline: event.baseline,
+        planned: event.planned,
+        review: review.review,
+        outcome: review.outcome,
+        rate: review.rate,
+        entry,
+        base: verdicts.base(c.id),
+      };
       gathered?.push(entry);
       let pending: Promise<void> | undefined;
       for (const reporter of reporters) {

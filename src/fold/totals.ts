@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../core/answer.js';
 import type { DriftKind } from '../record/drift-kinds.js';
 import type { CaseEntry, Summary, SuiteReport, TokenTotals } from '../stored/report/types.js';
 import {
@@ -105,6 +106,8 @@ export class TotalsTally {
   private readonly providers = new Map<string, number>();
   private readonly models = new Map<string, number>();
   private readonly routing = new Map<string, Unrouted>();
+  /** The suite of the case last added (a suite's cases come together). */
+  private lastSuite: Unrouted | null = null;
   private compared: Totals['compared'] = null;
 
   /** One folded case, with what the fold decided of it. */
@@ -133,8 +136,8 @@ export class TotalsTally {
       this.tools.triggered += c.tool_use.triggered;
       this.tools.valid += c.tool_use.valid;
     }
-    for (const [kind, n] of Object.entries(c.error_kinds))
-      this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + (n ?? 0);
+    for (const kind in c.error_kinds)
+      this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + (c.error_kinds[kind as ErrorKind] ?? 0);
     const sketch = s.answered.latency_ms;
     if (sketch) for (const v of sketch.sample) this.latencies.add(v);
     // A report written before sketches were kept: its median stands for the case.
@@ -142,7 +145,7 @@ export class TotalsTally {
     this.time += (s.latency_ms?.p50 ?? 0) * Math.max(1, c.samples.sent);
     countNames(this.providers, c.providers);
     countNames(this.models, c.models);
-    let suite = this.routing.get(c.suite);
+    let suite = this.lastSuite?.suite === c.suite ? this.lastSuite : this.routing.get(c.suite);
     if (!suite) {
       suite = { suite: c.suite, model: c.requested_model, cases: 0, total: 0, message: '' };
       this.routing.set(c.suite, suite);
@@ -152,6 +155,7 @@ export class TotalsTally {
       suite.cases++;
       suite.message ||= c.error.message;
     }
+    this.lastSuite = suite;
   }
 
   /** A folded suite's own findings and its usage against the baseline, once its cases are in. */
