@@ -212,9 +212,10 @@ export interface InMemoryRun {
 /** A run in memory as a comparison reads it, with its totals as the fold publishes them. */
 function sideOf(run: FoldedRun): ComparedSide {
   const side = new ComparedSide(run.dir);
-  for (const e of run.cases) side.add(e);
+  const published = publishReport({ ...run.head, cases: run.cases as CaseEntry[] });
+  for (const c of published.cases) side.add(c);
   side.head = run.head as ReportHead;
-  side.totals = publishReport({ ...run.head, cases: run.cases as CaseEntry[] }).totals;
+  side.totals = published.totals;
   return side;
 }
 

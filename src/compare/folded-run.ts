@@ -19,7 +19,7 @@ export async function readComparedRun(path: string): Promise<ComparedSide> {
   const stored = await openPublished(path);
   const side = new ComparedSide(path.replace(/[/\\]report\.json$/, ''), stored.head.summary.cases);
   try {
-    for await (const c of stored.cases()) side.add(c.entry);
+    for await (const c of stored.cases()) side.add(c);
   } catch (error) {
     await side.discard();
     throw error;
@@ -51,8 +51,8 @@ export function liveComparedRun(
     reporter: {
       // A case at a time: a reporter asking for whole suites (onSuite) makes the fold gather
       // them and parse the suite's whole baseline for it, which a comparison never reads.
-      onCase: ({ entry }) => {
-        pending.add(entry);
+      onCase: (c) => {
+        pending.add(c);
       },
       onEnd: (finished, totals) => {
         pending.head = finished;

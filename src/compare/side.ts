@@ -1,4 +1,4 @@
-import { isFixed, isRegressed } from '../core/words.js';
+import { isFixed } from '../core/words.js';
 import { tmpdir } from 'node:os';
 import { Spill, SPILL_HOLD } from '../fold/spill.js';
 import { IdTable } from '../util/id-table.js';
@@ -7,6 +7,7 @@ import type { CaseEntry, ReportHead } from '../stored/report/types.js';
 import type { CaseStatus } from '../core/words.js';
 import type { Drift } from '../record/drift-kinds.js';
 import type { ErrorKind } from '../core/answer.js';
+import type { FoldedCase } from '../fold/published.js';
 import type { Totals } from '../fold/totals.js';
 import type { VerdictCase } from './verdict.js';
 import type { Change } from '../core/words.js';
@@ -71,15 +72,16 @@ export class ComparedSide {
     this.spill = new Spill<KeptCase>(tmpdir(), SPILL_HOLD, expected);
   }
 
-  /** Keeps a case (a second entry of an id replaces the first, as a Map would). */
-  add(e: CaseEntry): void {
+  /** Keeps a case as the fold published it (a second entry of an id replaces the first, as a Map would). */
+  add(c: FoldedCase): void {
+    const e = c.entry;
     const slot = this.ids.add(e.id);
     this.suiteIndex[slot] = this.suites.add(e.suite);
     // A case's name is its id after the suite's; one that is not (a report.json edited by hand) is kept.
     if (e.id === `${e.suite}/${e.case}`) this.oddCases.delete(slot);
     else this.oddCases.set(slot, e.case);
     this.sent[slot] = e.samples.sent > 0 ? 1 : 0;
-    this.spill.put(slot, keptOf(e));
+    this.spill.put(slot, keptOf(c));
   }
 
   /** How many cases it holds. */
@@ -120,8 +122,8 @@ export class ComparedSide {
 }
 
 /** A case as the comparison keeps it (KeptCase). Pure. */
-export function keptOf(e: CaseEntry): KeptCase {
-  const verdict = againstBaseline(e);
+export function keptOf({ entry: e, review }: FoldedCase): KeptCase {
+  const verdict = againstBaseline(e, review === 'regressed');
   let said: Drift | undefined;
   let text: Drift | undefined;
   let contentDrift = false;
@@ -185,12 +187,15 @@ interface Verdict {
   similarity: number | null;
 }
 
-/** Against the baseline the run was folded with: its drift decided, with the suite's tolerances. */
-function againstBaseline(e: CaseEntry): Verdict {
+/**
+ * Against the baseline the run was folded with: its drift decided, with the suite's
+ * tolerances; `regressed` as the fold classed it.
+ */
+function againstBaseline(e: CaseEntry, regressed: boolean): Verdict {
   const content = e.drift.find((d) => d.kind === 'content_changed');
   const similarity = content?.similarity ?? null;
   if (e.status === 'not_run') return { change: 'not_run', similarity: null };
-  if (isRegressed(e)) return { change: 'regressed', similarity };
+  if (regressed) return { change: 'regressed', similarity };
   if (isFixed(e)) return { change: 'fixed', similarity };
   if (e.drift.some((d) => d.kind === 'new_case')) return { change: 'new', similarity: null };
   if (content || e.drift.some((d) => d.severity === 'warn')) return { change: 'changed', similarity };

@@ -1,6 +1,6 @@
 import { formatUsd } from '../util/numbers.js';
 import { renderedExitCode } from '../fold/summary.js';
-import { COUNT_WORDS, isRegressed, statusWord } from '../core/words.js';
+import { COUNT_WORDS, statusWord } from '../core/words.js';
 import type { CaseEntry, Report, ReportHead } from '../stored/report/types.js';
 import type { Drift } from '../record/drift-kinds.js';
 import { type FoldedCase, publishReport } from '../fold/published.js';
@@ -154,7 +154,7 @@ function caseLines({ entry: c, review }: FoldedCase, columns: number, paint: Pai
   return [
     // Drift to review, and a case not sent, in yellow; what fails the run in red.
     paint(review === 'drift_warn' || c.status === 'not_run' ? 'yellow' : 'red', head),
-    ...wrap(printable(reasons(c)), columns, '    '),
+    ...wrap(printable(reasons(c, review)), columns, '    '),
     ...(history ? wrap(printable(history), columns, '    ') : []),
   ];
 }
@@ -168,8 +168,8 @@ function notable(d: Drift): boolean {
   return d.severity !== 'info';
 }
 
-/** Why a case is listed: the error, the failed checks, then the notable drift. */
-export function reasons(c: CaseEntry): string {
+/** Why a case of this review class is listed: the error, the failed checks, then the notable drift. */
+export function reasons(c: CaseEntry, review: ReviewClass): string {
   const out: string[] = [];
   if (c.error)
     out.push(
@@ -179,7 +179,7 @@ export function reasons(c: CaseEntry): string {
     const sent = c.samples.sent;
     // A repeated case that fails with no failing drift fails on its own samples, not on the
     // baseline test (failsRun): say so, or "stable" beside it reads as a pass.
-    if (c.status === 'fail' && c.pass_rate && !isRegressed(c))
+    if (review === 'failed' && c.pass_rate)
       out.push(`fails its expectations: ${c.samples.passed}/${sent} samples pass (fewer than half)`);
     c.checks.forEach((check, i) => {
       const passes = c.check_passes[i] ?? (check.pass ? 1 : 0);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { formatUsd } from '../util/numbers.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { COUNT_WORDS, statusWord } from '../core/words.js';
-import type { CaseEntry, Report, ReportHead } from '../stored/report/types.js';
+import type { Report, ReportHead } from '../stored/report/types.js';
 import { type FoldedCase, publishReport } from '../fold/published.js';
 import {
   countOf as classCount,
@@ -77,11 +77,11 @@ function safeUrl(url: string): string | null {
   return encodeURI(decoded).replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function row(c: CaseEntry): string {
+function row({ entry: c, review }: FoldedCase): string {
   const status = statusWord(c);
   const samples = samplesLabel(c);
   const history = historyLine(c.history);
-  const why = history ? `${reasons(c)} — ${history}` : reasons(c);
+  const why = history ? `${reasons(c, review)} — ${history}` : reasons(c, review);
   return `| ${code(c.id)} | ${status}${samples ? ` ${samples}` : ''} | ${code(c.model ?? c.requested_model)} | ${mdText(why, 300)} |`;
 }
 
@@ -107,11 +107,12 @@ const KEPT_ROWS = 100;
  * rates. Which class a case is in is the fold's; so are the counts (Totals).
  */
 export class MarkdownFindings {
-  readonly cases = new Shortlist<ReviewClass, CaseEntry>(REVIEW_ORDER, KEPT_ROWS);
+  readonly cases = new Shortlist<ReviewClass, FoldedCase>(REVIEW_ORDER, KEPT_ROWS);
   readonly rates = new Shortlist<RateConcern, string>(RATE_ORDER, KEPT_ROWS);
 
-  add({ entry: c, review, rate }: FoldedCase): void {
-    if (SECTIONS.some((s) => s.classes.includes(review))) this.cases.add(review, c);
+  add(folded: FoldedCase): void {
+    const { entry: c, review, rate } = folded;
+    if (SECTIONS.some((s) => s.classes.includes(review))) this.cases.add(review, folded);
     const p = c.pass_rate;
     if (p && rate && RATES.includes(rate)) {
       const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';

@@ -32,7 +32,7 @@ function side(): ComparedSide {
     },
   );
   const s = new ComparedSide('reports/x');
-  for (const c of published.cases) s.add(c.entry);
+  for (const c of published.cases) s.add(c);
   s.head = published.head;
   s.totals = published.totals;
   return s;

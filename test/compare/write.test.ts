@@ -33,9 +33,10 @@ function laidOut(comparison: Comparison): string {
 /** A run read as the commands read one: a case at a time, into a side that spills past SPILL_HOLD. */
 function sideOf(run: FoldedRun, expected = 0): ComparedSide {
   const side = new ComparedSide(run.dir, expected);
-  for (const e of run.cases) side.add(e);
+  const published = publishReport({ ...run.head, cases: [...run.cases] });
+  for (const c of published.cases) side.add(c);
   side.head = run.head;
-  side.totals = publishReport({ ...run.head, cases: [...run.cases] }).totals;
+  side.totals = published.totals;
   return side;
 }
 
