@@ -31,8 +31,7 @@ cases.forEach(function (c) {
   c.drift = c.new_case ? NEW_CASE : NO_DRIFT;
   c.samples = { sent: c.sent, passed: c.passed };
 });
-// In the fold's review order (regressions first, then errors, failures, warnings…); plan
-// order within a rank (the sort is stable).
+// Regressions first, then errors, failures, warnings; plan order within a rank (the sort is stable).
 cases.sort(function (a, b) { return a.rank - b.rank; });
 const state = { view: 'all', kind: '', q: '' };
 const list = document.getElementById('cases');
