@@ -2,6 +2,7 @@ import { contentDrift } from '../fold/drift/answer.js';
 import { type VerdictCase, VerdictPairs, verdictsOf, type CandidateVerdict } from './verdict.js';
 import { CHANGES, type Change, statusChange } from '../core/words.js';
 import { IdTable } from '../util/id-table.js';
+import { publishReport } from '../fold/published.js';
 import type { CaseEntry, ReportHead } from '../stored/report/types.js';
 import { ComparedSide, type KeptCase, verdictCaseOf } from './side.js';
 import { summarizeCandidate, markFrontier } from './summary.js';
@@ -208,11 +209,13 @@ export interface InMemoryRun {
   run: FoldedRun;
 }
 
-/** A run in memory as a comparison reads it. */
+/** A run in memory as a comparison reads it, with its totals as the fold publishes them. */
 function sideOf(run: FoldedRun): ComparedSide {
   const side = new ComparedSide(run.dir);
-  for (const e of run.cases) side.add(e);
+  const published = publishReport({ ...run.head, cases: run.cases as CaseEntry[] });
+  for (const c of published.cases) side.add(c);
   side.head = run.head as ReportHead;
+  side.totals = published.totals;
   return side;
 }
 

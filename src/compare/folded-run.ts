@@ -3,19 +3,20 @@ import { FileError } from '../util/errors.js';
 import type { FoldOptions } from '../fold/fold.js';
 import { candidateLabel } from '../fold/provenance.js';
 import { foldRunDirs } from '../fold/run-dirs.js';
-import { openReport } from '../stored/report/read.js';
+import { openPublished } from '../fold/published.js';
 import type { Reporter } from '../fold/reporter.js';
 import { ComparedSide } from './side.js';
 
 /**
- * A run folder (or its report.json) read for a comparison, a case at a time (ComparedSide).
- * A path that is not there is named in a FileError (exit 2); the report reader's own
- * errors say how to re-render a bad one.
+ * A run folder (or its report.json) read for a comparison, a case at a time (ComparedSide),
+ * through the fold's reader, which adds up the run's totals as it goes. A path that is not
+ * there is named in a FileError (exit 2); the report reader's own errors say how to
+ * re-render a bad one.
  */
 export async function readComparedRun(path: string): Promise<ComparedSide> {
   if (!(await stat(path).catch(() => null)))
     throw new FileError(path, 'no such run folder; pass the folder of a run under reports/');
-  const stored = await openReport(path);
+  const stored = await openPublished(path);
   const side = new ComparedSide(path.replace(/[/\\]report\.json$/, ''), stored.head.summary.cases);
   try {
     for await (const c of stored.cases()) side.add(c);
@@ -24,6 +25,7 @@ export async function readComparedRun(path: string): Promise<ComparedSide> {
     throw error;
   }
   side.head = stored.head;
+  side.totals = stored.totals();
   return side;
 }
 
@@ -49,11 +51,12 @@ export function liveComparedRun(
     reporter: {
       // A case at a time: a reporter asking for whole suites (onSuite) makes the fold gather
       // them and parse the suite's whole baseline for it, which a comparison never reads.
-      onCase: ({ entry }) => {
-        pending.add(entry);
+      onCase: (c) => {
+        pending.add(c);
       },
-      onEnd: (finished) => {
+      onEnd: (finished, totals) => {
         pending.head = finished;
+        pending.totals = totals;
         pending.dir = dir(finished.run.id);
         side = pending;
         return Promise.resolve([]);

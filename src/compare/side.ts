@@ -1,4 +1,4 @@
-import { isFixed, isRegressed } from '../core/words.js';
+import { isFixed } from '../core/words.js';
 import { tmpdir } from 'node:os';
 import { Spill, SPILL_HOLD } from '../fold/spill.js';
 import { IdTable } from '../util/id-table.js';
@@ -7,9 +7,11 @@ import type { CaseEntry, ReportHead } from '../stored/report/types.js';
 import type { CaseStatus } from '../core/words.js';
 import type { Drift } from '../record/drift-kinds.js';
 import type { ErrorKind } from '../core/answer.js';
+import type { FoldedCase } from '../fold/published.js';
+import type { Totals } from '../fold/totals.js';
 import type { VerdictCase } from './verdict.js';
 import type { Change } from '../core/words.js';
-import type { CandidateCell, ReferenceCell, ServedCount, Unserved } from './types.js';
+import type { CandidateCell, ReferenceCell } from './types.js';
 
 /**
  * What a comparison keeps of one case of one run until its row is made: the facts its cell
@@ -45,8 +47,8 @@ export interface KeptCase extends Pick<
 /**
  * One run as a comparison reads it, a case at a time (from its report.json, its journal,
  * or live as its run folds it): each case kept by id (in a spill: the first 2,000 in
- * memory, the rest on disk) and the run's totals as they add up, so comparing two runs of
- * 100,000 cases holds neither run's entries. `head` is set once the run is read.
+ * memory, the rest on disk), so comparing two runs of 100,000 cases holds neither run's
+ * entries. `head` and `totals` (the fold's, fold/totals.ts) are set once the run is read.
  */
 export class ComparedSide {
   /** Case ids in the order the run gave them; a case's slot keys its kept case. */
@@ -59,8 +61,8 @@ export class ComparedSide {
   /** By slot: 1 when the case sent a sample. */
   private readonly sent: number[] = [];
   private readonly spill: Spill<KeptCase>;
-  readonly totals = new RunTotals();
   head: ReportHead | null = null;
+  totals: Totals | null = null;
 
   constructor(
     public dir: string | null,
@@ -70,16 +72,16 @@ export class ComparedSide {
     this.spill = new Spill<KeptCase>(tmpdir(), SPILL_HOLD, expected);
   }
 
-  /** Keeps a case (a second entry of an id replaces the first, as a Map would). */
-  add(e: CaseEntry): void {
+  /** Keeps a case as the fold published it (a second entry of an id replaces the first, as a Map would). */
+  add(c: FoldedCase): void {
+    const e = c.entry;
     const slot = this.ids.add(e.id);
     this.suiteIndex[slot] = this.suites.add(e.suite);
     // A case's name is its id after the suite's; one that is not (a report.json edited by hand) is kept.
     if (e.id === `${e.suite}/${e.case}`) this.oddCases.delete(slot);
     else this.oddCases.set(slot, e.case);
     this.sent[slot] = e.samples.sent > 0 ? 1 : 0;
-    this.spill.put(slot, keptOf(e));
-    this.totals.add(e);
+    this.spill.put(slot, keptOf(c));
   }
 
   /** How many cases it holds. */
@@ -120,8 +122,8 @@ export class ComparedSide {
 }
 
 /** A case as the comparison keeps it (KeptCase). Pure. */
-export function keptOf(e: CaseEntry): KeptCase {
-  const verdict = againstBaseline(e);
+export function keptOf({ entry: e, review }: FoldedCase): KeptCase {
+  const verdict = againstBaseline(e, review === 'regressed');
   let said: Drift | undefined;
   let text: Drift | undefined;
   let contentDrift = false;
@@ -185,12 +187,15 @@ interface Verdict {
   similarity: number | null;
 }
 
-/** Against the baseline the run was folded with: its drift decided, with the suite's tolerances. */
-function againstBaseline(e: CaseEntry): Verdict {
+/**
+ * Against the baseline the run was folded with: its drift decided, with the suite's
+ * tolerances; `regressed` as the fold classed it.
+ */
+function againstBaseline(e: CaseEntry, regressed: boolean): Verdict {
   const content = e.drift.find((d) => d.kind === 'content_changed');
   const similarity = content?.similarity ?? null;
   if (e.status === 'not_run') return { change: 'not_run', similarity: null };
-  if (isRegressed(e)) return { change: 'regressed', similarity };
+  if (regressed) return { change: 'regressed', similarity };
   if (isFixed(e)) return { change: 'fixed', similarity };
   if (e.drift.some((d) => d.kind === 'new_case')) return { change: 'new', similarity: null };
   if (content || e.drift.some((d) => d.severity === 'warn')) return { change: 'changed', similarity };
@@ -215,77 +220,4 @@ const STATUS_DRIFT = new Set(['regressed', 'fixed', 'new_error', 'refused', 'err
 function statusIn(d: Drift): ReferenceCell['status'] {
   if (d.kind === 'error_changed') return 'error';
   return d.baseline === 'pass' || d.baseline === 'fail' || d.baseline === 'error' ? d.baseline : null;
-}
-
-/**
- * A run's totals over its cases, added a case at a time: what a candidate's summary shows
- * (summarizeCandidate reads them), each case forgotten once added.
- */
-class RunTotals {
-  cases = 0;
-  readonly statuses: Record<CaseStatus, number> = { pass: 0, fail: 0, error: 0, not_run: 0 };
-  costSum = 0;
-  costed = 0;
-  readonly tokens = { prompt: 0, completion: 0, total: 0 };
-  readonly tools = { cases: 0, answered: 0, triggered: 0, valid: 0 };
-  readonly errorKinds: Record<string, number> = {};
-  /** Every answered sample's latency (the cases' sketches), for the run's p50 and p95. */
-  readonly latencies: number[] = [];
-  private readonly providers = new Map<string, number>();
-  private readonly models = new Map<string, number>();
-  private readonly bySuite = new Map<string, Unserved>();
-
-  add(c: CaseEntry): void {
-    this.cases++;
-    this.statuses[c.status]++;
-    if (c.stats.cost !== null) {
-      this.costSum += c.stats.cost;
-      this.costed++;
-    }
-    this.tokens.prompt += c.stats.prompt_tokens;
-    this.tokens.completion += c.stats.completion_tokens;
-    this.tokens.total += c.stats.total_tokens;
-    if (c.tool_use) {
-      this.tools.cases++;
-      this.tools.answered += c.tool_use.answered;
-      this.tools.triggered += c.tool_use.triggered;
-      this.tools.valid += c.tool_use.valid;
-    }
-    for (const [kind, n] of Object.entries(c.error_kinds))
-      this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + (n ?? 0);
-    const sketch = c.stats.answered.latency_ms;
-    if (sketch) for (const v of sketch.sample) this.latencies.push(v);
-    else if (sketch === undefined && c.stats.latency_ms) this.latencies.push(c.stats.latency_ms.p50);
-    count(this.providers, c.providers);
-    count(this.models, c.models);
-    const suite = this.bySuite.get(c.suite) ?? {
-      suite: c.suite,
-      model: c.requested_model,
-      cases: 0,
-      total: 0,
-      message: '',
-    };
-    suite.total++;
-    if (c.error?.kind === 'routing') {
-      suite.cases++;
-      suite.message ||= c.error.message;
-    }
-    this.bySuite.set(c.suite, suite);
-  }
-
-  /** Each provider (or model) and the cases it served, most first. */
-  served(which: 'providers' | 'models'): ServedCount[] {
-    return [...this[which]]
-      .map(([name, n]) => ({ name, cases: n }))
-      .sort((a, b) => b.cases - a.cases || a.name.localeCompare(b.name));
-  }
-
-  /** The suites a provider could not serve (the router's `routing` answer instead of one), with its words. */
-  unserved(): Unserved[] {
-    return [...this.bySuite.values()].filter((e) => e.cases > 0);
-  }
-}
-
-function count(counts: Map<string, number>, names: readonly string[]): void {
-  for (const name of new Set(names)) counts.set(name, (counts.get(name) ?? 0) + 1);
 }

@@ -1,4 +1,3 @@
-import { nearestRank } from '../stats/nearest-rank.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import type { ComparedRun } from './compare.js';
 import type { Change } from '../core/words.js';
@@ -7,21 +6,20 @@ import type { CandidateSummary } from './types.js';
 /** A candidate's totals before its paired verdict (compareRuns decides it over every candidate at once). */
 export type CandidateTotals = Omit<CandidateSummary, 'verdict'>;
 
-/** One candidate's totals over its run's cases (added up as it was read) and its cells' changes. Pure. */
+/**
+ * One candidate's summary: its run's totals as the fold added them up (fold/totals.ts),
+ * rounded as compare.json keeps them, and its cells' changes. Pure.
+ */
 export function summarizeCandidate(
   { label, side }: ComparedRun,
   changes: Record<Change, number>,
 ): CandidateTotals {
-  const { totals } = side;
-  const head = side.head;
-  if (!head) throw new Error(`summarizeCandidate: run ${label} was not read to its end`);
-  const { pass: passed, fail: failed, error: errored, not_run: notRun } = totals.statuses;
+  const { head, totals } = side;
+  if (!head || !totals) throw new Error(`summarizeCandidate: run ${label} was not read to its end`);
+  const { cases, passed, failed, errored, not_run: notRun } = totals.counts;
   const answered = passed + failed + errored;
   const interval = answered === 0 ? null : wilsonInterval(passed, answered);
-  const cost = totals.costed ? totals.costSum : null;
-  const { tools } = totals;
-  const p50 = nearestRank(totals.latencies, 0.5);
-  const p95 = nearestRank(totals.latencies, 0.95);
+  const { cost, costed, tools, latency_ms: latency } = totals;
   return {
     label,
     run_id: head.run.id,
@@ -30,7 +28,7 @@ export function summarizeCandidate(
     provider: head.run.candidate_provider ?? null,
     exit_code: head.run.exit_code,
     run_status: head.run.status,
-    cases: totals.cases,
+    cases,
     passed,
     failed,
     errored,
@@ -44,25 +42,25 @@ export function summarizeCandidate(
       high: round(interval.high),
     },
     changes: { ...changes },
-    tools:
-      tools.cases === 0
-        ? null
-        : {
-            ...tools,
-            trigger_rate: tools.answered === 0 ? 0 : round(tools.triggered / tools.answered),
-            valid_rate: tools.triggered === 0 ? null : round(tools.valid / tools.triggered),
-          },
-    error_kinds: { ...totals.errorKinds },
+    tools: tools && {
+      cases: tools.cases,
+      answered: tools.answered,
+      triggered: tools.triggered,
+      valid: tools.valid,
+      trigger_rate: round(tools.trigger_rate),
+      valid_rate: tools.valid_rate === null ? null : round(tools.valid_rate),
+    },
+    error_kinds: { ...totals.error_kinds },
     tokens: { ...totals.tokens },
     cost: {
       total: cost === null ? null : roundUsd(cost),
-      cases_with_cost: totals.costed,
-      per_1000_cases: cost === null ? null : roundUsd((cost / totals.costed) * 1000),
+      cases_with_cost: costed,
+      per_1000_cases: cost === null ? null : roundUsd((cost / costed) * 1000),
     },
-    latency_ms: p50 === null || p95 === null ? null : { p50, p95, samples: totals.latencies.length },
-    providers: totals.served('providers'),
-    models: totals.served('models'),
-    unserved: head.run.candidate_provider ? totals.unserved() : [],
+    latency_ms: latency && { p50: latency.p50, p95: latency.p95, samples: latency.samples },
+    providers: totals.providers.map((p) => ({ ...p })),
+    models: totals.models.map((m) => ({ ...m })),
+    unserved: head.run.candidate_provider ? totals.unrouted.map((u) => ({ ...u })) : [],
     pareto: null,
   };
 }

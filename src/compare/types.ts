@@ -2,6 +2,7 @@ import type { Change } from '../core/words.js';
 import type { CandidateVerdict } from './verdict.js';
 import type { PairedTest } from '../stats/paired.js';
 import type { CaseStatus } from '../core/words.js';
+import type { Served, Unrouted } from '../fold/totals.js';
 
 /** Bumped when a field of compare.json changes meaning or goes away (schemas/compare.schema.json). */
 export const COMPARE_SCHEMA_VERSION = 1;
@@ -71,21 +72,6 @@ interface RateWithInterval {
   high: number;
 }
 
-/** A provider (or concrete model) and the cases it served. */
-export interface ServedCount {
-  name: string;
-  cases: number;
-}
-
-/** A suite a provider candidate could not serve: the router's routing error on its cases. */
-export interface Unserved {
-  suite: string;
-  model: string;
-  cases: number;
-  total: number;
-  message: string;
-}
-
 /**
  * One candidate over every case it ran. Computed once, by compareRuns: the console table,
  * compare.md, compare.json and compare.html only render it.
@@ -125,9 +111,10 @@ export interface CandidateSummary {
   cost: { total: number | null; cases_with_cost: number; per_1000_cases: number | null };
   /** Over the answered samples (nearest rank); null when none was timed. */
   latency_ms: { p50: number; p95: number; samples: number } | null;
-  providers: ServedCount[];
-  models: ServedCount[];
-  unserved: Unserved[];
+  providers: Served[];
+  models: Served[];
+  /** Suites a provider candidate could not serve: the router's routing error on their cases. */
+  unserved: Unrouted[];
   /**
    * On the cost-versus-pass-rate frontier: no other candidate is at least as cheap and at
    * least as good, and better in one. Null when its cost or pass rate is unknown.

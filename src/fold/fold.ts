@@ -9,7 +9,7 @@ import {
   type RunRecord,
 } from '../stored/journal/records.js';
 import { REPORT_SCHEMA_VERSION } from '../stored/report/case-line.js';
-import type { Reporter, SuiteEvent } from './reporter.js';
+import type { Reporter, SuiteEndEvent, SuiteEvent } from './reporter.js';
 import type { Baseline } from '../stored/baseline/types.js';
 import type {
   CaseEntry,
@@ -27,8 +27,10 @@ import { type BaselineHead, SuiteBaseline } from '../stored/baseline/suite-basel
 import { SuiteCases, suiteVerdicts } from './suite.js';
 import { isCandidateRun, provenanceFrom } from './provenance.js';
 import { Spill } from './spill.js';
-import { countCase, countFindings, emptySummary, exitCodeFor, KILLED, runStatusFor } from './summary.js';
+import { exitCodeFor, KILLED, runStatusFor } from './summary.js';
 import { caseDetail } from '../stored/report/case-line.js';
+import { reviewCase } from './review.js';
+import { type Totals, TotalsTally } from './totals.js';
 
 export interface FoldOptions {
   /** Reads one suite's baseline, when that suite is folded (one at a time, never all at once). */
@@ -111,7 +113,8 @@ export class RunFold {
   private end: EndRecord | null = null;
   /** Samples an access stop cut short: sent again on resume, so a later sample of the same key replaces them. */
   private readonly provisional = new Map<string, SampleResult>();
-  private readonly summary = emptySummary();
+  /** The run's totals (and its counts, report.json's summary), added up a case at a time. */
+  private readonly totals = new TotalsTally();
   private readonly modelStops = new ModelStops();
   private readonly reported: SuiteReport[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -188,16 +191,18 @@ export class RunFold {
   }
 
   /** Folds every suite still open, then hands the finished head to the reporters. */
-  async finish(): Promise<{ head: ReportHead; files: string[] }> {
+  async finish(): Promise<{ head: ReportHead; totals: Totals; files: string[] }> {
     const rest = this.order.filter((s) => !s.folded);
     if (!this.options.live) rest.sort((a, b) => a.cases.firstOrdinal() - b.cases.firstOrdinal());
     for (const state of rest) this.schedule(state);
     await this.chain;
     if (this.failure) throw this.failure;
-    const head = this.head();
+    const totals = this.totals.result();
+    const head = this.head(totals);
     const files: string[] = [];
-    for (const reporter of await this.reporters) files.push(...((await reporter.onEnd?.(head)) ?? []));
-    return { head, files };
+    for (const reporter of await this.reporters)
+      files.push(...((await reporter.onEnd?.(head, totals)) ?? []));
+    return { head, totals, files };
   }
 
   /** Lets the reporters remove partial files after a failure. */
@@ -377,6 +382,7 @@ export class RunFold {
     const annotate = this.options.annotate?.({ suite, baseline: event.baseline });
     // Only a reporter that asks for a suite's cases in one array gets them gathered.
     const gathered: CaseEntry[] | null = reporters.some((r) => r.onSuite) ? [] : null;
+    const suiteTotals = new TotalsTally();
     for (const reporter of reporters) await reporter.onSuiteStart?.(event);
     // One case finished and handed to every reporter in turn. Most reporters take a case
     // synchronously: a promise is awaited only when one returns it (awaiting every call of
@@ -385,8 +391,21 @@ export class RunFold {
       const entry = verdicts.entry(c, open);
       annotate?.(entry);
       entry.detail = caseDetail(entry);
-      countCase(this.summary, entry);
-      const caseEvent = { ...event, entry, base: verdicts.base(c.id) };
+      // Decided once, here, for every view: how the case ranks, and what it adds up to.
+      const review = reviewCase(entry);
+      this.totals.add(entry, review);
+      suiteTotals.add(entry, review);
+      // A literal of one shape, not spreads: this runs once per case of the run.
+      const caseEvent = {
+        suite: event.suite,
+        baseline: event.baseline,
+        planned: event.planned,
+        review: review.review,
+        outcome: review.outcome,
+        rate: review.rate,
+        entry,
+        base: verdicts.base(c.id),
+      };
       gathered?.push(entry);
       let pending: Promise<void> | undefined;
       for (const reporter of reporters) {
@@ -413,12 +432,14 @@ export class RunFold {
       await opens?.return?.(undefined);
       await state.spill.discard();
     }
-    countFindings(this.summary, suite);
-    for (const reporter of reporters) await reporter.onSuiteEnd?.(event);
+    this.totals.addSuite(suite);
+    suiteTotals.addSuite(suite);
+    const ended: SuiteEndEvent = { ...event, totals: suiteTotals.result() };
+    for (const reporter of reporters) await reporter.onSuiteEnd?.(ended);
     if (gathered) {
       const whole = baseline?.toBaseline() ?? null;
       for (const reporter of reporters)
-        await reporter.onSuite?.({ ...event, cases: gathered, baseline: whole });
+        await reporter.onSuite?.({ ...ended, cases: gathered, baseline: whole });
     }
     // Reported: its plan (every case's messages) and its numbers are not needed again.
     state.foldedCases = state.cases.size;
@@ -440,14 +461,14 @@ export class RunFold {
     return KILLED;
   }
 
-  private head(): ReportHead {
+  private head(totals: Totals): ReportHead {
     const stop = this.stop();
     const now = (this.options.now ?? (() => new Date()))().toISOString();
     const base = this.run;
     const info = {
       id: base?.id ?? 'unknown',
       status: runStatusFor(stop),
-      exit_code: exitCodeFor(this.summary, stop, this.modelStops.size),
+      exit_code: exitCodeFor(totals.counts, stop, this.modelStops.size),
       started_at: base?.started_at ?? now,
       finished_at: this.end?.finished_at ?? now,
       command: base?.command ?? [],
@@ -469,7 +490,12 @@ export class RunFold {
       ...info,
       provenance: provenanceFrom(info, this.complete(), this.options.renderedBy ?? 'run'),
     };
-    return { schema_version: REPORT_SCHEMA_VERSION, run, summary: this.summary, suites: this.reported };
+    return {
+      schema_version: REPORT_SCHEMA_VERSION,
+      run,
+      summary: { ...totals.counts },
+      suites: this.reported,
+    };
   }
 }
 

@@ -42,7 +42,7 @@ export function countCase(summary: Summary, c: CaseEntry): void {
 }
 
 /** Adds a suite's own findings to the counts (countSuite's part for the suite). */
-export function countFindings(summary: Summary, suite: SuiteReport): void {
+export function countFindings(summary: Summary, suite: Pick<SuiteReport, 'drift'>): void {
   summary.suite_findings += suite.drift.length;
   summary.suite_regressed += suite.drift.filter((d) => d.severity === 'fail').length;
 }

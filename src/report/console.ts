@@ -1,8 +1,11 @@
 import { formatUsd } from '../util/numbers.js';
 import { renderedExitCode } from '../fold/summary.js';
-import { COUNT_WORDS, isRegressed, statusWord } from '../core/words.js';
+import { COUNT_WORDS, statusWord } from '../core/words.js';
 import type { CaseEntry, Report, ReportHead } from '../stored/report/types.js';
 import type { Drift } from '../record/drift-kinds.js';
+import { type FoldedCase, publishReport } from '../fold/published.js';
+import { countOf as classCount, REVIEW_ORDER, type ReviewClass, Shortlist } from '../fold/review.js';
+import type { Totals } from '../fold/totals.js';
 import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
 import { countOf } from '../util/numbers.js';
@@ -32,39 +35,38 @@ const VERDICT_TEXT = {
   137: 'KILLED — no end record (kill -9, out of memory, a crash); finish it with --resume',
 } as const;
 
-/** Cases kept for the console while a run is folded: worst first, bounded. */
-export class ConsoleFindings {
-  readonly cases: CaseEntry[] = [];
-  count = 0;
-  cost: number | null = null;
-  constructor(private readonly keep = 200) {}
+/** The review classes the console lists, one line a case, in the fold's order (fold/review.ts). */
+const LISTED: readonly ReviewClass[] = ['regressed', 'errored', 'failed', 'drift_warn'];
 
-  add(c: CaseEntry): void {
-    if (c.stats.cost !== null) this.cost = (this.cost ?? 0) + c.stats.cost;
-    if (!(c.status === 'fail' || c.status === 'error' || c.drift.some(notable))) return;
-    this.count++;
-    this.cases.push(c);
-    if (this.cases.length > this.keep * 2) {
-      this.cases.sort((a, b) => rank(a) - rank(b));
-      this.cases.length = this.keep;
-    }
+/** Cases kept for the console while a run is folded: the first of each listed class, bounded. */
+export class ConsoleFindings {
+  readonly cases: Shortlist<ReviewClass, FoldedCase>;
+  constructor(keep = 200) {
+    this.cases = new Shortlist(REVIEW_ORDER, keep);
+  }
+
+  add(c: FoldedCase): void {
+    if (LISTED.includes(c.review)) this.cases.add(c.review, c);
   }
 }
 
 /** The end-of-run summary: counts, then one line per failing, errored or drifted case with why. */
 export function renderConsoleSummary(report: Report, options: ConsoleOptions): string {
+  const published = publishReport(report);
   const found = new ConsoleFindings();
-  for (const c of report.cases) found.add(c);
-  return renderConsoleFindings(report, found, options);
+  for (const c of published.cases) found.add(c);
+  return renderConsoleFindings(published.head, published.totals, found, options);
 }
 
 /**
- * The summary from findings collected as suites were folded (see consoleReporter). Its
- * colours are its own escapes, so it is printed as is: every piece that came from a service
- * or a file (ids, models, messages) goes through printable here, before it is fitted.
+ * The summary from findings collected as suites were folded (see consoleReporter) and the
+ * run's totals. Its colours are its own escapes, so it is printed as is: every piece that
+ * came from a service or a file (ids, models, messages) goes through printable here, before
+ * it is fitted.
  */
 export function renderConsoleFindings(
   report: ReportHead,
+  totals: Totals,
   found: ConsoleFindings,
   options: ConsoleOptions,
 ): string {
@@ -77,7 +79,7 @@ export function renderConsoleFindings(
       (k) => `${s[k]} ${COUNT_WORDS[k]}`,
     ),
     countOf(s.samples, 'sample'),
-    ...(found.cost !== null ? [`cost ${formatUsd(found.cost)}`] : []),
+    ...(totals.cost !== null ? [`cost ${formatUsd(totals.cost)}`] : []),
   ];
   const lines = [
     truncate(printable(`driftcheck run ${report.run.id}`), columns),
@@ -90,7 +92,8 @@ export function renderConsoleFindings(
     ...(report.run.recheck ? wrap(printable(recheckNote(report.run.recheck)!), columns) : []),
     ...(report.run.bail ? wrap(bailNote(report.run.bail, s)!, columns) : []),
   ];
-  const rows = [...found.cases].sort((a, b) => rank(a) - rank(b)).slice(0, options.maxRows ?? 50);
+  const rows = found.cases.worstFirst().slice(0, options.maxRows ?? 50);
+  const listed = classCount(totals.review, LISTED);
   const suiteDrift = report.suites.flatMap((suite) =>
     suite.drift.map((d) => ({ suite: suite.suite, drift: d })),
   );
@@ -103,7 +106,7 @@ export function renderConsoleFindings(
       ...wrap(printable(drift.message), columns, '    '),
     );
   }
-  if (found.count > rows.length) lines.push(`… and ${found.count - rows.length} more (see report.json)`);
+  if (listed > rows.length) lines.push(`… and ${listed - rows.length} more (see report.json)`);
   const verdict = exitsForModelStops(report.run)
     ? `ERROR — ${MODEL_STOP_VERDICT} (see below)`
     : VERDICT_TEXT[report.run.exit_code];
@@ -135,9 +138,12 @@ export function renderConsoleFindings(
   return `${lines.join('\n')}\n`;
 }
 
-/** One case: a head line (mark, id, status, samples, model) cut to the width, then why, wrapped under it. */
-function caseLines(c: CaseEntry, columns: number, paint: Paint): string[] {
-  const mark = c.status === 'error' || c.status === 'fail' || isRegressed(c) ? '✗' : '!';
+/**
+ * One case of a listed class: a head line (mark, id, status, samples, model) cut to the
+ * width, then why, wrapped under it. Drift to review is marked `!`, the rest `✗`.
+ */
+function caseLines({ entry: c, review }: FoldedCase, columns: number, paint: Paint): string[] {
+  const mark = review === 'drift_warn' ? '!' : '✗';
   const samples = samplesLabel(c);
   const tail = printable(
     ` ${statusWord(c)}${samples ? ` ${samples}` : ''} · ${c.model ?? c.requested_model}`,
@@ -146,8 +152,9 @@ function caseLines(c: CaseEntry, columns: number, paint: Paint): string[] {
   const head = width(id) + width(tail) <= columns ? `${id}${tail}` : truncate(`${id}${tail}`, columns);
   const history = historyLine(c.history);
   return [
-    paint(colorOf(c), head),
-    ...wrap(printable(reasons(c)), columns, '    '),
+    // Drift to review, and a case not sent, in yellow; what fails the run in red.
+    paint(review === 'drift_warn' || c.status === 'not_run' ? 'yellow' : 'red', head),
+    ...wrap(printable(reasons(c, review)), columns, '    '),
     ...(history ? wrap(printable(history), columns, '    ') : []),
   ];
 }
@@ -161,15 +168,8 @@ function notable(d: Drift): boolean {
   return d.severity !== 'info';
 }
 
-function rank(c: CaseEntry): number {
-  if (isRegressed(c)) return 0;
-  if (c.status === 'error') return 1;
-  if (c.status === 'fail') return 2;
-  return 3;
-}
-
-/** Why a case is listed: the error, the failed checks, then the notable drift. */
-export function reasons(c: CaseEntry): string {
+/** Why a case of this review class is listed: the error, the failed checks, then the notable drift. */
+export function reasons(c: CaseEntry, review: ReviewClass): string {
   const out: string[] = [];
   if (c.error)
     out.push(
@@ -179,7 +179,7 @@ export function reasons(c: CaseEntry): string {
     const sent = c.samples.sent;
     // A repeated case that fails with no failing drift fails on its own samples, not on the
     // baseline test (failsRun): say so, or "stable" beside it reads as a pass.
-    if (c.status === 'fail' && c.pass_rate && !isRegressed(c))
+    if (review === 'failed' && c.pass_rate)
       out.push(`fails its expectations: ${c.samples.passed}/${sent} samples pass (fewer than half)`);
     c.checks.forEach((check, i) => {
       const passes = c.check_passes[i] ?? (check.pass ? 1 : 0);
@@ -191,20 +191,15 @@ export function reasons(c: CaseEntry): string {
   return out.join('; ') || 'drift';
 }
 
-function colorOf(c: CaseEntry): Color {
-  if (c.status === 'pass') return isRegressed(c) ? 'red' : 'yellow';
-  return c.status === 'not_run' ? 'yellow' : 'red';
-}
-
 /** Prints the summary at the end of a run, from findings kept as suites are folded. */
 export function consoleReporter(write: (text: string) => void, options: ConsoleOptions): Reporter {
   const found = new ConsoleFindings();
   return {
-    onCase({ entry }) {
-      found.add(entry);
+    onCase(c) {
+      found.add(c);
     },
-    async onEnd(head) {
-      write(renderConsoleFindings(head, found, options));
+    async onEnd(head, totals) {
+      write(renderConsoleFindings(head, totals, found, options));
       return [];
     },
   };

@@ -1,5 +1,7 @@
-import { isRegressed, statusWord } from '../core/words.js';
+import { statusWord } from '../core/words.js';
 import type { CaseEntry, Report, ReportHead, SuiteReport } from '../stored/report/types.js';
+import { type FoldedCase, publishReport } from '../fold/published.js';
+import type { Totals } from '../fold/totals.js';
 import type { Drift } from '../record/drift-kinds.js';
 import { verdictLabel } from './pass-rate-label.js';
 import { SpooledFile } from '../util/spool.js';
@@ -86,22 +88,15 @@ function details(c: CaseEntry): string {
   return lines.join('\n');
 }
 
-type Outcome = 'error' | 'failure' | 'skipped' | 'pass';
-
-/** How CI should count one case: its verdict, as the console and the exit code read it. */
-function outcomeOf(c: CaseEntry): Outcome {
-  if (c.status === 'error') return 'error';
-  if (c.status === 'fail' || isRegressed(c)) return 'failure';
-  return c.status === 'not_run' ? 'skipped' : 'pass';
-}
-
-/** One `<testcase>`: error for a service error, failure for failed checks or regressions, skipped when not run. */
-function testcase(c: CaseEntry, suite: SuiteReport): string {
+/**
+ * One `<testcase>` by the case's outcome (the fold's, fold/review.ts): error for a service
+ * error, failure for failed checks or regressions, skipped when not run.
+ */
+function testcase({ entry: c, outcome }: FoldedCase, suite: SuiteReport): string {
   const time = c.stats.latency_ms ? c.stats.latency_ms.p50 * Math.max(1, c.samples.sent) : null;
   const open = `<testcase name="${attr(c.case)}" classname="${attr(c.suite)}" time="${seconds(time)}" file="${attr(suite.file)}">`;
   const body: string[] = [];
   const regressions = c.drift.filter((d) => d.severity === 'fail' && d.kind !== 'new_error');
-  const outcome = outcomeOf(c);
   if (outcome === 'error' && c.error) {
     const e = c.error;
     const message = `${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}: ${e.message}${regressions.length ? ` — ${regressions.map((d) => d.message).join('; ')}` : ''}`;
@@ -136,46 +131,22 @@ function suiteDriftCase(suite: SuiteReport, d: Drift): string {
   return `<testcase name="${attr(`(suite) ${d.kind}`)}" classname="${attr(suite.suite)}" time="0.000" file="${attr(suite.file)}">\n      <failure message="${attr(oneLine(d.message))}" type="${attr(d.kind)}"/>\n    </testcase>`;
 }
 
-interface Counts {
-  tests: number;
-  failures: number;
-  errors: number;
-  skipped: number;
-  time: number;
+/**
+ * The counts of a `<testsuite>` (or of the root), from the fold's totals: each case is a
+ * testcase by its outcome, and so is each failing suite-level finding, as a failure.
+ */
+function countAttrs({ counts, outcomes, time_ms }: Totals): string {
+  const findings = counts.suite_regressed;
+  return `tests="${counts.cases + findings}" failures="${outcomes.failure + findings}" errors="${outcomes.error}" skipped="${outcomes.skipped}" time="${seconds(time_ms)}"`;
 }
 
-const countAttrs = (n: Counts): string =>
-  `tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}" time="${seconds(n.time)}"`;
-
-/** One `<testsuite>` with its counts, a testcase per case, and its suite-level findings. Pure. */
-export function renderJunitSuite(
-  suite: SuiteReport,
-  cases: readonly CaseEntry[],
-): { xml: string; counts: Counts } {
-  const n = suiteCounts(suite);
-  const lines = cases.map((c) => junitCase(n, c, suite));
-  return { xml: `${suiteHead(suite, n)}${lines.join('')}${suiteTail(suite)}`, counts: n };
-}
-
-/** The counts a suite starts from: its failing suite-level findings are testcases too. */
-function suiteCounts(suite: SuiteReport): Counts {
-  const failing = suite.drift.filter((d) => d.severity === 'fail').length;
-  return { tests: failing, failures: failing, errors: 0, skipped: 0, time: 0 };
-}
-
-/** One case's `<testcase>` line, counted into `n`. */
-function junitCase(n: Counts, c: CaseEntry, suite: SuiteReport): string {
-  const outcome = outcomeOf(c);
-  n.tests++;
-  if (outcome === 'error') n.errors++;
-  else if (outcome === 'failure') n.failures++;
-  else if (outcome === 'skipped') n.skipped++;
-  n.time += (c.stats.latency_ms?.p50 ?? 0) * Math.max(1, c.samples.sent);
+/** One case's `<testcase>` line. */
+function junitCase(c: FoldedCase, suite: SuiteReport): string {
   return `    ${testcase(c, suite)}\n`;
 }
 
 /** `<testsuite …>` with the counts of all its cases, and its properties. */
-function suiteHead(suite: SuiteReport, n: Counts): string {
+function suiteHead(suite: SuiteReport, totals: Totals): string {
   const props = [
     ['service', suite.service],
     ['requested_model', suite.requested_model],
@@ -186,7 +157,7 @@ function suiteHead(suite: SuiteReport, n: Counts): string {
     .map(([k, v]) => `<property name="${k}" value="${attr(v ?? '')}"/>`)
     .join('\n      ');
   return [
-    `  <testsuite name="${attr(suite.suite)}" ${countAttrs(n)} file="${attr(suite.file)}">\n`,
+    `  <testsuite name="${attr(suite.suite)}" ${countAttrs(totals)} file="${attr(suite.file)}">\n`,
     `    <properties>\n      ${props}\n    </properties>\n`,
   ].join('');
 }
@@ -202,15 +173,9 @@ function suiteTail(suite: SuiteReport): string {
   ].join('');
 }
 
-function root(head: ReportHead, total: Counts): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${attr(`driftcheck ${head.run.id}`)}" ${countAttrs(total)} timestamp="${attr(head.run.started_at)}">\n`;
+function root(head: ReportHead, totals: Totals): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${attr(`driftcheck ${head.run.id}`)}" ${countAttrs(totals)} timestamp="${attr(head.run.started_at)}">\n`;
 }
-
-function addCounts(total: Counts, n: Counts): void {
-  for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += n[k];
-}
-
-const zero = (): Counts => ({ tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 });
 
 /**
  * `junit.xml` for CI test views (GitLab and Jenkins read it; GitHub needs a publishing
@@ -218,43 +183,33 @@ const zero = (): Counts => ({ tests: 0, failures: 0, errors: 0, skipped: 0, time
  * id), failures and errors that say what drifted or failed and the error kind. Pure.
  */
 export function renderJunit(report: Report): string {
-  const total = zero();
-  const suites = report.suites.map((suite) => {
-    const rendered = renderJunitSuite(
-      suite,
-      report.cases.filter((c) => c.suite === suite.suite),
-    );
-    addCounts(total, rendered.counts);
-    return rendered.xml;
-  });
-  return `${root(report, total)}${suites.join('')}</testsuites>\n`;
+  const published = publishReport(report);
+  const suites = published.suites.map(
+    ({ suite, totals, cases }) =>
+      `${suiteHead(suite, totals)}${cases.map((c) => junitCase(c, suite)).join('')}${suiteTail(suite)}`,
+  );
+  return `${root(published.head, published.totals)}${suites.join('')}</testsuites>\n`;
 }
 
 /**
  * Writes `junit.xml`: each suite's testcases as they come (to a spool of their own: the
- * `<testsuite>` element carries its counts), the suite whole once its last case is in, the
- * root (with the totals) at the end.
+ * `<testsuite>` element carries its counts, known at its end), the suite whole once its last
+ * case is in, the root (with the run's totals) at the end.
  */
 export function junitReporter(dir: string): Reporter {
   const file = new SpooledFile(dir, 'junit.xml');
   const part = new SpooledFile(dir, 'junit.xml.suite');
-  const total = zero();
-  let n = zero();
   return {
-    onSuiteStart({ suite }) {
-      n = suiteCounts(suite);
+    async onCase(c) {
+      await part.write(junitCase(c, c.suite));
     },
-    async onCase({ entry, suite }) {
-      await part.write(junitCase(n, entry, suite));
-    },
-    async onSuiteEnd({ suite }) {
-      addCounts(total, n);
-      await file.write(suiteHead(suite, n));
+    async onSuiteEnd({ suite, totals }) {
+      await file.write(suiteHead(suite, totals));
       await part.moveTo(file);
       await file.write(suiteTail(suite));
     },
-    async onEnd(head) {
-      return [await file.finish(root(head, total), '</testsuites>\n')];
+    async onEnd(head, totals) {
+      return [await file.finish(root(head, totals), '</testsuites>\n')];
     },
     async onAbort() {
       await part.discard();

@@ -1,8 +1,18 @@
 import { join } from 'node:path';
 import { formatUsd } from '../util/numbers.js';
 import { candidateLabel } from '../fold/provenance.js';
-import { COUNT_WORDS, isRegressed, statusWord } from '../core/words.js';
-import type { CaseEntry, Report, ReportHead } from '../stored/report/types.js';
+import { COUNT_WORDS, statusWord } from '../core/words.js';
+import type { Report, ReportHead } from '../stored/report/types.js';
+import { type FoldedCase, publishReport } from '../fold/published.js';
+import {
+  countOf as classCount,
+  RATE_ORDER,
+  type RateConcern,
+  REVIEW_ORDER,
+  type ReviewClass,
+  Shortlist,
+} from '../fold/review.js';
+import type { Totals } from '../fold/totals.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { reasons, samplesLabel } from './console.js';
 import { historyLine } from './history-strip.js';
@@ -67,64 +77,50 @@ function safeUrl(url: string): string | null {
   return encodeURI(decoded).replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function row(c: CaseEntry): string {
+function row({ entry: c, review }: FoldedCase): string {
   const status = statusWord(c);
   const samples = samplesLabel(c);
   const history = historyLine(c.history);
-  const why = history ? `${reasons(c)} — ${history}` : reasons(c);
+  const why = history ? `${reasons(c, review)} — ${history}` : reasons(c, review);
   return `| ${code(c.id)} | ${status}${samples ? ` ${samples}` : ''} | ${code(c.model ?? c.requested_model)} | ${mdText(why, 300)} |`;
 }
 
-interface Section {
-  title: string;
-  /** The first cases of the section, at most as many as can be shown. */
-  cases: CaseEntry[];
-  /** All cases of the section. */
-  count: number;
-}
+/**
+ * summary.md's sections, each the review classes it lists (fold/review.ts), in the fold's
+ * order; a section of two classes lists them in plan order.
+ */
+const SECTIONS: readonly { title: string; classes: readonly ReviewClass[] }[] = [
+  { title: 'Regressions', classes: ['regressed'] },
+  { title: 'Failures and errors', classes: ['errored', 'failed'] },
+  { title: 'Drift to review', classes: ['drift_warn'] },
+];
 
-/** Rows kept per section while a run is folded: more than any summary shows. */
+/** The repeated cases whose pass rates summary.md lists (in plan order): failing, dropped, flaky. */
+const RATES: readonly RateConcern[] = ['failing', 'dropped', 'flaky'];
+
+/** Rows kept per class while a run is folded: more than any summary shows. */
 const KEPT_ROWS = 100;
 
 /**
  * What the summary needs of the cases, collected as suites are folded and bounded: the
- * first regressions, failures and warnings to review, the notable pass rates, the totals.
+ * first regressions, failures and warnings to review, and the rows of the notable pass
+ * rates. Which class a case is in is the fold's; so are the counts (Totals).
  */
 export class MarkdownFindings {
-  readonly sections: Section[] = [
-    { title: 'Regressions', cases: [], count: 0 },
-    { title: 'Failures and errors', cases: [], count: 0 },
-    { title: 'Drift to review', cases: [], count: 0 },
-  ];
-  readonly rates: { rows: string[]; count: number } = { rows: [], count: 0 };
-  tokens = 0;
-  cost: number | null = null;
+  readonly cases = new Shortlist<ReviewClass, FoldedCase>(REVIEW_ORDER, KEPT_ROWS);
+  readonly rates = new Shortlist<RateConcern, string>(RATE_ORDER, KEPT_ROWS);
 
-  add(c: CaseEntry): void {
-    const at = isRegressed(c)
-      ? 0
-      : c.status === 'error' || c.status === 'fail'
-        ? 1
-        : c.drift.some((d) => d.severity === 'warn')
-          ? 2
-          : -1;
-    if (at >= 0) {
-      const section = this.sections[at]!;
-      section.count++;
-      if (section.cases.length < KEPT_ROWS) section.cases.push(c);
-    }
+  add(folded: FoldedCase): void {
+    const { entry: c, review, rate } = folded;
+    if (SECTIONS.some((s) => s.classes.includes(review))) this.cases.add(review, folded);
     const p = c.pass_rate;
-    if (p && (c.status === 'fail' || p.verdict === 'dropped' || p.verdict === 'flaky')) {
-      this.rates.count++;
-      if (this.rates.rows.length < KEPT_ROWS) {
-        const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
-        this.rates.rows.push(
-          `| ${code(c.id)} | ${c.samples.passed}/${c.samples.sent} (${pct(p.rate)}, CI ${pct(p.low)}–${pct(p.high)}) | ${base} | ${p.p ?? '—'} | ${verdictLabel(p)}${c.status === 'fail' ? ' ❌' : ''} |`,
-        );
-      }
+    if (p && rate && RATES.includes(rate)) {
+      const base = p.baseline ? `${p.baseline.pass}/${p.baseline.total}` : '—';
+      this.rates.add(
+        rate,
+        `| ${code(c.id)} | ${c.samples.passed}/${c.samples.sent} (${pct(p.rate)}, CI ${pct(p.low)}–${pct(p.high)}) | ${base} | ${p.p ?? '—'} | ${verdictLabel(p)}${rate === 'failing' ? ' ❌' : ''} |`,
+      );
     }
-    this.tokens += c.stats.total_tokens;
-    if (c.stats.cost !== null) this.cost = (this.cost ?? 0) + c.stats.cost;
   }
 }
 
@@ -133,14 +129,14 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 /** summary.md's table of counts, in this order. */
 const TABLE_COUNTS = ['passed', 'failed', 'errored', 'not_run', 'regressed', 'drifted'] as const;
 
-function head(report: ReportHead, found: MarkdownFindings): string[] {
+function head(report: ReportHead, totals: Totals): string[] {
   const r = report.run;
   const s = report.summary;
   const verdict = VERDICTS[r.exit_code] ?? '⏹️ INTERRUPTED';
   const list = (['regressed', 'failed', 'errored', 'drifted', 'not_run'] as const)
     .filter((k) => s[k] > 0)
     .map((k) => `${s[k]} ${COUNT_WORDS[k]}`);
-  const cost = found.cost === null ? '' : ` · cost ${formatUsd(found.cost)}`;
+  const cost = totals.cost === null ? '' : ` · cost ${formatUsd(totals.cost)}`;
   const models = report.suites.map(
     (x) =>
       `${mdText(x.suite)} (${mdText(x.service)}): ${x.models.length ? x.models.map(code).join(', ') : code(x.requested_model)}${x.providers.length ? ` via ${x.providers.map(code).join(', ')}` : ''}`,
@@ -148,7 +144,7 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
   return [
     `## ${verdict} — driftcheck${list.length ? `: ${list.join(', ')}` : ''}`,
     '',
-    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${countOf(s.cases, 'case')} · ${countOf(s.samples, 'sample')} · ${groupDigits(found.tokens)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${candidateLabel(r) ? ` · candidate ${code(candidateLabel(r)!)}` : ''}`,
+    `Run ${code(r.id)} · ${r.status} · exit ${r.exit_code} · ${countOf(s.cases, 'case')} · ${countOf(s.samples, 'sample')} · ${groupDigits(totals.tokens.total)} tokens${cost}${r.sim ? ' · embedded simulator' : ''}${candidateLabel(r) ? ` · candidate ${code(candidateLabel(r)!)}` : ''}`,
     ...(r.skipped_suites ?? []).flatMap((x) => ['', `Skipped suite ${code(x.suite)}: ${mdText(x.reason)}`]),
     ...(r.recheck ? ['', `**Recheck:** ${mdText(recheckNote(r.recheck)!)}`] : []),
     ...(r.bail ? ['', `**Bailed:** ${mdText(bailNote(r.bail, s)!)}`] : []),
@@ -167,18 +163,21 @@ function head(report: ReportHead, found: MarkdownFindings): string[] {
 
 function render(
   report: ReportHead,
+  totals: Totals,
   findings: MarkdownFindings,
   maxRows: number,
   reportUrl: string | undefined,
 ): string {
-  const lines = head(report, findings);
+  const lines = head(report, totals);
   let budget = maxRows;
   let left = 0;
   const suiteDrift = report.suites.flatMap((x) =>
     x.drift.map((d) => `- ${mdText(x.suite)}: ${mdText(d.message)}`),
   );
-  for (const { title, cases, count } of findings.sections) {
+  for (const { title, classes } of SECTIONS) {
+    const count = classCount(totals.review, classes);
     if (count === 0) continue;
+    const cases = findings.cases.inPlanOrder(classes).slice(0, KEPT_ROWS);
     lines.push('', `### ${title} (${count})`, '');
     const shown = cases.slice(0, Math.max(0, budget));
     budget -= shown.length;
@@ -190,8 +189,8 @@ function render(
     lines.push('| case | status | model | why |', '| --- | --- | --- | --- |', ...shown.map(row));
     if (shown.length < count) lines.push('', `… and ${count - shown.length} more.`);
   }
-  const rates = findings.rates.rows;
-  const rateCount = findings.rates.count;
+  const rates = findings.rates.inPlanOrder(RATES).slice(0, KEPT_ROWS);
+  const rateCount = classCount(totals.rates, RATES);
   if (rateCount > 0) {
     const shown = rates.slice(0, Math.max(0, budget));
     budget -= shown.length;
@@ -234,23 +233,25 @@ const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
  * `maxRows` rows or `maxBytes` bytes.
  */
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
+  const published = publishReport(report);
   const found = new MarkdownFindings();
-  for (const c of report.cases) found.add(c);
-  return renderMarkdownSummary(report, found, options);
+  for (const c of published.cases) found.add(c);
+  return renderMarkdownSummary(published.head, published.totals, found, options);
 }
 
-/** The summary from findings collected as suites were folded (see markdownReporter). */
+/** The summary from findings collected as suites were folded (see markdownReporter) and the run's totals. */
 export function renderMarkdownSummary(
   report: ReportHead,
+  totals: Totals,
   found: MarkdownFindings,
   options: MarkdownOptions = {},
 ): string {
   const maxBytes = options.maxBytes ?? 60_000;
   let rows = Math.max(0, options.maxRows ?? 30);
-  let text = render(report, found, rows, options.reportUrl);
+  let text = render(report, totals, found, rows, options.reportUrl);
   while (bytes(text) > maxBytes && rows > 0) {
     rows = Math.floor(rows * 0.7);
-    text = render(report, found, rows, options.reportUrl);
+    text = render(report, totals, found, rows, options.reportUrl);
   }
   if (bytes(text) <= maxBytes) return text;
   // Only the fixed part (a huge model list) can still be too long: cut at a line end.
@@ -265,12 +266,12 @@ export function renderMarkdownSummary(
 export function markdownReporter(dir: string): Reporter {
   const found = new MarkdownFindings();
   return {
-    onCase({ entry }) {
-      found.add(entry);
+    onCase(c) {
+      found.add(c);
     },
-    async onEnd(head) {
+    async onEnd(head, totals) {
       const file = join(dir, 'summary.md');
-      await writeFileAtomic(file, renderMarkdownSummary(head, found));
+      await writeFileAtomic(file, renderMarkdownSummary(head, totals, found));
       return [file];
     },
   };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { candidateVerdicts, type VerdictCase } from '../../src/compare/verdict.js';
 import { verdictCaseOfBaseline } from '../../src/compare/verdict-cases.js';
 import { keptOf, verdictCaseOf } from '../../src/compare/side.js';
+import { reviewCase } from '../../src/fold/review.js';
 import type { Baseline } from '../../src/stored/baseline/types.js';
 import { makeEntry } from '../helpers/entries.js';
 
@@ -114,7 +115,7 @@ describe('the adapters', () => {
     ran.stats.answered = { ...ran.stats.answered, latency_ms: { n: 2, p50: 10, p95: 20, sample: [10, 20] } };
     const notRun = makeEntry({ suite: 's', case: 'b', status: 'not_run' });
     notRun.samples = { planned: 1, sent: 0, passed: 0, failed: 0, errored: 0, not_run: 1 };
-    expect([ran, notRun].map((e) => verdictCaseOf(e.id, keptOf(e)))).toEqual([
+    expect([ran, notRun].map((e) => verdictCaseOf(e.id, keptOf({ entry: e, ...reviewCase(e) })))).toEqual([
       { id: 's/a', samples: { pass: 3, total: 4 }, cost: 0.001, latency_ms: [10, 20], answered: 4 },
       null,
     ]);

@@ -8,6 +8,7 @@ import { renderCompareMarkdown } from '../../src/compare/markdown.js';
 import { ComparedSide } from '../../src/compare/side.js';
 import { writeComparison } from '../../src/compare/write.js';
 import { SPILL_HOLD } from '../../src/fold/spill.js';
+import { publishReport } from '../../src/fold/published.js';
 import { renderCandidateComparison } from '../../src/compare/console.js';
 import type { CaseEntry } from '../../src/stored/report/types.js';
 import type { Comparison } from '../../src/compare/types.js';
@@ -32,8 +33,10 @@ function laidOut(comparison: Comparison): string {
 /** A run read as the commands read one: a case at a time, into a side that spills past SPILL_HOLD. */
 function sideOf(run: FoldedRun, expected = 0): ComparedSide {
   const side = new ComparedSide(run.dir, expected);
-  for (const e of run.cases) side.add(e);
+  const published = publishReport({ ...run.head, cases: [...run.cases] });
+  for (const c of published.cases) side.add(c);
   side.head = run.head;
+  side.totals = published.totals;
   return side;
 }
 

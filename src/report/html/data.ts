@@ -12,7 +12,7 @@ import type { CheckResult } from '../../checks/registry.js';
 import type { DriftSeverity } from '../../record/drift-kinds.js';
 import type { CaseError, Usage } from '../../core/answer.js';
 import type { Message } from '../../core/messages.js';
-import { isRegressed } from '../../core/words.js';
+import { REVIEW_RANK, type ReviewClass } from '../../fold/review.js';
 import type { ToolCall } from '../../core/tool-calls.js';
 import { MAX_VIEW_TEXT_CHARS, shorten } from '../../util/shorten.js';
 
@@ -41,7 +41,7 @@ export interface PageCase {
   suite: string;
   case: string;
   status: CaseStatus;
-  /** Sort rank: regressions first, then errors, failures, warnings, not run, info drift, passes. */
+  /** Sort rank: the place of the fold's review class in its order (fold/review.ts REVIEW_ORDER). */
   rank: number;
   regressed: boolean;
   service: string;
@@ -124,7 +124,7 @@ function messageText(m: Message): string {
  * A case the fold called `brief` (it passed every sample, nothing changed) as the page lists
  * it: a row of counts. Its prompt, answer and checks are in report.json, its samples in the
  * journal; the page says so. What the page's script fills in for it (status, rank) it
- * knows from `brief` alone.
+ * knows from `brief` alone: the fold's review class of a brief case is always `passed`.
  */
 export interface BriefPageCase {
   id: string;
@@ -138,17 +138,6 @@ export interface BriefPageCase {
   tokens: number | null;
   /** Median latency over its samples. */
   latency_ms: number | null;
-}
-
-/** Regressions first, then errors, failures, warnings; passes last. */
-function rankOf(c: CaseEntry): number {
-  if (isRegressed(c)) return 0;
-  if (c.status === 'error') return 1;
-  if (c.status === 'fail') return 2;
-  if (c.drift.some((d) => d.severity === 'warn')) return 3;
-  if (c.status === 'not_run') return 4;
-  if (c.drift.some((d) => d.kind !== 'new_case')) return 5;
-  return 6;
 }
 
 /**
@@ -191,12 +180,14 @@ function briefCase(c: CaseEntry): BriefPageCase {
 }
 
 /**
- * One case as the page embeds it: in full, or a brief case as its row of counts. `limit`
- * shortens every text of a large report; the suite's `system` prompt is left out of the
- * messages (the page holds it once per suite and puts it back in front).
+ * One case as the page embeds it, with the fold's review class as its rank: in full, or a
+ * brief case as its row of counts. `limit` shortens every text of a large report; the
+ * suite's `system` prompt is left out of the messages (the page holds it once per suite and
+ * puts it back in front).
  */
 export function pageCase(
   c: CaseEntry,
+  review: ReviewClass,
   base: BaselineCase | undefined,
   limit: number,
   system?: string,
@@ -218,8 +209,8 @@ export function pageCase(
     suite: c.suite,
     case: c.case,
     status: c.status,
-    rank: rankOf(c),
-    regressed: isRegressed(c),
+    rank: REVIEW_RANK[review],
+    regressed: review === 'regressed',
     service: c.service,
     requested_model: c.requested_model,
     model: c.model,

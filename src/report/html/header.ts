@@ -1,7 +1,10 @@
 import { candidateLabel } from '../../fold/provenance.js';
 import { COUNT_WORDS } from '../../core/words.js';
 import type { DriftKind } from '../../record/drift-kinds.js';
-import type { CaseEntry, PassRate, ReportHead, RunInfo } from '../../stored/report/types.js';
+import type { PassRate, ReportHead, RunInfo } from '../../stored/report/types.js';
+import type { FoldedCase } from '../../fold/published.js';
+import { countOf, RATE_ORDER, type RateConcern, Shortlist } from '../../fold/review.js';
+import type { Totals } from '../../fold/totals.js';
 import { formatUsd } from '../../util/numbers.js';
 import { escapeHtml as h } from './escape.js';
 import { groupDigits } from '../../util/numbers.js';
@@ -58,14 +61,8 @@ function viewButtons(report: ReportHead): string {
     .join('');
 }
 
-/** Cases per drift kind, counted as the page's cases are written. */
-export type DriftCounts = Map<DriftKind, number>;
-
-export function countDrift(counts: DriftCounts, c: CaseEntry): void {
-  for (const kind of new Set(c.drift.map((d) => d.kind))) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-}
-
-function driftOptions(counts: DriftCounts): string {
+/** Cases per drift kind (the fold's totals), as the drift-kind filter offers them. */
+function driftOptions(counts: ReadonlyMap<DriftKind, number>): string {
   const options = [...counts].sort((a, b) => compareText(a[0], b[0]));
   return [
     `<option value="">any drift kind</option>`,
@@ -74,12 +71,12 @@ function driftOptions(counts: DriftCounts): string {
 }
 
 /** The sticky bar: verdict, counts that double as status filters, drift-kind filter, search. */
-export function renderBar(report: ReportHead, title: string, drift: DriftCounts): string {
+export function renderBar(report: ReportHead, title: string, totals: Totals): string {
   const v = runVerdict(report.run.exit_code, report.run);
   return `<header class="bar">
 <div class="verdict ${v.tone}"><span class="word">${v.word}</span><span class="title">${h(title)}</span><span class="why">${h(v.text)} · exit ${report.run.exit_code}</span></div>
 <nav class="views" aria-label="filter by status">${viewButtons(report)}</nav>
-<div class="tools"><input id="q" type="search" placeholder="search case id" aria-label="search case id" autocomplete="off" disabled><select id="kind" aria-label="filter by drift kind" disabled>${driftOptions(drift)}</select></div>
+<div class="tools"><input id="q" type="search" placeholder="search case id" aria-label="search case id" autocomplete="off" disabled><select id="kind" aria-label="filter by drift kind" disabled>${driftOptions(totals.drift_kinds)}</select></div>
 </header>`;
 }
 
@@ -93,40 +90,22 @@ function change(from: number, to: number): string {
   return `${p > 0 ? '+' : ''}${p.toFixed(1)}%`;
 }
 
-/** Tokens and cost of this run, and against the baseline over the cases both answered. */
-function usageLine(report: ReportHead): string {
-  let samples = 0;
-  let prompt = 0;
-  let completion = 0;
-  let total = 0;
-  let cost: number | null = null;
-  const then = { cases: 0, total: 0, cost: null as number | null };
-  const now = { total: 0, cost: null as number | null };
-  for (const s of report.suites) {
-    const u = s.usage.run;
-    samples += u.samples;
-    prompt += u.prompt_tokens;
-    completion += u.completion_tokens;
-    total += u.total_tokens;
-    if (u.cost !== null) cost = (cost ?? 0) + u.cost;
-    const c = s.usage.compared;
-    if (!c) continue;
-    then.cases += c.cases;
-    then.total += c.baseline.total_tokens;
-    now.total += c.run.total_tokens;
-    if (c.baseline.cost !== null) then.cost = (then.cost ?? 0) + c.baseline.cost;
-    if (c.run.cost !== null) now.cost = (now.cost ?? 0) + c.run.cost;
-  }
+/** Tokens and cost of this run, and against the baseline over the cases both answered (the fold's totals). */
+function usageLine(totals: Totals): string {
+  const { tokens, cost } = totals;
   const lines = [
-    `<dt>usage</dt><dd>${int(total)} tokens (${int(prompt)} prompt, ${int(completion)} completion) over ${int(samples)} samples${cost === null ? '' : ` · cost ${formatUsd(cost)}`}</dd>`,
+    `<dt>usage</dt><dd>${int(tokens.total)} tokens (${int(tokens.prompt)} prompt, ${int(tokens.completion)} completion) over ${int(totals.samples)} samples${cost === null ? '' : ` · cost ${formatUsd(cost)}`}</dd>`,
   ];
-  if (then.cases > 0) {
+  const compared = totals.compared;
+  if (compared && compared.cases > 0) {
+    const then = compared.baseline;
+    const now = compared.run;
     const costChange =
       then.cost !== null && now.cost !== null
         ? ` · cost ${formatUsd(then.cost)} → ${formatUsd(now.cost)} (${change(then.cost, now.cost)})`
         : '';
     lines.push(
-      `<dt>vs baseline</dt><dd>${int(then.total)} → ${int(now.total)} tokens (${change(then.total, now.total)}) over the ${int(then.cases)} cases both answered${costChange}</dd>`,
+      `<dt>vs baseline</dt><dd>${int(then.total_tokens)} → ${int(now.total_tokens)} tokens (${change(then.total_tokens, now.total_tokens)}) over the ${int(compared.cases)} cases both answered${costChange}</dd>`,
     );
   } else lines.push(`<dt>vs baseline</dt><dd class="muted">no baseline usage to compare with</dd>`);
   return lines.join('\n');
@@ -140,43 +119,37 @@ function duration(from: string, to: string): string {
     : ` (${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s)`;
 }
 
-const VERDICT_ORDER = { dropped: 0, flaky: 1, new: 2, stable: 3 } as const;
 /** How many repeated cases the page's pass-rate table lists. */
 const PASS_RATE_ROWS = 50;
 
 /** A repeated case as the pass-rate table shows it. */
-export interface PassRateRow {
+interface PassRateRow {
   id: string;
   failing: boolean;
   samples: { pass: number; total: number };
   rate: PassRate;
 }
 
-/** Keeps the rows the table will show (failing first, then dropped, flaky, new, stable), bounded. */
-export function keepPassRateRow(rows: PassRateRow[], c: CaseEntry): void {
-  if (!c.pass_rate) return;
-  rows.push({
-    id: c.id,
-    failing: c.status === 'fail',
-    samples: { pass: c.samples.passed, total: c.samples.sent },
-    rate: c.pass_rate,
-  });
-  if (rows.length > PASS_RATE_ROWS * 4) {
-    rows.sort(byConcern);
-    rows.length = PASS_RATE_ROWS;
+/** The repeated cases the pass-rate table lists: the first of each of the fold's pass-rate concerns. */
+export class PassRateRows {
+  readonly rows = new Shortlist<RateConcern, PassRateRow>(RATE_ORDER, PASS_RATE_ROWS);
+
+  add({ entry: c, rate }: FoldedCase): void {
+    if (!rate || !c.pass_rate) return;
+    this.rows.add(rate, {
+      id: c.id,
+      failing: rate === 'failing',
+      samples: { pass: c.samples.passed, total: c.samples.sent },
+      rate: c.pass_rate,
+    });
   }
 }
 
-function byConcern(a: PassRateRow, b: PassRateRow): number {
-  return (
-    Number(b.failing) - Number(a.failing) || VERDICT_ORDER[a.rate.verdict] - VERDICT_ORDER[b.rate.verdict]
-  );
-}
-
-/** Repeated cases with their pass rates: failing first, then dropped, flaky, new, stable. */
-function passRateTable(rows: PassRateRow[], repeated: number): string {
+/** Repeated cases with their pass rates, in the fold's order: failing first, then dropped, flaky, new, stable. */
+function passRateTable(kept: PassRateRows, totals: Totals): string {
+  const rows = kept.rows.worstFirst();
   if (rows.length === 0) return '';
-  rows.sort(byConcern);
+  const repeated = countOf(totals.rates, RATE_ORDER);
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const body = rows
     .slice(0, PASS_RATE_ROWS)
@@ -194,7 +167,7 @@ function passRateTable(rows: PassRateRow[], repeated: number): string {
 }
 
 /** Run facts, services with their requested and concrete models, usage, and suite-level drift. */
-export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; repeated: number }): string {
+export function renderRunInfo(report: ReportHead, totals: Totals, rates: PassRateRows): string {
   const r = report.run;
   const facts = [
     `<dt>run</dt><dd><code>${h(r.id)}</code> · ${h(r.status)}${r.sim ? ' · embedded simulator' : ''}${r.shard ? ` · shard ${r.shard.index}/${r.shard.total}` : ''}</dd>`,
@@ -211,7 +184,7 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',
     ...(r.model_stops ?? []).map((stop) => `<dt>stopped</dt><dd class="bad">${h(modelStopNote(stop))}</dd>`),
-    usageLine(report),
+    usageLine(totals),
     `<dt>command</dt><dd><code>${h(r.command.join(' '))}</code> · driftcheck ${h(r.driftcheck_version)}</dd>`,
   ].filter(Boolean);
   const suites = report.suites
@@ -228,7 +201,7 @@ export function renderRunInfo(report: ReportHead, rates: { rows: PassRateRow[]; 
       return `<tr><td>${h(s.suite)}</td><td>${h(s.service)}</td><td><code>${h(s.requested_model)}</code></td><td>${models}</td><td>${providers}</td><td>${s.baseline === null ? '<span class="muted">none</span>' : 'yes'}</td></tr>`;
     })
     .join('');
-  const table = passRateTable(rates.rows, rates.repeated);
+  const table = passRateTable(rates, totals);
   const suiteDrift = report.suites.flatMap((s) =>
     s.drift.map(
       (d) =>

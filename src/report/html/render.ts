@@ -5,14 +5,9 @@ import type { Reporter } from '../../fold/reporter.js';
 import { clipText, LARGE_REPORT_CASES, LARGE_REPORT_TEXT_CHARS, pageCase, pageTextLimit } from './data.js';
 import { MAX_VIEW_TEXT_CHARS } from '../../util/shorten.js';
 import { embedJson, pageHead } from './escape.js';
-import {
-  countDrift,
-  type DriftCounts,
-  keepPassRateRow,
-  type PassRateRow,
-  renderBar,
-  renderRunInfo,
-} from './header.js';
+import { PassRateRows, renderBar, renderRunInfo } from './header.js';
+import { publishReport } from '../../fold/published.js';
+import type { Totals } from '../../fold/totals.js';
 import { clientScript } from './script.js';
 import { STYLE } from './style.js';
 import { groupDigits } from '../../util/numbers.js';
@@ -27,28 +22,26 @@ export interface HtmlOptions {
  * counts, services and models, and every case filterable, searchable and diffable. Model
  * output is data: the page escapes it, embeds it as inert JSON, and its CSP allows only
  * the page's own script and style, by hash. Cases are embedded as their suites are folded
- * (through a spool file), the head once the counts are known; the page sorts them itself.
+ * (through a spool file), each with the fold's rank, the head once the run's totals are
+ * known; the page sorts them by that rank itself.
  */
 export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
   const file = new SpooledFile(dir, 'report.html');
   let written = 0;
-  let brief = 0;
   let limit = MAX_VIEW_TEXT_CHARS;
-  const drift: DriftCounts = new Map();
-  const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
+  const rates = new PassRateRows();
   return {
-    async onCase({ entry: c, suite, base, planned }) {
+    async onCase(c) {
       // The first case says how large the report will be.
-      if (written === 0) limit = pageTextLimit(planned);
-      countDrift(drift, c);
-      if (c.pass_rate) rates.repeated++;
-      keepPassRateRow(rates.rows, c);
-      if (c.detail === 'brief') brief++;
-      await file.write(`${written++ ? ',' : ''}${embedJson(pageCase(c, base, limit, suite.system))}`);
+      if (written === 0) limit = pageTextLimit(c.planned);
+      rates.add(c);
+      await file.write(
+        `${written++ ? ',' : ''}${embedJson(pageCase(c.entry, c.review, c.base, limit, c.suite.system))}`,
+      );
     },
-    async onEnd(head) {
+    async onEnd(head, totals) {
       const title = options.title ?? `driftcheck ${head.run.id}`;
-      const [top, bottom] = page(head, title, drift, rates, limit, brief);
+      const [top, bottom] = page(head, totals, title, rates, limit);
       return [await file.finish(top, bottom)];
     },
     onAbort: () => file.discard(),
@@ -58,12 +51,12 @@ export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
 /** The page around its case data: everything before the cases' JSON, and everything after. */
 function page(
   head: ReportHead,
+  totals: Totals,
   title: string,
-  drift: DriftCounts,
-  rates: { rows: PassRateRow[]; repeated: number },
+  rates: PassRateRows,
   limit: number,
-  brief: number,
 ): [string, string] {
+  const brief = totals.brief;
   const script = clientScript();
   const large =
     limit !== LARGE_REPORT_TEXT_CHARS
@@ -77,9 +70,9 @@ function page(
   const systems = Object.fromEntries(
     head.suites.flatMap((s) => (s.system === undefined ? [] : [[s.suite, clipText(s.system, limit)]])),
   );
-  const top = `${pageHead(title, script, STYLE)}${renderBar(head, title, drift)}
+  const top = `${pageHead(title, script, STYLE)}${renderBar(head, title, totals)}
 <main>
-${renderRunInfo(head, rates)}
+${renderRunInfo(head, totals, rates)}
 ${large}
 ${briefNote}
 <noscript><p class="notice">The case list needs JavaScript. The summary above and report.json hold the results.</p></noscript>
@@ -101,21 +94,18 @@ export function renderHtml(
   report: Report,
   options: HtmlOptions & { baselines?: ReadonlyMap<string, Baseline | null> } = {},
 ): string {
+  const published = publishReport(report);
   const limit = pageTextLimit(report.cases.length);
-  const drift: DriftCounts = new Map();
-  const rates: { rows: PassRateRow[]; repeated: number } = { rows: [], repeated: 0 };
+  const rates = new PassRateRows();
   const systems = new Map(report.suites.map((s) => [s.suite, s.system]));
-  let brief = 0;
-  const embedded = report.cases.map((c) => {
-    countDrift(drift, c);
-    if (c.pass_rate) rates.repeated++;
-    keepPassRateRow(rates.rows, c);
-    if (c.detail === 'brief') brief++;
+  const embedded = published.cases.map((folded) => {
+    const c = folded.entry;
+    rates.add(folded);
     const cases = options.baselines?.get(c.suite)?.cases;
     const base = cases && Object.hasOwn(cases, c.case) ? cases[c.case] : undefined;
-    return embedJson(pageCase(c, base, limit, systems.get(c.suite)));
+    return embedJson(pageCase(c, folded.review, base, limit, systems.get(c.suite)));
   });
   const title = options.title ?? `driftcheck ${report.run.id}`;
-  const [top, bottom] = page(report, title, drift, rates, limit, brief);
+  const [top, bottom] = page(published.head, published.totals, title, rates, limit);
   return `${top}${embedded.join(',')}${bottom}`;
 }

@@ -1,4 +1,5 @@
 import { COUNT_WORDS, STATUS_WORDS } from '../../core/words.js';
+import { REVIEW_RANK } from '../../fold/review.js';
 import { DETAIL_SCRIPT } from './script-detail.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
@@ -25,7 +26,7 @@ const NEW_CASE = [{ kind: 'new_case', severity: 'info', message: '' }];
 cases.forEach(function (c) {
   if (!c.brief) return;
   c.status = 'pass';
-  c.rank = 6;
+  c.rank = ${REVIEW_RANK.passed};
   c.regressed = false;
   c.drift = c.new_case ? NEW_CASE : NO_DRIFT;
   c.samples = { sent: c.sent, passed: c.passed };
