@@ -58,24 +58,25 @@ function section(title: string): Section {
   };
 }
 
-/** Adds `line` at the end of the object literal `export const NAME = {…}` of a registry file. */
+/** Adds `line` (one or more lines) at the end of the object literal `const NAME… = {…}` of a file. */
 function registered(text: string, name: string, line: string): string {
-  const head = `export const ${name} = {`;
-  const open = text.indexOf(head);
-  expect(open, `the registry has ${head}`).toBeGreaterThanOrEqual(0);
-  let depth = 0;
-  let close = open + head.length - 1;
+  const head = new RegExp(`^(?:export )?const ${name}\\b[^=]*= \\{`, 'm').exec(text);
+  expect(head, `the file has const ${name} = {…}`).not.toBeNull();
+  const start = head!.index + head![0].length;
+  let depth = 1;
+  let close = start;
   for (; close < text.length; close++) {
     if (text[close] === '{') depth++;
     else if (text[close] === '}' && --depth === 0) break;
   }
-  const body = text.slice(open + head.length, close);
+  const body = text.slice(start, close);
   if (body.includes('\n')) {
     const lineStart = text.lastIndexOf('\n', close) + 1;
-    return `${text.slice(0, lineStart)}  ${line}\n${text.slice(lineStart)}`;
+    const indented = line.replace(/^(?=.)/gm, '  ');
+    return `${text.slice(0, lineStart)}${indented}${indented.endsWith('\n') ? '' : '\n'}${text.slice(lineStart)}`;
   }
   // A one-line literal: `{ a, b }` → `{ a, b, c }`.
-  const end = open + head.length + body.trimEnd().length;
+  const end = start + body.trimEnd().length;
   return `${text.slice(0, end)}, ${line.replace(/,$/, '')}${text.slice(end)}`;
 }
 
@@ -123,7 +124,22 @@ async function apply(s: Section): Promise<void> {
     text = imported(text, `import { ${exported} } from '${from.startsWith('.') ? from : `./${from}`}';`);
   }
   await writeFile(registry, text);
+  // A row it gives another table (a test's), as its code block after "a row in `NAME` (`FILE`".
+  const row = /a row in\s+`(\w+)`\s+\(`([^`]+)`[\s\S]*?```ts\n([\s\S]*?)```/.exec(s.text);
+  if (row) {
+    const file = join(copy, row[2]!);
+    await writeFile(file, registered(await readFile(file, 'utf8'), row[1]!, row[3]!));
+  }
   const readme = join(copy, 'README.md');
+  // A service kind is named where README lists the kinds.
+  if (/name the kind where this README lists them/.test(s.text)) {
+    const kind = /^(\w+)/.exec(s.registry.line)![1]!;
+    const { serviceKinds } = await import('../../src/adapters/index.js');
+    const list = `\`kind\` (${serviceKinds().join(' | ')})`;
+    const text = await readFile(readme, 'utf8');
+    expect(text, 'README lists the service kinds').toContain(list);
+    await writeFile(readme, text.replace(list, `${list.slice(0, -1)} | ${kind})`));
+  }
   // A drift kind the section adds goes into README's list of drift kinds.
   const kind = /\*\*Drift kinds\*\* list[\s\S]*?```md\n([\s\S]*?)\n```/.exec(s.text);
   if (kind) {
@@ -242,6 +258,10 @@ beforeAll(async () => {
       'test/stored/report/case-line.test.ts',
       'test/service/normalize.test.ts',
       'test/golden/demo.test.ts',
+      'test/adapters/kind-names.test.ts',
+      'test/adapters/questions.test.ts',
+      'test/adapters/readme-kind.test.ts',
+      'test/config/schema.test.ts',
     ]),
   );
 
@@ -250,10 +270,11 @@ beforeAll(async () => {
     sendJson(res, 200, JSON.stringify({ ...body, service_tier: tier }));
   });
   project = await makeProject({
-    'driftcheck.config.yaml': `services:\n  direct: { kind: direct, base_url: ${service.url}/v1, api_key_env: DIRECT_API_KEY, retries: 0 }\n`,
+    // The kind README's "Adding a service kind" added.
+    'driftcheck.config.yaml': `services:\n  mine: { kind: local, base_url: ${service.url}/v1, api_key_env: DIRECT_API_KEY, retries: 0 }\n`,
     'suites/refunds.yaml': [
       'suite: refunds',
-      'service: direct',
+      'service: mine',
       'model: acme/model-1',
       'cases:',
       '  - id: window',
@@ -288,6 +309,7 @@ describe('README’s "Adding a …" sections, applied to a copy as written', () 
         'Adding a recorded field',
         'Adding a case source (table format)',
         'Adding a reporter',
+        'Adding a service kind',
       ]),
     );
     expect([...sections.keys()]).toEqual(TITLES);
@@ -310,7 +332,7 @@ describe('README’s "Adding a …" sections, applied to a copy as written', () 
 });
 
 describe('the extended copy’s binary', () => {
-  it('validate accepts a suite using the new check and table format', async () => {
+  it('validate accepts a config naming the new service kind and a suite using the new check and table format', async () => {
     const validate = await run(['validate']);
     expect(validate.code, validate.stdout + validate.stderr).toBe(0);
   });
