@@ -1,5 +1,9 @@
 import { UsageError } from '../util/errors.js';
 import { didYouMean } from '../util/did-you-mean.js';
+import { REPORTER_NAMES } from '../report/outputs.js';
+
+/** The reporters `--reporter` takes, as the help lists them: the registry's names. */
+const REPORTERS_LISTED = REPORTER_NAMES.join(',');
 /**
  * `driftcheck <command> --help`: what each command does, its options and examples. The
  * option lists are also what an unknown flag is matched against for a did-you-mean.
@@ -35,7 +39,7 @@ Options:
   --require-baselines    refuse to run a suite that has no baseline yet
   --report-dir DIR       where run folders go (default reports/)
   --baseline-dir DIR     where baselines live (default baselines/)
-  --reporter LIST        console,json,html,junit,markdown (default: all; report.json always)
+  --reporter LIST        ${REPORTERS_LISTED} (default: all; report.json always)
   --history DIR          read earlier nights from this history folder and append tonight
                          (only a nightly, complete run of the real services is appended)
   --history-force        append tonight even when it is a candidate, simulator, shard or
@@ -172,7 +176,7 @@ not run makes the exit non-zero. Baselines are never written from a recheck: bas
 accept refuses it, even when forced.
 
 Options:
-  --reporter LIST        console,json,html,junit,markdown (default: all; report.json always)
+  --reporter LIST        ${REPORTERS_LISTED} (default: all; report.json always)
   --report-dir DIR       where the new run folder goes (default reports/)
   --baseline-dir DIR     the baselines to diff against (default baselines/)
   --allow-alias          load suites that name a ~author/family-latest alias

@@ -1,4 +1,5 @@
 import type { Config } from '../config/types.js';
+import { FILE_REPORTERS } from '../report/outputs.js';
 import { type CatalogReader, catalogReader } from '../service/check-models.js';
 import type { PlanOptions } from '../stored/journal/records.js';
 import { heldCases, type SuiteSelection } from '../run/plan.js';
@@ -55,8 +56,6 @@ export interface RunSuitesOptions extends RunHooks {
 }
 
 export type RunSuitesResult = RunResult;
-
-const FILE_REPORTERS: ReadonlySet<string> = new Set(['json', 'html', 'junit', 'markdown']);
 
 /**
  * The main job for a library caller: one run of these suites (plan → pre-flight → send,

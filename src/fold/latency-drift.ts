@@ -5,7 +5,8 @@ import { holmAdjust } from '../stats/holm.js';
 import { nearestRank } from '../stats/nearest-rank.js';
 import { rankSumTest, signTestUpper } from '../stats/rank-sum.js';
 import type { LatencySketch } from '../stored/baseline/types.js';
-import type { Drift, DriftSeverity } from '../record/drift-kinds.js';
+import { DRIFT_SEVERITY, type Drift, type DriftSeverity } from '../record/drift-kinds.js';
+import { severityIn } from '../record/severity.js';
 
 /**
  * Samples each side needs before a case's latency is compared at all: below it a rank test
@@ -87,7 +88,7 @@ export class LatencyTally {
    * beyond the suite's tolerance and a sign test says most cases moved the same way (it
    * sees a slowdown of cases sampled once, which alone prove nothing). A slowdown has the
    * tolerance's severity; a speed-up, and any change in a candidate run (another model is
-   * another speed by design), are info.
+   * another speed by design), weigh as latency_changed's row of the drift kinds' table says (info).
    */
   analyse(options: LatencyOptions): LatencyAnalysis {
     const tests = this.tested.map((c) => {
@@ -162,8 +163,10 @@ function directionOf(then: Figures, now: Figures, moved: readonly (keyof Figures
   return moved.some((k) => now[k] > then[k]) ? 'slower' : 'faster';
 }
 
+/** latency_changed's row of the drift kinds' table, a slowdown weighing as the tolerance says. */
 function severity(direction: Direction, slowdown: DriftSeverity, candidate: boolean): DriftSeverity {
-  return direction === 'slower' && !candidate ? slowdown : 'info';
+  const row = { ...DRIFT_SEVERITY.latency_changed, severity: slowdown };
+  return severityIn(row, { candidate, better: direction === 'faster' });
 }
 
 /** `p50 800 → 2400 ms (+200%), p95 …`. */

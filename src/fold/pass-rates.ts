@@ -11,7 +11,7 @@ import {
 } from '../stats/index.js';
 import type { BaselineCase } from '../stored/baseline/types.js';
 import type { PassRate } from '../stored/report/types.js';
-import type { Drift } from '../record/drift-kinds.js';
+import { type Drift, severityOf } from '../record/drift-kinds.js';
 import { formatP } from '../stats/format-p.js';
 
 /** One case's samples as the pass-rate analysis sees them, with its baseline's. */
@@ -122,7 +122,7 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
       const current = sumSamples(compared.map((c) => c.current));
       suiteDrift.push({
         kind: 'pass_rate_dropped',
-        severity: 'fail',
+        severity: severityOf('pass_rate_dropped'),
         baseline: base,
         current,
         message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${formatP(verdict.p)} (${verdict.method}, alpha ${alpha})`,
@@ -136,7 +136,7 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
     if (stat.verdict !== 'dropped' || !stat.baseline) continue;
     caseDrift.set(stat.case, {
       kind: 'pass_rate_dropped',
-      severity: 'fail',
+      severity: severityOf('pass_rate_dropped'),
       baseline: stat.baseline,
       current: stat.samples,
       message: `pass rate ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${formatP(stat.p ?? 1)} (alpha ${alpha})`,
@@ -158,7 +158,7 @@ function weakBaselineDrift(stats: readonly CaseStats[]): Drift | null {
   const plural = sizes.length > 1 || sizes[0] !== 1 ? 's' : '';
   return {
     kind: 'weak_baseline',
-    severity: 'info',
+    severity: severityOf('weak_baseline'),
     baseline: { cases: weak.length, samples: sizes },
     current: null,
     message: `weak baseline: ${weak.length} of ${compared} repeated case${compared === 1 ? '' : 's'} ${weak.length === 1 ? 'has' : 'have'} ${sizes.join(' or ')} baseline sample${plural} (< ${WEAK_BASELINE_SAMPLES}), too few to show a drop, so "stable" is no evidence nothing changed; --update-baselines --repeat ${WEAK_BASELINE_SAMPLES} records more`,

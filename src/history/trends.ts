@@ -1,5 +1,5 @@
 import { CUSUM_DEFAULTS, type CusumOptions, runCusum } from '../stats/cusum.js';
-import type { DriftSeverity } from '../record/drift-kinds.js';
+import { type DriftSeverity, severityOf } from '../record/drift-kinds.js';
 import { type CaseNight, resetIndex } from './nights.js';
 import type { History } from '../stored/history/types.js';
 
@@ -79,7 +79,7 @@ export function trendStateOf(
   return {
     alarm: {
       kind: 'pass_rate_trending_down',
-      severity: 'warn',
+      severity: severityOf('pass_rate_trending_down'),
       baseline: alarm.before,
       current: alarm.after,
       message: `pass rate trending down: ${pct(alarm.before)} → ${pct(alarm.after)} since ${began.started_at.slice(0, 10)} (run ${began.run_id})`,

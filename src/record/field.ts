@@ -1,5 +1,6 @@
 import type { RequestParams } from '../core/messages.js';
 import type { FieldDrift } from './served-change.js';
+import type { DriftKindRow } from './severity.js';
 
 /** A JSON Schema fragment, as it goes into schemas/report.schema.json. */
 export type JsonSchema = Record<string, unknown>;
@@ -32,6 +33,23 @@ export interface Fold<V, R> {
    */
   state?: { start(): unknown; add(state: unknown, value: V): unknown };
   result(state: unknown, kept: Kept<V>): R;
+  /**
+   * What a report.json case line leaves out: the value this fold gives a case sampled once,
+   * as far as the rest of its entry (`entry`) says it; `field` is the recorded field's name.
+   * A line holds the fold's value only where it differs, and a reader puts it back
+   * (src/stored/report/case-line.ts). Absent: null.
+   */
+  line?(entry: Readonly<Record<string, unknown>>, field: string): unknown;
+}
+
+/** Where a recorded field's rows stand among a case's "Response" details on report.html. */
+export type DetailPlace = 'served' | 'usage' | 'outcome';
+
+/** One row of a case's details on report.html: its term, its text (none: no row), and its mark. */
+export interface DetailRow {
+  term: string;
+  text: string | null;
+  mark?: 'warn' | 'bad';
 }
 
 /** What a field's drift rule sees: the baseline's stored value and the folded case entry. */
@@ -58,8 +76,10 @@ interface SuiteFieldDrift {
 
 /**
  * One recorded field: how it is read from an answer, kept on each sample (journal line),
- * folded over a case's samples, stored in a baseline, compared as drift, and its schema.
- * Adding a field is one module in `fields/` and one line in RECORDED (src/record/registry.ts).
+ * folded over a case's samples, left out of and restored to a report.json case line,
+ * stored in a baseline, compared as drift (with its kinds' weights), shown in report.html,
+ * and its schema. Everything driftcheck does with a field reads it from here: adding a field
+ * is one module in `fields/` and one line in RECORDED (src/record/registry.ts).
  */
 export interface RecordedField<V, B = V> {
   /** JSON Schema of the value on a sample; the sample's key is absent when the service did not say. */
@@ -72,17 +92,26 @@ export interface RecordedField<V, B = V> {
   stats?: Record<string, Fold<V, unknown>>;
   /** Suite fields listing every value of a case list field (`from`), most cases first. */
   suite?: Record<string, { from: string }>;
-  /** The case-entry field a baseline stores under this field's name, when it has a value (of type B). */
+  /**
+   * The case-entry field a baseline stores under this field's name, when it has a value (of
+   * type B); its schema in a stored baseline is that case field's.
+   */
   baseline?: { from: string };
   /**
-   * Drift against the baseline's stored value; `kinds` are the drift kinds it may report.
+   * Its rows in a case's details on report.html, placed beside what served the answer (after
+   * the models), its usage, or its outcome (after the pass rate); `entry` is the case entry.
+   */
+  detail?: { at: DetailPlace; rows(entry: Readonly<Record<string, unknown>>): DetailRow[] };
+  /**
+   * Drift against the baseline's stored value; `kinds` are the drift kinds it may report,
+   * each with its row of the drift kinds' table (its default severity; src/record/drift-kinds.ts).
    * `diff` judges one case; `suite`, when given, judges the suite's cases together — where a
    * test over many cases must be adjusted for their number (rates of repeated cases). It
    * is given the compared cases that hold a value of some such field on either side, not
    * the cases with none (a suite of 100,000 plain cases hands it no list).
    */
   drift?: {
-    kinds: readonly string[];
+    kinds: Readonly<Record<string, DriftKindRow>>;
     diff(input: DriftInput<B>): FieldDrift[];
     suite?(cases: readonly SuiteDriftCase<B>[], options: { alpha: number }): SuiteFieldDrift;
   };

@@ -1,4 +1,5 @@
 import type { Answer, Fold, RecordedField } from './field.js';
+import type { DriftKindRow } from './severity.js';
 import { cachedTokens } from './fields/cached-tokens.js';
 import { nativeFinishReason } from './fields/native-finish-reason.js';
 import { provider } from './fields/provider.js';
@@ -9,8 +10,9 @@ import { toolCalls } from './fields/tool-calls.js';
 
 /**
  * Every recorded field by its name on a completion, a sample and a baseline: extraction,
- * the fold, baselines, drift, the report's types and schemas/report.schema.json are derived
- * from it. Adding a field is one module in `fields/` and one line here.
+ * the fold, report.json case lines, baselines, drift and its weights, report.html's case
+ * details, the report's types, schemas/report.schema.json and the stored baseline's shape
+ * are derived from it. Adding a field is one module in `fields/` and one line here.
  */
 export const RECORDED = {
   provider,
@@ -63,7 +65,7 @@ export type RecordedBaseline = {
 };
 /** Drift kinds the recorded fields report (provider_changed, …). */
 export type RecordedDriftKind = {
-  [K in RecordedName]: Registry[K] extends { drift: { kinds: readonly (infer D)[] } } ? D : never;
+  [K in RecordedName]: Registry[K] extends { drift: { kinds: infer R } } ? keyof R & string : never;
 }[RecordedName];
 
 /** The registry as plain entries, for code that iterates (typed per field above). */
@@ -82,5 +84,7 @@ export function copyRecorded(to: Recorded, from: Recorded): void {
   for (const [name] of RECORDED_FIELDS) if (from[name] != null) target[name] = from[name];
 }
 
-/** Drift kinds of the recorded fields, in registry order. */
-export const RECORDED_DRIFT_KINDS = RECORDED_FIELDS.flatMap(([, f]) => f.drift?.kinds ?? []);
+/** The recorded fields' rows of the drift kinds' table, in registry order. */
+export const RECORDED_DRIFT_KINDS = Object.fromEntries(
+  RECORDED_FIELDS.flatMap(([, f]) => Object.entries(f.drift?.kinds ?? {})),
+) as Record<RecordedDriftKind, DriftKindRow>;

@@ -3,11 +3,10 @@ import { callKey, describeCall, describeInvalid, type ToolCall } from '../core/t
 import type { DriftInput } from './field.js';
 import type { FieldDrift } from './served-change.js';
 import { repeatedToolUse } from './tool-rates.js';
+import { TOOL_DRIFT_KINDS, type ToolDriftKind } from './tool-drift-kinds.js';
 import type { ToolUse } from './tool-use.js';
 import { joinWithin, MAX_MESSAGE_CHARS } from '../util/shorten.js';
 
-export const TOOL_DRIFT_KINDS = ['tool_trigger_changed', 'tool_call_changed', 'tool_call_invalid'] as const;
-type ToolDriftKind = (typeof TOOL_DRIFT_KINDS)[number];
 type ToolDrift = FieldDrift<ToolDriftKind>;
 
 const describeCalls = (calls: readonly ToolCall[] | null) =>
@@ -55,19 +54,13 @@ export function toolDrift(input: DriftInput<ToolUse>): ToolDrift[] {
   const now = (input.current.tool_use ?? null) as ToolUse | null;
   if (!was || !now || !(was.answered > 0) || !(now.answered > 0)) return [];
   const out: ToolDrift[] = [];
-  const push = (
-    kind: ToolDriftKind,
-    severity: ToolDrift['severity'],
-    baseline: unknown,
-    current: unknown,
-    message: string,
-  ) => out.push({ kind, severity, baseline, current, message });
+  const push = (kind: ToolDriftKind, baseline: unknown, current: unknown, message: string) =>
+    out.push({ kind, severity: TOOL_DRIFT_KINDS[kind].severity, baseline, current, message });
   // Repeated cases: their rates are tested over the suite (toolRateDrift).
   if (!repeatedToolUse(was, now)) {
     if (was.triggered > 0 !== now.triggered > 0)
       push(
         'tool_trigger_changed',
-        'fail',
         was.first,
         now.first,
         was.triggered > 0
@@ -78,7 +71,6 @@ export function toolDrift(input: DriftInput<ToolUse>): ToolDrift[] {
     if (now.valid < now.triggered && was.valid === was.triggered)
       push(
         'tool_call_invalid',
-        'fail',
         was.triggered > 0 ? was.first : null,
         now.first,
         `invalid tool call: ${firstInvalid(now.first)}`,
@@ -89,7 +81,6 @@ export function toolDrift(input: DriftInput<ToolUse>): ToolDrift[] {
     if (lines.length > 0)
       push(
         'tool_call_changed',
-        'warn',
         was.first,
         now.first,
         `tool call changed: ${joinWithin(lines, '; ', MAX_MESSAGE_CHARS - 19)}`,

@@ -2,6 +2,7 @@ import { counts } from '../core/words.js';
 import { formatP } from '../stats/format-p.js';
 import { DEFAULT_ALPHA, holmAdjust, type Samples, suiteVerdict, sumSamples } from '../stats/index.js';
 import type { FieldDrift } from './served-change.js';
+import { TOOL_DRIFT_KINDS } from './tool-drift-kinds.js';
 import type { ToolUse } from './tool-use.js';
 
 type RateKind = 'tool_trigger_changed' | 'tool_call_invalid';
@@ -55,7 +56,7 @@ function flagCase(family: Family, r: Rate, p: number, how: string, out: ToolRate
   const list = out.caseDrift.get(r.case) ?? [];
   list.push({
     kind: family.kind,
-    severity: 'fail',
+    severity: TOOL_DRIFT_KINDS[family.kind].severity,
     baseline: r.base,
     current: r.now,
     message: `${family.label} ${counts(r.base)} → ${counts(r.now)}, p = ${formatP(p)} (${how})`,
@@ -74,7 +75,7 @@ function flagSuite(
   const now = sumSamples(rates.map((r) => r.now));
   out.suiteDrift.push({
     kind: family.kind,
-    severity: 'fail',
+    severity: TOOL_DRIFT_KINDS[family.kind].severity,
     baseline: base,
     current: now,
     message: `suite ${family.label} ${counts(base)} → ${counts(now)} over ${rates.length} repeated tool cases, p = ${formatP(p)} (${how})`,

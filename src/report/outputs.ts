@@ -14,7 +14,9 @@ export interface ReporterContext {
 
 /**
  * Every reporter, by the name `--reporter` takes: the one registry the CLI, its help and its
- * validation read. Each is loaded only when asked for.
+ * validation, the library's default set, README and action.yml read (test/report/reporter-names.test.ts
+ * holds the last two to it). Each is loaded only when asked for. Adding a reporter is one
+ * module in `report/` and one line here.
  */
 export const REPORTERS = {
   console: async (c: ReporterContext): Promise<Reporter> =>
@@ -31,7 +33,16 @@ export const REPORTERS = {
 } as const;
 
 export type ReporterName = keyof typeof REPORTERS;
+/** The reporters' names, in registry order: what `--help`, its validation, README and action.yml list. */
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
+
+/**
+ * The reporters a library run (`runSuites`) writes when it is given none: every one but
+ * `console`, which prints to the terminal — the files of the run folder.
+ */
+export const FILE_REPORTERS: ReadonlySet<ReporterName> = new Set(
+  REPORTER_NAMES.filter((name) => name !== 'console'),
+);
 
 /**
  * The reporters for a set of names. report.json is always written: `--resume`, `diff`,

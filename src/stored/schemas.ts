@@ -1,10 +1,14 @@
+import type { JsonSchema } from '../record/field.js';
+import { RECORDED_FIELDS } from '../record/registry.js';
+
 /**
  * The shapes of the files driftcheck wrote earlier and reads back (report.json, run.json,
  * the journal's records), as JSON Schemas. report.json's is the shipped
  * `schemas/report.schema.json`; the journal's sample lines are its `$defs/sample`, and the
  * other records and run.json are described here in terms of its `$defs`, so that a case
- * error or a message has one definition. Kept free of imports: the build step
- * (scripts/compile-schemas.mjs) compiles these into dist/ from the built module.
+ * error or a message has one definition; what a baseline stores of the recorded fields,
+ * from their registry (src/record/). The build step (scripts/compile-schemas.mjs) compiles
+ * these into dist/ from the built module.
  */
 
 /** `$id` of the shipped report schema; `${REPORT_ID}#/$defs/…` reaches its definitions. */
@@ -22,6 +26,22 @@ const shard = {
   ],
 };
 const strings = { type: 'array', items: { type: 'string' } };
+
+/** A fragment of the report schema, its `#/$defs/…` references made to reach them from another schema. */
+const inReport = (fragment: JsonSchema): JsonSchema =>
+  JSON.parse(JSON.stringify(fragment).replaceAll('"#/$defs/', `"${REPORT_ID}#/$defs/`)) as JsonSchema;
+
+/**
+ * What a baseline case stores of each recorded field that has a `baseline`: the schema of
+ * the case-entry field it stores (src/record/fields/).
+ */
+const recordedInBaseline = Object.fromEntries(
+  RECORDED_FIELDS.flatMap(([name, f]) => {
+    if (!f.baseline) return [];
+    const fold = f.case?.[f.baseline.from];
+    return [[name, inReport(fold ? fold.schema(f.schema) : { ...f.schema, type: [f.schema.type, 'null'] })]];
+  }),
+);
 
 /** The journal's first line (src/stored/journal/records.ts RunRecord). */
 const journalRun = {
@@ -358,9 +378,7 @@ const baseline = {
               sample: { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } },
             },
           },
-          provider: { type: ['string', 'null'] },
-          system_fingerprint: { type: ['string', 'null'] },
-          tool_calls: { oneOf: [{ type: 'null' }, def('toolUse')] },
+          ...recordedInBaseline,
         },
       },
     },

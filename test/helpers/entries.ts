@@ -5,6 +5,7 @@ import type { CaseEntry, Report, SuiteReport } from '../../src/stored/report/typ
 import type { SampleResult } from '../../src/stored/journal/records.js';
 import type { Drift } from '../../src/record/drift-kinds.js';
 import { sampleResult } from './results.js';
+import { addRecorded, recordedCase, recordedStats, startRecorded } from '../../src/fold/recorded.js';
 
 /**
  * The report entry of a case sampled once, from its sample: for renderer tests that are about
@@ -18,6 +19,10 @@ export function entryOf(
   const sent = sample.status === 'not_run' ? 0 : 1;
   const usage = sample.usage;
   const known = (v: number | null | undefined) => (typeof v === 'number' ? v : 0);
+  // The recorded fields (src/record/fields/) as the fold gives them for this one sample.
+  const recorded = startRecorded();
+  if (sent) addRecorded(recorded, sample);
+  const failure = sample.status === 'fail' || sample.status === 'error' ? sample : null;
   const entry: Omit<CaseEntry, 'detail'> & { detail?: CaseEntry['detail'] } = {
     id: `${sample.suite}/${sample.case}`,
     suite: sample.suite,
@@ -36,12 +41,8 @@ export function entryOf(
     pass_rate: null,
     model: sample.model,
     models: sample.model ? [sample.model] : [],
-    provider: sample.provider ?? null,
-    providers: sample.provider ? [sample.provider] : [],
-    system_fingerprint: sample.system_fingerprint ?? null,
-    fingerprints: sample.system_fingerprint ? [sample.system_fingerprint] : [],
+    ...recordedCase(recorded, sent ? sample : null, failure),
     finish_reason: sample.finish_reason,
-    native_finish_reason: sample.native_finish_reason ?? null,
     usage,
     cache_status: sample.cache_status ?? null,
     response_id: sample.response_id,
@@ -51,8 +52,6 @@ export function entryOf(
     checks: sample.checks,
     check_passes: sample.checks.map((c) => (c.pass ? 1 : 0)),
     content: sample.content,
-    refusal: sample.refusal ?? null,
-    tool_use: null,
     answers: [],
     other_answers: 0,
     first_failure: null,
@@ -60,7 +59,7 @@ export function entryOf(
       prompt_tokens: known(usage?.prompt_tokens),
       completion_tokens: known(usage?.completion_tokens),
       total_tokens: known(usage?.total_tokens),
-      reasoning_tokens: 0,
+      ...recordedStats(recorded),
       cost: typeof usage?.cost === 'number' ? usage.cost : null,
       with_usage: usage ? 1 : 0,
       with_cost: typeof usage?.cost === 'number' ? 1 : 0,

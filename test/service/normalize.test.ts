@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeCompletion } from '../../src/service/normalize.js';
 import type { ErrorKind } from '../../src/core/answer.js';
 import { okBody } from './helpers.js';
+import { RECORDED } from '../../src/record/registry.js';
 
 const MODEL = 'openai/gpt-4o-mini';
 const choice = (message: unknown, finish_reason: unknown = 'stop', extra: Record<string, unknown> = {}) => ({
@@ -23,13 +24,8 @@ describe('normalizeCompletion', () => {
         content: 'Thirty days.',
         finish_reason: 'stop',
         usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12, cost: 0.00042 },
-        provider: null,
-        system_fingerprint: null,
-        native_finish_reason: null,
-        refusal: null,
-        reasoning_tokens: null,
-        cached_tokens: null,
-        tool_calls: null,
+        // A body that says nothing of what served it: every recorded field (src/record/fields/) null.
+        ...Object.fromEntries(Object.keys(RECORDED).map((name) => [name, null])),
       },
       error: null,
     });

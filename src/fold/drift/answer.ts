@@ -1,5 +1,5 @@
 import { extractJson } from '../../checks/extract-json.js';
-import type { Drift } from '../../record/drift-kinds.js';
+import { type Drift, severityOf } from '../../record/drift-kinds.js';
 import type { Usage } from '../../core/answer.js';
 import { canonicalJson, compareJson, listJsonChanges } from '../../util/json-compare.js';
 import { normalizeContent } from './normalize.js';
@@ -29,7 +29,7 @@ export function usageDrift(
   return [
     {
       kind: 'usage_changed',
-      severity: 'warn',
+      severity: severityOf('usage_changed'),
       baseline,
       current,
       message: `usage changed: ${changes.join(', ')}`,
@@ -60,7 +60,7 @@ export function contentDrift(
   const drift = (score: number, what: string): Drift[] => [
     {
       kind: 'content_changed',
-      severity: score >= r.similarity ? 'info' : 'warn',
+      severity: severityOf('content_changed', { beyond: score < r.similarity }),
       baseline,
       current,
       similarity: score,

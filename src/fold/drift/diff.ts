@@ -1,7 +1,7 @@
 import type { DriftTolerance } from '../../suite/types.js';
 import type { BaselineCase } from '../../stored/baseline/types.js';
 import type { CaseEntry } from '../../stored/report/types.js';
-import type { Drift } from '../../record/drift-kinds.js';
+import { DRIFT_SEVERITY, type Drift, severityOf } from '../../record/drift-kinds.js';
 import { lookupOf } from '../../stored/baseline/case-lookup.js';
 import { recordedDrift } from '../../stored/baseline/recorded.js';
 import type { RecordedCase } from '../../record/registry.js';
@@ -47,7 +47,7 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
   if (current.status === 'error' && current.error && kind === 'refusal' && base.error_kind !== 'refusal') {
     drift.push({
       kind: 'refused',
-      severity: 'fail',
+      severity: severityOf('refused'),
       baseline: base.status,
       current: { kind, message: current.error.message },
       message: `refused: the model answered in the baseline, now refuses: ${current.error.message}`,
@@ -55,7 +55,7 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
   } else if (current.status === 'error' && current.error && base.status !== 'error') {
     drift.push({
       kind: 'new_error',
-      severity: 'fail',
+      severity: severityOf('new_error'),
       baseline: base.status,
       current: { kind, message: current.error.message },
       message: `new error: ${kind}: ${current.error.message}`,
@@ -68,7 +68,7 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
   ) {
     drift.push({
       kind: 'error_changed',
-      severity: 'fail',
+      severity: severityOf('error_changed'),
       baseline: base.error_kind,
       current: kind,
       message: `error changed: ${base.error_kind} → ${kind}: ${current.error.message}`,
@@ -80,7 +80,7 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
     const now = current.status === 'error' ? `errors (${kind ?? 'unknown'})` : failedChecks(current);
     drift.push({
       kind: 'regressed',
-      severity: 'fail',
+      severity: severityOf('regressed'),
       baseline: 'pass',
       current: current.status,
       message: `regressed: passed in the baseline, now ${now}`,
@@ -90,7 +90,7 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
     const then = base.status === 'error' ? `errored (${base.error_kind ?? 'unknown'})` : 'failed';
     drift.push({
       kind: 'fixed',
-      severity: 'info',
+      severity: severityOf('fixed'),
       baseline: base.status,
       current: 'pass',
       message: `fixed: ${then} in the baseline, passes now`,
@@ -108,8 +108,8 @@ function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean
   return [
     ...servedChange({
       kind: 'model_changed',
+      row: DRIFT_SEVERITY.model_changed,
       label: 'model',
-      severity: { nightly: 'warn', candidate: 'info' },
       seen: current.models,
       was: base.model,
       candidate,
@@ -123,7 +123,7 @@ function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean
 const NEW_CASE: readonly Drift[] = Object.freeze([
   Object.freeze({
     kind: 'new_case',
-    severity: 'info',
+    severity: severityOf('new_case'),
     baseline: null,
     current: null,
     message: 'new case: not in the baseline yet',
@@ -165,7 +165,7 @@ export function diffCase(
   if (was !== null && current.finish_reason !== null && was !== current.finish_reason) {
     drift.push({
       kind: 'finish_reason_changed',
-      severity: 'warn',
+      severity: severityOf('finish_reason_changed'),
       baseline: was,
       current: current.finish_reason,
       message: `finish_reason changed: ${was} → ${current.finish_reason}`,
@@ -208,7 +208,7 @@ export function suiteDrift(input: {
     const base = cases.get(id)!;
     drift.push({
       kind: 'missing_case',
-      severity: 'warn',
+      severity: severityOf('missing_case'),
       baseline: { case: id, status: base.status },
       current: null,
       message: `missing case "${id}": in the baseline but not in the suite (removed or renamed?); delete it from the baseline file once intended`,

@@ -1,3 +1,4 @@
+import { DRIFT_SEVERITY } from '../../record/drift-kinds.js';
 import type { ContentNormalization, DriftTolerance, LatencyTolerance, Suite } from '../../suite/types.js';
 
 /** A drift tolerance with every field decided: what the comparisons actually use. */
@@ -21,7 +22,7 @@ export interface ResolvedTolerance {
 export const DEFAULT_TOLERANCE: ResolvedTolerance = {
   content: { normalize: [], similarity: 0.6, json: 'auto' },
   usage: { completion_tokens: 0.25, total_tokens: 0.25, cost: 0.25 },
-  latency: { relative: 0.5, absolute_ms: 200, severity: 'warn' },
+  latency: { relative: 0.5, absolute_ms: 200, severity: DRIFT_SEVERITY.latency_changed.severity },
 };
 
 /**

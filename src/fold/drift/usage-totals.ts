@@ -1,7 +1,7 @@
 import type { UsageTolerance } from '../../suite/types.js';
 import type { BaselineCase } from '../../stored/baseline/types.js';
 import type { CaseEntry, UsageTotals } from '../../stored/report/types.js';
-import type { Drift } from '../../record/drift-kinds.js';
+import { type Drift, severityOf } from '../../record/drift-kinds.js';
 import { type CaseLookup, lookupOf } from '../../stored/baseline/case-lookup.js';
 import { DEFAULT_TOLERANCE } from './tolerance.js';
 import { type UsageFigures, usageChanges } from './usage-change.js';
@@ -140,7 +140,7 @@ export function suiteUsageDrift(
   });
   return {
     kind: 'usage_changed',
-    severity: 'warn',
+    severity: severityOf('usage_changed'),
     baseline: summary(sums.baseline),
     current: summary(sums.current),
     message: `suite usage changed over ${cases} case${cases === 1 ? '' : 's'} present in both: ${changes.join(', ')}`,

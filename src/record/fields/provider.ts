@@ -1,7 +1,8 @@
+import { valuesRow } from '../detail.js';
 import type { RecordedField } from '../field.js';
 import { everyValue, firstValue } from '../folds.js';
 import { internedString } from '../read.js';
-import { servedChange } from '../served-change.js';
+import { servedDrift } from '../served-change.js';
 
 /**
  * `provider`: the router's provider that served (documented in its chunk examples, not in
@@ -14,17 +15,12 @@ export const provider = {
   case: { provider: firstValue<string>(), providers: everyValue<string>() },
   suite: { providers: { from: 'providers' } },
   baseline: { from: 'provider' },
-  drift: {
-    kinds: ['provider_changed'] as const,
-    diff: ({ baseline, current, candidate }) =>
-      servedChange({
-        kind: 'provider_changed',
-        label: 'provider',
-        severity: { nightly: 'fail', candidate: 'info' },
-        seen: current.providers as string[],
-        was: baseline,
-        candidate,
-        note: ' (pin it with params.provider: { only: [...], allow_fallbacks: false })',
-      }),
-  },
+  detail: { at: 'served', rows: (c) => [valuesRow('provider', c.providers, 'warn')] },
+  drift: servedDrift({
+    kind: 'provider_changed',
+    row: { severity: 'fail', candidate: 'info' },
+    label: 'provider',
+    seen: 'providers',
+    note: ' (pin it with params.provider: { only: [...], allow_fallbacks: false })',
+  }),
 } satisfies RecordedField<string>;

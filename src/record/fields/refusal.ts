@@ -1,3 +1,4 @@
+import { textRow } from '../detail.js';
 import type { RecordedField } from '../field.js';
 import { firstOrFailure } from '../folds.js';
 import { text } from '../read.js';
@@ -7,4 +8,5 @@ export const refusal = {
   schema: { type: 'string' },
   extract: ({ message }) => (message ? text(message.refusal) : null),
   case: { refusal: firstOrFailure<string>() },
+  detail: { at: 'outcome', rows: (c) => [textRow('refusal', c.refusal, 'bad')] },
 } satisfies RecordedField<string>;

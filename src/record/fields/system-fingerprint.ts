@@ -1,7 +1,8 @@
+import { valuesRow } from '../detail.js';
 import type { RecordedField } from '../field.js';
 import { everyValue, firstValue } from '../folds.js';
 import { internedString } from '../read.js';
-import { servedChange } from '../served-change.js';
+import { servedDrift } from '../served-change.js';
 
 /** `system_fingerprint`: the backend configuration that answered (both services). */
 export const systemFingerprint = {
@@ -9,17 +10,12 @@ export const systemFingerprint = {
   extract: ({ body }) => internedString(body.system_fingerprint),
   case: { system_fingerprint: firstValue<string>(), fingerprints: everyValue<string>() },
   baseline: { from: 'system_fingerprint' },
-  drift: {
-    kinds: ['fingerprint_changed'] as const,
-    diff: ({ baseline, current, candidate }) =>
-      servedChange({
-        kind: 'fingerprint_changed',
-        label: 'system_fingerprint',
-        severity: { nightly: 'warn', candidate: 'info' },
-        seen: current.fingerprints as string[],
-        was: baseline,
-        candidate,
-        note: ' (the backend configuration changed)',
-      }),
-  },
+  detail: { at: 'served', rows: (c) => [valuesRow('system_fingerprint', c.fingerprints)] },
+  drift: servedDrift({
+    kind: 'fingerprint_changed',
+    row: { severity: 'warn', candidate: 'info' },
+    label: 'system_fingerprint',
+    seen: 'fingerprints',
+    note: ' (the backend configuration changed)',
+  }),
 } satisfies RecordedField<string>;

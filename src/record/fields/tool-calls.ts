@@ -1,6 +1,7 @@
 import { declaredTools, readToolCalls, type ToolCall } from '../../core/tool-calls.js';
 import type { RecordedField } from '../field.js';
-import { toolDrift, TOOL_DRIFT_KINDS } from '../tool-drift.js';
+import { toolDrift } from '../tool-drift.js';
+import { TOOL_DRIFT_KINDS } from '../tool-drift-kinds.js';
 import { toolRateDrift } from '../tool-rates.js';
 import { type ToolUse, toolUse } from '../tool-use.js';
 

@@ -13,6 +13,8 @@ import type { DriftSeverity } from '../../record/drift-kinds.js';
 import type { CaseError, Usage } from '../../core/answer.js';
 import type { Message } from '../../core/messages.js';
 import { REVIEW_RANK, type ReviewClass } from '../../fold/review.js';
+import type { DetailPlace, DetailRow } from '../../record/field.js';
+import { RECORDED_FIELDS } from '../../record/registry.js';
 import type { ToolCall } from '../../core/tool-calls.js';
 import { MAX_VIEW_TEXT_CHARS, shorten } from '../../util/shorten.js';
 
@@ -48,10 +50,9 @@ export interface PageCase {
   requested_model: string;
   model: string | null;
   models: string[];
-  providers: string[];
-  fingerprints: string[];
+  /** The recorded fields' rows of its details, each placed as its field says (src/record/fields/). */
+  recorded: PageRow[];
   finish_reason: string | null;
-  native_finish_reason: string | null;
   usage: Usage | null;
   latency_ms: { p50: number; p95: number; max: number } | null;
   wait_ms: number;
@@ -66,7 +67,6 @@ export interface PageCase {
   drift: { kind: DriftKind; severity: DriftSeverity; message: string; similarity?: number }[];
   messages: Message[];
   content: string | null;
-  refusal: string | null;
   answers: DistinctAnswer[];
   other_answers: number;
   baseline: BaselineText;
@@ -83,6 +83,24 @@ export interface PageCase {
   baseline_tool_calls: PageCall[] | null;
   /** Calls past MAX_PAGE_CALLS the page leaves out, tonight's and the baseline's (report.json holds them); absent when none. */
   more_calls?: [number, number];
+}
+
+/** A recorded field's row of a case's details, where the field places it (see RecordedField.detail). */
+interface PageRow extends DetailRow {
+  at: DetailPlace;
+}
+
+/** The recorded fields' rows of a case with a text, their texts shortened to the page's limit. */
+function recordedRows(c: CaseEntry, limit: number): PageRow[] {
+  const entry = c as unknown as Readonly<Record<string, unknown>>;
+  return RECORDED_FIELDS.flatMap(([, f]) =>
+    f.detail
+      ? f.detail
+          .rows(entry)
+          .filter((r) => r.text !== null && r.text !== '')
+          .map((r) => ({ ...r, at: f.detail!.at, text: clip(r.text, limit) }))
+      : [],
+  );
 }
 
 /** A tool call as the page shows it: the tool, its arguments pretty-printed, why it is invalid. */
@@ -215,10 +233,8 @@ export function pageCase(
     requested_model: c.requested_model,
     model: c.model,
     models: c.models,
-    providers: c.providers,
-    fingerprints: c.fingerprints,
+    recorded: recordedRows(c, limit),
     finish_reason: c.finish_reason,
-    native_finish_reason: c.native_finish_reason,
     usage: c.usage,
     latency_ms: c.stats.latency_ms,
     wait_ms: c.stats.wait_ms,
@@ -238,7 +254,6 @@ export function pageCase(
     })),
     messages: messages.map((m) => ({ role: m.role, content: clip(messageText(m), limit) ?? '' })),
     content,
-    refusal: clip(c.refusal, limit),
     answers: c.answers.map((a) => ({ ...a, content: clip(a.content, limit) })),
     other_answers: c.other_answers,
     baseline: compared.baseline,

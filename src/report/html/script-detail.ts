@@ -15,6 +15,10 @@ function pair(dl, term, value, cls) {
   if (value === null || value === undefined || value === '') return;
   dl.append(el('dt', null, term), el('dd', cls || null, value));
 }
+// The recorded fields' rows that stand here: beside what served the answer, its usage or its outcome.
+function recorded(dl, c, at) {
+  c.recorded.forEach(function (r) { if (r.at === at) pair(dl, r.term, r.text, r.mark); });
+}
 function usageText(u) {
   if (!u) return null;
   const t = [u.prompt_tokens, u.completion_tokens, u.total_tokens].map(function (n) { return n === null || n === undefined ? '?' : n; });
@@ -79,17 +83,16 @@ function detail(c) {
   pair(dl, 'requested model', c.requested_model);
   pair(dl, 'concrete model', c.model === null ? 'none reported' : c.model, c.model !== null && c.model !== c.requested_model ? 'warn' : null);
   if (c.models.length > 1) pair(dl, 'models (all samples)', c.models.join(', '), 'warn');
-  pair(dl, 'provider', c.providers.length ? c.providers.join(', ') : null, c.providers.length > 1 ? 'warn' : null);
-  pair(dl, 'system_fingerprint', c.fingerprints.length ? c.fingerprints.join(', ') : null);
+  recorded(dl, c, 'served');
   pair(dl, 'service', c.service);
   pair(dl, 'samples', samplesText(c.samples));
   pair(dl, 'finish_reason', c.finish_reason === null ? 'none' : c.finish_reason, c.finish_reason !== null && c.finish_reason !== 'stop' ? 'warn' : null);
   pair(dl, 'usage', usageText(c.usage) || 'not reported');
-  pair(dl, 'native finish_reason', c.native_finish_reason);
+  recorded(dl, c, 'usage');
   pair(dl, 'latency', c.latency_ms === null ? 'n/a' : (c.samples.sent > 1 ? 'p50 ' + c.latency_ms.p50 + ' ms · p95 ' + c.latency_ms.p95 + ' ms · max ' + c.latency_ms.max + ' ms' : c.latency_ms.p50 + ' ms') + (c.wait_ms ? ' (+' + c.wait_ms + ' ms waiting between attempts)' : ''));
   pair(dl, 'attempts', c.attempts);
   if (c.pass_rate) pair(dl, 'pass rate (repeats)', passRate(c), c.status === 'fail' ? 'bad' : c.pass_rate.verdict === 'stable' ? null : 'warn');
-  pair(dl, 'refusal', c.refusal, 'bad');
+  recorded(dl, c, 'outcome');
   if (c.error) {
     pair(dl, 'error kind', c.error.kind, 'bad');
     pair(dl, 'HTTP status', c.error.http_status === null ? 'none (no response)' : c.error.http_status, 'bad');

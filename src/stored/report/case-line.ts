@@ -31,6 +31,11 @@ interface Context {
 export interface Rule {
   key: string;
   derive?: (c: Context) => unknown;
+  /**
+   * Derived once the rules without it are back, keeping its place among them: a recorded
+   * field's, which may read any field of the case (native_finish_reason reads finish_reason).
+   */
+  late?: boolean;
   /** An object whose own fields follow these rules when it is written. */
   fields?: readonly Rule[];
 }
@@ -44,15 +49,31 @@ const costOf = (c: Context) => {
   const cost = usageOf(c)?.cost;
   return typeof cost === 'number' ? cost : null;
 };
-/** A list holding the one value, or none: what a case answered by one model (provider, …) has. */
+/** A list holding the one value, or none: what a case answered by one model has. */
 const single = (v: string | null) => (v === null ? [] : [v]);
+
+/**
+ * The recorded fields' rules, from each fold's `line` (src/record/fields/): where the fold
+ * writes them, a case's after its `models` and its stats' after `total_tokens`, so a case
+ * read back has its fields in the order a run wrote them.
+ */
+function recordedRules(at: 'case' | 'stats'): Rule[] {
+  return RECORDED_FIELDS.flatMap(([field, f]) =>
+    Object.entries(f[at] ?? {}).map(([key, fold]): Rule => ({
+      key,
+      late: true,
+      derive: fold.line ? (c) => fold.line!(c.entry, field) : value(null),
+    })),
+  );
+}
 
 /**
  * The case entry's fields in order. What is derived is what a case sampled once says
  * anyway — its counts from its status, its sums from its usage, its lists from its one
- * value — and the suite's own service and model: most cases of most runs are that.
+ * value — and the suite's own service and model: most cases of most runs are that. A
+ * recorded field costs a line nothing in the many cases that do not have it.
  */
-const NAMED_RULES: readonly Rule[] = [
+export const CASE_RULES: readonly Rule[] = [
   { key: 'suite' },
   { key: 'case' },
   // What DESIGN.md promises every case records (suite, case, service, requested_model) is
@@ -80,12 +101,8 @@ const NAMED_RULES: readonly Rule[] = [
   { key: 'sampling' },
   { key: 'model', derive: value(null) },
   { key: 'models', derive: (c) => single(entryOf(c).model) },
-  { key: 'provider', derive: value(null) },
-  { key: 'providers', derive: (c) => single(entryOf(c).provider) },
-  { key: 'system_fingerprint', derive: value(null) },
-  { key: 'fingerprints', derive: (c) => single(entryOf(c).system_fingerprint) },
+  ...recordedRules('case'),
   { key: 'finish_reason', derive: value(null) },
-  { key: 'native_finish_reason', derive: (c) => entryOf(c).finish_reason },
   { key: 'usage', derive: value(null) },
   { key: 'cache_status', derive: value(null) },
   { key: 'response_id', derive: value(null) },
@@ -98,7 +115,6 @@ const NAMED_RULES: readonly Rule[] = [
     derive: (c) => entryOf(c).checks.map((k) => (k.pass ? entryOf(c).samples.sent : 0)),
   },
   { key: 'content', derive: value(null) },
-  { key: 'refusal', derive: value(null) },
   { key: 'answers', derive: value([]) },
   { key: 'other_answers', derive: value(0) },
   { key: 'first_failure', derive: value(null) },
@@ -108,7 +124,7 @@ const NAMED_RULES: readonly Rule[] = [
       { key: 'prompt_tokens', derive: (c) => known(usageOf(c)?.prompt_tokens) },
       { key: 'completion_tokens', derive: (c) => known(usageOf(c)?.completion_tokens) },
       { key: 'total_tokens', derive: (c) => known(usageOf(c)?.total_tokens) },
-      { key: 'reasoning_tokens', derive: value(0) },
+      ...recordedRules('stats'),
       { key: 'cost', derive: costOf },
       { key: 'with_usage', derive: (c) => (usageOf(c) ? 1 : 0) },
       { key: 'with_cost', derive: (c) => (costOf(c) === null ? 0 : 1) },
@@ -158,18 +174,6 @@ const NAMED_RULES: readonly Rule[] = [
   { key: 'redacted', derive: value(false) },
   { key: 'history' },
   { key: 'detail', derive: (c) => caseDetail(entryOf(c)) },
-];
-
-/**
- * Every rule: those above, then a recorded field's case entry no rule names (a field added
- * through src/record, tool_use say) — left out when empty, like the rest, so a new field
- * costs a line nothing in the many cases that do not have it.
- */
-export const CASE_RULES: readonly Rule[] = [
-  ...NAMED_RULES,
-  ...RECORDED_FIELDS.flatMap(([, f]) => Object.keys(f.case ?? {}))
-    .filter((key) => !NAMED_RULES.some((r) => r.key === key))
-    .map((key): Rule => ({ key, derive: value(null) })),
 ];
 
 /** Each rule list by key, made once per list (the lists are constants; 100,000 lines are written with them). */
@@ -236,14 +240,24 @@ function restore(
   // Later rules derive from what is restored so far: `out`, and the case around it.
   const out: Record<string, unknown> = {};
   const entry = root ?? out;
+  let late: Rule[] | null = null;
   for (const rule of rules) {
     if (Object.hasOwn(line, rule.key)) {
       const v = line[rule.key];
       out[rule.key] = rule.fields && isRecord(v) ? restore(v, rule.fields, entry, suite) : v;
+    } else if (rule.late) {
+      // Its place now, its value once the rest is back.
+      out[rule.key] = undefined;
+      (late ??= []).push(rule);
     } else if (rule.derive) {
       const v = rule.derive({ entry, suite, parent: out });
       if (v !== undefined) out[rule.key] = v;
     }
+  }
+  for (const rule of late ?? []) {
+    const v = rule.derive!({ entry, suite, parent: out });
+    if (v === undefined) delete out[rule.key];
+    else out[rule.key] = v;
   }
   // Fields no rule knows (a newer writer's) pass through as they are; a key named
   // `__proto__` in a file stays a plain field (setField).

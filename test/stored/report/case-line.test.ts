@@ -5,6 +5,7 @@ import type { SampleResult } from '../../../src/stored/journal/records.js';
 import { foldSamples } from '../../helpers/fold.js';
 import { sampleResult } from '../../helpers/results.js';
 import { repeatedReport, sampleCases } from '../../report/fixture.js';
+import { RECORDED } from '../../../src/record/registry.js';
 
 /** Every case of a report written as report.json writes it and read back as every reader reads it. */
 function roundTrip(report: Pick<Report, 'suites' | 'cases'>): { lines: string[]; back: CaseEntry[] } {
@@ -88,6 +89,29 @@ describe('report.json case lines (schema 3)', () => {
     expect(report.cases.map((c) => c.case)).toContain('never-sent');
     const { back } = roundTrip(report);
     expect(back).toEqual(report.cases);
+  });
+
+  it('puts a recorded field back where the fold writes it, once the fields it reads are back', async () => {
+    const report = await foldSamples(variedSamples());
+    const between = (o: object, from: string, to: string) => {
+      const keys = Object.keys(o);
+      return keys.slice(keys.indexOf(from) + 1, keys.indexOf(to));
+    };
+    const { back } = roundTrip(report);
+    for (const [i, c] of back.entries()) {
+      const folded = report.cases[i]!;
+      expect(between(c, 'models', 'finish_reason')).toEqual(between(folded, 'models', 'finish_reason'));
+      expect(between(c.stats, 'total_tokens', 'cost')).toEqual(between(folded.stats, 'total_tokens', 'cost'));
+    }
+    expect(between(back[0]!, 'models', 'finish_reason')).toEqual(
+      Object.values(RECORDED).flatMap((f) => Object.keys('case' in f ? f.case : {})),
+    );
+    // native_finish_reason is left out where it is the finish_reason that follows it.
+    const native = await foldSamples([sampleResult({ case: 'n', native_finish_reason: 'stop' })]);
+    const once = roundTrip(native);
+    expect(JSON.parse(once.lines[0]!)).not.toHaveProperty('native_finish_reason');
+    expect(once.back[0]!.native_finish_reason).toBe('stop');
+    expect(once.back).toEqual(native.cases);
   });
 
   it.each([
