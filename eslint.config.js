@@ -29,6 +29,36 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...kindBranchRules()] },
   },
   {
+    // A unit or cli test stays in this process: the binary, a child process and the browser are
+    // the process and browser projects' (vitest.config.ts).
+    files: ['test/**/*.test.ts'],
+    ignores: ['test/**/*.process.test.ts', 'test/**/*.browser.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:child_process', 'child_process', 'playwright-core'].map((name) => ({
+            name,
+            message: 'a test that starts a process or a browser is a *.process.test.ts or *.browser.test.ts',
+          })),
+          patterns: [
+            {
+              group: ['**/helpers/cli.js'],
+              importNames: ['runCli', 'spawnCli', 'startSimProcess', 'BIN'],
+              message:
+                'runMain (test/helpers/main.ts) runs a command in-process; the binary is for *.process.test.ts',
+            },
+            {
+              group: ['**/helpers/browser.js', '**/helpers/open.js', '**/helpers/tool-nights.js'],
+              message:
+                'this helper starts a process or a browser: name the test *.process.test.ts or *.browser.test.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['bin/**/*.js', 'bench/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -4,7 +4,7 @@ import { baselinePath } from '../stored/baseline/store.js';
 import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';
 import { parseArgs } from 'node:util';
 import { FileError, UsageError } from '../util/errors.js';
-import { gitInfo } from '../history/git.js';
+import { gitFromEnv, gitInfo } from '../history/git.js';
 import { renderTrendPage } from '../history/page/render.js';
 import { HistoryNights } from '../history/columns.js';
 import { readRunForHistory } from '../history/report-input.js';
@@ -84,7 +84,7 @@ async function addCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (positionals.length < 2) throw new UsageError(USAGE);
   const dir = resolve(io.cwd, positionals[0]!);
-  const git = await gitInfo(io.env, io.cwd);
+  const git = await gitInfo(gitFromEnv(io.env), io.cwd);
   const runs = [];
   // Every folder is read and judged before the first line is written: a refusal appends nothing.
   for (const path of positionals.slice(1)) {

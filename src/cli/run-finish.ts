@@ -73,7 +73,7 @@ async function appendTonight(
     ...s,
     baseline_source_run: tonight.annotator.sources.get(s.suite) ?? null,
   }));
-  const git = await gitInfo(process.env, request.cwd);
+  const git = await gitInfo(request.ciGit, request.cwd);
   const { file, added } = await appendRun(
     dir,
     { ...run, suites, git },

@@ -98,7 +98,7 @@ export async function preflight({ request, plan, run, hooks }: RunJob): Promise<
   }
   // Suites whose cases need their baseline while they run hold it (run-send.ts); the fold
   // reads the others when it reaches them.
-  const baselines = baselineReader(request.baselineDir);
+  const baselines = baselineReader(request.baselineDir, request.cwd);
   return { meta, runDir, selection, services, cases, baselines, prices, estimate, estimated };
 }
 

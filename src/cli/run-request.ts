@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../util/errors.js';
+import { gitFromEnv } from '../history/git.js';
+import type { GitInfo } from '../stored/history/types.js';
 import type { PlanOptions } from '../stored/journal/records.js';
 import { type CandidateFlags, parseCandidates } from './candidates.js';
 import { parseMaxCost } from './cost-cap.js';
@@ -44,6 +46,8 @@ const RUN_FLAGS = {
 export interface RunSettings {
   /** Where paths are resolved from and shown from (and git asked about the commit, for the history). */
   cwd: string;
+  /** The commit and branch the CI's variables name (GITHUB_SHA…), for the history line. */
+  ciGit: GitInfo;
   baselineDir: string;
   reporters: ReadonlySet<string>;
   /** `--history-force`: tonight is appended to the history even when it is no night. */
@@ -151,6 +155,7 @@ export function resolveRun(
     project,
     paths: positionals,
     configFile: values.config,
+    ciGit: gitFromEnv(env),
     resume,
     reportDir: project.dir(values['report-dir'], 'reports'),
     baselineDir: project.dir(values['baseline-dir'], 'baselines'),

@@ -7,6 +7,7 @@ import type { CasesOf } from '../suite/load.js';
 import type { Suite } from '../suite/types.js';
 import { type RunHooks, type RunResult, runOnce } from './run-once.js';
 import type { NewRunMeta, RunCostCap } from './run-plan.js';
+import { gitFromEnv } from '../history/git.js';
 
 export interface RunSuitesOptions extends RunHooks {
   config: Config;
@@ -70,6 +71,7 @@ export function runSuites(options: RunSuitesOptions): Promise<RunSuitesResult> {
       cwd: options.cwd ?? options.history?.cwd ?? process.cwd(),
       reporters: options.reporters ?? FILE_REPORTERS,
       historyForce: options.history?.force ?? false,
+      ciGit: gitFromEnv(env),
     },
     plan: {
       services: { config, env, catalogs: options.catalogs ?? catalogReader(env) },

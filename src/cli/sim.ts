@@ -1,35 +1,14 @@
 import { parseArgs } from 'node:util';
-import { startSimulator } from '../sim/server.js';
+import { type SimulatorOptions, startSimulator } from '../sim/server.js';
 import type { CliIO } from './io.js';
 import { wholeNumber } from './plan-flags.js';
 import { listenError, portOf } from './port.js';
 
 /** `driftcheck sim`: the embedded simulator of both services, on loopback, until interrupted. */
 export async function simCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string' },
-      'latency-ms': { type: 'string' },
-      'credit-after': { type: 'string' },
-      'budget-after': { type: 'string' },
-      'alias-move-after': { type: 'string' },
-      'echo-key': { type: 'boolean' },
-      seed: { type: 'string' },
-    },
-    strict: true,
-  });
-  const port = portOf(values.port);
-  const sim = await startSimulator({
-    port,
-    latencyMs: wholeNumber('--latency-ms', values['latency-ms']) ?? 0,
-    creditAfter: wholeNumber('--credit-after', values['credit-after']),
-    budgetAfter: wholeNumber('--budget-after', values['budget-after']),
-    aliasMoveAfter: wholeNumber('--alias-move-after', values['alias-move-after']),
-    echoKey: Boolean(values['echo-key']),
-    ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed)! } : {}),
-  }).catch((error: unknown) => {
-    throw listenError(port, error);
+  const options = simOptions(args);
+  const sim = await startSimulator(options).catch((error: unknown) => {
+    throw listenError(options.port, error);
   });
   io.stdout(
     [
@@ -47,4 +26,30 @@ export async function simCommand(args: string[], io: CliIO): Promise<number> {
   });
   await sim.close();
   return 0;
+}
+
+/** `driftcheck sim`'s flags as the simulator's options (a usage error names the flag). */
+export function simOptions(args: string[]): SimulatorOptions & { port: number } {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      'latency-ms': { type: 'string' },
+      'credit-after': { type: 'string' },
+      'budget-after': { type: 'string' },
+      'alias-move-after': { type: 'string' },
+      'echo-key': { type: 'boolean' },
+      seed: { type: 'string' },
+    },
+    strict: true,
+  });
+  return {
+    port: portOf(values.port),
+    latencyMs: wholeNumber('--latency-ms', values['latency-ms']) ?? 0,
+    creditAfter: wholeNumber('--credit-after', values['credit-after']),
+    budgetAfter: wholeNumber('--budget-after', values['budget-after']),
+    aliasMoveAfter: wholeNumber('--alias-move-after', values['alias-move-after']),
+    echoKey: Boolean(values['echo-key']),
+    ...(values.seed !== undefined ? { seed: wholeNumber('--seed', values.seed)! } : {}),
+  };
 }

@@ -6,8 +6,7 @@ import type { GitInfo } from '../stored/history/types.js';
  * Buildkite, CircleCI), else `git rev-parse` in `cwd`, else unknown. CI variables win because
  * CI checkouts are often detached heads, where git itself cannot name the branch.
  */
-export async function gitInfo(env: NodeJS.ProcessEnv, cwd: string): Promise<GitInfo> {
-  const fromEnv = gitFromEnv(env);
+export async function gitInfo(fromEnv: GitInfo, cwd: string): Promise<GitInfo> {
   if (fromEnv.commit && fromEnv.branch) return fromEnv;
   const commit = fromEnv.commit ?? (await git(['rev-parse', 'HEAD'], cwd));
   const head = fromEnv.branch ?? (await git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd));

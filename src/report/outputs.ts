@@ -14,7 +14,7 @@ export interface ReporterContext {
 
 /**
  * Every reporter, by the name `--reporter` takes: the one registry the CLI, its help and its
- * validation, the library's default set, README and action.yml read (test/report/reporter-names.test.ts
+ * validation, the library's default set, README and action.yml read (test/report/reporter-names.cli.test.ts
  * holds the last two to it). Each is loaded only when asked for. Adding a reporter is one
  * module in `report/` and one line here.
  */

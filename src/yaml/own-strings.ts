@@ -3,7 +3,7 @@
  * over is made independent of the file's text. V8 keeps a substring of 13 characters or
  * more as a view into its parent, so one prompt or check value read from a file kept the
  * whole file's text alive for the run (about 9 MB at 100,000 cases; a test in
- * test/util/retained-memory.test.ts holds it to that). Prepending a character and slicing
+ * test/util/retained-memory.process.test.ts holds it to that). Prepending a character and slicing
  * it off again makes V8 copy the characters once (about 150 ns); shorter strings are
  * copies already. Walks with an explicit stack: the data's depth is bounded by the reader.
  */

@@ -36,11 +36,11 @@ describe('gitInfo', () => {
   it('prefers CI variables and knows nothing outside a repository', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'driftcheck-git-'));
     try {
-      expect(await gitInfo({ GITHUB_SHA: 'x', GITHUB_REF_NAME: 'y' }, dir)).toEqual({
+      expect(await gitInfo(gitFromEnv({ GITHUB_SHA: 'x', GITHUB_REF_NAME: 'y' }), dir)).toEqual({
         commit: 'x',
         branch: 'y',
       });
-      expect(await gitInfo({ GIT_CEILING_DIRECTORIES: tmpdir(), PATH: process.env.PATH }, dir)).toEqual({
+      expect(await gitInfo(gitFromEnv({}), dir)).toEqual({
         commit: null,
         branch: null,
       });

@@ -25,7 +25,7 @@ export interface BaselineReader {
  * when it folds that suite, and drops it after. Only suites whose cases need their baseline
  * while they run (`repeat: auto`, a judge with `equivalent_to_baseline`) are held.
  */
-export function baselineReader(dir: string, cwd: string = process.cwd()): BaselineReader {
+export function baselineReader(dir: string, cwd: string): BaselineReader {
   const held = new Map<string, Baseline | null>();
   return {
     async read(suite) {

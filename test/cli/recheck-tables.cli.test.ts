@@ -1,0 +1,142 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/stored/report/types.js';
+import { makeProject, readReport, runDirFrom } from '../helpers/cli.js';
+import { runMain } from '../helpers/main.js';
+
+const CONFIG = `services:
+  router: { kind: router, base_url: http://127.0.0.1:9/api/v1, api_key_env: OPENROUTER_API_KEY }
+`;
+
+/** A table suite whose template's check is `check` (each row's word is the answer the simulator gives). */
+const SUITE = (check: string) => `suite: rows
+service: router
+model: openai/gpt-4o-mini
+system: Answer with one word.
+tables:
+  - path: rows.csv
+    case:
+      id: "q-{{n}}"
+      prompt: "Say exactly: {{word}}"
+      sim: { reply: "{{word}}" }
+      expect:
+        - ${check}
+`;
+
+const ROWS = 'n,word\n1,alpha\n2,beta\n3,gamma\n';
+
+const statuses = (report: Report) => Object.fromEntries(report.cases.map((c) => [c.id, c.status]));
+
+describe('driftcheck recheck of a table suite: each row matched by what it sends', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  let sourceDir: string;
+  let runId: string;
+  const cli = (args: string[]) => runMain(args, { cwd: project.dir });
+  const write = (file: string, text: string) => writeFile(join(project.dir, file), text);
+
+  beforeAll(async () => {
+    project = await makeProject({
+      'driftcheck.config.yaml': CONFIG,
+      'suites/rows.yaml': SUITE('contains: "{{word}}"'),
+      'suites/rows.csv': ROWS,
+    });
+    const run = await cli(['run', '--sim', 'suites', '--reporter', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    sourceDir = runDirFrom(run, project.dir);
+    runId = (await readReport(sourceDir)).run.id;
+  }, 60_000);
+
+  afterAll(() => project.cleanup());
+
+  it("re-scores every row when only the template's check changed (nothing not run)", async () => {
+    await write('suites/rows.yaml', SUITE('equals: "{{word}}!"'));
+    await write('suites/rows.csv', ROWS);
+    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(`recheck of run ${runId}: 3 stored answers checked again`);
+    expect(result.stderr).not.toContain('not run:');
+    const report = await readReport(runDirFrom(result, project.dir));
+    expect(report.run.recheck?.not_answered).toEqual([]);
+    expect(statuses(report)).toEqual({ 'rows/q-1': 'fail', 'rows/q-2': 'fail', 'rows/q-3': 'fail' });
+    // Today's check ran on each stored answer.
+    const q2 = report.cases.find((c) => c.id === 'rows/q-2')!;
+    expect(q2.checks[0]).toMatchObject({ type: 'equals', pass: false });
+    expect(q2.checks[0]!.message).toContain('"beta!"');
+
+    // A recheck of that recheck matches its rows too: its journal keeps what each row sent.
+    const again = await cli(['recheck', runDirFrom(result, project.dir), '--reporter', 'json']);
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stderr).not.toContain('not run:');
+    expect(again.stderr).toContain('3 stored answers checked again');
+  });
+
+  it('leaves only an edited or added row without a stored answer; the other rows are re-scored', async () => {
+    await write('suites/rows.yaml', SUITE('contains: "{{word}}"'));
+    // Row 2's prompt changed, a row added on top (every line moves), row 4 added at the end.
+    await write('suites/rows.csv', 'n,word\n0,zero\n1,alpha\n2,delta\n3,gamma\n4,omega\n');
+    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
+    expect(result.code, result.stderr).toBe(1);
+    const report = await readReport(runDirFrom(result, project.dir));
+    expect(statuses(report)).toEqual({
+      'rows/q-0': 'not_run',
+      'rows/q-1': 'pass',
+      'rows/q-2': 'not_run',
+      'rows/q-3': 'pass',
+      'rows/q-4': 'not_run',
+    });
+    expect(report.run.recheck?.not_answered).toEqual([
+      { case: 'rows/q-0', reason: `not in run ${runId} (added since)` },
+      {
+        case: 'rows/q-2',
+        reason: `its table row changed since run ${runId}: the stored answers are to another prompt`,
+      },
+      { case: 'rows/q-4', reason: `not in run ${runId} (added since)` },
+    ]);
+    expect(result.stderr).toContain("not run: 3 cases of today's suites with no stored answer");
+  });
+
+  it('treats a changed system prompt as a changed prompt of every row', async () => {
+    await write(
+      'suites/rows.yaml',
+      SUITE('contains: "{{word}}"').replace('Answer with one word.', 'Be brief.'),
+    );
+    await write('suites/rows.csv', ROWS);
+    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
+    expect(result.code, result.stderr).toBe(1);
+    const report = await readReport(runDirFrom(result, project.dir));
+    expect(statuses(report)).toEqual({ 'rows/q-1': 'not_run', 'rows/q-2': 'not_run', 'rows/q-3': 'not_run' });
+  });
+
+  it("falls back, saying so, for a journal that records no digest of a row's messages (an older driftcheck's)", async () => {
+    const older = join(project.dir, 'reports/older');
+    await cp(sourceDir, older, { recursive: true });
+    const file = join(older, 'results.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n').map((line) => {
+      if (!line) return line;
+      const record = JSON.parse(line);
+      if (record.type === 'run') record.journal_version = 5;
+      if (record.type === 'plan') for (const c of record.cases) delete c.sent;
+      return JSON.stringify(record);
+    });
+    await writeFile(file, lines.join('\n'));
+    expect(lines.join('\n')).not.toContain('"sent"');
+
+    // Unchanged table and template: every row matched, as before.
+    await write('suites/rows.yaml', SUITE('contains: "{{word}}"'));
+    await write('suites/rows.csv', ROWS);
+    const same = await cli(['recheck', 'reports/older', '--reporter', 'json']);
+    expect(same.code, same.stderr).toBe(0);
+
+    // A changed check: no row can be matched, and the reason says why.
+    await write('suites/rows.yaml', SUITE('equals: "{{word}}!"'));
+    const changed = await cli(['recheck', 'reports/older', '--reporter', 'json']);
+    expect(changed.code, changed.stderr).toBe(1);
+    const report = await readReport(runDirFrom(changed, project.dir));
+    expect(statuses(report)).toEqual({ 'rows/q-1': 'not_run', 'rows/q-2': 'not_run', 'rows/q-3': 'not_run' });
+    expect(report.run.recheck?.not_answered[0]).toEqual({
+      case: 'rows/q-1',
+      reason: `its table or its template changed since run ${runId}, whose journal (an older driftcheck's) does not record what each row sent, so no row's stored answers can be matched: run the suite again to recheck its rows`,
+    });
+  });
+});
