@@ -23,6 +23,24 @@ export default tseslint.config(
     rules: { 'layers/imports-point-down': 'error' },
   },
   {
+    // Everything a command prints goes through its CliIO (cli/io.ts), where it is made safe to
+    // print once; so a command run in-process (test/helpers/main.ts) prints what the binary does.
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/io.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        ...['stdout', 'stderr'].map((property) => ({
+          object: 'process',
+          property,
+          message:
+            "print through the command's CliIO (io.stdout, io.stderr): it escapes what a service or a file said",
+        })),
+      ],
+    },
+  },
+  {
     // No branch on a service kind's name outside the adapters and the simulator's flavours.
     files: ['src/**/*.ts'],
     ignores: ['src/adapters/**', 'src/sim/**'],
