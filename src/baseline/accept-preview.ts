@@ -10,7 +10,7 @@ import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';
 export const PREVIEW_LISTED = 20;
 
 /** A baseline case that accepting would change: its id, and what of it. */
-export interface ChangedCase {
+interface ChangedCase {
   id: string;
   /** `pass → fail`, when the status changes. */
   status: string | null;

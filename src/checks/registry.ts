@@ -48,7 +48,7 @@ export type CheckRequest = ChatRequest;
  * What a check reads of the case's baseline entry: a baseline file's case
  * (stored/baseline/types.ts, BaselineCase) is one.
  */
-export interface CheckBaseline {
+interface CheckBaseline {
   status: 'pass' | 'fail' | 'error';
   model: string | null;
   finish_reason: string | null;
@@ -73,7 +73,7 @@ export interface CheckContext {
  * A sample's latency (ms, the attempt that answered: retry waits never count) and cost (USD:
  * the service's `usage.cost`, else its tokens at the config's `prices:`; null when neither says).
  */
-export interface SampleMeasures {
+interface SampleMeasures {
   /** Null for a stored sample that recorded none. */
   latency_ms: number | null;
   cost: number | null;

@@ -62,7 +62,7 @@ export interface DriftInput<V> {
 }
 
 /** What a field's suite-wide drift rule sees of one case it may compare: its baseline's stored value and its entry. */
-export interface SuiteDriftCase<V> {
+interface SuiteDriftCase<V> {
   case: string;
   baseline: V | null | undefined;
   current: Readonly<Record<string, unknown>>;
