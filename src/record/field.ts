@@ -61,8 +61,12 @@ export interface DriftInput<V> {
   candidate: boolean;
 }
 
-/** What a field's suite-wide drift rule sees of one case it may compare: its baseline's stored value and its entry. */
-interface SuiteDriftCase<V> {
+/**
+ * What a field's suite-wide drift rule sees of one case it may compare: its baseline's stored
+ * value and its entry. Exported for the declarations of every field module (dist/*.d.ts).
+ * @public
+ */
+export interface SuiteDriftCase<V> {
   case: string;
   baseline: V | null | undefined;
   current: Readonly<Record<string, unknown>>;
