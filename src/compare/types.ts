@@ -2,7 +2,7 @@ import type { Change } from '../core/words.js';
 import type { CandidateVerdict } from './verdict.js';
 import type { PairedTest } from '../stats/paired.js';
 import type { CaseStatus } from '../core/words.js';
-import type { Served, Unrouted } from '../fold/totals.js';
+import type { Served, ToolTotals, Unrouted } from '../fold/totals.js';
 
 /** Bumped when a field of compare.json changes meaning or goes away (schemas/compare.schema.json). */
 export const COMPARE_SCHEMA_VERSION = 1;
@@ -97,14 +97,7 @@ export interface CandidateSummary {
   pass_rate: RateWithInterval | null;
   changes: Record<Change, number>;
   /** Over the cases that asked with tools; null when none did. */
-  tools: {
-    cases: number;
-    answered: number;
-    triggered: number;
-    valid: number;
-    trigger_rate: number;
-    valid_rate: number | null;
-  } | null;
+  tools: ToolTotals | null;
   /** Error kinds over the samples, with counts. */
   error_kinds: Record<string, number>;
   tokens: { prompt: number; completion: number; total: number };

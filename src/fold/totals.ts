@@ -36,6 +36,18 @@ export interface Unrouted {
  * are folded (never by holding them): the console, report.html, summary.md, JUnit and the
  * comparison render these and count nothing themselves. Read-only once published.
  */
+/** Tool calls over the cases that asked with tools, with their rates. */
+export interface ToolTotals {
+  cases: number;
+  answered: number;
+  triggered: number;
+  valid: number;
+  /** triggered ÷ answered (0 when nothing was answered). */
+  trigger_rate: number;
+  /** valid ÷ triggered; null when no call was made. */
+  valid_rate: number | null;
+}
+
 export interface Totals {
   /** The counts report.json's `summary` holds (fold/summary.ts counts them), over these cases and suites. */
   counts: Summary;
@@ -55,16 +67,7 @@ export interface Totals {
   /** Cases that reported a cost. */
   costed: number;
   /** Tool calls over the cases that asked with tools, with their rates; null when none did. */
-  tools: {
-    cases: number;
-    answered: number;
-    triggered: number;
-    valid: number;
-    /** triggered ÷ answered (0 when nothing was answered). */
-    trigger_rate: number;
-    /** valid ÷ triggered; null when no call was made. */
-    valid_rate: number | null;
-  } | null;
+  tools: ToolTotals | null;
   /** Error kinds over the samples, with counts, in the order first seen. */
   error_kinds: Record<string, number>;
   /**
