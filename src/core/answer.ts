@@ -18,7 +18,9 @@ export type ErrorKind =
   | 'server_error'
   | 'refusal'
   | 'content_filter'
-  | 'endpoint_not_found';
+  | 'endpoint_not_found'
+  | 'tool_result_missing'
+  | 'max_steps_reached';
 
 export interface CaseError {
   kind: ErrorKind;

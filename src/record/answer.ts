@@ -14,4 +14,10 @@ export interface Completion extends ServedBy {
   content: string;
   finish_reason: string | null;
   usage: Usage | null;
+  /**
+   * The router's `reasoning_details` of the answer's message, as received (redacted and
+   * bounded with the body): a conversation's next step sends them back, as the router's
+   * documentation asks for reasoning models to continue. Never recorded.
+   */
+  reasoning_details?: unknown[];
 }

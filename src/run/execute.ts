@@ -12,7 +12,9 @@ import { runJudge } from './judge-run.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
 import { isBudgetCondition, isModelStop, isRunStop, stopKindOf } from '../core/error-kinds.js';
 import type { ModelStops } from './model-stops.js';
-import { resultFromOutcome, withJudgeChecks } from './result.js';
+import { resultFromOutcome, withConversation, withJudgeChecks } from './result.js';
+import { type Conversation, converse } from './tool-loop.js';
+import type { Message } from '../core/messages.js';
 import { createFeeder } from './feeder.js';
 import { createThrottle, type Throttle } from './throttle.js';
 import { createAdaptiveSampler } from './adaptive.js';
@@ -129,22 +131,22 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
   const runOne = async (planned: PlannedCase): Promise<void> => {
     const client = options.clients.get(planned.service)!;
     let startedAt = '';
-    let outcome;
-    try {
-      // The concurrency slot covers the HTTP exchange only: checks, journaling and
-      // bookkeeping run after the slot is free, so they never delay the next request.
-      outcome = await throttles.get(planned.service)!.limit(() => {
+    // One request of the sample (its only one, or a step of its tool loop), in a concurrency
+    // slot that covers the HTTP exchange only: checks, journaling and bookkeeping run after
+    // the slot is free, so they never delay the next request. Null: not sent.
+    const send = (messages: Message[]) =>
+      throttles.get(planned.service)!.limit(() => {
         // A resumed run may have spent its cap already: then nothing is sent.
         stop ??= interrupted() ?? meter?.reached() ?? null;
         if (stop || options.bail?.reached) return null;
         // Its model (or a judge's) was found missing: not sent, not run, with that reason.
         if (models?.size && models.reasonFor(planned.service, planned.model, judgesOf(planned))) return null;
-        startedAt = now().toISOString();
+        startedAt ||= now().toISOString();
         // One literal, the optional fields set after: spreading into it cost a slow object
         // build per request (V8 leaves its fast path for a spread of a wider object).
         const request: CompletionRequest = {
           model: planned.model,
-          messages: planned.case.messages,
+          messages,
           params: planned.params,
           case_key: planned.key,
         };
@@ -162,6 +164,14 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
           return answer;
         });
       });
+    let outcome: CallOutcome | null;
+    let conversation: Conversation | null = null;
+    try {
+      if (planned.case.tool_results) {
+        // A conversation stopped before its end is not judged: a resumed run starts it again.
+        conversation = await converse(planned.case, send);
+        outcome = conversation?.steps.at(-1) ?? null;
+      } else outcome = await send(planned.case.messages);
     } catch (error) {
       // Only our own abort is thrown: the answer never came, so the sample is simply not run.
       if (!options.abortInFlight?.aborted) throw error;
@@ -177,6 +187,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     }
     const baseline = options.baselineCase?.(planned.suite.suite, planned.case.id) ?? null;
     let result = resultFromOutcome(planned, outcome, startedAt, options.prices, baseline);
+    if (conversation) result = withConversation(result, conversation, options.prices);
     // A judge reads the answer, or the refusal the model gave instead of one.
     const answer =
       outcome.status === 'ok'

@@ -4,7 +4,9 @@ import { hasJudges, splitExpectations } from '../checks/judge.js';
 import type { CheckContext, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
 import type { BaselineCase } from '../stored/baseline/types.js';
-import type { SampleResult } from '../stored/journal/records.js';
+import type { SampleResult, StepRecord } from '../stored/journal/records.js';
+import type { Usage } from '../core/answer.js';
+import type { Conversation } from './tool-loop.js';
 import type { CheckResult } from '../checks/registry.js';
 import type { Completion } from '../record/answer.js';
 import type { CallOutcome } from '../service/types.js';
@@ -147,4 +149,59 @@ export function withJudgeChecks(result: SampleResult, judged: CheckResult[], red
   // An error (a refusal) stays an error: the judges' verdicts are recorded beside it.
   if (result.status === 'error') return { ...result, checks, redacted: marked };
   return { ...result, checks, redacted: marked, status: sampleStatus(false, checks) };
+}
+
+/**
+ * A tool loop's sample: its last step's answer and checks, with every step kept, the
+ * trajectory, and usage, cost, latency, waits and attempts added up over the steps; a call
+ * no rule answered or too many steps make it an error, whatever its last answer said.
+ */
+export function withConversation(result: SampleResult, c: Conversation, prices?: Prices): SampleResult {
+  const steps: StepRecord[] = c.steps.map((o) => {
+    const done = o.completion;
+    const step: StepRecord = {
+      model: done?.model ?? null,
+      finish_reason: done?.finish_reason ?? null,
+      usage: done ? withCost(done.usage, done.model, prices) : null,
+      latency_ms: Math.round(o.latency_ms),
+      attempts: o.attempts,
+    };
+    if (done?.provider !== undefined) step.provider = done.provider;
+    if (done?.tool_calls?.length) step.tool_calls = done.tool_calls;
+    if (o.status === 'error') step.error = o.error;
+    return step;
+  });
+  const out: SampleResult = {
+    ...result,
+    usage: addUsage(steps.map((s) => s.usage)),
+    latency_ms: steps.reduce((sum, s) => sum + s.latency_ms, 0),
+    wait_ms: Math.round(c.steps.reduce((sum, o) => sum + o.wait_ms, 0)),
+    attempts: steps.reduce((sum, s) => sum + s.attempts, 0),
+    redacted: result.redacted || c.steps.some((o) => o.redacted),
+    steps,
+    trajectory: c.trajectory,
+  };
+  if (c.error) {
+    out.error = c.error;
+    out.status = 'error';
+  }
+  return out;
+}
+
+/** Usage added up counter by counter; a counter no step reported stays null. */
+function addUsage(all: readonly (Usage | null)[]): Usage | null {
+  const given = all.filter((u): u is Usage => u !== null);
+  if (given.length === 0) return null;
+  const sum = (key: 'prompt_tokens' | 'completion_tokens' | 'total_tokens' | 'cost') => {
+    const values = given.map((u) => u[key]).filter((v): v is number => typeof v === 'number');
+    return values.length ? values.reduce((a, b) => a + b, 0) : null;
+  };
+  const usage: Usage = {
+    prompt_tokens: sum('prompt_tokens'),
+    completion_tokens: sum('completion_tokens'),
+    total_tokens: sum('total_tokens'),
+  };
+  const cost = sum('cost');
+  if (cost !== null) usage.cost = cost;
+  return usage;
 }

@@ -10,7 +10,7 @@ import { toExpectation } from './expectations.js';
 import { CaseIds } from './ids.js';
 import { SampleCount } from './repeat-limits.js';
 import type { Row, TableBytes } from './sources/types.js';
-import type { RawCase, SuiteSpec } from './spec.js';
+import { type RawCase, type SuiteSpec, toolResultsOf } from './spec.js';
 import { type TableFound, tableCases } from './table-cases.js';
 import { caseParams, type RequestContext } from './request-problems.js';
 
@@ -179,6 +179,7 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
     ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
     ...(c.drift !== undefined ? { drift: structuredClone(c.drift) } : {}),
     ...(c.params !== undefined ? { params: caseParams(spec.suite.params, c.params, spec.toolFiles) } : {}),
+    ...toolLoopOf(c, spec.suite),
     location: row.location,
   };
 }
@@ -201,4 +202,16 @@ export function messagesOf(
 /** What a table's rows are filled into, as a digest: its template and the suite's system prompt. */
 function templateDigest(template: unknown, system: string | undefined): string {
   return sha256(canonicalJson({ template, system: system ?? null }));
+}
+
+/** A case's tool loop: its `tool_results` over the suite's, tool by tool, and its `max_steps`. */
+function toolLoopOf(
+  c: RawCase,
+  suite: SuiteSpec['suite'],
+): Pick<SuiteCase, 'tool_results' | 'max_steps'> {
+  const own = c.tool_results !== undefined ? toolResultsOf(c.tool_results) : undefined;
+  const results = own || suite.tool_results ? { ...suite.tool_results, ...own } : undefined;
+  if (!results) return {};
+  const steps = c.max_steps ?? suite.max_steps;
+  return { tool_results: results, ...(steps !== undefined ? { max_steps: steps } : {}) };
 }

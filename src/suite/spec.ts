@@ -1,4 +1,4 @@
-import type { DriftTolerance, SimDirective, Suite } from './types.js';
+import type { DriftTolerance, SimDirective, Suite, ToolResults } from './types.js';
 import type { Message, RequestParams } from '../core/messages.js';
 import type { SourceLocation } from '../util/errors.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
@@ -20,6 +20,15 @@ export interface RawCase {
   repeat?: number | 'auto';
   sim?: SimDirective;
   drift?: DriftTolerance;
+  tool_results?: RawToolResults;
+  max_steps?: number;
+}
+
+/** `tool_results:` as written: per tool, a text, one rule, or a list of rules. */
+export type RawToolResults = Record<string, string | RawToolRule | RawToolRule[]>;
+interface RawToolRule {
+  when?: Record<string, unknown>;
+  result: unknown;
 }
 
 interface RawSuite {
@@ -30,6 +39,8 @@ interface RawSuite {
   system?: string;
   repeat?: number | 'auto';
   drift?: DriftTolerance;
+  tool_results?: RawToolResults;
+  max_steps?: number;
   cases?: RawCase[];
   tables?: { path: string; format?: string; case: Record<string, unknown> }[];
 }
@@ -134,6 +145,8 @@ export function buildSpec(
       params: withTools({ ...raw.params }, toolFiles),
       ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
       ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
+      ...(raw.tool_results !== undefined ? { tool_results: toolResultsOf(raw.tool_results) } : {}),
+      ...(raw.max_steps !== undefined ? { max_steps: raw.max_steps } : {}),
       location: where('/suite'),
       ...(raw.service !== undefined ? { service_location: where('/service') } : {}),
       model_location: where('/model'),
@@ -144,4 +157,20 @@ export function buildSpec(
     toolPaths: toolPathsOf(yaml.data, where),
     toolFiles,
   };
+}
+
+/**
+ * `tool_results:` as the run uses it: each tool's rules in order, a text as written, any
+ * other result as its JSON (what a tool message's content is).
+ */
+export function toolResultsOf(raw: RawToolResults): ToolResults {
+  const out: ToolResults = {};
+  for (const [tool, given] of Object.entries(raw)) {
+    const rules = typeof given === 'string' ? [{ result: given }] : Array.isArray(given) ? given : [given];
+    out[tool] = rules.map((r) => ({
+      ...(r.when !== undefined ? { when: structuredClone(r.when) } : {}),
+      result: typeof r.result === 'string' ? r.result : JSON.stringify(r.result),
+    }));
+  }
+  return out;
 }

@@ -7,7 +7,9 @@ import type { SourceLocation } from '../util/errors.js';
  * Faults the embedded simulator can be told to produce for one request: every error
  * kind a service can cause, plus a reply cut short at max_tokens.
  */
-export type SimFault = Exclude<ErrorKind, 'preflight' | 'endpoint_not_found'> | 'length';
+export type SimFault =
+  | Exclude<ErrorKind, 'preflight' | 'endpoint_not_found' | 'tool_result_missing' | 'max_steps_reached'>
+  | 'length';
 
 /**
  * Per-case instructions for the embedded simulator (`sim:` in a suite). Sent only
@@ -59,6 +61,23 @@ export type SimToolFault =
   | 'ignore_tools'
   | 'ignore_response_format';
 
+/**
+ * One answer driftcheck gives a tool the model calls (`tool_results:`): for a call whose
+ * arguments match `when` (partially, as `tool_call` matches), or any call when `when` is
+ * absent (the tool's default). The first rule that matches answers.
+ */
+export interface ToolResultRule {
+  when?: Record<string, unknown>;
+  /** The tool message's content: text as written, any other value as its JSON. */
+  result: string;
+}
+
+/** What driftcheck answers each tool with, by tool name; a case's rules over the suite's, tool by tool. */
+export type ToolResults = Record<string, ToolResultRule[]>;
+
+/** The default of `max_steps`: requests a conversation may send before it is `max_steps_reached`. */
+export const DEFAULT_MAX_STEPS = 8;
+
 export interface SuiteCase {
   id: string;
   /** System message (if any) already prepended; `prompt:` already expanded. */
@@ -70,6 +89,10 @@ export interface SuiteCase {
   drift?: DriftTolerance;
   /** The request parameters when the case sets its own (`params:`, merged over the suite's key by key). */
   params?: RequestParams;
+  /** Present: the case runs as a tool loop, driftcheck answering the model's calls with these. */
+  tool_results?: ToolResults;
+  /** At most this many requests in the loop (default DEFAULT_MAX_STEPS). */
+  max_steps?: number;
   /** Where the case is written: its item under `cases:`, or the table row it was generated from. */
   location: SourceLocation;
 }
@@ -108,6 +131,9 @@ export interface Suite {
   repeat?: number | 'auto';
   /** The suite's `drift:` tolerance for content and usage comparisons with the baseline. */
   drift?: DriftTolerance;
+  /** The suite's `tool_results:`, under every case's own. */
+  tool_results?: ToolResults;
+  max_steps?: number;
   cases: SuiteCase[];
   /** The tables its generated cases come from, in the order written (absent: cases written inline only). */
   tables?: SuiteTable[];

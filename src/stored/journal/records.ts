@@ -8,6 +8,7 @@ import type { CaseError, Usage } from '../../core/answer.js';
 import type { CaseStatus } from '../../core/words.js';
 import type { CheckResult } from '../../checks/registry.js';
 import type { ServedBy } from '../../record/answer.js';
+import type { ToolCall } from '../../core/tool-calls.js';
 
 /**
  * 6: a case made from a table row also holds the digest of the messages it sends (`sent`):
@@ -297,4 +298,32 @@ export interface SampleResult extends ServedBy {
   /** `auto`: the case was sampled adaptively (`repeat: auto`); its verdict is the sequential test's. */
   sampling?: 'auto';
   cache_status?: string | null;
+  /**
+   * A tool loop's requests, each as it was answered; the sample's own fields are its last
+   * step's answer, with usage, cost, latency, waits and attempts added up over the steps.
+   */
+  steps?: StepRecord[];
+  /** A tool loop's calls in order, each with the result driftcheck answered it with. */
+  trajectory?: TrajectoryStep[];
+}
+
+/** One request of a tool loop, as the service answered it. */
+export interface StepRecord {
+  model: string | null;
+  provider?: string | null;
+  finish_reason: string | null;
+  usage: Usage | null;
+  latency_ms: number;
+  attempts: number;
+  /** The calls this step's answer made (each judged against the declared tools). */
+  tool_calls?: ToolCall[];
+  error?: CaseError;
+}
+
+/** A call of a tool loop and the result given (null: none answered it). */
+export interface TrajectoryStep {
+  step: number;
+  tool: string;
+  arguments: string;
+  result: string | null;
 }

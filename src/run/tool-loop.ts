@@ -1,0 +1,106 @@
+import { mismatch } from '../checks/tool-match.js';
+import type { CaseError } from '../core/answer.js';
+import { describeCall, type ToolCall } from '../core/tool-calls.js';
+import type { Message } from '../core/messages.js';
+import type { Completion } from '../record/answer.js';
+import type { CallOutcome } from '../service/types.js';
+import type { TrajectoryStep } from '../stored/journal/records.js';
+import { DEFAULT_MAX_STEPS, type SuiteCase, type ToolResults } from '../suite/types.js';
+
+/** A tool loop as it ended: every step's outcome in order, the calls answered, and why it stopped. */
+export interface Conversation {
+  steps: CallOutcome[];
+  trajectory: TrajectoryStep[];
+  /** What makes the case an error although its last step answered: a call no rule answers, or too many steps. */
+  error: CaseError | null;
+}
+
+/**
+ * The result a case's `tool_results` give a call: the first of the tool's rules whose `when`
+ * the arguments match (partially, as `tool_call` matches), else null.
+ */
+export function answerCall(results: ToolResults, call: ToolCall): string | null {
+  const rules = Object.hasOwn(results, call.name) ? results[call.name]! : [];
+  for (const rule of rules)
+    if (rule.when === undefined || mismatch({ name: call.name, arguments: rule.when }, call) === null)
+      return rule.result;
+  return null;
+}
+
+/**
+ * Runs a case as a tool loop: sends its messages; while the answer calls tools, appends the
+ * assistant turn as received (its content, its calls with their ids, and the router's
+ * `reasoning_details`, which reasoning models need to continue) and one `tool` message per
+ * call, in call order, with the case's canned result, and sends again — until a text answer,
+ * an error, a call no rule answers (`tool_result_missing`) or `max_steps` requests
+ * (`max_steps_reached`). `send` returns null when the run stopped before a step was sent:
+ * then the conversation is not judged (null), and a resumed run starts it again.
+ */
+export async function converse(
+  c: Pick<SuiteCase, 'messages' | 'tool_results' | 'max_steps'>,
+  send: (messages: Message[]) => Promise<CallOutcome | null>,
+): Promise<Conversation | null> {
+  const results = c.tool_results ?? {};
+  const most = c.max_steps ?? DEFAULT_MAX_STEPS;
+  const messages = [...c.messages];
+  const steps: CallOutcome[] = [];
+  const trajectory: TrajectoryStep[] = [];
+  for (let step = 1; ; step++) {
+    const outcome = await send(messages);
+    if (outcome === null) return null;
+    steps.push(outcome);
+    const calls = outcome.status === 'ok' ? (outcome.completion.tool_calls ?? []) : [];
+    if (outcome.status === 'error' || calls.length === 0) return { steps, trajectory, error: null };
+    const model = outcome.completion.model;
+    const answers = calls.map((call) => answerCall(results, call));
+    calls.forEach((call, i) =>
+      trajectory.push({ step, tool: call.name, arguments: call.arguments, result: answers[i]! }),
+    );
+    const unanswered = calls.findIndex((_, i) => answers[i] === null);
+    if (unanswered >= 0) {
+      const call = calls[unanswered]!;
+      return {
+        steps,
+        trajectory,
+        error: caseError(
+          'tool_result_missing',
+          `step ${step} called ${describeCall(call)}, which no tool_results rule answers: add a result for ${call.name} (or a rule whose when matches these arguments)`,
+          model,
+        ),
+      };
+    }
+    if (step >= most)
+      return {
+        steps,
+        trajectory,
+        error: caseError(
+          'max_steps_reached',
+          `still calling tools after ${most} steps (max_steps ${most}): the last step called ${calls.map(describeCall).join(', ')}`,
+          model,
+        ),
+      };
+    // A call the service gave no id (none does, but the wire allows it) gets one both turns name.
+    const ids = calls.map((call, i) => call.id ?? `call_${step}_${i}`);
+    messages.push(assistantTurn(outcome.completion, calls, ids));
+    calls.forEach((_, i) => messages.push({ role: 'tool', tool_call_id: ids[i]!, content: answers[i]! }));
+  }
+}
+
+/** The assistant turn as the service sent it, to be sent back: content, calls with ids, reasoning. */
+function assistantTurn(completion: Completion, calls: readonly ToolCall[], ids: readonly string[]): Message {
+  const turn: Message & { reasoning_details?: unknown[] } = {
+    role: 'assistant',
+    content: completion.content === '' ? null : completion.content,
+    tool_calls: calls.map((call, i) => ({
+      id: ids[i]!,
+      type: 'function' as const,
+      function: { name: call.name, arguments: call.arguments },
+    })),
+  };
+  if (completion.reasoning_details) turn.reasoning_details = completion.reasoning_details;
+  return turn;
+}
+
+function caseError(kind: CaseError['kind'], message: string, model: string | null): CaseError {
+  return { kind, http_status: null, type: null, code: null, message, model };
+}

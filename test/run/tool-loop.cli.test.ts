@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, readSamples, runDirFrom } from '../helpers/cli.js';
+import { runMain } from '../helpers/main.js';
+import { type Scripted, startToolServer, TOOL_ENV, toolConfig } from '../helpers/tool-server.js';
+
+// A case with tool_results runs as a loop against a scripted loopback service: driftcheck
+// answers each call with its canned result, sends the conversation again, and stops at a
+// text answer, at max_steps, or at a call it cannot answer.
+const TOOLS = `  tools:
+    - type: function
+      function:
+        name: lookup_order
+        parameters: { type: object, required: [order], properties: { order: { type: string } } }
+    - type: function
+      function:
+        name: check_policy
+        parameters: { type: object, required: [sku], properties: { sku: { type: string } } }
+    - type: function
+      function:
+        name: escalate
+        parameters: { type: object, properties: {} }
+`;
+
+const SUITE = `suite: agent
+service: router
+model: openai/gpt-4o-mini
+params:
+${TOOLS}tool_results:
+  lookup_order: '{"status":"shipped","sku":"A-1"}'
+  check_policy:
+    - when: { sku: B-2 }
+      result: { refundable: false }
+    - when: { sku: A-1 }
+      result: { refundable: true, window_days: 30 }
+cases:
+  - id: refund
+    prompt: Can I return order 42?
+    expect:
+      - contains: refundable
+  - id: loops
+    prompt: loop forever
+    max_steps: 3
+  - id: unanswerable
+    prompt: escalate this
+  - id: unmatched
+    prompt: policy for B-3
+`;
+
+const call = (name: string, args: unknown): Scripted => ({
+  calls: [{ name, arguments: JSON.stringify(args) }],
+});
+
+function script(prompt: string, n: number): Scripted {
+  if (prompt === 'Can I return order 42?')
+    return (
+      [call('lookup_order', { order: '42' }), call('check_policy', { sku: 'A-1' })][n] ?? {
+        text: 'Yes: it is refundable within 30 days.',
+      }
+    );
+  if (prompt === 'loop forever') return call('lookup_order', { order: '42' });
+  if (prompt === 'escalate this') return call('escalate', {});
+  if (prompt === 'policy for B-3') return call('check_policy', { sku: 'B-3' });
+  return { text: 'no' };
+}
+
+let server: Awaited<ReturnType<typeof startToolServer>>;
+let project: Awaited<ReturnType<typeof makeProject>>;
+beforeAll(async () => {
+  server = await startToolServer(script);
+  project = await makeProject({
+    'driftcheck.config.yaml': toolConfig(server.url),
+    'suites/agent.yaml': SUITE,
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await project.cleanup();
+});
+
+describe('a case with tool_results', () => {
+  it('runs as a loop until a text answer, answering each call with its canned result', async () => {
+    const run = await runMain(['run', 'suites/agent.yaml', '--reporter', 'json'], {
+      cwd: project.dir,
+      env: TOOL_ENV,
+    });
+    // Three of the four cases end in an error of their own: the run fails.
+    expect(run.code, run.stderr).toBe(1);
+    const samples = new Map((await readSamples(runDirFrom(run, project.dir))).map((s) => [s.case, s]));
+
+    const refund = samples.get('refund')!;
+    expect(refund.status).toBe('pass');
+    expect(refund.content).toBe('Yes: it is refundable within 30 days.');
+    expect(refund.steps?.map((s) => s.finish_reason)).toEqual(['tool_calls', 'tool_calls', 'stop']);
+    expect(refund.trajectory).toEqual([
+      {
+        step: 1,
+        tool: 'lookup_order',
+        arguments: '{"order":"42"}',
+        result: '{"status":"shipped","sku":"A-1"}',
+      },
+      {
+        step: 2,
+        tool: 'check_policy',
+        arguments: '{"sku":"A-1"}',
+        result: '{"refundable":true,"window_days":30}',
+      },
+    ]);
+    // Usage, latency and attempts are the conversation's: three requests of 30 tokens each.
+    expect(refund.usage).toMatchObject({ prompt_tokens: 60, completion_tokens: 30, total_tokens: 90 });
+    expect(refund.attempts).toBe(3);
+
+    // What the service received: the assistant turn as it was sent, then the tool's result.
+    const sent = server.bodies.filter(
+      (b) => (b.messages as { content: string | null }[])[0]!.content === 'Can I return order 42?',
+    );
+    expect(sent).toHaveLength(3);
+    expect((sent[2]!.messages as unknown[]).slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_0_0',
+            type: 'function',
+            function: { name: 'lookup_order', arguments: '{"order":"42"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_0_0', content: '{"status":"shipped","sku":"A-1"}' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1_0',
+            type: 'function',
+            function: { name: 'check_policy', arguments: '{"sku":"A-1"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1_0', content: '{"refundable":true,"window_days":30}' },
+    ]);
+  });
+
+  it('stops at max_steps, and at a call no rule answers, each a named error of the case', async () => {
+    const run = await runMain(['run', 'suites/agent.yaml', '--reporter', 'json'], {
+      cwd: project.dir,
+      env: TOOL_ENV,
+    });
+    expect(run.code, run.stderr).toBe(1);
+    const samples = new Map((await readSamples(runDirFrom(run, project.dir))).map((s) => [s.case, s]));
+
+    const loops = samples.get('loops')!;
+    expect(loops.status).toBe('error');
+    expect(loops.error).toMatchObject({ kind: 'max_steps_reached' });
+    expect(loops.error!.message).toContain('after 3 steps');
+    expect(loops.steps).toHaveLength(3);
+    expect(loops.trajectory!.map((t) => t.tool)).toEqual(['lookup_order', 'lookup_order', 'lookup_order']);
+
+    const unanswerable = samples.get('unanswerable')!;
+    expect(unanswerable.error).toMatchObject({ kind: 'tool_result_missing' });
+    expect(unanswerable.error!.message).toContain('escalate({})');
+    expect(unanswerable.steps).toHaveLength(1);
+    expect(unanswerable.trajectory).toEqual([{ step: 1, tool: 'escalate', arguments: '{}', result: null }]);
+
+    // A rule whose `when` does not match is no answer either: B-3 matches neither rule.
+    const unmatched = samples.get('unmatched')!;
+    expect(unmatched.error).toMatchObject({ kind: 'tool_result_missing' });
+    expect(unmatched.error!.message).toContain('check_policy({"sku":"B-3"})');
+  });
+});
