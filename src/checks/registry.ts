@@ -2,6 +2,7 @@ import { type ModelCatalog } from '../core/catalog.js';
 import type { Completion } from '../record/answer.js';
 import type { ChatRequest } from '../core/messages.js';
 import type { Usage } from '../core/answer.js';
+import type { ConversationView } from '../core/tool-calls.js';
 import { contains } from './kinds/contains.js';
 import { equals } from './kinds/equals.js';
 import { finishReason } from './kinds/finish-reason.js';
@@ -17,6 +18,9 @@ import { regex } from './kinds/regex.js';
 import { noToolCall } from './kinds/no-tool-call.js';
 import { toolCall } from './kinds/tool-call.js';
 import { toolCallsValid } from './kinds/tool-calls-valid.js';
+import { trajectory } from './kinds/trajectory.js';
+import { maxSteps } from './kinds/max-steps.js';
+import { noRepeatedCall } from './kinds/no-repeated-call.js';
 import type { JudgeCall } from './judge.js';
 
 /** What a check's `problems` may know besides the value: the loader's options. */
@@ -67,6 +71,8 @@ export interface CheckContext {
   baseline: CheckBaseline | null;
   /** What the sample measured besides the answer (`max_latency_ms`, `max_cost` read it). */
   measured: SampleMeasures;
+  /** A tool loop's steps and calls (`trajectory`, `max_steps`, `no_repeated_call` read it); absent for one request. */
+  conversation?: ConversationView;
 }
 
 /**
@@ -118,6 +124,9 @@ export const CHECKS = {
   tool_call: toolCall,
   no_tool_call: noToolCall,
   tool_calls_valid: toolCallsValid,
+  trajectory,
+  max_steps: maxSteps,
+  no_repeated_call: noRepeatedCall,
   judge,
 } as const;
 

@@ -1,6 +1,7 @@
 import { compareJson, type JsonChange, listJsonChanges } from '../util/json-compare.js';
 import { draft7Validator } from '../core/draft7.js';
 import type { ToolCall } from '../core/tool-calls.js';
+import type { CheckContext } from './registry.js';
 import { formatAjvErrors } from '../util/schema-cache.js';
 
 /** One expected call: the tool, and its arguments matched partially or exactly (ignoring paths) or against a schema. */
@@ -14,6 +15,33 @@ export interface CallSpec {
   /** A JSON Schema (draft 7) the arguments must validate against. */
   schema?: Record<string, unknown>;
 }
+
+/** The JSON Schema properties of one expected call (`tool_call`, `trajectory`). */
+export const CALL_SPEC = {
+  name: { type: 'string', minLength: 1, title: 'Tool name', description: 'The function called.' },
+  arguments: {
+    type: 'object',
+    title: 'Arguments',
+    description: 'Argument values the call must have (partial match unless match: exact).',
+  },
+  match: {
+    enum: ['partial', 'exact'],
+    title: 'Argument match',
+    description:
+      'partial (default): these values, other arguments allowed; exact: these arguments and no others.',
+  },
+  ignore: {
+    type: 'array',
+    items: { type: 'string', pattern: '^\\$' },
+    title: 'Ignored paths',
+    description: 'JSON paths not compared, e.g. $.request_id or $.items[0].note.',
+  },
+  schema: {
+    type: 'object',
+    title: 'Arguments schema',
+    description: 'A JSON Schema (draft 7) the arguments must validate against.',
+  },
+};
 
 /** Whether `path` is `ignored` or lies below it. */
 function under(path: string, ignored: string): boolean {
@@ -64,4 +92,9 @@ export function describeSpec(spec: CallSpec): string {
       ? ` with ${JSON.stringify(spec.arguments)}${spec.match === 'exact' ? ' exactly' : ''}`
       : '';
   return `${name}${args}${spec.schema !== undefined ? ' (arguments matching a schema)' : ''}`;
+}
+
+/** The calls a sample made: every step's of a tool loop, in order, else its answer's. */
+export function sampleCalls(context: Pick<CheckContext, 'completion' | 'conversation'>): readonly ToolCall[] {
+  return context.conversation?.calls ?? context.completion.tool_calls ?? [];
 }

@@ -24,6 +24,22 @@ export interface ToolCall {
   problem?: string;
 }
 
+/** A call of a tool loop and the result driftcheck gave it (null: no rule answered it). */
+export interface TrajectoryStep {
+  /** The request (1-based) whose answer made the call. */
+  step: number;
+  tool: string;
+  /** The arguments as the model wrote them (JSON text, which may be invalid). */
+  arguments: string;
+  result: string | null;
+}
+
+/** What a check sees of a tool loop: how many requests it took, and every call its answers made, in order. */
+export interface ConversationView {
+  steps: number;
+  calls: readonly ToolCall[];
+}
+
 /** The functions a request declares, by name, with their parameters schema (undefined: none given). */
 /** `get_weather({"city":"Paris"})`, short: how a message names a call. */
 export function describeCall(call: Pick<ToolCall, 'name' | 'arguments' | 'parsed'>): string {

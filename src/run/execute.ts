@@ -12,7 +12,7 @@ import { runJudge } from './judge-run.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
 import { isBudgetCondition, isModelStop, isRunStop, stopKindOf } from '../core/error-kinds.js';
 import type { ModelStops } from './model-stops.js';
-import { resultFromOutcome, withConversation, withJudgeChecks } from './result.js';
+import { resultFromOutcome, withJudgeChecks } from './result.js';
 import { type Conversation, converse } from './tool-loop.js';
 import type { Message } from '../core/messages.js';
 import { createFeeder } from './feeder.js';
@@ -186,8 +186,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
       return;
     }
     const baseline = options.baselineCase?.(planned.suite.suite, planned.case.id) ?? null;
-    let result = resultFromOutcome(planned, outcome, startedAt, options.prices, baseline);
-    if (conversation) result = withConversation(result, conversation, options.prices);
+    let result = resultFromOutcome(planned, outcome, startedAt, options.prices, baseline, conversation);
     // A judge reads the answer, or the refusal the model gave instead of one.
     const answer =
       outcome.status === 'ok'

@@ -23,32 +23,40 @@ export function resultFromOutcome(
   startedAt: string,
   prices?: Prices,
   baseline: BaselineCase | null = null,
+  conversation: Conversation | null = null,
 ): SampleResult {
   const completion = outcome.completion;
-  const failed = outcome.status === 'error';
-  const usage = completion ? withCost(completion.usage, completion.model, prices) : null;
-  const latency = Math.round(outcome.latency_ms);
+  // A tool loop is judged on its last answer, its usage, cost and latency its steps' sum.
+  const loop = conversation ? conversationTotals(conversation, prices) : null;
+  const failed = outcome.status === 'error' || Boolean(conversation?.error);
+  const usage = loop ? loop.usage : completion ? withCost(completion.usage, completion.model, prices) : null;
+  const latency = loop ? loop.latency_ms : Math.round(outcome.latency_ms);
   const checks = sampleChecks(planned.case.expect, completion, failed, refusalText(outcome), {
     request: plannedRequest(planned),
     baseline,
     measured: { latency_ms: latency, cost: usage?.cost ?? null },
+    ...(loop ? { conversation: loop.view } : {}),
   });
   const result = newResult(planned, {
-    model: completion?.model ?? (failed ? outcome.error.model : null) ?? null,
+    model: completion?.model ?? (outcome.status === 'error' ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
     finish_reason: completion?.finish_reason ?? null,
     usage,
     latency_ms: latency,
-    wait_ms: Math.round(outcome.wait_ms),
-    attempts: outcome.attempts,
+    wait_ms: loop ? loop.wait_ms : Math.round(outcome.wait_ms),
+    attempts: loop ? loop.attempts : outcome.attempts,
     status: sampleStatus(failed, checks),
-    error: failed ? outcome.error : null,
+    error: conversation?.error ?? (outcome.status === 'error' ? outcome.error : null),
     attempt_errors: outcome.attempt_errors,
     checks,
     content: completion ? answerText(completion) : null,
     started_at: startedAt,
-    redacted: outcome.redacted,
+    redacted: outcome.redacted || Boolean(loop?.redacted),
   });
+  if (loop) {
+    result.steps = loop.steps;
+    result.trajectory = conversation!.trajectory;
+  }
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
   // What served it, only the fields the service gave (journal lines stay short).
   if (completion) copyRecorded(result, completion);
@@ -151,12 +159,8 @@ export function withJudgeChecks(result: SampleResult, judged: CheckResult[], red
   return { ...result, checks, redacted: marked, status: sampleStatus(false, checks) };
 }
 
-/**
- * A tool loop's sample: its last step's answer and checks, with every step kept, the
- * trajectory, and usage, cost, latency, waits and attempts added up over the steps; a call
- * no rule answered or too many steps make it an error, whatever its last answer said.
- */
-export function withConversation(result: SampleResult, c: Conversation, prices?: Prices): SampleResult {
+/** A tool loop's steps as a sample keeps them, and what they add up to. */
+function conversationTotals(c: Conversation, prices?: Prices) {
   const steps: StepRecord[] = c.steps.map((o) => {
     const done = o.completion;
     const step: StepRecord = {
@@ -171,21 +175,15 @@ export function withConversation(result: SampleResult, c: Conversation, prices?:
     if (o.status === 'error') step.error = o.error;
     return step;
   });
-  const out: SampleResult = {
-    ...result,
+  return {
+    steps,
     usage: addUsage(steps.map((s) => s.usage)),
     latency_ms: steps.reduce((sum, s) => sum + s.latency_ms, 0),
     wait_ms: Math.round(c.steps.reduce((sum, o) => sum + o.wait_ms, 0)),
     attempts: steps.reduce((sum, s) => sum + s.attempts, 0),
-    redacted: result.redacted || c.steps.some((o) => o.redacted),
-    steps,
-    trajectory: c.trajectory,
+    redacted: c.steps.some((o) => o.redacted),
+    view: { steps: steps.length, calls: steps.flatMap((s) => s.tool_calls ?? []) },
   };
-  if (c.error) {
-    out.error = c.error;
-    out.status = 'error';
-  }
-  return out;
 }
 
 /** Usage added up counter by counter; a counter no step reported stays null. */

@@ -1,10 +1,9 @@
 import { mismatch } from '../checks/tool-match.js';
 import type { CaseError } from '../core/answer.js';
-import { describeCall, type ToolCall } from '../core/tool-calls.js';
+import { describeCall, type ToolCall, type TrajectoryStep } from '../core/tool-calls.js';
 import type { Message } from '../core/messages.js';
 import type { Completion } from '../record/answer.js';
 import type { CallOutcome } from '../service/types.js';
-import type { TrajectoryStep } from '../stored/journal/records.js';
 import { DEFAULT_MAX_STEPS, type SuiteCase, type ToolResults } from '../suite/types.js';
 
 /** A tool loop as it ended: every step's outcome in order, the calls answered, and why it stopped. */

@@ -37,6 +37,16 @@ cases:
     prompt: Can I return order 42?
     expect:
       - contains: refundable
+      - trajectory: [lookup_order, { name: check_policy, arguments: { sku: A-1 } }]
+      - max_steps: 3
+      - no_repeated_call: true
+  - id: asks-twice
+    prompt: Where is order 7?
+    expect:
+      - contains: shipped
+      - trajectory: { in_order: [lookup_order] }
+      - no_repeated_call: true
+      - max_steps: 2
   - id: loops
     prompt: loop forever
     max_steps: 3
@@ -57,6 +67,8 @@ function script(prompt: string, n: number): Scripted {
         text: 'Yes: it is refundable within 30 days.',
       }
     );
+  if (prompt === 'Where is order 7?')
+    return n < 2 ? call('lookup_order', { order: '7' }) : { text: 'It has shipped.' };
   if (prompt === 'loop forever') return call('lookup_order', { order: '42' });
   if (prompt === 'escalate this') return call('escalate', {});
   if (prompt === 'policy for B-3') return call('check_policy', { sku: 'B-3' });
@@ -108,6 +120,22 @@ describe('a case with tool_results', () => {
     // Usage, latency and attempts are the conversation's: three requests of 30 tokens each.
     expect(refund.usage).toMatchObject({ prompt_tokens: 60, completion_tokens: 30, total_tokens: 90 });
     expect(refund.attempts).toBe(3);
+    expect(refund.checks.map((c) => [c.type, c.pass])).toEqual([
+      ['contains', true],
+      ['trajectory', true],
+      ['max_steps', true],
+      ['no_repeated_call', true],
+    ]);
+
+    // The trajectory checks read every step: the same call twice is a loop, three steps are too many.
+    const twice = samples.get('asks-twice')!;
+    expect(twice.status).toBe('fail');
+    expect(Object.fromEntries(twice.checks.map((c) => [c.type, c.message]))).toEqual({
+      contains: expect.stringContaining('shipped'),
+      trajectory: 'lookup_order({"order":"7"}) → lookup_order({"order":"7"}) (in order)',
+      no_repeated_call: 'lookup_order({"order":"7"}) called again',
+      max_steps: 'expected at most 2 steps, took 3',
+    });
 
     // What the service received: the assistant turn as it was sent, then the tool's result.
     const sent = server.bodies.filter(

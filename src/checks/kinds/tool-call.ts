@@ -1,7 +1,7 @@
 import { describeCall } from '../../core/tool-calls.js';
 import { draft7Problem } from '../../core/draft7.js';
 import type { CheckProblem, CheckDefinition, ToolNamed } from '../registry.js';
-import { type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';
+import { CALL_SPEC as callSpec, type CallSpec, describeSpec, matchAll, mismatch } from '../tool-match.js';
 import { describePointer } from '../../yaml/locate.js';
 import { joinWithin, MAX_MESSAGE_CHARS } from '../../util/shorten.js';
 
@@ -14,32 +14,6 @@ export interface ToolCallSpec extends CallSpec {
   /** any (default): in any order; strict: the answer's calls are exactly these, in this order. */
   order?: 'any' | 'strict';
 }
-
-const callSpec = {
-  name: { type: 'string', minLength: 1, title: 'Tool name', description: 'The function called.' },
-  arguments: {
-    type: 'object',
-    title: 'Arguments',
-    description: 'Argument values the call must have (partial match unless match: exact).',
-  },
-  match: {
-    enum: ['partial', 'exact'],
-    title: 'Argument match',
-    description:
-      'partial (default): these values, other arguments allowed; exact: these arguments and no others.',
-  },
-  ignore: {
-    type: 'array',
-    items: { type: 'string', pattern: '^\\$' },
-    title: 'Ignored paths',
-    description: 'JSON paths not compared, e.g. $.request_id or $.items[0].note.',
-  },
-  schema: {
-    type: 'object',
-    title: 'Arguments schema',
-    description: 'A JSON Schema (draft 7) the arguments must validate against.',
-  },
-};
 
 /** `tool_call`: the answer calls a tool (by name), with arguments as given; count and order of parallel calls. */
 export const toolCall: CheckDefinition<ToolCallSpec> = {

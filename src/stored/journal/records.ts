@@ -8,7 +8,7 @@ import type { CaseError, Usage } from '../../core/answer.js';
 import type { CaseStatus } from '../../core/words.js';
 import type { CheckResult } from '../../checks/registry.js';
 import type { ServedBy } from '../../record/answer.js';
-import type { ToolCall } from '../../core/tool-calls.js';
+import type { ToolCall, TrajectoryStep } from '../../core/tool-calls.js';
 
 /**
  * 6: a case made from a table row also holds the digest of the messages it sends (`sent`):
@@ -320,10 +320,3 @@ export interface StepRecord {
   error?: CaseError;
 }
 
-/** A call of a tool loop and the result given (null: none answered it). */
-export interface TrajectoryStep {
-  step: number;
-  tool: string;
-  arguments: string;
-  result: string | null;
-}
