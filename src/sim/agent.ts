@@ -1,6 +1,6 @@
 import { canonicalJson } from '../util/json-compare.js';
 import type { SimAgentFault } from '../suite/types.js';
-import type { ChatMessage, SentCall } from './answer.js';
+import type { ChatMessage } from './answer.js';
 import { PromptValues } from './prompt-values.js';
 import { isObject } from './schema-walk.js';
 import { schemaValue } from './schema-value.js';
@@ -51,8 +51,7 @@ export interface AgentInputs {
  * 4. Otherwise the text answer from the results (`ignore_result`: from the prompt alone).
  */
 export function agentMove(t: AgentInputs): AgentMove {
-  const results = trailingResults(t.messages);
-  const turn = t.messages[t.messages.length - results.length - 1];
+  const turn = t.messages[t.messages.length - trailingResults(t.messages) - 1];
   const sentCalls = turn?.role === 'assistant' ? (turn.toolCalls ?? []) : [];
   if (t.faults.has('drop_reasoning') && t.reasoning !== null && sentCalls.length > 0) {
     const sent = t.reasoning(sentCalls);
@@ -66,26 +65,27 @@ export function agentMove(t: AgentInputs): AgentMove {
       repeated: true,
     };
   if (!t.faults.has('stop_early')) {
-    const chained = chainedCalls(t, results, sentCalls);
+    const chained = chainedCalls(t);
     if (chained.length > 0)
       return { kind: 'calls', calls: t.request.parallel ? chained : chained.slice(0, 1), repeated: false };
   }
   return { kind: 'answer', read: !t.faults.has('ignore_result') };
 }
 
-/** Rule 3: the calls the last step's results lead to, each (tool, arguments) once in the conversation. */
-function chainedCalls(
-  t: AgentInputs,
-  results: readonly ChatMessage[],
-  sentCalls: readonly SentCall[],
-): NextCall[] {
+/** Rule 3: the calls this turn's results lead to, each (tool, arguments) once in the conversation. */
+function chainedCalls(t: AgentInputs): NextCall[] {
   const made = new Set<string>();
-  for (const m of t.messages) for (const c of m.toolCalls ?? []) made.add(callKey(c.name, c.arguments));
+  const producers = new Map<string, string>();
+  for (const m of t.messages)
+    for (const c of m.toolCalls ?? []) {
+      made.add(callKey(c.name, c.arguments));
+      producers.set(c.id, c.name);
+    }
   const out: NextCall[] = [];
-  for (const result of results) {
+  for (const result of turnResults(t.messages)) {
     const value = jsonObject(result.content);
     if (value === null) continue;
-    const producer = sentCalls.find((c) => c.id === result.toolCallId)?.name;
+    const producer = result.toolCallId === undefined ? undefined : producers.get(result.toolCallId);
     for (const tool of t.request.tools) {
       if (tool.name === producer || !requiredOf(tool).some((p) => Object.hasOwn(value, p))) continue;
       const args = argumentsFrom(tool, t.prompt, value);
@@ -96,6 +96,13 @@ function chainedCalls(
     }
   }
   return out;
+}
+
+/** The `tool` messages since the last user message: the results of this turn's steps, in order. */
+function turnResults(messages: readonly ChatMessage[]): ChatMessage[] {
+  let first = messages.length;
+  while (first > 0 && messages[first - 1]!.role !== 'user') first--;
+  return messages.slice(first).filter((m) => m.role === 'tool');
 }
 
 /** A chained call's arguments: written from the prompt, then the result's values by property name. */
@@ -132,11 +139,11 @@ function jsonObject(text: string): Record<string, unknown> | null {
   }
 }
 
-/** The `tool` messages that end a conversation. */
-export function trailingResults(messages: readonly ChatMessage[]): ChatMessage[] {
+/** How many `tool` messages end a conversation. */
+function trailingResults(messages: readonly ChatMessage[]): number {
   let first = messages.length;
   while (first > 0 && messages[first - 1]!.role === 'tool') first--;
-  return messages.slice(first);
+  return messages.length - first;
 }
 
 /** One entry of a router answer's `reasoning_details` (openrouter.ai docs, use-cases/reasoning-tokens). */
