@@ -67,12 +67,13 @@ describe("the openai SDK's tool runner against the simulator", () => {
     'runs lookup_order → check_policy → the answer from both results (stream %s)',
     async (stream) => {
       const called: string[] = [];
-      const runner = client().chat.completions.runTools({
+      const body = {
         model: 'openai/gpt-4o-mini',
-        messages: [{ role: 'user', content: PROMPT }],
+        messages: [{ role: 'user' as const, content: PROMPT }],
         tools: tools(called),
-        stream,
-      });
+      };
+      const completions = client().chat.completions;
+      const runner = stream ? completions.runTools({ ...body, stream: true }) : completions.runTools(body);
       const answer = (await runner.finalContent()) ?? '';
       expect(called).toEqual(['lookup_order {"order_id":"A-1234"}', 'check_policy {"sku":"A-1"}']);
       for (const word of ['shipped', 'Friday', 'A-1', '30']) expect(answer).toContain(word);
