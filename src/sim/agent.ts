@@ -41,13 +41,15 @@ export interface AgentInputs {
  *    thread: a text answer from the prompt alone, no more calls.
  * 2. `loop`: the calls of the assistant turn before the results again, same names and
  *    arguments.
- * 3. Chaining: a result of the last step whose JSON is an object holding a value for a
- *    required parameter of another declared tool (the same property name in the result and
- *    in that tool's `parameters`; "another": not the tool that produced the result) leads to
- *    a call of that tool: its arguments written from the prompt as for a first call, then every
- *    property the result names set to the result's value. Results in call order, tools in
- *    declaration order; a call already in the conversation (same tool, same arguments) is not
- *    made again; with `parallel_tool_calls: false` only the first. `stop_early` skips this.
+ * 3. Chaining: a result of this turn (a `tool` message since the last user message) whose
+ *    JSON is an object holding a value for a required parameter of another declared tool
+ *    (the same property name in the result and in that tool's `parameters`; "another": not
+ *    the tool that produced the result) leads to a call of that tool: its arguments written
+ *    from the prompt as for a first call, then every property the result names set to the
+ *    result's value. Results in order, tools in declaration order; a call already in the
+ *    conversation (same tool, same arguments) is not made again, so each (tool, arguments)
+ *    is called once; with `parallel_tool_calls: false` only the first of a step.
+ *    `stop_early` skips this.
  * 4. Otherwise the text answer from the results (`ignore_result`: from the prompt alone).
  */
 export function agentMove(t: AgentInputs): AgentMove {
@@ -156,7 +158,7 @@ export interface ReasoningDetail {
 }
 
 /** What a reasoning model says it thinks before a turn of calls, in words. */
-export function reasoningText(calls: readonly NextCall[]): string {
+function reasoningText(calls: readonly NextCall[]): string {
   const names = [...new Set(calls.map((c) => c.name))].join(', ');
   return `The user's request needs ${names}. I will call it with ${calls.map((c) => c.arguments).join(' and ')} and continue from what it returns.`;
 }
