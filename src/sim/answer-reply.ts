@@ -1,7 +1,8 @@
 import type { SimFlavour } from '../adapters/index.js';
 import type { SimDirective, SimFault } from '../suite/types.js';
 import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
-import { type RouterModel, routerCost, type ToolParameter } from './catalog.js';
+import { type RouterModel, routerCost, type SimProvider, type ToolParameter } from './catalog.js';
+import { reasoningOf } from './agent.js';
 import { completionBody } from './completion-body.js';
 import type { SimReply } from './reply.js';
 import type { SimState } from './state.js';
@@ -21,6 +22,10 @@ export interface ResolvedModel {
   unsupported: readonly ToolParameter[];
   /** Whether the model, as served, indents JSON. */
   wordy: boolean;
+  /** A reasoning model: its tool-call answers carry `reasoning` and `reasoning_details` (router). */
+  reasoning: boolean;
+  /** The serving upstream's standing tool-loop faults, each with the share of requests it hits. */
+  agentFaults: SimProvider['agentFaults'];
 }
 
 /**
@@ -41,7 +46,7 @@ export function answerReply(
   state: SimState,
   turn: ToolTurn = null,
 ): SimReply {
-  const base = answer(model.id, messages, maxTokens, model.variant);
+  const base = answer(model.id, messages, maxTokens, model.variant, turn?.kind === 'unread');
   let { content, completionTokens } = base;
   let finish: string | null = base.finishReason;
   let toolCalls: WireToolCall[] | undefined;
@@ -86,6 +91,15 @@ export function answerReply(
     refusal,
     finishReason: finish,
     ...(toolCalls ? { toolCalls } : {}),
+    // A reasoning model's turn of calls carries its reasoning (the router's reasoning_details).
+    ...(toolCalls && model.reasoning && kind === 'router'
+      ? {
+          reasoning: reasoningOf(
+            model.id,
+            toolCalls.map((c) => c.function),
+          ),
+        }
+      : {}),
   };
   const body = JSON.stringify(
     completionBody(kind, { ...parts, promptTokens: base.promptTokens, completionTokens, cost }, shape),

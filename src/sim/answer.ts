@@ -10,11 +10,25 @@ import {
   wordGrounded,
   wordYesNo,
 } from './styles.js';
-import { hash, keywords } from './words.js';
+import { parseBoundedJson } from '../util/json-depth.js';
+import { capitalize, hash, keywords } from './words.js';
 
 export interface ChatMessage {
   role: string;
   content: string;
+  /** An assistant turn's calls as sent back (names and argument strings as received). */
+  toolCalls?: SentCall[];
+  /** A `tool` message: the call it answers. */
+  toolCallId?: string;
+  /** An assistant turn's `reasoning_details` as sent back, when it has them. */
+  reasoningDetails?: unknown;
+}
+
+/** One call of an assistant turn in a request's history. */
+export interface SentCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
 
 /** What a simulated model says; same input → same output, always. */
@@ -37,11 +51,14 @@ export function answer(
   maxTokens?: number | null,
   /** Another provider serving the model: its wording is seeded by this instead of the model id. */
   variant?: string | null,
+  /** The tool results go unread: the answer is the one to the conversation without them. */
+  unread = false,
 ): SimAnswer {
   let chars = 0;
   for (const m of messages) chars += m.content.length;
   const style = styleFor(model, variant);
-  const { content, finishReason } = fitToTokens(compose(style, model, messages), maxTokens);
+  const read = unread ? messages.filter((m) => m.role !== 'tool') : messages;
+  const { content, finishReason } = fitToTokens(compose(style, model, read), maxTokens);
   return {
     content,
     finishReason,
@@ -62,8 +79,8 @@ export function fitToTokens(
 }
 
 function compose(style: Style, model: string, messages: readonly ChatMessage[]): string {
-  // After tool calls, the model answers from what the tools returned, quoting it verbatim.
-  const results = trailingToolResults(messages);
+  // After tool calls, the model answers from what the tools returned in this turn.
+  const results = turnResults(messages);
   if (results !== null) return wordGrounded(style, results);
   let lastUser = messages.length - 1;
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -91,15 +108,41 @@ function compose(style: Style, model: string, messages: readonly ChatMessage[]):
   return wordGeneral(style, words, hash(`${model}\n${text}`));
 }
 
-/** The contents of the tool messages that end a conversation, joined; null when it does not end with one. */
-function trailingToolResults(messages: readonly ChatMessage[]): string | null {
+/**
+ * When a conversation ends with tool messages: every result since the last user message, in
+ * order, each in words (resultWords); null when it does not end with one.
+ */
+function turnResults(messages: readonly ChatMessage[]): string | null {
+  if (messages[messages.length - 1]?.role !== 'tool') return null;
   let first = messages.length;
-  while (first > 0 && messages[first - 1]!.role === 'tool') first--;
-  if (first === messages.length) return null;
+  while (first > 0 && messages[first - 1]!.role !== 'user') first--;
   const text = messages
     .slice(first)
-    .map((m) => m.content.trim())
+    .filter((m) => m.role === 'tool')
+    .map((m) => resultWords(m.content.trim()))
     .filter((c) => c !== '')
     .join(' ');
   return text === '' ? null : text;
+}
+
+/**
+ * A tool result as the model words it: text verbatim; JSON (an object or a list) as its
+ * values with their keys — `{"status":"shipped","eta":"Friday"}` → "Status: shipped, eta:
+ * Friday." — so each value of the result appears in the answer.
+ */
+function resultWords(text: string): string {
+  if (!/^[[{]/.test(text)) return text;
+  const bounded = parseBoundedJson(text);
+  if (!('value' in bounded) || typeof bounded.value !== 'object' || bounded.value === null) return text;
+  const words = valueWords(bounded.value, 0);
+  return words === '' ? text : `${capitalize(words)}.`;
+}
+
+function valueWords(value: unknown, depth: number): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  if (depth > 8) return JSON.stringify(value);
+  if (Array.isArray(value)) return value.map((v) => valueWords(v, depth + 1)).join(', ');
+  return Object.entries(value)
+    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${valueWords(v, depth + 1)}`)
+    .join(', ');
 }

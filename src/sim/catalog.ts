@@ -6,6 +6,7 @@
 
 import type { CatalogModel } from '../core/catalog.js';
 import type { SimFlavour } from '../adapters/index.js';
+import type { SimAgentFault } from '../suite/types.js';
 
 /** One upstream that serves a router model (the router load-balances between them). */
 export interface SimProvider {
@@ -22,6 +23,11 @@ export interface SimProvider {
   schemaMismatchRate: number;
   /** Request parameters this upstream does not support: it ignores them unless the router filters it out. */
   unsupported: readonly ToolParameter[];
+  /**
+   * Standing traits in tool loops: for each way the model, as this upstream serves it, plays a
+   * loop wrong (SimAgentFault), the share of requests it does so (by seeded coins).
+   */
+  agentFaults: Readonly<Partial<Record<SimAgentFault, number>>>;
 }
 
 /** The request parameters of tool calling and structured outputs, as provider support is listed by. */
@@ -39,6 +45,8 @@ export interface RouterModel {
   context_length: number;
   /** USD per token, as the router's /models lists them. */
   pricing: { prompt: string; completion: string };
+  /** A reasoning model: its tool-call answers carry `reasoning` and `reasoning_details`. */
+  reasoning: boolean;
 }
 
 export interface RouterAlias {
@@ -123,6 +131,26 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
     '0.00000013',
     '0.0000004',
   ),
+  model(
+    'moonshotai/kimi-k2-thinking',
+    'MoonshotAI: Kimi K2 Thinking',
+    // A reasoning model whose upstreams differ in tool loops (all simulated): Moonshot AI, the
+    // default, plays them cleanly; Together loops on a call in one request in five; Fireworks
+    // makes parallel calls in reverse order and ignores a result in one request in ten; Chutes
+    // stops a step early in one in five and, given a turn without its reasoning_details, loses
+    // the thread.
+    [
+      upstream('Moonshot AI', 'int4'),
+      upstream('Together', 'fp8', { agentFaults: { loop: 0.2 } }),
+      upstream('Fireworks', 'fp8', { agentFaults: { reorder: 1, ignore_result: 0.1 } }),
+      upstream('Chutes', 'fp8', { agentFaults: { stop_early: 0.2, drop_reasoning: 1 } }),
+    ],
+    1762387200,
+    262144,
+    '0.0000006',
+    '0.0000025',
+    true,
+  ),
 ];
 
 const ROUTER_ALIASES: readonly RouterAlias[] = [
@@ -157,16 +185,17 @@ function model(
   context_length: number,
   prompt: string,
   completion: string,
+  reasoning = false,
 ): RouterModel {
   const served = typeof providers === 'string' ? [upstream(providers)] : providers;
-  return { id, name, providers: served, created, context_length, pricing: { prompt, completion } };
+  return { id, name, providers: served, created, context_length, pricing: { prompt, completion }, reasoning };
 }
 
 /** An upstream by name; without traits it supports every parameter and never misses a schema. */
 export function upstream(
   name: string,
   quantization = 'unknown',
-  traits: Partial<Pick<SimProvider, 'schemaMismatchRate' | 'unsupported'>> = {},
+  traits: Partial<Pick<SimProvider, 'schemaMismatchRate' | 'unsupported' | 'agentFaults'>> = {},
 ): SimProvider {
   return {
     name,
@@ -174,6 +203,7 @@ export function upstream(
     quantization,
     schemaMismatchRate: traits.schemaMismatchRate ?? 0,
     unsupported: traits.unsupported ?? [],
+    agentFaults: traits.agentFaults ?? {},
   };
 }
 

@@ -1,4 +1,5 @@
 import type { SimFlavour } from '../adapters/index.js';
+import type { ReasoningDetail } from './agent.js';
 import type { WireToolCall } from './tool-turn.js';
 
 /** The pieces of a successful-status chat-completion body. */
@@ -17,6 +18,8 @@ export interface BodyParts {
   finishReason: string | null;
   /** Tool calls: the message then has `content: null` and these in `tool_calls`. */
   toolCalls?: WireToolCall[];
+  /** A reasoning model's turn (router): `message.reasoning` is their text, `message.reasoning_details` these. */
+  reasoning?: ReasoningDetail[];
   promptTokens: number;
   completionTokens: number;
   /** Router only: USD cost of this completion. */
@@ -66,7 +69,15 @@ export function completionBody(kind: SimFlavour, p: BodyParts, shape: BodyShape)
   const message = p.refusal
     ? { role: 'assistant', content: null, refusal: p.refusal }
     : p.toolCalls
-      ? { role: 'assistant', content: null, tool_calls: p.toolCalls, refusal: null }
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: p.toolCalls,
+          refusal: null,
+          ...(p.reasoning
+            ? { reasoning: p.reasoning.map((r) => r.text).join('\n'), reasoning_details: p.reasoning }
+            : {}),
+        }
       : { role: 'assistant', content: p.content, refusal: null };
   const choice: Record<string, unknown> =
     kind === 'router'

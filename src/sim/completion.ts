@@ -1,5 +1,6 @@
 import type { SimFlavour } from '../adapters/index.js';
-import type { SimDirective } from '../suite/types.js';
+import type { SimAgentFault, SimDirective } from '../suite/types.js';
+import { reasoningOf } from './agent.js';
 import type { ChatMessage } from './answer.js';
 import { answerReply, type ResolvedModel } from './answer-reply.js';
 import { aliasTarget, findAlias, findDirectModel, findRouterModel, type SimProvider } from './catalog.js';
@@ -114,6 +115,13 @@ export function handleCompletion(
     faulty && d.tool_fault !== undefined && coin('tool_fault')() < (d.tool_fault_rate ?? 1)
       ? d.tool_fault
       : undefined;
+  // Tool-loop faults: the directive's (scoped to its provider as the tool fault is), then the
+  // serving provider's standing traits, each by its own coin.
+  const agentFaults = new Set<SimAgentFault>();
+  if (faulty && d.agent_fault !== undefined && coin('agent_fault')() < (d.agent_fault_rate ?? 1))
+    agentFaults.add(d.agent_fault);
+  for (const [trait, rate] of Object.entries(resolved.agentFaults) as [SimAgentFault, number][])
+    if (coin(`agent_trait ${trait}`)() < rate) agentFaults.add(trait);
   const requireParameters = read.request.provider?.require_parameters === true;
   const turn = planTurn({
     request: servedToolRequest(read.request.tools, resolved.unsupported, toolFault, requireParameters),
@@ -127,6 +135,8 @@ export function handleCompletion(
         .replace(/[^A-Za-z0-9]/g, '0')
         .padStart(24, '0')}`,
     wordy: resolved.wordy,
+    agentFaults,
+    reasoning: resolved.reasoning ? (calls) => reasoningOf(resolved.id, calls) : null,
   });
   const reply = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state, turn);
   return later(stream ? asEventStream(kind, reply) : reply, delay);
@@ -165,7 +175,14 @@ function resolveModel(
   const id = request.model;
   if (kind === 'direct') {
     if (!findDirectModel(id)) return null;
-    return { id, provider: 'Moonshot AI', variant: null, priced: null, ...servingTraits(id, null, null) };
+    return {
+      id,
+      provider: 'Moonshot AI',
+      variant: null,
+      priced: null,
+      reasoning: false,
+      ...servingTraits(id, null, null),
+    };
   }
   const alias = findAlias(id);
   const concrete = alias
@@ -182,19 +199,21 @@ function resolveModel(
     provider: served.name,
     variant,
     priced: concrete,
+    reasoning: concrete.reasoning,
     ...servingTraits(concrete.id, variant, served),
   };
 }
 
-/** What the serving upstream brings to a tool request: its standing faults, and how its model words JSON. */
+/** What the serving upstream brings to a tool request: its standing faults (tool calls and loops), and how its model words JSON. */
 function servingTraits(
   model: string,
   variant: string | null,
   served: SimProvider | null,
-): Pick<ResolvedModel, 'schemaMismatchRate' | 'unsupported' | 'wordy'> {
+): Pick<ResolvedModel, 'schemaMismatchRate' | 'unsupported' | 'wordy' | 'agentFaults'> {
   return {
     schemaMismatchRate: served?.schemaMismatchRate ?? 0,
     unsupported: served?.unsupported ?? [],
+    agentFaults: served?.agentFaults ?? {},
     wordy: isWordy(styleFor(model, variant)),
   };
 }

@@ -1,4 +1,4 @@
-import type { SimDirective, SimFault, SimToolFault } from '../suite/types.js';
+import type { SimAgentFault, SimDirective, SimFault, SimToolFault } from '../suite/types.js';
 import type { ChatMessage } from './answer.js';
 import { SIM_DIRECTIVE_HEADER } from './protocol.js';
 
@@ -39,12 +39,24 @@ const TOOL_FAULTS: Record<SimToolFault, true> = {
 
 const SIM_TOOL_FAULTS = Object.keys(TOOL_FAULTS) as SimToolFault[];
 
+/** Every tool-loop fault; a Record for the same reason. */
+const AGENT_FAULTS: Record<SimAgentFault, true> = {
+  loop: true,
+  ignore_result: true,
+  stop_early: true,
+  reorder: true,
+  drop_reasoning: true,
+};
+
+const SIM_AGENT_FAULTS = Object.keys(AGENT_FAULTS) as SimAgentFault[];
+
 const NUMBER_FIELDS = {
   delay_ms: 600_000,
   retry_after_s: 3600,
   fail_times: 1_000_000,
   pass_rate: 1,
   tool_fault_rate: 1,
+  agent_fault_rate: 1,
 } as const;
 const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
 
@@ -115,6 +127,10 @@ function directiveProblem(d: Record<string, unknown>): string | null {
       if (typeof value !== 'string' || !(value in TOOL_FAULTS)) {
         return `unknown tool_fault ${JSON.stringify(value)}; expected one of ${SIM_TOOL_FAULTS.join(', ')}.`;
       }
+    } else if (key === 'agent_fault') {
+      if (typeof value !== 'string' || !(value in AGENT_FAULTS)) {
+        return `unknown agent_fault ${JSON.stringify(value)}; expected one of ${SIM_AGENT_FAULTS.join(', ')}.`;
+      }
     } else if (
       key === 'reply' ||
       key === 'finish_reason' ||
@@ -136,7 +152,7 @@ function directiveProblem(d: Record<string, unknown>): string | null {
         return `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
       }
     } else {
-      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault or tool_fault_rate.`;
+      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault, tool_fault_rate, agent_fault or agent_fault_rate.`;
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import type { SimFlavour } from '../adapters/index.js';
-import type { ChatMessage } from './answer.js';
+import type { ChatMessage, SentCall } from './answer.js';
 import { directBadRequest } from './errors-direct.js';
 import { routerBadRequest } from './errors-router.js';
 import type { SimReply } from './reply.js';
@@ -34,8 +34,35 @@ function readMessage(m: unknown): ChatMessage | string {
   const msg = m as Record<string, unknown>;
   if (typeof msg.role !== 'string' || !ROLES.has(msg.role))
     return `\`role\` must be one of ${[...ROLES].join(', ')}`;
+  const read = readContent(msg, msg.role);
+  if (typeof read === 'string') return read;
+  // What a tool loop sends back: an assistant turn's calls and reasoning, the call a result answers.
+  if (msg.role === 'assistant' && Array.isArray(msg.tool_calls)) read.toolCalls = sentCalls(msg.tool_calls);
+  if (msg.role === 'assistant' && msg.reasoning_details != null)
+    read.reasoningDetails = msg.reasoning_details;
+  if (msg.role === 'tool' && typeof msg.tool_call_id === 'string') read.toolCallId = msg.tool_call_id;
+  return read;
+}
+
+/** The calls of an assistant turn as sent back; one that is not a function call is left out. */
+function sentCalls(calls: unknown[]): SentCall[] {
+  const out: SentCall[] = [];
+  for (const c of calls) {
+    if (typeof c !== 'object' || c === null) continue;
+    const { id, function: fn } = c as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+    if (typeof fn?.name !== 'string') continue;
+    out.push({
+      id: typeof id === 'string' ? id : '',
+      name: fn.name,
+      arguments: typeof fn.arguments === 'string' ? fn.arguments : '',
+    });
+  }
+  return out;
+}
+
+function readContent(msg: Record<string, unknown>, role: string): ChatMessage | string {
   const { content } = msg;
-  if (typeof content === 'string') return { role: msg.role, content };
+  if (typeof content === 'string') return { role, content };
   if (Array.isArray(content)) {
     const parts = content as unknown[];
     if (
@@ -51,15 +78,10 @@ function readMessage(m: unknown): ChatMessage | string {
           : '',
       )
       .join('');
-    return { role: msg.role, content: text };
+    return { role, content: text };
   }
-  if (
-    content === null &&
-    msg.role === 'assistant' &&
-    Array.isArray(msg.tool_calls) &&
-    msg.tool_calls.length > 0
-  )
-    return { role: msg.role, content: '' };
+  if (content === null && role === 'assistant' && Array.isArray(msg.tool_calls) && msg.tool_calls.length > 0)
+    return { role, content: '' };
   return '`content` must be a string or a list of content parts';
 }
 

@@ -61,8 +61,20 @@ export function asEventStream(kind: SimFlavour, reply: SimReply): SimReply {
   } else {
     for (const c of Array.isArray(choices) ? (choices as Record<string, unknown>[]) : []) {
       const message = (c.message ?? {}) as Record<string, unknown>;
+      // A reasoning model's reasoning comes first, in a delta of its own (the router's stream).
+      const reasoning =
+        message.reasoning_details === undefined
+          ? []
+          : [
+              {
+                role: 'assistant',
+                content: null,
+                reasoning: message.reasoning,
+                reasoning_details: message.reasoning_details,
+              },
+            ];
       const deltas = Array.isArray(message.tool_calls)
-        ? toolCallDeltas(message.tool_calls as WireToolCall[])
+        ? [...reasoning, ...toolCallDeltas(message.tool_calls as WireToolCall[])]
         : [
             message.refusal
               ? { role: 'assistant', content: null, refusal: message.refusal }

@@ -1,4 +1,5 @@
-import type { SimToolFault } from '../suite/types.js';
+import type { SimAgentFault, SimToolFault } from '../suite/types.js';
+import { agentMove, type NextCall, type ReasoningDetail } from './agent.js';
 import type { ChatMessage } from './answer.js';
 import { jsonAnswer } from './json-answer.js';
 import { PromptValues } from './prompt-values.js';
@@ -15,8 +16,13 @@ export interface WireToolCall {
   function: { name: string; arguments: string };
 }
 
-/** What a turn answers instead of the plain text answer: tool calls, or content shaped by `response_format`. */
-export type ToolTurn = { kind: 'calls'; calls: WireToolCall[] } | { kind: 'content'; content: string } | null;
+/**
+ * What a turn answers instead of the plain text answer: tool calls, content shaped by
+ * `response_format`, or (after tool results) the text answer from the prompt alone, the
+ * results unread.
+ */
+export type ToolTurn =
+  { kind: 'calls'; calls: WireToolCall[] } | { kind: 'content'; content: string } | { kind: 'unread' } | null;
 
 export interface TurnInputs {
   /** The request as the serving provider sees it (what it does not support already dropped). */
@@ -31,6 +37,10 @@ export interface TurnInputs {
   callId: () => string;
   /** Wordy models indent a `json_object` answer, as they do JSON in text. */
   wordy: boolean;
+  /** The tool-loop faults that hit this request (the directive's and the provider's standing ones). */
+  agentFaults: ReadonlySet<SimAgentFault>;
+  /** A reasoning model's `reasoning_details` for a turn of calls; null for other models. */
+  reasoning: ((calls: readonly NextCall[]) => ReasoningDetail[]) | null;
 }
 
 /**
@@ -41,13 +51,32 @@ export interface TurnInputs {
 export function planTurn(t: TurnInputs): ToolTurn {
   const prompt = lastUserText(t.messages);
   const endsWithResults = t.messages[t.messages.length - 1]?.role === 'tool';
+  // After tool results the model plays its side of the loop (agent.ts): more calls, or the answer.
+  if (endsWithResults && t.request.toolChoice === 'auto' && t.request.tools.length > 0) {
+    const move = agentMove({ ...t, prompt, faults: t.agentFaults });
+    if (move.kind === 'calls' && move.repeated)
+      return { kind: 'calls', calls: move.calls.map((c) => wire(c.name, c.arguments, t)) };
+    if (move.kind === 'calls' && t.fault !== 'no_call') {
+      const planned = move.calls.map((c) => ({
+        tool: t.request.tools.find((tool) => tool.name === c.name)!,
+        value: JSON.parse(c.arguments) as unknown,
+      }));
+      return { kind: 'calls', calls: reordered(callsOf(planned, t), t) };
+    }
+    if (move.kind === 'answer' && !move.read && t.request.responseFormat.type === 'text')
+      return { kind: 'unread' };
+  }
   let chosen = t.fault === 'no_call' ? [] : chooseTools(t.request, prompt, endsWithResults);
   if (chosen.length > 0) {
     if (t.fault === 'parallel_calls' && chosen.length < 2) {
       const more = chooseTools({ ...t.request, parallel: true }, prompt, endsWithResults);
       chosen = more.length >= 2 ? more : [chosen[0]!, chosen[0]!];
     }
-    return { kind: 'calls', calls: callsOf(chosen, prompt, t) };
+    const planned = chosen.map((tool) => ({
+      tool,
+      value: schemaValue(tool.parameters, new PromptValues(prompt, `${tool.name} ${tool.description}`)),
+    }));
+    return { kind: 'calls', calls: reordered(callsOf(planned, t), t) };
   }
   const format = t.request.responseFormat;
   if (format.type === 'text') return null;
@@ -61,9 +90,8 @@ export function planTurn(t: TurnInputs): ToolTurn {
   return { kind: 'content', content: t.fault === 'invalid_json' ? cutJson(content) : content };
 }
 
-function callsOf(tools: readonly SimTool[], prompt: string, t: TurnInputs): WireToolCall[] {
-  return tools.map((tool, i) => {
-    let value = schemaValue(tool.parameters, new PromptValues(prompt, `${tool.name} ${tool.description}`));
+function callsOf(planned: readonly { tool: SimTool; value: unknown }[], t: TurnInputs): WireToolCall[] {
+  return planned.map(({ tool, value }, i) => {
     let name = tool.name;
     // Faults hit the first call: the router counts a request with any bad call once.
     if (i === 0) {
@@ -73,12 +101,18 @@ function callsOf(tools: readonly SimTool[], prompt: string, t: TurnInputs): Wire
       if (t.fault === 'unknown_tool') name = `functions.${tool.name}`;
     }
     const args = JSON.stringify(value);
-    return {
-      id: t.callId(),
-      type: 'function' as const,
-      function: { name, arguments: i === 0 && t.fault === 'invalid_json' ? cutJson(args) : args },
-    };
+    return wire(name, i === 0 && t.fault === 'invalid_json' ? cutJson(args) : args, t);
   });
+}
+
+function wire(name: string, args: string, t: TurnInputs): WireToolCall {
+  return { id: t.callId(), type: 'function' as const, function: { name, arguments: args } };
+}
+
+/** `reorder`: parallel calls in reverse order (the ids stay in the order they were given). */
+function reordered(calls: WireToolCall[], t: TurnInputs): WireToolCall[] {
+  if (!t.agentFaults.has('reorder') || calls.length < 2) return calls;
+  return calls.map((c, i) => ({ ...c, function: calls[calls.length - 1 - i]!.function }));
 }
 
 /** JSON cut before its last character: `{"city":"Paris"` — what a provider sends when generation stops early. */

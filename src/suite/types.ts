@@ -44,6 +44,13 @@ export interface SimDirective {
   tool_fault?: SimToolFault;
   /** The share of requests it hits (default 1), by seeded coins. */
   tool_fault_rate?: number;
+  /**
+   * How the serving provider's model plays its side of a tool loop wrong (see SimAgentFault);
+   * with `provider`, that provider's alone, as `tool_fault`.
+   */
+  agent_fault?: SimAgentFault;
+  /** The share of requests it hits (default 1), by seeded coins. */
+  agent_fault_rate?: number;
 }
 
 /**
@@ -77,6 +84,14 @@ export type ToolResults = Record<string, ToolResultRule[]>;
 
 /** The default of `max_steps`: requests a conversation may send before it is `max_steps_reached`. */
 export const DEFAULT_MAX_STEPS = 8;
+
+/**
+ * How a model goes wrong in a tool loop: it calls the same tool with the same arguments again
+ * instead of answering, answers without the results' words, answers after the first result
+ * instead of chaining, makes parallel calls in another order, or (a reasoning model) answers
+ * without the results when its `reasoning_details` were not sent back with its turn.
+ */
+export type SimAgentFault = 'loop' | 'ignore_result' | 'stop_early' | 'reorder' | 'drop_reasoning';
 
 export interface SuiteCase {
   id: string;
