@@ -75,7 +75,8 @@ export function normalizeCompletion(
     // What served it (provider, system_fingerprint, refusal, …): each recorded field reads its own.
     ...extractRecorded({ body: root, choice: first, message, params }),
   };
-  if (message && Array.isArray(message.reasoning_details)) completion.reasoning_details = message.reasoning_details;
+  if (message && Array.isArray(message.reasoning_details))
+    completion.reasoning_details = message.reasoning_details;
   const fail = (errorKind: ErrorKind, text: string, fields?: ErrorFields): Normalized => ({
     completion,
     error: {

@@ -205,10 +205,7 @@ function templateDigest(template: unknown, system: string | undefined): string {
 }
 
 /** A case's tool loop: its `tool_results` over the suite's, tool by tool, and its `max_steps`. */
-function toolLoopOf(
-  c: RawCase,
-  suite: SuiteSpec['suite'],
-): Pick<SuiteCase, 'tool_results' | 'max_steps'> {
+function toolLoopOf(c: RawCase, suite: SuiteSpec['suite']): Pick<SuiteCase, 'tool_results' | 'max_steps'> {
   const own = c.tool_results !== undefined ? toolResultsOf(c.tool_results) : undefined;
   const results = own || suite.tool_results ? { ...suite.tool_results, ...own } : undefined;
   if (!results) return {};

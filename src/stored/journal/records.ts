@@ -319,4 +319,3 @@ export interface StepRecord {
   tool_calls?: ToolCall[];
   error?: CaseError;
 }
-
