@@ -7,6 +7,7 @@ import { reasoningTokens } from './fields/reasoning-tokens.js';
 import { refusal } from './fields/refusal.js';
 import { systemFingerprint } from './fields/system-fingerprint.js';
 import { toolCalls } from './fields/tool-calls.js';
+import { trajectory } from './fields/trajectory.js';
 
 /**
  * Every recorded field by its name on a completion, a sample and a baseline: extraction,
@@ -22,6 +23,7 @@ export const RECORDED = {
   reasoning_tokens: reasoningTokens,
   cached_tokens: cachedTokens,
   tool_calls: toolCalls,
+  trajectory,
 } as const;
 
 type Registry = typeof RECORDED;

@@ -55,7 +55,7 @@ export function resultFromOutcome(
   });
   if (loop) {
     result.steps = loop.steps;
-    result.trajectory = conversation!.trajectory;
+    result.trajectory = { steps: loop.steps.length, calls: conversation!.trajectory };
   }
   if (outcome.cache_status) result.cache_status = outcome.cache_status;
   // What served it, only the fields the service gave (journal lines stay short).

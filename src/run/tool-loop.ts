@@ -18,7 +18,7 @@ export interface Conversation {
  * The result a case's `tool_results` give a call: the first of the tool's rules whose `when`
  * the arguments match (partially, as `tool_call` matches), else null.
  */
-export function answerCall(results: ToolResults, call: ToolCall): string | null {
+function answerCall(results: ToolResults, call: ToolCall): string | null {
   const rules = Object.hasOwn(results, call.name) ? results[call.name]! : [];
   for (const rule of rules)
     if (rule.when === undefined || mismatch({ name: call.name, arguments: rule.when }, call) === null)

@@ -73,7 +73,7 @@ export type SimToolFault =
  * arguments match `when` (partially, as `tool_call` matches), or any call when `when` is
  * absent (the tool's default). The first rule that matches answers.
  */
-export interface ToolResultRule {
+interface ToolResultRule {
   when?: Record<string, unknown>;
   /** The tool message's content: text as written, any other value as its JSON. */
   result: string;

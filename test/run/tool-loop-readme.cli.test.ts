@@ -42,7 +42,7 @@ describe("README's tool loop", () => {
     const run = await runMain(['run', '--sim', 'suites', '--reporter', 'json'], { cwd: project.dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const [sample] = await readSamples(runDirFrom(run, project.dir));
-    expect(sample!.trajectory!.map((t) => [t.tool, t.result])).toEqual([
+    expect(sample!.trajectory!.calls.map((t) => [t.tool, t.result])).toEqual([
       ['lookup_order', '{"status":"shipped","sku":"A-1"}'],
       ['check_policy', '{"refundable":true,"window_days":30}'],
     ]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, readSamples, runDirFrom } from '../helpers/cli.js';
+import { makeProject, readReport, readSamples, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
 import { type Scripted, startToolServer, TOOL_ENV, toolConfig } from '../helpers/tool-server.js';
 
@@ -103,7 +103,7 @@ describe('a case with tool_results', () => {
     expect(refund.status).toBe('pass');
     expect(refund.content).toBe('Yes: it is refundable within 30 days.');
     expect(refund.steps?.map((s) => s.finish_reason)).toEqual(['tool_calls', 'tool_calls', 'stop']);
-    expect(refund.trajectory).toEqual([
+    expect(refund.trajectory?.calls).toEqual([
       {
         step: 1,
         tool: 'lookup_order',
@@ -183,17 +183,75 @@ describe('a case with tool_results', () => {
     expect(loops.error).toMatchObject({ kind: 'max_steps_reached' });
     expect(loops.error!.message).toContain('after 3 steps');
     expect(loops.steps).toHaveLength(3);
-    expect(loops.trajectory!.map((t) => t.tool)).toEqual(['lookup_order', 'lookup_order', 'lookup_order']);
+    expect(loops.trajectory!.calls.map((t) => t.tool)).toEqual([
+      'lookup_order',
+      'lookup_order',
+      'lookup_order',
+    ]);
 
     const unanswerable = samples.get('unanswerable')!;
     expect(unanswerable.error).toMatchObject({ kind: 'tool_result_missing' });
     expect(unanswerable.error!.message).toContain('escalate({})');
     expect(unanswerable.steps).toHaveLength(1);
-    expect(unanswerable.trajectory).toEqual([{ step: 1, tool: 'escalate', arguments: '{}', result: null }]);
+    expect(unanswerable.trajectory).toEqual({
+      steps: 1,
+      calls: [{ step: 1, tool: 'escalate', arguments: '{}', result: null }],
+    });
 
     // A rule whose `when` does not match is no answer either: B-3 matches neither rule.
     const unmatched = samples.get('unmatched')!;
     expect(unmatched.error).toMatchObject({ kind: 'tool_result_missing' });
     expect(unmatched.error!.message).toContain('check_policy({"sku":"B-3"})');
+  });
+
+  it('keeps the trajectory in report.json and the baseline, and a night that loops longer drifts', async () => {
+    const only = ['--filter', 'refund', '--reporter', 'json'];
+    server.rescript(script); // the script's step counts start again
+    const first = await runMain(['run', 'suites/agent.yaml', ...only], { cwd: project.dir, env: TOOL_ENV });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const accept = await runMain(['baseline', 'accept', runDirFrom(first, project.dir)], {
+      cwd: project.dir,
+      env: TOOL_ENV,
+    });
+    expect(accept.code, accept.stderr).toBe(0);
+    // Tonight the model looks the order up twice before it checks the policy.
+    server.rescript((prompt, n) =>
+      prompt === 'Can I return order 42?'
+        ? ([
+            call('lookup_order', { order: '42' }),
+            call('lookup_order', { order: '42' }),
+            call('check_policy', { sku: 'A-1' }),
+          ][n] ?? {
+            text: 'Yes: it is refundable within 30 days.',
+          })
+        : script(prompt, n),
+    );
+    const night = await runMain(['run', 'suites/agent.yaml', ...only, '--reporter', 'console,json'], {
+      cwd: project.dir,
+      env: TOOL_ENV,
+    });
+    server.rescript(script);
+    const report = await readReport(runDirFrom(night, project.dir));
+    const refund = report.cases.find((c) => c.case === 'refund')!;
+    expect(refund.trajectory).toMatchObject({
+      steps: 4,
+      calls: [{ tool: 'lookup_order' }, { tool: 'lookup_order' }, { tool: 'check_policy' }],
+    });
+    expect(refund.drift.map((d) => [d.kind, d.severity, d.baseline, d.current])).toEqual(
+      expect.arrayContaining([
+        [
+          'trajectory_changed',
+          'warn',
+          ['lookup_order', 'check_policy'],
+          ['lookup_order', 'lookup_order', 'check_policy'],
+        ],
+        ['steps_changed', 'warn', 3, 4],
+      ]),
+    );
+    // The checks still fail the loop itself: the same call twice.
+    expect(night.code).toBe(1);
+    expect(night.stdout + night.stderr).toContain(
+      'trajectory changed: lookup_order → lookup_order → check_policy',
+    );
   });
 });

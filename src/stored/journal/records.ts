@@ -8,7 +8,7 @@ import type { CaseError, Usage } from '../../core/answer.js';
 import type { CaseStatus } from '../../core/words.js';
 import type { CheckResult } from '../../checks/registry.js';
 import type { ServedBy } from '../../record/answer.js';
-import type { ToolCall, TrajectoryStep } from '../../core/tool-calls.js';
+import type { ToolCall } from '../../core/tool-calls.js';
 
 /**
  * 6: a case made from a table row also holds the digest of the messages it sends (`sent`):
@@ -303,8 +303,6 @@ export interface SampleResult extends ServedBy {
    * step's answer, with usage, cost, latency, waits and attempts added up over the steps.
    */
   steps?: StepRecord[];
-  /** A tool loop's calls in order, each with the result driftcheck answered it with. */
-  trajectory?: TrajectoryStep[];
 }
 
 /** One request of a tool loop, as the service answered it. */
