@@ -11,10 +11,11 @@ import { runMain, startSim } from '../helpers/main.js';
 // Referees for driftcheck's tool loop (issue 35, item 9): the same conversation driven three
 // ways against the simulator — driftcheck's `run` on a case with tool_results, the openai
 // SDK's own tool runner (`chat.completions.runTools`, the loop in the SDK's code) and
-// @openrouter/sdk's `chat.send` in the loop its types describe (the SDK's own tool runner,
-// `callModel`, speaks the Responses API, not chat completions, so it cannot referee this
-// loop) — each through a recording proxy of this test's own that forwards to the simulator
-// and keeps every request body. The requests must be the same, request by request.
+// @openrouter/sdk's `chat.send` in the loop an application writes around it (the SDK's own
+// tool runner, `callModel`, now moved to @openrouter/agent, speaks the Responses API, not chat
+// completions, so it cannot referee this loop) — each through a recording proxy of this
+// test's own that forwards to the simulator and keeps every exchange. The requests must be
+// the same, request by request, and driftcheck's journaled trajectory and answer the referees'.
 
 const ROUTER_KEY = generateSimKey('router');
 const DIRECT_KEY = generateSimKey('direct');
@@ -42,7 +43,11 @@ const FLOWS: Record<string, Flow> = {
     prompt: 'Where is my order "A-1234"? Can I return it?',
     tools: [
       { name: 'lookup_order', description: 'Look up an order by its id', parameters: param('order_id') },
-      { name: 'check_policy', description: 'Check the return policy for a product', parameters: param('sku') },
+      {
+        name: 'check_policy',
+        description: 'Check the return policy for a product',
+        parameters: param('sku'),
+      },
     ],
     results: {
       lookup_order: { order_id: 'A-1234', status: 'shipped', eta: 'Friday', sku: 'A-1' },
@@ -248,7 +253,11 @@ async function viaOpenRouter(flow: Flow, model: string) {
     })) as ChatResult;
     const message = r.choices[0]!.message;
     messages.push({ ...message, role: 'assistant' });
-    if (!message.toolCalls?.length) return { sent: proxy.take(), called, content: message.content };
+    if (!message.toolCalls?.length) {
+      // A text answer is a string (the simulator sends no content parts); anything else fails below.
+      const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+      return { sent: proxy.take(), called, content };
+    }
     for (const call of message.toolCalls) {
       called.push({ tool: call.function.name, arguments: call.function.arguments });
       messages.push({ role: 'tool', toolCallId: call.id, content: resultText(flow, call.function.name) });
@@ -326,39 +335,93 @@ describe("driftcheck's tool loop, refereed by the SDKs' loops against the simula
     ['parallel', 'router', ROUTER_MODEL],
     ['parallel', 'direct', DIRECT_MODEL],
   ] as const;
-  it.each(cases)('%s flow on the %s service: the same requests, request by request', async (name, platform, model) => {
-    const flow = FLOWS[name]!;
-    const ours = await viaDriftcheck(flow, platform, model);
-    const referees = [{ by: 'openai runTools', ...(await viaOpenAI(flow, platform, model)) }];
-    if (platform === 'router') referees.push({ by: '@openrouter/sdk chat.send', ...(await viaOpenRouter(flow, model)) });
+  it.each(cases)(
+    '%s flow on the %s service: the same requests, request by request',
+    async (name, platform, model) => {
+      const flow = FLOWS[name]!;
+      const ours = await viaDriftcheck(flow, platform, model);
+      const referees = [{ by: 'openai runTools', ...(await viaOpenAI(flow, platform, model)) }];
+      if (platform === 'router')
+        referees.push({ by: '@openrouter/sdk chat.send', ...(await viaOpenRouter(flow, model)) });
 
+      const mine = transcript(ours.sent);
+      expect(mine).toHaveLength(flow.requests);
+      // Every id driftcheck sent back is one the service issued (the transcript names it by its reply).
+      for (const m of mine.flatMap((r) => r.messages))
+        for (const v of [
+          m.tool_call_id,
+          ...((m.tool_calls as { id: string }[] | undefined) ?? []).map((c) => c.id),
+        ])
+          if (v !== undefined) expect(v).toMatch(/^<reply \d+, call \d+>$/);
+      mine.forEach((r) => expect(r.rest).toEqual(EXTRA[platform]));
+
+      for (const referee of referees) {
+        const theirs = transcript(referee.sent);
+        expect(theirs.length, referee.by).toBe(mine.length);
+        theirs.forEach((r, i) => {
+          expect(r.messages, `${referee.by}, request ${i + 1}`).toEqual(mine[i]!.messages);
+          expect(r.model, `${referee.by}, request ${i + 1}`).toBe(mine[i]!.model);
+          expect(r.tools, `${referee.by}, request ${i + 1}`).toEqual(mine[i]!.tools);
+          expect(withoutDefaults(r.rest), `${referee.by}, request ${i + 1}`).toEqual(mine[i]!.rest);
+        });
+        // What driftcheck journaled is what the referee's loop went through and ended with.
+        const trajectory = trajectoryOf(referee.sent, flow);
+        expect(ours.sample.trajectory, referee.by).toEqual(trajectory);
+        expect(referee.called, referee.by).toEqual(
+          trajectory.map((t) => ({ tool: t.tool, arguments: t.arguments })),
+        );
+        expect(ours.sample.content, referee.by).toBe(referee.content);
+      }
+      expect(ours.sample.status).toBe('pass');
+      expect(ours.sample.steps).toHaveLength(flow.requests);
+      // The flows are what they claim: the order flow chains two steps, the parallel one calls twice at once.
+      const tools = ours.sample.trajectory!.map((t) => `${t.step}:${t.tool}`);
+      expect(tools).toEqual(
+        name === 'order' ? ['1:lookup_order', '2:check_policy'] : ['1:search_docs', '1:get_weather'],
+      );
+    },
+  );
+});
+
+// A reasoning model's assistant turns are where the three loops part, each as its code says:
+// driftcheck sends `reasoning_details` back (the router's docs require it for reasoning
+// models to continue) and not the `reasoning` text; the openai SDK's runner (v6) replays only
+// the request fields it knows (toRequestMessage) and drops both; the OpenRouter SDK loop sends
+// the parsed message back whole, the `reasoning` text too. With those fields set aside the
+// requests are the same. That is why the flows above use models that do not reason.
+describe('a reasoning model (moonshotai/kimi-k2-thinking on the router)', () => {
+  it('driftcheck sends reasoning_details back as received; the referees differ only there, as their code says', async () => {
+    const flow = FLOWS.order!;
+    const model = 'moonshotai/kimi-k2-thinking';
+    const ours = await viaDriftcheck(flow, 'router', model);
+    const openai = await viaOpenAI(flow, 'router', model);
+    const openrouter = await viaOpenRouter(flow, model);
     const mine = transcript(ours.sent);
     expect(mine).toHaveLength(flow.requests);
-    // Every id driftcheck sent back is one the service issued (the transcript names it by its reply).
-    for (const m of mine.flatMap((r) => r.messages))
-      for (const v of [m.tool_call_id, ...((m.tool_calls as { id: string }[] | undefined) ?? []).map((c) => c.id)])
-        if (v !== undefined) expect(v).toMatch(/^<reply \d+, call \d+>$/);
-    mine.forEach((r) => expect(r.rest).toEqual(EXTRA[platform]));
 
-    for (const referee of referees) {
-      const theirs = transcript(referee.sent);
-      expect(theirs.length, referee.by).toBe(mine.length);
-      theirs.forEach((r, i) => {
-        expect(r.messages, `${referee.by}, request ${i + 1}`).toEqual(mine[i]!.messages);
-        expect(r.model, `${referee.by}, request ${i + 1}`).toBe(mine[i]!.model);
-        expect(r.tools, `${referee.by}, request ${i + 1}`).toEqual(mine[i]!.tools);
-        expect(withoutDefaults(r.rest), `${referee.by}, request ${i + 1}`).toEqual(mine[i]!.rest);
-      });
-      // What driftcheck journaled is what the referee's loop went through and ended with.
-      const trajectory = trajectoryOf(referee.sent, flow);
-      expect(ours.sample.trajectory, referee.by).toEqual(trajectory);
-      expect(referee.called, referee.by).toEqual(trajectory.map((t) => ({ tool: t.tool, arguments: t.arguments })));
-      expect(ours.sample.content, referee.by).toBe(referee.content);
-    }
-    expect(ours.sample.status).toBe('pass');
-    expect(ours.sample.steps).toHaveLength(flow.requests);
-    // The flows are what they claim: the order flow chains two steps, the parallel one calls twice at once.
-    const tools = ours.sample.trajectory!.map((t) => `${t.step}:${t.tool}`);
-    expect(tools).toEqual(name === 'order' ? ['1:lookup_order', '2:check_policy'] : ['1:search_docs', '1:get_weather']);
+    // driftcheck: each assistant turn carries the reasoning_details of the answer it came from, no reasoning text.
+    const turns = mine.flatMap((r) => r.messages.filter((m) => m.role === 'assistant'));
+    const sentDetails = (x: Exchange) =>
+      (x.reply.choices![0]!.message as { reasoning_details?: unknown }).reasoning_details;
+    expect(turns.at(-1)!.reasoning_details).toEqual(sentDetails(ours.sent[1]!));
+    expect(sentDetails(ours.sent[1]!)).toEqual([expect.objectContaining({ type: 'reasoning.text' })]);
+    for (const t of turns) expect(t).not.toHaveProperty('reasoning');
+
+    const without = (r: ReturnType<typeof transcript>, field: string) =>
+      r.map((x) =>
+        x.messages.map((m) => {
+          const { [field]: dropped, ...kept } = m;
+          if (m.role === 'assistant' && m.tool_calls) expect(dropped, field).toBeDefined();
+          return kept;
+        }),
+      );
+    // The openai runner sends no reasoning_details back …
+    const theirs = transcript(openai.sent);
+    expect(theirs.flatMap((r) => r.messages).some((m) => 'reasoning_details' in m)).toBe(false);
+    expect(theirs.map((r) => r.messages)).toEqual(without(mine, 'reasoning_details'));
+    // … the OpenRouter SDK loop sends the same reasoning_details, and the reasoning text besides.
+    expect(without(transcript(openrouter.sent), 'reasoning')).toEqual(mine.map((r) => r.messages));
+    expect(ours.sample.content).toBe(openai.content);
+    expect(ours.sample.content).toBe(openrouter.content);
   });
 });
