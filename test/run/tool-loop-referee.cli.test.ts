@@ -366,7 +366,7 @@ describe("driftcheck's tool loop, refereed by the SDKs' loops against the simula
         });
         // What driftcheck journaled is what the referee's loop went through and ended with.
         const trajectory = trajectoryOf(referee.sent, flow);
-        expect(ours.sample.trajectory, referee.by).toEqual(trajectory);
+        expect(ours.sample.trajectory?.calls, referee.by).toEqual(trajectory);
         expect(referee.called, referee.by).toEqual(
           trajectory.map((t) => ({ tool: t.tool, arguments: t.arguments })),
         );
@@ -375,7 +375,7 @@ describe("driftcheck's tool loop, refereed by the SDKs' loops against the simula
       expect(ours.sample.status).toBe('pass');
       expect(ours.sample.steps).toHaveLength(flow.requests);
       // The flows are what they claim: the order flow chains two steps, the parallel one calls twice at once.
-      const tools = ours.sample.trajectory!.map((t) => `${t.step}:${t.tool}`);
+      const tools = ours.sample.trajectory!.calls.map((t) => `${t.step}:${t.tool}`);
       expect(tools).toEqual(
         name === 'order' ? ['1:lookup_order', '2:check_policy'] : ['1:search_docs', '1:get_weather'],
       );
