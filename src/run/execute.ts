@@ -12,7 +12,7 @@ import { runJudge } from './judge-run.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
 import { isBudgetCondition, isModelStop, isRunStop, stopKindOf } from '../core/error-kinds.js';
 import type { ModelStops } from './model-stops.js';
-import { resultFromOutcome, withJudgeChecks } from './result.js';
+import { resultFromOutcome, turnPasses, withJudgeChecks } from './result.js';
 import { type Conversation, converse } from './tool-loop.js';
 import type { Message } from '../core/messages.js';
 import { createFeeder } from './feeder.js';
@@ -167,9 +167,11 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     let outcome: CallOutcome | null;
     let conversation: Conversation | null = null;
     try {
-      if (planned.case.tool_results) {
+      if (planned.case.tool_results || planned.case.turns) {
         // A conversation stopped before its end is not judged: a resumed run starts it again.
-        conversation = await converse(planned.case, send);
+        conversation = await converse(planned.case, send, (turn, answer) =>
+          turnPasses(planned, turn, answer),
+        );
         outcome = conversation?.steps.at(-1) ?? null;
       } else outcome = await send(planned.case.messages);
     } catch (error) {
@@ -188,9 +190,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     const baseline = options.baselineCase?.(planned.suite.suite, planned.case.id) ?? null;
     let result = resultFromOutcome(planned, outcome, startedAt, options.prices, baseline, conversation);
     // A judge reads the answer, or the refusal the model gave instead of one.
+    // A scripted conversation's judges are its first reply's (the case's own expect).
+    const judgedTurn =
+      conversation && planned.case.turns ? (conversation.turns[0]?.outcome ?? outcome) : outcome;
     const answer =
-      outcome.status === 'ok'
-        ? outcome.completion.content
+      judgedTurn.status === 'ok'
+        ? judgedTurn.completion.content
         : result.error?.kind === 'refusal'
           ? (result.refusal ?? result.error.message)
           : null;

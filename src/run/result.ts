@@ -31,12 +31,15 @@ export function resultFromOutcome(
   const failed = outcome.status === 'error' || Boolean(conversation?.error);
   const usage = loop ? loop.usage : completion ? withCost(completion.usage, completion.model, prices) : null;
   const latency = loop ? loop.latency_ms : Math.round(outcome.latency_ms);
-  const checks = sampleChecks(planned.case.expect, completion, failed, refusalText(outcome), {
+  const around = {
     request: plannedRequest(planned),
     baseline,
     measured: { latency_ms: latency, cost: usage?.cost ?? null },
     ...(loop ? { conversation: loop.view } : {}),
-  });
+  };
+  const checks = planned.case.turns
+    ? turnChecks(planned, conversation!, around)
+    : sampleChecks(planned.case.expect, completion, failed, refusalText(outcome), around);
   const result = newResult(planned, {
     model: completion?.model ?? (outcome.status === 'error' ? outcome.error.model : null) ?? null,
     response_id: completion?.id ?? null,
@@ -53,6 +56,12 @@ export function resultFromOutcome(
     started_at: startedAt,
     redacted: outcome.redacted || Boolean(loop?.redacted),
   });
+  if (conversation && planned.case.turns)
+    result.turns = conversation.turns.map((t) => ({
+      user: t.user,
+      content: t.outcome.completion?.content ?? null,
+      finish_reason: t.outcome.completion?.finish_reason ?? null,
+    }));
   if (loop) {
     result.steps = loop.steps;
     result.trajectory = { steps: loop.steps.length, calls: conversation!.trajectory };
@@ -202,4 +211,48 @@ function addUsage(all: readonly (Usage | null)[]): Usage | null {
   const cost = sum('cost');
   if (cost !== null) usage.cost = cost;
   return usage;
+}
+
+/** The expectations of a conversation's turn: the case's own for the first reply, then each turn's. */
+function expectOf(planned: PlannedCase, turn: number): readonly Expectation[] {
+  return turn === 0 ? planned.case.expect : (planned.case.turns?.[turn - 1]?.expect ?? []);
+}
+
+/** Whether a turn's reply passes its own checks (`stop_on_failure` ends the conversation when not). */
+export function turnPasses(planned: PlannedCase, turn: number, outcome: CallOutcome): boolean {
+  const checks = sampleChecks(
+    expectOf(planned, turn),
+    outcome.completion,
+    outcome.status === 'error',
+    refusalText(outcome),
+    {
+      request: plannedRequest(planned),
+      baseline: null,
+      measured: { latency_ms: Math.round(outcome.latency_ms), cost: outcome.completion?.usage?.cost ?? null },
+    },
+  );
+  return checks.every((c) => c.pass);
+}
+
+/**
+ * A scripted conversation's checks: each turn's reply by its own expectations, named by its
+ * turn (`turn 2: contains: …`); a turn never reached (the conversation stopped) shows its
+ * checks as not evaluated.
+ */
+function turnChecks(
+  planned: PlannedCase,
+  conversation: Conversation,
+  around: Omit<CheckContext, 'completion'>,
+): CheckResult[] {
+  const all = 1 + (planned.case.turns?.length ?? 0);
+  const out: CheckResult[] = [];
+  for (let turn = 0; turn < all; turn++) {
+    const reached = conversation.turns[turn];
+    const o = reached?.outcome;
+    const checks = o
+      ? sampleChecks(expectOf(planned, turn), o.completion, o.status === 'error', refusalText(o), around)
+      : sampleChecks(expectOf(planned, turn), null, true, null, around);
+    for (const c of checks) out.push({ ...c, message: `turn ${turn + 1}: ${c.message}` });
+  }
+  return out;
 }

@@ -6,10 +6,12 @@ import type { Completion } from '../record/answer.js';
 import type { CallOutcome } from '../service/types.js';
 import { DEFAULT_MAX_STEPS, type SuiteCase, type ToolResults } from '../suite/types.js';
 
-/** A tool loop as it ended: every step's outcome in order, the calls answered, and why it stopped. */
+/** A conversation as it ended: every step's outcome in order, the calls answered, each turn's last answer, and why it stopped. */
 export interface Conversation {
   steps: CallOutcome[];
   trajectory: TrajectoryStep[];
+  /** Each turn reached: its user message (null: the case's own messages) and its last outcome. */
+  turns: { user: string | null; outcome: CallOutcome }[];
   /** What makes the case an error although its last step answered: a call no rule answers, or too many steps. */
   error: CaseError | null;
 }
@@ -27,62 +29,81 @@ function answerCall(results: ToolResults, call: ToolCall): string | null {
 }
 
 /**
- * Runs a case as a tool loop: sends its messages; while the answer calls tools, appends the
- * assistant turn as received (its content, its calls with their ids, and the router's
+ * Runs a case as a conversation. Each turn — the case's messages, then each of `turns` as a
+ * user message — is sent; with `tool_results`, while the answer calls tools, the assistant
+ * turn is appended as received (its content, its calls with their ids, and the router's
  * `reasoning_details`, which reasoning models need to continue) and one `tool` message per
- * call, in call order, with the case's canned result, and sends again — until a text answer,
- * an error, a call no rule answers (`tool_result_missing`) or `max_steps` requests
- * (`max_steps_reached`). `send` returns null when the run stopped before a step was sent:
- * then the conversation is not judged (null), and a resumed run starts it again.
+ * call, in call order, with the case's canned result, and sent again — until a text answer,
+ * an error, a call no rule answers (`tool_result_missing`) or `max_steps` requests in the
+ * turn (`max_steps_reached`). A turn's reply is then kept in the conversation as it came,
+ * and the next turn sent; with `stop_on_failure`, a reply `passes` rejects ends it. `send`
+ * returns null when the run stopped before a step was sent: then the conversation is not
+ * judged (null), and a resumed run starts it again.
  */
 export async function converse(
-  c: Pick<SuiteCase, 'messages' | 'tool_results' | 'max_steps'>,
+  c: Pick<SuiteCase, 'messages' | 'tool_results' | 'max_steps' | 'turns' | 'stop_on_failure'>,
   send: (messages: Message[]) => Promise<CallOutcome | null>,
+  passes: (turn: number, outcome: CallOutcome) => boolean = () => true,
 ): Promise<Conversation | null> {
-  const results = c.tool_results ?? {};
+  const results = c.tool_results;
   const most = c.max_steps ?? DEFAULT_MAX_STEPS;
   const messages = [...c.messages];
-  const steps: CallOutcome[] = [];
-  const trajectory: TrajectoryStep[] = [];
-  for (let step = 1; ; step++) {
-    const outcome = await send(messages);
-    if (outcome === null) return null;
-    steps.push(outcome);
-    const calls = outcome.status === 'ok' ? (outcome.completion.tool_calls ?? []) : [];
-    if (outcome.status === 'error' || calls.length === 0) return { steps, trajectory, error: null };
-    const model = outcome.completion.model;
-    const answers = calls.map((call) => answerCall(results, call));
-    calls.forEach((call, i) =>
-      trajectory.push({ step, tool: call.name, arguments: call.arguments, result: answers[i]! }),
-    );
-    const unanswered = calls.findIndex((_, i) => answers[i] === null);
-    if (unanswered >= 0) {
-      const call = calls[unanswered]!;
-      return {
-        steps,
-        trajectory,
-        error: caseError(
+  const done: Conversation = { steps: [], trajectory: [], turns: [], error: null };
+  const users = [null, ...(c.turns ?? []).map((t) => t.user)];
+  for (const [turn, user] of users.entries()) {
+    if (user !== null) messages.push({ role: 'user', content: user });
+    for (let inTurn = 1; ; inTurn++) {
+      const outcome = await send(messages);
+      if (outcome === null) return null;
+      done.steps.push(outcome);
+      const step = done.steps.length;
+      const calls = results && outcome.status === 'ok' ? (outcome.completion.tool_calls ?? []) : [];
+      if (outcome.status === 'error' || calls.length === 0) {
+        done.turns.push({ user, outcome });
+        break;
+      }
+      const model = outcome.completion.model;
+      const answers = calls.map((call) => answerCall(results!, call));
+      calls.forEach((call, i) =>
+        done.trajectory.push({ step, tool: call.name, arguments: call.arguments, result: answers[i]! }),
+      );
+      const unanswered = calls.findIndex((_, i) => answers[i] === null);
+      if (unanswered >= 0) {
+        const call = calls[unanswered]!;
+        done.turns.push({ user, outcome });
+        done.error = caseError(
           'tool_result_missing',
           `step ${step} called ${describeCall(call)}, which no tool_results rule answers: add a result for ${call.name} (or a rule whose when matches these arguments)`,
           model,
-        ),
-      };
-    }
-    if (step >= most)
-      return {
-        steps,
-        trajectory,
-        error: caseError(
+        );
+        return done;
+      }
+      if (inTurn >= most) {
+        done.turns.push({ user, outcome });
+        done.error = caseError(
           'max_steps_reached',
           `still calling tools after ${most} steps (max_steps ${most}): the last step called ${calls.map(describeCall).join(', ')}`,
           model,
-        ),
-      };
-    // A call the service gave no id (none does, but the wire allows it) gets one both turns name.
-    const ids = calls.map((call, i) => call.id ?? `call_${step}_${i}`);
-    messages.push(assistantTurn(outcome.completion, calls, ids));
-    calls.forEach((_, i) => messages.push({ role: 'tool', tool_call_id: ids[i]!, content: answers[i]! }));
+        );
+        return done;
+      }
+      // A call the service gave no id (none does, but the wire allows it) gets one both turns name.
+      const ids = calls.map((call, i) => call.id ?? `call_${step}_${i}`);
+      messages.push(assistantTurn(outcome.completion, calls, ids));
+      calls.forEach((_, i) => messages.push({ role: 'tool', tool_call_id: ids[i]!, content: answers[i]! }));
+    }
+    const last = done.turns.at(-1)!.outcome;
+    if (last.status === 'error') return done;
+    // The reply stays in the conversation as it came; the next turn answers it.
+    const reply: Message & { reasoning_details?: unknown[] } = {
+      role: 'assistant',
+      content: last.completion.content,
+    };
+    if (last.completion.reasoning_details) reply.reasoning_details = last.completion.reasoning_details;
+    messages.push(reply);
+    if (c.stop_on_failure && !passes(turn, last)) return done;
   }
+  return done;
 }
 
 /** The assistant turn as the service sent it, to be sent back: content, calls with ids, reasoning. */

@@ -39,23 +39,36 @@ export function caseProblems(
       hint: `use at most ${MAX_REPEAT}; a pass rate needs tens of samples`,
     });
   }
-  if (!Array.isArray(c.expect)) return problems;
   // The tools the case's request declares (null: a tools file not read yet, checked once it is).
   const declared = declaredTools(isRecord(c.params) ? c.params : undefined, request.suite, request.files);
-  c.expect.forEach((item: unknown, j) => {
-    if (!isRecord(item)) return;
-    for (const [type, value] of Object.entries(item)) {
-      if (!isCheckType(type)) continue;
-      const definition = CHECKS[type] as CheckDefinition<unknown>;
-      const where = named(`expect[${j}].${type}`);
-      for (const p of definition.problems?.(value, where, options) ?? [])
-        problems.push({ ...p, pointer: `/expect/${j}/${type}${p.pointer}` });
-      if (declared === null) continue;
-      for (const { pointer, name } of definition.toolNames?.(value) ?? []) {
-        const undeclared = undeclaredTool(name, declared, `'${where}'`, "the case's request");
-        if (undeclared) problems.push({ pointer: `/expect/${j}/${type}${pointer}`, ...undeclared });
+  const expectations = (list: unknown, at: string, name: string, turn: boolean) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((item: unknown, j) => {
+      if (!isRecord(item)) return;
+      for (const [type, value] of Object.entries(item)) {
+        if (!isCheckType(type)) continue;
+        const definition = CHECKS[type] as CheckDefinition<unknown>;
+        const where = named(`${name}[${j}].${type}`);
+        if (turn && type === 'judge')
+          problems.push({
+            pointer: `${at}/${j}/judge`,
+            message: `'${where}': a judge is not run on a later turn's reply yet`,
+            hint: "judge the first reply (the case's own expect), or check this turn with contains, regex or json_schema",
+          });
+        for (const p of definition.problems?.(value, where, options) ?? [])
+          problems.push({ ...p, pointer: `${at}/${j}/${type}${p.pointer}` });
+        if (declared === null) continue;
+        for (const { pointer, name: tool } of definition.toolNames?.(value) ?? []) {
+          const undeclared = undeclaredTool(tool, declared, `'${where}'`, "the case's request");
+          if (undeclared) problems.push({ pointer: `${at}/${j}/${type}${pointer}`, ...undeclared });
+        }
       }
-    }
-  });
+    });
+  };
+  expectations(c.expect, '/expect', 'expect', false);
+  if (Array.isArray(c.turns))
+    c.turns.forEach((t: unknown, i) => {
+      if (isRecord(t)) expectations(t.expect, `/turns/${i}/expect`, `turns[${i}].expect`, true);
+    });
   return problems;
 }

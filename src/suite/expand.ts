@@ -180,6 +180,10 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
     ...(c.drift !== undefined ? { drift: structuredClone(c.drift) } : {}),
     ...(c.params !== undefined ? { params: caseParams(spec.suite.params, c.params, spec.toolFiles) } : {}),
     ...toolLoopOf(c, spec.suite),
+    ...(c.turns !== undefined
+      ? { turns: c.turns.map((t) => ({ user: t.user, expect: (t.expect ?? []).map(toExpectation) })) }
+      : {}),
+    ...(c.stop_on_failure !== undefined ? { stop_on_failure: c.stop_on_failure } : {}),
     location: row.location,
   };
 }

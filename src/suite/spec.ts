@@ -22,6 +22,8 @@ export interface RawCase {
   drift?: DriftTolerance;
   tool_results?: RawToolResults;
   max_steps?: number;
+  turns?: { user: string; expect?: Record<string, unknown>[] }[];
+  stop_on_failure?: boolean;
 }
 
 /** `tool_results:` as written: per tool, a text, one rule, or a list of rules. */

@@ -93,6 +93,12 @@ export const DEFAULT_MAX_STEPS = 8;
  */
 export type SimAgentFault = 'loop' | 'ignore_result' | 'stop_early' | 'reorder' | 'drop_reasoning';
 
+/** One scripted user turn of a conversation and the checks of the reply to it. */
+export interface SuiteTurn {
+  user: string;
+  expect: Expectation[];
+}
+
 export interface SuiteCase {
   id: string;
   /** System message (if any) already prepended; `prompt:` already expanded. */
@@ -108,6 +114,13 @@ export interface SuiteCase {
   tool_results?: ToolResults;
   /** At most this many requests in the loop (default DEFAULT_MAX_STEPS). */
   max_steps?: number;
+  /**
+   * Later user turns, each sent after the model's reply to the one before (its messages
+   * first), each reply checked by its own expectations; the case's own `expect` checks the first.
+   */
+  turns?: SuiteTurn[];
+  /** A turn whose checks fail ends the conversation (default: the later turns are still sent). */
+  stop_on_failure?: boolean;
   /** Where the case is written: its item under `cases:`, or the table row it was generated from. */
   location: SourceLocation;
 }

@@ -47,6 +47,22 @@ cases:
       - trajectory: { in_order: [lookup_order] }
       - no_repeated_call: true
       - max_steps: 2
+  - id: chat
+    prompt: Can I return order 43?
+    expect:
+      - contains: refundable
+    turns:
+      - user: How long do I have?
+        expect: [{ contains: 30 days }]
+      - user: Thanks!
+        expect: [{ contains: welcome }]
+  - id: strict-chat
+    prompt: Can I return order 44?
+    stop_on_failure: true
+    turns:
+      - user: How long do I have?
+        expect: [{ contains: 60 days }]
+      - user: Thanks!
   - id: loops
     prompt: loop forever
     max_steps: 3
@@ -61,7 +77,9 @@ const call = (name: string, args: unknown): Scripted => ({
 });
 
 function script(prompt: string, n: number): Scripted {
-  if (prompt === 'Can I return order 42?')
+  if (prompt === 'How long do I have?') return { text: 'You have 30 days.' };
+  if (prompt === 'Thanks!') return { text: 'You are welcome.' };
+  if (/^Can I return order 4\d\?$/.test(prompt))
     return (
       [call('lookup_order', { order: '42' }), call('check_policy', { sku: 'A-1' })][n] ?? {
         text: 'Yes: it is refundable within 30 days.',
@@ -253,5 +271,53 @@ describe('a case with tool_results', () => {
     expect(night.stdout + night.stderr).toContain(
       'trajectory changed: lookup_order → lookup_order → check_policy',
     );
+  });
+
+  it('runs scripted turns: each reply carried forward and checked by its own expect', async () => {
+    server.rescript(script);
+    const run = await runMain(['run', 'suites/agent.yaml', '--filter', '*chat', '--reporter', 'json'], {
+      cwd: project.dir,
+      env: TOOL_ENV,
+    });
+    const samples = new Map((await readSamples(runDirFrom(run, project.dir))).map((s) => [s.case, s]));
+    const chat = samples.get('chat')!;
+    expect(chat.status).toBe('pass');
+    expect(chat.turns).toEqual([
+      { user: null, content: 'Yes: it is refundable within 30 days.', finish_reason: 'stop' },
+      { user: 'How long do I have?', content: 'You have 30 days.', finish_reason: 'stop' },
+      { user: 'Thanks!', content: 'You are welcome.', finish_reason: 'stop' },
+    ]);
+    expect(chat.checks.map((c) => c.message)).toEqual([
+      expect.stringMatching(/^turn 1: /),
+      expect.stringMatching(/^turn 2: /),
+      expect.stringMatching(/^turn 3: /),
+    ]);
+    // The first turn's tool loop took 3 steps, each later turn one.
+    expect(chat.steps).toHaveLength(5);
+    expect(chat.content).toBe('You are welcome.');
+    // The last request carried the whole conversation: the loop, both replies, the new turn.
+    const last = server.bodies.findLast(
+      (b) => (b.messages as { content: string | null }[])[0]!.content === 'Can I return order 43?',
+    )!;
+    expect((last.messages as { role: string; content: string | null }[]).slice(-4)).toEqual([
+      { role: 'assistant', content: 'Yes: it is refundable within 30 days.' },
+      { role: 'user', content: 'How long do I have?' },
+      { role: 'assistant', content: 'You have 30 days.' },
+      { role: 'user', content: 'Thanks!' },
+    ]);
+
+    // stop_on_failure: the turn whose check fails ends it; the next is not sent, its checks not run.
+    const strict = samples.get('strict-chat')!;
+    expect(strict.status).toBe('fail');
+    expect(strict.turns).toHaveLength(2);
+    expect(strict.checks.map((c) => [c.pass, c.message.slice(0, 7)])).toEqual([[false, 'turn 2:']]);
+    expect(strict.checks[0]!.message).toContain('60 days');
+    expect(
+      server.bodies.some(
+        (b) =>
+          (b.messages as { content: string | null }[])[0]!.content === 'Can I return order 44?' &&
+          (b.messages as { content: string | null }[]).at(-1)!.content === 'Thanks!',
+      ),
+    ).toBe(false);
   });
 });

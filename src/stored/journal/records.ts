@@ -303,6 +303,8 @@ export interface SampleResult extends ServedBy {
    * step's answer, with usage, cost, latency, waits and attempts added up over the steps.
    */
   steps?: StepRecord[];
+  /** A scripted conversation's turns as they went: each user message (null: the case's own) and the reply. */
+  turns?: { user: string | null; content: string | null; finish_reason: string | null }[];
 }
 
 /** One request of a tool loop, as the service answered it. */
