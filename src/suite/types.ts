@@ -94,7 +94,7 @@ export const DEFAULT_MAX_STEPS = 8;
 export type SimAgentFault = 'loop' | 'ignore_result' | 'stop_early' | 'reorder' | 'drop_reasoning';
 
 /** One scripted user turn of a conversation and the checks of the reply to it. */
-export interface SuiteTurn {
+interface SuiteTurn {
   user: string;
   expect: Expectation[];
 }
