@@ -93,10 +93,10 @@ describe.skipIf(skipBrowser)(
       expect(await newest.locator('time').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
       const night = items.last();
       expect(await night.locator('.counts').textContent()).toBe(
-        '18 cases · 12 passed · 4 failed · 2 errored · 6 regressed',
+        '22 cases · 13 passed · 6 failed · 3 errored · 9 regressed',
       );
       expect(await night.locator('.suites').textContent()).toBe(
-        'suites direct-demo, support-demo, table-demo, tools-demo',
+        'suites agent-demo, direct-demo, support-demo, table-demo, tools-demo',
       );
       expect(await page.locator('ol.runs > li .tags', { hasText: 'candidate' }).allTextContents()).toEqual([
         'simulator · candidate anthropic/claude-sonnet-4.5',
@@ -105,7 +105,7 @@ describe.skipIf(skipBrowser)(
       const comparison = page.locator('ol.comparisons > li');
       expect(await comparison.count()).toBe(1);
       expect(await comparison.locator('.counts').textContent()).toMatch(
-        /^openai\/gpt-4o-mini \d+\/14 passed · anthropic\/claude-sonnet-4\.5 \d+\/14 passed$/,
+        /^openai\/gpt-4o-mini \d+\/18 passed · anthropic\/claude-sonnet-4\.5 \d+\/18 passed$/,
       );
       expect(await page.locator('ul.pages a').allTextContents()).toEqual(['evil.html', 'trend.html']);
       // Its title is shown as text, never as markup.

@@ -23,14 +23,16 @@ describe('the demo (npm start)', () => {
   it('prints the summary and exits 1 on what it caught', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^18 cases · 12 passed · 4 failed · 2 errored · 0 not run · 6 regressed · 6 drifted · 27 samples/m,
+      /^22 cases · 13 passed · 6 failed · 3 errored · 0 not run · 9 regressed · 9 drifted · 31 samples/m,
     );
     // 12 requests in flight share one abort signal: Node must not call that a leak.
     expect(run.stderr).not.toMatch(/Warning/);
     expect(run.stdout).toMatch(/FAIL — failures, errors or regressions \(exit 1\)/);
-    // The count line breaks between items, never between a label and its value.
-    expect(run.stdout).toMatch(/(^| · )cost \$\d[\d.]*$/m);
-    expect(run.stdout).not.toMatch(/cost\n/);
+    // The count line breaks between items, never between a label and its value (a reason
+    // below it wraps at any space, "cost" included).
+    const counts = /^\d+ cases · [\s\S]*?\n\n/m.exec(run.stdout)![0];
+    expect(counts).toMatch(/(^| · )cost \$\d[\d.]*$/m);
+    expect(counts).not.toMatch(/cost\n/);
   });
 
   it('keeps the baseline path relative in junit.xml and report.json, and costs carry $ in report.html', async () => {
@@ -39,6 +41,7 @@ describe('the demo (npm start)', () => {
     expect(junit).toContain('<property name="baseline" value="baselines/support-demo.json"/>');
     expect(junit).not.toContain(project.dir);
     expect(report.suites.map((s) => s.baseline)).toEqual([
+      'baselines/agent-demo.json',
       'baselines/direct-demo.json',
       'baselines/support-demo.json',
       'baselines/table-demo.json',
@@ -112,9 +115,68 @@ describe('the demo (npm start)', () => {
     }
   });
 
+  it('catches an agent that loops, ignores a result or stops early once the router moved it off Moonshot AI', () => {
+    const byCase = new Map(report.cases.map((c) => [`${c.suite}/${c.case}`, c]));
+    const tools = (id: string) => byCase.get(id)!.trajectory?.calls.map((c) => c.tool);
+    // Together called lookup_order again and again: the loop is stopped at the suite's max_steps.
+    const loop = byCase.get('agent-demo/return-kettle')!;
+    expect(loop).toMatchObject({
+      status: 'error',
+      provider: 'Together',
+      error: { kind: 'max_steps_reached' },
+    });
+    expect(tools('agent-demo/return-kettle')).toEqual(Array(4).fill('lookup_order'));
+    expect(loop.drift.map((d) => d.kind)).toEqual(expect.arrayContaining(['new_error', 'regressed']));
+    // Fireworks made both calls, then answered without their words.
+    const ignored = byCase.get('agent-demo/return-gift-card')!;
+    expect(ignored).toMatchObject({ status: 'fail', provider: 'Fireworks' });
+    expect(ignored.checks.filter((c) => !c.pass).map((c) => c.type)).toEqual(['contains']);
+    expect(tools('agent-demo/return-gift-card')).toEqual(['lookup_order', 'check_policy']);
+    expect(ignored.content).not.toMatch(/final sale/);
+    // Chutes answered from the order alone: the trajectory check and the trajectory drift say so.
+    const early = byCase.get('agent-demo/return-toaster')!;
+    expect(early).toMatchObject({ status: 'fail', provider: 'Chutes' });
+    expect(early.checks.filter((c) => !c.pass).map((c) => c.type)).toEqual(['contains', 'trajectory']);
+    expect(early.drift.find((d) => d.kind === 'trajectory_changed')).toMatchObject({
+      baseline: ['lookup_order', 'check_policy'],
+      current: ['lookup_order'],
+    });
+    expect(early.drift.map((d) => d.kind)).toEqual(expect.arrayContaining(['regressed', 'provider_changed']));
+    expect(byCase.get('agent-demo/order-status')).toMatchObject({ status: 'pass', drift: [] });
+    expect(run.stdout).toMatch(
+      /✗ agent-demo\/return-kettle error · moonshotai\/kimi-k2-thinking\n\s+max_steps_reached:/,
+    );
+    expect(run.stdout.replace(/\n\s+/g, ' ')).toMatch(
+      /trajectory changed: lookup_order \(baseline: lookup_order → check_policy\)/,
+    );
+  });
+
+  it('the committed agent baseline is what a behaving night answers: Moonshot AI, every flow played through', async () => {
+    const baseline = JSON.parse(await readFile(join(REPO, 'baselines/agent-demo.json'), 'utf8'));
+    const suite = await readFile(join(REPO, 'suites/demo/agent.yaml'), 'utf8');
+    const behaving = await makeProject({
+      'suites/demo/agent.yaml': suite.replace(/\n\s+sim: \{[^}]*\}/g, ''),
+    });
+    try {
+      const night = await runMain(['run', '--sim', '--reporter', 'json'], { cwd: behaving.dir });
+      expect(night.code, night.stderr).toBe(0);
+      const tonight = await readReport(runDirFrom(night, behaving.dir));
+      expect(tonight.cases).toHaveLength(4);
+      for (const c of tonight.cases) {
+        expect(c.provider).toBe('Moonshot AI');
+        const stored = baseline.cases[c.case];
+        expect(stored.status).toBe('pass');
+        expect(c.trajectory).toEqual(stored.trajectory);
+        expect(c.content).toBe(stored.content);
+      }
+    } finally {
+      await behaving.cleanup();
+    }
+  });
+
   it('writes a report.json that validates against the shipped schema', () => {
     expect(reportSchemaErrors(report)).toEqual([]);
-    expect(report.summary).toMatchObject({ cases: 18, samples: 27 });
+    expect(report.summary).toMatchObject({ cases: 22, samples: 31 });
   });
 
   it('catches the drift, the error hidden in a 200 body and the empty choices', () => {

@@ -39,15 +39,20 @@ async function projectWith(name: string, edit: (text: string) => string): Promis
   return copy.dir;
 }
 
-/** report.json with its first case line (driftcheck writes one case a line) changed by `change`. */
-const firstCase = (change: (entry: Record<string, unknown>) => void) => (text: string) => {
+type Entry = Record<string, unknown>;
+const entryOf = (line: string) => JSON.parse(line.trim().replace(/,$/, '')) as Entry;
+
+/** report.json with the first case line (driftcheck writes one case a line) that `which` picks changed by `change`. */
+const caseWhere = (which: (entry: Entry) => boolean, change: (entry: Entry) => void) => (text: string) => {
   const lines = text.split('\n');
-  const i = lines.findIndex((l) => l.startsWith('    {"id"'));
-  const entry = JSON.parse(lines[i]!.trim().replace(/,$/, '')) as Record<string, unknown>;
+  const i = lines.findIndex((l) => l.startsWith('    {"id"') && which(entryOf(l)));
+  const entry = entryOf(lines[i]!);
   change(entry);
   lines[i] = `    ${JSON.stringify(entry)},`;
   return lines.join('\n');
 };
+/** report.json with its first case line changed by `change`. */
+const firstCase = (change: (entry: Entry) => void) => caseWhere(() => true, change);
 const caseLine = (text: string) => text.split('\n').findIndex((l) => l.startsWith('    {"id"')) + 1;
 
 describe('stored files edited by hand', () => {
@@ -84,11 +89,16 @@ describe('stored files edited by hand', () => {
     let edited = '';
     const cwd = await projectWith(
       `${runDir}/report.json`,
-      firstCase((c) => {
-        edited = c.id as string;
-        // A line keeps only what it cannot derive: here the answered latency's median.
-        (c.stats as { latency_ms: { p50: number } }).latency_ms.p50 = -1;
-      }),
+      // An answered case: an errored one (the demo's first, a loop stopped at max_steps)
+      // gives its baseline no latency to refuse.
+      caseWhere(
+        (c) => c.status === 'pass',
+        (c) => {
+          edited = c.id as string;
+          // A line keeps only what it cannot derive: here the answered latency's median.
+          (c.stats as { latency_ms: { p50: number } }).latency_ms.p50 = -1;
+        },
+      ),
     );
     const before = await readTree(join(cwd, 'baselines'));
     const accept = await runMain(['baseline', 'accept', runDir, '--force'], { cwd });

@@ -43,8 +43,10 @@ describe('the demo with --repeat 10 against its one-sample baselines', () => {
     }
     expect(run.stdout).toMatch(/fails its expectations: 0\/10 samples pass \(fewer than half\)/);
     // The table-demo suite's six generated cases pass too; the tool suite's two cases on
-    // DeepInfra fail (its calls miss the schema), its text case passes.
-    expect(report.summary).toMatchObject({ failed: 4, errored: 2, passed: 12 });
+    // DeepInfra fail (its calls miss the schema), its text case passes; the agent suite's
+    // loop on Together errors every sample (max_steps_reached), its cases on Fireworks and
+    // Chutes fail, its one on Moonshot AI passes.
+    expect(report.summary).toMatchObject({ failed: 6, errored: 3, passed: 13 });
   });
 
   it('keeps a case passing 10/10 a pass, and says its baseline is weak in every view', async () => {
@@ -52,7 +54,7 @@ describe('the demo with --repeat 10 against its one-sample baselines', () => {
     expect(arithmetic.status).toBe('pass');
     expect(arithmetic.pass_rate).toMatchObject({ verdict: 'stable', weak_baseline: true });
     const weak = report.suites.map((s) => s.drift.find((d) => d.kind === 'weak_baseline'));
-    expect(weak.map((d) => d?.severity)).toEqual(['info', 'info', 'info', 'info']);
+    expect(weak.map((d) => d?.severity)).toEqual(['info', 'info', 'info', 'info', 'info']);
     expect(run.stdout).toMatch(
       /direct-demo \(suite\) weak_baseline\n\s+weak baseline: 4 of 4 repeated cases have 1 baseline sample/,
     );
