@@ -2,6 +2,7 @@ import type { TrajectoryStep } from '../../core/tool-calls.js';
 import type { RecordedField } from '../field.js';
 import { firstValue } from '../folds.js';
 import { severityIn } from '../severity.js';
+import { shorten } from '../../util/shorten.js';
 
 /** A tool loop as a case keeps it: how many requests it took, and its calls with the results given. */
 export interface Trajectory {
@@ -43,9 +44,18 @@ export const trajectory = {
   baseline: { from: 'trajectory' },
   detail: {
     at: 'outcome',
+    // The loop at a glance, then each call with the result driftcheck gave it.
     rows: (c) => {
       const t = c.trajectory as Trajectory | null | undefined;
-      return t ? [{ term: 'trajectory', text: `${sequence(t)} (${t.steps} steps)` }] : [];
+      if (!t) return [];
+      return [
+        { term: 'trajectory', text: `${sequence(t)} (${t.steps} steps)` },
+        ...t.calls.map((call, i) => ({
+          term: `call ${i + 1} · step ${call.step}`,
+          text: `${call.tool}(${shorten(call.arguments, 200)}) → ${call.result === null ? 'no result: no rule answers it' : shorten(call.result, 300)}`,
+          ...(call.result === null ? { mark: 'bad' as const } : {}),
+        })),
+      ];
     },
   },
   drift: {
