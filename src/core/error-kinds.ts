@@ -69,3 +69,14 @@ export function isRunStop(error: CaseError): boolean {
 export function stopKindOf(error: CaseError): 'access' | 'config' {
   return isConfigStop(error) ? 'config' : 'access';
 }
+
+/**
+ * A tool loop that ran past its bounds (a call no rule answers, too many steps): the model
+ * answered every step, so what served it and the loop it took are compared with the
+ * baseline's, as for an answer.
+ */
+const LOOP_KINDS: ReadonlySet<ErrorKind> = new Set(['tool_result_missing', 'max_steps_reached']);
+
+export function isLoopError(kind: ErrorKind | null | undefined): boolean {
+  return kind != null && LOOP_KINDS.has(kind);
+}

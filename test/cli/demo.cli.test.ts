@@ -127,6 +127,14 @@ describe('the demo (npm start)', () => {
     });
     expect(tools('agent-demo/return-kettle')).toEqual(Array(4).fill('lookup_order'));
     expect(loop.drift.map((d) => d.kind)).toEqual(expect.arrayContaining(['new_error', 'regressed']));
+    // A loop past its bounds was answered at every step: what served it and the loop it took drift too.
+    expect(loop.drift.map((d) => [d.kind, d.baseline, d.current])).toEqual(
+      expect.arrayContaining([
+        ['provider_changed', 'Moonshot AI', 'Together'],
+        ['trajectory_changed', ['lookup_order', 'check_policy'], Array(4).fill('lookup_order')],
+        ['steps_changed', 3, 4],
+      ]),
+    );
     // Fireworks made both calls, then answered without their words.
     const ignored = byCase.get('agent-demo/return-gift-card')!;
     expect(ignored).toMatchObject({ status: 'fail', provider: 'Fireworks' });

@@ -1,3 +1,4 @@
+import { isLoopError } from '../../core/error-kinds.js';
 import type { DriftTolerance } from '../../suite/types.js';
 import type { BaselineCase } from '../../stored/baseline/types.js';
 import type { CaseEntry } from '../../stored/report/types.js';
@@ -157,7 +158,12 @@ export function diffCase(
   if (current.status === 'not_run') return [];
   if (baseline === undefined) return NEW_CASE as Drift[];
   const drift = statusDrift(current, baseline);
-  if (!answersCompared(current)) return drift;
+  if (!answersCompared(current)) {
+    // A loop past its bounds was answered at every step: what served it and its trajectory say why.
+    if (current.status === 'error' && isLoopError(current.error?.kind))
+      drift.push(...servedDrift(current, baseline, options.candidate ?? false));
+    return drift;
+  }
   drift.push(...servedDrift(current, baseline, options.candidate ?? false));
   // A baseline that errored recorded no real answer; `fixed` already says what changed.
   if (baseline.status === 'error') return drift;
