@@ -41,6 +41,15 @@ export function recheckSample(
   const checks = sampleChecks(expect, completion, failed, refusal, {
     ...around,
     measured: { latency_ms: stored.latency_ms, cost: stored.usage?.cost ?? null },
+    // A tool loop's checks read every step, as the run read them.
+    ...(stored.steps
+      ? {
+          conversation: {
+            steps: stored.steps.length,
+            calls: stored.steps.flatMap((step) => step.tool_calls ?? []),
+          },
+        }
+      : {}),
   });
   const result: SampleResult = { ...stored, checks, status: sampleStatus(failed, checks) };
   // Judges read the answer, or the refusal given instead; any other error has no answer to judge.
@@ -87,11 +96,13 @@ function judgeChecks(
 
 /** The stored answer as the completion the checks read (they read its content, finish_reason and usage). */
 function completionOf(s: SampleResult): Completion {
-  return {
+  const completion: Completion = {
     id: s.response_id,
     model: s.model,
     content: s.content ?? '',
     finish_reason: s.finish_reason,
     usage: s.usage,
   };
+  if (s.tool_calls) completion.tool_calls = s.tool_calls;
+  return completion;
 }

@@ -282,3 +282,55 @@ describe('a run that did not stop but left a case unchecked', () => {
     expect(exitCodeFor(passed, null)).toBe(0);
   });
 });
+
+describe('recheckSample: tool calls and tool loops', () => {
+  const call = (name: string, args: string) => ({
+    id: `call_${name}`,
+    name,
+    arguments: args,
+    parsed: JSON.parse(args) as unknown,
+    valid: true,
+  });
+  const step = (calls: ReturnType<typeof call>[], finish = 'tool_calls') => ({
+    model: 'openai/gpt-4o-mini',
+    finish_reason: finish,
+    usage: null,
+    latency_ms: 10,
+    attempts: 1,
+    ...(calls.length ? { tool_calls: calls } : {}),
+  });
+
+  it("reads the stored answer's calls, and every step of a tool loop, as the run read them", () => {
+    const single = sampleResult({
+      case: 'weather',
+      content: null,
+      tool_calls: [call('get_weather', '{"city":"Rome"}')],
+    });
+    const tool: Expectation = {
+      type: 'tool_call',
+      value: { name: 'get_weather', arguments: { city: 'Rome' } },
+    };
+    expect(recheck(single, [tool], context({ asked: [] })).checks).toEqual([
+      expect.objectContaining({ type: 'tool_call', pass: true }),
+    ]);
+
+    const loop = sampleResult({
+      case: 'refund',
+      content: 'Yes, within 30 days.',
+      steps: [
+        step([call('lookup_order', '{"order":"42"}')]),
+        step([call('check_policy', '{"sku":"A-1"}')]),
+        step([], 'stop'),
+      ],
+    });
+    const trajectory: Expectation = {
+      type: 'trajectory',
+      value: { mode: 'strict', calls: [{ name: 'lookup_order' }, { name: 'check_policy' }] },
+    };
+    const out = recheck(loop, [trajectory, { type: 'max_steps', value: 2 }], context({ asked: [] }));
+    expect(out.checks.map((c) => [c.type, c.pass])).toEqual([
+      ['trajectory', true],
+      ['max_steps', false],
+    ]);
+  });
+});
