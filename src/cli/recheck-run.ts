@@ -104,7 +104,11 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
           baselineContent: baselineContent(record.suite, record.case),
           sameBaseline: todays.sameBaseline,
         },
-        { request: todays.request, baseline: baselines.heldCase(record.suite, record.case) },
+        {
+          request: todays.request,
+          baseline: baselines.heldCase(record.suite, record.case),
+          ...(todays.turns ? { turns: todays.turns } : {}),
+        },
       );
       count(counts, record, sample);
       journal.appendLine(JSON.stringify(sample));

@@ -20,6 +20,8 @@ export interface StoredRun {
 /** A case of today's suites checked again: today's expectations, and the run's plan of it. */
 interface RecheckedCase {
   expect: readonly Expectation[];
+  /** A scripted conversation's later turns' expectations, in order (absent: one reply). */
+  turns?: readonly (readonly Expectation[])[];
   /** What today's case would send: what its checks see as the request. */
   request: CheckRequest;
   asked: PlanCase;
@@ -72,6 +74,7 @@ export function matchStored(
       const group = byCase.get(key)!;
       rechecked.set(key, {
         expect: group.case.expect,
+        ...(group.case.turns ? { turns: group.case.turns.map((t) => t.expect) } : {}),
         request: plannedRequest(group),
         asked: was,
         // Today's plan record holds today's digest: compared once a case, not once a sample.

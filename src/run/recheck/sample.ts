@@ -31,15 +31,22 @@ export function recheckSample(
   stored: SampleResult,
   expect: readonly Expectation[],
   judges: JudgeContext,
-  around: { request: CheckRequest; baseline: BaselineCase | null },
+  around: {
+    request: CheckRequest;
+    baseline: BaselineCase | null;
+    /** Today's expectations of a scripted conversation's later turns, in order. */
+    turns?: readonly (readonly Expectation[])[];
+  },
 ): SampleResult {
   if (stored.status === 'not_run') return stored;
   const failed = stored.status === 'error';
   const refusal =
     failed && stored.error?.kind === 'refusal' ? (stored.refusal ?? stored.error.message) : null;
   const completion = failed && refusal === null ? null : completionOf(stored);
+  const { turns, ...context } = around;
+  if (stored.turns && turns) return recheckTurns(stored, expect, turns, context, judges);
   const checks = sampleChecks(expect, completion, failed, refusal, {
-    ...around,
+    ...context,
     measured: { latency_ms: stored.latency_ms, cost: stored.usage?.cost ?? null },
     // A tool loop's checks read every step, as the run read them.
     ...(stored.steps
@@ -105,4 +112,44 @@ function completionOf(s: SampleResult): Completion {
   };
   if (s.tool_calls) completion.tool_calls = s.tool_calls;
   return completion;
+}
+
+/**
+ * A scripted conversation checked again: each stored reply by today's expectations of its
+ * turn (the case's own the first), named by its turn as the run named them; a turn the run
+ * never reached, or one today's suite added, is not evaluated. Judges run on the first reply
+ * only, as in the run, and keep its verdicts as judgeChecks decides.
+ */
+function recheckTurns(
+  stored: SampleResult,
+  expect: readonly Expectation[],
+  turns: readonly (readonly Expectation[])[],
+  around: { request: CheckRequest; baseline: BaselineCase | null },
+  judges: JudgeContext,
+): SampleResult {
+  const checks: CheckResult[] = [];
+  const local = splitExpectations(expect).local;
+  [local, ...turns].forEach((expectations, i) => {
+    const reply = stored.turns![i];
+    const completion: Completion | null = reply
+      ? {
+          id: null,
+          model: stored.model,
+          content: reply.content ?? '',
+          finish_reason: reply.finish_reason,
+          usage: null,
+        }
+      : null;
+    const failed = !reply || (i === stored.turns!.length - 1 && stored.status === 'error');
+    for (const c of sampleChecks(expectations, failed ? null : completion, failed, null, {
+      ...around,
+      measured: { latency_ms: stored.latency_ms, cost: stored.usage?.cost ?? null },
+    }))
+      checks.push({ ...c, message: `turn ${i + 1}: ${c.message}` });
+  });
+  const failed = stored.status === 'error';
+  const result: SampleResult = { ...stored, checks, status: sampleStatus(failed, checks) };
+  const first = stored.turns![0]?.content;
+  if (typeof first !== 'string') return result;
+  return withJudgeChecks(result, judgeChecks(stored, splitExpectations(expect).judges, first, judges));
 }

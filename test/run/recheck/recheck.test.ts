@@ -334,3 +334,39 @@ describe('recheckSample: tool calls and tool loops', () => {
     ]);
   });
 });
+
+describe('recheckSample: a scripted conversation', () => {
+  const chat = sampleResult({
+    case: 'chat',
+    content: 'You are welcome.',
+    turns: [
+      { user: null, content: 'Yes: it is refundable.', finish_reason: 'stop' },
+      { user: 'How long do I have?', content: 'You have 30 days.', finish_reason: 'stop' },
+      { user: 'Thanks!', content: 'You are welcome.', finish_reason: 'stop' },
+    ],
+  });
+  const recheckTurns = (turns: Expectation[][]) =>
+    recheckSample(chat, [contains('refundable')], context({ asked: [] }), {
+      request: { model: chat.requested_model, messages: [], params: {} },
+      baseline: null,
+      turns,
+    });
+
+  it("checks each stored reply by today's expectations of its turn, named by its turn", () => {
+    const same = recheckTurns([[contains('30 days')], [contains('welcome')]]);
+    expect(same.status).toBe('pass');
+    expect(same.checks.map((c) => c.message.slice(0, 7))).toEqual(['turn 1:', 'turn 2:', 'turn 3:']);
+    // Today's suite asks the second reply for 60 days: that turn, and only it, fails.
+    const changed = recheckTurns([[contains('60 days')], [contains('welcome')]]);
+    expect(changed.status).toBe('fail');
+    expect(changed.checks.map((c) => [c.message.slice(0, 7), c.pass])).toEqual([
+      ['turn 1:', true],
+      ['turn 2:', false],
+      ['turn 3:', true],
+    ]);
+    // A turn today's suite added was never sent: not evaluated, never a pass.
+    const added = recheckTurns([[contains('30 days')], [contains('welcome')], [contains('bye')]]);
+    expect(added.status).toBe('fail');
+    expect(added.checks.at(-1)).toMatchObject({ pass: false, message: expect.stringMatching(/^turn 4: /) });
+  });
+});
