@@ -38,7 +38,11 @@ export function resultFromOutcome(
     ...(loop ? { conversation: loop.view } : {}),
   };
   const checks = planned.case.turns
-    ? turnChecks(planned, conversation!, around)
+    ? checksByTurn(
+        turnExpectations(planned),
+        conversation!.turns.map((t) => replyOf(t.outcome)),
+        around,
+      )
     : sampleChecks(planned.case.expect, completion, failed, refusalText(outcome), around);
   const result = newResult(planned, {
     model: completion?.model ?? (outcome.status === 'error' ? outcome.error.model : null) ?? null,
@@ -213,46 +217,49 @@ function addUsage(all: readonly (Usage | null)[]): Usage | null {
   return usage;
 }
 
-/** The expectations of a conversation's turn: the case's own for the first reply, then each turn's. */
-function expectOf(planned: PlannedCase, turn: number): readonly Expectation[] {
-  return turn === 0 ? planned.case.expect : (planned.case.turns?.[turn - 1]?.expect ?? []);
+/** A conversation's expectations by turn: the case's own for the first reply, then each turn's. */
+function turnExpectations(planned: PlannedCase): (readonly Expectation[])[] {
+  return [planned.case.expect, ...(planned.case.turns ?? []).map((t) => t.expect)];
 }
+
+/** One turn's reply as its checks read it; absent when the conversation never reached the turn. */
+export interface TurnReply {
+  completion: Completion | null;
+  failed: boolean;
+  refusal: string | null;
+}
+
+const replyOf = (o: CallOutcome): TurnReply => ({
+  completion: o.completion,
+  failed: o.status === 'error',
+  refusal: refusalText(o),
+});
 
 /** Whether a turn's reply passes its own checks (`stop_on_failure` ends the conversation when not). */
 export function turnPasses(planned: PlannedCase, turn: number, outcome: CallOutcome): boolean {
-  const checks = sampleChecks(
-    expectOf(planned, turn),
-    outcome.completion,
-    outcome.status === 'error',
-    refusalText(outcome),
-    {
-      request: plannedRequest(planned),
-      baseline: null,
-      measured: { latency_ms: Math.round(outcome.latency_ms), cost: outcome.completion?.usage?.cost ?? null },
-    },
-  );
-  return checks.every((c) => c.pass);
+  const expectations = turnExpectations(planned)[turn] ?? [];
+  return checksByTurn([expectations], [replyOf(outcome)], {
+    request: plannedRequest(planned),
+    baseline: null,
+    measured: { latency_ms: Math.round(outcome.latency_ms), cost: outcome.completion?.usage?.cost ?? null },
+  }).every((c) => c.pass);
 }
 
 /**
- * A scripted conversation's checks: each turn's reply by its own expectations, named by its
- * turn (`turn 2: contains: …`); a turn never reached (the conversation stopped) shows its
- * checks as not evaluated.
+ * A scripted conversation's checks, for a run and a recheck alike: each turn's reply by its
+ * own expectations, named by its turn (`turn 2: …`); a turn never reached (the conversation
+ * stopped, or a turn added since) shows its checks as not evaluated.
  */
-function turnChecks(
-  planned: PlannedCase,
-  conversation: Conversation,
+export function checksByTurn(
+  expectations: readonly (readonly Expectation[])[],
+  replies: readonly (TurnReply | undefined)[],
   around: Omit<CheckContext, 'completion'>,
 ): CheckResult[] {
-  const all = 1 + (planned.case.turns?.length ?? 0);
-  const out: CheckResult[] = [];
-  for (let turn = 0; turn < all; turn++) {
-    const reached = conversation.turns[turn];
-    const o = reached?.outcome;
-    const checks = o
-      ? sampleChecks(expectOf(planned, turn), o.completion, o.status === 'error', refusalText(o), around)
-      : sampleChecks(expectOf(planned, turn), null, true, null, around);
-    for (const c of checks) out.push({ ...c, message: `turn ${turn + 1}: ${c.message}` });
-  }
-  return out;
+  return expectations.flatMap((expect, turn) => {
+    const r = replies[turn];
+    const checks = r
+      ? sampleChecks(expect, r.completion, r.failed, r.refusal, around)
+      : sampleChecks(expect, null, true, null, around);
+    return checks.map((c) => ({ ...c, message: `turn ${turn + 1}: ${c.message}` }));
+  });
 }

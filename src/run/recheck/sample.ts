@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../util/json-compare.js';
 import { isJudgeVerdict, judgeNeedsCall, planJudge, splitExpectations } from '../../checks/judge.js';
 import type { CheckRequest, Expectation } from '../../checks/registry.js';
-import { sampleChecks, sampleStatus, withJudgeChecks } from '../result.js';
+import { checksByTurn, sampleChecks, sampleStatus, type TurnReply, withJudgeChecks } from '../result.js';
 import type { BaselineCase } from '../../stored/baseline/types.js';
 import type { SampleResult } from '../../stored/journal/records.js';
 import type { JudgeSpec } from '../../checks/judge.js';
@@ -127,25 +127,22 @@ function recheckTurns(
   around: { request: CheckRequest; baseline: BaselineCase | null },
   judges: JudgeContext,
 ): SampleResult {
-  const checks: CheckResult[] = [];
-  const local = splitExpectations(expect).local;
-  [local, ...turns].forEach((expectations, i) => {
-    const reply = stored.turns![i];
-    const completion: Completion | null = reply
-      ? {
-          id: null,
-          model: stored.model,
-          content: reply.content ?? '',
-          finish_reason: reply.finish_reason,
-          usage: null,
-        }
-      : null;
-    const failed = !reply || (i === stored.turns!.length - 1 && stored.status === 'error');
-    for (const c of sampleChecks(expectations, failed ? null : completion, failed, null, {
-      ...around,
-      measured: { latency_ms: stored.latency_ms, cost: stored.usage?.cost ?? null },
-    }))
-      checks.push({ ...c, message: `turn ${i + 1}: ${c.message}` });
+  const last = stored.turns!.length - 1;
+  const replies = stored.turns!.map((reply, i): TurnReply => {
+    // The conversation's error (a loop past its bounds) is its last turn's.
+    const failed = i === last && stored.status === 'error';
+    const completion: Completion = {
+      id: null,
+      model: stored.model,
+      content: reply.content ?? '',
+      finish_reason: reply.finish_reason,
+      usage: null,
+    };
+    return { completion: failed ? null : completion, failed, refusal: null };
+  });
+  const checks = checksByTurn([expect, ...turns], replies, {
+    ...around,
+    measured: { latency_ms: stored.latency_ms, cost: stored.usage?.cost ?? null },
   });
   const failed = stored.status === 'error';
   const result: SampleResult = { ...stored, checks, status: sampleStatus(failed, checks) };
