@@ -1,6 +1,12 @@
 import type { Prices } from './catalog.js';
 import type { Usage } from './answer.js';
 
+/**
+ * A sum of costs rounded to 1e-10 USD: float sums of many small prices carry noise past that,
+ * and rounding keeps reports and their diffs stable.
+ */
+export const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
+
 const TOKENS_PER_PRICE_UNIT = 1_000_000;
 
 /**

@@ -1,4 +1,4 @@
-import { roundCost } from './drift/usage-totals.js';
+import { roundCost } from '../core/cost.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import type { PlanRecord } from '../stored/journal/records.js';
 import type { CaseEntry } from '../stored/report/types.js';

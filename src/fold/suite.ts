@@ -1,6 +1,7 @@
 import { answersCompared, diffCase, type DiffOptions, suiteDrift } from './drift/diff.js';
 import { mergeTolerance, overlayTolerance } from './drift/tolerance.js';
-import { type AnsweredCase, addUsageTotals, emptyUsageTotals, roundCost } from './drift/usage-totals.js';
+import { type AnsweredCase, addUsageTotals, emptyUsageTotals } from './drift/usage-totals.js';
+import { roundCost } from '../core/cost.js';
 import type { PlanCase, PlanRecord } from '../stored/journal/records.js';
 import { DEFAULT_ALPHA } from '../stats/compare.js';
 import { SuiteBaseline } from '../stored/baseline/suite-baseline.js';

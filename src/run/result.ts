@@ -1,5 +1,5 @@
 import { runChecks } from '../checks/run.js';
-import { withCost } from '../core/cost.js';
+import { roundCost, withCost } from '../core/cost.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
 import type { CheckContext, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
@@ -213,7 +213,7 @@ function addUsage(all: readonly (Usage | null)[]): Usage | null {
     total_tokens: sum('total_tokens'),
   };
   const cost = sum('cost');
-  if (cost !== null) usage.cost = cost;
+  if (cost !== null) usage.cost = roundCost(cost);
   return usage;
 }
 

@@ -2,7 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One scripted answer: tool calls (arguments as the JSON text to send, valid or not) or text. */
-export type Scripted = { calls: { name: string; arguments: string }[] } | { text: string };
+export type Scripted = ({ calls: { name: string; arguments: string }[] } | { text: string }) & {
+  /** `usage.cost` the answer reports (none when absent). */
+  cost?: number;
+};
 
 /**
  * A loopback chat-completion service for tool tests: it answers each request by the text of
@@ -45,7 +48,12 @@ export async function startToolServer(answer: (prompt: string, n: number) => Scr
           object: 'chat.completion',
           model: body.model,
           choices: [{ index: 0, message, finish_reason: 'calls' in said ? 'tool_calls' : 'stop' }],
-          usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 },
+          usage: {
+            prompt_tokens: 20,
+            completion_tokens: 10,
+            total_tokens: 30,
+            ...(said.cost !== undefined ? { cost: said.cost } : {}),
+          },
         }),
       );
     });

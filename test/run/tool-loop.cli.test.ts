@@ -86,7 +86,12 @@ function script(prompt: string, n: number): Scripted {
       }
     );
   if (prompt === 'Where is order 7?')
-    return n < 2 ? call('lookup_order', { order: '7' }) : { text: 'It has shipped.' };
+    // Costs whose float sum carries noise past 1e-10 USD (0.000007599500000000001).
+    return n === 0
+      ? { ...call('lookup_order', { order: '7' }), cost: 0.000005635 }
+      : n === 1
+        ? { ...call('lookup_order', { order: '7' }), cost: 0.0000019645 }
+        : { text: 'It has shipped.', cost: 0 };
   if (prompt === 'loop forever') return call('lookup_order', { order: '42' });
   if (prompt === 'escalate this') return call('escalate', {});
   if (prompt === 'policy for B-3') return call('check_policy', { sku: 'B-3' });
@@ -147,6 +152,8 @@ describe('a case with tool_results', () => {
 
     // The trajectory checks read every step: the same call twice is a loop, three steps are too many.
     const twice = samples.get('asks-twice')!;
+    // The loop's cost is its steps' sum, rounded as every sum of costs is.
+    expect(twice.usage!.cost).toBe(0.0000075995);
     expect(twice.status).toBe('fail');
     expect(Object.fromEntries(twice.checks.map((c) => [c.type, c.message]))).toEqual({
       contains: expect.stringContaining('shipped'),

@@ -4,11 +4,9 @@ import type { CaseEntry, UsageTotals } from '../../stored/report/types.js';
 import { type Drift, severityOf } from '../../record/drift-kinds.js';
 import { type CaseLookup, lookupOf } from '../../stored/baseline/case-lookup.js';
 import { DEFAULT_TOLERANCE } from './tolerance.js';
+import { roundCost } from '../../core/cost.js';
 import { type UsageFigures, usageChanges } from './usage-change.js';
 
-/** Costs are summed in floating point; rounding keeps reports and their diffs stable. */
-/** A sum of costs rounded to 1e-10 USD: float sums of many small prices carry noise past that. */
-export const roundCost = (value: number): number => Math.round(value * 1e10) / 1e10;
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
