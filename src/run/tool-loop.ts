@@ -45,78 +45,88 @@ export async function converse(
   send: (messages: Message[]) => Promise<CallOutcome | null>,
   passes: (turn: number, outcome: CallOutcome) => boolean = () => true,
 ): Promise<Conversation | null> {
-  const results = c.tool_results;
-  const most = c.max_steps ?? DEFAULT_MAX_STEPS;
   const messages = [...c.messages];
   const done: Conversation = { steps: [], trajectory: [], turns: [], error: null };
   const users = [null, ...(c.turns ?? []).map((t) => t.user)];
   for (const [turn, user] of users.entries()) {
     if (user !== null) messages.push({ role: 'user', content: user });
-    for (let inTurn = 1; ; inTurn++) {
-      const outcome = await send(messages);
-      if (outcome === null) return null;
-      done.steps.push(outcome);
-      const step = done.steps.length;
-      const calls = results && outcome.status === 'ok' ? (outcome.completion.tool_calls ?? []) : [];
-      if (outcome.status === 'error' || calls.length === 0) {
-        done.turns.push({ user, outcome });
-        break;
-      }
-      const model = outcome.completion.model;
-      const answers = calls.map((call) => answerCall(results!, call));
-      calls.forEach((call, i) =>
-        done.trajectory.push({ step, tool: call.name, arguments: call.arguments, result: answers[i]! }),
-      );
-      const unanswered = calls.findIndex((_, i) => answers[i] === null);
-      if (unanswered >= 0) {
-        const call = calls[unanswered]!;
-        done.turns.push({ user, outcome });
-        done.error = caseError(
-          'tool_result_missing',
-          `step ${step} called ${describeCall(call)}, which no tool_results rule answers: add a result for ${call.name} (or a rule whose when matches these arguments)`,
-          model,
-        );
-        return done;
-      }
-      if (inTurn >= most) {
-        done.turns.push({ user, outcome });
-        done.error = caseError(
-          'max_steps_reached',
-          `still calling tools after ${most} steps (max_steps ${most}): the last step called ${calls.map(describeCall).join(', ')}`,
-          model,
-        );
-        return done;
-      }
-      // A call the service gave no id (none does, but the wire allows it) gets one both turns name.
-      const ids = calls.map((call, i) => call.id ?? `call_${step}_${i}`);
-      messages.push(assistantTurn(outcome.completion, calls, ids));
-      calls.forEach((_, i) => messages.push({ role: 'tool', tool_call_id: ids[i]!, content: answers[i]! }));
-    }
-    const last = done.turns.at(-1)!.outcome;
-    if (last.status === 'error') return done;
+    const last = await runTurn(c, send, messages, done);
+    if (last === null) return null;
+    done.turns.push({ user, outcome: last });
+    if (done.error || last.status === 'error') return done;
     // The reply stays in the conversation as it came; the next turn answers it.
-    const reply: Message & { reasoning_details?: unknown[] } = {
-      role: 'assistant',
-      content: last.completion.content,
-    };
-    if (last.completion.reasoning_details) reply.reasoning_details = last.completion.reasoning_details;
-    messages.push(reply);
+    messages.push(assistantTurn(last.completion, []));
     if (c.stop_on_failure && !passes(turn, last)) return done;
   }
   return done;
 }
 
-/** The assistant turn as the service sent it, to be sent back: content, calls with ids, reasoning. */
-function assistantTurn(completion: Completion, calls: readonly ToolCall[], ids: readonly string[]): Message {
+/**
+ * One turn: sent, and with `tool_results` its calls answered and sent again until a text
+ * answer, an error, a call no rule answers or `max_steps` requests (the last two set
+ * `done.error`). Returns the turn's last outcome; null when the run stopped before a step.
+ */
+async function runTurn(
+  c: Pick<SuiteCase, 'tool_results' | 'max_steps'>,
+  send: (messages: Message[]) => Promise<CallOutcome | null>,
+  messages: Message[],
+  done: Conversation,
+): Promise<CallOutcome | null> {
+  const most = c.max_steps ?? DEFAULT_MAX_STEPS;
+  for (let inTurn = 1; ; inTurn++) {
+    const outcome = await send(messages);
+    if (outcome === null) return null;
+    done.steps.push(outcome);
+    const step = done.steps.length;
+    const calls = c.tool_results && outcome.status === 'ok' ? (outcome.completion.tool_calls ?? []) : [];
+    if (outcome.status === 'error' || calls.length === 0) return outcome;
+    const answers = calls.map((call) => answerCall(c.tool_results!, call));
+    calls.forEach((call, i) =>
+      done.trajectory.push({ step, tool: call.name, arguments: call.arguments, result: answers[i]! }),
+    );
+    const model = outcome.completion.model;
+    const unanswered = calls.find((_, i) => answers[i] === null);
+    if (unanswered) {
+      done.error = caseError(
+        'tool_result_missing',
+        `step ${step} called ${describeCall(unanswered)}, which no tool_results rule answers: add a result for ${unanswered.name} (or a rule whose when matches these arguments)`,
+        model,
+      );
+      return outcome;
+    }
+    if (inTurn >= most) {
+      done.error = caseError(
+        'max_steps_reached',
+        `still calling tools after ${most} steps (max_steps ${most}; raise it if the task needs more): the last step called ${calls.map(describeCall).join(', ')}`,
+        model,
+      );
+      return outcome;
+    }
+    messages.push(assistantTurn(outcome.completion, calls, step));
+    calls.forEach((call, i) =>
+      messages.push({ role: 'tool', tool_call_id: callId(call, step, i), content: answers[i]! }),
+    );
+  }
+}
+
+/** A call's id as both turns name it: the service's (a call without one gets one of its own). */
+const callId = (call: ToolCall, step: number, i: number): string => call.id ?? `call_${step}_${i}`;
+
+/**
+ * The assistant turn as the service sent it, to be sent back: its content (null when it only
+ * called tools), its calls with their ids, and the router's reasoning_details.
+ */
+function assistantTurn(completion: Completion, calls: readonly ToolCall[], step = 0): Message {
   const turn: Message & { reasoning_details?: unknown[] } = {
     role: 'assistant',
-    content: completion.content === '' ? null : completion.content,
-    tool_calls: calls.map((call, i) => ({
-      id: ids[i]!,
+    content: completion.content === '' && calls.length ? null : completion.content,
+  };
+  if (calls.length)
+    turn.tool_calls = calls.map((call, i) => ({
+      id: callId(call, step, i),
       type: 'function' as const,
       function: { name: call.name, arguments: call.arguments },
-    })),
-  };
+    }));
   if (completion.reasoning_details) turn.reasoning_details = completion.reasoning_details;
   return turn;
 }
