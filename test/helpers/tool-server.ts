@@ -7,6 +7,11 @@ export type Scripted = ({ calls: { name: string; arguments: string }[] } | { tex
   cost?: number;
 };
 
+/** A scripted answer that calls one tool with these arguments (sent as their JSON). */
+export const callOf = (name: string, args: unknown): Scripted => ({
+  calls: [{ name, arguments: JSON.stringify(args) }],
+});
+
 /**
  * A loopback chat-completion service for tool tests: it answers each request by the text of
  * its last user message, from a script the test changes between runs (`answer(prompt, n)`,

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, readReport, readSamples, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
-import { type Scripted, startToolServer, TOOL_ENV, toolConfig } from '../helpers/tool-server.js';
+import {
+  callOf as call,
+  type Scripted,
+  startToolServer,
+  TOOL_ENV,
+  toolConfig,
+} from '../helpers/tool-server.js';
 
 // A case with tool_results runs as a loop against a scripted loopback service: driftcheck
 // answers each call with its canned result, sends the conversation again, and stops at a
@@ -71,10 +77,6 @@ cases:
   - id: unmatched
     prompt: policy for B-3
 `;
-
-const call = (name: string, args: unknown): Scripted => ({
-  calls: [{ name, arguments: JSON.stringify(args) }],
-});
 
 function script(prompt: string, n: number): Scripted {
   if (prompt === 'How long do I have?') return { text: 'You have 30 days.' };

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, readSamples, runCli, runDirFrom } from '../helpers/cli.js';
-import { type Scripted, startToolServer, TOOL_ENV, toolConfig } from '../helpers/tool-server.js';
+import {
+  callOf as call,
+  type Scripted,
+  startToolServer,
+  TOOL_ENV,
+  toolConfig,
+} from '../helpers/tool-server.js';
 
 // The built binary, as CI runs it, on a tool loop against a scripted loopback service that
 // loops, calls a tool nobody answers, and plays the flow through: the exit code, what the
@@ -28,9 +34,6 @@ cases:
     prompt: escalate
 `;
 
-const call = (name: string, args: unknown): Scripted => ({
-  calls: [{ name, arguments: JSON.stringify(args) }],
-});
 const script = (prompt: string, n: number): Scripted =>
   prompt === 'Where is order 42?'
     ? n === 0
