@@ -2,6 +2,7 @@ import { CHECKS, type CheckDefinition, isCheckType, type SuiteCheckOptions } fro
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
 import { declaredTools, type RequestContext, requestProblems, undeclaredTool } from './request-problems.js';
 import { isRecord } from '../util/is-record.js';
+import { escapePointer } from '../yaml/locate.js';
 
 /** A problem of one case, at a JSON Pointer relative to the case (`/expect/1/regex`). */
 export interface CaseProblem {
@@ -65,10 +66,40 @@ export function caseProblems(
       }
     });
   };
+  problems.push(...resultFileProblems(c.tool_results, named('tool_results'), request.resultFiles));
   expectations(c.expect, '/expect', 'expect', false);
   if (Array.isArray(c.turns))
     c.turns.forEach((t: unknown, i) => {
       if (isRecord(t)) expectations(t.expect, `/turns/${i}/expect`, `turns[${i}].expect`, true);
     });
+  return problems;
+}
+
+/**
+ * A tool result `file:` the suite did not read: one named by a placeholder, or by a table
+ * row's value. Result files are read once, with the suite, from the paths written in it.
+ */
+export function resultFileProblems(
+  results: unknown,
+  named: string,
+  read: ReadonlyMap<string, string> | undefined,
+): CaseProblem[] {
+  if (!isRecord(results)) return [];
+  const problems: CaseProblem[] = [];
+  for (const [tool, given] of Object.entries(results)) {
+    const rules: unknown[] = Array.isArray(given) ? given : [given];
+    rules.forEach((rule, i) => {
+      const file = isRecord(rule) ? rule.file : undefined;
+      if (typeof file !== 'string') return;
+      const at = Array.isArray(given) ? `/${i}` : '';
+      const where = `'${named}.${tool}${Array.isArray(given) ? `[${i}]` : ''}.file'`;
+      if (file.includes('{{') || (read !== undefined && !read.has(file)))
+        problems.push({
+          pointer: `/tool_results/${escapePointer(tool)}${at}/file`,
+          message: `${where} names a result file by a placeholder or a row's value (${JSON.stringify(file)}); result files are read once, with the suite`,
+          hint: "write the file's path in the suite itself, or give the row's result as text with result: '{{column}}'",
+        });
+    });
+  }
   return problems;
 }

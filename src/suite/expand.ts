@@ -78,7 +78,7 @@ export function* sourceCases(
     for (const row of spec.inline) yield make(row);
     return;
   }
-  const request = { suite: spec.suite.params, files: spec.toolFiles };
+  const request = { suite: spec.suite.params, files: spec.toolFiles, resultFiles: spec.resultFiles };
   const rows = tableCases(spec.tables[source.table]!, source.input, { ...options, request }, found);
   for (const row of rows) yield make(row);
 }
@@ -179,7 +179,7 @@ function toCase(c: RawCase, spec: SuiteSpec, row: Row, suiteSystem: Message[]): 
     ...(c.sim !== undefined ? { sim: { ...c.sim } } : {}),
     ...(c.drift !== undefined ? { drift: structuredClone(c.drift) } : {}),
     ...(c.params !== undefined ? { params: caseParams(spec.suite.params, c.params, spec.toolFiles) } : {}),
-    ...toolLoopOf(c, spec.suite),
+    ...toolLoopOf(c, spec),
     ...(c.turns !== undefined
       ? { turns: c.turns.map((t) => ({ user: t.user, expect: (t.expect ?? []).map(toExpectation) })) }
       : {}),
@@ -209,8 +209,9 @@ function templateDigest(template: unknown, system: string | undefined): string {
 }
 
 /** A case's tool loop: its `tool_results` over the suite's, tool by tool, and its `max_steps`. */
-function toolLoopOf(c: RawCase, suite: SuiteSpec['suite']): Pick<SuiteCase, 'tool_results' | 'max_steps'> {
-  const own = c.tool_results !== undefined ? toolResultsOf(c.tool_results) : undefined;
+function toolLoopOf(c: RawCase, spec: SuiteSpec): Pick<SuiteCase, 'tool_results' | 'max_steps'> {
+  const { suite } = spec;
+  const own = c.tool_results !== undefined ? toolResultsOf(c.tool_results, spec.resultFiles) : undefined;
   const results = own || suite.tool_results ? { ...suite.tool_results, ...own } : undefined;
   if (!results) return {};
   const steps = c.max_steps ?? suite.max_steps;

@@ -15,10 +15,10 @@ import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js
 import { TABLE_FILE } from './sources/index.js';
 import { checkedPieces, pieceHashes, tableFile } from './table-reread.js';
 import type { ToolsFile } from './request-problems.js';
-import { type SuiteSpec, type ToolPath, toolPathsOf } from './spec.js';
+import { resultPathsOf, type SuiteSpec, type ToolPath, toolPathsOf } from './spec.js';
 import { parseYamlMapping } from '../yaml/parse-mapping.js';
 import type { TableFound } from './table-cases.js';
-import { readToolsFile } from './tools-file.js';
+import { readResultFile, readToolsFile } from './tools-file.js';
 
 export interface LoadSuitesOptions extends ParseSuiteOptions {
   /** Base for relative paths and for the file names shown in messages (default process.cwd()). */
@@ -142,9 +142,10 @@ export async function loadSuites(paths: string[], options: LoadSuitesOptions = {
 }
 
 /**
- * A suite file parsed up to its case sources, its tools files read in. A suite that names
- * tools files is checked again with them: what depends on the tools they declare (a
- * tool_choice naming one) can only be checked once they are read.
+ * A suite file parsed up to its case sources, the files it names read in: its tools files
+ * and its tool result files. A suite that names them is checked again with them: what
+ * depends on the tools they declare (a tool_choice naming one) can only be checked once
+ * they are read, and a rule's `file:` becomes the result it holds.
  */
 async function specWithTools(
   text: string,
@@ -154,22 +155,29 @@ async function specWithTools(
 ): Promise<Validated<SuiteSpec>> {
   const spec = parseSuiteSpec(text, f.shown, options);
   if (spec.errors) {
-    // The tools files' own problems are said with the suite's, so that one pass fixes all.
-    const tools = await readToolFiles(toolPathsIn(text, f.shown), f, cwd);
-    return tools.errors.length > 0 ? { errors: sortDiagnostics([...spec.errors, ...tools.errors]) } : spec;
+    // The named files' own problems are said with the suite's, so that one pass fixes all.
+    const named = namedPathsIn(text, f.shown);
+    const tools = await readToolFiles(named.tools, f, cwd);
+    const results = await readResultFiles(named.results, f, cwd);
+    const errors = [...tools.errors, ...results.errors];
+    return errors.length > 0 ? { errors: sortDiagnostics([...spec.errors, ...errors]) } : spec;
   }
-  if (spec.value.toolPaths.length === 0) return spec;
-  const tools = await readToolFiles(spec.value.toolPaths, f, cwd);
-  if (tools.errors.length > 0) return { errors: tools.errors };
-  return parseSuiteSpec(text, f.shown, { ...options, toolFiles: tools.files });
+  const { toolPaths, resultPaths } = spec.value;
+  if (toolPaths.length === 0 && resultPaths.length === 0) return spec;
+  const tools = await readToolFiles(toolPaths, f, cwd);
+  const results = await readResultFiles(resultPaths, f, cwd);
+  const errors = [...tools.errors, ...results.errors];
+  if (errors.length > 0) return { errors: sortDiagnostics(errors) };
+  return parseSuiteSpec(text, f.shown, { ...options, toolFiles: tools.files, resultFiles: results.files });
 }
 
-/** The tools files a suite file names, read from a suite with problems (none when it is not a YAML mapping). */
-function toolPathsIn(text: string, file: string): ToolPath[] {
+/** The files a suite file names, read from a suite with problems (none when it is not a YAML mapping). */
+function namedPathsIn(text: string, file: string): { tools: ToolPath[]; results: ToolPath[] } {
   const parsed = parseYamlMapping(text, file, 'suite', "'suite:'");
-  if (parsed.errors) return [];
+  if (parsed.errors) return { tools: [], results: [] };
   const yaml = parsed.value;
-  return toolPathsOf(yaml.data, (pointer) => ({ file, ...yaml.locate(pointer) }));
+  const where = (pointer: string) => ({ file, ...yaml.locate(pointer) });
+  return { tools: toolPathsOf(yaml.data, where), results: resultPathsOf(yaml.data, where) };
 }
 
 /**
@@ -286,6 +294,29 @@ async function readToolFiles(
     const file = displayPath(path, cwd);
     const read = await readTextFile(path, file, READ_LIMITS.suite, 'a tools file (JSON or YAML)');
     const checked = readToolsFile(read, file, written);
+    if (checked.errors) errors.push(...checked.errors);
+    else files.set(written.path, checked.value);
+  }
+  return { files, errors };
+}
+
+/** The tool result files a suite names, read (taken from the suite file's folder), by the path as written. */
+async function readResultFiles(
+  paths: readonly ToolPath[],
+  suite: SuiteFile,
+  cwd: string,
+): Promise<{ files: Map<string, string>; errors: Diagnostic[] }> {
+  const files = new Map<string, string>();
+  const errors: Diagnostic[] = [];
+  for (const written of paths) {
+    const path = resolve(dirname(suite.path), written.path);
+    const read = await readTextFile(
+      path,
+      displayPath(path, cwd),
+      READ_LIMITS.toolResult,
+      'a tool result file',
+    );
+    const checked = readResultFile(read, displayPath(path, cwd), written);
     if (checked.errors) errors.push(...checked.errors);
     else files.set(written.path, checked.value);
   }

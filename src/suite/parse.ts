@@ -24,6 +24,8 @@ export interface ParseSuiteOptions extends SuiteCheckOptions {
    * absent: not read yet, and what depends on them is checked once they are.
    */
   toolFiles?: ReadonlyMap<string, ToolsFile>;
+  /** The tool result files the suite names, read, by the path as written; absent as toolFiles. */
+  resultFiles?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -97,7 +99,7 @@ function checkSuite(yaml: YamlMapping, options: ParseSuiteOptions): Validated<Su
   if (errors.length > 0)
     return { errors: sortDiagnostics([...errors, ...duplicateCaseIds(writtenIds(yaml)), ...warnings]) };
   return {
-    value: buildSpec(yaml, options.toolFiles),
+    value: buildSpec(yaml, options.toolFiles, options.resultFiles),
     ...(warnings.length ? { warnings: sortDiagnostics(warnings) } : {}),
   };
 }

@@ -18,6 +18,8 @@ export interface ToolsFile {
 export interface RequestContext {
   suite: RequestParams | null;
   files?: ReadonlyMap<string, ToolsFile>;
+  /** The tool result files the suite names, read (absent: not read yet, checked once they are). */
+  resultFiles?: ReadonlyMap<string, string>;
 }
 
 const functionOf = (tool: unknown) => (isRecord(tool) && isRecord(tool.function) ? tool.function : null);

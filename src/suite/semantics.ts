@@ -7,7 +7,7 @@ import type { YamlMapping } from '../yaml/parse-mapping.js';
 import { show } from '../yaml/show.js';
 import { aliasHint, isAlias } from '../adapters/alias.js';
 import type { SuiteCheckOptions } from '../checks/registry.js';
-import { caseProblems } from './case-problems.js';
+import { caseProblems, resultFileProblems } from './case-problems.js';
 import { isRecord } from '../util/is-record.js';
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
 import { formatOf, TABLE_EXTENSIONS, TABLE_FORMATS } from './sources/index.js';
@@ -22,7 +22,10 @@ import { type RequestContext, requestProblems, type ToolsFile } from './request-
  */
 export function suiteProblems(
   yaml: YamlMapping,
-  options: SuiteCheckOptions & { toolFiles?: ReadonlyMap<string, ToolsFile> },
+  options: SuiteCheckOptions & {
+    toolFiles?: ReadonlyMap<string, ToolsFile>;
+    resultFiles?: ReadonlyMap<string, string>;
+  },
 ): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const at = (pointer: string, message: string, hint: string, severity?: 'warning'): void => {
@@ -40,7 +43,10 @@ export function suiteProblems(
   const request: RequestContext = {
     suite: isRecord(params) ? params : null,
     ...(options.toolFiles ? { files: options.toolFiles } : {}),
+    ...(options.resultFiles ? { resultFiles: options.resultFiles } : {}),
   };
+  for (const p of resultFileProblems(yaml.data.tool_results, 'tool_results', options.resultFiles))
+    at(p.pointer, p.message, p.hint);
   if (typeof model === 'string' && isAlias(model) && !options.allowAlias) {
     at(
       '/model',

@@ -8,6 +8,7 @@ import type { Row } from './sources/types.js';
 import { type Placeholder, placeholdersOf } from './template.js';
 import { type ToolsFile, withTools } from './request-problems.js';
 import { isRecord } from '../util/is-record.js';
+import { escapePointer } from '../yaml/locate.js';
 
 /** A case as written under `cases:` (or made from a table row), once it passed the case schema. */
 export interface RawCase {
@@ -28,10 +29,8 @@ export interface RawCase {
 
 /** `tool_results:` as written: per tool, a text, one rule, or a list of rules. */
 export type RawToolResults = Record<string, string | RawToolRule | RawToolRule[]>;
-interface RawToolRule {
-  when?: Record<string, unknown>;
-  result: unknown;
-}
+/** A rule as written: its result given (`result`) or read from a file (`file`, exactly one of them). */
+type RawToolRule = { when?: Record<string, unknown> } & ({ result: unknown } | { file: string });
 
 interface RawSuite {
   suite: string;
@@ -73,6 +72,10 @@ export interface SuiteSpec {
   toolPaths: ToolPath[];
   /** Those files, read: a case's `tools: <file>` becomes the tools it holds. */
   toolFiles: ReadonlyMap<string, ToolsFile>;
+  /** The tool result files the suite names (`tool_results:` rules with `file:`), as written, with where. */
+  resultPaths: ToolPath[];
+  /** Those files' texts, by the path as written: a rule's `file:` becomes the result it holds. */
+  resultFiles: ReadonlyMap<string, string>;
 }
 
 /** A tools file a suite names, as written, and the first place it is named (`params.tools`). */
@@ -92,25 +95,63 @@ export function toolPathsOf(
   where: (pointer: string) => SourceLocation,
 ): ToolPath[] {
   const out = new Map<string, ToolPath>();
-  const add = (params: unknown, pointer: string, named: string) => {
+  eachPart(data, 'params', (params, pointer, named) => {
     const tools = isRecord(params) ? params.tools : undefined;
     if (typeof tools !== 'string' || tools === '' || tools.includes('{{') || out.has(tools)) return;
     out.set(tools, { path: tools, named: `${named}.tools`, location: where(`${pointer}/tools`) });
-  };
-  add(data.params, '/params', 'params');
+  });
+  return [...out.values()];
+}
+
+/**
+ * The tool result files a suite names (`file:` in a rule of its `tool_results:`, its
+ * cases' and its table templates'), each with the first place it is named. Reads
+ * defensively, as toolPathsOf does.
+ */
+export function resultPathsOf(
+  data: Record<string, unknown>,
+  where: (pointer: string) => SourceLocation,
+): ToolPath[] {
+  const out = new Map<string, ToolPath>();
+  eachPart(data, 'tool_results', (results, pointer, named) => {
+    if (!isRecord(results)) return;
+    for (const [tool, given] of Object.entries(results)) {
+      const rules = Array.isArray(given) ? given : [given];
+      rules.forEach((rule: unknown, i) => {
+        const file = isRecord(rule) ? rule.file : undefined;
+        if (typeof file !== 'string' || file === '' || file.includes('{{') || out.has(file)) return;
+        const at = Array.isArray(given) ? `/${i}` : '';
+        const name = `${named}.${tool}${Array.isArray(given) ? `[${i}]` : ''}.file`;
+        out.set(file, {
+          path: file,
+          named: name,
+          location: where(`${pointer}/${escapePointer(tool)}${at}/file`),
+        });
+      });
+    }
+  });
+  return [...out.values()];
+}
+
+/** Calls `visit` with a suite's `key` and each case's and table template's, with their pointers and names. */
+function eachPart(
+  data: Record<string, unknown>,
+  key: string,
+  visit: (value: unknown, pointer: string, named: string) => void,
+): void {
+  visit(data[key], `/${key}`, key);
   if (Array.isArray(data.cases))
     data.cases.forEach((c: unknown, i) =>
-      add(isRecord(c) ? c.params : undefined, `/cases/${i}/params`, `cases[${i}].params`),
+      visit(isRecord(c) ? c[key] : undefined, `/cases/${i}/${key}`, `cases[${i}].${key}`),
     );
   if (Array.isArray(data.tables))
     data.tables.forEach((t: unknown, i) =>
-      add(
-        isRecord(t) && isRecord(t.case) ? t.case.params : undefined,
-        `/tables/${i}/case/params`,
-        `tables[${i}].case.params`,
+      visit(
+        isRecord(t) && isRecord(t.case) ? t.case[key] : undefined,
+        `/tables/${i}/case/${key}`,
+        `tables[${i}].case.${key}`,
       ),
     );
-  return [...out.values()];
 }
 
 /**
@@ -121,6 +162,7 @@ export function toolPathsOf(
 export function buildSpec(
   yaml: YamlMapping,
   toolFiles: ReadonlyMap<string, ToolsFile> = new Map(),
+  resultFiles: ReadonlyMap<string, string> = new Map(),
 ): SuiteSpec {
   const raw = yaml.data as unknown as RawSuite;
   const where = (pointer: string): SourceLocation => {
@@ -147,7 +189,9 @@ export function buildSpec(
       params: withTools({ ...raw.params }, toolFiles),
       ...(raw.repeat !== undefined ? { repeat: raw.repeat } : {}),
       ...(raw.drift !== undefined ? { drift: structuredClone(raw.drift) } : {}),
-      ...(raw.tool_results !== undefined ? { tool_results: toolResultsOf(raw.tool_results) } : {}),
+      ...(raw.tool_results !== undefined
+        ? { tool_results: toolResultsOf(raw.tool_results, resultFiles) }
+        : {}),
       ...(raw.max_steps !== undefined ? { max_steps: raw.max_steps } : {}),
       location: where('/suite'),
       ...(raw.service !== undefined ? { service_location: where('/service') } : {}),
@@ -158,20 +202,29 @@ export function buildSpec(
     tables,
     toolPaths: toolPathsOf(yaml.data, where),
     toolFiles,
+    resultPaths: resultPathsOf(yaml.data, where),
+    resultFiles,
   };
 }
 
 /**
  * `tool_results:` as the run uses it: each tool's rules in order, a text as written, any
- * other result as its JSON (what a tool message's content is).
+ * other result as its JSON (what a tool message's content is), a `file:` as the text it
+ * holds. A file not read yet gives '' (the loader reads the files a suite names, then
+ * parses it again with them, as it does tools files).
  */
-export function toolResultsOf(raw: RawToolResults): ToolResults {
+export function toolResultsOf(raw: RawToolResults, files: ReadonlyMap<string, string>): ToolResults {
   const out: ToolResults = {};
   for (const [tool, given] of Object.entries(raw)) {
     const rules = typeof given === 'string' ? [{ result: given }] : Array.isArray(given) ? given : [given];
     out[tool] = rules.map((r) => ({
       ...(r.when !== undefined ? { when: structuredClone(r.when) } : {}),
-      result: typeof r.result === 'string' ? r.result : JSON.stringify(r.result),
+      result:
+        'file' in r
+          ? (files.get(r.file) ?? '')
+          : typeof r.result === 'string'
+            ? r.result
+            : JSON.stringify(r.result),
     }));
   }
   return out;

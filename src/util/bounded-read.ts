@@ -53,6 +53,13 @@ export const READ_LIMITS = {
     remedy:
       'split the suite into smaller ones (each has its own baseline), or re-create it with `driftcheck baseline accept RUN_DIR`',
   },
+  /** A tool result a suite names (`tool_results:` … `file:`): sent to the model at every step after its call. */
+  toolResult: {
+    kind: 'a tool result file',
+    bytes: 1 * MiB,
+    remedy:
+      'a tool result is sent to the model at every later step of the loop: keep the part the model needs',
+  },
   runMeta: {
     kind: "a run folder's run.json",
     bytes: 1 * MiB,

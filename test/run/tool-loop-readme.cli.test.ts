@@ -31,6 +31,8 @@ beforeAll(async () => {
   project = await makeProject({
     'suites/support.yaml': suite,
     'suites/tools/support.json': JSON.stringify(TOOLS),
+    // The example names a result file; the loader reads it with the suite.
+    'suites/tool-results/b7-policy.json': '{ "refundable": true, "window_days": 14 }\n',
   });
 });
 afterAll(() => project.cleanup());
