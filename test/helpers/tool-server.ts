@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 export type Scripted = ({ calls: { name: string; arguments: string }[] } | { text: string }) & {
   /** `usage.cost` the answer reports (none when absent). */
   cost?: number;
+  /** A reasoning model's `message.reasoning` and `message.reasoning_details`, as the router sends them. */
+  reasoning?: string;
+  reasoning_details?: unknown[];
 };
 
 /** A scripted answer that calls one tool with these arguments (sent as their JSON). */
@@ -14,10 +17,13 @@ export const callOf = (name: string, args: unknown): Scripted => ({
 
 /**
  * A loopback chat-completion service for tool tests: it answers each request by the text of
- * its last user message, from a script the test changes between runs (`answer(prompt, n)`,
- * n counting that prompt's requests from 0), and keeps every request body it received.
+ * its last user message, from a script the test changes between runs (`answer(prompt, n,
+ * messages)`, n counting that prompt's requests from 0), and keeps every request body it received.
  */
-export async function startToolServer(answer: (prompt: string, n: number) => Scripted) {
+/** Answers a request: its last user message, how many requests with it came before, and its messages. */
+type Script = (prompt: string, n: number, messages: { role: string; content: string | null }[]) => Scripted;
+
+export async function startToolServer(answer: Script) {
   const bodies: Record<string, unknown>[] = [];
   const seen = new Map<string, number>();
   let script = answer;
@@ -33,7 +39,7 @@ export async function startToolServer(answer: (prompt: string, n: number) => Scr
       const prompt = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       const n = seen.get(prompt) ?? 0;
       seen.set(prompt, n + 1);
-      const said = script(prompt, n);
+      const said = script(prompt, n, body.messages);
       const message =
         'calls' in said
           ? {
@@ -46,6 +52,9 @@ export async function startToolServer(answer: (prompt: string, n: number) => Scr
               })),
             }
           : { role: 'assistant', content: said.text };
+      if (said.reasoning !== undefined) Object.assign(message, { reasoning: said.reasoning });
+      if (said.reasoning_details !== undefined)
+        Object.assign(message, { reasoning_details: said.reasoning_details });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -68,7 +77,7 @@ export async function startToolServer(answer: (prompt: string, n: number) => Scr
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
     /** Answers from now on with another script (the counts per prompt start again). */
-    rescript(next: (prompt: string, n: number) => Scripted) {
+    rescript(next: Script) {
       script = next;
       seen.clear();
     },
