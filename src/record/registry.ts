@@ -3,6 +3,7 @@ import type { DriftKindRow } from './severity.js';
 import { cachedTokens } from './fields/cached-tokens.js';
 import { nativeFinishReason } from './fields/native-finish-reason.js';
 import { provider } from './fields/provider.js';
+import { reasoning } from './fields/reasoning.js';
 import { reasoningTokens } from './fields/reasoning-tokens.js';
 import { refusal } from './fields/refusal.js';
 import { systemFingerprint } from './fields/system-fingerprint.js';
@@ -20,6 +21,7 @@ export const RECORDED = {
   system_fingerprint: systemFingerprint,
   native_finish_reason: nativeFinishReason,
   refusal,
+  reasoning,
   reasoning_tokens: reasoningTokens,
   cached_tokens: cachedTokens,
   tool_calls: toolCalls,

@@ -183,7 +183,7 @@ cases:
             reasoning: 'I should look it up.',
             reasoning_details: details,
           }
-        : { text: 'Order 7 shipped.' };
+        : { text: 'Order 7 shipped.', reasoning: 'The tool says it shipped.' };
     const p = await project({
       'suites/agent.yaml':
         head('reasoning') +
@@ -206,6 +206,9 @@ cases:
         reasoning_details: details,
       });
       expect(second.messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_0_0', content: 'shipped' });
+      // The reasoning text is recorded (the final answer's), never sent.
+      const report = await readReport(runDirFrom(run, p.dir));
+      expect(report.cases[0]!.reasoning).toBe('The tool says it shipped.');
     } finally {
       await p.cleanup();
     }
