@@ -21,6 +21,12 @@ export const direct: ServiceAdapter = {
   },
   // Only Service B documents reasoning_effort; a direct service has no providers to pin.
   params: ['reasoning_effort'],
+  // A streamed answer carries usage only when asked (a final chunk with empty choices); the
+  // router always sends it. A suite's own stream_options win.
+  adjust: (params) =>
+    params.stream === true && params.stream_options === undefined
+      ? { ...params, stream_options: { include_usage: true } }
+      : params,
   // Its own models only: no family aliases, no providers to route to, no prices in its list.
   aliases: false,
   routing: null,

@@ -11,6 +11,7 @@ export interface RawService {
   headers?: Record<string, string>;
   max_tokens?: number;
   timeout_s?: number;
+  idle_timeout_s?: number;
   retries?: number;
   concurrency?: number;
   verify_model?: string;
@@ -39,6 +40,7 @@ export function buildService(name: string, raw: RawService, env: NodeJS.ProcessE
     headers,
     max_tokens: raw.max_tokens ?? ADAPTERS[raw.kind].defaults.max_tokens,
     timeout_s: raw.timeout_s ?? COMMON_DEFAULTS.timeout_s,
+    ...(raw.idle_timeout_s !== undefined ? { idle_timeout_s: raw.idle_timeout_s } : {}),
     retries: raw.retries ?? COMMON_DEFAULTS.retries,
     concurrency: raw.concurrency ?? COMMON_DEFAULTS.concurrency,
     ...(raw.verify_model !== undefined ? { verify_model: raw.verify_model } : {}),

@@ -16,6 +16,8 @@ export interface ServiceConfig {
   headers: Record<string, string>;
   max_tokens: number;
   timeout_s: number;
+  /** Longest pause between two pieces of a streamed answer before it is a time-out (`stalled`); default COMMON_DEFAULTS'. */
+  idle_timeout_s?: number;
   retries: number;
   concurrency: number;
   /** Model used by `verify` when no suite names one for this service. */

@@ -20,7 +20,8 @@ export type ErrorKind =
   | 'content_filter'
   | 'endpoint_not_found'
   | 'tool_result_missing'
-  | 'max_steps_reached';
+  | 'max_steps_reached'
+  | 'stream_interrupted';
 
 export interface CaseError {
   kind: ErrorKind;

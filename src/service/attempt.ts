@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { exchange, type Exchanged, ExchangeTimeout } from './exchange.js';
+import { exchange, ExchangeTimeout, type StreamExchanged, type StreamRead } from './exchange.js';
 import type { ServiceKind } from '../config/types.js';
 import type { Completion } from '../record/answer.js';
 import type { CaseError } from '../core/answer.js';
@@ -23,6 +23,8 @@ export interface AttemptContext {
   dispatcher: Dispatcher;
   /** Whole attempt, headers and body; 0 or less disables it. */
   timeoutMs: number;
+  /** A streamed answer's longest pause between two pieces; 0 or less disables it. */
+  idleTimeoutMs: number;
   maxBodyBytes: number;
   /** Epoch ms, for HTTP-date Retry-After and X-RateLimit-Reset. */
   wallNow: () => number;
@@ -41,6 +43,8 @@ export type AttemptResult =
       http_status: number;
       cache_status: string | null;
       redacted: boolean;
+      /** How a streamed answer came (absent: not streamed). */
+      stream?: StreamRead;
     }
   | {
       status: 'error';
@@ -50,6 +54,7 @@ export type AttemptResult =
       cache_status: string | null;
       serviceSaysRetryable: boolean | null;
       redacted: boolean;
+      stream?: StreamRead;
     };
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -86,7 +91,7 @@ export async function sendAttempt(
     model: ctx.model,
   });
 
-  let res: Exchanged;
+  let res: StreamExchanged;
   try {
     res = await exchange(ctx.dispatcher, http.target, {
       method: 'POST',
@@ -95,6 +100,7 @@ export async function sendAttempt(
       timeoutMs: ctx.timeoutMs,
       maxBodyBytes: ctx.maxBodyBytes,
       redactor: ctx.redactor,
+      ...(http.stream ? { stream: { idleTimeoutMs: ctx.idleTimeoutMs } } : {}),
       ...(callerSignal ? { signal: callerSignal } : {}),
     });
   } catch (cause) {
@@ -121,6 +127,12 @@ export async function sendAttempt(
       plain('bad_response', `response body exceeded the ${ctx.maxBodyBytes}-byte cap; reading stopped`),
     );
   }
+  if (res.stream)
+    return streamed(ctx, res.stream, res.body, fail, plain, {
+      http_status: status,
+      cache_status: cacheStatus,
+      redacted,
+    });
   const read = res.body.trim() === '' ? null : parseJson(res.body);
   // Bounded where the body enters: what reads it later (an error object turned back into
   // text) recurses per level. Too deep is read as text, like a body that is not JSON.
@@ -190,4 +202,70 @@ function firstChoiceError(parsed: unknown): unknown {
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const choices = (parsed as { choices?: unknown }).choices;
   return Array.isArray(choices) ? (choices[0] as { error?: unknown } | undefined)?.error : undefined;
+}
+
+/**
+ * A streamed answer, read: its assembled body judged as a non-streamed one would be (an
+ * `error` event after HTTP 200 is then a body_error, its partial content kept), unless the
+ * stream went wrong on its way — stopped by a limit or a malformed event (bad_response),
+ * stalled past the idle time-out or the whole time-out (timeout), or ended without a
+ * finish_reason or `[DONE]` (stream_interrupted) — each with what had come, and the
+ * partial answer kept for the report.
+ */
+function streamed(
+  ctx: AttemptContext,
+  stream: StreamRead,
+  body: string,
+  fail: Fail,
+  plain: (kind: CaseError['kind'], message: string) => CaseError,
+  got: { http_status: number; cache_status: string | null; redacted: boolean },
+): AttemptResult {
+  const came = `${stream.chunks} chunk${stream.chunks === 1 ? '' : 's'}, ${stream.characters} character${stream.characters === 1 ? '' : 's'}`;
+  const normalized = normalizeCompletion(ctx.kind, JSON.parse(body), ctx.model, got.http_status, ctx.params);
+  const partial = { completion: normalized.completion };
+  const withStream = (result: AttemptResult): AttemptResult => ({ ...result, stream });
+  const { problem } = stream;
+  if (problem)
+    return withStream(
+      fail(
+        plain(
+          'bad_response',
+          problem.kind === 'too_large'
+            ? `streamed answer exceeded the ${ctx.maxBodyBytes}-byte cap after ${came}; reading stopped`
+            : problem.kind === 'too_many_events'
+              ? `streamed answer sent more than ${problem.events - 1} events; reading stopped`
+              : `event ${problem.event} of the streamed answer is not a JSON chunk; reading stopped`,
+        ),
+        partial,
+      ),
+    );
+  if (stream.end === 'stalled')
+    return withStream(
+      fail(
+        plain(
+          'timeout',
+          `stalled after ${came}: nothing more for ${ctx.idleTimeoutMs / 1000} s (idle_timeout_s)`,
+        ),
+        partial,
+      ),
+    );
+  if (stream.end === 'timeout')
+    return withStream(
+      fail(
+        plain('timeout', `no complete answer within ${ctx.timeoutMs / 1000} s (${came} had come)`),
+        partial,
+      ),
+    );
+  if (normalized.error !== null) return withStream(fail(normalized.error, partial));
+  if (!stream.done && !stream.finished)
+    return withStream(
+      fail(
+        plain(
+          'stream_interrupted',
+          `the stream ${stream.end === 'cut' ? 'broke off' : 'ended'} after ${came}, without a finish_reason or [DONE]`,
+        ),
+        partial,
+      ),
+    );
+  return { status: 'ok', completion: normalized.completion, ...got, stream };
 }

@@ -10,6 +10,7 @@ import { createRedactor, type Redactor } from './redact.js';
 import { chatRequestBuilder } from './request.js';
 import { MAX_TOTAL_WAIT_MS, planRetry } from './retry.js';
 import { sleep as abortableSleep } from '../util/abort.js';
+import { COMMON_DEFAULTS } from '../config/service-defaults.js';
 
 export interface ServiceClientOptions {
   service: ServiceConfig;
@@ -67,6 +68,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       params: request.params,
       dispatcher,
       timeoutMs: service.timeout_s * 1000,
+      idleTimeoutMs: (service.idle_timeout_s ?? COMMON_DEFAULTS.idle_timeout_s) * 1000,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       wallNow: options.wallNow ?? Date.now,
       redactor,
@@ -87,6 +89,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         attempts: attempt,
         attempt_errors: attemptErrors,
         redacted,
+        ...(result.stream ? { stream: result.stream } : {}),
       };
       if (result.status === 'ok') {
         return {
@@ -98,6 +101,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         };
       }
       const plan = planRetry({
+        delivered: result.stream?.characters ?? 0,
         attempt,
         retries: service.retries,
         error: result.error,

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { onAbort } from '../util/abort.js';
 import { redactHeaders, type Redactor } from './redact.js';
+import { type StreamFacts, type StreamProblem, StreamReader } from './stream-read.js';
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -18,6 +19,22 @@ export type Exchanged =
       tooLarge?: undefined;
     }
   | { statusCode: number; headers: ResponseHeaders; redacted: boolean; body?: undefined; tooLarge: number };
+
+/** A streamed exchange: the answer as a non-streamed body would be (assembled, then redacted), and how it streamed. */
+export type StreamExchanged = Exchanged & { stream?: StreamRead };
+
+/**
+ * How a streamed answer's reading ended: its body ended (`ended`), nothing came for longer
+ * than the idle time-out (`stalled`), the whole time-out passed (`timeout`), the connection
+ * broke (`cut`), or a limit or a malformed event stopped it (`stopped`, see the reader).
+ */
+export type StreamEnd = 'ended' | 'stalled' | 'timeout' | 'cut' | 'stopped';
+
+/** A streamed answer's reading: its facts over time, how it ended, and why it stopped early. */
+export interface StreamRead extends StreamFacts {
+  end: StreamEnd;
+  problem: StreamProblem | null;
+}
 
 /** The exchange took longer than its time-out, headers and body together. */
 export class ExchangeTimeout extends Error {
@@ -41,6 +58,11 @@ export interface ExchangeOptions {
    * checks or quotes it: nothing downstream of the exchange can hold a key.
    */
   redactor: Redactor;
+  /**
+   * The request asked for a stream: an event-stream answer is read as it comes (see
+   * StreamReader), with `idleTimeoutMs` the longest pause allowed between two pieces.
+   */
+  stream?: { idleTimeoutMs: number; maxEvents?: number };
 }
 
 /**
@@ -57,7 +79,7 @@ export async function exchange(
   dispatcher: Dispatcher,
   url: string | URL,
   options: ExchangeOptions,
-): Promise<Exchanged> {
+): Promise<StreamExchanged> {
   const { signal } = options;
   if (signal?.aborted) throw signal.reason;
   // A caller sending many requests to one URL parses it once (chatRequestBuilder).
@@ -77,6 +99,7 @@ export async function exchange(
   // The caller's signal is often one for every request in flight: one listener on it fans
   // out (util/abort.ts) instead of one listener per exchange.
   const releaseCaller = signal ? onAbort(signal, () => void abort.emit('abort')) : undefined;
+  const started = performance.now();
   try {
     const response = await dispatcher.request({
       origin: parsed.origin,
@@ -92,6 +115,25 @@ export async function exchange(
     if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
       abandon(response.body);
       return { statusCode, headers, redacted, tooLarge: declared };
+    }
+    if (options.stream && statusCode < 300 && isEventStream(headers)) {
+      const reader = new StreamReader(
+        {
+          maxBytes: options.maxBodyBytes,
+          ...(options.stream.maxEvents ? { maxEvents: options.stream.maxEvents } : {}),
+        },
+        () => Math.round(performance.now() - started),
+      );
+      const end = await readStream(response.body, reader, options.stream.idleTimeoutMs, () => timedOut);
+      if (signal?.aborted) throw signal.reason;
+      const body = options.redactor.redact(JSON.stringify(reader.body()));
+      return {
+        statusCode,
+        headers,
+        redacted: redacted || body.redacted,
+        body: body.text,
+        stream: { ...reader.facts, end, problem: reader.stopped },
+      };
     }
     const read = await readCapped(response.body, options.maxBodyBytes);
     if (typeof read !== 'string') return { statusCode, headers, redacted, tooLarge: read };
@@ -127,6 +169,50 @@ function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise
       resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
     );
     body.on('error', reject);
+  });
+}
+
+/** An answer sent as server-sent events (`text/event-stream`). */
+function isEventStream(headers: ResponseHeaders): boolean {
+  const type = headers['content-type'];
+  return typeof type === 'string' && type.toLowerCase().startsWith('text/event-stream');
+}
+
+/**
+ * Feeds a streamed body to its reader as it comes, and says how it ended. An idle timer,
+ * restarted by every piece, stops a stream that stalls; the whole time-out and a broken
+ * connection end it too — what came before is kept either way.
+ */
+function readStream(
+  body: Dispatcher.ResponseData['body'],
+  reader: StreamReader,
+  idleTimeoutMs: number,
+  timedOut: () => boolean,
+): Promise<StreamEnd> {
+  return new Promise((resolve) => {
+    let idle: NodeJS.Timeout | undefined;
+    const finish = (end: StreamEnd) => {
+      clearTimeout(idle);
+      resolve(end);
+    };
+    const arm = () => {
+      if (idleTimeoutMs <= 0) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        abandon(body);
+        finish('stalled');
+      }, timerMs(idleTimeoutMs));
+    };
+    arm();
+    body.on('data', (piece: Buffer) => {
+      if (reader.feed(piece)) arm();
+      else {
+        abandon(body);
+        finish('stopped');
+      }
+    });
+    body.on('end', () => finish('ended'));
+    body.on('error', () => finish(timedOut() ? 'timeout' : 'cut'));
   });
 }
 

@@ -10,6 +10,8 @@ export interface ChatHttpRequest {
   target: URL;
   headers: Record<string, string>;
   body: string;
+  /** The request asks for its answer as a stream (`stream: true`). */
+  stream: boolean;
 }
 
 /**
@@ -81,6 +83,8 @@ export function chatRequestBuilder(
   fixed.authorization = `Bearer ${apiKey}`;
   fixed['content-type'] = 'application/json';
   fixed.accept = 'application/json';
+  // A streamed request accepts the event stream its answer comes as (an error still comes as JSON).
+  const streamed = { ...fixed, accept: 'text/event-stream, application/json' };
   const sent = new WeakMap<RequestParams, Record<string, unknown>>();
   return (request, extraHeaders) => {
     let params = sent.get(request.params);
@@ -93,12 +97,15 @@ export function chatRequestBuilder(
       max_tokens: service.max_tokens,
       ...params,
     };
+    const stream = params.stream === true;
+    const base = stream ? streamed : fixed;
     return {
       url,
       target,
       // What the caller adds per request (the CLI: the simulator's directive headers, loopback only).
-      headers: extraHeaders ? { ...fixed, ...extraHeaders } : fixed,
+      headers: extraHeaders ? { ...base, ...extraHeaders } : base,
       body: JSON.stringify(body),
+      stream,
     };
   };
 }

@@ -153,7 +153,9 @@ export type RetryPlan = { retry: true; waitMs: number } | { retry: false; error:
 /**
  * Decides whether to retry: retries left, a retryable kind, and a wait that fits the
  * remaining total-wait budget. A wait past the budget stops at once (noted in the message)
- * rather than sleeping and then giving up.
+ * rather than sleeping and then giving up. A streamed answer that already delivered some
+ * of its content is never sent again: the answer an application would have shown is the
+ * one judged (and it was paid for).
  */
 export function planRetry(input: {
   attempt: number;
@@ -163,8 +165,11 @@ export function planRetry(input: {
   waitedMs: number;
   maxTotalWaitMs: number;
   random: () => number;
+  /** Characters of the answer a stream delivered before it failed (0: none, or not streamed). */
+  delivered?: number;
 }): RetryPlan {
   const { error } = input;
+  if ((input.delivered ?? 0) > 0) return { retry: false, error };
   if (input.attempt > input.retries || !isRetryable(error, input.serviceSaysRetryable))
     return { retry: false, error };
   const waitMs = nextWaitMs(input.attempt, error.retry_after_s, input.random);

@@ -3,6 +3,7 @@ import type { ChatRequest } from '../core/messages.js';
 import type { Completion } from '../record/answer.js';
 import type { ServiceConfig } from '../config/types.js';
 import type { SimDirective } from '../suite/types.js';
+import type { StreamRead } from './exchange.js';
 export interface CompletionRequest extends ChatRequest {
   /** Only sent when the client talks to the embedded simulator. */
   sim?: SimDirective;
@@ -29,6 +30,8 @@ export type CallOutcome =
       cache_status?: string | null;
       /** A secret was found in an attempt's answer and replaced as it was read. */
       redacted: boolean;
+      /** How the answer streamed (`stream: true`): its first and last token, chunks, how it ended. */
+      stream?: StreamRead;
     }
   | {
       status: 'error';
@@ -42,6 +45,7 @@ export type CallOutcome =
       attempt_errors: CaseError[];
       cache_status?: string | null;
       redacted: boolean;
+      stream?: StreamRead;
     };
 
 export interface ServiceClient {

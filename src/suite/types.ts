@@ -8,7 +8,10 @@ import type { SourceLocation } from '../util/errors.js';
  * kind a service can cause, plus a reply cut short at max_tokens.
  */
 export type SimFault =
-  | Exclude<ErrorKind, 'preflight' | 'endpoint_not_found' | 'tool_result_missing' | 'max_steps_reached'>
+  | Exclude<
+      ErrorKind,
+      'preflight' | 'endpoint_not_found' | 'tool_result_missing' | 'max_steps_reached' | 'stream_interrupted'
+    >
   | 'length';
 
 /**
