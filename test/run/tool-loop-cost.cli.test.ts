@@ -159,4 +159,40 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
       .map((b) => (b.messages as { role: string }[]).map((m) => m.role).join(','));
     expect(sent).toEqual(['user', 'user,assistant,tool', 'user,assistant,tool']);
   });
+
+  it("estimates a conversation before sending: at its most requests without a baseline, at its baseline's whole conversation with one", async () => {
+    server.rescript(script);
+    const own = await makeProject({
+      'driftcheck.config.yaml': `${toolConfig(server.url)}prices:\n  openai/gpt-4o-mini: { prompt: 1, completion: 2 }\n`,
+      'suites/agent.yaml': SUITE.replace('params:\n', 'params:\n  max_tokens: 100\n').replace(
+        '    prompt: Can I return order 42?\n',
+        '    prompt: Can I return order 42?\n    max_steps: 3\n',
+      ),
+    });
+    try {
+      const opts = { cwd: own.dir, env: TOOL_ENV };
+      const args = ['run', 'suites/agent.yaml', '--filter', 'refund', '--max-cost'];
+      // 3 requests of 100 answer tokens, each sending the prompt (6 + 4 tokens) and, for each
+      // earlier one, its answer (100 + 4) and the longest tool result (8 + 4): 378 prompt tokens.
+      const bound = await runMain([...args, '0.0001'], opts);
+      expect(bound.code).toBe(2);
+      expect(bound.stderr).toContain('the estimate for the run is $0.000978, over the cap; nothing was sent');
+      expect(bound.stderr).toContain(
+        "1 case from the prompt's length and max_tokens (an upper bound; 1 conversation at max_steps requests a turn, each answer and a tool result sent back)",
+      );
+      const accepted = await runMain(
+        ['run', 'suites/agent.yaml', '--filter', 'refund', '--update-baselines'],
+        opts,
+      );
+      expect(accepted.code, accepted.stderr).toBe(0);
+      // The baseline's conversation took 3 steps at $0.001 each: a sample is estimated at that.
+      server.rescript(script);
+      const fromBaseline = await runMain([...args, '0.001'], opts);
+      expect(fromBaseline.code).toBe(2);
+      expect(fromBaseline.stderr).toContain('the estimate for the run is $0.003, over the cap');
+      expect(fromBaseline.stderr).toContain("1 case from their baseline's cost");
+    } finally {
+      await own.cleanup();
+    }
+  });
 });
