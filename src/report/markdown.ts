@@ -149,7 +149,7 @@ function head(report: ReportHead, totals: Totals): string[] {
     ...(r.skipped_suites ?? []).flatMap((x) => ['', `Skipped suite ${code(x.suite)}: ${mdText(x.reason)}`]),
     ...(r.recheck ? ['', `**Recheck:** ${mdText(recheckNote(r.recheck)!)}`] : []),
     ...(r.bail ? ['', `**Bailed:** ${mdText(bailNote(r.bail, s)!)}`] : []),
-    ...(r.unjudged_steps ? ['', `**Stopped part-way:** ${mdText(unjudgedNote(r.unjudged_steps)!)}`] : []),
+    ...(r.unjudged_steps ? ['', `**Unjudged steps:** ${mdText(unjudgedNote(r.unjudged_steps)!)}`] : []),
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),
