@@ -26,7 +26,7 @@ export { RunFold, type FoldOptions } from './fold/fold.js';
 export { foldRunDirs } from './fold/run-dirs.js';
 export { foldSuite } from './fold/suite.js';
 export { readJournal, readJournalPlans } from './stored/journal/read.js';
-export type { EndRecord, JournalRecord, PlanRecord, RunRecord } from './stored/journal/records.js';
+export type { EndRecord, JournalRecord, PlanRecord, RunRecord, StepLine } from './stored/journal/records.js';
 export { renderConsoleSummary } from './report/console.js';
 export type { RecordedField } from './record/field.js';
 export { RECORDED } from './record/registry.js';

@@ -173,6 +173,8 @@ export async function readStored(file: string): Promise<StoredJournal> {
     else if (r.type === 'end') ended = r.stop === null;
     // A model the run stopped: its cases have no answer, which is what the recheck reads.
     else if (r.type === 'model_stop') continue;
+    // A step of a conversation: the run went on after an end, and the answers are its sample's.
+    else if (r.type === 'step') ended = false;
     else {
       ended = false;
       if (r.status !== 'not_run') answered.add(caseKey(r.suite, r.case));

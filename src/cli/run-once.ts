@@ -12,7 +12,7 @@ import type { ReporterContext } from '../report/outputs.js';
 import type { PlannedRun, RunPlanBase, RunServices } from './run-plan.js';
 import type { RunSettings } from './run-request.js';
 import { preflight } from './run-preflight.js';
-import { openRun, planInfo } from './run-open.js';
+import { openRun, planInfo, type Restarted } from './run-open.js';
 import { sendPlan } from './run-send.js';
 import { finishRun } from './run-finish.js';
 
@@ -21,6 +21,8 @@ export interface PlanInfo {
   runDir: string;
   planned: number;
   alreadyDone: number;
+  /** A resumed run: the conversations its last session stopped part-way, sent again from their first step. */
+  restarted?: Restarted;
   cases: number;
   suites: number;
   /** With a cost cap: what is left to send is estimated at, and what the run spent before. */

@@ -12,10 +12,12 @@ import {
   modelStopOf,
   type RunRecord,
   type SampleResult,
+  type StepLine,
 } from '../stored/journal/records.js';
+import { addUpSteps, ConversationSteps } from '../stored/journal/unjudged.js';
 import { type Journal, openJournal } from '../stored/journal/write.js';
 import { Bail } from '../run/bail.js';
-import { createCostMeter, type CostMeter, sampleSpent } from '../run/cost-cap.js';
+import { createCostMeter, type CostMeter, sampleSpent, stepSpent } from '../run/cost-cap.js';
 import { writeRunMeta, type RunMeta } from '../run/meta.js';
 import { ModelStops } from '../run/model-stops.js';
 import { caseKey, type PlannedCaseGroup } from '../run/plan.js';
@@ -138,10 +140,12 @@ export async function planInfo({ plan, run }: RunJob, checked: Checked, opened: 
   const capped = plan.costCap;
   const estimated =
     capped && run.resumeDir ? await checked.estimate((group) => samplesLeft(group, done)) : checked.estimated;
+  const { restarted } = opened.previous;
   return {
     runDir: checked.runDir,
     planned,
     alreadyDone: Math.min(done.size, planned),
+    ...(restarted ? { restarted } : {}),
     cases: selection.reduce((n, s) => n + s.cases, 0),
     suites: selection.length,
     ...(capped && estimated
@@ -174,20 +178,44 @@ interface Replayed {
   run: boolean;
   /** Suites whose plan record it holds. */
   planned: Set<string>;
-  /** What its samples cost, judges included, at the cap's prices. */
+  /**
+   * What its samples cost, judges included, and the steps of its conversations stopped
+   * part-way (paid for, never judged), at the cap's prices.
+   */
   spent: number;
+  /** Conversations the last session stopped part-way: sent again now, from their first step. */
+  restarted: Restarted | null;
+}
+
+/** Conversations a resumed run sends again from their first step, and the steps already paid of them. */
+export interface Restarted {
+  /** Their samples' keys (`suite/case#repeat`), in the order the journal holds them. */
+  keys: string[];
+  steps: number;
+  /** What those steps cost (at the cap's prices, with one); null when no cost is known. */
+  cost: number | null;
 }
 
 /** A new run's journal: nothing in it yet. */
 function nothingYet(): Replayed {
-  return { done: new Set(), adaptive: [], skipped: 0, run: false, planned: new Set(), spent: 0 };
+  return {
+    done: new Set(),
+    adaptive: [],
+    skipped: 0,
+    run: false,
+    planned: new Set(),
+    spent: 0,
+    restarted: null,
+  };
 }
 
 /**
  * Feeds a resumed run's journal to the fold, and returns what not to send again: every
  * sample already journaled, except those an auth stop cut short (the key was the problem,
- * not the case), and the samples of adaptive cases (their sequential test continues); and,
- * given the prices a cost cap counts with, what the journaled samples cost, judges included.
+ * not the case), and the samples of adaptive cases (their sequential test continues); the
+ * conversations stopped part-way, which are sent again from their first step (never judged
+ * by half); and, given the prices a cost cap counts with, what the run spent: the journaled
+ * samples, judges included, and every step of a conversation stopped part-way.
  */
 async function replay(
   file: string,
@@ -201,6 +229,7 @@ async function replay(
   let run = false;
   const planned = new Set<string>();
   let spent = 0;
+  const steps = new ConversationSteps();
   for await (const record of readJournal(file, stats)) {
     // The earlier session's end no longer holds: this one appends its own.
     if (record.type === 'end') continue;
@@ -208,12 +237,19 @@ async function replay(
     if (record.type === 'plan') planned.add(record.suite);
     if (record.type === 'model_stop') modelStops.add(modelStopOf(record));
     fold.add(record);
+    steps.add(record);
     if (record.type !== undefined) continue;
     if (prices) spent += sampleSpent(record, prices);
     if (!(record.error && isRunStop(record.error))) done.add(record.key);
     if (record.sampling === 'auto') adaptive.push(record);
   }
-  return { done, adaptive, skipped: stats.skipped.length, run, planned, spent };
+  // Each step is counted as the live meter counted it (with a cap), else as its line says.
+  const cost = (step: StepLine) => (prices ? stepSpent(step, prices) : (step.usage?.cost ?? null));
+  if (prices) spent += addUpSteps(steps.stopped(), cost)?.cost ?? 0;
+  const unfinished = steps.unfinished();
+  const paid = addUpSteps(unfinished, cost);
+  const restarted = paid && { keys: unfinished.map((c) => c.key), steps: paid.steps, cost: paid.cost };
+  return { done, adaptive, skipped: stats.skipped.length, run, planned, spent, restarted };
 }
 
 function runRecord(meta: RunMeta, version: string): RunRecord {

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
-import { countOf } from '../util/numbers.js';
+import { countOf, formatUsd } from '../util/numbers.js';
+import { printable } from '../util/printable.js';
 import { exitReason } from '../fold/summary.js';
 import { writeRunsIndex } from '../report/runs-index/write.js';
 import type { PlanOptions } from '../stored/journal/records.js';
@@ -10,6 +11,7 @@ import type { CliIO } from './io.js';
 import { publishSummary } from './outputs.js';
 import { createProgress, type Progress } from './progress.js';
 import type { PlanInfo, RunHooks, RunResult } from './run-once.js';
+import type { Restarted } from './run-open.js';
 import { runOutput } from './run-json.js';
 import type { PlannedRun, RunPlanBase } from './run-plan.js';
 import type { RunRequest } from './run-request.js';
@@ -70,7 +72,24 @@ function planLines(info: PlanInfo, plan: PlanOptions, sim: boolean, cwd: string)
     cases === 0 && shard
       ? `shard ${shard.index}/${shard.total} drew no case (fewer cases than shards): an empty run for the merge`
       : `${countOf(cases, 'case')}${samples} from ${countOf(suites, 'suite')}${resumed}${sim ? ' on the embedded simulator' : ''}`;
-  return `driftcheck: ${what} → ${relative(cwd, runDir)}\n${cost ? costLine(cost) : ''}`;
+  return `driftcheck: ${what} → ${relative(cwd, runDir)}\n${info.restarted ? restartLine(info.restarted) : ''}${cost ? costLine(cost) : ''}`;
+}
+
+/** Conversations named in the restart line; past them, a count. */
+const RESTARTS_NAMED = 5;
+
+/**
+ * A resumed run's line for the conversations its last session stopped part-way: they are
+ * sent again from their first step (half a conversation is never judged), and the steps
+ * already paid for count as spent.
+ */
+function restartLine({ keys, steps, cost }: Restarted): string {
+  const named = keys.slice(0, RESTARTS_NAMED).join(', ');
+  const more = keys.length > RESTARTS_NAMED ? ` and ${keys.length - RESTARTS_NAMED} more` : '';
+  const paid = cost === null ? '' : ` (${formatUsd(cost)})`;
+  return printable(
+    `driftcheck: ${countOf(keys.length, 'conversation')} stopped part-way restart from step 1 (${named}${more}); ${countOf(steps, 'step')} already paid for${paid} count as spent\n`,
+  );
 }
 
 /**

@@ -113,6 +113,8 @@ export async function sendPlan(
       fold.add(result);
       hooks.onResult?.(result);
     },
+    // A conversation's steps: the report counts those of one stopped part-way as spent.
+    onStep: (step) => fold.add(step),
     ...(hooks.onThrottle ? { onThrottle: hooks.onThrottle } : {}),
   });
   await stopRecords;

@@ -7,7 +7,9 @@ import {
   type PlanCase,
   type PlanRecord,
   type RunRecord,
+  type SampleRecord,
 } from '../stored/journal/records.js';
+import { addUpSteps, ConversationSteps } from '../stored/journal/unjudged.js';
 import { REPORT_SCHEMA_VERSION } from '../stored/report/case-line.js';
 import type { Reporter, SuiteEndEvent, SuiteEvent } from './reporter.js';
 import type { Baseline } from '../stored/baseline/types.js';
@@ -116,6 +118,8 @@ export class RunFold {
   /** The run's totals (and its counts, report.json's summary), added up a case at a time. */
   private readonly totals = new TotalsTally();
   private readonly modelStops = new ModelStops();
+  /** Conversations' steps, for those stopped part-way: paid for and never judged. */
+  private readonly steps = new ConversationSteps();
   private readonly reported: SuiteReport[] = [];
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
@@ -145,6 +149,11 @@ export class RunFold {
         return;
       case 'model_stop':
         this.modelStops.add(modelStopOf(record));
+        return;
+      case 'step':
+        // A step after an `end` is a resumed session's, as a sample is.
+        this.end = null;
+        this.steps.add(record);
         return;
       default:
         this.addSample(record);
@@ -197,6 +206,9 @@ export class RunFold {
     for (const state of rest) this.schedule(state);
     await this.chain;
     if (this.failure) throw this.failure;
+    // What a report says was spent: each step's cost as its line recorded it.
+    const unjudged = addUpSteps(this.steps.stopped(), (step) => step.usage?.cost ?? null);
+    if (unjudged) this.totals.addUnjudged(unjudged);
     const totals = this.totals.result();
     const head = this.head(totals);
     const files: string[] = [];
@@ -255,6 +267,8 @@ export class RunFold {
   private addSample(sample: SampleResult): void {
     // A sample after an `end` is a resumed session's: that end no longer says how the run stopped.
     this.end = null;
+    // It ends its conversation: the steps journaled before it are its own, and judged with it.
+    this.steps.add(sample as SampleRecord);
     this.provisional.delete(sample.key);
     if (sample.error && isRunStop(sample.error)) {
       this.provisional.set(sample.key, sample);
@@ -483,6 +497,8 @@ export class RunFold {
       ...(this.modelStops.size ? { model_stops: this.modelStops.list() } : {}),
       ...(base?.recheck ? { recheck: recheckInfo(base.recheck) } : {}),
       ...(this.end?.bail ? { bail: this.end.bail } : {}),
+      // Only a run that stopped a conversation part-way says so: every other report.json stays as it was.
+      ...(totals.unjudged ? { unjudged_steps: totals.unjudged } : {}),
       ...this.options.run,
     };
     // What the run was is read from the facts just written, not from a second copy of them.

@@ -161,7 +161,8 @@ interface Journal {
 function take(fold: RunFold, journal: Journal, record: JournalRecord): void {
   if (record.type === 'run') journal.run ??= record;
   else if (record.type === 'end') journal.end = record.stop;
-  else if (record.type === undefined) journal.end = undefined;
+  // A sample or a step after an `end` is a resumed session's: that end no longer holds.
+  else if (record.type === undefined || record.type === 'step') journal.end = undefined;
   fold.add(journal.legacy && record.type === undefined ? legacySample(record) : record);
 }
 

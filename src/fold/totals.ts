@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../core/answer.js';
 import type { DriftKind } from '../record/drift-kinds.js';
-import type { CaseEntry, Summary, SuiteReport, TokenTotals } from '../stored/report/types.js';
+import type { CaseEntry, Summary, SuiteReport, TokenTotals, UnjudgedSteps } from '../stored/report/types.js';
 import {
   type CaseReview,
   OUTCOMES,
@@ -62,8 +62,13 @@ export interface Totals {
   /** Samples sent, and their tokens (errors included: they were billed). */
   samples: number;
   tokens: { prompt: number; completion: number; total: number };
-  /** USD summed in plan order over the cases that reported a cost; null when none did. */
+  /**
+   * USD summed in plan order over the cases that reported a cost, and the steps of
+   * conversations stopped part-way (`unjudged`): what the run spent; null when none reported one.
+   */
   cost: number | null;
+  /** Steps of conversations the run stopped part-way: paid for, never judged; null when none was. */
+  unjudged: UnjudgedSteps | null;
   /** Cases that reported a cost. */
   costed: number;
   /** Tool calls over the cases that asked with tools, with their rates; null when none did. */
@@ -112,6 +117,7 @@ export class TotalsTally {
   /** The suite of the case last added (a suite's cases come together). */
   private lastSuite: Unrouted | null = null;
   private compared: Totals['compared'] = null;
+  private unjudged: UnjudgedSteps | null = null;
 
   /** One folded case, with what the fold decided of it. */
   add(c: CaseEntry, r: CaseReview): void {
@@ -172,6 +178,12 @@ export class TotalsTally {
     addTokens(t.baseline, c.baseline);
   }
 
+  /** The run's steps of conversations stopped part-way, once: their cost is spent too. */
+  addUnjudged(unjudged: UnjudgedSteps): void {
+    this.unjudged = { ...unjudged };
+    if (unjudged.cost !== null) this.cost = (this.cost ?? 0) + unjudged.cost;
+  }
+
   /** The totals so far, as a read-only copy. */
   result(): Totals {
     const { tools } = this;
@@ -193,6 +205,7 @@ export class TotalsTally {
       tokens: { ...this.tokens },
       cost: this.cost,
       costed: this.costed,
+      unjudged: this.unjudged && { ...this.unjudged },
       tools:
         tools.cases === 0
           ? null

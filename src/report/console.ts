@@ -14,6 +14,7 @@ import { truncate, width, wrap, wrapItems } from './terminal.js';
 import { recheckNote } from './recheck-note.js';
 import { exitsForModelStops, MODEL_STOP_VERDICT, modelStopNote } from './model-stop-note.js';
 import { bailNote } from './bail-note.js';
+import { unjudgedNote } from './unjudged-note.js';
 
 export interface ConsoleOptions {
   /** ANSI colours (the CLI decides: FORCE_COLOR, NO_COLOR, a terminal; see colorFor in cli/io.ts). */
@@ -91,6 +92,7 @@ export function renderConsoleFindings(
     // A recheck sent nothing: said before any verdict, with what it could not check.
     ...(report.run.recheck ? wrap(printable(recheckNote(report.run.recheck)!), columns) : []),
     ...(report.run.bail ? wrap(bailNote(report.run.bail, s)!, columns) : []),
+    ...(report.run.unjudged_steps ? wrap(unjudgedNote(report.run.unjudged_steps)!, columns) : []),
   ];
   const rows = found.cases.worstFirst().slice(0, options.maxRows ?? 50);
   const listed = classCount(totals.review, LISTED);

@@ -22,6 +22,7 @@ import type { Reporter } from '../fold/reporter.js';
 import { recheckNote } from './recheck-note.js';
 import { modelStopNote } from './model-stop-note.js';
 import { bailNote } from './bail-note.js';
+import { unjudgedNote } from './unjudged-note.js';
 
 export interface MarkdownOptions {
   /** Case rows across all sections (default 30); the rest become "… and N more". */
@@ -148,6 +149,7 @@ function head(report: ReportHead, totals: Totals): string[] {
     ...(r.skipped_suites ?? []).flatMap((x) => ['', `Skipped suite ${code(x.suite)}: ${mdText(x.reason)}`]),
     ...(r.recheck ? ['', `**Recheck:** ${mdText(recheckNote(r.recheck)!)}`] : []),
     ...(r.bail ? ['', `**Bailed:** ${mdText(bailNote(r.bail, s)!)}`] : []),
+    ...(r.unjudged_steps ? ['', `**Unjudged steps:** ${mdText(unjudgedNote(r.unjudged_steps)!)}`] : []),
     ...(r.stop_reason
       ? ['', `**Stopped on** ${mdText(r.stop_reason.kind)}: ${mdText(r.stop_reason.message)}`]
       : []),

@@ -1,6 +1,6 @@
 import { costOf } from '../core/cost.js';
 import { formatUsd } from '../util/numbers.js';
-import type { SampleResult } from '../stored/journal/records.js';
+import type { SampleResult, StepLine } from '../stored/journal/records.js';
 import type { Prices } from '../core/catalog.js';
 import type { StopReason } from '../core/stops.js';
 import type { CaseError, Usage } from '../core/answer.js';
@@ -63,6 +63,11 @@ export function sampleSpent(result: SampleResult, prices: Prices): number {
       spent += callCost(check.judge.usage, check.judge.model, prices);
   }
   return spent;
+}
+
+/** What one journaled step of a conversation cost: how a resume counts the steps of one it stopped part-way. */
+export function stepSpent(step: Pick<StepLine, 'usage' | 'model'>, prices: Prices): number {
+  return callCost(step.usage, step.model, prices);
 }
 
 export interface CostMeter {

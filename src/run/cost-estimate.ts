@@ -10,6 +10,7 @@ import type { Prices } from '../core/catalog.js';
 import type { Message } from '../core/messages.js';
 import { type CostCap, capLabel } from './cost-cap.js';
 import type { PlannedCaseGroup } from './plan.js';
+import { DEFAULT_MAX_STEPS } from '../suite/types.js';
 
 /**
  * Tokens are guessed from text at four characters a token (English prose; the services'
@@ -27,6 +28,11 @@ export interface CostEstimate {
   from_baseline: number;
   /** Cases priced from the prompt's length and max_tokens: an upper bound on the answer. */
   from_prompt: number;
+  /**
+   * Of those, conversations (a tool loop, scripted turns) priced at their most requests:
+   * max_steps each turn, each answer max_tokens long and fed back with the longest tool result.
+   */
+  conversations: number;
   /** Cases no price was known for (no baseline cost, no price for the model): not counted. */
   unpriced: number;
   /** Models without a price, for the message that says what is not counted. */
@@ -71,6 +77,7 @@ export function estimateCost(input: EstimateInput): CostEstimate {
     samples: 0,
     from_baseline: 0,
     from_prompt: 0,
+    conversations: 0,
     unpriced: 0,
     unpriced_models: [],
     judge_calls: 0,
@@ -91,8 +98,16 @@ export function estimateCost(input: EstimateInput): CostEstimate {
     if (group.adaptive) estimate.adaptive++;
     const base = input.baselineCase(suite, group.case.id);
     const maxTokens = group.params.max_tokens ?? input.maxTokens(group.service);
-    const recorded = base ? baselineCost(base, group.model, input.prices) : null;
-    const answer = recorded ?? promptCost(group.case.messages, maxTokens, group.model, input.prices);
+    const loop = isConversation(group.case);
+    // A conversation's baseline costs what its whole conversation cost (every step's usage
+    // added up); a baseline recorded before the case was one answered a single request.
+    const recorded =
+      base && (!loop || base.trajectory) ? baselineCost(base, group.model, input.prices) : null;
+    const answer =
+      recorded ??
+      (loop
+        ? conversationCost(group.case, maxTokens, group.model, input.prices)
+        : promptCost(group.case.messages, maxTokens, group.model, input.prices));
     if (answer === null) {
       estimate.unpriced++;
       line.unpriced++;
@@ -105,6 +120,7 @@ export function estimateCost(input: EstimateInput): CostEstimate {
     } else {
       estimate.from_prompt++;
       line.from_prompt++;
+      if (loop) estimate.conversations++;
     }
     let perSample = answer;
     // The answer a judge reads: the baseline's, else as long as max_tokens allows.
@@ -153,13 +169,55 @@ function promptCost(
   model: string,
   prices: Prices,
 ): number | null {
-  let tokens = 0;
-  for (const m of messages) tokens += Math.ceil(textLength(m.content) / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE;
+  const tokens = messagesTokens(messages);
   return costOf(
     { prompt_tokens: tokens, completion_tokens: maxTokens, total_tokens: tokens + maxTokens },
     model,
     prices,
   );
+}
+
+/** A case that runs as a conversation: a tool loop, or scripted turns (run/tool-loop.ts). */
+const isConversation = (c: PlannedCaseGroup['case']): boolean =>
+  c.tool_results !== undefined || c.turns !== undefined;
+
+/**
+ * An upper bound on a conversation without a baseline: its most requests — `max_steps` in
+ * each turn with `tool_results`, else one a turn — each answering max_tokens, and each
+ * sending the whole conversation so far: the case's messages, every scripted user turn,
+ * and for each earlier request its answer (max_tokens) and one tool result (the longest the
+ * case gives; a step that calls several tools at once can send more).
+ */
+function conversationCost(
+  c: PlannedCaseGroup['case'],
+  maxTokens: number,
+  model: string,
+  prices: Prices,
+): number | null {
+  const turns = c.turns ?? [];
+  const steps = (1 + turns.length) * (c.tool_results ? (c.max_steps ?? DEFAULT_MAX_STEPS) : 1);
+  const results = Object.values(c.tool_results ?? {}).flatMap((rules) => rules.map((r) => r.result));
+  const longest = results.length
+    ? Math.max(...results.map((r) => messagesTokens([{ role: 'tool', content: r }])))
+    : 0;
+  const first =
+    messagesTokens(c.messages) + messagesTokens(turns.map((t) => ({ role: 'user', content: t.user })));
+  // Each request sends what the one before did, and its answer and a tool result besides.
+  const growth = maxTokens + TOKENS_PER_MESSAGE + longest;
+  const prompt = steps * first + growth * ((steps * (steps - 1)) / 2);
+  const completion = steps * maxTokens;
+  return costOf(
+    { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    model,
+    prices,
+  );
+}
+
+/** Messages' tokens guessed from their length, with a few for each message's framing. */
+function messagesTokens(messages: readonly Message[]): number {
+  let tokens = 0;
+  for (const m of messages) tokens += Math.ceil(textLength(m.content) / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE;
+  return tokens;
 }
 
 function textLength(content: Message['content']): number {
@@ -193,7 +251,11 @@ export function describeEstimate(estimate: CostEstimate): string {
   const how = [
     estimate.from_baseline ? `${countOf(estimate.from_baseline, 'case')} from their baseline's cost` : null,
     estimate.from_prompt
-      ? `${countOf(estimate.from_prompt, 'case')} from the prompt's length and max_tokens (an upper bound)`
+      ? `${countOf(estimate.from_prompt, 'case')} from the prompt's length and max_tokens (an upper bound${
+          estimate.conversations
+            ? `; ${countOf(estimate.conversations, 'conversation')} at max_steps requests a turn, each answer and a tool result sent back`
+            : ''
+        })`
       : null,
     estimate.adaptive
       ? `${countOf(estimate.adaptive, 'repeat: auto case')} at ${ADAPTIVE_SAMPLING.cap} samples`
@@ -204,7 +266,9 @@ export function describeEstimate(estimate: CostEstimate): string {
   const missing = estimate.unpriced_models.length
     ? `; not counted: ${what} of ${estimate.unpriced_models.join(', ')}, which no price is known for — add them to prices: in the config`
     : '';
-  return `estimated cost ${formatUsd(estimate.usd)} for ${countOf(estimate.samples, 'sample')} (${how.join('; ')}${missing})`;
+  // Nothing priced: the parentheses say only what is not counted.
+  const said = how.length ? `${how.join('; ')}${missing}` : missing.slice(2);
+  return `estimated cost ${formatUsd(estimate.usd)} for ${countOf(estimate.samples, 'sample')} (${said})`;
 }
 
 /**

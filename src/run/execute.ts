@@ -1,5 +1,5 @@
 import type { BaselineCase } from '../stored/baseline/types.js';
-import type { SampleResult } from '../stored/journal/records.js';
+import type { SampleResult, StepLine } from '../stored/journal/records.js';
 import type { JudgeSpec } from '../checks/judge.js';
 import type { CheckResult } from '../checks/registry.js';
 import type { CallOutcome, CompletionRequest, ServiceClient } from '../service/types.js';
@@ -12,8 +12,8 @@ import { runJudge } from './judge-run.js';
 import { hasJudges, splitExpectations } from '../checks/judge.js';
 import { isBudgetCondition, isModelStop, isRunStop, stopKindOf } from '../core/error-kinds.js';
 import type { ModelStops } from './model-stops.js';
-import { resultFromOutcome, turnPasses, withJudgeChecks } from './result.js';
-import { type Conversation, converse } from './tool-loop.js';
+import { resultFromOutcome, stepLine, turnPasses, withJudgeChecks } from './result.js';
+import { type Conversation, converse, type StepAt } from './tool-loop.js';
 import type { Message } from '../core/messages.js';
 import { createFeeder } from './feeder.js';
 import { createThrottle, type Throttle } from './throttle.js';
@@ -39,6 +39,8 @@ export interface ExecuteOptions {
   now?: () => Date;
   /** Fires after each finished (journaled) sample: the fold and the progress display. */
   onResult?: (result: SampleResult) => void;
+  /** Fires after each journaled step of a conversation (before its sample): the fold. */
+  onStep?: (step: StepLine) => void;
   /** Fires when a service's 429s lower (or clean answers raise) its concurrency. */
   onThrottle?: (service: string, concurrency: number) => void;
   /** Prices per model, for a cost where the service reports none. */
@@ -169,8 +171,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     try {
       if (planned.case.tool_results || planned.case.turns) {
         // A conversation stopped before its end is not judged: a resumed run starts it again.
-        conversation = await converse(planned.case, send, (turn, answer) =>
-          turnPasses(planned, turn, answer),
+        conversation = await converse(
+          planned.case,
+          (messages, at) => sendStep(planned, send, messages, at),
+          (turn, answer) => turnPasses(planned, turn, answer),
         );
         outcome = conversation?.steps.at(-1) ?? null;
       } else outcome = await send(planned.case.messages);
@@ -218,6 +222,25 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteOutco
     options.bail?.add(result);
     options.onResult?.(result);
     if (planned.adaptive && !stop) sampler.finished(planned, result);
+  };
+
+  /**
+   * One step of a conversation, journaled the moment it is answered (what it cost, before
+   * the conversation's sample): a run stopped part-way through the conversation leaves the
+   * steps it paid for, which a resume counts as spent before it sends the conversation again.
+   */
+  const sendStep = async (
+    planned: PlannedCase,
+    send: (messages: Message[]) => Promise<CallOutcome | null>,
+    messages: Message[],
+    at: StepAt,
+  ): Promise<CallOutcome | null> => {
+    const outcome = await send(messages);
+    if (outcome === null) return null;
+    const line = stepLine(planned, at, outcome, options.prices);
+    options.journal.appendLine(JSON.stringify(line));
+    options.onStep?.(line);
+    return outcome;
   };
 
   /** A case's judge checks: one call each, through the judge service's own client. */

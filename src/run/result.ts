@@ -4,7 +4,7 @@ import { hasJudges, splitExpectations } from '../checks/judge.js';
 import type { CheckContext, Expectation } from '../checks/registry.js';
 import { copyRecorded } from '../record/registry.js';
 import type { BaselineCase } from '../stored/baseline/types.js';
-import type { SampleResult, StepRecord } from '../stored/journal/records.js';
+import type { SampleResult, StepLine, StepRecord } from '../stored/journal/records.js';
 import type { Usage } from '../core/answer.js';
 import type { Conversation } from './tool-loop.js';
 import type { CheckResult } from '../checks/registry.js';
@@ -172,22 +172,49 @@ export function withJudgeChecks(result: SampleResult, judged: CheckResult[], red
   return { ...result, checks, redacted: marked, status: sampleStatus(false, checks) };
 }
 
+/** One request of a conversation as its sample keeps it: what served it, its usage with its cost, its calls. */
+function stepRecord(o: CallOutcome, prices?: Prices): StepRecord {
+  const done = o.completion;
+  const step: StepRecord = {
+    model: done?.model ?? null,
+    finish_reason: done?.finish_reason ?? null,
+    usage: done ? withCost(done.usage, done.model, prices) : null,
+    latency_ms: Math.round(o.latency_ms),
+    attempts: o.attempts,
+  };
+  if (done?.provider !== undefined) step.provider = done.provider;
+  if (done?.tool_calls?.length) step.tool_calls = done.tool_calls;
+  if (o.status === 'error') step.error = o.error;
+  return step;
+}
+
+/**
+ * A step's journal line, the moment it is answered: the step as its sample will keep it,
+ * but the calls it made (the sample keeps those), with the sample it belongs to, its turn
+ * and its place in the conversation. Pure.
+ */
+export function stepLine(
+  planned: PlannedCase,
+  at: { turn: number; step: number },
+  outcome: CallOutcome,
+  prices?: Prices,
+): StepLine {
+  const { tool_calls: _calls, ...step } = stepRecord(outcome, prices);
+  return {
+    type: 'step',
+    key: planned.key,
+    suite: planned.suite.suite,
+    case: planned.case.id,
+    repeat: planned.repeat,
+    turn: at.turn,
+    step: at.step,
+    ...step,
+  };
+}
+
 /** A tool loop's steps as a sample keeps them, and what they add up to. */
 function conversationTotals(c: Conversation, prices?: Prices) {
-  const steps: StepRecord[] = c.steps.map((o) => {
-    const done = o.completion;
-    const step: StepRecord = {
-      model: done?.model ?? null,
-      finish_reason: done?.finish_reason ?? null,
-      usage: done ? withCost(done.usage, done.model, prices) : null,
-      latency_ms: Math.round(o.latency_ms),
-      attempts: o.attempts,
-    };
-    if (done?.provider !== undefined) step.provider = done.provider;
-    if (done?.tool_calls?.length) step.tool_calls = done.tool_calls;
-    if (o.status === 'error') step.error = o.error;
-    return step;
-  });
+  const steps = c.steps.map((o) => stepRecord(o, prices));
   return {
     steps,
     usage: addUsage(steps.map((s) => s.usage)),

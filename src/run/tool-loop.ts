@@ -6,6 +6,15 @@ import type { Completion } from '../record/answer.js';
 import type { CallOutcome } from '../service/types.js';
 import { DEFAULT_MAX_STEPS, type SuiteCase, type ToolResults } from '../suite/types.js';
 
+/** Where a request stands in its conversation: its turn and its step over the conversation, both from 1. */
+export interface StepAt {
+  turn: number;
+  step: number;
+}
+
+/** Sends one request of a conversation; null when the run stopped before it was sent. */
+type SendStep = (messages: Message[], at: StepAt) => Promise<CallOutcome | null>;
+
 /** A conversation as it ended: every step's outcome in order, the calls answered, each turn's last answer, and why it stopped. */
 export interface Conversation {
   steps: CallOutcome[];
@@ -37,12 +46,13 @@ function answerCall(results: ToolResults, call: ToolCall): string | null {
  * an error, a call no rule answers (`tool_result_missing`) or `max_steps` requests in the
  * turn (`max_steps_reached`). A turn's reply is then kept in the conversation as it came,
  * and the next turn sent; with `stop_on_failure`, a reply `passes` rejects ends it. `send`
+ * is told each step's turn and place (the run journals each step as it is answered), and
  * returns null when the run stopped before a step was sent: then the conversation is not
- * judged (null), and a resumed run starts it again.
+ * judged (null), and a resumed run starts it again from its first step.
  */
 export async function converse(
   c: Pick<SuiteCase, 'messages' | 'tool_results' | 'max_steps' | 'turns' | 'stop_on_failure'>,
-  send: (messages: Message[]) => Promise<CallOutcome | null>,
+  send: SendStep,
   passes: (turn: number, outcome: CallOutcome) => boolean = () => true,
 ): Promise<Conversation | null> {
   const messages = [...c.messages];
@@ -50,7 +60,7 @@ export async function converse(
   const users = [null, ...(c.turns ?? []).map((t) => t.user)];
   for (const [turn, user] of users.entries()) {
     if (user !== null) messages.push({ role: 'user', content: user });
-    const last = await runTurn(c, send, messages, done);
+    const last = await runTurn(c, (m, step) => send(m, { turn: turn + 1, step }), messages, done);
     if (last === null) return null;
     done.turns.push({ user, outcome: last });
     if (done.error || last.status === 'error') return done;
@@ -68,13 +78,13 @@ export async function converse(
  */
 async function runTurn(
   c: Pick<SuiteCase, 'tool_results' | 'max_steps'>,
-  send: (messages: Message[]) => Promise<CallOutcome | null>,
+  send: (messages: Message[], step: number) => Promise<CallOutcome | null>,
   messages: Message[],
   done: Conversation,
 ): Promise<CallOutcome | null> {
   const most = c.max_steps ?? DEFAULT_MAX_STEPS;
   for (let inTurn = 1; ; inTurn++) {
-    const outcome = await send(messages);
+    const outcome = await send(messages, done.steps.length + 1);
     if (outcome === null) return null;
     done.steps.push(outcome);
     const step = done.steps.length;

@@ -117,6 +117,28 @@ const journalModelStop = {
   $ref: `${REPORT_ID}#/$defs/modelStop`,
 };
 
+/** One answered request of a conversation (StepLine): whose it is, where in it, and what it cost. */
+const journalStep = {
+  $id: 'https://driftcheck.dev/schemas/stored/journal-step.json',
+  type: 'object',
+  required: ['key', 'suite', 'case', 'repeat', 'turn', 'step', 'model', 'usage', 'latency_ms', 'attempts'],
+  properties: {
+    key: { type: 'string' },
+    suite: { type: 'string' },
+    case: { type: 'string' },
+    repeat: { type: 'integer', minimum: 0 },
+    turn: { type: 'integer', minimum: 1 },
+    step: { type: 'integer', minimum: 1 },
+    model: { type: ['string', 'null'] },
+    provider: { type: ['string', 'null'] },
+    finish_reason: { type: ['string', 'null'] },
+    usage: def('usage'),
+    latency_ms: { type: 'number', minimum: 0 },
+    attempts: { type: 'integer', minimum: 0 },
+    error: def('caseError'),
+  },
+};
+
 /** How a session of the run stopped (EndRecord). */
 const journalEnd = {
   $id: 'https://driftcheck.dev/schemas/stored/journal-end.json',
@@ -394,6 +416,7 @@ export const STORED_SHAPES = {
   'journal-run': journalRun.$id,
   'journal-plan': journalPlan.$id,
   'journal-model_stop': journalModelStop.$id,
+  'journal-step': journalStep.$id,
   'journal-end': journalEnd.$id,
   'run-meta': runMeta.$id,
   'candidates-file': candidatesFile.$id,
@@ -408,6 +431,7 @@ export const OWN_SCHEMAS: readonly object[] = [
   journalRun,
   journalPlan,
   journalModelStop,
+  journalStep,
   journalEnd,
   runMeta,
   candidatesFile,

@@ -1,8 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted answer: tool calls (arguments as the JSON text to send, valid or not) or text. */
-export type Scripted = ({ calls: { name: string; arguments: string }[] } | { text: string }) & {
+/**
+ * One scripted answer: tool calls (arguments as the JSON text to send, valid or not), text,
+ * or an HTTP error status (sent with `Retry-After: 0`, so a retry goes at once).
+ */
+export type Scripted = (
+  { calls: { name: string; arguments: string }[] } | { text: string } | { status: number }
+) & {
   /** `usage.cost` the answer reports (none when absent). */
   cost?: number;
   /** A reasoning model's `message.reasoning` and `message.reasoning_details`, as the router sends them. */
@@ -16,13 +21,21 @@ export const callOf = (name: string, args: unknown): Scripted => ({
 });
 
 /**
+ * A script: the answer to the `n`th request (from 0) whose last user message is `prompt`,
+ * given the request's messages too; a promise holds it back.
+ */
+type Script = (
+  prompt: string,
+  n: number,
+  messages: { role: string; content: string | null }[],
+) => Scripted | Promise<Scripted>;
+
+/**
  * A loopback chat-completion service for tool tests: it answers each request by the text of
  * its last user message, from a script the test changes between runs (`answer(prompt, n,
- * messages)`, n counting that prompt's requests from 0), and keeps every request body it received.
+ * messages)`, n counting that prompt's requests from 0; a promise answers when it settles), and keeps
+ * every request body it received. `GET …/models` lists no model (a capped run reads it).
  */
-/** Answers a request: its last user message, how many requests with it came before, and its messages. */
-type Script = (prompt: string, n: number, messages: { role: string; content: string | null }[]) => Scripted;
-
 export async function startToolServer(answer: Script) {
   const bodies: Record<string, unknown>[] = [];
   const seen = new Map<string, number>();
@@ -30,7 +43,12 @@ export async function startToolServer(answer: Script) {
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (d: Buffer) => (text += d));
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"data":[]}');
+        return;
+      }
       const body = JSON.parse(text) as {
         model: string;
         messages: { role: string; content: string | null }[];
@@ -39,7 +57,12 @@ export async function startToolServer(answer: Script) {
       const prompt = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       const n = seen.get(prompt) ?? 0;
       seen.set(prompt, n + 1);
-      const said = script(prompt, n, body.messages);
+      const said = await script(prompt, n, body.messages);
+      if ('status' in said) {
+        res.writeHead(said.status, { 'content-type': 'application/json', 'retry-after': '0' });
+        res.end(JSON.stringify({ error: { message: 'scripted failure', code: said.status } }));
+        return;
+      }
       const message =
         'calls' in said
           ? {
@@ -90,9 +113,9 @@ export const TOOL_ENV = {
   DIRECT_API_KEY: `sk-${'cd34'.repeat(12)}`,
 };
 
-/** A config with a router and a direct service on the loopback server, no retries. */
-export const toolConfig = (url: string) =>
-  `services:\n  router: { kind: router, base_url: ${url}/api/v1, api_key_env: OPENROUTER_API_KEY, retries: 0 }\n  direct: { kind: direct, base_url: ${url}/v1, api_key_env: DIRECT_API_KEY, retries: 0 }\n`;
+/** A config with a router and a direct service on the loopback server, no retries (or `retries`). */
+export const toolConfig = (url: string, retries = 0) =>
+  `services:\n  router: { kind: router, base_url: ${url}/api/v1, api_key_env: OPENROUTER_API_KEY, retries: ${retries} }\n  direct: { kind: direct, base_url: ${url}/v1, api_key_env: DIRECT_API_KEY, retries: ${retries} }\n`;
 
 /** get_weather (city required, units an enum) and get_time, as a suite declares them. */
 export const WEATHER_TOOLS = [

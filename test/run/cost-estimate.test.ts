@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCostMeter, isCostCapStop, sampleSpent } from '../../src/run/cost-cap.js';
-import { estimateCost, overCapMessage, pricesFromCatalogs } from '../../src/run/cost-estimate.js';
+import {
+  describeEstimate,
+  estimateCost,
+  overCapMessage,
+  pricesFromCatalogs,
+} from '../../src/run/cost-estimate.js';
 import { planCases } from '../../src/run/plan.js';
 import { parseSuite } from '../../src/suite/parse.js';
 import type { Suite } from '../../src/suite/types.js';
@@ -105,6 +110,89 @@ describe('estimateCost', () => {
     // What earlier runs of the command spent counts too.
     expect(overCapMessage(estimate, { usd: 1, source: '--max-cost' }, { spentBefore: 0.6 })).toContain(
       'with the $0.6000 already spent',
+    );
+  });
+});
+
+describe('estimateCost of a conversation', () => {
+  // A tool loop of at most 3 requests whose longest tool result is 40 characters (10
+  // tokens, and 4 for the message); a scripted conversation of 2 turns.
+  const LOOPS = suiteOf(`suite: s
+service: router
+model: openai/gpt-4o-mini
+params: { max_tokens: 100 }
+tool_results:
+  lookup: "${'r'.repeat(40)}"
+  other: short
+cases:
+  - id: loop
+    prompt: "${'x'.repeat(396)}"
+    max_steps: 3
+`);
+  const CHAT = suiteOf(`suite: c
+service: router
+model: openai/gpt-4o-mini
+params: { max_tokens: 100 }
+cases:
+  - id: chat
+    prompt: "${'x'.repeat(396)}"
+    turns:
+      - user: "${'y'.repeat(36)}"
+`);
+  const planned = planCases([LOOPS], {});
+  const loopCase = planned.find((g) => g.case.id === 'loop')!;
+  const withBaseline = (entry: BaselineCase | null) =>
+    estimateCost({
+      cases: [loopCase],
+      baselineCase: () => entry,
+      prices: PRICES,
+      maxTokens: () => 512,
+    });
+
+  it('without a baseline: every request of its most, each sending the conversation so far, an upper bound', () => {
+    const loop = withBaseline(null);
+    // 3 requests: the prompt (99 + 4 tokens), then each earlier answer (100 + 4) and the
+    // longest result (10 + 4) besides: 103, 221, 339 prompt tokens, 100 answer tokens each.
+    expect(loop.usd).toBeCloseTo(((103 + 221 + 339) * 1 + 300 * 2) / 1e6, 12);
+    expect(loop).toMatchObject({ from_prompt: 1, conversations: 1 });
+    expect(describeEstimate(loop)).toContain(
+      "1 case from the prompt's length and max_tokens (an upper bound; 1 conversation at max_steps requests a turn, each answer and a tool result sent back)",
+    );
+    // Scripted turns without tool_results: one request a turn, each sending every user turn
+    // (the prompt's 103 tokens and the later turn's 9 + 4) and, the second, the first answer.
+    const chat = estimateCost({
+      cases: planCases([CHAT], {}),
+      baselineCase: () => null,
+      prices: PRICES,
+      maxTokens: () => 512,
+    });
+    expect(chat.usd).toBeCloseTo(((116 + 116 + 104) * 1 + 200 * 2) / 1e6, 12);
+    expect(chat).toMatchObject({ from_prompt: 1, conversations: 1 });
+  });
+
+  it("with a baseline: what the baseline's whole conversation cost, every step of it; not a single request's", () => {
+    const trajectory = { steps: 3, calls: [] };
+    // The baseline's usage is its steps' added up: that is what one sample costs.
+    expect(withBaseline({ ...base(0.0123), trajectory }).usd).toBeCloseTo(0.0123, 12);
+    expect(withBaseline({ ...base(0.0123), trajectory })).toMatchObject({
+      from_baseline: 1,
+      conversations: 0,
+    });
+    // A baseline recorded before the case was a conversation answered one request: not its cost.
+    expect(withBaseline(base(0.0123))).toMatchObject({ from_baseline: 0, from_prompt: 1, conversations: 1 });
+  });
+});
+
+describe('describeEstimate', () => {
+  it('says only what is not counted when nothing was priced', () => {
+    const estimate = estimateCost({
+      cases: planCases([suiteOf(SUITE_TWO)], {}),
+      baselineCase: () => null,
+      prices: {},
+      maxTokens: () => 512,
+    });
+    expect(describeEstimate(estimate)).toBe(
+      'estimated cost $0 for 2 samples (not counted: 2 cases (or judge calls) of openai/gpt-4o-mini, which no price is known for — add them to prices: in the config)',
     );
   });
 });

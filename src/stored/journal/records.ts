@@ -11,7 +11,9 @@ import type { ServedBy } from '../../record/answer.js';
 import type { ToolCall } from '../../core/tool-calls.js';
 
 /**
- * 6: a case made from a table row also holds the digest of the messages it sends (`sent`):
+ * 7: each step of a conversation (a tool loop, scripted turns) is journaled as it is
+ * answered (`step`), before the conversation's sample: a run stopped part-way knows what
+ * it paid for. 6: a case made from a table row also holds the digest of the messages it sends (`sent`):
  * a recheck matches the row's stored answers by it, so a changed check or another row of
  * the table leaves them matched. 5: a case made from a table row holds the row's place (`row`), not its messages; a run
  * writes each suite's plan record when it reaches the suite, before the suite's first
@@ -21,7 +23,7 @@ import type { ToolCall } from '../../core/tool-calls.js';
  * 256 KB prompt over 2,200 cases made one 563 MB line, past what a string can hold).
  * Journals of versions 2 and 3 are still read (a plan without `tables` checks none).
  */
-export const JOURNAL_VERSION = 6;
+export const JOURNAL_VERSION = 7;
 
 /**
  * The journal (`results.jsonl`) is the run's source of truth: every report, merge, diff,
@@ -32,17 +34,22 @@ export const JOURNAL_VERSION = 6;
  *   order, with what a report shows of them (messages, or a table row's place) and what
  *   drift rules apply;
  * - a sample (no `type`): one finished request, the moment it finished;
+ * - `step`: one request of a conversation, the moment it was answered (journal 7): what it
+ *   cost, never what it said (the sample that ends the conversation keeps that). A
+ *   conversation whose steps no sample follows was stopped part-way: it is never judged,
+ *   a resumed run sends it again from its first step, and its steps count as spent
+ *   (stored/journal/unjudged.ts);
  * - `model_stop`: a model the service answered it does not have, once per model, when that
  *   answer came: it is sent nothing more, in this session or a resumed one;
  * - `end`: how the run stopped. A killed run has none, and a resumed run adds samples after
  *   an earlier `end`: only an `end` that no sample follows counts.
  */
-export type JournalRecord = RunRecord | PlanRecord | ModelStopRecord | EndRecord | SampleRecord;
+export type JournalRecord = RunRecord | PlanRecord | ModelStopRecord | EndRecord | StepLine | SampleRecord;
 
 export interface RunRecord {
   type: 'run';
   /** 2 or JOURNAL_VERSION: what this driftcheck reads. */
-  journal_version: 2 | 3 | 4 | 5 | typeof JOURNAL_VERSION;
+  journal_version: 2 | 3 | 4 | 5 | 6 | typeof JOURNAL_VERSION;
   id: string;
   started_at: string;
   command: string[];
@@ -186,6 +193,22 @@ export interface EndRecord {
 export type SampleRecord = SampleResult & { type?: undefined };
 
 /**
+ * One request of a conversation as it was answered (journal 7): which sample it belongs to,
+ * its turn and its place in the conversation (both from 1), and what its StepRecord says
+ * but the calls it made. Its sample, when the conversation ends, keeps every step whole.
+ */
+export interface StepLine extends Omit<StepRecord, 'tool_calls'> {
+  type: 'step';
+  /** The sample's key (`suite/case#repeat`). */
+  key: string;
+  suite: string;
+  case: string;
+  repeat: number;
+  turn: number;
+  step: number;
+}
+
+/**
  * Which record a parsed line is: the record; null for a line that is none (foreign or
  * damaged); or, for a line of a record's kind whose fields do not have the record's types
  * (stored/schemas.ts; a sample is report.schema.json's `$defs/sample`), what is wrong with it.
@@ -221,6 +244,10 @@ function recordOf(value: unknown): JournalRecord | null {
     case 'model_stop':
       return typeof v.service === 'string' && typeof v.model === 'string'
         ? (v as unknown as ModelStopRecord)
+        : null;
+    case 'step':
+      return typeof v.key === 'string' && typeof v.suite === 'string' && typeof v.step === 'number'
+        ? (v as unknown as StepLine)
         : null;
     case undefined:
       return asSample(v);

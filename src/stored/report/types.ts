@@ -179,6 +179,20 @@ export interface RunInfo {
   recheck?: RecheckInfo;
   /** `run --bail N` was reached: sending stopped after that many failing cases, the rest not run. */
   bail?: RunBail;
+  /**
+   * Conversations the run stopped part-way, in any of its sessions: their steps were paid
+   * for (their cost is in the run's) and never judged; `--resume` sends each again from its
+   * first step. Absent when none was (and in reports written before it).
+   */
+  unjudged_steps?: UnjudgedSteps;
+}
+
+/** Steps of conversations stopped part-way (stored/journal/unjudged.ts): how many, of how many conversations, and what they cost. */
+export interface UnjudgedSteps {
+  conversations: number;
+  steps: number;
+  /** USD over the steps whose cost is known; null when none is. */
+  cost: number | null;
 }
 
 /** A run that stopped sending at `--bail N`: the limit, and the failing cases counted by then. */
