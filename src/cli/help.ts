@@ -28,6 +28,7 @@ Options:
   --reference RUN_DIR    compare the --models/--providers candidates with this stored run
                          instead of the current baseline
   --repeat N|auto        samples per case (auto: 10 to 40, only while the verdict is uncertain)
+  --stream               ask for every answer as a stream (params.stream: true for every case)
   --concurrency N        requests in flight per service
   --filter GLOB          only cases whose suite/case, case id or suite name matches
   --shard I/N|auto       run the I-th of N stable slices of all cases (auto: from CI variables)

@@ -37,6 +37,7 @@ const RUN_FLAGS = {
   bail: { type: 'string' },
   failed: { type: 'string' },
   json: { type: 'boolean' },
+  stream: { type: 'boolean' },
 } as const;
 
 /**
@@ -79,8 +80,8 @@ export interface RunRequest extends RunSettings {
   service: string | undefined;
   /** `--model`, `--models`, `--providers`; null for a nightly run, and on a resume (it runs the candidate its run.json names). */
   candidates: CandidateFlags | null;
-  /** `--filter`, `--shard`, `--repeat`: none on a resume, which plans as it started. */
-  selection: Pick<PlanOptions, 'filter' | 'shard' | 'repeat'>;
+  /** `--filter`, `--shard`, `--repeat`, `--stream`: none on a resume, which plans as it started. */
+  selection: Pick<PlanOptions, 'filter' | 'shard' | 'repeat' | 'stream'>;
   /** `--concurrency N` (none on a resume). */
   concurrency: number | null;
   updateBaselines: boolean;
@@ -140,7 +141,9 @@ export function resolveRun(
     throw new UsageError(
       '--failed RUN_DIR starts a new run of the cases that failed in RUN_DIR; --resume continues a run\n  → drop one of them',
     );
-  const selection = resume ? {} : selectionFlags(values, env);
+  const selection = resume
+    ? {}
+    : { ...selectionFlags(values, env), ...(values.stream ? { stream: true as const } : {}) };
   const concurrency = !resume && values.concurrency ? positiveInt('--concurrency', values.concurrency) : null;
   const bail = values.bail !== undefined ? positiveInt('--bail', values.bail) : null;
   if (bail && values['update-baselines'] && !resume)

@@ -254,10 +254,14 @@ export async function selectionsOf(
   return out;
 }
 
-/** One params object per suite, shared by its cases and samples; a case with params of its own sends those. */
+/**
+ * One params object per suite, shared by its cases and samples; a case with params of its
+ * own sends those. `--providers` pins the provider, `--stream` asks for a stream.
+ */
 function paramsFor(options: PlanOptions) {
   const params = new Map<Suite, RequestParams>();
-  const pinned = (p: RequestParams) => (options.provider ? withProviderPin(p, options.provider) : p);
+  const streamed = (p: RequestParams) => (options.stream ? { ...p, stream: true } : p);
+  const pinned = (p: RequestParams) => streamed(options.provider ? withProviderPin(p, options.provider) : p);
   return (suite: Suite, testCase: SuiteCase) => {
     if (testCase.params) return pinned(testCase.params);
     let p = params.get(suite);

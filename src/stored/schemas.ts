@@ -201,6 +201,7 @@ const runMeta = {
         model: { type: 'string' },
         service: { type: 'string' },
         cases: strings,
+        stream: { const: true },
       },
     },
     concurrency: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },

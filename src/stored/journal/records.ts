@@ -293,6 +293,8 @@ export interface PlanOptions {
   skip?: readonly SkippedSuite[];
   /** `run --failed RUN_DIR`: only these cases (`suite/case`), those that failed, errored or regressed there. */
   cases?: readonly string[];
+  /** `--stream`: every request asks for its answer as a stream (`params.stream: true`). */
+  stream?: true;
 }
 
 /**
