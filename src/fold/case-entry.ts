@@ -5,7 +5,8 @@ import type { CaseEntry } from '../stored/report/types.js';
 import type { CaseStatus } from '../core/words.js';
 import type { CaseError } from '../core/answer.js';
 import { recordedCase, recordedStats } from './recorded.js';
-import { type CaseFold, latencySketch, latencySummary } from './case-fold.js';
+import { type CaseFold, latencySummary } from './case-fold.js';
+import { latencySketch } from '../stats/sketch.js';
 import type { CaseStats } from './pass-rates.js';
 
 /**

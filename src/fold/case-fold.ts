@@ -1,6 +1,5 @@
 import { madeJudgeCall } from '../checks/judge.js';
 import { nearestRank } from '../stats/nearest-rank.js';
-import type { LatencySketch } from '../stored/baseline/types.js';
 import type { DistinctAnswer } from '../stored/report/types.js';
 import type { SampleResult } from '../stored/journal/records.js';
 import type { ErrorKind } from '../core/answer.js';
@@ -138,26 +137,4 @@ export class CaseFold {
 export function latencySummary(values: readonly number[]): { p50: number; p95: number; max: number } | null {
   if (values.length === 0) return null;
   return { p50: nearestRank(values, 0.5)!, p95: nearestRank(values, 0.95)!, max: nearestRank(values, 1)! };
-}
-
-/** At most this many latencies go into a sketch: a baseline file stays short and reviewable. */
-export const LATENCY_SAMPLE_CAP = 20;
-
-/**
- * A case's latencies as a baseline keeps them: p50 and p95 over all of them, and the sorted
- * values themselves, or LATENCY_SAMPLE_CAP evenly spaced nearest-rank quantiles of many
- * (which a rank test can still use as a sample of that size). Null without any.
- */
-export function latencySketch(values: readonly number[]): LatencySketch | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const n = sorted.length;
-  const sample =
-    n <= LATENCY_SAMPLE_CAP
-      ? sorted
-      : Array.from(
-          { length: LATENCY_SAMPLE_CAP },
-          (_, i) => sorted[Math.min(n - 1, Math.ceil(((i + 0.5) / LATENCY_SAMPLE_CAP) * n) - 1)]!,
-        );
-  return { n, p50: nearestRank(sorted, 0.5)!, p95: nearestRank(sorted, 0.95)!, sample };
 }

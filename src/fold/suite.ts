@@ -406,7 +406,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     if (n.recorded !== NONE_RECORDED || stored !== NONE_RECORDED)
       judged.push({ case: c.id, current: n.recorded, baseline: stored });
   }
-  const recorded = recordedSuiteDrift(judged, { alpha: input.options.alpha ?? DEFAULT_ALPHA });
+  const recorded = recordedSuiteDrift(judged, { alpha: input.options.alpha ?? DEFAULT_ALPHA, candidate });
   const answered = function* () {
     for (const { c, n } of numbers()) if (n) yield { case: c.id, stats: { answered: n.answered } };
   };

@@ -1,4 +1,5 @@
 import type { RequestParams } from '../core/messages.js';
+import type { StreamTiming } from '../core/stream-timing.js';
 import type { FieldDrift } from './served-change.js';
 import type { DriftKindRow } from './severity.js';
 
@@ -12,6 +13,8 @@ export interface Answer {
   message: Record<string, unknown> | null;
   /** The parameters of the request it answers (a call is judged against the tools it declared); null when unknown. */
   params: RequestParams | null;
+  /** When a streamed answer's tokens came (absent: not streamed). */
+  stream?: StreamTiming;
 }
 
 /** What a case keeps whole of its samples: the first by repeat and the first failing one. */
@@ -117,6 +120,6 @@ export interface RecordedField<V, B = V> {
   drift?: {
     kinds: Readonly<Record<string, DriftKindRow>>;
     diff(input: DriftInput<B>): FieldDrift[];
-    suite?(cases: readonly SuiteDriftCase<B>[], options: { alpha: number }): SuiteFieldDrift;
+    suite?(cases: readonly SuiteDriftCase<B>[], options: { alpha: number; candidate?: boolean }): SuiteFieldDrift;
   };
 }

@@ -6,6 +6,7 @@ import { provider } from './fields/provider.js';
 import { reasoning } from './fields/reasoning.js';
 import { reasoningTokens } from './fields/reasoning-tokens.js';
 import { refusal } from './fields/refusal.js';
+import { stream } from './fields/stream.js';
 import { systemFingerprint } from './fields/system-fingerprint.js';
 import { toolCalls } from './fields/tool-calls.js';
 import { trajectory } from './fields/trajectory.js';
@@ -26,6 +27,7 @@ export const RECORDED = {
   cached_tokens: cachedTokens,
   tool_calls: toolCalls,
   trajectory,
+  stream,
 } as const;
 
 type Registry = typeof RECORDED;

@@ -4,6 +4,7 @@ import type { ServiceKind } from '../config/types.js';
 import type { Completion } from '../record/answer.js';
 import type { CaseError, ErrorKind, Usage } from '../core/answer.js';
 import type { RequestParams } from '../core/messages.js';
+import type { StreamTiming } from '../core/stream-timing.js';
 import { ADAPTERS } from '../adapters/index.js';
 import { type ErrorFields, readErrorFields, readErrorObject } from '../adapters/error-fields.js';
 import { isRecord } from '../util/is-record.js';
@@ -60,6 +61,8 @@ export function normalizeCompletion(
   httpStatus = 200,
   /** The request's parameters: its tools judge the answer's calls. */
   params: RequestParams | null = null,
+  /** When a streamed answer's tokens came (absent: not streamed). */
+  stream?: StreamTiming,
 ): Normalized {
   const root = isRecord(body) ? body : {};
   const choices = root.choices;
@@ -73,7 +76,7 @@ export function normalizeCompletion(
     finish_reason: first ? internedString(first.finish_reason) : null,
     usage: readUsage(root.usage),
     // What served it (provider, system_fingerprint, refusal, …): each recorded field reads its own.
-    ...extractRecorded({ body: root, choice: first, message, params }),
+    ...extractRecorded({ body: root, choice: first, message, params, ...(stream ? { stream } : {}) }),
   };
   if (message && Array.isArray(message.reasoning_details))
     completion.reasoning_details = message.reasoning_details;

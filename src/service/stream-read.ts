@@ -1,18 +1,13 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { isRecord } from '../util/is-record.js';
+import type { StreamTiming } from '../core/stream-timing.js';
 
 /**
  * What a streamed answer showed over time, beside what it said: when its first and last
  * token came (ms from the request's start), how many data events and keep-alive comments
  * arrived, and how it ended.
  */
-export interface StreamFacts {
-  /** To the first content, reasoning, refusal or tool-call delta (not a keep-alive or a role-only chunk); null: none came. */
-  first_token_ms: number | null;
-  /** To the last such delta. */
-  last_token_ms: number | null;
-  /** Data events read (`[DONE]` not counted). */
-  chunks: number;
+export interface StreamFacts extends StreamTiming {
   /** Keep-alive comments (`: OPENROUTER PROCESSING`) skipped. */
   comments: number;
   /** Characters of content, reasoning, refusal and tool-call arguments that arrived. */

@@ -30,3 +30,10 @@ export function formatUsd(value: number): string {
   const decimals = Math.min(100, 2 - Math.floor(Math.log10(Math.abs(rounded))));
   return `$${rounded.toFixed(decimals).replace(/(\.\d*?)0+$/, '$1')}`;
 }
+
+/** A change as a signed whole percentage (`+200%`, `-25%`), or `from zero`. */
+export function percent(from: number, to: number): string {
+  if (from === 0) return 'from zero';
+  const p = Math.round(((to - from) / from) * 100);
+  return `${p > 0 ? '+' : ''}${p}%`;
+}

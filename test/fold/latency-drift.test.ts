@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCE } from '../../src/fold/drift/tolerance.js';
-import { LATENCY_SAMPLE_CAP, latencySketch } from '../../src/fold/case-fold.js';
+import { LATENCY_SAMPLE_CAP, latencySketch } from '../../src/stats/sketch.js';
 import { type LatencyCase, LatencyTally } from '../../src/fold/latency-drift.js';
 import { createRng } from '../../src/stats/random.js';
 import { lognormalLatencies } from '../helpers/lognormal.js';

@@ -1,3 +1,4 @@
+import { percent } from '../../util/numbers.js';
 import { formatUsd } from '../../util/numbers.js';
 /** Token counts this small swing by a few tokens between identical answers; never flag below it. */
 const MIN_TOKEN_CHANGE = 8;
@@ -12,12 +13,6 @@ export interface UsageFigures {
 export type UsageLimits = { completion_tokens: number; total_tokens: number; cost: number };
 
 const TOKEN_FIELDS = ['completion_tokens', 'total_tokens'] as const;
-
-export function percent(from: number, to: number): string {
-  if (from === 0) return 'from zero';
-  const p = Math.round(((to - from) / from) * 100);
-  return `${p > 0 ? '+' : ''}${p}%`;
-}
 
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 

@@ -45,7 +45,7 @@ export function recordedSuiteDrift(
     /** The baseline case's suiteRuleStored. */
     baseline: Readonly<Record<string, unknown>>;
   }[],
-  options: { alpha: number },
+  options: { alpha: number; candidate?: boolean },
 ): RecordedSuiteDrift {
   const caseDrift = new Map<string, Drift[]>();
   const suiteDrift: Drift[] = [];

@@ -2,6 +2,9 @@ import type { CheckType } from '../../checks/registry.js';
 import type { ErrorKind, Usage } from '../../core/answer.js';
 import type { Provenance } from '../report/types.js';
 import type { RecordedBaseline } from '../../record/registry.js';
+import type { LatencySketch } from '../../stats/sketch.js';
+
+export type { LatencySketch } from '../../stats/sketch.js';
 export interface BaselineCase extends RecordedBaseline {
   status: 'pass' | 'fail' | 'error';
   requested_model: string;
@@ -15,18 +18,6 @@ export interface BaselineCase extends RecordedBaseline {
   samples?: { pass: number; total: number };
   /** The answered samples' latency, for latency_changed (absent: none answered, or an older baseline). */
   latency_ms?: LatencySketch;
-}
-
-/**
- * A case's latencies in a few numbers a baseline file can hold and a rank test can use:
- * nearest-rank p50 and p95 over all `n` values, and `sample`, the values themselves sorted
- * when there are at most LATENCY_SAMPLE_CAP of them, else that many evenly spaced quantiles.
- */
-export interface LatencySketch {
-  n: number;
-  p50: number;
-  p95: number;
-  sample: number[];
 }
 
 /** `baselines/<suite>.json`: committed, reviewable. */

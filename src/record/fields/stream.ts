@@ -1,0 +1,195 @@
+import { type LatencySketch, latencySketch } from '../../stats/sketch.js';
+import type { DetailRow, Fold, RecordedField } from '../field.js';
+import { count } from '../read.js';
+import type { FieldDrift } from '../served-change.js';
+import type { DriftKindRow } from '../severity.js';
+import { type Timing, type TimingCase, TimingTally, type TimingTolerance } from '../timing-drift.js';
+
+/** A streamed answer's timing, as a sample keeps it. */
+export interface SampleStream {
+  /** From the request's start to its first token (a content, reasoning, refusal or tool-call delta); null: none came. */
+  first_token_ms: number | null;
+  /** To its last token. */
+  last_token_ms: number | null;
+  chunks: number;
+  /** Completion tokens over the time from the first token to the last; null when either is unknown or no time passed. */
+  tokens_per_s: number | null;
+}
+
+/** A case's streamed samples: how many, and their times to first token and throughputs as sketches (p50, p95, a sample). */
+export interface CaseStream {
+  samples: number;
+  ttft_ms: LatencySketch | null;
+  tokens_per_s: LatencySketch | null;
+}
+
+const KINDS = {
+  ttft_changed: { severity: 'warn', candidate: 'info', better: 'info' },
+  throughput_changed: { severity: 'warn', candidate: 'info', better: 'info' },
+} as const satisfies Record<string, DriftKindRow>;
+
+/** Time to first token, compared as latency is: higher is slower. */
+const TTFT: Timing<'ttft_changed'> = {
+  kind: 'ttft_changed',
+  row: KINDS.ttft_changed,
+  noun: 'time to first token',
+  unit: 'ms',
+  higherIsSlower: true,
+};
+
+/** Tokens per second: lower is slower. */
+const THROUGHPUT: Timing<'throughput_changed'> = {
+  kind: 'throughput_changed',
+  row: KINDS.throughput_changed,
+  noun: 'throughput',
+  unit: 'tokens/s',
+  higherIsSlower: false,
+};
+
+/**
+ * How far a time to first token must move: latency's default tolerance (±50 % and 200 ms),
+ * and for throughput ±50 % and 5 tokens per second. Not yet configurable per suite.
+ */
+const TOLERANCE: Record<'ttft' | 'throughput', TimingTolerance> = {
+  ttft: { relative: 0.5, absolute: 200, severity: 'warn' },
+  throughput: { relative: 0.5, absolute: 5, severity: 'warn' },
+};
+
+const nullableNumber = { type: ['number', 'null'] };
+const sketchSchema = {
+  type: ['object', 'null'],
+  required: ['n', 'p50', 'p95', 'sample'],
+  properties: {
+    n: { type: 'integer', minimum: 1 },
+    p50: { type: 'number' },
+    p95: { type: 'number' },
+    sample: { type: 'array', items: { type: 'number' } },
+  },
+};
+
+/** The streamed samples' times to first token and throughputs, folded into a CaseStream (null: none streamed). */
+function streamed(): Fold<SampleStream, CaseStream | null> {
+  return {
+    schema: () => ({
+      type: ['object', 'null'],
+      required: ['samples', 'ttft_ms', 'tokens_per_s'],
+      properties: {
+        samples: { type: 'integer', minimum: 1 },
+        ttft_ms: sketchSchema,
+        tokens_per_s: sketchSchema,
+      },
+    }),
+    state: {
+      start: () => null,
+      add: (state, value) => {
+        const s = (state as { n: number; ttft: number[]; tps: number[] } | null) ?? {
+          n: 0,
+          ttft: [],
+          tps: [],
+        };
+        s.n++;
+        if (value.first_token_ms !== null) s.ttft.push(value.first_token_ms);
+        if (value.tokens_per_s !== null) s.tps.push(value.tokens_per_s);
+        return s;
+      },
+    },
+    result: (state) => {
+      const s = state as { n: number; ttft: number[]; tps: number[] } | null;
+      return s === null
+        ? null
+        : { samples: s.n, ttft_ms: latencySketch(s.ttft), tokens_per_s: latencySketch(s.tps) };
+    },
+  };
+}
+
+/** `p50 420 ms · p95 800 ms (10 samples)`. */
+function figuresRow(term: string, sketch: LatencySketch | null | undefined, unit: string): DetailRow {
+  return {
+    term,
+    text: sketch
+      ? `p50 ${sketch.p50} ${unit} · p95 ${sketch.p95} ${unit} (${sketch.n} sample${sketch.n === 1 ? '' : 's'})`
+      : null,
+  };
+}
+
+/**
+ * `stream`: when a streamed answer's tokens came (`params.stream: true`): its time to first
+ * token, to its last, its chunks and its throughput. A case keeps the p50 and p95 of each as
+ * a latency is kept (its entry's `streaming`), its baseline the same, and a suite's times to first token and
+ * throughputs are compared with the baseline's by the timing test latency_changed uses
+ * (record/timing-drift.ts): `ttft_changed`, `throughput_changed`.
+ */
+export const stream = {
+  schema: {
+    type: 'object',
+    required: ['first_token_ms', 'last_token_ms', 'chunks', 'tokens_per_s'],
+    properties: {
+      first_token_ms: nullableNumber,
+      last_token_ms: nullableNumber,
+      chunks: { type: 'integer', minimum: 0 },
+      tokens_per_s: nullableNumber,
+    },
+  },
+  extract: ({ stream: timing, body }) => {
+    if (!timing) return null;
+    const usage = body.usage as Record<string, unknown> | undefined;
+    const tokens = count(usage?.completion_tokens);
+    const { first_token_ms: first, last_token_ms: last } = timing;
+    const seconds = first !== null && last !== null ? (last - first) / 1000 : 0;
+    return {
+      first_token_ms: first,
+      last_token_ms: last,
+      chunks: timing.chunks,
+      tokens_per_s:
+        tokens !== null && tokens > 0 && seconds > 0 ? Math.round((tokens / seconds) * 10) / 10 : null,
+    };
+  },
+  case: { streaming: streamed() },
+  baseline: { from: 'streaming' },
+  detail: {
+    at: 'usage',
+    rows: (c) => {
+      const s = c.streaming as CaseStream | null | undefined;
+      return [
+        figuresRow('time to first token', s?.ttft_ms, 'ms'),
+        figuresRow('tokens per second', s?.tokens_per_s, 'tokens/s'),
+      ];
+    },
+  },
+  drift: {
+    kinds: KINDS,
+    diff: () => [],
+    // Timings are tested over the suite (a rank test per case, Holm-adjusted; a sign test for the suite).
+    suite: (cases, { alpha, candidate = false }) => {
+      const ttft = new TimingTally(TTFT);
+      const throughput = new TimingTally(THROUGHPUT);
+      for (const c of cases) {
+        const now = c.current.streaming as CaseStream | null | undefined;
+        if (!now || !c.baseline) continue;
+        const add = (
+          tally: TimingTally<string>,
+          then: LatencySketch | null,
+          current: LatencySketch | null,
+          tolerance: TimingTolerance,
+        ) => {
+          if (then && current)
+            tally.add({
+              case: c.case,
+              current: current.sample,
+              baseline: then,
+              tolerance,
+            } satisfies TimingCase);
+        };
+        add(ttft, c.baseline.ttft_ms, now.ttft_ms, TOLERANCE.ttft);
+        add(throughput, c.baseline.tokens_per_s, now.tokens_per_s, TOLERANCE.throughput);
+      }
+      const options = { alpha, candidate };
+      const a = ttft.analyse({ ...options, suite: TOLERANCE.ttft });
+      const b = throughput.analyse({ ...options, suite: TOLERANCE.throughput });
+      const byCase = new Map<string, FieldDrift[]>();
+      for (const analysis of [a, b])
+        for (const [id, drift] of analysis.caseDrift) byCase.set(id, [...(byCase.get(id) ?? []), drift]);
+      return { cases: byCase, suite: [a.suiteDrift, b.suiteDrift].filter((d) => d !== null) };
+    },
+  },
+} satisfies RecordedField<SampleStream, CaseStream>;
