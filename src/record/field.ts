@@ -120,6 +120,9 @@ export interface RecordedField<V, B = V> {
   drift?: {
     kinds: Readonly<Record<string, DriftKindRow>>;
     diff(input: DriftInput<B>): FieldDrift[];
-    suite?(cases: readonly SuiteDriftCase<B>[], options: { alpha: number; candidate?: boolean }): SuiteFieldDrift;
+    suite?(
+      cases: readonly SuiteDriftCase<B>[],
+      options: { alpha: number; candidate?: boolean },
+    ): SuiteFieldDrift;
   };
 }

@@ -221,7 +221,14 @@ function streamed(
   got: { http_status: number; cache_status: string | null; redacted: boolean },
 ): AttemptResult {
   const came = `${stream.chunks} chunk${stream.chunks === 1 ? '' : 's'}, ${stream.characters} character${stream.characters === 1 ? '' : 's'}`;
-  const normalized = normalizeCompletion(ctx.kind, JSON.parse(body), ctx.model, got.http_status, ctx.params, stream);
+  const normalized = normalizeCompletion(
+    ctx.kind,
+    JSON.parse(body),
+    ctx.model,
+    got.http_status,
+    ctx.params,
+    stream,
+  );
   const partial = { completion: normalized.completion };
   const withStream = (result: AttemptResult): AttemptResult => ({ ...result, stream });
   const { problem } = stream;
