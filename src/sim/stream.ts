@@ -7,7 +7,7 @@ import type { SimStream, SimWrite } from './reply.js';
 /** The router's keep-alive comment (api-reference/streaming); clients must skip it. */
 const KEEPALIVE = ': OPENROUTER PROCESSING\n\n';
 /** While the router waits longer than this for its next event, it sends a keep-alive comment this often. */
-export const KEEPALIVE_EVERY_MS = 1000;
+const KEEPALIVE_EVERY_MS = 1000;
 /** Comments the `keepalive` fault sends before the first event. */
 export const KEEPALIVE_BURST = 20;
 /** Characters (code points) per chunk at most: content comes a word a chunk, a long word in pieces. */
