@@ -26,10 +26,22 @@ export interface ResolvedModel {
   reasoning: boolean;
   /** The serving upstream's standing tool-loop faults, each with the share of requests it hits. */
   agentFaults: SimProvider['agentFaults'];
+  /** The serving upstream's standing stream faults, each with the share of requests it hits. */
+  streamFaults: SimProvider['streamFaults'];
+}
+
+/** A 200 answer before it is sent, whole (JSON) or as a stream. */
+export interface Answer {
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  /** `bad_response`: the body is sent broken (cut in half). */
+  broken: boolean;
+  /** A usable answer, which spends credit (empty and broken ones are free, as with zero-completion insurance). */
+  usable: boolean;
 }
 
 /**
- * The 200 reply of a request that got past auth, budget and error faults: the model's
+ * The 200 answer of a request that got past auth, budget and error faults: the model's
  * deterministic answer (or its tool calls, or content in the asked `response_format`: the
  * `turn`), shaped by the directive (reply, finish_reason) and by the non-error faults
  * (length, empty_content, empty_choices, body_error, bad_response). A `reply` directive or a
@@ -42,10 +54,9 @@ export function answerReply(
   maxTokens: number | null,
   d: SimDirective,
   active: SimFault | null,
-  key: string,
   state: SimState,
   turn: ToolTurn = null,
-): SimReply {
+): Answer {
   const base = answer(model.id, messages, maxTokens, model.variant, turn?.kind === 'unread');
   let { content, completionTokens } = base;
   let finish: string | null = base.finishReason;
@@ -101,17 +112,29 @@ export function answerReply(
         }
       : {}),
   };
-  const body = JSON.stringify(
-    completionBody(kind, { ...parts, promptTokens: base.promptTokens, completionTokens, cost }, shape),
+  const body = completionBody(
+    kind,
+    { ...parts, promptTokens: base.promptTokens, completionTokens, cost },
+    shape,
   );
   const headers: Record<string, string> = kind === 'router' ? { 'x-generation-id': id } : {};
-  if (active === 'bad_response') {
-    return { action: 'respond', status: 200, headers, body: body.slice(0, Math.floor(body.length / 2)) };
-  }
-  // Only a usable answer spends credit: empty and broken replies are free, as with zero-completion insurance.
-  if (shape === 'normal' && active !== 'empty_content' && active !== 'content_filter')
-    state.countSuccess(key);
-  return { action: 'respond', status: 200, headers, body };
+  const usable =
+    active !== 'bad_response' &&
+    shape === 'normal' &&
+    active !== 'empty_content' &&
+    active !== 'content_filter';
+  return { headers, body, broken: active === 'bad_response', usable };
+}
+
+/** An answer as one JSON body; a broken one cut in half. */
+export function jsonAnswer(answer: Answer): SimReply {
+  const body = JSON.stringify(answer.body);
+  return {
+    action: 'respond',
+    status: 200,
+    headers: answer.headers,
+    body: answer.broken ? body.slice(0, Math.floor(body.length / 2)) : body,
+  };
 }
 
 /** Calls cut at `maxTokens`, as generation stops mid-argument (finish `length`, the JSON left open). */

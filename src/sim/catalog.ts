@@ -6,7 +6,7 @@
 
 import type { CatalogModel } from '../core/catalog.js';
 import type { SimFlavour } from '../adapters/index.js';
-import type { SimAgentFault } from '../suite/types.js';
+import type { SimAgentFault, SimStreamFault } from '../suite/types.js';
 
 /** One upstream that serves a router model (the router load-balances between them). */
 export interface SimProvider {
@@ -28,6 +28,8 @@ export interface SimProvider {
    * loop wrong (SimAgentFault), the share of requests it does so (by seeded coins).
    */
   agentFaults: Readonly<Partial<Record<SimAgentFault, number>>>;
+  /** Standing traits of its streams: for each way they go wrong (SimStreamFault), the share of requests hit. */
+  streamFaults: Readonly<Partial<Record<SimStreamFault, number>>>;
 }
 
 /** The request parameters of tool calling and structured outputs, as provider support is listed by. */
@@ -90,7 +92,14 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
   model(
     'anthropic/claude-sonnet-4.5',
     'Anthropic: Claude Sonnet 4.5',
-    [upstream('Anthropic'), upstream('Amazon Bedrock'), upstream('Google Vertex')],
+    // Upstreams that differ in how they stream (simulated): Anthropic, the default, streams
+    // cleanly; Amazon Bedrock pauses mid-stream in one request in ten (for `stall_ms`, 90 s by
+    // default: longer than a client's time-out); Google Vertex is slow to the first token.
+    [
+      upstream('Anthropic'),
+      upstream('Amazon Bedrock', 'unknown', { streamFaults: { stall: 0.1 } }),
+      upstream('Google Vertex', 'unknown', { streamFaults: { slow_first_token: 1 } }),
+    ],
     1759161600,
     1000000,
     '0.000003',
@@ -191,11 +200,13 @@ function model(
   return { id, name, providers: served, created, context_length, pricing: { prompt, completion }, reasoning };
 }
 
-/** An upstream by name; without traits it supports every parameter and never misses a schema. */
+/** An upstream by name; without traits it supports every parameter, never misses a schema and streams cleanly. */
 export function upstream(
   name: string,
   quantization = 'unknown',
-  traits: Partial<Pick<SimProvider, 'schemaMismatchRate' | 'unsupported' | 'agentFaults'>> = {},
+  traits: Partial<
+    Pick<SimProvider, 'schemaMismatchRate' | 'unsupported' | 'agentFaults' | 'streamFaults'>
+  > = {},
 ): SimProvider {
   return {
     name,
@@ -204,6 +215,7 @@ export function upstream(
     schemaMismatchRate: traits.schemaMismatchRate ?? 0,
     unsupported: traits.unsupported ?? [],
     agentFaults: traits.agentFaults ?? {},
+    streamFaults: traits.streamFaults ?? {},
   };
 }
 

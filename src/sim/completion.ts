@@ -1,8 +1,8 @@
 import type { SimFlavour } from '../adapters/index.js';
-import type { SimAgentFault, SimDirective } from '../suite/types.js';
+import type { SimAgentFault, SimDirective, SimStreamFault } from '../suite/types.js';
 import { reasoningOf } from './agent.js';
 import type { ChatMessage } from './answer.js';
-import { answerReply, type ResolvedModel } from './answer-reply.js';
+import { answerReply, jsonAnswer, type ResolvedModel } from './answer-reply.js';
 import { aliasTarget, findAlias, findDirectModel, findRouterModel, type SimProvider } from './catalog.js';
 import { readDirective } from './directive.js';
 import { directBadRequest, directFault } from './errors-direct.js';
@@ -11,7 +11,7 @@ import { bearerToken, keyShape } from './keys.js';
 import { type ErrorContext, type ErrorFault, isErrorFault, type SimReply } from './reply.js';
 import { type ParsedRequest, readCompletionRequest } from './request.js';
 import { chooseProvider } from './routing.js';
-import { asEventStream } from './stream.js';
+import { DEFAULT_STALL_MS, partialAnswer, streamAnswer, streamPace, wholeAnswerDelayMs } from './stream.js';
 import type { SimState } from './state.js';
 import { isWordy, styleFor } from './styles.js';
 import { servedToolRequest } from './tool-serving.js';
@@ -72,7 +72,7 @@ export function handleCompletion(
   if (!dir.ok)
     return later(kind === 'router' ? routerBadRequest(dir.message) : directBadRequest(dir.message));
   const d: SimDirective = dir.directive ?? {};
-  const { model: requested, maxTokens, stream } = read.request;
+  const { model: requested, maxTokens, stream, identity } = read.request;
   const ctx: ErrorContext = {
     model: requested,
     key,
@@ -106,8 +106,9 @@ export function handleCompletion(
     d.pass_rate !== undefined && state.random() >= d.pass_rate
       ? { ...d, reply: d.fail_reply ?? 'I am not sure.' }
       : d;
-  // Coins of a request are a function of the seed and its body (and how often it came before).
-  const coin = (purpose: string) => () => state.coin(`${kind}\n${purpose}\n${raw}`);
+  // Coins of a request are a function of the seed and its body (and how often it came before),
+  // streamed or not.
+  const coin = (purpose: string) => () => state.coin(`${kind}\n${purpose}\n${identity}`);
   // With a `provider`, the tool fault is that provider's: a request pinned elsewhere
   // (`provider.only`, `--providers`) is served by another upstream, without it.
   const faulty = d.provider === undefined || sameProvider(d.provider, resolved.provider);
@@ -138,8 +139,28 @@ export function handleCompletion(
     agentFaults,
     reasoning: resolved.reasoning ? (calls) => reasoningOf(resolved.id, calls) : null,
   });
-  const reply = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, key, state, turn);
-  return later(stream ? asEventStream(kind, reply) : reply, delay);
+  // Stream faults: the directive's (scoped to its provider as the tool fault is), then the
+  // serving provider's standing traits, each by its own coin.
+  const streamFaults = new Set<SimStreamFault>();
+  if (faulty && d.stream_fault !== undefined && coin('stream_fault')() < (d.stream_fault_rate ?? 1))
+    streamFaults.add(d.stream_fault);
+  for (const [trait, rate] of Object.entries(resolved.streamFaults) as [SimStreamFault, number][])
+    if (coin(`stream_trait ${trait}`)() < rate) streamFaults.add(trait);
+  const answer = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, state, turn);
+  const plan = {
+    firstTokenMs: config.latencyMs + delay,
+    paceMs: streamPace(config.latencyMs),
+    stallMs: d.stall_ms ?? DEFAULT_STALL_MS,
+    includeUsage: read.request.includeUsage,
+    faults: streamFaults,
+  };
+  // Only a usable answer spends credit, and one that failed mid-way is not usable.
+  const failed = streamFaults.has('error_after_content') || (stream && streamFaults.has('cut'));
+  if (answer.usable && !failed) state.countSuccess(key);
+  // A stream carries its own timing; a whole answer waits for the generation behind it.
+  if (stream) return { reply: streamAnswer(kind, answer, plan), delayMs: 0 };
+  const whole = streamFaults.has('error_after_content') ? partialAnswer(kind, answer) : answer;
+  return later(jsonAnswer(whole), delay + wholeAnswerDelayMs(plan));
 }
 
 /** Whether a directive's provider (a name or a slug, in any case) is the one that served. */
@@ -204,16 +225,17 @@ function resolveModel(
   };
 }
 
-/** What the serving upstream brings to a tool request: its standing faults (tool calls and loops), and how its model words JSON. */
+/** What the serving upstream brings to a request: its standing faults (tool calls, loops, streams), and how its model words JSON. */
 function servingTraits(
   model: string,
   variant: string | null,
   served: SimProvider | null,
-): Pick<ResolvedModel, 'schemaMismatchRate' | 'unsupported' | 'wordy' | 'agentFaults'> {
+): Pick<ResolvedModel, 'schemaMismatchRate' | 'unsupported' | 'wordy' | 'agentFaults' | 'streamFaults'> {
   return {
     schemaMismatchRate: served?.schemaMismatchRate ?? 0,
     unsupported: served?.unsupported ?? [],
     agentFaults: served?.agentFaults ?? {},
+    streamFaults: served?.streamFaults ?? {},
     wordy: isWordy(styleFor(model, variant)),
   };
 }

@@ -1,4 +1,4 @@
-import type { SimAgentFault, SimDirective, SimFault, SimToolFault } from '../suite/types.js';
+import type { SimAgentFault, SimDirective, SimFault, SimStreamFault, SimToolFault } from '../suite/types.js';
 import type { ChatMessage } from './answer.js';
 import { SIM_DIRECTIVE_HEADER } from './protocol.js';
 
@@ -50,6 +50,19 @@ const AGENT_FAULTS: Record<SimAgentFault, true> = {
 
 const SIM_AGENT_FAULTS = Object.keys(AGENT_FAULTS) as SimAgentFault[];
 
+/** Every stream fault; a Record for the same reason. */
+const STREAM_FAULTS: Record<SimStreamFault, true> = {
+  slow_first_token: true,
+  stall: true,
+  cut: true,
+  error_after_content: true,
+  keepalive: true,
+  no_usage: true,
+  split_utf8: true,
+};
+
+const SIM_STREAM_FAULTS = Object.keys(STREAM_FAULTS) as SimStreamFault[];
+
 const NUMBER_FIELDS = {
   delay_ms: 600_000,
   retry_after_s: 3600,
@@ -57,6 +70,8 @@ const NUMBER_FIELDS = {
   pass_rate: 1,
   tool_fault_rate: 1,
   agent_fault_rate: 1,
+  stream_fault_rate: 1,
+  stall_ms: 600_000,
 } as const;
 const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
 
@@ -131,6 +146,10 @@ function directiveProblem(d: Record<string, unknown>): string | null {
       if (typeof value !== 'string' || !(value in AGENT_FAULTS)) {
         return `unknown agent_fault ${JSON.stringify(value)}; expected one of ${SIM_AGENT_FAULTS.join(', ')}.`;
       }
+    } else if (key === 'stream_fault') {
+      if (typeof value !== 'string' || !(value in STREAM_FAULTS)) {
+        return `unknown stream_fault ${JSON.stringify(value)}; expected one of ${SIM_STREAM_FAULTS.join(', ')}.`;
+      }
     } else if (
       key === 'reply' ||
       key === 'finish_reason' ||
@@ -141,7 +160,7 @@ function directiveProblem(d: Record<string, unknown>): string | null {
       if (typeof value !== 'string') return `${key} must be a string.`;
     } else if (key in NUMBER_FIELDS) {
       const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
-      const whole = key === 'fail_times';
+      const whole = key === 'fail_times' || key === 'stall_ms';
       if (
         typeof value !== 'number' ||
         !Number.isFinite(value) ||
@@ -152,7 +171,7 @@ function directiveProblem(d: Record<string, unknown>): string | null {
         return `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
       }
     } else {
-      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault, tool_fault_rate, agent_fault or agent_fault_rate.`;
+      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault, tool_fault_rate, agent_fault, agent_fault_rate, stream_fault, stream_fault_rate or stall_ms.`;
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SimReply } from './reply.js';
+import type { SimReply, SimStream } from './reply.js';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** A `timeout` fault never answers; this cap only stops a forgotten client from pinning a socket forever. */
@@ -12,33 +12,45 @@ export const TOO_LARGE: SimReply = {
   body: '{"error":{"message":"Request body too large."}}',
 };
 
-/** Timers the server owns, so close() can cancel every pending delay and hang at once. */
-export class TimerSet {
-  private readonly timers = new Set<NodeJS.Timeout>();
+/** A pending timer or immediate of the server's. */
+type Pending = NodeJS.Timeout | NodeJS.Immediate;
 
-  after(ms: number, run: () => void): NodeJS.Timeout {
-    const timer = setTimeout(() => {
+/** Timers the server owns, so close() can cancel every pending delay, write and hang at once. */
+export class TimerSet {
+  /** Each pending timer, with how to cancel it. */
+  private readonly timers = new Map<Pending, () => void>();
+
+  /** Runs `run` after `ms`; 0 (or less) runs it on the next turn of the event loop, after pending I/O. */
+  after(ms: number, run: () => void): Pending {
+    const fire = () => {
       this.timers.delete(timer);
       run();
-    }, ms);
-    this.timers.add(timer);
+    };
+    let timer: Pending;
+    if (ms > 0) {
+      const timeout = setTimeout(fire, ms);
+      this.timers.set((timer = timeout), () => clearTimeout(timeout));
+    } else {
+      const immediate = setImmediate(fire);
+      this.timers.set((timer = immediate), () => clearImmediate(immediate));
+    }
     return timer;
   }
 
-  cancel(timer: NodeJS.Timeout): void {
-    clearTimeout(timer);
+  cancel(timer: Pending): void {
+    this.timers.get(timer)?.();
     this.timers.delete(timer);
   }
 
   clearAll(): void {
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const clear of this.timers.values()) clear();
     this.timers.clear();
   }
 }
 
 /**
- * Carries out a reply: writes it, drops the socket (`network`) or holds the request open
- * until the client leaves (`timeout`). `count` hears the status (or `network`/`timeout`).
+ * Carries out a reply: writes it, streams it, drops the socket (`network`) or holds the request
+ * open until the client leaves (`timeout`). `count` hears the status (or `network`/`timeout`).
  */
 export function sendReply(
   req: IncomingMessage,
@@ -54,6 +66,9 @@ export function sendReply(
     count?.('timeout');
     const timer = timers.after(HANG_CAP_MS, () => req.socket.destroy());
     res.once('close', () => timers.cancel(timer));
+  } else if (reply.action === 'stream') {
+    count?.(String(reply.status));
+    if (!res.destroyed) sendStream(req, res, reply, timers);
   } else {
     count?.(String(reply.status));
     if (res.destroyed) return;
@@ -64,6 +79,36 @@ export function sendReply(
     });
     res.end(reply.body);
   }
+}
+
+/**
+ * The headers at once (no length: the body is chunked), then each write after its pause, one
+ * write per turn of the event loop at the least, so a reader sees the bytes as they were
+ * split; then the end, or the connection dropped. A client that leaves stops it.
+ */
+function sendStream(req: IncomingMessage, res: ServerResponse, reply: SimStream, timers: TimerSet): void {
+  res.writeHead(reply.status, reply.headers);
+  res.flushHeaders();
+  let pending: Pending | null = null;
+  res.once('close', () => {
+    if (pending !== null) timers.cancel(pending);
+  });
+  const step = (index: number) => {
+    pending = null;
+    if (res.destroyed) return;
+    const write = reply.writes[index];
+    if (write === undefined) {
+      // A cut drops the connection a turn after the last write, once its bytes are out.
+      if (reply.ending === 'cut') pending = timers.after(0, () => req.socket.destroy());
+      else res.end();
+      return;
+    }
+    pending = timers.after(write.afterMs, () => {
+      res.write(write.bytes);
+      step(index + 1);
+    });
+  };
+  step(0);
 }
 
 export function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,10 +1,29 @@
 import type { SimFault } from '../suite/types.js';
 
-/** What the simulator does with one request: answer it, hang until the client leaves, or drop the socket. */
+/** What the simulator does with one request: answer it, stream it, hang until the client leaves, or drop the socket. */
 export type SimReply =
   | { action: 'respond'; status: number; headers: Record<string, string>; body: string }
+  | SimStream
   | { action: 'hang' }
   | { action: 'destroy' };
+
+/** One write of a streamed reply: its bytes, sent this long after the write before it (or the headers). */
+export interface SimWrite {
+  afterMs: number;
+  bytes: Buffer;
+}
+
+/**
+ * A reply sent over time (server-sent events): the headers at once, then each write after its
+ * pause, then the response ends (`end`) or the connection is dropped mid-body (`cut`).
+ */
+export interface SimStream {
+  action: 'stream';
+  status: number;
+  headers: Record<string, string>;
+  writes: SimWrite[];
+  ending: 'end' | 'cut';
+}
 
 /** Faults answered with an error status (everything else is a 200 or a broken connection). */
 export type ErrorFault = Extract<

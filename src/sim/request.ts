@@ -12,6 +12,13 @@ export interface ParsedRequest {
   maxTokens: number | null;
   /** `stream: true`: answer as server-sent events. */
   stream: boolean;
+  /** `stream_options.include_usage: true`: the direct service's stream ends with a usage chunk (the router's always does). */
+  includeUsage: boolean;
+  /**
+   * The body as the seeded coins see it: without `stream` and `stream_options`, so a request
+   * streamed or not draws the same coins (and gets the same answer).
+   */
+  identity: string;
   /** Router: the request's `provider` preferences, when given. */
   provider?: RoutingPreferences;
   /** Tools, tool_choice, parallel_tool_calls and response_format, validated. */
@@ -120,6 +127,8 @@ export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRea
   }
   const maxTokens = cap;
   if (b.stream != null && typeof b.stream !== 'boolean') return fail('`stream` must be a boolean.', 'stream');
+  const streamOptions = readStreamOptions(kind, b);
+  if (typeof streamOptions === 'string') return fail(streamOptions, 'stream_options');
   if (b.reasoning_effort != null) {
     if (typeof b.reasoning_effort !== 'string')
       return fail('`reasoning_effort` must be a string.', 'reasoning_effort');
@@ -147,10 +156,36 @@ export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRea
       messages,
       maxTokens: (maxTokens as number | null | undefined) ?? null,
       stream: b.stream === true,
+      includeUsage: streamOptions,
+      identity: coinIdentity(raw, b),
       ...(provider ? { provider } : {}),
       tools,
     },
   };
+}
+
+/**
+ * `stream_options` (OpenAI's ChatCompletionStreamOptions): an object whose `include_usage`
+ * is a boolean; the direct service refuses it on a request that does not stream, as OpenAI
+ * does. The router accepts it and always sends usage anyway. Returns include_usage.
+ */
+function readStreamOptions(kind: SimFlavour, b: Record<string, unknown>): boolean | string {
+  const options = b.stream_options;
+  if (options == null) return false;
+  if (typeof options !== 'object' || Array.isArray(options)) return '`stream_options` must be an object.';
+  const include = (options as Record<string, unknown>).include_usage;
+  if (include != null && typeof include !== 'boolean')
+    return '`stream_options.include_usage` must be a boolean.';
+  if (kind === 'direct' && b.stream !== true)
+    return "The 'stream_options' parameter is only allowed when 'stream' is enabled.";
+  return include === true;
+}
+
+/** The raw body, or without `stream` and `stream_options` when it has them (the coins' identity). */
+function coinIdentity(raw: string, b: Record<string, unknown>): string {
+  if (!('stream' in b) && !('stream_options' in b)) return raw;
+  const { stream: _stream, stream_options: _options, ...rest } = b;
+  return JSON.stringify(rest);
 }
 
 /** The router's `provider` object (ProviderPreferences): lists of strings and booleans where documented. */

@@ -54,6 +54,15 @@ export interface SimDirective {
   agent_fault?: SimAgentFault;
   /** The share of requests it hits (default 1), by seeded coins. */
   agent_fault_rate?: number;
+  /**
+   * How the serving provider's stream goes wrong (see SimStreamFault); with `provider`, that
+   * provider's alone, as `tool_fault`.
+   */
+  stream_fault?: SimStreamFault;
+  /** The share of requests it hits (default 1), by seeded coins. */
+  stream_fault_rate?: number;
+  /** How long a `stall` (the directive's or a provider's standing one) pauses a stream, in ms. */
+  stall_ms?: number;
 }
 
 /**
@@ -95,6 +104,15 @@ export const DEFAULT_MAX_STEPS = 8;
  * without the results when its `reasoning_details` were not sent back with its turn.
  */
 export type SimAgentFault = 'loop' | 'ignore_result' | 'stop_early' | 'reorder' | 'drop_reasoning';
+
+/**
+ * How a stream (`stream: true`) goes wrong: the first token comes late, the stream pauses
+ * between chunks, the connection ends or an error event comes after some content, many
+ * keep-alive comments come first, no usage chunk comes, or the bytes are written split inside
+ * a UTF-8 character or a JSON string.
+ */
+export type SimStreamFault =
+  'slow_first_token' | 'stall' | 'cut' | 'error_after_content' | 'keepalive' | 'no_usage' | 'split_utf8';
 
 /** One scripted user turn of a conversation and the checks of the reply to it. */
 interface SuiteTurn {
