@@ -63,13 +63,15 @@ function badge(c) {
   if (c.drift.some(function (d) { return d.severity === 'warn'; })) return ['drift', 'warn'];
   return ['pass', 'ok'];
 }
-function errorLine(e) {
-  return e.kind + (e.http_status ? ' (HTTP ' + e.http_status + ')' : '') + ': ' + e.message;
+// A conversation's error named by where it happened (turn 2, step 3), as every view says it.
+function errorLine(c) {
+  const e = c.error;
+  return (c.error_place ? c.error_place + ': ' : '') + e.kind + (e.http_status ? ' (HTTP ' + e.http_status + ')' : '') + ': ' + e.message;
 }
 function reason(c) {
   if (c.brief) return '';
   const out = [];
-  if (c.error) out.push(errorLine(c.error));
+  if (c.error) out.push(errorLine(c));
   else c.checks.forEach(function (k) { if (!k.pass) out.push(k.type + ': ' + k.message); });
   c.drift.forEach(function (d) { if (d.severity !== 'info' && d.kind !== 'new_error') out.push(d.message); });
   if (out.length === 0) c.drift.forEach(function (d) { out.push(d.message); });
