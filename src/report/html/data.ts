@@ -95,7 +95,7 @@ export interface PageCase {
 }
 
 /** A conversation as the page shows it: its turns, each with its requests and its reply. */
-interface PageTranscript {
+export interface PageTranscript {
   turns: PageTurn[];
   /** Requests and calls past MAX_PAGE_STEPS and MAX_PAGE_CALLS the page leaves out (report.json holds them). */
   more_steps: number;
@@ -178,7 +178,7 @@ function pageCalls(calls: readonly ToolCall[] | null | undefined, limit: number)
  * without a conversation (the baseline's, a report written before it) gives its requests
  * without what served them. Null without a trajectory or a conversation.
  */
-function transcriptOf(
+export function transcriptOf(
   trajectory: Trajectory | null | undefined,
   conversation: CaseConversation | undefined,
   answer: { content: string | null } | null,

@@ -173,82 +173,21 @@ function toolCalls(c) {
   return s;
 }
 
-// A conversation as a transcript: each turn's user message, its requests (what served each,
-// how it finished, the calls its answer made with the results given) and its reply; beside
-// it, when tonight's trajectory changed against the baseline, the baseline's, a request that
-// called other tools than the other side's request of that number marked.
+// A conversation as a transcript (TRANSCRIPT_SCRIPT draws it); beside it, when tonight's
+// trajectory changed against the baseline, the baseline's.
 function conversation(c) {
   const t = c.transcript;
   const b = c.baseline_trajectory;
-  const requests = t.turns.reduce(function (n, turn) { return n + turn.steps.length; }, 0) + t.more_steps;
+  const requests = requestsOf(t);
   const s = section('Conversation (' + requests + (requests === 1 ? ' request' : ' requests') + (t.turns.length > 1 ? ', ' + t.turns.length + ' turns' : '') + ')');
-  if (!b) { s.append(transcriptColumn(c, t, null, false)); return s; }
+  const stopped = c.error ? 'stopped' + (c.error_place ? ' at ' + c.error_place : '') + ': ' + c.error.kind + ': ' + c.error.message : null;
+  const tonight = transcriptColumn(t, { title: b ? 'tonight' : null, other: b, stopped: stopped });
+  if (!b) { s.append(tonight); return s; }
+  const answer = c.baseline === 'text' ? ['baseline answer', c.baseline_content || ''] : c.baseline === 'same' ? ['baseline answer', null] : null;
   const sides = el('div', 'split sides');
-  sides.append(transcriptColumn(c, t, b, false), transcriptColumn(c, b, t, true));
+  sides.append(tonight, transcriptColumn(b, { title: 'baseline', other: t, answer: answer }));
   s.append(sides);
   return s;
-}
-function stepsByNumber(t) {
-  const out = new Map();
-  t.turns.forEach(function (turn) { turn.steps.forEach(function (x) { out.set(x.n, x); }); });
-  return out;
-}
-function toolsOf(x) { return x ? x.calls.map(function (k) { return k.tool; }).join(' ') : null; }
-function transcriptColumn(c, t, other, baseline) {
-  const col = el('div', 'transcript');
-  if (other) {
-    const n = t.turns.reduce(function (k, turn) { return k + turn.steps.length; }, 0) + t.more_steps;
-    col.append(el('h4', null, (baseline ? 'baseline' : 'tonight') + ' · ' + n + (n === 1 ? ' request' : ' requests')));
-  }
-  const theirs = other ? stepsByNumber(other) : null;
-  t.turns.forEach(function (turn, i) {
-    const box = el('div', 'turn');
-    if (t.turns.length > 1 || turn.user !== null) {
-      const user = el('div', 'msg');
-      user.append(el('span', 'role', 'turn ' + (i + 1) + ' · user'), turn.user === null ? el('p', 'muted', 'the prompt above') : el('pre', 'text', turn.user));
-      box.append(user);
-    }
-    turn.steps.forEach(function (x) {
-      box.append(stepBox(x, theirs !== null && toolsOf(theirs.get(x.n)) !== toolsOf(x)));
-    });
-    const last = i === t.turns.length - 1;
-    const reply = el('div', 'msg');
-    const label = last ? 'final answer' : 'reply';
-    if (turn.reply !== undefined) {
-      // A reply that only called tools comes with no text (null, or empty as the service sent it).
-      if (turn.reply) { reply.append(el('span', 'role', label), el('pre', 'text', turn.reply)); box.append(reply); }
-      else if (!(last && c.error)) { reply.append(el('span', 'role', label), el('p', 'muted', 'no content')); box.append(reply); }
-    } else if (last && c.baseline !== 'none') {
-      reply.append(el('span', 'role', 'baseline answer'), c.baseline === 'text' ? el('pre', 'text', c.baseline_content === null ? '' : c.baseline_content) : el('p', 'muted', 'the same as tonight’s'));
-      box.append(reply);
-    }
-    col.append(box);
-  });
-  if (!baseline && c.error) col.append(el('p', 'stopped bad', 'stopped' + (c.error_place ? ' at ' + c.error_place : '') + ': ' + c.error.kind + ': ' + c.error.message));
-  if (t.more_steps > 0 || t.more_calls > 0) col.append(el('p', 'note', 'and ' + [t.more_steps ? t.more_steps + ' more requests' : '', t.more_calls ? t.more_calls + ' more calls' : ''].filter(Boolean).join(' and ') + ', not shown here: report.json and results.jsonl hold them all'));
-  return col;
-}
-function stepBox(x, changed) {
-  const box = el('div', 'step' + (x.error ? ' bad' : changed ? ' changed' : ''));
-  const head = el('div', 'step-head');
-  head.append(el('b', null, 'step ' + x.n));
-  if (x.error) head.append(el('span', 'badge bad', x.error));
-  if (changed) head.append(el('span', 'badge warn', 'calls differ'));
-  const facts = [x.provider, x.model, x.finish_reason, x.latency_ms === null ? null : x.latency_ms + ' ms']
-    .filter(function (f) { return f !== null && f !== undefined && f !== ''; });
-  if (facts.length) head.append(el('span', 'muted', facts.join(' · ')));
-  box.append(head);
-  x.calls.forEach(function (k) {
-    const call = el('div', 'call');
-    const args = el('pre', 'io');
-    args.append(el('b', null, k.tool), document.createTextNode('(' + k.arguments + ')'));
-    call.append(el('span', 'dir', '→'), args);
-    const result = el('div', 'call');
-    result.append(el('span', 'dir', '←'), k.result === null ? el('p', 'io bad', 'no result: no tool_results rule answers this call') : el('pre', 'io', k.result));
-    box.append(call, result);
-  });
-  if (x.calls.length === 0 && !x.error) box.append(el('p', 'io muted', x.finish_reason === 'tool_calls' ? 'its calls were not answered (no tool_results)' : 'answered without a tool call'));
-  return box;
 }
 
 function answer(c) {

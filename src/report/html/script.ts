@@ -1,6 +1,7 @@
 import { COUNT_WORDS, STATUS_WORDS } from '../../core/words.js';
 import { REVIEW_RANK } from '../../fold/review.js';
 import { DETAIL_SCRIPT } from './script-detail.js';
+import { TRANSCRIPT_SCRIPT } from './script-transcript.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
 import { SCROLL_SCRIPT } from './scroll.js';
@@ -147,5 +148,5 @@ performance.mark('driftcheck:ready');
 
 /** The inline script's full text: the word diff's own source, then the page logic and its case details, in a strict IIFE. */
 export function clientScript(): string {
-  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DETAIL_SCRIPT}${DIFF_SCRIPT}})();`;
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DETAIL_SCRIPT}${TRANSCRIPT_SCRIPT}${DIFF_SCRIPT}})();`;
 }
