@@ -161,7 +161,7 @@ export interface ConversationStep {
 }
 
 /** One scripted turn: its user message (null: the case's own messages), its reply, and its last request (1-based). */
-export interface ConversationTurn {
+interface ConversationTurn {
   user: string | null;
   content: string | null;
   finish_reason: string | null;
