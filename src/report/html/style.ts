@@ -88,6 +88,7 @@ del { background: var(--del); text-decoration: line-through; text-decoration-col
 .transcript { display: grid; gap: 8px; min-width: 0; align-content: start; }
 .turn { display: grid; gap: 6px; }
 .turn + .turn { border-top: 1px dashed var(--line); padding-top: 8px; }
+.turn .msg { margin: 0; } .turn .msg p { margin: 2px 0 0; }
 .step { border: 1px solid var(--line); border-left: 3px solid var(--accent); border-radius: 6px; padding: 5px 10px 6px; background: var(--bg); min-width: 0; }
 .step.changed { border-left-color: var(--warn); } .step.bad { border-left-color: var(--bad); }
 .step-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 8px; font-size: 13px; margin-bottom: 2px; }
