@@ -188,13 +188,28 @@ async function viewOnly(comparison: ComparisonRows): Promise<ComparisonView> {
  */
 export function baselineReference(dir: string): Reference {
   const read = new Map<string, Promise<SuiteBaseline | null>>();
+  const suiteOf = (suite: string) => {
+    let baseline = read.get(suite);
+    if (!baseline) read.set(suite, (baseline = SuiteBaseline.read(dir, suite)));
+    return baseline;
+  };
   return {
     kind: 'baseline',
     verdictCase: async (suite, caseId) => {
-      let baseline = read.get(suite);
-      if (!baseline) read.set(suite, (baseline = SuiteBaseline.read(dir, suite)));
-      const entry = (await baseline)?.figures.get(caseId);
+      const entry = (await suiteOf(suite))?.figures.get(caseId);
       return entry ? verdictCaseOfBaseline(suite, caseId, entry) : null;
+    },
+    // As a run's case entry holds it (a baseline file writes its keys sorted).
+    trajectory: async (suite, caseId) => {
+      const t = (await suiteOf(suite))?.case(caseId)?.trajectory;
+      if (!t) return null;
+      const calls = t.calls.map((c) => ({
+        step: c.step,
+        tool: c.tool,
+        arguments: c.arguments,
+        result: c.result,
+      }));
+      return { steps: t.steps, calls };
     },
   };
 }

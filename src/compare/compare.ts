@@ -4,6 +4,7 @@ import { CHANGES, type Change, statusChange } from '../core/words.js';
 import { IdTable } from '../util/id-table.js';
 import { publishReport } from '../fold/published.js';
 import type { CaseEntry, ReportHead } from '../stored/report/types.js';
+import type { Trajectory } from '../record/fields/trajectory.js';
 import { ComparedSide, type KeptCase, verdictCaseOf } from './side.js';
 import { summarizeCandidate, markFrontier } from './summary.js';
 import {
@@ -35,6 +36,8 @@ export type Reference =
       kind: 'baseline';
       /** A baseline case as the paired verdict reads it (verdictCaseOfBaseline), or null when there is none. */
       verdictCase: (suite: string, caseId: string) => Promise<VerdictCase | null> | VerdictCase | null;
+      /** A baseline case's trajectory, asked for a conversation's row only; absent: not known. */
+      trajectory?: (suite: string, caseId: string) => Promise<Trajectory | null> | Trajectory | null;
     }
   | ({ kind: 'run' } & ComparedRun);
 
@@ -138,13 +141,14 @@ export class ComparisonRows {
         e ? cellOf(e, byRun ? againstRun(ref, e) : e) : absent(skips[i]!.has(suite)),
       );
       const caseId = this.oddCases.get(row) ?? id.slice(suite.length + 1);
-      const out: CaseRow = {
-        id,
-        suite,
-        case: caseId,
-        reference: byRun ? runReference(ref) : baselineReference(kept, cells),
-        cells,
-      };
+      const reference = byRun ? runReference(ref) : baselineReference(kept, cells);
+      // A conversation's row: the baseline's trajectory beside the candidates'.
+      if (!byRun && cells.some((c) => c.trajectory)) {
+        const ask = (this.reference as Extract<Reference, { kind: 'baseline' }>).trajectory;
+        const trajectory = ask ? await ask(suite, caseId) : null;
+        if (trajectory) reference.trajectory = trajectory;
+      }
+      const out: CaseRow = { id, suite, case: caseId, reference, cells };
       const refCase = byRun
         ? ref && verdictCaseOf(id, ref)
         : await (this.reference as Extract<Reference, { kind: 'baseline' }>).verdictCase(suite, caseId);
@@ -310,6 +314,7 @@ function cellOf(e: KeptCase, verdict: Verdict): CandidateCell {
     latency_ms: e.latency_ms,
     cost: e.cost,
     note: e.note,
+    ...(e.trajectory ? { trajectory: e.trajectory } : {}),
   };
 }
 
@@ -332,7 +337,12 @@ function absent(skipped: boolean): CandidateCell {
 
 function runReference(ref: KeptCase | undefined): ReferenceCell {
   if (!ref || ref.status === 'not_run') return { status: ref?.status ?? null, samples: null, content: null };
-  return { status: ref.status, samples: { passed: ref.passed, sent: ref.sent }, content: ref.content };
+  return {
+    status: ref.status,
+    samples: { passed: ref.passed, sent: ref.sent },
+    content: ref.content,
+    ...(ref.trajectory ? { trajectory: ref.trajectory } : {}),
+  };
 }
 
 /**

@@ -15,6 +15,28 @@ const object = (properties: Record<string, JsonSchema>): JsonSchema => ({
   properties,
 });
 const tally = object({ passed: int, sent: int });
+/** An object of `object`'s, with these properties besides, each written only where it applies. */
+const withOptional = (schema: JsonSchema, optional: Record<string, JsonSchema>): JsonSchema => ({
+  ...schema,
+  properties: { ...(schema.properties as Record<string, JsonSchema>), ...optional },
+});
+/** A conversation's trajectory, as report.json's case entry keeps it (src/record/fields/trajectory.ts). */
+const trajectory = {
+  description:
+    "A conversation's trajectory: its requests, and the calls their answers made with the results given (null: no tool_results rule answered it). Absent for a single request.",
+  ...object({
+    steps: { type: 'integer', minimum: 1 },
+    calls: {
+      type: 'array',
+      items: object({
+        step: { type: 'integer', minimum: 1 },
+        tool: str,
+        arguments: str,
+        result: orNull(str),
+      }),
+    },
+  }),
+};
 const served = { type: 'array', items: object({ name: str, cases: int }) };
 
 /**
@@ -56,26 +78,33 @@ export function compareSchema(): JsonSchema {
         id: str,
         suite: str,
         case: str,
-        reference: object({
-          status: orNull({ $ref: '#/$defs/status' }),
-          samples: orNull(tally),
-          content: orNull(str),
-        }),
+        reference: withOptional(
+          object({
+            status: orNull({ $ref: '#/$defs/status' }),
+            samples: orNull(tally),
+            content: orNull(str),
+          }),
+          { trajectory: { $ref: '#/$defs/trajectory' } },
+        ),
         cells: { type: 'array', items: { $ref: '#/$defs/cell' } },
       }),
-      cell: object({
-        change: { $ref: '#/$defs/change' },
-        status: orNull({ $ref: '#/$defs/status' }),
-        samples: orNull(tally),
-        error_kind: orNull(str),
-        similarity: orNull({ type: 'number', minimum: 0, maximum: 1 }),
-        content: orNull(str),
-        model: orNull(str),
-        providers: { type: 'array', items: str },
-        latency_ms: orNull(num),
-        cost: orNull(num),
-        note: orNull(str),
-      }),
+      cell: withOptional(
+        object({
+          change: { $ref: '#/$defs/change' },
+          status: orNull({ $ref: '#/$defs/status' }),
+          samples: orNull(tally),
+          error_kind: orNull(str),
+          similarity: orNull({ type: 'number', minimum: 0, maximum: 1 }),
+          content: orNull(str),
+          model: orNull(str),
+          providers: { type: 'array', items: str },
+          latency_ms: orNull(num),
+          cost: orNull(num),
+          note: orNull(str),
+        }),
+        { trajectory: { $ref: '#/$defs/trajectory' } },
+      ),
+      trajectory,
       candidate: object({
         label: str,
         run_id: str,

@@ -8,6 +8,7 @@ import type { CaseStatus } from '../core/words.js';
 import type { Drift } from '../record/drift-kinds.js';
 import type { ErrorKind } from '../core/answer.js';
 import type { FoldedCase } from '../fold/published.js';
+import { errorPlace, placeText } from '../fold/conversation.js';
 import type { Totals } from '../fold/totals.js';
 import type { VerdictCase } from './verdict.js';
 import type { Change } from '../core/words.js';
@@ -21,7 +22,7 @@ import type { CandidateCell, ReferenceCell } from './types.js';
  */
 export interface KeptCase extends Pick<
   CandidateCell,
-  'error_kind' | 'content' | 'model' | 'providers' | 'latency_ms' | 'cost' | 'note'
+  'error_kind' | 'content' | 'model' | 'providers' | 'latency_ms' | 'cost' | 'note' | 'trajectory'
 > {
   status: CaseStatus;
   passed: number;
@@ -157,6 +158,7 @@ export function keptOf({ entry: e, review }: FoldedCase): KeptCase {
     base_samples: base ? { pass: base.pass, total: base.total } : null,
     sample_cost: cost !== null && with_cost > 0 ? cost / with_cost : null,
     latencies: [...(e.stats.answered.latency_ms?.sample ?? [])],
+    ...(e.trajectory ? { trajectory: e.trajectory } : {}),
   };
 }
 
@@ -207,8 +209,11 @@ const NOTE_CHARS = 240;
 /** Why a cell reads as it does, one line: the error, the failing checks, or the drift worth a look. */
 function noteOf(e: CaseEntry): string | null {
   const parts: string[] = [];
-  if (e.error) parts.push(`${e.error.kind}: ${e.error.message}`);
-  else for (const k of e.checks) if (!k.pass) parts.push(`${k.type}: ${k.message}`);
+  if (e.error) {
+    // A conversation's error names where it stopped, as every view says it.
+    const place = errorPlace(e);
+    parts.push(`${place ? `${placeText(place)}: ` : ''}${e.error.kind}: ${e.error.message}`);
+  } else for (const k of e.checks) if (!k.pass) parts.push(`${k.type}: ${k.message}`);
   for (const d of e.drift) if (d.severity !== 'info' && d.kind !== 'new_error') parts.push(d.message);
   if (parts.length === 0) return null;
   const text = parts.join('; ').replace(/\s+/g, ' ');

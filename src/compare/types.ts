@@ -3,6 +3,7 @@ import type { CandidateVerdict } from './verdict.js';
 import type { PairedTest } from '../stats/paired.js';
 import type { CaseStatus } from '../core/words.js';
 import type { Served, ToolTotals, Unrouted } from '../fold/totals.js';
+import type { Trajectory } from '../record/fields/trajectory.js';
 
 /** Bumped when a field of compare.json changes meaning or goes away (schemas/compare.schema.json). */
 export const COMPARE_SCHEMA_VERSION = 1;
@@ -31,6 +32,8 @@ export interface ReferenceCell {
   samples: SampleTally | null;
   /** The answer the candidates' answers are diffed against; null when none is known. */
   content: string | null;
+  /** A conversation's trajectory (its calls and the results given, by request), where the reference keeps one. */
+  trajectory?: Trajectory;
 }
 
 /** One case under one candidate. */
@@ -51,6 +54,8 @@ export interface CandidateCell {
   cost: number | null;
   /** Why the cell is what it is, one line (the failing check, the error, the drift). */
   note: string | null;
+  /** A conversation's trajectory, its first sample's as report.json keeps it; absent for a single request. */
+  trajectory?: Trajectory;
 }
 
 export interface CaseRow {

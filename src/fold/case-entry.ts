@@ -8,6 +8,7 @@ import { recordedCase, recordedStats } from './recorded.js';
 import { type CaseFold, latencySummary } from './case-fold.js';
 import { latencySketch } from '../stats/sketch.js';
 import type { CaseStats } from './pass-rates.js';
+import { conversationOf } from './conversation.js';
 
 /**
  * A case's report entry from its folded samples. Without `stat` (its pass-rate test, decided
@@ -54,6 +55,7 @@ export function caseEntry(
     checks: first?.checks ?? [],
     check_passes: fold.checkPasses,
     content: first?.content ?? null,
+    ...conversationField(first),
     answers: fold.answers ? [...fold.answers.values()].sort((a, b) => b.count - a.count) : [],
     other_answers: fold.otherAnswers,
     // The first sample is shown whole already; a later failing one is kept beside it.
@@ -86,6 +88,12 @@ export function caseEntry(
   };
   if (repeat === 'auto' || fold.adaptive) entry.sampling = 'auto';
   return entry;
+}
+
+/** The first sample's conversation as the entry holds it: only a conversation's entry has the key. */
+function conversationField(first: CaseFold['first']): Pick<CaseEntry, 'conversation'> {
+  const conversation = conversationOf(first);
+  return conversation ? { conversation } : {};
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   HistoryCaseStatus,
   HistoryProblem,
   HistoryRunInput,
+  HistoryLoop,
   HistoryToolCounts,
 } from '../stored/history/types.js';
 
@@ -21,6 +22,8 @@ interface NightColumns {
   cases: { status: Uint8Array; passes: Int32Array; samples: Int32Array };
   /** Tool-call counts of the few cases that had tools. */
   tools: Map<number, HistoryToolCounts>;
+  /** The conversations' nights, of the few cases that were conversations. */
+  loops: Map<number, HistoryLoop>;
   /** Its case slots in the order its lines gave them (the page lists cases so); `lines` of them used. */
   order: { slots: Int32Array };
   lines: number;
@@ -82,6 +85,7 @@ export class HistoryNights implements TrendSource {
             samples: new Int32Array(size),
           },
           tools: new Map(),
+          loops: new Map(),
           order: { slots: new Int32Array(size) },
           lines: 0,
           figures: new Map(),
@@ -102,6 +106,8 @@ export class HistoryNights implements TrendSource {
         cases.samples[slot] = entry.samples;
         if (entry.tools) n.tools.set(slot, entry.tools);
         else n.tools.delete(slot);
+        if (entry.loop) n.loops.set(slot, entry.loop);
+        else n.loops.delete(slot);
       },
     });
     close();
@@ -147,7 +153,7 @@ export class HistoryNights implements TrendSource {
     const suite = this.suites.at(this.suiteIndex[slot]!);
     const name = id.slice(suite.length + 1);
     const out: CaseNight[] = [];
-    for (const { run, cases, tools } of this.nights) {
+    for (const { run, cases, tools, loops } of this.nights) {
       const status = slot < cases.status.length ? cases.status[slot]! : 0;
       if (status === 0) continue;
       out.push({
@@ -159,6 +165,7 @@ export class HistoryNights implements TrendSource {
           passes: cases.passes[slot]!,
           samples: cases.samples[slot]!,
           tools: tools.get(slot) ?? null,
+          loop: loops.get(slot) ?? null,
         },
       });
     }

@@ -1,8 +1,10 @@
 import { candidateLabel, notNightly, provenanceOf } from '../fold/provenance.js';
 import type { Provenance } from '../stored/report/types.js';
+import { sha256 } from '../util/sha256.js';
 import type {
   HistoryCaseInput,
   HistoryCaseStatus,
+  HistoryLoop,
   HistoryProvenance,
   HistoryRunInput,
 } from '../stored/history/types.js';
@@ -48,9 +50,13 @@ export interface ReportV2Like {
       cost: number | null;
       with_usage: number;
       latency_ms: { p50: number; p95: number } | null;
+      /** A conversation's requests over its samples (absent in reports written before it). */
+      steps?: number;
     };
     /** Absent in reports written before tool calls were recorded; null for a case without tools. */
     tool_use?: { answered: number; triggered: number; valid: number } | null;
+    /** A conversation's first trajectory; absent or null for a single request (and before it was recorded). */
+    trajectory?: { steps: number; calls: { tool: string }[] } | null;
   }[];
 }
 
@@ -85,7 +91,31 @@ export function historyCase(c: ReportV2Like['cases'][number]): HistoryCaseInput 
     tools: c.tool_use
       ? { answered: c.tool_use.answered, triggered: c.tool_use.triggered, valid: c.tool_use.valid }
       : null,
+    ...(c.trajectory ? { loop: historyLoop(c, c.trajectory) } : {}),
   };
+}
+
+/**
+ * A conversation's night: its requests over its samples, the samples that finished within
+ * max_steps (all but those that ended `max_steps_reached`), and its first trajectory's digest.
+ */
+function historyLoop(
+  c: ReportV2Like['cases'][number],
+  trajectory: NonNullable<ReportV2Like['cases'][number]['trajectory']>,
+): HistoryLoop {
+  const sent = c.samples.sent;
+  const over = c.error_kinds?.max_steps_reached ?? 0;
+  return {
+    // A report written before stats.steps holds its first sample's alone.
+    steps: c.stats.steps ?? trajectory.steps * sent,
+    within: Math.max(0, sent - over),
+    trajectory: trajectoryDigest(trajectory.calls.map((call) => call.tool)),
+  };
+}
+
+/** The digest of a sequence of tools the history keeps: 8 hex characters of its sha256 (`no call` has one too). */
+export function trajectoryDigest(tools: readonly string[]): string {
+  return sha256(tools.join('\n')).slice(0, 8);
 }
 
 /** The run line of either schema: its identity and exit, and per suite the models and providers that served. */

@@ -21,6 +21,8 @@ export interface SuiteNight {
   p95: number | null;
   /** [answered, triggered, valid] summed over the cases with tools; null when none had any. */
   tools: [number, number, number] | null;
+  /** [samples, steps, within max_steps] summed over the conversations; null when none was one. */
+  loops: [number, number, number] | null;
   /** Cases whose latency changed against the baseline, and the first of them. */
   slower: number;
   firstSlower: string | null;
@@ -42,6 +44,7 @@ export class SuiteNightTally {
       | 'latency_p50_ms'
       | 'latency_p95_ms'
       | 'tools'
+      | 'loop'
       | 'drift_kinds'
     >,
   ): void {
@@ -58,6 +61,7 @@ export class SuiteNightTally {
         p50: null,
         p95: null,
         tools: null,
+        loops: null,
         slower: 0,
         firstSlower: null,
         p50s: [],
@@ -84,6 +88,12 @@ export class SuiteNightTally {
       t[0] += c.tools.answered;
       t[1] += c.tools.triggered;
       t[2] += c.tools.valid;
+    }
+    if (c.loop) {
+      const l = (s.loops ??= [0, 0, 0]);
+      l[0] += c.samples;
+      l[1] += c.loop.steps;
+      l[2] += c.loop.within;
     }
     if (c.drift_kinds.includes('latency_changed')) {
       s.slower++;

@@ -6,6 +6,7 @@ import type { Drift } from '../record/drift-kinds.js';
 import { type FoldedCase, publishReport } from '../fold/published.js';
 import { countOf as classCount, REVIEW_ORDER, type ReviewClass, Shortlist } from '../fold/review.js';
 import type { Totals } from '../fold/totals.js';
+import { errorLine } from '../fold/conversation.js';
 import { printable } from '../util/printable.js';
 import { historyLine } from './history-strip.js';
 import { countOf } from '../util/numbers.js';
@@ -173,10 +174,9 @@ function notable(d: Drift): boolean {
 /** Why a case of this review class is listed: the error, the failed checks, then the notable drift. */
 export function reasons(c: CaseEntry, review: ReviewClass): string {
   const out: string[] = [];
-  if (c.error)
-    out.push(
-      `${c.error.kind}${c.error.http_status ? ` (HTTP ${c.error.http_status})` : ''}: ${c.error.message}`,
-    );
+  // A conversation's error names the turn and step it stopped at (errorLine).
+  const error = errorLine(c);
+  if (error !== null) out.push(error);
   else {
     const sent = c.samples.sent;
     // A repeated case that fails with no failing drift fails on its own samples, not on the

@@ -2,6 +2,7 @@ import { statusWord } from '../core/words.js';
 import type { CaseEntry, Report, ReportHead, SuiteReport } from '../stored/report/types.js';
 import { type FoldedCase, publishReport } from '../fold/published.js';
 import type { Totals } from '../fold/totals.js';
+import { errorLine, errorPlace, placeText } from '../fold/conversation.js';
 import type { Drift } from '../record/drift-kinds.js';
 import { verdictLabel } from './pass-rate-label.js';
 import { SpooledFile } from '../util/spool.js';
@@ -76,7 +77,9 @@ function details(c: CaseEntry): string {
   if (c.samples.planned > 1 || c.samples.sent > 1) lines.push(`samples: ${passRateText(c)}`);
   if (c.error) {
     const e = c.error;
+    const place = errorPlace(c);
     lines.push(`error kind: ${e.kind}`, `http status: ${e.http_status ?? 'none'}`);
+    if (place) lines.push(`error at: ${placeText(place)}`);
     if (e.type) lines.push(`error type: ${e.type}`);
     if (e.code) lines.push(`error code: ${e.code}`);
     if (e.model) lines.push(`error model: ${e.model}`);
@@ -99,7 +102,7 @@ function testcase({ entry: c, outcome }: FoldedCase, suite: SuiteReport): string
   const regressions = c.drift.filter((d) => d.severity === 'fail' && d.kind !== 'new_error');
   if (outcome === 'error' && c.error) {
     const e = c.error;
-    const message = `${e.kind}${e.http_status ? ` (HTTP ${e.http_status})` : ''}: ${e.message}${regressions.length ? ` — ${regressions.map((d) => d.message).join('; ')}` : ''}`;
+    const message = `${errorLine(c)}${regressions.length ? ` — ${regressions.map((d) => d.message).join('; ')}` : ''}`;
     body.push(
       `<error message="${attr(oneLine(message))}" type="${attr(e.kind)}">${xmlText(details(c))}</error>`,
     );

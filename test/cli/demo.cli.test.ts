@@ -152,7 +152,7 @@ describe('the demo (npm start)', () => {
     expect(early.drift.map((d) => d.kind)).toEqual(expect.arrayContaining(['regressed', 'provider_changed']));
     expect(byCase.get('agent-demo/order-status')).toMatchObject({ status: 'pass', drift: [] });
     expect(run.stdout).toMatch(
-      /✗ agent-demo\/return-kettle error · moonshotai\/kimi-k2-thinking\n\s+max_steps_reached:/,
+      /✗ agent-demo\/return-kettle error · moonshotai\/kimi-k2-thinking\n\s+step 4: max_steps_reached:/,
     );
     expect(run.stdout.replace(/\n\s+/g, ' ')).toMatch(
       /trajectory changed: lookup_order \(baseline: lookup_order → check_policy\)/,

@@ -13,17 +13,21 @@ const FILES = ['report.json', 'junit.xml', 'summary.md'] as const;
 
 /** What varies between two runs of the same seeded demo, replaced by a fixed token. */
 function normalize(text: string): string {
-  return text
-    .replace(/\d{8}T\d{6}(?:\d{3})?Z-[0-9a-f]{4}/g, 'RUN-ID')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, 'TIME')
-    .replace(/"response_id":"[^"]*"/g, '"response_id":"ID"')
-    .replace(/gen-\d+-[A-Za-z0-9]+/g, 'GEN-ID')
-    .replace(/chatcmpl-[A-Za-z0-9-]+/g, 'CHATCMPL-ID')
-    .replace(/call_[A-Za-z0-9]+/g, 'CALL-ID')
-    .replace(/"latency_ms":\{[^{}]*\}/g, '"latency_ms":{}')
-    .replace(/"latency_ms":\{"n":[^}]*\}/g, '"latency_ms":{}')
-    .replace(/\btime="[\d.]+"/g, 'time="T"')
-    .replace(/\b\d+(?:\.\d+)? ?ms\b/g, 'N ms');
+  return (
+    text
+      .replace(/\d{8}T\d{6}(?:\d{3})?Z-[0-9a-f]{4}/g, 'RUN-ID')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, 'TIME')
+      .replace(/"response_id":"[^"]*"/g, '"response_id":"ID"')
+      .replace(/gen-\d+-[A-Za-z0-9]+/g, 'GEN-ID')
+      .replace(/chatcmpl-[A-Za-z0-9-]+/g, 'CHATCMPL-ID')
+      .replace(/call_[A-Za-z0-9]+/g, 'CALL-ID')
+      .replace(/"latency_ms":\{[^{}]*\}/g, '"latency_ms":{}')
+      .replace(/"latency_ms":\{"n":[^}]*\}/g, '"latency_ms":{}')
+      // A conversation's requests, each with its own latency.
+      .replace(/"latency_ms":\d+(?:\.\d+)?/g, '"latency_ms":N')
+      .replace(/\btime="[\d.]+"/g, 'time="T"')
+      .replace(/\b\d+(?:\.\d+)? ?ms\b/g, 'N ms')
+  );
 }
 
 describe('the demo writes what it wrote before', () => {

@@ -6,6 +6,13 @@ import type { SampleResult } from '../../src/stored/journal/records.js';
 import type { Drift } from '../../src/record/drift-kinds.js';
 import { sampleResult } from './results.js';
 import { addRecorded, recordedCase, recordedStats, startRecorded } from '../../src/fold/recorded.js';
+import { conversationOf } from '../../src/fold/conversation.js';
+
+/** A conversation's entry holds its transcript's fields (src/fold/conversation.ts); any other none. */
+function conversationField(sample: SampleResult | null): Pick<CaseEntry, 'conversation'> {
+  const conversation = conversationOf(sample);
+  return conversation ? { conversation } : {};
+}
 
 /**
  * The report entry of a case sampled once, from its sample: for renderer tests that are about
@@ -52,6 +59,7 @@ export function entryOf(
     checks: sample.checks,
     check_passes: sample.checks.map((c) => (c.pass ? 1 : 0)),
     content: sample.content,
+    ...conversationField(sent ? sample : null),
     answers: [],
     other_answers: 0,
     first_failure: null,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StreamReader } from '../../src/service/stream-read.js';
 import { createRedactor } from '../../src/service/redact.js';
-import { asEventStream } from '../../src/sim/stream.js';
-import { jsonReply } from '../../src/sim/reply.js';
+import { streamAnswer } from '../../src/sim/stream.js';
 
 // The stream reader at the edge: a streamed answer adds up to the body a plain answer would
 // have had, however its bytes were cut into pieces on the way.
@@ -22,11 +21,14 @@ function read(bytes: Uint8Array, cuts: number[] = [], limits = { maxBytes: 1 << 
   return { body: reader.body(), facts: reader.facts, stopped: reader.stopped };
 }
 
-/** The simulator's stream of a plain answer (the services' documented chunk shapes). */
+/** The simulator's stream of a plain answer (the services' documented chunk shapes), its writes joined. */
 function simStream(kind: 'router' | 'direct', body: Record<string, unknown>): Uint8Array {
-  const reply = asEventStream(kind, jsonReply(200, body));
-  if (reply.action !== 'respond') throw new Error('no stream');
-  return encoder.encode(reply.body);
+  const stream = streamAnswer(
+    kind,
+    { headers: {}, body, broken: false, usable: true },
+    { firstTokenMs: 0, paceMs: 0, stallMs: 0, includeUsage: true, faults: new Set() },
+  );
+  return new Uint8Array(Buffer.concat(stream.writes.map((w) => w.bytes)));
 }
 
 const answer = (message: Record<string, unknown>, finish = 'stop') => ({
@@ -110,9 +112,15 @@ describe('StreamReader', () => {
         const bytes = simStream(kind, body);
         const whole = read(bytes);
         expect(whole.stopped).toBeNull();
-        expect(whole.body.choices).toEqual(body.choices);
+        // native_finish_reason is the router's own: a direct stream carries none.
+        const choices =
+          kind === 'router'
+            ? body.choices
+            : body.choices.map(({ native_finish_reason: _, ...choice }) => choice);
+        expect(whole.body.choices).toEqual(choices);
         expect(whole.body.usage).toEqual(body.usage);
-        expect(whole.body).toMatchObject({ id: body.id, model: body.model, provider: body.provider });
+        expect(whole.body).toMatchObject({ id: body.id, model: body.model });
+        if (kind === 'router') expect(whole.body.provider).toBe(body.provider);
         expect(whole.facts).toMatchObject({
           done: true,
           finished: true,

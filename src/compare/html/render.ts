@@ -1,5 +1,12 @@
 import { embeddable, escapeHtml, pageHead } from '../../report/html/escape.js';
-import { clipText, LARGE_REPORT_TEXT_CHARS, pageTextLimit } from '../../report/html/data.js';
+import {
+  clipText,
+  LARGE_REPORT_TEXT_CHARS,
+  type PageTranscript,
+  pageTextLimit,
+  transcriptOf,
+} from '../../report/html/data.js';
+import type { Trajectory } from '../../record/fields/trajectory.js';
 import { STYLE } from '../../report/html/style.js';
 import {
   CHANGE_ROW_LABELS,
@@ -108,16 +115,32 @@ export function pageRowOf(rows: number, candidates: number): (row: CaseRow) => s
   return (row) => embeddable(JSON.stringify(pageRow(row, limit)));
 }
 
-/** A row as the script reads it: answers shortened to the page's limit. */
+/**
+ * A row as the script reads it: answers shortened to the page's limit, and a conversation's
+ * trajectories as report.html's transcripts (`transcript` in place of `trajectory`), their
+ * calls and texts bounded as report.html bounds them.
+ */
 function pageRow(row: CaseRow, limit: number): CaseRow {
   const long = (text: string | null) => text !== null && text.length > limit;
-  if (!long(row.reference.content) && !row.cells.some((cell) => long(cell.content))) return row;
+  const conversation = row.reference.trajectory !== undefined || row.cells.some((c) => c.trajectory);
+  if (!conversation && !long(row.reference.content) && !row.cells.some((cell) => long(cell.content)))
+    return row;
   const clip = (text: string | null) => (text === null ? null : clipText(text, limit));
   return {
     ...row,
-    reference: { ...row.reference, content: clip(row.reference.content) },
-    cells: row.cells.map((cell) => ({ ...cell, content: clip(cell.content) })),
+    reference: { ...withTranscript(row.reference, limit), content: clip(row.reference.content) },
+    cells: row.cells.map((cell) => ({ ...withTranscript(cell, limit), content: clip(cell.content) })),
   };
+}
+
+/** A side with its trajectory as the page draws it (transcriptOf), or as it is without one. */
+function withTranscript<T extends { trajectory?: Trajectory }>(
+  side: T,
+  limit: number,
+): Omit<T, 'trajectory'> & { transcript?: PageTranscript } {
+  const { trajectory, ...rest } = side;
+  const transcript = transcriptOf(trajectory, undefined, null, limit);
+  return transcript ? { ...rest, transcript } : rest;
 }
 
 /** One candidate's card: its figures, as compareRuns computed them. */

@@ -1,4 +1,5 @@
 import { DIFF_SCRIPT } from '../../report/html/script-diff.js';
+import { TRANSCRIPT_SCRIPT } from '../../report/html/script-transcript.js';
 import { PAGING_SCRIPT } from '../../report/html/script-paging.js';
 import { SCROLL_SCRIPT } from '../../report/html/scroll.js';
 import { CHANGE_WORDS, STATUS_WORDS } from '../../core/words.js';
@@ -10,7 +11,7 @@ import { chartTree } from './chart-tree.js';
  * comparison, builds the matrix 200 rows at a time, filters and searches in memory, and
  * opens a case (`#case=suite/case`, so a link restores it) as the candidates' answers side
  * by side, each diffed word by word against the reference's (report.html's wordDiff and
- * its drawing). Every text goes in through textContent; nothing is parsed as markup.
+ * its drawing), and a conversation's trajectories under them (report.html's transcript). Every text goes in through textContent; nothing is parsed as markup.
  */
 const CLIENT = String.raw`
 const PAGE = 200;
@@ -84,7 +85,7 @@ function row(r) {
 }
 ${PAGING_SCRIPT}
 // A case's answers side by side: the reference's, then each candidate's diffed against it.
-function pane(title, tone, lines, content, reference) {
+function pane(title, tone, lines, content, reference, transcript, other) {
   const p = el('section', 'pane');
   const h = el('h3');
   h.append(el('span', 'badge ' + tone[1], tone[0]), document.createTextNode(' ' + title));
@@ -95,6 +96,8 @@ function pane(title, tone, lines, content, reference) {
   if (content === null) p.append(el('p', 'muted', 'no answer'));
   else if (reference === null || reference === undefined) p.append(el('pre', 'text', content));
   else p.append(inline(wordDiff(reference, content)));
+  // A conversation's trajectory under its answer, its requests marked where they called other tools than the reference's.
+  if (transcript) p.append(transcriptColumn(transcript, { title: 'trajectory', other: other }));
   return p;
 }
 function openCase() {
@@ -117,7 +120,7 @@ function openCase() {
   legend.append(el('del', null, 'only in ' + data.reference.label), document.createTextNode(' '), el('ins', null, 'only in the candidate'));
   const ref = r.reference;
   const panes = el('div', 'panes');
-  panes.append(pane(data.reference.label + ' (reference)', ref.status === null ? ['unknown', 'muted'] : [STATUS_WORD[ref.status], statusTone(ref.status)], [['samples', samples(ref.samples)]], ref.content, null));
+  panes.append(pane(data.reference.label + ' (reference)', ref.status === null ? ['unknown', 'muted'] : [STATUS_WORD[ref.status], statusTone(ref.status)], [['samples', samples(ref.samples)]], ref.content, null, ref.transcript, null));
   r.cells.forEach(function (c, i) {
     const lines = [
       ['against the reference', WORD[c.change] + (c.similarity !== null ? ' (similarity ' + c.similarity.toFixed(2) + ')' : '')],
@@ -129,7 +132,7 @@ function openCase() {
       ['why', c.note],
     ];
     const tone = c.status === null ? [WORD[c.change], 'muted'] : [STATUS_WORD[c.status], statusTone(c.status)];
-    const p = pane(candidates[i].label, tone, lines, c.status === null ? null : c.content, ref.content);
+    const p = pane(candidates[i].label, tone, lines, c.status === null ? null : c.content, ref.content, c.status === null ? null : c.transcript, ref.transcript);
     if (candidates[i].dir !== null && c.status !== null) {
       const link = el('a', 'report-link', 'this case in the run\'s report.html');
       link.href = candidates[i].dir.split('/').map(encodeURIComponent).join('/') + '/report.html#' + encodeURIComponent(r.id);
@@ -195,5 +198,5 @@ document.documentElement.dataset.ready = 'true';
 
 /** The inline script's full text: the word diff's own source and its drawing, then the page logic, in a strict IIFE. */
 export function compareScript(): string {
-  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\nconst chartTree = ${chartTree.toString()};\n${CLIENT}${DIFF_SCRIPT}})();`;
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\nconst chartTree = ${chartTree.toString()};\n${CLIENT}${TRANSCRIPT_SCRIPT}${DIFF_SCRIPT}})();`;
 }

@@ -54,11 +54,18 @@ interface SuiteSeries {
    * [answered, triggered, valid] (null when none ran); absent when no case ever had tools.
    */
   tools?: (ToolCounts | null)[];
+  /**
+   * Per night, the conversations' counts summed over the suite's conversation cases:
+   * [samples, steps, within max_steps] (null when none ran); absent when no case ever was one.
+   */
+  loops?: (LoopCounts | null)[];
   events: TimelineEvent[];
 }
 
 /** [answered, triggered, valid]: see HistoryToolCounts. */
 type ToolCounts = [number, number, number];
+/** [samples, steps, within max_steps]: see HistoryLoop. */
+type LoopCounts = [number, number, number];
 
 interface CasePage {
   id: string;
@@ -71,6 +78,8 @@ interface CasePage {
   other?: Record<number, [number, number]>;
   /** Tool-call counts by night, for the nights the case had tools; absent for a case that never did. */
   tools?: Record<number, ToolCounts>;
+  /** A conversation's nights: [samples, steps, within max_steps, trajectory digest]; absent for a case that never was one. */
+  loops?: Record<number, [number, number, number, string]>;
   /** Night the current failing streak began (null when passing now). */
   failing_since: number | null;
   /** Pass ↔ fail/error changes between nights that ran: how flaky the case is. */
@@ -101,10 +110,12 @@ export function trendPageData(from: History | TrendSource, link: string): TrendP
     const samples = usualSamples(nights.map((n) => n.entry.samples));
     const other: Record<number, [number, number]> = {};
     const tools: Record<number, ToolCounts> = {};
+    const loops: Record<number, [number, number, number, string]> = {};
     for (const { run, entry } of nights) {
       const i = index.get(run)!;
       status[i] = STATUS_CHAR[entry.status];
       if (entry.tools) tools[i] = toolCounts(entry.tools);
+      if (entry.loop) loops[i] = [entry.samples, entry.loop.steps, entry.loop.within, entry.loop.trajectory];
       if (entry.samples === 0) continue;
       const digit = entry.samples === samples ? COUNT_DIGITS[entry.passes] : undefined;
       passes[i] = digit ?? '~';
@@ -119,6 +130,7 @@ export function trendPageData(from: History | TrendSource, link: string): TrendP
       samples,
       ...(Object.keys(other).length ? { other } : {}),
       ...(Object.keys(tools).length ? { tools } : {}),
+      ...(Object.keys(loops).length ? { loops } : {}),
       failing_since: failingSince(status),
       flips: flips(status),
       trend: trend
@@ -246,6 +258,7 @@ function series(history: TrendSource, suite: string): Omit<SuiteSeries, 'events'
     p95: [],
   };
   const tools: (ToolCounts | null)[] = [];
+  const loops: (LoopCounts | null)[] = [];
   history.runs.forEach((run, night) => {
     const f = history.suiteNight(night, suite);
     const present = run.suites.some((s) => s.suite === suite) || (f?.cases ?? 0) > 0;
@@ -258,6 +271,11 @@ function series(history: TrendSource, suite: string): Omit<SuiteSeries, 'events'
     out.p50.push(f?.p50 ?? null);
     out.p95.push(f?.p95 ?? null);
     tools.push(f?.tools ? [...f.tools] : null);
+    loops.push(f?.loops ? [...f.loops] : null);
   });
-  return tools.some((t) => t !== null) ? { ...out, tools } : out;
+  return {
+    ...out,
+    ...(tools.some((t) => t !== null) ? { tools } : {}),
+    ...(loops.some((l) => l !== null) ? { loops } : {}),
+  };
 }

@@ -105,4 +105,19 @@ function toolChart(counts, events) {
   return chart('tool calls', [counts.map(calledRate), counts.map(validRate)], events, pct,
     (i) => toolCounts(counts[i]), 1, ['called', 'valid']);
 }
+
+// A night's conversation counts [samples, steps, within max_steps]: the requests per
+// conversation, and the rate of conversations that finished within max_steps. A chart's
+// read-out says the counts (its axis gives the rate).
+const stepsPer = (l) => (l && l[0] ? l[1] / l[0] : null);
+const withinRate = (l) => (l && l[0] ? l[2] / l[0] : null);
+const stepsText = (l) => (l ? num(stepsPer(l)) + ' (' + l[1] + ' over ' + l[0] + (l[0] === 1 ? ' sample)' : ' samples)') : 'no conversation');
+const withinText = (l) => (l ? pct(withinRate(l)) + ' (' + l[2] + '/' + l[0] + ')' : 'no conversation');
+// counts: one entry per night, null when the suite or case held no conversation that night.
+function loopCharts(counts, events) {
+  return [
+    chart('steps per conversation', [counts.map(stepsPer)], events, num, (i) => stepsText(counts[i])),
+    chart('within max_steps', [counts.map(withinRate)], events, pct, (i) => withinText(counts[i]), 1),
+  ];
+}
 `;

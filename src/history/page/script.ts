@@ -68,6 +68,8 @@ function renderSuites() {
         (i) => (rate[i] === null ? 'did not run' : pct(rate[i]) + ' (' + s.passes[i] + '/' + s.samples[i] + ' samples)'), 1),
       // Only a suite whose cases had tools on some night: a plain suite shows no tool chart.
       ...(s.tools ? [toolChart(s.tools, events)] : []),
+      // Only a suite with conversations (tool loops, scripted turns): its steps and its within-max_steps rate.
+      ...(s.loops ? loopCharts(s.loops, events) : []),
       // Per 1,000 cases; a night the suite ran without a cost says so, not "did not run".
       chart('cost per 1,000 cases (USD)', [s.cost_per_1000], events, usdAxis,
         (i) => (!ran(i) ? 'did not run' : s.cost_per_1000[i] === null ? 'no cost reported' : usd(s.cost_per_1000[i])),
@@ -335,6 +337,16 @@ function flaky() {
   }));
 }
 
+// A conversation's night: its steps, its within-max_steps count and its trajectory's digest,
+// saying when the sequence of tools is another than on its night before.
+function loopText(loops, i) {
+  const l = loops[i];
+  let before = i - 1;
+  while (before >= 0 && !loops[before]) before--;
+  const changed = before >= 0 && loops[before][3] !== l[3];
+  return 'steps ' + stepsText(l) + ' · within max_steps ' + withinText(l) + ' · trajectory ' + l[3] +
+    (changed ? ' (other tools than on ' + label(before) + ')' : '');
+}
 function reportLink(c, night) {
   const name = c.id.slice(c.suite.length + 1);
   return data.link.split('{run}').join(encodeURIComponent(nights[night].id))
@@ -361,6 +373,8 @@ function openCase() {
     (i) => (counts[i] ? pct(rate[i]) + ' (' + countText(counts[i]) + ' samples)' : 'no sample'), 1));
   const tools = c.tools ? Array.from({ length: N }, (_, i) => c.tools[i] || null) : null;
   if (tools) charts.append(toolChart(tools, events));
+  const loops = c.loops ? Array.from({ length: N }, (_, i) => c.loops[i] || null) : null;
+  if (loops) charts.append(...loopCharts(loops, events));
   const list = el('ol');
   for (let i = N - 1; i >= 0; i--) {
     if (c.status[i] === '.') continue;
@@ -371,6 +385,7 @@ function openCase() {
     li.append(el('span', 'night', label(i)), el('span', 'chip ' + (c.status[i] === 'p' ? 'ok' : 'bad'), STATUS[c.status[i]]),
       el('span', 'counts muted', k ? countText(k) + ' passed' : 'no sample'), a);
     if (tools && tools[i]) li.append(el('span', 'tools muted', 'tools: ' + toolText(tools[i])));
+    if (loops && loops[i]) li.append(el('span', 'loops muted', loopText(loops, i)));
     if (i === c.failing_since) li.append(el('span', 'bad', 'started failing'));
     if (c.trend && i === c.trend.began) li.append(el('span', 'warn', 'trend began'));
     list.append(li);

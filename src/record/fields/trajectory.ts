@@ -1,8 +1,7 @@
 import type { TrajectoryStep } from '../../core/tool-calls.js';
-import type { RecordedField } from '../field.js';
+import type { Fold, RecordedField } from '../field.js';
 import { firstValue } from '../folds.js';
 import { severityIn } from '../severity.js';
-import { shorten } from '../../util/shorten.js';
 
 /** A tool loop as a case keeps it: how many requests it took, and its calls with the results given. */
 export interface Trajectory {
@@ -41,21 +40,14 @@ export const trajectory = {
   },
   extract: (): Trajectory | null => null,
   case: { trajectory: firstValue<Trajectory>() },
+  stats: { steps: stepsSum() },
   baseline: { from: 'trajectory' },
   detail: {
     at: 'outcome',
-    // The loop at a glance, then each call with the result driftcheck gave it.
+    // The loop at a glance; report.html's transcript shows each call with the result given.
     rows: (c) => {
       const t = c.trajectory as Trajectory | null | undefined;
-      if (!t) return [];
-      return [
-        { term: 'trajectory', text: `${sequence(t)} (${t.steps} steps)` },
-        ...t.calls.map((call, i) => ({
-          term: `call ${i + 1} · step ${call.step}`,
-          text: `${call.tool}(${shorten(call.arguments, 200)}) → ${call.result === null ? 'no result: no rule answers it' : shorten(call.result, 300)}`,
-          ...(call.result === null ? { mark: 'bad' as const } : {}),
-        })),
-      ];
+      return t ? [{ term: 'trajectory', text: `${sequence(t)} (${t.steps} steps)` }] : [];
     },
   },
   drift: {
@@ -84,6 +76,19 @@ export const trajectory = {
     },
   },
 } satisfies RecordedField<Trajectory>;
+
+/**
+ * `stats.steps`: the requests of every sample added up (its mean is the steps per
+ * conversation the history plots); a case line leaves it out when it is its one sample's.
+ */
+function stepsSum(): Fold<Trajectory, number> {
+  return {
+    schema: () => ({ type: 'integer', minimum: 0 }),
+    state: { start: () => 0, add: (state, t) => (state as number) + t.steps },
+    result: (state) => state as number,
+    line: (entry) => (entry.trajectory as Trajectory | null | undefined)?.steps ?? 0,
+  };
+}
 
 const names = (t: Trajectory): string[] => t.calls.map((c) => c.tool);
 const sequence = (t: Trajectory): string => (t.calls.length ? names(t).join(' → ') : 'no call');

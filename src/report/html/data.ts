@@ -1,6 +1,7 @@
 import type { DriftKind } from '../../record/drift-kinds.js';
 import type { BaselineCase } from '../../stored/baseline/types.js';
 import type {
+  CaseConversation,
   CaseEntry,
   CaseHistory,
   DistinctAnswer,
@@ -13,9 +14,11 @@ import type { DriftSeverity } from '../../record/drift-kinds.js';
 import type { CaseError, Usage } from '../../core/answer.js';
 import type { Message } from '../../core/messages.js';
 import { REVIEW_RANK, type ReviewClass } from '../../fold/review.js';
+import { errorPlace, placeText } from '../../fold/conversation.js';
 import type { DetailPlace, DetailRow } from '../../record/field.js';
 import { RECORDED_FIELDS } from '../../record/registry.js';
 import type { ToolCall } from '../../core/tool-calls.js';
+import type { Trajectory } from '../../record/fields/trajectory.js';
 import { MAX_VIEW_TEXT_CHARS, shorten } from '../../util/shorten.js';
 
 /** Above this many cases the page embeds shortened texts, so the file stays openable. */
@@ -58,6 +61,8 @@ export interface PageCase {
   wait_ms: number;
   attempts: number;
   error: CaseError | null;
+  /** Where a conversation's error happened (`turn 2, step 3`); null for a single request's or none. */
+  error_place: string | null;
   cache_status: string | null;
   response_id: string | null;
   started_at: string | null;
@@ -83,7 +88,41 @@ export interface PageCase {
   baseline_tool_calls: PageCall[] | null;
   /** Calls past MAX_PAGE_CALLS the page leaves out, tonight's and the baseline's (report.json holds them); absent when none. */
   more_calls?: [number, number];
+  /** A conversation (a tool loop, scripted turns) as a transcript; null for a single request. */
+  transcript: PageTranscript | null;
+  /** The baseline's trajectory, when tonight's changed against it (trajectory_changed, steps_changed). */
+  baseline_trajectory: PageTranscript | null;
 }
+
+/** A conversation as the page shows it: its turns, each with its requests and its reply. */
+export interface PageTranscript {
+  turns: PageTurn[];
+  /** Requests and calls past MAX_PAGE_STEPS and MAX_PAGE_CALLS the page leaves out (report.json holds them). */
+  more_steps: number;
+  more_calls: number;
+}
+
+/** One turn: its user message (null: the case's own messages, shown above), its requests and its reply. */
+interface PageTurn {
+  user: string | null;
+  steps: PageStep[];
+  /** The turn's reply; undefined where the page does not know it (the baseline's). */
+  reply?: string | null;
+}
+
+/** One request: what served it, how it finished, and the calls its answer made with the results given. */
+interface PageStep {
+  n: number;
+  model: string | null;
+  provider: string | null;
+  finish_reason: string | null;
+  latency_ms: number | null;
+  error: string | null;
+  calls: { tool: string; arguments: string; result: string | null }[];
+}
+
+/** Most requests, and calls, of one conversation a page shows (max_steps is the suite's to choose). */
+const MAX_PAGE_STEPS = 100;
 
 /** A recorded field's row of a case's details, where the field places it (see RecordedField.detail). */
 interface PageRow extends DetailRow {
@@ -130,6 +169,71 @@ function pageCalls(calls: readonly ToolCall[] | null | undefined, limit: number)
     arguments: clip(c.parsed !== null ? JSON.stringify(c.parsed, null, 2) : c.arguments, limit) ?? '',
     invalid: c.invalid ? `${c.invalid}${c.problem ? `: ${c.problem}` : ''}` : null,
   }));
+}
+
+/**
+ * A conversation as its transcript: the requests of the case entry's `conversation` (what
+ * served each), the calls and results of its `trajectory` by step, its turns' user messages
+ * and replies (one turn, ending in the case's answer, without scripted turns). A trajectory
+ * without a conversation (the baseline's, a report written before it) gives its requests
+ * without what served them. Null without a trajectory or a conversation.
+ */
+export function transcriptOf(
+  trajectory: Trajectory | null | undefined,
+  conversation: CaseConversation | undefined,
+  answer: { content: string | null } | null,
+  limit: number,
+): PageTranscript | null {
+  const requests = conversation?.steps.length ?? trajectory?.steps ?? 0;
+  if (requests === 0) return null;
+  const calls = trajectory?.calls ?? [];
+  const shown = Math.min(requests, MAX_PAGE_STEPS);
+  const steps: PageStep[] = [];
+  let left = MAX_PAGE_CALLS;
+  let at = 0;
+  for (let n = 1; n <= shown; n++) {
+    const made: PageStep['calls'] = [];
+    for (; at < calls.length && calls[at]!.step <= n; at++) {
+      const call = calls[at]!;
+      if (call.step < n || left === 0) continue;
+      left--;
+      made.push({
+        tool: call.tool,
+        arguments: clipText(call.arguments, limit),
+        result: clip(call.result, limit),
+      });
+    }
+    const s = conversation?.steps[n - 1];
+    steps.push({
+      n,
+      model: s?.model ?? null,
+      provider: s?.provider ?? null,
+      finish_reason: s?.finish_reason ?? null,
+      latency_ms: s?.latency_ms ?? null,
+      error: s?.error ?? null,
+      calls: made,
+    });
+  }
+  const calledShown = steps.reduce((n, s) => n + s.calls.length, 0);
+  const more = { more_steps: requests - shown, more_calls: calls.length - calledShown };
+  const scripted = conversation?.turns;
+  if (!scripted?.length) {
+    const turn: PageTurn = { user: null, steps };
+    if (answer) turn.reply = clip(answer.content, limit);
+    return { turns: [turn], ...more };
+  }
+  let from = 0;
+  const turns = scripted.map((t) => {
+    const mine = steps.filter((s) => s.n > from && s.n <= t.last_step);
+    from = t.last_step;
+    return { user: clip(t.user, limit), steps: mine, reply: clip(t.content, limit) };
+  });
+  return { turns, ...more };
+}
+
+function errorPlaceOf(c: CaseEntry): string | null {
+  const place = errorPlace(c);
+  return place ? placeText(place) : null;
 }
 
 /** A message's text, or for an assistant turn that only called tools, its calls. */
@@ -240,6 +344,7 @@ export function pageCase(
     wait_ms: c.stats.wait_ms,
     attempts: c.stats.attempts,
     error: c.error,
+    error_place: errorPlaceOf(c),
     cache_status: c.cache_status,
     response_id: c.response_id,
     started_at: c.started_at,
@@ -268,5 +373,9 @@ export function pageCase(
     tool_calls: pageCalls(c.tool_use?.first, limit),
     baseline_tool_calls: baselineCalls ? pageCalls(baselineCalls, limit) : null,
     ...moreCalls(c.tool_use?.first, baselineCalls),
+    transcript: transcriptOf(c.trajectory, c.conversation, c, limit),
+    baseline_trajectory: c.drift.some((d) => d.kind === 'trajectory_changed' || d.kind === 'steps_changed')
+      ? transcriptOf(base?.trajectory, undefined, null, limit)
+      : null,
   };
 }

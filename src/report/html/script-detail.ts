@@ -95,6 +95,7 @@ function detail(c) {
   recorded(dl, c, 'outcome');
   if (c.error) {
     pair(dl, 'error kind', c.error.kind, 'bad');
+    pair(dl, 'error at', c.error_place, 'bad');
     pair(dl, 'HTTP status', c.error.http_status === null ? 'none (no response)' : c.error.http_status, 'bad');
     pair(dl, 'error type', c.error.type);
     pair(dl, 'error code', c.error.code);
@@ -119,6 +120,8 @@ function detail(c) {
     drift.append(dul);
     body.append(drift);
   }
+  // A conversation's transcript comes before what its last answer was.
+  if (c.transcript) body.append(conversation(c));
   body.append(meta, answer(c));
   if (c.tool_calls || c.baseline_tool_calls) body.append(toolCalls(c));
   if (c.history) body.append(nights(c));
@@ -162,11 +165,28 @@ function callList(calls, more) {
   return list;
 }
 function toolCalls(c) {
-  const s = section('Tool calls');
+  const s = section(c.transcript ? 'Tool calls of the last answer' : 'Tool calls');
   const more = c.more_calls || [0, 0];
   if (c.tool_calls) s.append(callList(c.tool_calls, more[0]));
   else s.append(el('p', 'muted', 'no tool call (a text answer)'));
   if (c.baseline_tool_calls) { s.append(el('h4', null, 'baseline calls')); s.append(callList(c.baseline_tool_calls, more[1])); }
+  return s;
+}
+
+// A conversation as a transcript (TRANSCRIPT_SCRIPT draws it); beside it, when tonight's
+// trajectory changed against the baseline, the baseline's.
+function conversation(c) {
+  const t = c.transcript;
+  const b = c.baseline_trajectory;
+  const requests = requestsOf(t);
+  const s = section('Conversation (' + requests + (requests === 1 ? ' request' : ' requests') + (t.turns.length > 1 ? ', ' + t.turns.length + ' turns' : '') + ')');
+  const stopped = c.error ? 'stopped' + (c.error_place ? ' at ' + c.error_place : '') + ': ' + c.error.kind + ': ' + c.error.message : null;
+  const tonight = transcriptColumn(t, { title: b ? 'tonight' : null, other: b, stopped: stopped });
+  if (!b) { s.append(tonight); return s; }
+  const answer = c.baseline === 'text' ? ['baseline answer', c.baseline_content || ''] : c.baseline === 'same' ? ['baseline answer', null] : null;
+  const sides = el('div', 'split sides');
+  sides.append(tonight, transcriptColumn(b, { title: 'baseline', other: t, answer: answer }));
+  s.append(sides);
   return s;
 }
 

@@ -1,6 +1,7 @@
 import { COUNT_WORDS, STATUS_WORDS } from '../../core/words.js';
 import { REVIEW_RANK } from '../../fold/review.js';
 import { DETAIL_SCRIPT } from './script-detail.js';
+import { TRANSCRIPT_SCRIPT } from './script-transcript.js';
 import { DIFF_SCRIPT } from './script-diff.js';
 import { PAGING_SCRIPT } from './script-paging.js';
 import { SCROLL_SCRIPT } from './scroll.js';
@@ -63,13 +64,15 @@ function badge(c) {
   if (c.drift.some(function (d) { return d.severity === 'warn'; })) return ['drift', 'warn'];
   return ['pass', 'ok'];
 }
-function errorLine(e) {
-  return e.kind + (e.http_status ? ' (HTTP ' + e.http_status + ')' : '') + ': ' + e.message;
+// A conversation's error named by where it happened (turn 2, step 3), as every view says it.
+function errorLine(c) {
+  const e = c.error;
+  return (c.error_place ? c.error_place + ': ' : '') + e.kind + (e.http_status ? ' (HTTP ' + e.http_status + ')' : '') + ': ' + e.message;
 }
 function reason(c) {
   if (c.brief) return '';
   const out = [];
-  if (c.error) out.push(errorLine(c.error));
+  if (c.error) out.push(errorLine(c));
   else c.checks.forEach(function (k) { if (!k.pass) out.push(k.type + ': ' + k.message); });
   c.drift.forEach(function (d) { if (d.severity !== 'info' && d.kind !== 'new_error') out.push(d.message); });
   if (out.length === 0) c.drift.forEach(function (d) { out.push(d.message); });
@@ -145,5 +148,5 @@ performance.mark('driftcheck:ready');
 
 /** The inline script's full text: the word diff's own source, then the page logic and its case details, in a strict IIFE. */
 export function clientScript(): string {
-  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DETAIL_SCRIPT}${DIFF_SCRIPT}})();`;
+  return `(function () {\n'use strict';\nconst wordDiff = ${wordDiff.toString()};\n${CLIENT}${DETAIL_SCRIPT}${TRANSCRIPT_SCRIPT}${DIFF_SCRIPT}})();`;
 }

@@ -84,6 +84,21 @@ dl.meta dt { color: var(--muted); } dl.meta dd { margin: 0; min-width: 0; overfl
 ins { background: var(--ins); text-decoration: none; border-radius: 2px; }
 del { background: var(--del); text-decoration: line-through; text-decoration-color: var(--bad); border-radius: 2px; }
 .split { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
+/* A conversation's transcript: turns of requests, each request's calls (→) and the results given (←). */
+.transcript { display: grid; gap: 8px; min-width: 0; align-content: start; }
+.turn { display: grid; gap: 6px; }
+.turn + .turn { border-top: 1px dashed var(--line); padding-top: 8px; }
+.turn .msg { margin: 0; } .turn .msg p { margin: 2px 0 0; }
+.step { border: 1px solid var(--line); border-left: 3px solid var(--accent); border-radius: 6px; padding: 5px 10px 6px; background: var(--bg); min-width: 0; }
+.step.changed { border-left-color: var(--warn); } .step.bad { border-left-color: var(--bad); }
+.step-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 8px; font-size: 13px; margin-bottom: 2px; }
+.step-head .muted { overflow-wrap: anywhere; }
+.call { display: grid; grid-template-columns: 1.1em minmax(0, 1fr); gap: 0 4px; align-items: baseline; }
+.call .dir { color: var(--muted); font-family: var(--mono); font-size: 13px; }
+.io { margin: 1px 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem; overflow-y: auto; font-size: 13px; }
+p.io { font-size: 13px; }
+.stopped { margin: 0; font-size: 14px; overflow-wrap: anywhere; }
+.sides { align-items: start; }
 .note { background: var(--warn-bg); padding: 6px 10px; border-radius: 6px; font-size: 13px; }
 #more { display: block; margin: 12px auto; padding: 6px 16px; }
 #more[hidden] { display: none; }

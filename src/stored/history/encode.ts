@@ -8,16 +8,17 @@
  * - case (no `t`), right after its run's line (a run is appended in one write, so they stay
  *   together): `{"s":suite,"c":case,"st"?:status,"n":samples,"k":passes,"ek"?:error kinds,
  *   "dk"?:drift kinds,"m"?:model,"pv"?:provider,"tk"?:[prompt,completion(,total)],"usd"?:cost,
- *   "ms"?:[latency p50,p95],"tu"?:[answered,triggered,valid]}`. Status is `p` pass · `f` fail · `e` error · `n` not run;
+ *   "ms"?:[latency p50,p95],"tu"?:[answered,triggered,valid],"sp"?:[steps,within],"tj"?:digest}`. Status is `p` pass · `f` fail · `e` error · `n` not run;
  *   left out when it is the implied one (pass when every sample passed, else fail).
  *   `m`/`pv` are left out when they equal the suite's only model/provider in the run line
  *   (absent means that one, or none; `null` means none despite it); total tokens only when not prompt + completion.
  *   `tu`, tool-call counts (HistoryToolCounts), only for a case with tools: a history of
- *   tool-less suites is as large as before.
+ *   tool-less suites is as large as before. `sp`: [steps, within max_steps] and `tj`: the
+ *   trajectory's digest (HistoryLoop), only for a conversation (a tool loop, scripted turns).
  * - `{"t":"baseline_accepted","v":1,"suite","source_run","at"}`
  *
  * Versioning: every reader ignores keys it does not know and reads a missing optional key
- * as "none", so a key added to a line (as `tu` was) keeps FORMAT_VERSION: an older
+ * as "none", so a key added to a line (as `tu`, `sp` and `tj` were) keeps FORMAT_VERSION: an older
  * driftcheck reads a newer line without it, and lines written before it read as cases
  * without tools. The version changes only when an existing key changes meaning or a
  * required key is added; a reader then skips the lines of a version it does not know.
@@ -29,6 +30,7 @@ import type {
   HistoryCaseStatus,
   HistoryRunInput,
   HistorySuiteInput,
+  HistoryLoop,
   HistoryToolCounts,
 } from './types.js';
 
@@ -141,6 +143,10 @@ function encodeCase(c: HistoryCaseInput, sole: Sole | undefined): Record<string,
   if (c.cost !== null) line.usd = round(c.cost, 8);
   if (c.latency_p50_ms !== null || c.latency_p95_ms !== null) line.ms = [c.latency_p50_ms, c.latency_p95_ms];
   if (c.tools) line.tu = [c.tools.answered, c.tools.triggered, c.tools.valid];
+  if (c.loop) {
+    line.sp = [c.loop.steps, c.loop.within];
+    line.tj = c.loop.trajectory;
+  }
   return line;
 }
 
@@ -228,6 +234,8 @@ function decodeCase(v: Record<string, unknown>): DecodedLine {
   const ms =
     Array.isArray(v.ms) && v.ms.length === 2 ? v.ms.map((x) => (typeof x === 'number' ? x : null)) : null;
   const [suite, name, samples, passes] = [v.s, v.c, v.n, v.k];
+  // Only a conversation's line has one: any other decodes as it did before `sp` and `tj`.
+  const loop = loopOf(v.sp, v.tj, samples);
   return {
     kind: 'case',
     entry: (sole) => ({
@@ -245,8 +253,20 @@ function decodeCase(v: Record<string, unknown>): DecodedLine {
       latency_p50_ms: ms?.[0] ?? null,
       latency_p95_ms: ms?.[1] ?? null,
       tools: toolCounts(v.tu, samples),
+      ...(loop ? { loop } : {}),
     }),
   };
+}
+
+/**
+ * A case line's `sp` and `tj`, read leniently as `tu` is: absent (a line written before
+ * them, or a case of single requests) or inconsistent counts read as no conversation.
+ */
+function loopOf(sp: unknown, tj: unknown, samples: number): HistoryLoop | null {
+  if (!Array.isArray(sp) || sp.length !== 2 || !sp.every(count) || !str(tj)) return null;
+  const [steps, within] = sp as [number, number];
+  if (within > samples || steps < within) return null;
+  return { steps, within, trajectory: tj };
 }
 
 /**

@@ -35,6 +35,23 @@ export interface HistoryCaseInput {
   latency_p95_ms: number | null;
   /** Tool-call counts, for a case whose requests declared tools or whose answers made calls; null otherwise. */
   tools: HistoryToolCounts | null;
+  /**
+   * A conversation's night (a tool loop, scripted turns); null or absent for a case of
+   * single requests (and in lines written before it was kept).
+   */
+  loop?: HistoryLoop | null;
+}
+
+/**
+ * A conversation's night, as counts a reader can test: `steps` requests over its samples
+ * (steps per conversation = steps ÷ samples), `within` samples that finished within
+ * max_steps (the rate = within ÷ samples), and `trajectory`, a short digest of its first
+ * sample's tool sequence (another digest: another sequence of tools than that night's).
+ */
+export interface HistoryLoop {
+  steps: number;
+  within: number;
+  trajectory: string;
 }
 
 /**

@@ -115,6 +115,7 @@ export const CASE_RULES: readonly Rule[] = [
     derive: (c) => entryOf(c).checks.map((k) => (k.pass ? entryOf(c).samples.sent : 0)),
   },
   { key: 'content', derive: value(null) },
+  { key: 'conversation' },
   { key: 'answers', derive: value([]) },
   { key: 'other_answers', derive: value(0) },
   { key: 'first_failure', derive: value(null) },

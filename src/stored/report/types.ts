@@ -114,6 +114,11 @@ export interface CaseEntry extends RecordedCase {
   /** Passing samples per expectation, in `checks` order. */
   check_passes: number[];
   content: string | null;
+  /**
+   * A tool loop's or scripted conversation's first sample as its transcript reads it, beside
+   * `trajectory` (its calls and the results given, by step); absent for a single request.
+   */
+  conversation?: CaseConversation;
   /** Distinct answers, most frequent first (at most DISTINCT_ANSWERS; the rest counted in other_answers). */
   answers: DistinctAnswer[];
   other_answers: number;
@@ -130,6 +135,37 @@ export interface CaseEntry extends RecordedCase {
    * counts and JUnit as a bare testcase; `full` for everything a person reads.
    */
   detail: CaseDetail;
+}
+
+/**
+ * A conversation as report.json keeps it of its case's first sample (src/fold/conversation.ts):
+ * what each request was answered by, and a scripted conversation's turns. A few fields a
+ * request: its calls, arguments and results are the trajectory's, its usage the sample's.
+ */
+export interface CaseConversation {
+  /** Each request in order: what served it and how it finished. */
+  steps: ConversationStep[];
+  /** A scripted conversation's turns reached (`turns:`), in order; absent for one turn. */
+  turns?: ConversationTurn[];
+}
+
+/** One request of a conversation. */
+export interface ConversationStep {
+  model: string | null;
+  /** Where the service said (a routing service's upstream provider); absent where it did not. */
+  provider?: string;
+  finish_reason: string | null;
+  latency_ms: number;
+  /** The error it ended with, when it did. */
+  error?: ErrorKind;
+}
+
+/** One scripted turn: its user message (null: the case's own messages), its reply, and its last request (1-based). */
+interface ConversationTurn {
+  user: string | null;
+  content: string | null;
+  finish_reason: string | null;
+  last_step: number;
 }
 
 /** How much of a case the reviewing reports show: see CaseEntry.detail. */

@@ -109,6 +109,32 @@ describe('history store', () => {
     expect(history.runs[0]!.cases[0]).toEqual(makeCase('old'));
   });
 
+  it("keeps a conversation's steps, within-max_steps count and trajectory digest, and reads an older or inconsistent line as no conversation", async () => {
+    const loop = { steps: 7, within: 1, trajectory: '0a1b2c3d' };
+    await appendRun(dir, makeRun(0), [makeCase('loop', { samples: 2, passes: 1, loop }), makeCase('plain')]);
+    const written = (await readFile(join(dir, '2026-11.jsonl'), 'utf8')).split('\n');
+    expect(written[1]).toContain('"sp":[7,1],"tj":"0a1b2c3d"');
+    // A case of single requests writes neither key.
+    expect(written[2]).not.toMatch(/"sp"|"tj"/);
+    const lines = [
+      '{"s":"support","c":"more-within-than-sent","n":2,"k":2,"sp":[4,3],"tj":"0a1b2c3d"}',
+      '{"s":"support","c":"fewer-steps-than-within","n":2,"k":2,"sp":[1,2],"tj":"0a1b2c3d"}',
+      '{"s":"support","c":"no-digest","n":2,"k":2,"sp":[4,2]}',
+    ];
+    await appendFile(join(dir, '2026-11.jsonl'), `${encodeRun(makeRun(1), [])}${lines.join('\n')}\n`);
+    const history = await readHistory(dir);
+    expect(history.problems).toEqual([]);
+    expect(history.runs[0]!.cases).toEqual([
+      makeCase('loop', { samples: 2, passes: 1, loop }),
+      makeCase('plain'),
+    ]);
+    expect(history.runs[1]!.cases.map((c) => [c.case, c.loop])).toEqual([
+      ['more-within-than-sent', undefined],
+      ['fewer-steps-than-within', undefined],
+      ['no-digest', undefined],
+    ]);
+  });
+
   it('adds the same run twice at once as one run: the look and the append happen under the lock', async () => {
     const results = await Promise.all([1, 2, 3].map(() => appendRun(dir, makeRun(0), [makeCase('a')])));
     expect(results.map((r) => r.added).sort()).toEqual([false, false, true]);
