@@ -12,12 +12,24 @@ export const callOf = (name: string, args: unknown): Scripted => ({
   calls: [{ name, arguments: JSON.stringify(args) }],
 });
 
+/** A request's messages as the tool server hands them to a script. */
+export type SentMessage = {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+};
+
+/** How a test scripts the server: what to answer a request (see startToolServer). */
+type Script = (prompt: string, n: number, messages: readonly SentMessage[]) => Scripted;
+
 /**
  * A loopback chat-completion service for tool tests: it answers each request by the text of
- * its last user message, from a script the test changes between runs (`answer(prompt, n)`,
- * n counting that prompt's requests from 0), and keeps every request body it received.
+ * its last user message, from a script the test changes between runs (`answer(prompt, n,
+ * messages)`, n counting that prompt's requests from 0, messages the request's), and keeps
+ * every request body it received. A call it scripts has the id `call_<n>_<i>`, so a later
+ * step of the same conversation can tell which first request began it.
  */
-export async function startToolServer(answer: (prompt: string, n: number) => Scripted) {
+export async function startToolServer(answer: Script) {
   const bodies: Record<string, unknown>[] = [];
   const seen = new Map<string, number>();
   let script = answer;
@@ -27,13 +39,13 @@ export async function startToolServer(answer: (prompt: string, n: number) => Scr
     req.on('end', () => {
       const body = JSON.parse(text) as {
         model: string;
-        messages: { role: string; content: string | null }[];
+        messages: SentMessage[];
       };
       bodies.push(body);
       const prompt = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       const n = seen.get(prompt) ?? 0;
       seen.set(prompt, n + 1);
-      const said = script(prompt, n);
+      const said = script(prompt, n, body.messages);
       const message =
         'calls' in said
           ? {
@@ -68,7 +80,7 @@ export async function startToolServer(answer: (prompt: string, n: number) => Scr
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
     /** Answers from now on with another script (the counts per prompt start again). */
-    rescript(next: (prompt: string, n: number) => Scripted) {
+    rescript(next: Script) {
       script = next;
       seen.clear();
     },
