@@ -97,9 +97,9 @@ export function caseEntry(
 /**
  * The verdict of a case: a single sample's own status; for a repeated case its pass-rate
  * rule (a failing sample among passing ones is noise), except that any error shows
- * (`errored`: errorsShown). `failing` is that rule's answer (`failsRun`: fewer than half the samples pass, or the
- * pass rate dropped against the baseline), null for a case sampled once. The fold and the
- * history's reader of driftcheck 0.1 reports both decide with it.
+ * (`errored`: errorsShown). `failing` is that rule's answer (`failsRun`: fewer than half
+ * the samples pass, or the pass rate dropped against the baseline), null for a case sampled
+ * once. The fold and the history's reader of driftcheck 0.1 reports both decide with it.
  */
 export function caseVerdict(c: {
   sent: number;
