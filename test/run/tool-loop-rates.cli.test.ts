@@ -38,14 +38,14 @@ cases:
   - id: refund
     prompt: Can I return order 42?
     expect: [{ contains: refundable }]
-  - id: recheck
+  - id: look-twice
     prompt: Can I return order 43?
     expect: [{ contains: refundable }]
     drift: { steps: { extra: 0 } } # any step beyond the baseline's median is steps_changed
 `;
 
 const REFUND = 'Can I return order 42?';
-const RECHECK = 'Can I return order 43?';
+const LOOK_TWICE = 'Can I return order 43?';
 
 /**
  * An agent that finishes the 3-step task (look the order up, check the policy, answer),
@@ -110,8 +110,8 @@ describe('a repeated tool loop', () => {
       within_max_steps: { pass: 20, total: 20 },
     });
 
-    // Tonight 8 of refund's 20 samples loop until max_steps; recheck looks the order up twice.
-    server.rescript(agent((prompt, sample) => prompt === REFUND && sample % 5 < 2, [RECHECK]));
+    // Tonight 8 of refund's 20 samples loop until max_steps; look-twice looks the order up twice.
+    server.rescript(agent((prompt, sample) => prompt === REFUND && sample % 5 < 2, [LOOK_TWICE]));
     const night = await runMain(runArgs, { cwd: project.dir, env: TOOL_ENV });
     expect(night.code, night.stderr).toBe(1);
     const report = await readReport(runDirFrom(night, project.dir));
@@ -144,11 +144,11 @@ describe('a repeated tool loop', () => {
       baseline: { pass: 40, total: 40 },
       current: { pass: 32, total: 40 },
     });
-    const recheck = report.cases.find((c) => c.case === 'recheck')!;
-    expect(recheck.within_max_steps).toMatchObject({ finished: 20, verdict: 'stable' });
+    const twice = report.cases.find((c) => c.case === 'look-twice')!;
+    expect(twice.within_max_steps).toMatchObject({ finished: 20, verdict: 'stable' });
     // Every sample took 4 steps, one beyond the baseline's: its own drift.steps.extra of 0 says so.
-    expect(recheck.trajectory).toMatchObject({ steps: 4, median_steps: 4 });
-    expect(recheck.drift.find((d) => d.kind === 'steps_changed')).toMatchObject({
+    expect(twice.trajectory).toMatchObject({ steps: 4, median_steps: 4 });
+    expect(twice.drift.find((d) => d.kind === 'steps_changed')).toMatchObject({
       baseline: 3,
       current: 4,
       message: "took a median of 4 steps over its samples, the baseline's median 3 (drift.steps.extra: 0)",
