@@ -16,6 +16,7 @@ import { type CaseSampler, evaluateScenario, type RepeatPolicy } from './scenari
 import { expectationBench, printExpectationRows } from './verdicts-expectations.js';
 import { printTrendRows, trendBench } from './verdicts-trend.js';
 import { printToolRows, toolBench } from './verdicts-tools.js';
+import { loopBench, printLoopRows } from './verdicts-loops.js';
 import { pairedBench, printPairedRows } from './verdicts-paired.js';
 import { printTable } from './table.js';
 
@@ -154,6 +155,10 @@ printExpectationRows(expectations.rows);
 const tools = toolBench();
 console.log('');
 printToolRows(tools.rows);
+// Tool loops' rate of finishing within max_steps over a suite, by the product's analyseRate (bench/verdicts-loops.ts).
+const loops = loopBench();
+console.log('');
+printLoopRows(loops.rows);
 // Candidates against the reference, paired case by case (bench/verdicts-paired.ts).
 const paired = pairedBench();
 console.log('');
@@ -163,6 +168,7 @@ const targets = [
   ...trend.targets,
   ...expectations.targets,
   ...tools.targets,
+  ...loops.targets,
   ...paired.targets,
 ];
 console.log('');
@@ -173,6 +179,6 @@ const out = fileURLToPath(new URL('../../verdicts.json', import.meta.url));
 mkdirSync(fileURLToPath(new URL('../../', import.meta.url)), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, tools: tools.rows, paired: paired.rows, targets }, null, 2)}\n`,
+  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, tools: tools.rows, loops: loops.rows, paired: paired.rows, targets }, null, 2)}\n`,
 );
 console.log(`\nfigures written to ${out}`);

@@ -40,6 +40,8 @@ export function baselineCase(c: CaseEntry): BaselineCase {
     checks: c.checks.map((k) => ({ type: k.type, pass: k.pass })),
   };
   if (c.samples.sent > 1) entry.samples = { pass: c.samples.passed, total: c.samples.sent };
+  const within = c.within_max_steps;
+  if (within && c.samples.sent > 1) entry.within_max_steps = { pass: within.finished, total: within.total };
   // Absent from reports of a driftcheck that did not keep it: such a baseline compares no latency.
   const latency = c.stats.answered.latency_ms;
   if (latency != null && latency.sample.length > 0) entry.latency_ms = latency;

@@ -1,13 +1,14 @@
 import { roundCost } from '../core/cost.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import type { PlanRecord } from '../stored/journal/records.js';
-import type { CaseEntry } from '../stored/report/types.js';
+import type { CaseEntry, WithinMaxSteps } from '../stored/report/types.js';
 import type { CaseStatus } from '../core/words.js';
-import type { CaseError } from '../core/answer.js';
+import type { CaseError, ErrorKind } from '../core/answer.js';
+import { isLoopError } from '../core/error-kinds.js';
 import { recordedCase, recordedStats } from './recorded.js';
 import { type CaseFold, latencySummary } from './case-fold.js';
 import { latencySketch } from '../stats/sketch.js';
-import type { CaseStats } from './pass-rates.js';
+import type { CaseStats, RateStats } from './pass-rates.js';
 import { conversationOf } from './conversation.js';
 
 /**
@@ -25,6 +26,7 @@ export function caseEntry(
 ): CaseEntry {
   const first = fold.first;
   const sent = fold.sent;
+  const errorKinds = Object.fromEntries(fold.errorKinds.entries());
   const planned = repeat === 'auto' ? Math.max(ADAPTIVE_SAMPLING.min, sent) : Math.max(repeat, sent);
   const entry: CaseEntry = {
     id: `${plan.suite}/${id}`,
@@ -32,7 +34,12 @@ export function caseEntry(
     case: id,
     service: first?.service ?? plan.service,
     requested_model: first?.requested_model ?? plan.requested_model,
-    status: statusOf(fold, stat),
+    status: caseVerdict({
+      sent,
+      errored: errorsShown(fold.errored, errorKinds),
+      single: first?.status ?? null,
+      failing: stat ? stat.failing : null,
+    }),
     samples: {
       planned,
       sent,
@@ -51,7 +58,7 @@ export function caseEntry(
     response_id: first?.response_id ?? null,
     started_at: first?.started_at ?? null,
     error: sent === 0 ? stopError : (fold.firstFailure?.error ?? null),
-    error_kinds: Object.fromEntries(fold.errorKinds.entries()),
+    error_kinds: errorKinds,
     checks: first?.checks ?? [],
     check_passes: fold.checkPasses,
     content: first?.content ?? null,
@@ -98,10 +105,10 @@ function conversationField(first: CaseFold['first']): Pick<CaseEntry, 'conversat
 
 /**
  * The verdict of a case: a single sample's own status; for a repeated case its pass-rate
- * rule (a failing sample among passing ones is noise), except that any error shows.
- * `failing` is that rule's answer (`failsRun`: fewer than half the samples pass, or the
- * pass rate dropped against the baseline), null for a case sampled once. The fold and the
- * history's reader of driftcheck 0.1 reports both decide with it.
+ * rule (a failing sample among passing ones is noise), except that any error shows
+ * (`errored`: errorsShown). `failing` is that rule's answer (`failsRun`: fewer than half
+ * the samples pass, or the pass rate dropped against the baseline), null for a case sampled
+ * once. The fold and the history's reader of driftcheck 0.1 reports both decide with it.
  */
 export function caseVerdict(c: {
   sent: number;
@@ -116,7 +123,7 @@ export function caseVerdict(c: {
 }
 
 /** The pass rate a repeated case's entry shows, from its test; null for a case sampled once. */
-export function passRateOf(stat: CaseStats | undefined): CaseEntry['pass_rate'] {
+export function passRateOf(stat: RateStats | undefined): CaseEntry['pass_rate'] {
   if (!stat) return null;
   return {
     rate: stat.rate,
@@ -129,11 +136,20 @@ export function passRateOf(stat: CaseStats | undefined): CaseEntry['pass_rate'] 
   };
 }
 
-function statusOf(fold: CaseFold, stat: CaseStats | undefined): CaseStatus {
-  return caseVerdict({
-    sent: fold.sent,
-    errored: fold.errored,
-    single: fold.first?.status ?? null,
-    failing: stat ? stat.failing : null,
-  });
+/** A tool loop's rate of finishing within max_steps as its entry shows it, from its test. */
+export function withinOf(stat: RateStats): WithinMaxSteps {
+  return { finished: stat.samples.pass, total: stat.samples.total, ...passRateOf(stat)! };
+}
+
+/**
+ * A repeated case's errored samples whose error shows in its verdict. A tool loop that ended
+ * in max_steps_reached or tool_result_missing (isLoopError) was answered at every step: the
+ * model looped or called what no rule answers, a failed sample as a failing check is, which
+ * its pass rate and its rate of finishing within max_steps judge against the baseline's. Any
+ * other error (the service's) shows.
+ */
+export function errorsShown(errored: number, kinds: Readonly<Partial<Record<ErrorKind, number>>>): number {
+  let shown = errored;
+  for (const [kind, count] of Object.entries(kinds)) if (isLoopError(kind as ErrorKind)) shown -= count ?? 0;
+  return shown;
 }

@@ -57,6 +57,9 @@ export class CaseFold {
   judgeCost: number | null = null;
   redacted = false;
   adaptive = false;
+  /** Samples that ran as a conversation (they keep a trajectory), and of those, the ones that ended with a text answer: within max_steps. */
+  conversations = 0;
+  finished = 0;
 
   get sent(): number {
     return this.passed + this.failed + this.errored;
@@ -73,6 +76,10 @@ export class CaseFold {
     this.models.add(sample.model);
     addRecorded(this.recorded, sample);
     this.errorKinds.add(sample.error?.kind ?? null);
+    if (sample.trajectory) {
+      this.conversations++;
+      if (sample.status !== 'error') this.finished++;
+    }
     sample.checks.forEach((check, i) => {
       this.checkPasses[i] = (this.checkPasses[i] ?? 0) + (check.pass ? 1 : 0);
       if (!check.judge || !madeJudgeCall(check)) return;

@@ -14,7 +14,7 @@ import type { PassRate } from '../stored/report/types.js';
 import { type Drift, severityOf } from '../record/drift-kinds.js';
 import { formatP } from '../stats/format-p.js';
 
-/** One case's samples as the pass-rate analysis sees them, with its baseline's. */
+/** One case's samples of a rate (its passes, or its loops finished within max_steps), with its baseline's. */
 export interface CaseSamples {
   case: string;
   samples: Samples;
@@ -24,23 +24,59 @@ export interface CaseSamples {
   adaptive: boolean;
 }
 
-/** A repeated case's pass rate, and whether it fails the run. */
-export interface CaseStats extends PassRate {
+/**
+ * A rate of a repeated case's samples that is tested against its baseline's: the drift kind
+ * a significant drop is, and how messages name the rate and the cases it is over.
+ */
+export interface RateFamily {
+  kind: 'pass_rate_dropped' | 'within_max_steps_dropped';
+  /** The rate in a message: `pass rate 100% (20/20) → 60% (12/20)`. */
+  label: string;
+  /** The suite's cases in its finding: `over 20 repeated cases`. */
+  cases: string;
+}
+
+/** Samples whose checks all passed, of the samples sent. */
+export const PASS_RATE: RateFamily = {
+  kind: 'pass_rate_dropped',
+  label: 'pass rate',
+  cases: 'repeated cases',
+};
+
+/**
+ * A tool loop's samples that ended with a text answer within max_steps, of the samples sent:
+ * one that ended in max_steps_reached, tool_result_missing or another error did not.
+ */
+export const WITHIN_MAX_STEPS: RateFamily = {
+  kind: 'within_max_steps_dropped',
+  label: 'rate of finishing within max_steps',
+  cases: 'repeated tool loops',
+};
+
+/** A repeated case's rate and its test against the baseline's samples. */
+export interface RateStats extends PassRate {
   case: string;
   samples: Samples;
   /** The test against the baseline found a significant drop (Holm-adjusted in a suite). */
   dropped: boolean;
+}
+
+/** A repeated case's pass rate, and whether it fails the run. */
+export interface CaseStats extends RateStats {
   /** The case fails the run: see `failsExpectations` and `dropped`. */
   failing: boolean;
 }
 
-export interface PassRateAnalysis {
-  stats: CaseStats[];
-  /** Case id → its `pass_rate_dropped` drift. */
+/** A rate's verdicts over a suite's cases. */
+export interface RateAnalysis<S extends RateStats = RateStats> {
+  stats: S[];
+  /** Case id → its drift of the rate's kind (`pass_rate_dropped`, `within_max_steps_dropped`). */
   caseDrift: Map<string, Drift>;
-  /** Suite-level findings: `pass_rate_dropped` (a stratified test over every repeated case) when significant, `weak_baseline` when baselines are too small to test. */
+  /** Suite-level findings: the rate's kind (a stratified test over every repeated case) when significant; for pass rates, `weak_baseline` when baselines are too small to test. */
   suiteDrift: Drift[];
 }
+
+export type PassRateAnalysis = RateAnalysis<CaseStats>;
 
 /**
  * A baseline with fewer samples than this cannot support "no drop": with 1 sample, even
@@ -49,34 +85,30 @@ export interface PassRateAnalysis {
  */
 export const WEAK_BASELINE_SAMPLES = ADAPTIVE_SAMPLING.min;
 
-/** Whether a case's pass rate is tested: it was sent, and one side has more than one sample. */
+/** Whether a case's rate is tested: it was sent, and one side has more than one sample. */
 export function entersPassRateTest(c: Pick<CaseSamples, 'samples' | 'baseline'>): boolean {
   return c.samples.total > 0 && (c.samples.total > 1 || (c.baseline?.total ?? 0) > 1);
 }
 
 /**
- * Turns a suite's repeated samples into verdicts with stated confidence: a Wilson interval
- * per case, an exact one-sided test against the baseline's samples, and a suite-level
- * stratified test with Holm-adjusted per-case flags; a case fails when it does not meet its
- * expectations or dropped (`failsRun`). Cases sampled once are left to the per-sample
- * rules. Pure.
+ * Turns a suite's repeated samples of one rate into verdicts with stated confidence: a Wilson
+ * interval per case, an exact one-sided test against the baseline's samples, and a
+ * suite-level stratified test with Holm-adjusted per-case flags (`suiteVerdict`). Pass rates
+ * and a tool loop's rate of finishing within max_steps are both judged here. Cases sampled
+ * once on both sides are left to the per-sample rules. Pure.
  */
-export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_ALPHA): PassRateAnalysis {
+export function analyseRate(
+  family: RateFamily,
+  cases: readonly CaseSamples[],
+  alpha = DEFAULT_ALPHA,
+): RateAnalysis {
   const repeated = cases.filter(entersPassRateTest);
-  const compared: { stat: CaseStats; base: Samples; current: Samples; adaptive: boolean }[] = [];
-  const stats: CaseStats[] = repeated.map(({ case: id, samples: current, baseline: base, adaptive }) => {
+  const compared: { stat: RateStats; base: Samples; current: Samples; adaptive: boolean }[] = [];
+  const stats: RateStats[] = repeated.map(({ case: id, samples: current, baseline: base, adaptive }) => {
     const { rate, low, high } = wilsonInterval(current.pass, current.total);
     const shown = { case: id, samples: current, rate, low, high };
     if (!base)
-      return {
-        ...shown,
-        baseline: null,
-        p: null,
-        verdict: 'new',
-        weak_baseline: false,
-        dropped: false,
-        failing: failsRun(current, false),
-      };
+      return { ...shown, baseline: null, p: null, verdict: 'new', weak_baseline: false, dropped: false };
     const c = comparePassRates(base, current, { alpha });
     // An adaptive case was sampled with early stopping: its verdict is the sequential
     // test's (calibrated for that); the exact test's p is shown for reference.
@@ -87,14 +119,13 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
           alpha,
         }) === 'drift'
       : c.dropped;
-    const stat: CaseStats = {
+    const stat: RateStats = {
       ...shown,
       baseline: base,
       p: round(c.p),
       verdict: dropped ? 'dropped' : c.flaky ? 'flaky' : 'stable',
       weak_baseline: base.total < WEAK_BASELINE_SAMPLES,
       dropped,
-      failing: failsRun(current, dropped),
     };
     compared.push({ stat, base, current, adaptive });
     return stat;
@@ -112,7 +143,6 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
       if (adaptive) return;
       const flagged = verdict.perCase[i]!.dropped;
       stat.dropped = flagged;
-      stat.failing = failsRun(stat.samples, flagged);
       if (stat.verdict === 'dropped' && !flagged)
         stat.verdict = stat.baseline!.pass < stat.baseline!.total ? 'flaky' : 'stable';
       if (flagged) stat.verdict = 'dropped';
@@ -121,28 +151,42 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
       const base = sumSamples(compared.map((c) => c.base));
       const current = sumSamples(compared.map((c) => c.current));
       suiteDrift.push({
-        kind: 'pass_rate_dropped',
-        severity: severityOf('pass_rate_dropped'),
+        kind: family.kind,
+        severity: severityOf(family.kind),
         baseline: base,
         current,
-        message: `suite pass rate ${counts(base)} → ${counts(current)} over ${compared.length} repeated cases, p = ${formatP(verdict.p)} (${verdict.method}, alpha ${alpha})`,
+        message: `suite ${family.label} ${counts(base)} → ${counts(current)} over ${compared.length} ${family.cases}, p = ${formatP(verdict.p)} (${verdict.method}, alpha ${alpha})`,
       });
     }
   }
-  const weak = weakBaselineDrift(stats);
-  if (weak) suiteDrift.push(weak);
   const caseDrift = new Map<string, Drift>();
   for (const stat of stats) {
     if (stat.verdict !== 'dropped' || !stat.baseline) continue;
     caseDrift.set(stat.case, {
-      kind: 'pass_rate_dropped',
-      severity: severityOf('pass_rate_dropped'),
+      kind: family.kind,
+      severity: severityOf(family.kind),
       baseline: stat.baseline,
       current: stat.samples,
-      message: `pass rate ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${formatP(stat.p ?? 1)} (alpha ${alpha})`,
+      message: `${family.label} ${counts(stat.baseline)} → ${counts(stat.samples)}, p = ${formatP(stat.p ?? 1)} (alpha ${alpha})`,
     });
   }
   return { stats, caseDrift, suiteDrift };
+}
+
+/**
+ * The suite's pass rates (analyseRate), each case's verdict by them — it fails when it does
+ * not meet its expectations or dropped (`failsRun`) — and, once per suite, whether its
+ * baselines were too small to show a drop (`weak_baseline`). Pure.
+ */
+export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_ALPHA): PassRateAnalysis {
+  const rates = analyseRate(PASS_RATE, cases, alpha);
+  const stats = rates.stats.map((s): CaseStats => ({ ...s, failing: failsRun(s.samples, s.dropped) }));
+  const weak = weakBaselineDrift(stats);
+  return {
+    stats,
+    caseDrift: rates.caseDrift,
+    suiteDrift: weak ? [...rates.suiteDrift, weak] : rates.suiteDrift,
+  };
 }
 
 /**
@@ -150,7 +194,7 @@ export function analysePassRates(cases: readonly CaseSamples[], alpha = DEFAULT_
  * show a drop, so "no drop" there is not read as "nothing changed". Info: a weak baseline
  * is a fact about the evidence, not a failure (a case that fails its expectations fails anyway).
  */
-function weakBaselineDrift(stats: readonly CaseStats[]): Drift | null {
+function weakBaselineDrift(stats: readonly RateStats[]): Drift | null {
   const weak = stats.filter((s) => s.weak_baseline);
   if (weak.length === 0) return null;
   const compared = stats.filter((s) => s.baseline !== null).length;

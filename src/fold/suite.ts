@@ -12,12 +12,21 @@ import type { CaseError } from '../core/answer.js';
 import { NONE_RECORDED, recordedSuiteDrift, suiteRuleOutputs } from '../stored/baseline/recorded.js';
 import { RecordedLists } from './recorded.js';
 import { CaseFold } from './case-fold.js';
-import { caseEntry, caseVerdict, passRateOf } from './case-entry.js';
+import { caseEntry, caseVerdict, errorsShown, passRateOf, withinOf } from './case-entry.js';
 import { Tally } from '../util/tally.js';
 import { columns, orNaN, orNull, range, widenColumns } from '../util/columns.js';
 import { IdTable } from '../util/id-table.js';
 import { LatencyTally } from './latency-drift.js';
-import { analysePassRates, baselineSamples, type CaseSamples, entersPassRateTest } from './pass-rates.js';
+import {
+  analysePassRates,
+  analyseRate,
+  baselineSamples,
+  type CaseSamples,
+  entersPassRateTest,
+  WITHIN_MAX_STEPS,
+} from './pass-rates.js';
+import { baselineWithin } from '../stored/baseline/within-max-steps.js';
+import type { Samples } from '../stats/samples.js';
 import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 
 /**
@@ -28,7 +37,10 @@ import { MAX_MESSAGE_CHARS, shorten } from '../util/shorten.js';
 interface CaseNumbers {
   sent: number;
   passed: number;
-  errored: number;
+  /** Its errored samples whose error shows in a repeated case's verdict (errorsShown). */
+  errorsShown: number;
+  /** A tool loop's samples (`total`) and those that finished within max_steps (`pass`); null for another case. */
+  within: Samples | null;
   /** The first sample's status: the verdict of a case sampled once. */
   single: CaseStatus;
   /** Latencies of its answered samples, every one: the rank test compares them. */
@@ -53,7 +65,7 @@ type TokenUsage = Pick<
 type PlanExtras = Pick<PlanCase, 'messages' | 'drift' | 'judges' | 'judge_baseline'>;
 
 const STATUSES: readonly CaseStatus[] = ['pass', 'fail', 'error', 'not_run'];
-/** repeat: a fixed repeat, or AUTO. */
+/** errored: the errored samples whose error shows (errorsShown); repeat: a fixed repeat, or AUTO. */
 const INTS = ['due', 'sent', 'passed', 'errored', 'withUsage', 'withCost', 'repeat'] as const;
 const AUTO = -1;
 const FLOATS = [
@@ -102,6 +114,8 @@ export class SuiteCases {
   private readonly latencies = new Map<number, readonly number[]>();
   /** Recorded fields' outputs, for the few cases that have any. */
   private readonly recorded = new Map<number, Readonly<Record<string, unknown>>>();
+  /** The tool loops' samples of finishing within max_steps, for the few cases that ran as conversations. */
+  private readonly within = new Map<number, Samples>();
   private readonly strings: string[] = [];
   private readonly stringIndex = new Map<string, number>();
   private capacity = 0;
@@ -228,7 +242,8 @@ export class SuiteCases {
     return {
       sent: int.sent[slot]!,
       passed: int.passed[slot]!,
-      errored: int.errored[slot]!,
+      errorsShown: int.errored[slot]!,
+      within: this.within.get(slot) ?? null,
       single: STATUSES[byte.single[slot]!]!,
       latencies:
         this.latencies.get(slot) ?? (Number.isNaN(float.latency[slot]) ? [] : [float.latency[slot]!]),
@@ -269,7 +284,8 @@ export class SuiteCases {
     byte.closed[slot] = 1;
     int.sent[slot] = fold.sent;
     int.passed[slot] = fold.passed;
-    int.errored[slot] = fold.errored;
+    int.errored[slot] = errorsShown(fold.errored, entry.error_kinds);
+    if (fold.conversations > 0) this.within.set(slot, { pass: fold.finished, total: fold.conversations });
     byte.single[slot] = STATUSES.indexOf(entry.status);
     const answeredLatencies = fold.answeredLatencies;
     float.latency[slot] = orNaN(answeredLatencies[0]);
@@ -360,6 +376,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   // One pass for the pass-rate and latency tests and the usage both sides have: each case's
   // baseline figures read once for all three.
   const tested: CaseSamples[] = [];
+  const loops: CaseSamples[] = [];
   const timed = new LatencyTally();
   const compared = baseline ? new ComparedUsage() : null;
   for (const { c, n } of numbers()) {
@@ -372,6 +389,11 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
       adaptive: c.repeat === 'auto',
     };
     if (entersPassRateTest(samples)) tested.push(samples);
+    // A tool loop's rate of finishing within max_steps, tested as its pass rate is.
+    if (n?.within) {
+      const within = { ...samples, samples: n.within, baseline: base ? baselineWithin(base) : null };
+      if (entersPassRateTest(within)) loops.push(within);
+    }
     if (!base?.latency_ms) continue;
     timed.add({
       case: c.id,
@@ -382,6 +404,8 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   }
   const rates = analysePassRates(tested, input.options.alpha);
   const statOf = new Map(rates.stats.map((s) => [s.case, s]));
+  const finished = analyseRate(WITHIN_MAX_STEPS, loops, input.options.alpha);
+  const withinStatOf = new Map(finished.stats.map((s) => [s.case, s]));
   const candidate = input.options.candidate ?? false;
   const latency = timed.analyse({
     alpha: input.options.alpha ?? DEFAULT_ALPHA,
@@ -396,7 +420,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     const stat = statOf.get(c.id);
     const status = caseVerdict({
       sent: n.sent,
-      errored: n.errored,
+      errored: n.errorsShown,
       single: n.single,
       failing: stat ? stat.failing : null,
     });
@@ -418,7 +442,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     ...(input.options.candidate ? { options: { candidate: true } } : {}),
     ...(plan.drift ? { tolerance: plan.drift } : {}),
   });
-  drift.push(...rates.suiteDrift, ...recorded.suiteDrift);
+  drift.push(...rates.suiteDrift, ...finished.suiteDrift, ...recorded.suiteDrift);
   if (latency.suiteDrift) drift.push(latency.suiteDrift);
   const totals = input.cases.totals();
   const [firstSlot] = input.cases.slotsInOrder();
@@ -455,19 +479,23 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
       const s = entry.samples;
       entry.status = caseVerdict({
         sent: s.sent,
-        errored: s.errored,
+        errored: errorsShown(s.errored, entry.error_kinds),
         single: s.sent === 0 ? null : entry.status,
         failing: stat ? stat.failing : null,
       });
       entry.pass_rate = passRateOf(stat);
+      const within = withinStatOf.get(c.id);
+      if (within) entry.within_max_steps = withinOf(within);
       const changes = diffCase(entry, base(c.id), {
         ...(candidate ? { candidate: true } : {}),
         tolerance: overlayTolerance(plan.drift, c.drift),
       });
       const dropped = rates.caseDrift.get(c.id);
+      const unfinished = finished.caseDrift.get(c.id);
       const latencyChange = latency.caseDrift.get(c.id);
       entry.drift = [
         ...(dropped ? [dropped] : []),
+        ...(unfinished ? [unfinished] : []),
         ...changes,
         ...(recorded.caseDrift.get(c.id) ?? []),
         ...(latencyChange ? [latencyChange] : []),

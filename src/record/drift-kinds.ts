@@ -17,6 +17,8 @@ const CORE_DRIFT_KINDS = {
   new_case: { severity: 'info' },
   missing_case: { severity: 'warn' },
   pass_rate_dropped: { severity: 'fail' },
+  // A repeated tool loop's rate of ending with a text answer within max_steps dropped: tested as pass rates are.
+  within_max_steps_dropped: { severity: 'fail' },
   error_changed: { severity: 'fail' },
   refused: { severity: 'fail' },
   pass_rate_trending_down: { severity: 'warn' },

@@ -55,6 +55,16 @@ export interface DetailRow {
   mark?: 'warn' | 'bad';
 }
 
+/** `drift.steps` (suite or case): how many steps more than the baseline's a tool loop may take before steps_changed. */
+export interface StepsTolerance {
+  extra?: number;
+}
+
+/** The `drift:` tolerances the recorded fields' rules read, resolved (case over suite over the defaults). */
+export interface RecordedTolerance {
+  steps: Required<StepsTolerance>;
+}
+
 /** What a field's drift rule sees: the baseline's stored value and the folded case entry. */
 export interface DriftInput<V> {
   baseline: V | null | undefined;
@@ -62,6 +72,8 @@ export interface DriftInput<V> {
   current: Readonly<Record<string, unknown>>;
   /** A `--model`/`--models` candidate run: what served it changed by design. */
   candidate: boolean;
+  /** The comparison's tolerances; absent: each rule's default. */
+  tolerance?: RecordedTolerance;
 }
 
 /**

@@ -391,6 +391,11 @@ const baseline = {
             required: ['pass', 'total'],
             properties: { pass: { type: 'integer', minimum: 0 }, total: { type: 'integer', minimum: 0 } },
           },
+          within_max_steps: {
+            type: 'object',
+            required: ['pass', 'total'],
+            properties: { pass: { type: 'integer', minimum: 0 }, total: { type: 'integer', minimum: 0 } },
+          },
           latency_ms: {
             type: 'object',
             required: ['n', 'p50', 'p95', 'sample'],

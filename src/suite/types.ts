@@ -1,4 +1,5 @@
 import type { DriftSeverity } from '../record/drift-kinds.js';
+import type { StepsTolerance } from '../record/field.js';
 import type { ErrorKind } from '../core/answer.js';
 import type { Expectation } from '../checks/registry.js';
 import type { Message, RequestParams } from '../core/messages.js';
@@ -255,4 +256,5 @@ export interface DriftTolerance {
   content?: ContentTolerance;
   usage?: UsageTolerance;
   latency?: LatencyTolerance;
+  steps?: StepsTolerance;
 }

@@ -132,9 +132,10 @@ describe('the demo (npm start)', () => {
       expect.arrayContaining([
         ['provider_changed', 'Moonshot AI', 'Together'],
         ['trajectory_changed', ['lookup_order', 'check_policy'], Array(4).fill('lookup_order')],
-        ['steps_changed', 3, 4],
       ]),
     );
+    // Its 4 steps (max_steps) are one beyond the baseline's 3: within drift.steps' default tolerance.
+    expect(loop.drift.map((d) => d.kind)).not.toContain('steps_changed');
     // Fireworks made both calls, then answered without their words.
     const ignored = byCase.get('agent-demo/return-gift-card')!;
     expect(ignored).toMatchObject({ status: 'fail', provider: 'Fireworks' });

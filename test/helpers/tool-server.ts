@@ -20,21 +20,26 @@ export const callOf = (name: string, args: unknown): Scripted => ({
   calls: [{ name, arguments: JSON.stringify(args) }],
 });
 
+/** A request's messages as the tool server hands them to a script. */
+export type SentMessage = {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+};
+
 /**
- * A script: the answer to the `n`th request (from 0) whose last user message is `prompt`,
- * given the request's messages too; a promise holds it back.
+ * How a test scripts the server: the answer to the `n`th request (from 0) whose last user
+ * message is `prompt`, given the request's messages too; a promise holds it back.
  */
-type Script = (
-  prompt: string,
-  n: number,
-  messages: { role: string; content: string | null }[],
-) => Scripted | Promise<Scripted>;
+type Script = (prompt: string, n: number, messages: readonly SentMessage[]) => Scripted | Promise<Scripted>;
 
 /**
  * A loopback chat-completion service for tool tests: it answers each request by the text of
  * its last user message, from a script the test changes between runs (`answer(prompt, n,
- * messages)`, n counting that prompt's requests from 0; a promise answers when it settles), and keeps
- * every request body it received. `GET …/models` lists no model (a capped run reads it).
+ * messages)`, n counting that prompt's requests from 0, messages the request's; a promise
+ * answers when it settles), and keeps every request body it received. `GET …/models` lists no
+ * model (a capped run reads it). A call it scripts has the id `call_<n>_<i>`, so a later
+ * step of the same conversation can tell which first request began it.
  */
 export async function startToolServer(answer: Script) {
   const bodies: Record<string, unknown>[] = [];
@@ -51,7 +56,7 @@ export async function startToolServer(answer: Script) {
       }
       const body = JSON.parse(text) as {
         model: string;
-        messages: { role: string; content: string | null }[];
+        messages: SentMessage[];
       };
       bodies.push(body);
       const prompt = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';

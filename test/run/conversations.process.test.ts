@@ -279,7 +279,8 @@ cases:
   });
 
   it('6. drift: a night whose agent takes another route than the baseline is trajectory_changed and steps_changed', async () => {
-    const answered = (messages: { role: string }[]) => messages.filter((m) => m.role === 'tool').length;
+    const answered = (messages: readonly { role: string }[]) =>
+      messages.filter((m) => m.role === 'tool').length;
     script = (prompt, n, messages) =>
       answered(messages) === 0
         ? call('lookup_order', { order: '3' })

@@ -6,6 +6,7 @@ import { DRIFT_SEVERITY, type Drift, severityOf } from '../../record/drift-kinds
 import { lookupOf } from '../../stored/baseline/case-lookup.js';
 import { recordedDrift } from '../../stored/baseline/recorded.js';
 import type { RecordedCase } from '../../record/registry.js';
+import type { RecordedTolerance } from '../../record/field.js';
 import { servedChange } from '../../record/served-change.js';
 import { contentDrift, usageDrift } from './answer.js';
 import { mergeTolerance } from './tolerance.js';
@@ -105,7 +106,12 @@ function statusDrift(current: DiffedCase, base: BaselineCase): Drift[] {
  * recorded field's own rule (the router's provider, the backend fingerprint, …). Another
  * model is news on a nightly run (warn), information on a candidate run.
  */
-function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean): Drift[] {
+function servedDrift(
+  current: DiffedCase,
+  base: BaselineCase,
+  candidate: boolean,
+  tolerance: RecordedTolerance,
+): Drift[] {
   return [
     ...servedChange({
       kind: 'model_changed',
@@ -116,7 +122,7 @@ function servedDrift(current: DiffedCase, base: BaselineCase, candidate: boolean
       candidate,
       note: '',
     }),
-    ...recordedDrift(current, base, candidate),
+    ...recordedDrift(current, base, candidate, tolerance),
   ];
 }
 
@@ -158,13 +164,15 @@ export function diffCase(
   if (current.status === 'not_run') return [];
   if (baseline === undefined) return NEW_CASE as Drift[];
   const drift = statusDrift(current, baseline);
+  const tolerance = mergeTolerance(runLayer(options), options.tolerance);
+  const candidate = options.candidate ?? false;
   if (!answersCompared(current)) {
     // A loop past its bounds was answered at every step: what served it and its trajectory say why.
     if (current.status === 'error' && isLoopError(current.error?.kind))
-      drift.push(...servedDrift(current, baseline, options.candidate ?? false));
+      drift.push(...servedDrift(current, baseline, candidate, tolerance));
     return drift;
   }
-  drift.push(...servedDrift(current, baseline, options.candidate ?? false));
+  drift.push(...servedDrift(current, baseline, candidate, tolerance));
   // A baseline that errored recorded no real answer; `fixed` already says what changed.
   if (baseline.status === 'error') return drift;
   const was = baseline.finish_reason;
@@ -177,7 +185,6 @@ export function diffCase(
       message: `finish_reason changed: ${was} → ${current.finish_reason}`,
     });
   }
-  const tolerance = mergeTolerance(runLayer(options), options.tolerance);
   drift.push(...usageDrift(baseline.usage, current.usage, tolerance.usage));
   drift.push(...contentDrift(baseline.content, current.content, tolerance.content));
   return drift;

@@ -1,4 +1,6 @@
 import { DRIFT_SEVERITY } from '../../record/drift-kinds.js';
+import type { StepsTolerance } from '../../record/field.js';
+import { DEFAULT_EXTRA_STEPS } from '../../record/fields/trajectory.js';
 import type { ContentNormalization, DriftTolerance, LatencyTolerance, Suite } from '../../suite/types.js';
 
 /** A drift tolerance with every field decided: what the comparisons actually use. */
@@ -11,18 +13,21 @@ export interface ResolvedTolerance {
   };
   usage: { completion_tokens: number; total_tokens: number; cost: number };
   latency: Required<LatencyTolerance>;
+  steps: Required<StepsTolerance>;
 }
 
 /**
  * What applies when neither suite nor case says otherwise: exact content (any byte change is
- * info-level drift, a warning below similarity 0.6), ±25 % usage and cost, and latency
- * moved by more than half and more than 200 ms (a warning). Latency needs both: a 40 ms
+ * info-level drift, a warning below similarity 0.6), ±25 % usage and cost, latency
+ * moved by more than half and more than 200 ms (a warning), and a tool loop taking more
+ * than one step beyond the baseline's (DEFAULT_EXTRA_STEPS). Latency needs both: a 40 ms
  * answer taking 80 ms is +100 % of nothing, a 20 s one taking 20.3 s is 300 ms of noise.
  */
 export const DEFAULT_TOLERANCE: ResolvedTolerance = {
   content: { normalize: [], similarity: 0.6, json: 'auto' },
   usage: { completion_tokens: 0.25, total_tokens: 0.25, cost: 0.25 },
   latency: { relative: 0.5, absolute_ms: 200, severity: DRIFT_SEVERITY.latency_changed.severity },
+  steps: { extra: DEFAULT_EXTRA_STEPS },
 };
 
 /**
@@ -34,12 +39,19 @@ export function overlayTolerance(...layers: (DriftTolerance | undefined)[]): Dri
   let content: NonNullable<DriftTolerance['content']> | undefined;
   let usage: NonNullable<DriftTolerance['usage']> | undefined;
   let latency: LatencyTolerance | undefined;
+  let steps: StepsTolerance | undefined;
   for (const layer of layers) {
     if (layer?.content) content = { ...content, ...defined(layer.content) };
     if (layer?.usage) usage = { ...usage, ...defined(layer.usage) };
     if (layer?.latency) latency = { ...latency, ...defined(layer.latency) };
+    if (layer?.steps) steps = { ...steps, ...defined(layer.steps) };
   }
-  return { ...(content ? { content } : {}), ...(usage ? { usage } : {}), ...(latency ? { latency } : {}) };
+  return {
+    ...(content ? { content } : {}),
+    ...(usage ? { usage } : {}),
+    ...(latency ? { latency } : {}),
+    ...(steps ? { steps } : {}),
+  };
 }
 
 /** The tolerance a comparison uses: the layers over DEFAULT_TOLERANCE. */
@@ -49,6 +61,7 @@ export function mergeTolerance(...layers: (DriftTolerance | undefined)[]): Resol
     content: { ...DEFAULT_TOLERANCE.content, ...top.content },
     usage: { ...DEFAULT_TOLERANCE.usage, ...top.usage },
     latency: { ...DEFAULT_TOLERANCE.latency, ...top.latency },
+    steps: { ...DEFAULT_TOLERANCE.steps, ...top.steps },
   };
 }
 

@@ -5,6 +5,8 @@ import { NONE_RECORDED, suiteRuleStored } from './recorded.js';
 import type { CaseLookup } from './case-lookup.js';
 import { IdTable } from '../../util/id-table.js';
 import type { BaselineFigures } from './suite-baseline.js';
+import type { Samples } from '../../stats/samples.js';
+import { baselineWithin } from './within-max-steps.js';
 
 const STATUSES: readonly BaselineCase['status'][] = ['pass', 'fail', 'error'];
 /** flags: HAS_USAGE when its usage is not null (plus HAS_COST when it has a `cost` key), HAS_SAMPLES when it keeps `samples`. */
@@ -36,6 +38,8 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
   private readonly kinds: (ErrorKind | null)[] = [null];
   /** The few cases with stored values of the recorded fields' suite-wide rules (tool use). */
   private readonly recorded = new Map<number, Record<string, unknown>>();
+  /** The few tool loops' samples of finishing within max_steps (baselineWithin). */
+  private readonly within = new Map<number, Samples>();
 
   /**
    * Keeps a case's figures (read from its baseline entry, `figures`) and its place in the
@@ -69,6 +73,9 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
     const stored = suiteRuleStored(figures);
     if (stored !== NONE_RECORDED) this.recorded.set(slot, stored);
     else this.recorded.delete(slot);
+    const within = baselineWithin(figures);
+    if (within) this.within.set(slot, within);
+    else this.within.delete(slot);
   }
 
   /** Where a case is in the file: its first byte and the byte after its last. */
@@ -107,6 +114,7 @@ export class FigureColumns implements CaseLookup<BaselineFigures> {
             },
           }),
       error_kind: this.kinds[u8.errorKind[slot]!]!,
+      ...(this.within.has(slot) ? { within_max_steps: this.within.get(slot)! } : {}),
       ...this.recorded.get(slot),
     };
   }

@@ -2,6 +2,7 @@ import type { BaselineCase } from './types.js';
 import type { CaseEntry } from '../report/types.js';
 import type { Drift } from '../../record/drift-kinds.js';
 import { RECORDED_FIELDS } from '../../record/registry.js';
+import type { RecordedTolerance } from '../../record/field.js';
 
 /** What a baseline case stores of the recorded fields: the case's value, when it has one. */
 export function recordedBaseline(entry: CaseEntry, into: BaselineCase): void {
@@ -18,11 +19,13 @@ export function recordedDrift(
   current: Readonly<Record<string, unknown>>,
   baseline: BaselineCase,
   candidate: boolean,
+  tolerance?: RecordedTolerance,
 ): Drift[] {
   const stored = baseline as unknown as Record<string, unknown>;
+  const more = tolerance ? { tolerance } : {};
   // Each field reports only its declared kinds, which DriftKind includes.
   return RECORDED_FIELDS.flatMap(([name, f]) =>
-    f.drift ? (f.drift.diff({ baseline: stored[name], current, candidate }) as Drift[]) : [],
+    f.drift ? (f.drift.diff({ baseline: stored[name], current, candidate, ...more }) as Drift[]) : [],
   );
 }
 

@@ -13,6 +13,7 @@ const PROVENANCE_FIELDS = ['kind', 'sim', 'shard', 'complete', 'forced'];
 const CASE_FIELDS = [
   'status',
   'samples',
+  'within_max_steps',
   'requested_model',
   'model',
   'finish_reason',
@@ -67,7 +68,8 @@ function sortedDeep(value: unknown): unknown {
 function orderCase(c: BaselineCase): object {
   return ordered(c, CASE_FIELDS, (key, v) => {
     if (key === 'usage' && v !== null) return ordered(v as Usage, USAGE_FIELDS, (_k, x) => sortedDeep(x));
-    if (key === 'samples') return ordered(v as object, SAMPLES_FIELDS, (_k, x) => sortedDeep(x));
+    if (key === 'samples' || key === 'within_max_steps')
+      return ordered(v as object, SAMPLES_FIELDS, (_k, x) => sortedDeep(x));
     if (key === 'latency_ms') return ordered(v as object, LATENCY_FIELDS, (_k, x) => sortedDeep(x));
     if (key === 'checks')
       return (v as object[]).map((check) => ordered(check, CHECK_FIELDS, (_k, x) => sortedDeep(x)));

@@ -10,7 +10,10 @@ import { STAND_IN_HEAD, validateBaseline } from './validate.js';
 import { FigureColumns } from './figure-columns.js';
 import { type CaseLookup, lookupOf } from './case-lookup.js';
 
-/** What a suite's tests read of a baseline case (its answer and checks wait in the file). */
+/**
+ * What a suite's tests read of a baseline case (its answer and checks wait in the file);
+ * `within_max_steps` as baselineWithin reads it (a tool loop sampled once: its one sample).
+ */
 export type BaselineFigures = Pick<
   BaselineCase,
   'status' | 'samples' | 'usage' | 'latency_ms' | 'error_kind'

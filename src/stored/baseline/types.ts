@@ -16,6 +16,8 @@ export interface BaselineCase extends RecordedBaseline {
   checks: { type: CheckType; pass: boolean }[];
   /** Outcome of every sample when the case was repeated. */
   samples?: { pass: number; total: number };
+  /** A repeated tool loop's samples that finished within max_steps (`pass`) of those sent (see WithinMaxSteps). */
+  within_max_steps?: { pass: number; total: number };
   /** The answered samples' latency, for latency_changed (absent: none answered, or an older baseline). */
   latency_ms?: LatencySketch;
 }

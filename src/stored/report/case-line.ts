@@ -98,6 +98,7 @@ export const CASE_RULES: readonly Rule[] = [
     },
   },
   { key: 'pass_rate', derive: value(null) },
+  { key: 'within_max_steps' },
   { key: 'sampling' },
   { key: 'model', derive: value(null) },
   { key: 'models', derive: (c) => single(entryOf(c).model) },

@@ -77,8 +77,8 @@ function requireWhatNoRuleRestores(caseDef: ObjectSchema): void {
   const apply = (schema: ObjectSchema, rules: readonly Rule[], skip: readonly string[] = []) => {
     schema.required = rules.filter((r) => !r.derive && !skip.includes(r.key)).map((r) => r.key);
   };
-  // `sampling`, `conversation` and `history` are written only when a case has them.
-  apply(caseDef, CASE_RULES, ['sampling', 'conversation', 'history']);
+  // `within_max_steps`, `sampling`, `conversation` and `history` are written only when a case has them.
+  apply(caseDef, CASE_RULES, ['within_max_steps', 'sampling', 'conversation', 'history']);
   const statsRules = CASE_RULES.find((r) => r.key === 'stats')!.fields!;
   const stats = caseDef.properties.stats as ObjectSchema;
   apply(stats, statsRules);

@@ -40,6 +40,17 @@ export interface PassRate {
   weak_baseline?: boolean;
 }
 
+/**
+ * A repeated tool loop's rate of finishing within max_steps: of its `total` samples (every one
+ * that ran as a conversation), the `finished` ones ended with a text answer — not in
+ * max_steps_reached, tool_result_missing or another error — and the rate's test against the
+ * baseline's, whose `pass` are its finished samples. Tested as pass rates are.
+ */
+export interface WithinMaxSteps extends PassRate {
+  finished: number;
+  total: number;
+}
+
 /** One distinct answer of a repeated case, with how many samples gave it. */
 export interface DistinctAnswer {
   content: string | null;
@@ -98,6 +109,8 @@ export interface CaseEntry extends RecordedCase {
   samples: SampleCounts;
   /** Present when the case (or its baseline) has more than one sample. */
   pass_rate: PassRate | null;
+  /** A tool loop's rate of finishing within max_steps: present when it (or its baseline) has more than one sample. */
+  within_max_steps?: WithinMaxSteps;
   sampling?: 'auto';
   model: string | null;
   /** Every concrete model that answered, most frequent first (recorded fields add providers, fingerprints). */
