@@ -12,7 +12,10 @@ export interface SampleStream {
   /** To its last token. */
   last_token_ms: number | null;
   chunks: number;
-  /** Completion tokens over the time from the first token to the last; null when either is unknown or no time passed. */
+  /**
+   * Completion tokens over the time from the first token to the last; null when either is
+   * unknown or the generation took less than MIN_GENERATION_MS.
+   */
   tokens_per_s: number | null;
 }
 
@@ -54,6 +57,12 @@ const TOLERANCE: Record<'ttft' | 'throughput', TimingTolerance> = {
   ttft: { relative: 0.5, absolute: 200, severity: 'warn' },
   throughput: { relative: 0.5, absolute: 5, severity: 'warn' },
 };
+
+/**
+ * Shorter generations give no throughput: a short answer's tokens arrive in a chunk or two,
+ * so tokens over a few milliseconds measures the network's batching, not the model.
+ */
+const MIN_GENERATION_MS = 50;
 
 const nullableNumber = { type: ['number', 'null'] };
 const sketchSchema = {
@@ -135,13 +144,15 @@ export const stream = {
     const usage = body.usage as Record<string, unknown> | undefined;
     const tokens = count(usage?.completion_tokens);
     const { first_token_ms: first, last_token_ms: last } = timing;
-    const seconds = first !== null && last !== null ? (last - first) / 1000 : 0;
+    const ms = first !== null && last !== null ? last - first : 0;
     return {
       first_token_ms: first,
       last_token_ms: last,
       chunks: timing.chunks,
       tokens_per_s:
-        tokens !== null && tokens > 0 && seconds > 0 ? Math.round((tokens / seconds) * 10) / 10 : null,
+        tokens !== null && tokens > 0 && ms >= MIN_GENERATION_MS
+          ? Math.round((tokens / ms) * 10_000) / 10
+          : null,
     };
   },
   case: { streaming: streamed() },

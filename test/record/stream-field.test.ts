@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { stream } from '../../src/record/fields/stream.js';
+import { latencySketch } from '../../src/stats/sketch.js';
+import { createRng as seededRandom } from '../../src/stats/random.js';
+
+// The `stream` recorded field: what a streamed sample keeps, and the suite's time to first
+// token and throughput compared with the baseline's.
+
+const answer = (completion_tokens: number | null, first: number | null, last: number | null) =>
+  stream.extract({
+    body: completion_tokens === null ? {} : { usage: { completion_tokens } },
+    choice: null,
+    message: null,
+    params: null,
+    stream: { first_token_ms: first, last_token_ms: last, chunks: 12 },
+  });
+
+describe('stream: a sample', () => {
+  it('keeps when its first and last token came, its chunks, and its tokens per second', () => {
+    expect(answer(100, 400, 2400)).toEqual({
+      first_token_ms: 400,
+      last_token_ms: 2400,
+      chunks: 12,
+      tokens_per_s: 50,
+    });
+  });
+
+  it('gives no throughput without usage, without tokens, or for a generation too short to time', () => {
+    expect(answer(null, 400, 2400)!.tokens_per_s).toBeNull();
+    expect(answer(0, 400, 2400)!.tokens_per_s).toBeNull();
+    expect(answer(10, 400, 420)!.tokens_per_s).toBeNull();
+    expect(answer(10, null, null)!.tokens_per_s).toBeNull();
+  });
+
+  it('is absent on an answer that was not streamed', () => {
+    expect(stream.extract({ body: {}, choice: null, message: null, params: null })).toBeNull();
+  });
+});
+
+/** A case's streamed samples (ttft around `ttft` ms, throughput around `tps`), as the entry and the baseline keep them. */
+function caseStream(random: () => number, n: number, ttft: number, tps: number) {
+  const draw = (median: number) =>
+    Array.from({ length: n }, () =>
+      Math.round(median * Math.exp(0.3 * (random() + random() + random() - 1.5))),
+    );
+  return { samples: n, ttft_ms: latencySketch(draw(ttft)), tokens_per_s: latencySketch(draw(tps)) };
+}
+
+function suiteDrift(night: (i: number, random: () => number) => ReturnType<typeof caseStream>, seed = 1) {
+  const random = seededRandom(seed);
+  const cases = Array.from({ length: 20 }, (_, i) => ({
+    case: `c${i}`,
+    baseline: caseStream(random, 10, 400, 60),
+    current: { streaming: night(i, random) },
+  }));
+  return stream.drift.suite(cases, { alpha: 0.05 });
+}
+
+describe('stream: drift over a suite', () => {
+  it('flags a time to first token twice as slow, per case and for the suite', () => {
+    const drift = suiteDrift((_, random) => caseStream(random, 10, 800, 60));
+    expect(drift.suite.map((d) => d.kind)).toContain('ttft_changed');
+    const flagged = [...drift.cases.values()].flat().filter((d) => d.kind === 'ttft_changed');
+    expect(flagged.length).toBeGreaterThan(10);
+    expect(flagged[0]!.message).toMatch(/^time to first token slower: p50 \d+ → \d+ ms/);
+    expect(flagged[0]!.severity).toBe('warn');
+  });
+
+  it('flags throughput that halved, and says nothing of a night like its baseline', () => {
+    const slower = suiteDrift((_, random) => caseStream(random, 10, 400, 20));
+    expect(slower.suite.map((d) => [d.kind, d.message.split(':')[0]])).toContainEqual([
+      'throughput_changed',
+      'suite throughput slower over 20 cases present in both',
+    ]);
+    const same = suiteDrift((_, random) => caseStream(random, 10, 400, 60), 7);
+    expect(same.suite).toEqual([]);
+    expect([...same.cases.values()].flat()).toEqual([]);
+  });
+
+  it('weighs a candidate’s slower first token as info', () => {
+    const random = seededRandom(3);
+    const cases = Array.from({ length: 8 }, (_, i) => ({
+      case: `c${i}`,
+      baseline: caseStream(random, 10, 400, 60),
+      current: { streaming: caseStream(random, 10, 1200, 60) },
+    }));
+    const drift = stream.drift.suite(cases, { alpha: 0.05, candidate: true });
+    expect(drift.suite.find((d) => d.kind === 'ttft_changed')!.severity).toBe('info');
+  });
+});
