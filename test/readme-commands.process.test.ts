@@ -101,7 +101,7 @@ describe("README's commands", () => {
     let project: Awaited<ReturnType<typeof makeProject>>;
     let initialised: Awaited<ReturnType<typeof makeProject>>;
     /** README's sample run's count line: what a newcomer must see. */
-    const demoCounts = /^(22 cases · .* · 31 samples) ·$/m.exec(README)![1]!;
+    const demoCounts = /^(29 cases · .* · 38 samples) ·$/m.exec(README)![1]!;
 
     beforeAll(async () => {
       project = await makeProject();
@@ -129,7 +129,7 @@ describe("README's commands", () => {
       const run = await runCli(args, { cwd });
       expect(run.code, run.stderr).toBe(expected.exit);
       if (expected.demoCounts) expect(run.stdout).toContain(demoCounts);
-      if (expected.json) expect(JSON.parse(run.stdout).summary).toMatchObject({ cases: 22, failed: 6 });
+      if (expected.json) expect(JSON.parse(run.stdout).summary).toMatchObject({ cases: 29, failed: 6 });
     });
   });
 });

@@ -93,10 +93,10 @@ describe.skipIf(skipBrowser)(
       expect(await newest.locator('time').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
       const night = items.last();
       expect(await night.locator('.counts').textContent()).toBe(
-        '22 cases · 13 passed · 6 failed · 3 errored · 9 regressed',
+        '29 cases · 19 passed · 6 failed · 4 errored · 10 regressed',
       );
       expect(await night.locator('.suites').textContent()).toBe(
-        'suites agent-demo, direct-demo, support-demo, table-demo, tools-demo',
+        'suites agent-demo, direct-demo, streaming-demo, support-demo, table-demo, tools-demo',
       );
       expect(await page.locator('ol.runs > li .tags', { hasText: 'candidate' }).allTextContents()).toEqual([
         'simulator · candidate anthropic/claude-sonnet-4.5',

@@ -238,9 +238,9 @@ describe.skipIf(skipBrowser)('the trend page reads at a glance (CLI → Chromium
       await page.screenshot({ path: join(SHOTS, `trend-${width}.png`), fullPage: true });
       expect(await inPage<string[]>(page, CUT_OFF_WITHOUT_CUE)).toEqual([]);
       // Tonight's summary leads the page: what fails, what started tonight, trends, new cases.
-      expect(await page.textContent('#tonight h2')).toMatch(/^Tonight: .* · exit 1 · 22 of 22 cases ran$/);
+      expect(await page.textContent('#tonight h2')).toMatch(/^Tonight: .* · exit 1 · 29 of 29 cases ran$/);
       expect(await page.locator('#tonight button.fact').allTextContents()).toEqual([
-        '10 failing now',
+        '11 failing now',
         '1 started failing tonight',
         '0 trending down',
         '0 new tonight',

@@ -43,7 +43,7 @@ describe('baseline accept --dry-run, and the warning when accepting failing case
     // A simulator run needs --force to be accepted: the dry run says so, and shows it all the same.
     expect(out).toMatch(/accepting run \S+ needs --force: it is a simulator run \(--sim\)\n/);
     expect(out).toContain(
-      'would accept 9 failing cases as the baseline (a later run that fails them the same way does not regress): agent-demo/return-kettle (error), agent-demo/return-gift-card (fail), agent-demo/return-toaster (fail), direct-demo/release-notes (fail), support-demo/refund-window (fail), support-demo/shipping-policy (error), support-demo/warranty (error), tools-demo/order-status (fail), tools-demo/refund (fail)\n',
+      'would accept 10 failing cases as the baseline (a later run that fails them the same way does not regress): agent-demo/return-kettle (error), agent-demo/return-gift-card (fail), agent-demo/return-toaster (fail), direct-demo/release-notes (fail), streaming-demo/order-status (error), support-demo/refund-window (fail), support-demo/shipping-policy (error), support-demo/warranty (error), tools-demo/order-status (fail), tools-demo/refund (fail)\n',
     );
     expect(out.endsWith('dry run: nothing written\n')).toBe(true);
     expect(await readTree(join(project.dir, 'baselines'))).toEqual(before);
@@ -64,7 +64,7 @@ describe('baseline accept --dry-run, and the warning when accepting failing case
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(accepted.stdout).toContain('baseline written: baselines/support-demo.json');
     expect(accepted.stderr).toContain(
-      'warning: accepted 9 failing cases as the baseline (a later run that fails them the same way does not regress): agent-demo/return-kettle (error), agent-demo/return-gift-card (fail), agent-demo/return-toaster (fail), direct-demo/release-notes (fail)',
+      'warning: accepted 10 failing cases as the baseline (a later run that fails them the same way does not regress): agent-demo/return-kettle (error), agent-demo/return-gift-card (fail), agent-demo/return-toaster (fail), direct-demo/release-notes (fail)',
     );
     const clean = await cli(['baseline', 'accept', runDir, '--force', '--case', 'table-demo/sum-12-30']);
     expect(clean.code).toBe(0);

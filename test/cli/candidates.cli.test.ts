@@ -64,6 +64,7 @@ describe('candidates run the suites of the service they belong to (the demo, on 
       ]);
       expect(report.cases.map((c) => c.suite)).toEqual([
         ...Array(4).fill('agent-demo'),
+        ...Array(7).fill('streaming-demo'),
         ...Array(5).fill('support-demo'),
         ...Array(6).fill('table-demo'),
         ...Array(3).fill('tools-demo'),
@@ -77,7 +78,7 @@ describe('candidates run the suites of the service they belong to (the demo, on 
       run.stdout.match(/^skipped suite direct-demo: the direct service direct does not list/gm),
     ).toHaveLength(2);
     expect(run.stdout).toMatch(/│ case\s+│ openai\/gpt-4o-mini\s+│ anthropic\/claude-sonnet-4\.5\s+│/);
-    expect(run.stdout).toMatch(/passed \/ total\s+│ 10 \/ 18\s+│ 10 \/ 18\s+│/);
+    expect(run.stdout).toMatch(/passed \/ total\s+│ 16 \/ 25\s+│ 16 \/ 25\s+│/);
     expect(run.stdout).toContain(
       'skipped under every candidate: suite direct-demo (the direct service direct does not list the model in its GET /models)',
     );
@@ -100,6 +101,7 @@ describe('candidates run the suites of the service they belong to (the demo, on 
     expect(reportSchemaErrors(report)).toEqual([]);
     expect(report.run.skipped_suites?.map((s) => s.suite)).toEqual([
       'agent-demo',
+      'streaming-demo',
       'support-demo',
       'table-demo',
       'tools-demo',

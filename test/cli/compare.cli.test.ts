@@ -72,7 +72,7 @@ describe('run --models writes one comparison beside the candidate runs (the demo
     ]);
     // The console's totals are the comparison's: counted once.
     for (const c of comparison.candidates) {
-      expect(c.cases).toBe(18);
+      expect(c.cases).toBe(25);
       expect(run.stdout).toContain(`${c.passed} / ${c.cases}`);
       expect(c.pass_rate!.low).toBeLessThanOrEqual(c.pass_rate!.rate);
       expect(c.pass_rate!.high).toBeGreaterThanOrEqual(c.pass_rate!.rate);
@@ -86,7 +86,7 @@ describe('run --models writes one comparison beside the candidate runs (the demo
       expect(c.verdict.regressions).toBeGreaterThanOrEqual(1);
       expect(run.stdout).toContain(`${c.label}: ${c.verdict.line}\n`);
     }
-    expect(comparison.cases).toHaveLength(18);
+    expect(comparison.cases).toHaveLength(25);
     const refund = comparison.cases.find((r) => r.id === 'support-demo/refund-window')!;
     expect(refund.cells.map((c) => c.change)).toEqual(['regressed', 'regressed']);
     expect(refund.reference.content).toContain('30 days');
@@ -100,7 +100,7 @@ describe('run --models writes one comparison beside the candidate runs (the demo
     expect(await readlink(join(project.dir, 'reports', 'latest'))).toBe(runs[1]!.split('/').pop());
     const md = await readFile(join(compareDirFrom(run, project.dir), 'compare.md'), 'utf8');
     expect(md.length).toBeLessThan(10_000);
-    expect(md).toMatch(/\| pass rate \| \d+% \(\d+\/18; 95% CI/);
+    expect(md).toMatch(/\| pass rate \| \d+% \(\d+\/25; 95% CI/);
     expect(md).toContain('`support-demo/refund-window`');
     const comparison = await readComparison(compareDirFrom(run, project.dir));
     for (const c of comparison.candidates) expect(md).toContain(`**${c.label}**: ${c.verdict.line}`);

@@ -23,7 +23,7 @@ describe('the demo (npm start)', () => {
   it('prints the summary and exits 1 on what it caught', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^22 cases · 13 passed · 6 failed · 3 errored · 0 not run · 9 regressed · 9 drifted · 31 samples/m,
+      /^29 cases · 19 passed · 6 failed · 4 errored · 0 not run · 10 regressed · 10 drifted · 38 samples/m,
     );
     // 12 requests in flight share one abort signal: Node must not call that a leak.
     expect(run.stderr).not.toMatch(/Warning/);
@@ -43,6 +43,7 @@ describe('the demo (npm start)', () => {
     expect(report.suites.map((s) => s.baseline)).toEqual([
       'baselines/agent-demo.json',
       'baselines/direct-demo.json',
+      'baselines/streaming-demo.json',
       'baselines/support-demo.json',
       'baselines/table-demo.json',
       'baselines/tools-demo.json',
@@ -185,7 +186,7 @@ describe('the demo (npm start)', () => {
 
   it('writes a report.json that validates against the shipped schema', () => {
     expect(reportSchemaErrors(report)).toEqual([]);
-    expect(report.summary).toMatchObject({ cases: 22, samples: 31 });
+    expect(report.summary).toMatchObject({ cases: 29, samples: 38 });
   });
 
   it('catches the drift, the error hidden in a 200 body and the empty choices', () => {

@@ -13,10 +13,10 @@ describe('nothing passes that checked less than asked', () => {
   afterAll(() => project.cleanup());
 
   it.each([
-    [['--filter', 'nomatch'], /--filter 'nomatch' matches no case of 22/],
+    [['--filter', 'nomatch'], /--filter 'nomatch' matches no case of 29/],
     // A filter that matches nothing selects nothing for every shard (an empty shard of a
     // selection that has cases runs instead: merge.cli.test.ts).
-    [['--shard', '2/3', '--filter', 'nomatch'], /--filter 'nomatch' matches no case of 22/],
+    [['--shard', '2/3', '--filter', 'nomatch'], /--filter 'nomatch' matches no case of 29/],
   ])('run %j selects nothing: exit 2, saying why', async (args, message) => {
     const run = await runMain(['run', '--sim', 'suites/demo', ...args], { cwd: project.dir });
     expect(run.code).toBe(2);
@@ -47,7 +47,7 @@ describe('nothing passes that checked less than asked', () => {
     );
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(
-      /--require-baselines: no baseline for agent-demo, direct-demo, support-demo, table-demo, tools-demo in none/,
+      /--require-baselines: no baseline for agent-demo, direct-demo, streaming-demo, support-demo, table-demo, tools-demo in none/,
     );
     const lax = await runMain(
       ['run', '--sim', 'suites/demo', '--baseline-dir', 'none', '--reporter', 'json'],

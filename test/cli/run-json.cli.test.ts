@@ -29,13 +29,13 @@ describe('run --json: the run summary as one JSON document on stdout', () => {
     expect(out.run).toEqual(written.run);
     expect(out.summary).toEqual(written.summary);
     expect(out.run.exit_code).toBe(1);
-    expect(out.summary).toMatchObject({ cases: 22, passed: 13, failed: 6, errored: 3 });
+    expect(out.summary).toMatchObject({ cases: 29, passed: 19, failed: 6, errored: 4 });
     expect(out.files).toEqual(
       ['report.json', 'report.html', 'junit.xml', 'summary.md'].map((f) => `${out.run_dir}/${f}`),
     );
     for (const file of out.files) expect(existsSync(join(project.dir, file)), file).toBe(true);
     expect(out.baselines_written).toEqual([]);
-    expect(run.stderr).toMatch(/^22 cases · 13 passed · 6 failed/m);
+    expect(run.stderr).toMatch(/^29 cases · 19 passed · 6 failed/m);
     expect(run.stderr).toContain('FAIL — failures, errors or regressions (exit 1)');
     expect(run.stdout).not.toContain('FAIL —');
   });

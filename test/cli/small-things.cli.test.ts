@@ -88,8 +88,8 @@ describe('small things a user trips on', () => {
       const merged = await runMain(['merge', ...dirs, '--out', 'merged'], { cwd: project.dir });
       expect(merged.code, merged.stderr).toBe(1); // the demo's regressions, as an unsharded run
       expect((await readReport(join(project.dir, 'merged'))).summary).toMatchObject({
-        cases: 22,
-        regressed: 9,
+        cases: 29,
+        regressed: 10,
       });
     } finally {
       await project.cleanup();

@@ -106,8 +106,8 @@ describe.runIf(hasTmux)('the console in a real terminal', () => {
         expect(lines.filter((l) => /^✗ support-demo\/refund-window /.test(l))).toHaveLength(1);
         expect(lines.some((l) => l.startsWith('    '))).toBe(true);
         // The progress line was redrawn in place: it shows once, finished.
-        expect(lines.filter((l) => /\d+\/31 samples/.test(l))).toEqual([
-          expect.stringMatching(/100% 31\/31 samples/),
+        expect(lines.filter((l) => /\d+\/38 samples/.test(l))).toEqual([
+          expect.stringMatching(/100% 38\/38 samples/),
         ]);
         expect(lines.some((l) => /^FAIL — failures, errors or regressions \(exit 1\)$/.test(l))).toBe(true);
       } finally {

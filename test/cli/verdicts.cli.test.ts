@@ -46,8 +46,9 @@ describe('the demo with --repeat 10 against its one-sample baselines', () => {
     // DeepInfra fail (its calls miss the schema), its text case passes; the agent suite's
     // loop on Together runs out of steps on every sample (max_steps_reached: failed samples,
     // 0/10, not errors of the service), its cases on Fireworks and Chutes fail, its one on
-    // Moonshot AI passes.
-    expect(report.summary).toMatchObject({ failed: 7, errored: 2, passed: 13 });
+    // Moonshot AI passes. The streamed suite's six slow first tokens still pass their checks;
+    // its answer cut by an error event errors on every sample.
+    expect(report.summary).toMatchObject({ failed: 7, errored: 3, passed: 19 });
   });
 
   it('keeps a case passing 10/10 a pass, and says its baseline is weak in every view', async () => {
@@ -55,7 +56,7 @@ describe('the demo with --repeat 10 against its one-sample baselines', () => {
     expect(arithmetic.status).toBe('pass');
     expect(arithmetic.pass_rate).toMatchObject({ verdict: 'stable', weak_baseline: true });
     const weak = report.suites.map((s) => s.drift.find((d) => d.kind === 'weak_baseline'));
-    expect(weak.map((d) => d?.severity)).toEqual(['info', 'info', 'info', 'info', 'info']);
+    expect(weak.map((d) => d?.severity)).toEqual(['info', 'info', 'info', 'info', 'info', 'info']);
     expect(run.stdout).toMatch(
       /direct-demo \(suite\) weak_baseline\n\s+weak baseline: 4 of 4 repeated cases have 1 baseline sample/,
     );

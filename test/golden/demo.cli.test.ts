@@ -26,6 +26,10 @@ function normalize(text: string): string {
       // A conversation's requests, each with its own latency.
       .replace(/"latency_ms":\d+(?:\.\d+)?/g, '"latency_ms":N')
       .replace(/\btime="[\d.]+"/g, 'time="T"')
+      // A streamed answer's timings, and the timing drift that compares them (latency, time to first token).
+      .replace(/"(ttft_ms|tokens_per_s)":\{"n":[^}]*\}/g, '"$1":{}')
+      .replace(/"p50": ?\d+(?:\.\d+)?,(\s*)"p95": ?\d+(?:\.\d+)?/g, '"p50":N,$1"p95":N')
+      .replace(/\b(p50|p95) \d+(?:\.\d+)? → \d+(?:\.\d+)?( ms| tokens\/s)? \([+-]?\d+%\)/g, '$1 N → N$2 (P%)')
       .replace(/\b\d+(?:\.\d+)? ?ms\b/g, 'N ms')
   );
 }
