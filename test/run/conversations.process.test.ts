@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -104,6 +105,11 @@ cases:
       expect(samples.get('parallel')!.status).toBe('pass');
       expect(samples.get('loops')!.error!.kind).toBe('max_steps_reached');
       expect(samples.get('unanswerable')!.error!.kind).toBe('tool_result_missing');
+      // 10. Every view names the step a conversation stopped at; report.html has its transcript.
+      const dir = runDirFrom(run, p.dir);
+      expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toContain('error at: step 3');
+      expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(/step 3: max\\_steps\\_reached/);
+      expect(console_).toMatch(/step 3: max_steps_reached/);
     } finally {
       await p.cleanup();
     }
