@@ -10,7 +10,7 @@ type ResponseHeaders = Record<string, string | string[] | undefined>;
  * One HTTP exchange's answer: the body read whole, or how far it got past the cap. Headers
  * and body are already redacted; `redacted` says whether a secret was found in them.
  */
-export type Exchanged =
+type Exchanged =
   | {
       statusCode: number;
       headers: ResponseHeaders;
@@ -28,7 +28,7 @@ export type StreamExchanged = Exchanged & { stream?: StreamRead };
  * than the idle time-out (`stalled`), the whole time-out passed (`timeout`), the connection
  * broke (`cut`), or a limit or a malformed event stopped it (`stopped`, see the reader).
  */
-export type StreamEnd = 'ended' | 'stalled' | 'timeout' | 'cut' | 'stopped';
+type StreamEnd = 'ended' | 'stalled' | 'timeout' | 'cut' | 'stopped';
 
 /** A streamed answer's reading: its facts over time, how it ended, and why it stopped early. */
 export interface StreamRead extends StreamFacts {

@@ -25,7 +25,7 @@ export type StreamProblem =
   | { kind: 'malformed'; event: number };
 
 /** Most data events one answer may send: a few per token of the longest answers, with room. */
-export const MAX_STREAM_EVENTS = 200_000;
+const MAX_STREAM_EVENTS = 200_000;
 
 /** One choice as its deltas add up. */
 interface ChoiceParts {
