@@ -246,6 +246,9 @@ describe('what changes an answer behind the model’s back is said in the report
     try {
       const run = await runMain(['run', 'suites'], { cwd: project.dir, env: TOOL_ENV });
       expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        "driftcheck: warning: 1 sample came from the router's response cache (X-OpenRouter-Cache-Status: HIT) and 1 sample reported every billable usage counter 0, as a cached answer does: not fresh answers of the model; their cases' details say which\n",
+      );
       const dir = runDirFrom(run, project.dir);
       const report = await readReport(dir);
       expect(reportSchemaErrors(report)).toEqual([]);
