@@ -27,6 +27,8 @@ export const direct: ServiceAdapter = {
     params.stream === true && params.stream_options === undefined
       ? { ...params, stream_options: { include_usage: true } }
       : params,
+  // No response cache: every answer is generated (OpenAI's prompt caching only discounts the prompt).
+  responseCache: false,
   // Its own models only: no family aliases, no providers to route to, no prices in its list.
   aliases: false,
   routing: null,

@@ -41,9 +41,20 @@ export const router: ServiceAdapter = {
         ? 'a direct-service key (sk-… without sk-or-)'
         : null,
   },
-  // Its documented provider preferences, sent as given: a suite pins the provider as it pins
-  // the model. (reasoning_effort, the direct service's, is not sent: the router would remap or reject it.)
-  params: ['provider'],
+  // Its documented request fields (api-reference parameters, provider-selection, reasoning-tokens,
+  // plugins), sent as given: a suite pins the provider as it pins the model. `models` (a fallback
+  // list: another model may answer) is refused by `validate` unless the suite allows it.
+  // (reasoning_effort, the direct service's, is not sent: the router would remap or reject it.)
+  params: [
+    'provider',
+    'reasoning',
+    'top_k',
+    'min_p',
+    'repetition_penalty',
+    'plugins',
+    'transforms',
+    'models',
+  ],
   // A provider that does not support tools or a response format ignores them unless the
   // request requires its parameters (require_parameters defaults to false): then the
   // answers would test a provider that never saw the tools. A suite's own value wins.
@@ -52,6 +63,8 @@ export const router: ServiceAdapter = {
     params.provider?.require_parameters === undefined
       ? { ...params, provider: { ...params.provider, require_parameters: true } }
       : params,
+  // Its response cache (response-caching guide): a hit reports every billable usage counter as 0.
+  responseCache: true,
   // Documented (latest-resolution): the answer's `model` and the list's `alias_target` name the target.
   aliases: true,
   // GET /providers and GET /models/{author}/{slug}/endpoints (provider-selection, openapi).

@@ -46,9 +46,16 @@ export interface ServiceAdapter {
   };
   /**
    * Request parameters only this kind takes: sent to it as given, never to another kind.
-   * Every other parameter passes through to every kind.
+   * Every other parameter passes through to every kind. Each is declared with its type in
+   * the suite schema's `params` (test/adapters/adapters.test.ts holds them together).
    */
   params: readonly string[];
+  /**
+   * Whether it can answer from a response cache (the router's, opted into by a header): an
+   * answer with every billable usage counter 0 is then flagged as possibly cached, one whose
+   * `X-OpenRouter-Cache-Status` says HIT as cached.
+   */
+  responseCache: boolean;
   /**
    * What this kind adds to a request's parameters, given them as the suite wrote them
    * (the router: `provider.require_parameters` for a request with tools). Absent: nothing.

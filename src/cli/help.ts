@@ -70,7 +70,8 @@ Examples:
   verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim]
 
 One minimal request per service (60 s time-out, no retry, max_tokens 512 router /
-1024 direct): prints the concrete model, finish_reason, usage and a classified verdict.
+1024 direct, sent as the service's max_tokens_param names it): prints the concrete model,
+finish_reason, usage and a classified verdict.
 
 Examples:
   driftcheck verify

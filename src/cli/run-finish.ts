@@ -43,6 +43,7 @@ export async function finishRun(
     baselinesSkipped,
     journalSkipped: opened.previous.skipped,
     redacted: sent.redacted,
+    cached: sent.cached,
     spent: opened.meter ? opened.meter.spent : null,
     history,
   };

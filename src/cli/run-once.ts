@@ -82,6 +82,8 @@ export interface RunResult {
   journalSkipped: number;
   /** Samples in which a key value was found and replaced. */
   redacted: number;
+  /** Samples sent this session that came from the router's response cache (`hit`) or may have (`zero_usage`). */
+  cached: { hit: number; zero_usage: number };
   /** With a cost cap: what the run has spent, all its sessions included (from the journal on resume). */
   spent: number | null;
   /**

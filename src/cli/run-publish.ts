@@ -109,6 +109,23 @@ export async function publishRun(
     io.stderr(
       `driftcheck: a key value was found and replaced by [REDACTED] in ${result.redacted} sample(s)\n`,
     );
+  const { hit, zero_usage } = result.cached;
+  // Never a fresh sample silently: the cases' details say which (zero_usage, cache_hits).
+  if (hit + zero_usage > 0)
+    io.stderr(
+      `driftcheck: warning: ${[
+        ...(hit
+          ? [
+              `${countOf(hit, 'sample')} came from the router's response cache (X-OpenRouter-Cache-Status: HIT)`,
+            ]
+          : []),
+        ...(zero_usage
+          ? [
+              `${countOf(zero_usage, 'sample')} reported every billable usage counter 0, as a cached answer does`,
+            ]
+          : []),
+      ].join(' and ')}: not fresh answers of the model; their cases' details say which\n`,
+    );
   for (const problem of history?.problems ?? []) io.stderr(`driftcheck: history: passed over ${problem}\n`);
   if (history?.appended) io.stderr(`history: ${relative(io.cwd, history.appended)}\n`);
   if (history?.refused.length)

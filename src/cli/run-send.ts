@@ -46,10 +46,11 @@ const PLAN_BATCH = 64;
  */
 const PLAN_PART = 250;
 
-/** What sending left: how it stopped, and how many samples had a key value replaced. */
+/** What sending left: how it stopped, how many samples had a key value replaced, and how many came from a response cache. */
 export interface Sent {
   outcome: ExecuteOutcome;
   redacted: number;
+  cached: { hit: number; zero_usage: number };
 }
 
 /**
@@ -85,6 +86,7 @@ export async function sendPlan(
     });
   };
   let redacted = 0;
+  const cached = { hit: 0, zero_usage: 0 };
   const { config } = plan.services;
   const outcome = await executePlan({
     plan: planSource,
@@ -110,6 +112,7 @@ export async function sendPlan(
     now,
     onResult: (result) => {
       if (result.redacted) redacted++;
+      if (result.from_cache) cached[result.from_cache]++;
       fold.add(result);
       hooks.onResult?.(result);
     },
@@ -129,7 +132,7 @@ export async function sendPlan(
   if (bailed) end.bail = bailed;
   journal.appendRecord(end);
   fold.add(end);
-  return { outcome, redacted };
+  return { outcome, redacted, cached };
 }
 
 /**

@@ -85,7 +85,8 @@ async function verifyService(
     outcome = await client.complete({
       model,
       messages: [{ role: 'user', content: 'Reply with the single word: OK' }],
-      params: { max_tokens: first.max_tokens },
+      // Under the name the service's config gives its cap (a reasoning model refuses max_tokens).
+      params: { [service.max_tokens_param ?? 'max_tokens']: first.max_tokens },
     });
   } finally {
     await client.close();

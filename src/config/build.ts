@@ -1,4 +1,5 @@
-import type { ServiceKind } from './types.js';
+import type { ServiceAllowance, ServiceKind } from './types.js';
+import type { TokenCapParam } from '../core/messages.js';
 import { expandEnv, type ParsedServiceConfig } from './env.js';
 import { ADAPTERS } from '../adapters/index.js';
 import { COMMON_DEFAULTS } from './service-defaults.js';
@@ -10,6 +11,8 @@ export interface RawService {
   api_key_env: string;
   headers?: Record<string, string>;
   max_tokens?: number;
+  max_tokens_param?: TokenCapParam;
+  allow?: ServiceAllowance[];
   timeout_s?: number;
   idle_timeout_s?: number;
   retries?: number;
@@ -39,6 +42,8 @@ export function buildService(name: string, raw: RawService, env: NodeJS.ProcessE
     api_key_env: raw.api_key_env,
     headers,
     max_tokens: raw.max_tokens ?? ADAPTERS[raw.kind].defaults.max_tokens,
+    ...(raw.max_tokens_param !== undefined ? { max_tokens_param: raw.max_tokens_param } : {}),
+    ...(raw.allow?.length ? { allow: raw.allow } : {}),
     timeout_s: raw.timeout_s ?? COMMON_DEFAULTS.timeout_s,
     ...(raw.idle_timeout_s !== undefined ? { idle_timeout_s: raw.idle_timeout_s } : {}),
     retries: raw.retries ?? COMMON_DEFAULTS.retries,

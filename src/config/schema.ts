@@ -25,7 +25,7 @@ export function configSchema(template: unknown): JsonSchema {
   )}.`;
   service.properties.kind.enum = kinds.map((k) => k.kind);
   service.properties.kind.description = `${kinds.map((k) => `${k.kind}: ${k.schema.semantics}`).join('; ')}.`;
-  service.properties.max_tokens.description = `Sent when a suite sets no params.max_tokens (default ${kinds
+  service.properties.max_tokens.description = `Sent (named as max_tokens_param says) when a suite's params set neither max_tokens nor max_completion_tokens (default ${kinds
     .map((k) => `${k.defaults.max_tokens} for ${k.kind}`)
     .join(', ')}).`;
   return schema as JsonSchema;

@@ -1,4 +1,5 @@
 import { isAlias } from '../adapters/alias.js';
+import { isResponseCacheHeader } from '../adapters/response-cache.js';
 import type { Diagnostic } from '../util/errors.js';
 import { escapePointer } from '../yaml/locate.js';
 import type { YamlMapping } from '../yaml/parse-mapping.js';
@@ -64,7 +65,16 @@ export function configProblems(yaml: YamlMapping, env: NodeJS.ProcessEnv): Diagn
       }
     }
     if (isRecord(headers)) {
+      const cacheAllowed = Array.isArray(service.allow) && service.allow.includes('response_cache');
       for (const header of Object.keys(headers)) {
+        // Never dropped silently: a configured cache opt-in is refused, or sent as the service allows.
+        if (isResponseCacheHeader(header) && !cacheAllowed)
+          at(
+            `${here}/headers/${escapePointer(header)}`,
+            true,
+            `header '${header}' asks the router for its response cache: a hit returns an earlier answer verbatim (every billable usage counter 0), so a regression run would compare the baseline with a stored answer, not the model's`,
+            `remove it; to send it anyway, add 'allow: [response_cache]' to services.${name}`,
+          );
         if (!CREDENTIAL_HEADERS.has(header.toLowerCase())) continue;
         at(
           `${here}/headers/${escapePointer(header)}`,

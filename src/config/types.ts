@@ -1,4 +1,5 @@
 import type { Prices } from '../core/catalog.js';
+import type { TokenCapParam } from '../core/messages.js';
 import type { ServiceKind } from '../adapters/index.js';
 
 /** Service A (routing service) or Service B (direct model service) semantics: one per adapter. */
@@ -14,7 +15,12 @@ export interface ServiceConfig {
   api_key_env: string;
   /** Attribution headers (router); never used for authentication. */
   headers: Record<string, string>;
+  /** The cap sent with a request whose params set neither max_tokens nor max_completion_tokens. */
   max_tokens: number;
+  /** Under which name `max_tokens` is sent (absent: `max_tokens`); reasoning models on a direct service take `max_completion_tokens` only. */
+  max_tokens_param?: TokenCapParam;
+  /** What would break a regression baseline that this service may do anyway (`response_cache`: the router's cache header is sent). */
+  allow?: ServiceAllowance[];
   timeout_s: number;
   /** Longest pause between two pieces of a streamed answer before it is a time-out (`stalled`); default COMMON_DEFAULTS'. */
   idle_timeout_s?: number;
@@ -23,6 +29,9 @@ export interface ServiceConfig {
   /** Model used by `verify` when no suite names one for this service. */
   verify_model?: string;
 }
+
+/** A hazard to a baseline a service's config entry may allow (`allow:`). */
+export type ServiceAllowance = 'response_cache';
 
 export interface Config {
   /** The file it was read from, or null for the built-in defaults. */

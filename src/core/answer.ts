@@ -12,6 +12,8 @@ export type ErrorKind =
   | 'body_error'
   | 'empty_choices'
   | 'empty_content'
+  /** A reasoning model spent its whole token budget thinking: cut off (length) with no content. */
+  | 'reasoning_exhausted'
   | 'timeout'
   | 'network'
   | 'bad_response'

@@ -15,6 +15,11 @@ export interface Answer {
   params: RequestParams | null;
   /** When a streamed answer's tokens came (absent: not streamed). */
   stream?: StreamTiming;
+  /**
+   * Present for a service that can answer from a response cache (the router): its
+   * `X-OpenRouter-Cache-Status` header (HIT, MISS), null when it sent none.
+   */
+  cache?: { status: string | null };
 }
 
 /** What a case keeps whole of its samples: the first by repeat and the first failing one. */
@@ -63,6 +68,8 @@ export interface StepsTolerance {
 /** The `drift:` tolerances the recorded fields' rules read, resolved (case over suite over the defaults). */
 export interface RecordedTolerance {
   steps: Required<StepsTolerance>;
+  /** `drift.usage`: relative changes tolerated (reasoning is held to completion_tokens'). */
+  usage: { completion_tokens: number };
 }
 
 /** What a field's drift rule sees: the baseline's stored value and the folded case entry. */

@@ -1,7 +1,9 @@
 import type { Answer, Fold, RecordedField } from './field.js';
 import type { DriftKindRow } from './severity.js';
 import { cachedTokens } from './fields/cached-tokens.js';
+import { fromCache } from './fields/from-cache.js';
 import { nativeFinishReason } from './fields/native-finish-reason.js';
+import { plugins } from './fields/plugins.js';
 import { provider } from './fields/provider.js';
 import { reasoning } from './fields/reasoning.js';
 import { reasoningTokens } from './fields/reasoning-tokens.js';
@@ -25,6 +27,8 @@ export const RECORDED = {
   reasoning,
   reasoning_tokens: reasoningTokens,
   cached_tokens: cachedTokens,
+  from_cache: fromCache,
+  plugins,
   tool_calls: toolCalls,
   trajectory,
   stream,

@@ -7,7 +7,7 @@ import type { CatalogModel } from '../core/catalog.js';
 import { ADAPTIVE_SAMPLING } from '../stats/adaptive.js';
 import type { BaselineCase } from '../stored/baseline/types.js';
 import type { Prices } from '../core/catalog.js';
-import type { Message } from '../core/messages.js';
+import { type Message, tokenCap } from '../core/messages.js';
 import { type CostCap, capLabel } from './cost-cap.js';
 import type { PlannedCaseGroup } from './plan.js';
 import { DEFAULT_MAX_STEPS } from '../suite/types.js';
@@ -97,7 +97,7 @@ export function estimateCost(input: EstimateInput): CostEstimate {
     estimate.samples += samples;
     if (group.adaptive) estimate.adaptive++;
     const base = input.baselineCase(suite, group.case.id);
-    const maxTokens = group.params.max_tokens ?? input.maxTokens(group.service);
+    const maxTokens = tokenCap(group.params)?.value ?? input.maxTokens(group.service);
     const loop = isConversation(group.case);
     // A conversation's baseline costs what its whole conversation cost (every step's usage
     // added up); a baseline recorded before the case was one answered a single request.

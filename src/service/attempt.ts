@@ -8,6 +8,7 @@ import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { parseJson } from './body.js';
 import { classifyHttpFailure, headerValue } from './classify.js';
 import { readErrorFields } from '../adapters/error-fields.js';
+import { CACHE_STATUS_HEADER } from '../adapters/response-cache.js';
 import { normalizeCompletion } from './normalize.js';
 import type { Redactor } from './redact.js';
 import type { ChatHttpRequest } from './request.js';
@@ -118,7 +119,7 @@ export async function sendAttempt(
   httpStatus = status;
   redacted = res.redacted;
   const headers = res.headers;
-  cacheStatus = headerValue(headers, 'x-openrouter-cache-status') ?? null;
+  cacheStatus = headerValue(headers, CACHE_STATUS_HEADER) ?? null;
   if (status >= 300 && status < 400) {
     return fail(plain('bad_response', redirectMessage(status, http.url, headerValue(headers, 'location'))));
   }
@@ -156,7 +157,15 @@ export async function sendAttempt(
         ),
       );
     }
-    const normalized = normalizeCompletion(ctx.kind, parsed, ctx.model, status, ctx.params);
+    const normalized = normalizeCompletion(
+      ctx.kind,
+      parsed,
+      ctx.model,
+      status,
+      ctx.params,
+      undefined,
+      cacheStatus,
+    );
     if (normalized.error === null) {
       return {
         status: 'ok',
@@ -228,6 +237,7 @@ function streamed(
     got.http_status,
     ctx.params,
     stream,
+    got.cache_status,
   );
   const partial = { completion: normalized.completion };
   const withStream = (result: AttemptResult): AttemptResult => ({ ...result, stream });

@@ -108,10 +108,17 @@ export function classifyHttpFailure(input: HttpFailure): CaseError {
     };
   }
   const verdict = applyRules(ADAPTERS[input.kind].rules, { ...fields, status });
+  const message = fields.message || `HTTP ${status} without an error message`;
   return {
     ...base,
     kind: verdict.kind,
     code: verdict.code ?? base.code,
-    message: fields.message || `HTTP ${status} without an error message`,
+    message: MAX_TOKENS_REFUSED.test(message) ? trimMessage(`${message} (${TAKE_COMPLETION_CAP})`) : message,
   };
 }
+
+/** OpenAI's answer to `max_tokens` sent to a reasoning model ("Unsupported parameter: 'max_tokens' … Use 'max_completion_tokens' instead."). */
+const MAX_TOKENS_REFUSED = /unsupported parameter:? '?max_tokens'?[^]*max_completion_tokens/i;
+
+const TAKE_COMPLETION_CAP =
+  "driftcheck: set max_tokens_param: max_completion_tokens on the service in the config, or give the suite's params max_completion_tokens";

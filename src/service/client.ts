@@ -65,7 +65,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const ctx = {
       kind: service.kind,
       model: request.model,
-      params: request.params,
+      // As sent: the answer is read against what the service was asked (its tools, its token cap).
+      params: http.params,
       dispatcher,
       timeoutMs: service.timeout_s * 1000,
       idleTimeoutMs: (service.idle_timeout_s ?? COMMON_DEFAULTS.idle_timeout_s) * 1000,

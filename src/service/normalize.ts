@@ -3,7 +3,7 @@ import { extractRecorded } from '../record/registry.js';
 import type { ServiceKind } from '../config/types.js';
 import type { Completion } from '../record/answer.js';
 import type { CaseError, ErrorKind, Usage } from '../core/answer.js';
-import type { RequestParams } from '../core/messages.js';
+import { type RequestParams, tokenCap } from '../core/messages.js';
 import type { StreamTiming } from '../core/stream-timing.js';
 import { ADAPTERS } from '../adapters/index.js';
 import { type ErrorFields, readErrorFields, readErrorObject } from '../adapters/error-fields.js';
@@ -63,7 +63,10 @@ export function normalizeCompletion(
   params: RequestParams | null = null,
   /** When a streamed answer's tokens came (absent: not streamed). */
   stream?: StreamTiming,
+  /** The answer's `X-OpenRouter-Cache-Status` header, when it sent one. */
+  cacheStatus: string | null = null,
 ): Normalized {
+  const adapter = ADAPTERS[kind];
   const root = isRecord(body) ? body : {};
   const choices = root.choices;
   const first = Array.isArray(choices) && isRecord(choices[0]) ? choices[0] : null;
@@ -76,7 +79,14 @@ export function normalizeCompletion(
     finish_reason: first ? internedString(first.finish_reason) : null,
     usage: readUsage(root.usage),
     // What served it (provider, system_fingerprint, refusal, …): each recorded field reads its own.
-    ...extractRecorded({ body: root, choice: first, message, params, ...(stream ? { stream } : {}) }),
+    ...extractRecorded({
+      body: root,
+      choice: first,
+      message,
+      params,
+      ...(stream ? { stream } : {}),
+      ...(adapter.responseCache ? { cache: { status: cacheStatus } } : {}),
+    }),
   };
   if (message && Array.isArray(message.reasoning_details))
     completion.reasoning_details = message.reasoning_details;
@@ -95,7 +105,7 @@ export function normalizeCompletion(
   if (!isRecord(body)) return fail('bad_response', 'the response body is not a JSON object');
   const topError = readErrorFields({ error: root.error });
   if (topError)
-    return fail('body_error', `${serviceName(kind)} reported an error in a successful response`, topError);
+    return fail('body_error', `${adapter.title} reported an error in a successful response`, topError);
   if (!Array.isArray(choices)) return fail('bad_response', 'the response has no choices array');
   if (choices.length === 0) return fail('empty_choices', 'the response has an empty choices array');
   if (!first) return fail('bad_response', 'the first choice is not an object');
@@ -118,6 +128,14 @@ export function normalizeCompletion(
     );
   // A tool call is an answer without text (content null, finish_reason tool_calls).
   if (completion.content.trim() === '' && !completion.tool_calls?.length) {
+    if (completion.finish_reason === 'length' && reasoned(completion)) {
+      const cap = params ? tokenCap(params) : null;
+      const spent = cap?.value ?? completion.usage?.completion_tokens ?? completion.reasoning_tokens;
+      return fail(
+        'reasoning_exhausted',
+        `reasoning used all ${spent ?? 'its'} tokens: raise ${cap?.param ?? 'max_completion_tokens'}`,
+      );
+    }
     const hint =
       completion.finish_reason === 'length'
         ? ' (finish_reason "length": reasoning may have used every max_tokens)'
@@ -127,6 +145,7 @@ export function normalizeCompletion(
   return { completion, error: null };
 }
 
-function serviceName(kind: ServiceKind): string {
-  return ADAPTERS[kind].title;
+/** Whether the model reasoned before it was cut off: reasoning tokens counted, or reasoning text returned. */
+function reasoned(completion: Completion): boolean {
+  return (completion.reasoning_tokens ?? 0) > 0 || (completion.reasoning ?? '').trim() !== '';
 }

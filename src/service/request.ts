@@ -1,7 +1,8 @@
-import type { ServiceConfig, ServiceKind } from '../config/types.js';
+import type { ServiceConfig } from '../config/types.js';
 import type { CompletionRequest } from './types.js';
-import type { RequestParams } from '../core/messages.js';
+import { type RequestParams, tokenCap } from '../core/messages.js';
 import { ADAPTERS } from '../adapters/index.js';
+import { isResponseCacheHeader } from '../adapters/response-cache.js';
 
 /** Everything needed to send one chat-completion call; built once, sent on every attempt. */
 export interface ChatHttpRequest {
@@ -12,12 +13,13 @@ export interface ChatHttpRequest {
   body: string;
   /** The request asks for its answer as a stream (`stream: true`). */
   stream: boolean;
+  /** The parameters as sent (the token cap among them): what the answer is read against. */
+  params: RequestParams;
 }
 
 /**
  * Header names configured headers may never set: the ones that carry the key or frame
- * the request, the simulator's control headers, and the response-cache opt-in (a cache
- * returns stored answers verbatim and would hide exactly the drift we look for).
+ * the request (the simulator's control headers and the response-cache opt-in: isReservedHeader).
  */
 const RESERVED_HEADERS = new Set([
   'authorization',
@@ -31,13 +33,14 @@ const RESERVED_HEADERS = new Set([
 
 /**
  * True for a configured header name that must not be sent (case-insensitive): those above,
- * the response-cache opt-in, and driftcheck's own `x-driftcheck-…` (the simulator's controls).
+ * driftcheck's own `x-driftcheck-…` (the simulator's controls), and the response-cache
+ * opt-in unless the service allows it (`allow: [response_cache]`; the config refuses it
+ * otherwise): a cache returns stored answers verbatim and would hide the drift we look for.
  */
-function isReservedHeader(name: string): boolean {
+function isReservedHeader(name: string, service: ServiceConfig): boolean {
   const lower = name.trim().toLowerCase();
-  return (
-    RESERVED_HEADERS.has(lower) || lower.startsWith('x-openrouter-cache') || lower.startsWith('x-driftcheck-')
-  );
+  if (isResponseCacheHeader(lower)) return !service.allow?.includes('response_cache');
+  return RESERVED_HEADERS.has(lower) || lower.startsWith('x-driftcheck-');
 }
 
 /** `${base_url}/chat/completions`, tolerating a trailing slash on the base. */
@@ -50,17 +53,25 @@ const KIND_PARAMS = new Set(Object.values(ADAPTERS).flatMap((adapter) => adapter
 
 /**
  * The request's parameters as one kind of service is sent them: as given, less undefined
- * values and those another kind owns — its adapter adds (adjust) or removes only its own.
+ * values and those another kind owns — its adapter adds (adjust) or removes only its own —
+ * and led by the token cap: the params' own (max_completion_tokens or max_tokens, never
+ * both a default and one of them), else the config's default under the name it gives
+ * (`max_tokens_param`).
  */
-function sentParams(kind: ServiceKind, params: RequestParams): Record<string, unknown> {
-  const adapter = ADAPTERS[kind];
+function sentParams(service: ServiceConfig, params: RequestParams): RequestParams {
+  const adapter = ADAPTERS[service.kind];
   const own = adapter.params;
   const given = adapter.adjust ? adapter.adjust(params) : params;
-  return Object.fromEntries(
-    Object.entries(given).filter(
-      ([key, value]) => value !== undefined && (!KIND_PARAMS.has(key) || own.includes(key)),
-    ),
-  );
+  const cap = tokenCap(given) ?? {
+    param: service.max_tokens_param ?? 'max_tokens',
+    value: service.max_tokens,
+  };
+  // The cap first, where the default always stood: a body's bytes (and the simulator's seeded
+  // coins over them) stay those of a request with the default max_tokens.
+  const sent: RequestParams = { [cap.param]: cap.value };
+  for (const [key, value] of Object.entries(given))
+    if (value !== undefined && (!KIND_PARAMS.has(key) || own.includes(key))) sent[key] = value;
+  return sent;
 }
 
 /**
@@ -77,7 +88,7 @@ export function chatRequestBuilder(
   const target = new URL(url);
   const fixed: Record<string, string> = {};
   for (const [name, value] of Object.entries(service.headers ?? {})) {
-    if (!isReservedHeader(name)) fixed[name] = value;
+    if (!isReservedHeader(name, service)) fixed[name] = value;
   }
   // Set last, after attribution headers, so nothing configured can replace them.
   fixed.authorization = `Bearer ${apiKey}`;
@@ -85,18 +96,13 @@ export function chatRequestBuilder(
   fixed.accept = 'application/json';
   // A streamed request accepts the event stream its answer comes as (an error still comes as JSON).
   const streamed = { ...fixed, accept: 'text/event-stream, application/json' };
-  const sent = new WeakMap<RequestParams, Record<string, unknown>>();
+  const sent = new WeakMap<RequestParams, RequestParams>();
   return (request, extraHeaders) => {
     let params = sent.get(request.params);
-    if (!params) sent.set(request.params, (params = sentParams(service.kind, request.params)));
+    if (!params) sent.set(request.params, (params = sentParams(service, request.params)));
     // The JSON body in the services' own shape: the model, the messages with every field
-    // they have, and the parameters (max_tokens defaulted from the config).
-    const body = {
-      model: request.model,
-      messages: request.messages,
-      max_tokens: service.max_tokens,
-      ...params,
-    };
+    // they have, and the parameters (the token cap first, defaulted from the config).
+    const body = { model: request.model, messages: request.messages, ...params };
     const stream = params.stream === true;
     const base = stream ? streamed : fixed;
     return {
@@ -106,6 +112,7 @@ export function chatRequestBuilder(
       headers: extraHeaders ? { ...base, ...extraHeaders } : base,
       body: JSON.stringify(body),
       stream,
+      params,
     };
   };
 }

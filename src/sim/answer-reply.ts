@@ -2,7 +2,8 @@ import type { SimFlavour } from '../adapters/index.js';
 import type { SimDirective, SimFault } from '../suite/types.js';
 import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
 import { type RouterModel, routerCost, type SimProvider, type ToolParameter } from './catalog.js';
-import { reasoningOf } from './agent.js';
+import { type ReasoningDetail, reasoningOf } from './agent.js';
+import { hash } from './words.js';
 import { completionBody } from './completion-body.js';
 import type { SimReply } from './reply.js';
 import type { SimState } from './state.js';
@@ -57,20 +58,25 @@ export function answerReply(
   state: SimState,
   turn: ToolTurn = null,
 ): Answer {
-  const base = answer(model.id, messages, maxTokens, model.variant, turn?.kind === 'unread');
+  // A reasoning model thinks first, within the same cap: what is left of it is the answer's.
+  const thinking = thinkingTokens(kind, model, messages, maxTokens, active);
+  const budget = maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
+  const exhausted = thinking !== null && thinking >= budget;
+  const room = thinking === null || exhausted || maxTokens === null ? maxTokens : maxTokens - thinking;
+  const base = answer(model.id, messages, room, model.variant, turn?.kind === 'unread');
   let { content, completionTokens } = base;
   let finish: string | null = base.finishReason;
   let toolCalls: WireToolCall[] | undefined;
   if (turn?.kind === 'content') {
-    const fitted = fitToTokens(turn.content, maxTokens);
+    const fitted = fitToTokens(turn.content, room);
     [content, finish, completionTokens] = [fitted.content, fitted.finishReason, tokenCount(fitted.content)];
   }
   if (turn?.kind === 'calls' && d.reply === undefined && active === null) {
-    const fitted = fitCalls(turn.calls, maxTokens);
+    const fitted = fitCalls(turn.calls, room);
     [toolCalls, content, finish, completionTokens] = [fitted.calls, '', fitted.finishReason, fitted.tokens];
   }
   if (d.reply !== undefined) {
-    const fitted = fitToTokens(d.reply, maxTokens);
+    const fitted = fitToTokens(d.reply, room);
     [content, finish, completionTokens] = [fitted.content, fitted.finishReason, tokenCount(fitted.content)];
   }
   if (active === 'length') {
@@ -83,6 +89,11 @@ export function answerReply(
   const refusal = active === 'refusal' ? REFUSAL : null;
   if (refusal !== null) [content, finish, completionTokens] = ['', 'stop', tokenCount(REFUSAL)];
   if (active === 'content_filter') [content, finish, completionTokens] = ['', 'content_filter', 0];
+  // Thinking used the whole cap: cut off (length) before a word of the answer.
+  if (exhausted) [content, finish, completionTokens, toolCalls] = ['', 'length', 0, undefined];
+  if (d.finish_reason !== undefined && exhausted) finish = d.finish_reason;
+  const reasoningTokens = thinking === null ? null : Math.min(thinking, budget);
+  if (reasoningTokens !== null) completionTokens += reasoningTokens;
 
   const created = Math.floor(Date.now() / 1000);
   const id = kind === 'router' ? `gen-${created}-${state.nextId()}` : `chatcmpl-${state.nextId()}`;
@@ -111,6 +122,9 @@ export function answerReply(
           ),
         }
       : {}),
+    // On the router, a model cut off while thinking returns the thinking it did (OpenAI's hide theirs).
+    ...(exhausted && kind === 'router' ? { reasoning: thinkingOf(model.id, messages) } : {}),
+    reasoningTokens,
   };
   const body = completionBody(
     kind,
@@ -124,6 +138,40 @@ export function answerReply(
     active !== 'empty_content' &&
     active !== 'content_filter';
   return { headers, body, broken: active === 'bad_response', usable };
+}
+
+/** What a model may answer at most when a request sets no cap (the catalog's `max_completion_tokens`). */
+const MODEL_MAX_COMPLETION_TOKENS = 16_384;
+
+/**
+ * The tokens a model thinks before it answers, counted in its completion tokens and capped
+ * with them; null for a model that does not reason (or whose thinking the service does not
+ * count: the router's reasoning models here). A direct reasoning model thinks 64, 128, 192 or
+ * 256 tokens, by the conversation; under `reasoning_exhausted` any model thinks through its
+ * whole cap.
+ */
+function thinkingTokens(
+  kind: SimFlavour,
+  model: ResolvedModel,
+  messages: readonly ChatMessage[],
+  maxTokens: number | null,
+  active: SimFault | null,
+): number | null {
+  if (active === 'reasoning_exhausted') return maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
+  if (!model.reasoning || kind !== 'direct') return null;
+  return 64 * (1 + (hash(`${model.id}\n${JSON.stringify(messages.map((m) => m.content))}`) % 4));
+}
+
+/** A reasoning model's thoughts on the last user message, cut off, as one reasoning_details entry. */
+function thinkingOf(model: string, messages: readonly ChatMessage[]): ReasoningDetail[] {
+  const asked =
+    [...messages]
+      .reverse()
+      .find((m) => m.role === 'user')
+      ?.content.trim() ?? '';
+  const text = `The user asks: "${asked.slice(0, 200)}". Before answering I should consider every reading of it, then check each step of the answer against what was asked, then`;
+  const signature = hash(`${model}\n${text}`).toString(16).padStart(8, '0');
+  return [{ type: 'reasoning.text', text, signature, format: 'unknown', index: 0 }];
 }
 
 /** An answer as one JSON body; a broken one cut in half. */

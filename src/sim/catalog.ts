@@ -62,6 +62,13 @@ export interface DirectModel {
   id: string;
   created: number;
   owned_by: string;
+  /**
+   * A reasoning model, as OpenAI's are (service-facts.md, fourth round): it thinks before it
+   * answers, its reasoning tokens counted in `completion_tokens` and in
+   * `completion_tokens_details.reasoning_tokens` and capped with the answer by
+   * `max_completion_tokens`; it refuses `max_tokens` (HTTP 400, `unsupported_parameter`).
+   */
+  reasoning?: true;
 }
 
 const SUPPORTED_PARAMETERS = [
@@ -180,6 +187,9 @@ const DIRECT_MODELS: readonly DirectModel[] = [
   { id: 'kimi-k2-0905-preview', created: 1757030400, owned_by: 'moonshot' },
   { id: 'kimi-k2-turbo-preview', created: 1754006400, owned_by: 'moonshot' },
   { id: 'moonshot-v1-8k', created: 1712102400, owned_by: 'moonshot' },
+  // An OpenAI reasoning model: the direct service is OpenAI-compatible, and OpenAI documents
+  // (and answers) the max_tokens refusal this model stands for.
+  { id: 'o4-mini', created: 1744761600, owned_by: 'openai', reasoning: true },
 ];
 
 const routerById = new Map(ROUTER_MODELS.map((m) => [m.id, m]));

@@ -21,7 +21,10 @@ export interface BodyParts {
   /** A reasoning model's turn (router): `message.reasoning` is their text, `message.reasoning_details` these. */
   reasoning?: ReasoningDetail[];
   promptTokens: number;
+  /** Every token generated, reasoning tokens among them. */
   completionTokens: number;
+  /** Of the completion tokens, those spent thinking (`completion_tokens_details.reasoning_tokens`); null: not counted. */
+  reasoningTokens?: number | null;
   /** Router only: USD cost of this completion. */
   cost: number;
 }
@@ -64,6 +67,7 @@ export function completionBody(kind: SimFlavour, p: BodyParts, shape: BodyShape)
     completion_tokens: p.completionTokens,
     total_tokens: p.promptTokens + p.completionTokens,
   };
+  if (p.reasoningTokens != null) usage.completion_tokens_details = { reasoning_tokens: p.reasoningTokens };
   if (kind === 'router') usage.cost = p.cost;
   if (shape === 'empty_choices') return { ...head, choices: [], usage };
   const message = p.refusal
@@ -78,7 +82,14 @@ export function completionBody(kind: SimFlavour, p: BodyParts, shape: BodyShape)
             ? { reasoning: p.reasoning.map((r) => r.text).join('\n'), reasoning_details: p.reasoning }
             : {}),
         }
-      : { role: 'assistant', content: p.content, refusal: null };
+      : {
+          role: 'assistant',
+          content: p.content,
+          refusal: null,
+          ...(p.reasoning
+            ? { reasoning: p.reasoning.map((r) => r.text).join('\n'), reasoning_details: p.reasoning }
+            : {}),
+        };
   const choice: Record<string, unknown> =
     kind === 'router'
       ? {

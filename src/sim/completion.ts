@@ -5,7 +5,7 @@ import type { ChatMessage } from './answer.js';
 import { answerReply, jsonAnswer, type ResolvedModel } from './answer-reply.js';
 import { aliasTarget, findAlias, findDirectModel, findRouterModel, type SimProvider } from './catalog.js';
 import { readDirective } from './directive.js';
-import { directBadRequest, directFault } from './errors-direct.js';
+import { directBadRequest, directFault, directUnsupportedParameter } from './errors-direct.js';
 import { routerBadRequest, routerFault, routerNoEndpoints } from './errors-router.js';
 import { bearerToken, keyShape } from './keys.js';
 import { type ErrorContext, type ErrorFault, isErrorFault, type SimReply } from './reply.js';
@@ -101,6 +101,9 @@ export function handleCompletion(
   // The preferences exclude every provider of the model: the documented 503, not retryable.
   if (resolved === 'preferences') return later(fault('routing', { ...ctx, retryAfterSet: false }), delay);
   if (resolved === 'parameters' || resolved === 'tool_use') return later(routerNoEndpoints(resolved), delay);
+  // OpenAI's reasoning models take max_completion_tokens (it counts their thinking) and refuse max_tokens.
+  if (kind === 'direct' && resolved.reasoning && read.request.capParam === 'max_tokens')
+    return later(directUnsupportedParameter('max_tokens', 'max_completion_tokens'), delay);
   // pass_rate: one coin per request from the simulator's seeded generator.
   const answered =
     d.pass_rate !== undefined && state.random() >= d.pass_rate
@@ -195,13 +198,14 @@ function resolveModel(
 ): ResolvedModel | 'preferences' | 'parameters' | 'tool_use' | null {
   const id = request.model;
   if (kind === 'direct') {
-    if (!findDirectModel(id)) return null;
+    const direct = findDirectModel(id);
+    if (!direct) return null;
     return {
       id,
       provider: 'Moonshot AI',
       variant: null,
       priced: null,
-      reasoning: false,
+      reasoning: direct.reasoning === true,
       ...servingTraits(id, null, null),
     };
   }

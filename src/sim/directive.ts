@@ -22,6 +22,7 @@ const FAULTS: Record<SimFault, true> = {
   length: true,
   refusal: true,
   content_filter: true,
+  reasoning_exhausted: true,
 };
 
 const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];

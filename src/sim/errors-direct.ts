@@ -21,6 +21,20 @@ export function directBadRequest(message: string, param: string | null = null): 
   return directError(400, message, 'invalid_request_error', null, param);
 }
 
+/**
+ * 400 for a parameter the model does not take, as OpenAI answers `max_tokens` sent to a
+ * reasoning model: `unsupported_parameter`, naming the parameter to use instead.
+ */
+export function directUnsupportedParameter(param: string, instead: string): SimReply {
+  return directError(
+    400,
+    `Unsupported parameter: '${param}' is not supported with this model. Use '${instead}' instead.`,
+    'invalid_request_error',
+    'unsupported_parameter',
+    param,
+  );
+}
+
 export function directFault(fault: ErrorFault, ctx: ErrorContext): SimReply {
   switch (fault) {
     case 'auth': {

@@ -10,6 +10,8 @@ export interface ParsedRequest {
   model: string;
   messages: ChatMessage[];
   maxTokens: number | null;
+  /** Which name the cap came under (`max_completion_tokens` wins when both are given); null: none. */
+  capParam: 'max_tokens' | 'max_completion_tokens' | null;
   /** `stream: true`: answer as server-sent events. */
   stream: boolean;
   /** `stream_options.include_usage: true`: the direct service's stream ends with a usage chunk (the router's always does). */
@@ -29,6 +31,8 @@ export type RequestRead = { ok: true; request: ParsedRequest } | { ok: false; re
 
 /** OpenAI's ReasoningEffort values (openai-openapi). */
 const REASONING_EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+/** The router's reasoning efforts (its reasoning-tokens guide). */
+const ROUTER_EFFORTS = new Set(['xhigh', 'high', 'medium', 'low', 'minimal', 'none']);
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
 /**
@@ -141,6 +145,11 @@ export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRea
       );
     }
   }
+  // The router's reasoning object: effort or a max_tokens budget, not both (reasoning-tokens guide).
+  if (kind === 'router' && b.reasoning != null) {
+    const problem = reasoningProblem(b.reasoning);
+    if (problem !== null) return fail(problem, 'reasoning');
+  }
   let provider: RoutingPreferences | undefined;
   if (kind === 'router' && b.provider != null) {
     const read = readPreferences(b.provider);
@@ -155,6 +164,7 @@ export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRea
       model: b.model,
       messages,
       maxTokens: (maxTokens as number | null | undefined) ?? null,
+      capParam: cap == null ? null : capName,
       stream: b.stream === true,
       includeUsage: streamOptions,
       identity: coinIdentity(raw, b),
@@ -179,6 +189,25 @@ function readStreamOptions(kind: SimFlavour, b: Record<string, unknown>): boolea
   if (kind === 'direct' && b.stream !== true)
     return "The 'stream_options' parameter is only allowed when 'stream' is enabled.";
   return include === true;
+}
+
+/** What is wrong with the router's `reasoning` object, or null: its effort's values, a budget, and not both. */
+function reasoningProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return '`reasoning` must be an object.';
+  const r = value as Record<string, unknown>;
+  if (r.effort != null && r.max_tokens != null)
+    return 'Only one of "reasoning.effort" and "reasoning.max_tokens" may be specified.';
+  if (r.effort != null && !(typeof r.effort === 'string' && ROUTER_EFFORTS.has(r.effort)))
+    return `\`reasoning.effort\` must be one of ${[...ROUTER_EFFORTS].join(', ')}.`;
+  if (
+    r.max_tokens != null &&
+    !(typeof r.max_tokens === 'number' && Number.isInteger(r.max_tokens) && r.max_tokens >= 0)
+  )
+    return '`reasoning.max_tokens` must be a non-negative integer.';
+  for (const flag of ['exclude', 'enabled'])
+    if (r[flag] != null && typeof r[flag] !== 'boolean') return `\`reasoning.${flag}\` must be a boolean.`;
+  return null;
 }
 
 /** The raw body, or without `stream` and `stream_options` when it has them (the coins' identity). */

@@ -31,7 +31,7 @@ export function caseProblems(
   const problems: CaseProblem[] = [];
   const named = (rest: string) => (where === '' ? rest : `${where}.${rest}`);
   if (isRecord(c.params))
-    for (const p of requestProblems(c.params, request.suite, request.files, named('params')))
+    for (const p of requestProblems(c.params, request.suite, request.files, named('params'), request.allow))
       problems.push({ ...p, pointer: `/params${p.pointer}` });
   if (repeatTooHigh(c.repeat)) {
     problems.push({

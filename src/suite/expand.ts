@@ -78,7 +78,12 @@ export function* sourceCases(
     for (const row of spec.inline) yield make(row);
     return;
   }
-  const request = { suite: spec.suite.params, files: spec.toolFiles, resultFiles: spec.resultFiles };
+  const request = {
+    suite: spec.suite.params,
+    files: spec.toolFiles,
+    resultFiles: spec.resultFiles,
+    allow: spec.allow,
+  };
   const rows = tableCases(spec.tables[source.table]!, source.input, { ...options, request }, found);
   for (const row of rows) yield make(row);
 }

@@ -14,12 +14,50 @@ export interface ToolsFile {
   location: SourceLocation;
 }
 
+/** What a suite's `allow:` may list: parameters that can break a regression baseline, sent only when allowed. */
+export type SuiteAllowance = 'models';
+
 /** What a case's request problems are judged with: the suite's params, and the tools files read (absent: not yet read). */
 export interface RequestContext {
   suite: RequestParams | null;
   files?: ReadonlyMap<string, ToolsFile>;
   /** The tool result files the suite names, read (absent: not read yet, checked once they are). */
   resultFiles?: ReadonlyMap<string, string>;
+  /** The suite's `allow:` (absent: nothing allowed). */
+  allow?: readonly SuiteAllowance[];
+}
+
+/**
+ * What is wrong with a layer's token caps and reasoning settings: both caps in one layer
+ * (which one would count is the service's guess), the router's reasoning with both an effort
+ * and a budget (the router refuses it), and a fallback list (`models`) the suite does not allow.
+ */
+function paramProblems(
+  own: Record<string, unknown>,
+  named: string,
+  allow: readonly SuiteAllowance[],
+): CaseProblem[] {
+  const problems: CaseProblem[] = [];
+  if (own.max_tokens !== undefined && own.max_completion_tokens !== undefined)
+    problems.push({
+      pointer: '/max_completion_tokens',
+      message: `'${named}' sets both max_tokens and max_completion_tokens`,
+      hint: 'keep one: max_completion_tokens (it counts reasoning tokens; reasoning models refuse max_tokens), or max_tokens',
+    });
+  const reasoning = own.reasoning;
+  if (isRecord(reasoning) && reasoning.effort !== undefined && reasoning.max_tokens !== undefined)
+    problems.push({
+      pointer: '/reasoning/max_tokens',
+      message: `'${named}.reasoning' sets both effort and max_tokens: the routing service refuses a request with both`,
+      hint: 'keep one: effort (how hard it thinks) or max_tokens (a budget of thinking tokens)',
+    });
+  if (own.models !== undefined && !allow.includes('models'))
+    problems.push({
+      pointer: '/models',
+      message: `'${named}.models' is a fallback list: when the suite's model fails, another model may answer, and its answers would be compared with the baseline's as if they were the suite model's`,
+      hint: "remove it and let the case fail as the model does; to send it anyway, add 'allow: [models]' to the suite",
+    });
+  return problems;
 }
 
 const functionOf = (tool: unknown) => (isRecord(tool) && isRecord(tool.function) ? tool.function : null);
@@ -123,9 +161,10 @@ export function requestProblems(
   inherited: RequestParams | null,
   files: ReadonlyMap<string, ToolsFile> | undefined,
   named: string,
+  allow: readonly SuiteAllowance[] = [],
 ): CaseProblem[] {
   if (!isRecord(own)) return [];
-  const problems: CaseProblem[] = [];
+  const problems: CaseProblem[] = paramProblems(own, named, allow);
   if (Array.isArray(own.tools))
     for (const p of toolListProblems(own.tools, `${named}.tools`))
       problems.push({ ...p, pointer: `/tools${p.pointer}` });
@@ -174,7 +213,8 @@ export function requestProblems(
 /**
  * A case's params over the suite's, key by key, its tools file read in. A case's `tools: []`
  * or `tools: null` sends no tools, and drops the suite's tool_choice and parallel_tool_calls
- * with them (they mean nothing without tools, and the services refuse them).
+ * with them (they mean nothing without tools, and the services refuse them); a case's token
+ * cap (max_tokens or max_completion_tokens) replaces the suite's under the other name.
  */
 export function caseParams(
   suite: RequestParams,
@@ -182,6 +222,10 @@ export function caseParams(
   files: ReadonlyMap<string, { tools: unknown[] }> | undefined,
 ): RequestParams {
   const merged: RequestParams = { ...suite, ...own };
+  // A case's cap replaces the suite's under either name: never both sent.
+  if (own.max_completion_tokens !== undefined && own.max_tokens === undefined) delete merged.max_tokens;
+  if (own.max_tokens !== undefined && own.max_completion_tokens === undefined)
+    delete merged.max_completion_tokens;
   if (own.tools !== undefined && sendsNoTools(own.tools)) {
     if (own.tool_choice === undefined) delete merged.tool_choice;
     if (own.parallel_tool_calls === undefined) delete merged.parallel_tool_calls;

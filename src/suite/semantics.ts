@@ -11,7 +11,12 @@ import { caseProblems, resultFileProblems } from './case-problems.js';
 import { isRecord } from '../util/is-record.js';
 import { MAX_REPEAT, repeatTooHigh } from './repeat-limits.js';
 import { formatOf, TABLE_EXTENSIONS, TABLE_FORMATS } from './sources/index.js';
-import { type RequestContext, requestProblems, type ToolsFile } from './request-problems.js';
+import {
+  type RequestContext,
+  requestProblems,
+  type SuiteAllowance,
+  type ToolsFile,
+} from './request-problems.js';
 
 /**
  * What the suite schema cannot say about the suite file itself: a pinned model, a repeat
@@ -38,10 +43,18 @@ export function suiteProblems(
     });
   };
   const { model, cases, tables, repeat, params } = yaml.data;
-  for (const p of requestProblems(isRecord(params) ? params : undefined, null, options.toolFiles, 'params'))
+  const allow = (Array.isArray(yaml.data.allow) ? yaml.data.allow : []) as SuiteAllowance[];
+  for (const p of requestProblems(
+    isRecord(params) ? params : undefined,
+    null,
+    options.toolFiles,
+    'params',
+    allow,
+  ))
     at(`/params${p.pointer}`, p.message, p.hint);
   const request: RequestContext = {
     suite: isRecord(params) ? params : null,
+    allow,
     ...(options.toolFiles ? { files: options.toolFiles } : {}),
     ...(options.resultFiles ? { resultFiles: options.resultFiles } : {}),
   };

@@ -6,7 +6,7 @@ import { formatOf, type TableFormatName } from './sources/index.js';
 import { inlineRows } from './sources/inline.js';
 import type { Row } from './sources/types.js';
 import { type Placeholder, placeholdersOf } from './template.js';
-import { type ToolsFile, withTools } from './request-problems.js';
+import { type SuiteAllowance, type ToolsFile, withTools } from './request-problems.js';
 import { isRecord } from '../util/is-record.js';
 import { escapePointer } from '../yaml/locate.js';
 
@@ -37,6 +37,7 @@ interface RawSuite {
   service: string;
   model: string;
   params?: RequestParams;
+  allow?: SuiteAllowance[];
   system?: string;
   repeat?: number | 'auto';
   drift?: DriftTolerance;
@@ -76,6 +77,8 @@ export interface SuiteSpec {
   resultPaths: ToolPath[];
   /** Those files' texts, by the path as written: a rule's `file:` becomes the result it holds. */
   resultFiles: ReadonlyMap<string, string>;
+  /** What the suite allows its requests although it may break the baseline (`allow:`). */
+  allow: readonly SuiteAllowance[];
 }
 
 /** A tools file a suite names, as written, and the first place it is named (`params.tools`). */
@@ -204,6 +207,7 @@ export function buildSpec(
     toolFiles,
     resultPaths: resultPathsOf(yaml.data, where),
     resultFiles,
+    allow: raw.allow ?? [],
   };
 }
 

@@ -47,7 +47,36 @@ describe('service adapters', () => {
   });
 
   it('each owns only the parameters its service documents, and no two kinds own one', () => {
-    expect(ADAPTERS.router.params).toEqual(['provider']);
+    expect(ADAPTERS.router.params).toEqual([
+      'provider',
+      'reasoning',
+      'top_k',
+      'min_p',
+      'repetition_penalty',
+      'plugins',
+      'transforms',
+      'models',
+    ]);
     expect(ADAPTERS.direct.params).toEqual(['reasoning_effort']);
+  });
+
+  it('declares each parameter a kind owns with its type in the suite schema, so validate knows it (and refuses any other)', () => {
+    const params = (
+      JSON.parse(readFileSync(new URL('../../schemas/suite.schema.json', import.meta.url), 'utf8')) as {
+        definitions: {
+          params: {
+            additionalProperties: boolean;
+            properties: Record<string, { type?: unknown; enum?: unknown; anyOf?: unknown }>;
+          };
+        };
+      }
+    ).definitions.params;
+    expect(params.additionalProperties).toBe(false);
+    for (const adapter of Object.values(ADAPTERS))
+      for (const name of adapter.params) {
+        const declared = params.properties[name];
+        expect(declared, name).toBeDefined();
+        expect(declared!.type ?? declared!.enum ?? declared!.anyOf, name).toBeDefined();
+      }
   });
 });

@@ -76,7 +76,7 @@ describe("the request in the services' own shape", () => {
         'suite: tools',
         'service: router',
         'model: openai/gpt-4o-mini',
-        'params: { logprobs: true }',
+        'params: { logprob: true }',
         'cases:',
         '  - id: a',
         '    messages:',
@@ -87,7 +87,9 @@ describe("the request in the services' own shape", () => {
     try {
       const validate = await runMain(['validate'], { cwd: project.dir, env: ENV });
       expect(validate.code).toBe(2);
-      expect(validate.stderr).toMatch(/suites\/tools\.yaml:4:\d+: unknown key 'logprobs' in params/);
+      expect(validate.stderr).toMatch(
+        /suites\/tools\.yaml:4:\d+: unknown key 'logprob' in params\n {2}→ did you mean 'logprobs'\?/,
+      );
       expect(validate.stderr).toMatch(/unknown key 'audio' in cases\[0\]\.messages\[0\]/);
     } finally {
       await project.cleanup();

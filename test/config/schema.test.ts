@@ -24,7 +24,7 @@ describe('the config schema', () => {
     const service = shipped.definitions.service;
     expect(service.properties.kind.enum).toEqual(Object.keys(ADAPTERS));
     expect(service.properties.max_tokens.description).toMatch(
-      /^Sent when a suite sets no params\.max_tokens \(default 512 for router, 1024 for direct[,)]/,
+      /^Sent \(named as max_tokens_param says\) when a suite's params set neither max_tokens nor max_completion_tokens \(default 512 for router, 1024 for direct[,)]/,
     );
   });
 

@@ -10,6 +10,8 @@ interface SeenRequest {
   /** The request's JSON body, null when it had none (or not JSON). */
   body: Record<string, unknown> | null;
   authorization: string | undefined;
+  /** Every request header, names in lower case. */
+  headers: IncomingMessage['headers'];
   /** The last message's content: which case sent it. */
   prompt: string;
 }
@@ -55,6 +57,7 @@ export async function startLoopbackService(handler: Handler): Promise<LoopbackSe
         model,
         body: json,
         authorization: req.headers.authorization,
+        headers: req.headers,
         prompt,
       };
       seen.push(entry);

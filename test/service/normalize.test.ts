@@ -139,7 +139,7 @@ describe('normalizeCompletion', () => {
     const body = {
       id: 'gen-4',
       model: 'moonshot-v1-8k',
-      choices: [choice({ role: 'assistant', content: '', reasoning: 'thinking...' }, 'length')],
+      choices: [choice({ role: 'assistant', content: '' }, 'length')],
       usage: { prompt_tokens: 20, completion_tokens: 1024, total_tokens: 1044 },
     };
     const { completion, error } = normalizeCompletion('direct', body, 'moonshot-v1-8k');
@@ -150,6 +150,38 @@ describe('normalizeCompletion', () => {
       finish_reason: 'length',
       usage: { completion_tokens: 1024 },
     });
+  });
+
+  it('a reasoning model cut off before any content (length, reasoning tokens or text) is reasoning_exhausted, naming the cap it was sent', () => {
+    const cut = (message: Record<string, unknown>, details?: unknown) => ({
+      model: 'o4-mini',
+      choices: [choice({ role: 'assistant', content: '', ...message }, 'length')],
+      usage: {
+        prompt_tokens: 20,
+        completion_tokens: 512,
+        total_tokens: 532,
+        ...(details ? { completion_tokens_details: details } : {}),
+      },
+    });
+    const sent = normalizeCompletion('direct', cut({}, { reasoning_tokens: 512 }), 'o4-mini', 200, {
+      max_completion_tokens: 512,
+    });
+    expect(sent.error).toMatchObject({
+      kind: 'reasoning_exhausted',
+      message: 'reasoning used all 512 tokens: raise max_completion_tokens',
+    });
+    expect(sent.completion.reasoning_tokens).toBe(512);
+    const text = normalizeCompletion('router', cut({ reasoning: 'Let me think' }), 'x/y', 200, {
+      max_tokens: 512,
+    });
+    expect(text.error?.message).toBe('reasoning used all 512 tokens: raise max_tokens');
+    // No evidence of reasoning (0 reasoning tokens, no text): an empty answer it stays.
+    expect(normalizeCompletion('direct', cut({}, { reasoning_tokens: 0 }), 'o4-mini').error?.kind).toBe(
+      'empty_content',
+    );
+    // Cut off after some content is an answer, not an error.
+    const some = cut({ content: '2 +' }, { reasoning_tokens: 500 });
+    expect(normalizeCompletion('direct', some, 'o4-mini').error).toBeNull();
   });
 
   it('reports the body model on a body error, else the requested one', () => {

@@ -220,6 +220,7 @@ describe('catalog endpoints and stats', () => {
       'kimi-k2-0905-preview',
       'kimi-k2-turbo-preview',
       'moonshot-v1-8k',
+      'o4-mini',
     ]);
     expect(r.json.data[0]).toMatchObject({ object: 'model', owned_by: 'moonshot' });
   });

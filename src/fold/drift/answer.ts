@@ -5,7 +5,7 @@ import { canonicalJson, compareJson, listJsonChanges } from '../../util/json-com
 import { normalizeContent } from './normalize.js';
 import { similarity } from '../../util/similarity.js';
 import { DEFAULT_TOLERANCE, type ResolvedTolerance } from './tolerance.js';
-import { type UsageLimits, usageChanges } from './usage-change.js';
+import { type UsageLimits, usageChanges } from '../../record/usage-change.js';
 
 type ContentRules = ResolvedTolerance['content'];
 

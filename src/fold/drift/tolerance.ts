@@ -1,6 +1,7 @@
 import { DRIFT_SEVERITY } from '../../record/drift-kinds.js';
 import type { StepsTolerance } from '../../record/field.js';
 import { DEFAULT_EXTRA_STEPS } from '../../record/fields/trajectory.js';
+import { DEFAULT_USAGE_TOLERANCE } from '../../record/usage-change.js';
 import type { ContentNormalization, DriftTolerance, LatencyTolerance, Suite } from '../../suite/types.js';
 
 /** A drift tolerance with every field decided: what the comparisons actually use. */
@@ -25,7 +26,11 @@ export interface ResolvedTolerance {
  */
 export const DEFAULT_TOLERANCE: ResolvedTolerance = {
   content: { normalize: [], similarity: 0.6, json: 'auto' },
-  usage: { completion_tokens: 0.25, total_tokens: 0.25, cost: 0.25 },
+  usage: {
+    completion_tokens: DEFAULT_USAGE_TOLERANCE,
+    total_tokens: DEFAULT_USAGE_TOLERANCE,
+    cost: DEFAULT_USAGE_TOLERANCE,
+  },
   latency: { relative: 0.5, absolute_ms: 200, severity: DRIFT_SEVERITY.latency_changed.severity },
   steps: { extra: DEFAULT_EXTRA_STEPS },
 };

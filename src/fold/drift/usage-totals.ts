@@ -5,7 +5,7 @@ import { type Drift, severityOf } from '../../record/drift-kinds.js';
 import { type CaseLookup, lookupOf } from '../../stored/baseline/case-lookup.js';
 import { DEFAULT_TOLERANCE } from './tolerance.js';
 import { roundCost } from '../../core/cost.js';
-import { type UsageFigures, usageChanges } from './usage-change.js';
+import { type UsageFigures, usageChanges } from '../../record/usage-change.js';
 
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 

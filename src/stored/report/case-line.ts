@@ -309,12 +309,15 @@ export function entryFromLine(
 /**
  * How much of a case the reviewing reports show, the one place it is decided: `brief` when
  * every sample passed and nothing changed against the baseline (a new case is not a
- * change), and no history, redaction or pass-rate finding asks for a look; else `full`.
+ * change), and no history, redaction, pass-rate finding, answer from a response cache or
+ * plugin that changes answers (the router's) asks for a look; else `full`.
  */
 export function caseDetail(
-  entry: Pick<CaseEntry, 'status' | 'samples' | 'drift' | 'redacted' | 'history'>,
+  entry: Pick<CaseEntry, 'status' | 'samples' | 'drift' | 'redacted' | 'history'> &
+    Partial<Pick<CaseEntry, 'cache_hits' | 'zero_usage' | 'plugins'>>,
 ): CaseDetail {
   const s = entry.samples;
   const clean = entry.status === 'pass' && s.sent > 0 && s.passed === s.sent && s.not_run === 0;
-  return clean && !hasDrift(entry) && !entry.redacted && !entry.history ? 'brief' : 'full';
+  const behind = (entry.cache_hits ?? 0) + (entry.zero_usage ?? 0) > 0 || (entry.plugins?.length ?? 0) > 0;
+  return clean && !hasDrift(entry) && !entry.redacted && !entry.history && !behind ? 'brief' : 'full';
 }

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../../src/sim/server.js';
+import { complete, useSimulator } from './helpers.js';
+
+// The simulator's reasoning models, in the documented shapes: the direct service's o4-mini
+// (OpenAI's kind) refuses max_tokens and thinks within max_completion_tokens; the
+// reasoning_exhausted fault makes any model think through its whole cap; the router refuses
+// a reasoning object with both an effort and a budget.
+
+let sim: Simulator;
+const KEYS = useSimulator((started) => {
+  sim = started;
+});
+
+const think = (body: Record<string, unknown>, content = 'What is 2 + 2?') =>
+  complete(sim, 'direct', KEYS.direct, { model: 'o4-mini', content, body });
+
+describe('a direct reasoning model', () => {
+  it('refuses max_tokens as OpenAI does: HTTP 400, unsupported_parameter, naming the parameter to use', async () => {
+    const r = await think({ max_tokens: 1024 });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error: {
+        message:
+          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        type: 'invalid_request_error',
+        param: 'max_tokens',
+        code: 'unsupported_parameter',
+      },
+    });
+  });
+
+  it('thinks 64 to 256 tokens before answering, counted in its completion tokens and said apart; the same request thinks the same', async () => {
+    const r = await think({ max_completion_tokens: 1024 });
+    expect(r.status).toBe(200);
+    const { completion_tokens, completion_tokens_details } = r.json.usage;
+    const thinking = completion_tokens_details.reasoning_tokens as number;
+    expect([64, 128, 192, 256]).toContain(thinking);
+    expect(completion_tokens).toBeGreaterThan(thinking);
+    expect(r.json.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { content: expect.any(String) },
+    });
+    expect(r.json.choices[0].message.content).not.toBe('');
+    // OpenAI returns no reasoning text.
+    expect(r.json.choices[0].message).not.toHaveProperty('reasoning');
+    expect((await think({ max_completion_tokens: 1024 })).json.usage).toEqual(r.json.usage);
+  });
+
+  it('runs out of a budget smaller than its thinking: cut off (length) before any content, every token a reasoning one', async () => {
+    const r = await think({ max_completion_tokens: 40 });
+    expect(r.json.choices[0]).toMatchObject({ finish_reason: 'length', message: { content: '' } });
+    expect(r.json.usage).toMatchObject({
+      completion_tokens: 40,
+      completion_tokens_details: { reasoning_tokens: 40 },
+    });
+  });
+});
+
+describe('reasoning_exhausted', () => {
+  it('a router model thinks through its cap: no content, the reasoning so far returned, every completion token a reasoning one', async () => {
+    const r = await complete(sim, 'router', KEYS.router, {
+      model: 'moonshotai/kimi-k2-thinking',
+      content: 'Name a colour.',
+      headers: { 'x-driftcheck-sim': JSON.stringify({ fault: 'reasoning_exhausted' }) },
+      body: { max_tokens: 300 },
+    });
+    expect(r.status).toBe(200);
+    const choice = r.json.choices[0];
+    expect(choice).toMatchObject({ finish_reason: 'length', message: { content: '' } });
+    expect(choice.message.reasoning).toMatch(/^The user asks: "Name a colour\."/);
+    expect(choice.message.reasoning_details[0]).toMatchObject({ type: 'reasoning.text' });
+    expect(r.json.usage).toMatchObject({
+      completion_tokens: 300,
+      completion_tokens_details: { reasoning_tokens: 300 },
+    });
+    expect(r.json.usage.cost).toBeGreaterThan(0);
+  });
+});
+
+describe("the router's reasoning object", () => {
+  it('is refused with both an effort and a budget, taken with either', async () => {
+    const ask = (reasoning: unknown) =>
+      complete(sim, 'router', KEYS.router, { model: 'moonshotai/kimi-k2-thinking', body: { reasoning } });
+    const both = await ask({ effort: 'low', max_tokens: 100 });
+    expect(both.status).toBe(400);
+    expect(both.json.error.message).toMatch(/Only one of "reasoning\.effort" and "reasoning\.max_tokens"/);
+    expect((await ask({ effort: 'loud' })).status).toBe(400);
+    expect((await ask({ effort: 'low', exclude: true })).status).toBe(200);
+    expect((await ask({ max_tokens: 100 })).status).toBe(200);
+  });
+});
