@@ -10,6 +10,7 @@ import { runMain } from '../helpers/main.js';
 import type { Baseline } from '../../src/stored/baseline/types.js';
 import type { Report } from '../../src/stored/report/types.js';
 import type { CaseError } from '../../src/core/answer.js';
+import type { CaseStream } from '../../src/record/fields/stream.js';
 import { renderHtml } from '../../src/report/html/index.js';
 import { makeCase, makeReport, regressedDrift } from '../report/fixture.js';
 import { sampleResult } from '../helpers/results.js';
@@ -129,7 +130,8 @@ describe.skipIf(skipBrowser)('report.html: streamed answers (CLI → Chromium)',
 
   it("shows a slower first token tonight beside the baseline's, marked", async () => {
     const now = entry('slow').streaming!;
-    const then = baseline.cases.slow!.stream!;
+    // The baseline stores the case's `streaming` under `stream` (typed as a sample's value: see RecordedBaseline).
+    const then = baseline.cases.slow!.stream as unknown as CaseStream;
     expect(entry('slow').drift.map((d) => d.kind)).toContain('ttft_changed');
     const { rows } = await open('slow');
     const ttft = row(rows, 'time to first token')!;
