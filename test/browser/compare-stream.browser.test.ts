@@ -143,9 +143,9 @@ describe.skipIf(skipBrowser)('compare.html: time to first token (CLI → Chromiu
     expect(await x('google-vertex')).toBeGreaterThan(await x('anthropic'));
     expect(await page.locator('#chart g.point').count()).toBe(2);
     expect(await page.locator('#chart g.point.frontier').count()).toBe(0);
-    expect(await page.locator('#chart .tick').allTextContents()).toContainEqual(
-      `${streamed.comparison.candidates[1]!.ttft_ms!.p50} ms`,
-    );
+    // Its ticks in milliseconds (linear from zero, or logarithmic when the two are ten times apart).
+    const ticks = await page.locator('#chart .tick').allTextContents();
+    expect(ticks.filter((t) => /^\d+ ms$/.test(t))).toHaveLength(3);
     await axis.selectOption('cost');
     await expect
       .poll(() => page.locator('#chart .axis-title').first().textContent())
