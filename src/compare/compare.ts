@@ -312,6 +312,7 @@ function cellOf(e: KeptCase, verdict: Verdict): CandidateCell {
     model: e.model,
     providers: e.providers,
     latency_ms: e.latency_ms,
+    ...(e.ttft_ms !== undefined ? { ttft_ms: e.ttft_ms } : {}),
     cost: e.cost,
     note: e.note,
     ...(e.trajectory ? { trajectory: e.trajectory } : {}),

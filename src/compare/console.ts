@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { formatUsd } from '../util/numbers.js';
 import type { ComparisonView } from './compare.js';
-import { CHANGE_ROW_LABELS, changeRowValues } from './format.js';
+import { anyStreamed, CHANGE_ROW_LABELS, changeRowValues } from './format.js';
 import type { CandidateCell } from './types.js';
 import { notRunText } from './format.js';
 import { CHANGE_WORDS, STATUS_WORDS } from '../core/words.js';
@@ -29,6 +29,10 @@ export function renderCandidateComparison(
     ...CHANGE_ROW_LABELS.map((label, row) => [label, ...candidates.map((c) => changeRowValues(c)[row]!)]),
     ['tokens', ...candidates.map((c) => String(c.tokens.total))],
     ['cost', ...candidates.map((c) => (c.cost.total === null ? '—' : formatUsd(c.cost.total)))],
+    // Beside the cost, when some candidate streamed: its median time to first token.
+    ...(anyStreamed(candidates)
+      ? [['time to first token p50', ...candidates.map((c) => (c.ttft_ms ? `${c.ttft_ms.p50} ms` : '—'))]]
+      : []),
     ['run', ...candidates.map((c) => `exit ${c.exit_code}`)],
   ];
   const head = ['case', ...candidates.map((c) => c.label)];

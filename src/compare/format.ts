@@ -25,6 +25,16 @@ export function latencyText(c: CandidateSummary): string {
   return c.latency_ms === null ? 'n/a' : `${c.latency_ms.p50} / ${c.latency_ms.p95} ms`;
 }
 
+/** Its streamed samples' time to first token: `240 / 610 ms`; `not streamed` when none was. */
+export function ttftText(c: CandidateSummary): string {
+  return c.ttft_ms === null ? 'not streamed' : `${c.ttft_ms.p50} / ${c.ttft_ms.p95} ms`;
+}
+
+/** Whether any candidate streamed: only then do the views give time to first token a row. */
+export function anyStreamed(candidates: readonly CandidateSummary[]): boolean {
+  return candidates.some((c) => c.ttft_ms !== null);
+}
+
 export function toolsText(c: CandidateSummary): string {
   const t = c.tools;
   if (!t) return '—';

@@ -4,11 +4,13 @@ import {
   changeRowValues,
   costText,
   errorsText,
+  anyStreamed,
   latencyText,
   notRunText,
   passRateText,
   servedText,
   toolsText,
+  ttftText,
 } from './format.js';
 import { type ComparisonView, LISTED_REGRESSIONS } from './compare.js';
 import type { CandidateSummary } from './types.js';
@@ -29,7 +31,7 @@ export function renderCompareMarkdown(view: ComparisonView): string {
     '',
     `| | ${candidates.map((c) => mdText(c.label)).join(' | ')} |`,
     `|---|${candidates.map(() => '---').join('|')}|`,
-    ...ROWS.map(([name, f]) => `| ${name} | ${candidates.map((c) => f(c)).join(' | ')} |`),
+    ...rowsFor(candidates).map(([name, f]) => `| ${name} | ${candidates.map((c) => f(c)).join(' | ')} |`),
     '',
     ...candidates.map((c) => `- **${mdText(c.label)}**: ${mdText(c.verdict.line)}`),
     '',
@@ -77,3 +79,10 @@ const ROWS: [string, (c: CandidateSummary) => string][] = [
   ['providers', (c) => mdText(servedText(c.providers))],
   ['run', (c) => `\`${c.run_id}\` (exit ${c.exit_code})`],
 ];
+
+/** The table's rows: time to first token after latency when some candidate streamed. */
+function rowsFor(candidates: readonly CandidateSummary[]): typeof ROWS {
+  if (!anyStreamed(candidates)) return ROWS;
+  const at = ROWS.findIndex(([name]) => name === 'latency p50 / p95') + 1;
+  return [...ROWS.slice(0, at), ['time to first token p50 / p95', (c) => ttftText(c)], ...ROWS.slice(at)];
+}

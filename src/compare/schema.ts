@@ -102,7 +102,7 @@ export function compareSchema(): JsonSchema {
           cost: orNull(num),
           note: orNull(str),
         }),
-        { trajectory: { $ref: '#/$defs/trajectory' } },
+        { trajectory: { $ref: '#/$defs/trajectory' }, ttft_ms: orNull(num) },
       ),
       trajectory,
       candidate: object({
@@ -143,6 +143,7 @@ export function compareSchema(): JsonSchema {
         tokens: object({ prompt: int, completion: int, total: int }),
         cost: object({ total: orNull(num), cases_with_cost: int, per_1000_cases: orNull(num) }),
         latency_ms: orNull(object({ p50: num, p95: num, samples: int })),
+        ttft_ms: orNull(object({ p50: num, p95: num, samples: int })),
         providers: served,
         models: served,
         unserved: {

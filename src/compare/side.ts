@@ -22,7 +22,7 @@ import type { CandidateCell, ReferenceCell } from './types.js';
  */
 export interface KeptCase extends Pick<
   CandidateCell,
-  'error_kind' | 'content' | 'model' | 'providers' | 'latency_ms' | 'cost' | 'note' | 'trajectory'
+  'error_kind' | 'content' | 'model' | 'providers' | 'latency_ms' | 'ttft_ms' | 'cost' | 'note' | 'trajectory'
 > {
   status: CaseStatus;
   passed: number;
@@ -147,6 +147,8 @@ export function keptOf({ entry: e, review }: FoldedCase): KeptCase {
     model: e.model,
     providers: [...e.providers],
     latency_ms: e.stats.latency_ms?.p50 ?? null,
+    // A streamed case's alone: a case not streamed keeps no key.
+    ...(e.streaming ? { ttft_ms: e.streaming.ttft_ms?.p50 ?? null } : {}),
     cost: e.stats.cost,
     note: noteOf(e),
     change: verdict.change,

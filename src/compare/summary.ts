@@ -19,7 +19,7 @@ export function summarizeCandidate(
   const { cases, passed, failed, errored, not_run: notRun } = totals.counts;
   const answered = passed + failed + errored;
   const interval = answered === 0 ? null : wilsonInterval(passed, answered);
-  const { cost, costed, tools, latency_ms: latency } = totals;
+  const { cost, costed, tools, latency_ms: latency, ttft_ms: ttft } = totals;
   return {
     label,
     run_id: head.run.id,
@@ -58,6 +58,7 @@ export function summarizeCandidate(
       per_1000_cases: cost === null ? null : roundUsd((cost / costed) * 1000),
     },
     latency_ms: latency && { p50: latency.p50, p95: latency.p95, samples: latency.samples },
+    ttft_ms: ttft && { p50: ttft.p50, p95: ttft.p95, samples: ttft.samples },
     providers: totals.providers.map((p) => ({ ...p })),
     models: totals.models.map((m) => ({ ...m })),
     unserved: head.run.candidate_provider ? totals.unrouted.map((u) => ({ ...u })) : [],

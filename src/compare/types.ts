@@ -50,6 +50,8 @@ export interface CandidateCell {
   providers: string[];
   /** Median latency of the case's answered samples (ms). */
   latency_ms: number | null;
+  /** A streamed case's median time to first token (ms); absent for a case not streamed. */
+  ttft_ms?: number | null;
   /** USD over the case's samples; null when none reported a cost. */
   cost: number | null;
   /** Why the cell is what it is, one line (the failing check, the error, the drift). */
@@ -109,6 +111,8 @@ export interface CandidateSummary {
   cost: { total: number | null; cases_with_cost: number; per_1000_cases: number | null };
   /** Over the answered samples (nearest rank); null when none was timed. */
   latency_ms: { p50: number; p95: number; samples: number } | null;
+  /** Time to first token over the streamed samples (nearest rank); null when none was streamed. */
+  ttft_ms: { p50: number; p95: number; samples: number } | null;
   providers: Served[];
   models: Served[];
   /** Suites a provider candidate could not serve: the router's routing error on their cases. */

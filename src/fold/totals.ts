@@ -80,6 +80,11 @@ export interface Totals {
    * median), nearest rank over all of them; null when none was timed.
    */
   latency_ms: { p50: number; p95: number; samples: number } | null;
+  /**
+   * Time to first token of the streamed samples (each streamed case's sketch), nearest rank
+   * over all of them; null when none was streamed.
+   */
+  ttft_ms: { p50: number; p95: number; samples: number } | null;
   /** Each case's median latency times its samples sent, summed: about how long the samples took (JUnit's time). */
   time_ms: number;
   /** Cases each provider and each concrete model served, most first. */
@@ -110,6 +115,7 @@ export class TotalsTally {
   private readonly tools = { cases: 0, answered: 0, triggered: 0, valid: 0 };
   private readonly errorKinds: Record<string, number> = {};
   private readonly latencies = new ValueCounts();
+  private readonly ttfts = new ValueCounts();
   private time = 0;
   private readonly providers = new Map<string, number>();
   private readonly models = new Map<string, number>();
@@ -152,6 +158,8 @@ export class TotalsTally {
     // A report written before sketches were kept: its median stands for the case.
     else if (sketch === undefined && s.latency_ms) this.latencies.add(s.latency_ms.p50);
     this.time += (s.latency_ms?.p50 ?? 0) * Math.max(1, c.samples.sent);
+    const ttft = c.streaming?.ttft_ms;
+    if (ttft) for (const v of ttft.sample) this.ttfts.add(v);
     countNames(this.providers, c.providers);
     countNames(this.models, c.models);
     let suite = this.lastSuite?.suite === c.suite ? this.lastSuite : this.routing.get(c.suite);
@@ -187,13 +195,8 @@ export class TotalsTally {
   /** The totals so far, as a read-only copy. */
   result(): Totals {
     const { tools } = this;
-    const latency = this.latencies.size
-      ? {
-          p50: this.latencies.nearestRank(0.5),
-          p95: this.latencies.nearestRank(0.95),
-          samples: this.latencies.size,
-        }
-      : null;
+    const latency = percentiles(this.latencies);
+    const ttft = percentiles(this.ttfts);
     return deepFreeze({
       counts: { ...this.counts },
       review: { ...this.review },
@@ -216,6 +219,7 @@ export class TotalsTally {
             },
       error_kinds: { ...this.errorKinds },
       latency_ms: latency,
+      ttft_ms: ttft,
       time_ms: this.time,
       providers: served(this.providers),
       models: served(this.models),
@@ -227,6 +231,13 @@ export class TotalsTally {
       },
     });
   }
+}
+
+/** p50 and p95 of the values seen, and how many; null for none. */
+function percentiles(values: ValueCounts): { p50: number; p95: number; samples: number } | null {
+  return values.size
+    ? { p50: values.nearestRank(0.5), p95: values.nearestRank(0.95), samples: values.size }
+    : null;
 }
 
 /**

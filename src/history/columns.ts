@@ -1,5 +1,5 @@
 import { IdTable } from '../util/id-table.js';
-import { widenColumns } from '../util/columns.js';
+import { orNaN, orNull, widenColumns } from '../util/columns.js';
 import type { CaseNight } from './nights.js';
 import { inNightOrder, readMonths } from '../stored/history/read.js';
 import type { TrendSource } from './source.js';
@@ -24,6 +24,11 @@ interface NightColumns {
   tools: Map<number, HistoryToolCounts>;
   /** The conversations' nights, of the few cases that were conversations. */
   loops: Map<number, HistoryLoop>;
+  /**
+   * By case slot, a streamed case's median time to first token (NaN: not streamed); made at
+   * the night's first streamed case, so a history without streams holds none.
+   */
+  ttft: { ms: Float64Array } | null;
   /** Its case slots in the order its lines gave them (the page lists cases so); `lines` of them used. */
   order: { slots: Int32Array };
   lines: number;
@@ -34,8 +39,8 @@ interface NightColumns {
 /**
  * The history as tonight's annotations and the trend page read it: each night's run record,
  * and each case's nights as columns (its status, passes and samples per night) — never an
- * object per case and night: about 13 bytes a case-night, 40 MB for thirty nights of a
- * 100,000-case table, where a run holding them as readHistory's objects peaked at 1.4 GB.
+ * object per case and night: about 13 bytes a case-night (8 more on a night a case was
+ * streamed), 40 MB for thirty nights of a 100,000-case table, where a run holding them as readHistory's objects peaked at 1.4 GB.
  * A case's nights are made when asked for (`nightsOf`); the trend page reads it too
  * (TrendSource).
  */
@@ -86,6 +91,7 @@ export class HistoryNights implements TrendSource {
           },
           tools: new Map(),
           loops: new Map(),
+          ttft: null,
           order: { slots: new Int32Array(size) },
           lines: 0,
           figures: new Map(),
@@ -108,6 +114,15 @@ export class HistoryNights implements TrendSource {
         else n.tools.delete(slot);
         if (entry.loop) n.loops.set(slot, entry.loop);
         else n.loops.delete(slot);
+        if (entry.ttft_p50_ms != null || n.ttft) {
+          const ttft = (n.ttft ??= { ms: new Float64Array(cases.status.length).fill(Number.NaN) });
+          if (slot >= ttft.ms.length) {
+            const from = ttft.ms.length;
+            widenColumns(ttft, cases.status.length);
+            ttft.ms.fill(Number.NaN, from);
+          }
+          ttft.ms[slot] = orNaN(entry.ttft_p50_ms);
+        }
       },
     });
     close();
@@ -153,7 +168,7 @@ export class HistoryNights implements TrendSource {
     const suite = this.suites.at(this.suiteIndex[slot]!);
     const name = id.slice(suite.length + 1);
     const out: CaseNight[] = [];
-    for (const { run, cases, tools, loops } of this.nights) {
+    for (const { run, cases, tools, loops, ttft } of this.nights) {
       const status = slot < cases.status.length ? cases.status[slot]! : 0;
       if (status === 0) continue;
       out.push({
@@ -166,6 +181,7 @@ export class HistoryNights implements TrendSource {
           samples: cases.samples[slot]!,
           tools: tools.get(slot) ?? null,
           loop: loops.get(slot) ?? null,
+          ttft_p50_ms: ttft && slot < ttft.ms.length ? orNull(ttft.ms[slot]!) : null,
         },
       });
     }

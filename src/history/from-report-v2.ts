@@ -57,6 +57,8 @@ export interface ReportV2Like {
     tool_use?: { answered: number; triggered: number; valid: number } | null;
     /** A conversation's first trajectory; absent or null for a single request (and before it was recorded). */
     trajectory?: { steps: number; calls: { tool: string }[] } | null;
+    /** A streamed case's timings; absent or null for a case not streamed (and before they were recorded). */
+    streaming?: { ttft_ms: { p50: number } | null } | null;
   }[];
 }
 
@@ -92,6 +94,8 @@ export function historyCase(c: ReportV2Like['cases'][number]): HistoryCaseInput 
       ? { answered: c.tool_use.answered, triggered: c.tool_use.triggered, valid: c.tool_use.valid }
       : null,
     ...(c.trajectory ? { loop: historyLoop(c, c.trajectory) } : {}),
+    // A streamed case's line alone keeps its time to first token.
+    ...(c.streaming?.ttft_ms ? { ttft_p50_ms: c.streaming.ttft_ms.p50 } : {}),
   };
 }
 

@@ -3,7 +3,10 @@ import type { History, HistoryCaseInput, HistoryRunInput } from '../stored/histo
 /** One night of one case: the run it came from and what a trend reads of that case's entry. */
 export interface CaseNight {
   run: HistoryRunInput;
-  entry: Pick<HistoryCaseInput, 'suite' | 'case' | 'status' | 'passes' | 'samples' | 'tools' | 'loop'>;
+  entry: Pick<
+    HistoryCaseInput,
+    'suite' | 'case' | 'status' | 'passes' | 'samples' | 'tools' | 'loop' | 'ttft_p50_ms'
+  >;
 }
 
 /** `suite/case` → its nights in time order; built in one pass over the runs. */

@@ -3,7 +3,8 @@ import type { HistoryCaseInput } from '../stored/history/types.js';
 
 /**
  * What the trend page reads of one suite's cases on one night: their sums, their latency
- * percentiles, their tool-call counts, and the cases whose latency changed.
+ * percentiles, their tool-call counts, their streamed cases' time to first token, and the
+ * cases whose latency or time to first token changed.
  */
 export interface SuiteNight {
   /** Case lines of the suite that night. */
@@ -23,14 +24,23 @@ export interface SuiteNight {
   tools: [number, number, number] | null;
   /** [samples, steps, within max_steps] summed over the conversations; null when none was one. */
   loops: [number, number, number] | null;
+  /** Median of the streamed cases' median time to first token, and how many were streamed (null, 0: none). */
+  ttft: number | null;
+  streamed: number;
   /** Cases whose latency changed against the baseline, and the first of them. */
   slower: number;
   firstSlower: string | null;
+  /** Cases whose time to first token changed (ttft_changed), and the first of them. */
+  ttftChanged: number;
+  firstTtftChanged: string | null;
 }
 
 /** One night's case lines added up by suite as they are read; `close` gives each suite's figures. */
 export class SuiteNightTally {
-  private readonly suites = new Map<string, SuiteNight & { p50s: number[]; p95s: number[] }>();
+  private readonly suites = new Map<
+    string,
+    SuiteNight & { p50s: number[]; p95s: number[]; ttfts: number[] }
+  >();
 
   add(
     c: Pick<
@@ -45,6 +55,7 @@ export class SuiteNightTally {
       | 'latency_p95_ms'
       | 'tools'
       | 'loop'
+      | 'ttft_p50_ms'
       | 'drift_kinds'
     >,
   ): void {
@@ -62,10 +73,15 @@ export class SuiteNightTally {
         p95: null,
         tools: null,
         loops: null,
+        ttft: null,
+        streamed: 0,
         slower: 0,
         firstSlower: null,
+        ttftChanged: 0,
+        firstTtftChanged: null,
         p50s: [],
         p95s: [],
+        ttfts: [],
       };
       this.suites.set(c.suite, s);
     }
@@ -95,17 +111,28 @@ export class SuiteNightTally {
       l[1] += c.loop.steps;
       l[2] += c.loop.within;
     }
+    if (c.ttft_p50_ms != null) s.ttfts.push(c.ttft_p50_ms);
     if (c.drift_kinds.includes('latency_changed')) {
       s.slower++;
       s.firstSlower ??= c.case;
     }
+    if (c.drift_kinds.includes('ttft_changed')) {
+      s.ttftChanged++;
+      s.firstTtftChanged ??= c.case;
+    }
   }
 
-  /** Each suite's figures for the night (the latencies kept only as their percentiles). */
+  /** Each suite's figures for the night (the latencies and times to first token kept only as their percentiles). */
   close(): Map<string, SuiteNight> {
     const out = new Map<string, SuiteNight>();
-    for (const [suite, { p50s, p95s, ...figures }] of this.suites)
-      out.set(suite, { ...figures, p50: nearestRank(p50s, 0.5), p95: nearestRank(p95s, 0.95) });
+    for (const [suite, { p50s, p95s, ttfts, ...figures }] of this.suites)
+      out.set(suite, {
+        ...figures,
+        p50: nearestRank(p50s, 0.5),
+        p95: nearestRank(p95s, 0.95),
+        ttft: nearestRank(ttfts, 0.5),
+        streamed: ttfts.length,
+      });
     return out;
   }
 }

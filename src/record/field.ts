@@ -125,9 +125,15 @@ export interface RecordedField<V, B = V> {
   baseline?: { from: string };
   /**
    * Its rows in a case's details on report.html, placed beside what served the answer (after
-   * the models), its usage, or its outcome (after the pass rate); `entry` is the case entry.
+   * the models), its usage, or its outcome (after the pass rate); `entry` is the case entry,
+   * `baseline` what the case's baseline stores of the field (undefined: none). `label`, when
+   * given, is a word the case's row in the list carries (`streamed`), null for none.
    */
-  detail?: { at: DetailPlace; rows(entry: Readonly<Record<string, unknown>>): DetailRow[] };
+  detail?: {
+    at: DetailPlace;
+    rows(entry: Readonly<Record<string, unknown>>, baseline?: B | null): DetailRow[];
+    label?(entry: Readonly<Record<string, unknown>>): string | null;
+  };
   /**
    * Drift against the baseline's stored value; `kinds` are the drift kinds it may report,
    * each with its row of the drift kinds' table (its default severity; src/record/drift-kinds.ts).

@@ -280,3 +280,27 @@ describe('latency percentiles held as counts', () => {
     });
   });
 });
+
+describe('time to first token over the streamed samples', () => {
+  it("is the nearest-rank percentiles of the streamed cases' samples, and null when none streamed", async () => {
+    const firsts = [40, 90, 60, 300, 75];
+    const stream = (first_token_ms: number) => ({
+      first_token_ms,
+      last_token_ms: first_token_ms + 100,
+      chunks: 6,
+      tokens_per_s: 50,
+    });
+    const report = await foldSamples([
+      ...firsts.map((first, repeat) => sampleResult({ case: 'streamed', repeat, stream: stream(first) })),
+      // A case not streamed adds nothing to it.
+      sampleResult({ case: 'plain', latency_ms: 5_000 }),
+    ]);
+    expect(publishReport(report).totals.ttft_ms).toEqual({
+      p50: nearestRank(firsts, 0.5),
+      p95: nearestRank(firsts, 0.95),
+      samples: 5,
+    });
+    const plain = await foldSamples([sampleResult({ case: 'plain' })]);
+    expect(publishReport(plain).totals.ttft_ms).toBeNull();
+  });
+});

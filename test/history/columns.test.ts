@@ -24,6 +24,7 @@ const seen = (nights: readonly CaseNight[] | undefined) =>
     passes: entry.passes,
     samples: entry.samples,
     tools: entry.tools,
+    ttft: entry.ttft_p50_ms ?? null,
   }));
 
 describe('HistoryNights: the nights readHistory gives, as columns', () => {
@@ -55,10 +56,17 @@ describe('HistoryNights: the nights readHistory gives, as columns', () => {
             status: passes === 10 ? 'pass' : 'fail',
             samples: 10,
             // Some nights a few cases answer slower, report no cost, or are not timed.
-            drift_kinds: (c + night) % 97 === 0 || (night === 9 && c === 5) ? ['latency_changed'] : [],
+            drift_kinds:
+              (c + night) % 97 === 0 || (night === 9 && c === 5)
+                ? ['latency_changed']
+                : c === 21 && night === 12
+                  ? ['ttft_changed']
+                  : [],
             cost: c % 5 === 0 ? null : 0.001 * (1 + ((c + night) % 3)),
             latency_p50_ms: c % 11 === 0 ? null : 500 + ((c * 7 + night) % 300),
             latency_p95_ms: c % 11 === 0 ? null : 900 + ((c * 13 + night) % 500),
+            // Every seventh case is streamed on even nights (its slot beyond a night's first columns too).
+            ...(c % 7 === 0 && night % 2 === 0 ? { ttft_p50_ms: 200 + ((c + night) % 100) } : {}),
           }),
         );
       }
@@ -134,6 +142,16 @@ describe('HistoryNights: the nights readHistory gives, as columns', () => {
       'latency_changed',
     );
     expect(page.suites.find((s) => s.suite === 'tools')!.tools).toHaveLength(40);
+    // The streamed cases' time to first token: on even nights only, and none for the suite never streamed.
+    const ttft = page.suites.find((s) => s.suite === 'support')!.ttft!;
+    expect(ttft.map((t) => t !== null)).toEqual(Array.from({ length: 40 }, (_, i) => i % 2 === 0));
+    expect(page.suites.find((s) => s.suite === 'tools')!.ttft).toBeUndefined();
+    expect(page.suites.find((s) => s.suite === 'support')!.events).toContainEqual({
+      night: 12,
+      kind: 'ttft_changed',
+      text: 'time to first token changed: case-21',
+    });
+    expect(page.cases.find((c) => c.id === 'support/case-1407')!.ttft![38]).toBe(200 + ((1407 + 38) % 100));
     expect(columns.caseCount()).toBe(1502);
   });
 

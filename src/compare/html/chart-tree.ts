@@ -1,8 +1,9 @@
-/** One candidate's point on the cost-versus-pass-rate chart, as the chart draws it. */
+/** One candidate's point on the chart of pass rate against an axis it picks (cost, time to first token). */
 interface ChartPoint {
   /** Its index among the candidates (the card it belongs to). */
   index: number;
-  cost: number;
+  /** Its value on the chart's axis (cost per 1,000 cases, time to first token in ms). */
+  x: number;
   rate: number;
   low: number;
   high: number;
@@ -12,13 +13,22 @@ interface ChartPoint {
   title: string;
 }
 
-/** What the chart draws, whatever its width: the points, the cost axis's ticks with their texts. */
+/**
+ * What the chart draws, whatever its width: the points, the axis's ticks with their texts,
+ * its name, and what the page says above and under it (its heading, the candidates it
+ * could not place).
+ */
 export interface ChartInput {
   points: ChartPoint[];
-  /** Log: the ticks are the cheapest, their geometric mean and the dearest; else 0, half and the top. */
+  /** Log: the ticks are the lowest, their geometric mean and the highest; else 0, half and the top. */
   log: boolean;
   ticks: { value: number; text: string }[];
   axis: string;
+  /** The chart's name for a screen reader. */
+  label: string;
+  title: string;
+  /** The candidates without a value on this axis, said under the chart; null when every one has one. */
+  unplaced: string | null;
 }
 
 /** An SVG element as data: what both the page's writer (a string) and its script (DOM nodes) build from. */
@@ -46,15 +56,15 @@ export function chartTree(input: ChartInput, width: number, height: number): Svg
   const line = 14;
   const char = 6.8;
   const span = width - pad.left - pad.right;
-  const costs = input.points.map((p) => p.cost);
-  const min = Math.min(...costs);
-  const max = Math.max(...costs);
+  const xs = input.points.map((p) => p.x);
+  const min = Math.min(...xs);
+  const max = Math.max(...xs);
   const top = input.ticks[input.ticks.length - 1]!.value;
   // A little room at both ends of a log axis, so no point sits on an axis.
   const lo = Math.log10(min) - 0.15;
   const hi = Math.log10(max) + 0.15;
-  const x = (cost: number) =>
-    input.log ? pad.left + ((Math.log10(cost) - lo) / (hi - lo)) * span : pad.left + (cost / top) * span;
+  const x = (value: number) =>
+    input.log ? pad.left + ((Math.log10(value) - lo) / (hi - lo)) * span : pad.left + (value / top) * span;
   const y = (rate: number) => pad.top + (1 - rate) * (height - pad.top - pad.bottom);
   const node = (tag: string, attrs: SvgNode['attrs'], text?: string, children?: SvgNode[]): SvgNode => ({
     tag,
@@ -100,20 +110,20 @@ export function chartTree(input: ChartInput, width: number, height: number): Svg
       'pass rate',
     ),
   );
-  const frontier = input.points.filter((p) => p.pareto).sort((a, b) => a.cost - b.cost);
+  const frontier = input.points.filter((p) => p.pareto).sort((a, b) => a.x - b.x);
   if (frontier.length > 1)
     children.push(
       node('polyline', {
         class: 'frontier-line',
-        points: frontier.map((p) => `${x(p.cost)},${y(p.rate)}`).join(' '),
+        points: frontier.map((p) => `${x(p.x)},${y(p.rate)}`).join(' '),
       }),
     );
   // Each label beside its point, on the side with more room, inside the chart, and moved
-  // down a line while it would overlap one already placed (candidates of about one cost
+  // down a line while it would overlap one already placed (candidates of about one value
   // and pass rate would print over each other).
   const placed: { left: number; right: number; y: number }[] = [];
   for (const p of input.points) {
-    const px = x(p.cost);
+    const px = x(p.x);
     const py = y(p.rate);
     const size = p.text.length * char;
     let anchor = px > pad.left + span / 2 ? 'end' : 'start';
@@ -146,8 +156,7 @@ export function chartTree(input: ChartInput, width: number, height: number): Svg
       width,
       height,
       role: 'img',
-      'aria-label':
-        'cost per 1,000 cases against pass rate, one point per candidate; the frontier is marked with a star',
+      'aria-label': input.label,
     },
     undefined,
     children,

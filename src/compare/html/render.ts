@@ -13,15 +13,17 @@ import {
   changeRowValues,
   costText,
   errorsText,
+  anyStreamed,
   latencyText,
   notRunText,
   passRateText,
   servedText,
   toolsText,
+  ttftText,
 } from '../format.js';
 import type { ComparisonHead } from '../compare.js';
 import type { CandidateSummary, CaseRow, Comparison } from '../types.js';
-import { costChart } from './chart.js';
+import { pickableChart } from './chart.js';
 import { compareScript } from './script.js';
 import { COMPARE_STYLE } from './style.js';
 
@@ -74,6 +76,7 @@ export function compareHtmlParts(
     .map((c) => `<li class="bad">${escapeHtml(notRunText(c))}</li>`)
     .join('');
   const notes = skipped || unserved || notRun ? `<ul class="notes">${notRun}${unserved}${skipped}</ul>` : '';
+  const streamed = anyStreamed(candidates);
   const large =
     limit !== LARGE_REPORT_TEXT_CHARS
       ? ''
@@ -91,9 +94,9 @@ export function compareHtmlParts(
 </header>
 <main>
 ${large}
-<section class="cards" aria-label="candidates">${candidates.map((c, i) => card(c, i)).join('')}</section>
+<section class="cards" aria-label="candidates">${candidates.map((c, i) => card(c, i, streamed)).join('')}</section>
 ${notes}
-<section class="chart-box"><h2 class="sub">Cost against pass rate (★ on the frontier: no other candidate is cheaper and better)</h2>${costChart(candidates)}</section>
+<section class="chart-box">${pickableChart(candidates)}</section>
 <noscript><p class="notice">The case matrix needs JavaScript. The cards above and compare.json hold the results.</p></noscript>
 <section id="detail" hidden aria-live="polite"></section>
 <p id="count" aria-live="polite"></p>
@@ -143,8 +146,11 @@ function withTranscript<T extends { trajectory?: Trajectory }>(
   return transcript ? { ...rest, transcript } : rest;
 }
 
-/** One candidate's card: its figures, as compareRuns computed them. */
-function card(c: CandidateSummary, index: number): string {
+/**
+ * One candidate's card: its figures, as compareRuns computed them; its time to first token
+ * beside its cost and pass rate when some candidate streamed.
+ */
+function card(c: CandidateSummary, index: number, streamed: boolean): string {
   const facts: [string, string][] = [
     ['pass rate', passRateText(c)],
     ...CHANGE_ROW_LABELS.map((label, row): [string, string] => [label, changeRowValues(c)[row]!]),
@@ -153,6 +159,7 @@ function card(c: CandidateSummary, index: number): string {
     ['tokens', `${c.tokens.total} (${c.tokens.prompt} prompt + ${c.tokens.completion} completion)`],
     ['cost per 1,000 cases', costText(c)],
     ['latency p50 / p95', latencyText(c)],
+    ...(streamed ? [['time to first token p50 / p95', ttftText(c)] as [string, string]] : []),
     ['providers', servedText(c.providers)],
     ['models', servedText(c.models)],
     ['run', `${c.run_id} · ${c.run_status} · exit ${c.exit_code}`],

@@ -128,6 +128,7 @@ function openCase() {
       ['model', c.model],
       ['provider', c.providers.join(', ')],
       ['latency', c.latency_ms === null ? null : c.latency_ms + ' ms'],
+      ['time to first token', c.ttft_ms === undefined || c.ttft_ms === null ? null : c.ttft_ms + ' ms'],
       ['cost', c.cost === null ? null : '$' + c.cost],
       ['why', c.note],
     ];
@@ -169,9 +170,13 @@ document.addEventListener('keydown', function (e) {
 query.disabled = false;
 window.addEventListener('hashchange', openCase);
 // The chart drawn again at the width it is shown (chartTree, the page writer's own layout):
-// its text keeps its size on a phone, and it fills its box on a wide screen.
+// its text keeps its size on a phone, and it fills its box on a wide screen. When some
+// candidate streamed, the reader picks its axis (cost, or time to first token): the chart,
+// its heading and the line naming whom it could not place are drawn again for it.
 const chartBox = document.getElementById('chart-box');
-const chartInput = chartBox ? JSON.parse(chartBox.dataset.chart) : null;
+const charts = chartBox ? JSON.parse(chartBox.dataset.charts) : null;
+let chartInput = chartBox ? charts[JSON.parse(chartBox.dataset.chart)] : null;
+const axisPick = document.getElementById('chart-axis');
 function svgNode(n) {
   const e = document.createElementNS('http://www.w3.org/2000/svg', n.tag);
   Object.keys(n.attrs).forEach(function (k) { e.setAttribute(k, String(n.attrs[k])); });
@@ -190,6 +195,20 @@ function drawChart() {
 }
 drawChart();
 window.addEventListener('resize', function () { clearTimeout(chartTimer); chartTimer = setTimeout(drawChart, 100); });
+if (axisPick && charts) {
+  axisPick.addEventListener('change', function () {
+    const picked = charts[axisPick.value];
+    if (!picked) return;
+    chartInput = picked;
+    chartWidth = 0;
+    drawChart();
+    document.getElementById('chart-title').textContent = picked.title;
+    const unplaced = document.getElementById('chart-unplaced');
+    unplaced.textContent = picked.unplaced || '';
+    unplaced.hidden = !picked.unplaced;
+  });
+  axisPick.disabled = false;
+}
 apply();
 openCase();
 ${SCROLL_SCRIPT}

@@ -17,6 +17,8 @@ export const COMPARE_STYLE = `
 .star { color: var(--warn); }
 .notes { margin: 0 0 12px; padding-left: 18px; font-size: 14px; }
 .chart-box { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 10px; margin-bottom: 14px; }
+.axis-pick { display: block; font-size: 13px; color: var(--muted); margin: 0 0 4px; }
+.axis-pick select { font: inherit; color: var(--text); margin-left: 4px; }
 /* Drawn by the script at its box's width (its viewBox in px); written at 560 px, shrunk to fit without script. */
 #chart-box { width: 100%; }
 #chart { display: block; max-width: 100%; height: auto; }

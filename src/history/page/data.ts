@@ -59,6 +59,11 @@ interface SuiteSeries {
    * [samples, steps, within max_steps] (null when none ran); absent when no case ever was one.
    */
   loops?: (LoopCounts | null)[];
+  /**
+   * Per night, the median of its streamed cases' median time to first token (ms) and how
+   * many cases were streamed (null when none was); absent when no case ever was.
+   */
+  ttft?: ([number, number] | null)[];
   events: TimelineEvent[];
 }
 
@@ -80,6 +85,8 @@ interface CasePage {
   tools?: Record<number, ToolCounts>;
   /** A conversation's nights: [samples, steps, within max_steps, trajectory digest]; absent for a case that never was one. */
   loops?: Record<number, [number, number, number, string]>;
+  /** Its median time to first token (ms) by night, for the nights it was streamed; absent for a case never streamed. */
+  ttft?: Record<number, number>;
   /** Night the current failing streak began (null when passing now). */
   failing_since: number | null;
   /** Pass ↔ fail/error changes between nights that ran: how flaky the case is. */
@@ -111,11 +118,13 @@ export function trendPageData(from: History | TrendSource, link: string): TrendP
     const other: Record<number, [number, number]> = {};
     const tools: Record<number, ToolCounts> = {};
     const loops: Record<number, [number, number, number, string]> = {};
+    const ttft: Record<number, number> = {};
     for (const { run, entry } of nights) {
       const i = index.get(run)!;
       status[i] = STATUS_CHAR[entry.status];
       if (entry.tools) tools[i] = toolCounts(entry.tools);
       if (entry.loop) loops[i] = [entry.samples, entry.loop.steps, entry.loop.within, entry.loop.trajectory];
+      if (entry.ttft_p50_ms != null) ttft[i] = entry.ttft_p50_ms;
       if (entry.samples === 0) continue;
       const digit = entry.samples === samples ? COUNT_DIGITS[entry.passes] : undefined;
       passes[i] = digit ?? '~';
@@ -131,6 +140,7 @@ export function trendPageData(from: History | TrendSource, link: string): TrendP
       ...(Object.keys(other).length ? { other } : {}),
       ...(Object.keys(tools).length ? { tools } : {}),
       ...(Object.keys(loops).length ? { loops } : {}),
+      ...(Object.keys(ttft).length ? { ttft } : {}),
       failing_since: failingSince(status),
       flips: flips(status),
       trend: trend
@@ -259,6 +269,7 @@ function series(history: TrendSource, suite: string): Omit<SuiteSeries, 'events'
   };
   const tools: (ToolCounts | null)[] = [];
   const loops: (LoopCounts | null)[] = [];
+  const ttft: ([number, number] | null)[] = [];
   history.runs.forEach((run, night) => {
     const f = history.suiteNight(night, suite);
     const present = run.suites.some((s) => s.suite === suite) || (f?.cases ?? 0) > 0;
@@ -272,10 +283,12 @@ function series(history: TrendSource, suite: string): Omit<SuiteSeries, 'events'
     out.p95.push(f?.p95 ?? null);
     tools.push(f?.tools ? [...f.tools] : null);
     loops.push(f?.loops ? [...f.loops] : null);
+    ttft.push(f && f.ttft !== null ? [f.ttft, f.streamed] : null);
   });
   return {
     ...out,
     ...(tools.some((t) => t !== null) ? { tools } : {}),
     ...(loops.some((l) => l !== null) ? { loops } : {}),
+    ...(ttft.some((t) => t !== null) ? { ttft } : {}),
   };
 }

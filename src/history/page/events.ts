@@ -5,7 +5,14 @@ import type { History, HistoryRunInput } from '../../stored/history/types.js';
 export interface TimelineEvent {
   /** Index into the page's nights. */
   night: number;
-  kind: 'model_changed' | 'provider_changed' | 'latency_changed' | 'baseline_accepted' | 'paused' | 'forced';
+  kind:
+    | 'model_changed'
+    | 'provider_changed'
+    | 'latency_changed'
+    | 'ttft_changed'
+    | 'baseline_accepted'
+    | 'paused'
+    | 'forced';
   text: string;
 }
 
@@ -13,7 +20,10 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 const list = (xs: readonly string[]): string => (xs.length > 0 ? xs.join(', ') : 'none');
 
-/** Model, provider and baseline changes of one suite, night over night, and the nights its cases' latency changed. */
+/**
+ * Model, provider and baseline changes of one suite, night over night, and the nights its
+ * cases' latency or time to first token changed.
+ */
 export function suiteEvents(from: History | TrendSource, suite: string): TimelineEvent[] {
   const history = trendSourceOf(from);
   const events: TimelineEvent[] = [];
@@ -27,6 +37,12 @@ export function suiteEvents(from: History | TrendSource, suite: string): Timelin
         night,
         kind: 'latency_changed',
         text: `latency changed: ${f.slower === 1 ? f.firstSlower! : `${f.slower} cases`}`,
+      });
+    if (f && f.ttftChanged > 0)
+      events.push({
+        night,
+        kind: 'ttft_changed',
+        text: `time to first token changed: ${f.ttftChanged === 1 ? f.firstTtftChanged! : `${f.ttftChanged} cases`}`,
       });
     if (previous) {
       // An empty list means "nobody answered" (a paused or failed night), not a change.

@@ -113,6 +113,15 @@ const stepsPer = (l) => (l && l[0] ? l[1] / l[0] : null);
 const withinRate = (l) => (l && l[0] ? l[2] / l[0] : null);
 const stepsText = (l) => (l ? num(stepsPer(l)) + ' (' + l[1] + ' over ' + l[0] + (l[0] === 1 ? ' sample)' : ' samples)') : 'no conversation');
 const withinText = (l) => (l ? pct(withinRate(l)) + ' (' + l[2] + '/' + l[0] + ')' : 'no conversation');
+// A night's time to first token: a suite's [median of its streamed cases' medians (ms), how
+// many were streamed], a case's median ms; null on a night nothing was streamed.
+const ttftText = (t) => (t === null || t === undefined ? 'not streamed' : Array.isArray(t)
+  ? num(t[0]) + ' ms (' + t[1] + ' streamed)'
+  : num(t) + ' ms');
+function ttftChart(values, events) {
+  return chart('time to first token p50 (ms)', [values.map((t) => (t === null ? null : Array.isArray(t) ? t[0] : t))],
+    events, num, (i) => ttftText(values[i]));
+}
 // counts: one entry per night, null when the suite or case held no conversation that night.
 function loopCharts(counts, events) {
   return [

@@ -77,6 +77,8 @@ function renderSuites() {
       chart('tokens', [s.tokens], events, num, (i) => orNone(s.tokens[i], num)),
       chart('latency p50/p95 (ms)', [s.p50, s.p95], events, num,
         (i) => (s.p50[i] === null ? 'did not run' : num(s.p50[i]) + ' / ' + num(s.p95[i]))),
+      // Only a suite with streamed cases: the median of their times to first token.
+      ...(s.ttft ? [ttftChart(s.ttft, events)] : []),
     );
     section.append(charts);
     if (events.length) {
@@ -375,6 +377,8 @@ function openCase() {
   if (tools) charts.append(toolChart(tools, events));
   const loops = c.loops ? Array.from({ length: N }, (_, i) => c.loops[i] || null) : null;
   if (loops) charts.append(...loopCharts(loops, events));
+  const ttft = c.ttft ? Array.from({ length: N }, (_, i) => (c.ttft[i] === undefined ? null : c.ttft[i])) : null;
+  if (ttft) charts.append(ttftChart(ttft, events));
   const list = el('ol');
   for (let i = N - 1; i >= 0; i--) {
     if (c.status[i] === '.') continue;
@@ -386,6 +390,7 @@ function openCase() {
       el('span', 'counts muted', k ? countText(k) + ' passed' : 'no sample'), a);
     if (tools && tools[i]) li.append(el('span', 'tools muted', 'tools: ' + toolText(tools[i])));
     if (loops && loops[i]) li.append(el('span', 'loops muted', loopText(loops, i)));
+    if (ttft && ttft[i] !== null) li.append(el('span', 'ttft muted', 'time to first token p50 ' + ttftText(ttft[i])));
     if (i === c.failing_since) li.append(el('span', 'bad', 'started failing'));
     if (c.trend && i === c.trend.began) li.append(el('span', 'warn', 'trend began'));
     list.append(li);

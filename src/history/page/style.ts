@@ -50,7 +50,7 @@ svg.chart .line.alt { stroke: var(--warn); }
 figcaption .key::before { content: ""; display: inline-block; width: 12px; height: 2px; margin: 0 4px 0 8px; vertical-align: middle; background: var(--accent); }
 figcaption .key.alt::before { background: var(--warn); }
 svg.chart .event { stroke: var(--muted); stroke-dasharray: 2 2; vector-effect: non-scaling-stroke; }
-svg.chart .event.baseline_accepted { stroke: var(--ok); } svg.chart .event.paused { stroke: var(--bad); } svg.chart .event.forced { stroke: var(--warn); } svg.chart .event.latency_changed { stroke: var(--warn); }
+svg.chart .event.baseline_accepted { stroke: var(--ok); } svg.chart .event.paused { stroke: var(--bad); } svg.chart .event.forced { stroke: var(--warn); } svg.chart .event.latency_changed, svg.chart .event.ttft_changed { stroke: var(--warn); }
 ul.events { font-size: 13px; padding-left: 18px; margin: 6px 0; }
 .heat { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 6px; }
 .heat canvas { display: block; cursor: pointer; }

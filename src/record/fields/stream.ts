@@ -111,14 +111,32 @@ function streamed(): Fold<SampleStream, CaseStream | null> {
   };
 }
 
-/** `p50 420 ms · p95 800 ms (10 samples)`. */
-function figuresRow(term: string, sketch: LatencySketch | null | undefined, unit: string): DetailRow {
-  return {
-    term,
-    text: sketch
-      ? `p50 ${sketch.p50} ${unit} · p95 ${sketch.p95} ${unit} (${sketch.n} sample${sketch.n === 1 ? '' : 's'})`
-      : null,
-  };
+/** `p50 420 ms · p95 800 ms`. */
+const figures = (sketch: LatencySketch, unit: string): string =>
+  `p50 ${sketch.p50} ${unit} · p95 ${sketch.p95} ${unit}`;
+
+/**
+ * `p50 420 ms · p95 800 ms (10 samples) · baseline p50 300 ms · p95 500 ms (10 samples)`:
+ * tonight's figures with the baseline's beside them, marked when the case's drift says this
+ * timing moved the slow way (its `kind` of warn or fail severity).
+ */
+function figuresRow(
+  term: string,
+  sketch: LatencySketch | null | undefined,
+  baseline: LatencySketch | null | undefined,
+  unit: string,
+  moved: boolean,
+): DetailRow {
+  if (!sketch) return { term, text: null };
+  const n = (s: LatencySketch) => `${s.n} sample${s.n === 1 ? '' : 's'}`;
+  const then = baseline ? ` · baseline ${figures(baseline, unit)} (${n(baseline)})` : '';
+  return { term, text: `${figures(sketch, unit)} (${n(sketch)})${then}`, ...(moved ? { mark: 'warn' } : {}) };
+}
+
+/** Whether the case entry's drift holds this kind at warn or fail. */
+function moved(entry: Readonly<Record<string, unknown>>, kind: keyof typeof KINDS): boolean {
+  const drift = entry.drift as readonly { kind: string; severity: string }[] | undefined;
+  return drift?.some((d) => d.kind === kind && d.severity !== 'info') ?? false;
 }
 
 /**
@@ -159,13 +177,22 @@ export const stream = {
   baseline: { from: 'streaming' },
   detail: {
     at: 'usage',
-    rows: (c) => {
+    // Tonight's figures with the baseline's beside them.
+    rows: (c, baseline) => {
       const s = c.streaming as CaseStream | null | undefined;
       return [
-        figuresRow('time to first token', s?.ttft_ms, 'ms'),
-        figuresRow('tokens per second', s?.tokens_per_s, 'tokens/s'),
+        figuresRow('time to first token', s?.ttft_ms, baseline?.ttft_ms, 'ms', moved(c, 'ttft_changed')),
+        figuresRow(
+          'tokens per second',
+          s?.tokens_per_s,
+          baseline?.tokens_per_s,
+          'tokens/s',
+          moved(c, 'throughput_changed'),
+        ),
       ];
     },
+    // A streamed case says so in its row: its timings are a stream's.
+    label: (c) => (c.streaming ? 'streamed' : null),
   },
   drift: {
     kinds: KINDS,

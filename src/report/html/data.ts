@@ -55,6 +55,14 @@ export interface PageCase {
   models: string[];
   /** The recorded fields' rows of its details, each placed as its field says (src/record/fields/). */
   recorded: PageRow[];
+  /** Words the recorded fields put on its row in the list (`streamed`); absent when none. */
+  labels?: string[];
+  /**
+   * What arrived before its error, when content did (a stream broken off or stalled, an error
+   * event after some content): of its first sample (`sample` 1, the text its `content`), or
+   * of a later failing one (its number, and its text); null when no errored sample kept any.
+   */
+  partial: { sample: number; content: string | null } | null;
   finish_reason: string | null;
   usage: Usage | null;
   latency_ms: { p50: number; p95: number; max: number } | null;
@@ -129,17 +137,32 @@ interface PageRow extends DetailRow {
   at: DetailPlace;
 }
 
-/** The recorded fields' rows of a case with a text, their texts shortened to the page's limit. */
-function recordedRows(c: CaseEntry, limit: number): PageRow[] {
+/**
+ * The recorded fields' rows of a case with a text, each given what the case's baseline
+ * stores of its field, their texts shortened to the page's limit.
+ */
+function recordedRows(c: CaseEntry, base: BaselineCase | undefined, limit: number): PageRow[] {
   const entry = c as unknown as Readonly<Record<string, unknown>>;
-  return RECORDED_FIELDS.flatMap(([, f]) =>
+  // A recorded field is a baseline case's member by its name (RECORDED_FIELDS).
+  const stored = base as Readonly<Record<string, unknown>> | undefined;
+  return RECORDED_FIELDS.flatMap(([name, f]) =>
     f.detail
       ? f.detail
-          .rows(entry)
+          .rows(entry, stored?.[name])
           .filter((r) => r.text !== null && r.text !== '')
           .map((r) => ({ ...r, at: f.detail!.at, text: clip(r.text, limit) }))
       : [],
   );
+}
+
+/** The words the recorded fields put on a case's row (`streamed`); absent when none does. */
+function rowLabels(c: CaseEntry): { labels?: string[] } {
+  const entry = c as unknown as Readonly<Record<string, unknown>>;
+  const labels = RECORDED_FIELDS.flatMap(([, f]) => {
+    const label = f.detail?.label?.(entry);
+    return label ? [label] : [];
+  });
+  return labels.length ? { labels } : {};
 }
 
 /** A tool call as the page shows it: the tool, its arguments pretty-printed, why it is invalid. */
@@ -260,6 +283,10 @@ export interface BriefPageCase {
   tokens: number | null;
   /** Median latency over its samples. */
   latency_ms: number | null;
+  /** Words the recorded fields put on its row (`streamed`); absent when none. */
+  labels?: string[];
+  /** A streamed case's median time to first token; absent for a case not streamed. */
+  ttft_ms?: number | null;
 }
 
 /**
@@ -289,6 +316,7 @@ function clip(text: string | null, limit: number): string | null {
 
 /** A brief case's row (see BriefPageCase). */
 function briefCase(c: CaseEntry): BriefPageCase {
+  const streamed = c.streaming;
   return {
     id: c.id,
     brief: true,
@@ -298,7 +326,24 @@ function briefCase(c: CaseEntry): BriefPageCase {
     sent: c.samples.sent,
     tokens: c.stats.with_usage > 0 ? c.stats.total_tokens : null,
     latency_ms: c.stats.latency_ms?.p50 ?? null,
+    ...rowLabels(c),
+    ...(streamed ? { ttft_ms: streamed.ttft_ms?.p50 ?? null } : {}),
   };
+}
+
+/**
+ * What arrived before a case's error (PageCase.partial): an errored sample keeps the content
+ * that came before its error (a stream broken off, an error event after content — what an
+ * application had already shown); an empty one is no answer. The case's error is its first
+ * failing sample's: the first (then its content is the case's) or the one kept whole.
+ */
+function partialAnswer(c: CaseEntry, limit: number): PageCase['partial'] {
+  if (!c.error) return null;
+  const failing = c.first_failure;
+  if (!failing) return c.content ? { sample: 1, content: null } : null;
+  return failing.error && failing.content
+    ? { sample: failing.repeat + 1, content: clip(failing.content, limit) }
+    : null;
 }
 
 /**
@@ -337,7 +382,9 @@ export function pageCase(
     requested_model: c.requested_model,
     model: c.model,
     models: c.models,
-    recorded: recordedRows(c, limit),
+    recorded: recordedRows(c, base, limit),
+    ...rowLabels(c),
+    partial: partialAnswer(c, limit),
     finish_reason: c.finish_reason,
     usage: c.usage,
     latency_ms: c.stats.latency_ms,

@@ -49,6 +49,7 @@ function briefDetail(c) {
   pair(dl, 'samples', c.passed + ' of ' + c.sent + ' passed');
   pair(dl, 'tokens', c.tokens === null ? 'not reported' : c.tokens + ' total');
   pair(dl, 'latency', c.latency_ms === null ? 'n/a' : (c.sent > 1 ? 'p50 ' : '') + c.latency_ms + ' ms');
+  if (c.ttft_ms !== undefined) pair(dl, 'time to first token', c.ttft_ms === null ? 'n/a' : (c.sent > 1 ? 'p50 ' : '') + c.ttft_ms + ' ms');
   body.append(dl);
   return body;
 }
@@ -123,6 +124,12 @@ function detail(c) {
   // A conversation's transcript comes before what its last answer was.
   if (c.transcript) body.append(conversation(c));
   body.append(meta, answer(c));
+  // A later sample that failed with some content before its error: what it had shown.
+  if (c.partial && c.partial.content !== null) {
+    const later = section('Partial answer of sample ' + c.partial.sample);
+    later.append(el('p', 'muted', partialNote(c)), el('pre', 'text', c.partial.content));
+    body.append(later);
+  }
   if (c.tool_calls || c.baseline_tool_calls) body.append(toolCalls(c));
   if (c.history) body.append(nights(c));
   if (c.answers.length > 1) {
@@ -190,8 +197,14 @@ function conversation(c) {
   return s;
 }
 
+// What a partial answer is: the content that came before the error, as the application showed it.
+function partialNote(c) {
+  return 'What arrived before the error (' + c.error.kind + '), kept as it came: an application had shown this much.';
+}
 function answer(c) {
-  const s = section('Answer');
+  const partial = c.partial !== null && c.partial.content === null;
+  const s = section(partial ? 'Answer (partial)' : 'Answer');
+  if (partial) s.append(el('p', 'partial warn', partialNote(c)));
   if (c.content === null) {
     s.append(el('p', 'muted', 'no content'));
     if (c.baseline === 'text') { s.append(el('h4', null, 'baseline answer')); s.append(el('pre', 'text', c.baseline_content)); }

@@ -91,7 +91,15 @@ function row(c) {
   item.dataset.key = c.id;
   const head = el('summary');
   const b = badge(c);
-  head.append(el('span', 'badge ' + b[1], b[0]), el('span', 'id', id(c)), el('span', 'model', c.model || c.requested_model));
+  const name = el('span', 'id', id(c));
+  // The recorded fields' words for the case (a streamed case says so), right after its id.
+  let named = name;
+  if (c.labels) {
+    named = el('span', 'id-labels');
+    named.append(name);
+    c.labels.forEach(function (l) { named.append(el('span', 'row-label', l)); });
+  }
+  head.append(el('span', 'badge ' + b[1], b[0]), named, el('span', 'model', c.model || c.requested_model));
   if (c.samples.sent > 1) head.append(el('span', 'samples', c.samples.passed + '/' + c.samples.sent));
   const why = reason(c);
   if (why) head.append(el('span', 'reason', why));

@@ -54,6 +54,10 @@ h2.sub { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; colo
 #count { color: var(--muted); font-size: 13px; margin: 4px 0 8px; }
 .case { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; margin-bottom: 6px; }
 .case > summary { display: grid; grid-template-columns: 5.5rem minmax(0, 1.2fr) auto minmax(0, 1fr); grid-template-areas: "badge id samples model" "badge reason reason reason"; gap: 2px 10px; align-items: baseline; padding: 8px 12px; cursor: pointer; list-style: none; }
+/* The words the recorded fields put on a row (streamed), right after its id. */
+.id-labels { grid-area: id; display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 6px; min-width: 0; }
+.row-label { font-size: 11px; padding: 0 6px; border: 1px solid var(--line); border-radius: 4px; color: var(--muted); white-space: nowrap; }
+.partial { margin: 0 0 6px; font-size: 13px; }
 /* A repeated case's passing samples (5/10), on the case's own line beside its id. */
 .case > summary .samples { grid-area: samples; font-size: 13px; color: var(--muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
 .case > summary .since { grid-column: 2 / -1; font-size: 12px; color: var(--muted); }

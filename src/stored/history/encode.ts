@@ -8,17 +8,18 @@
  * - case (no `t`), right after its run's line (a run is appended in one write, so they stay
  *   together): `{"s":suite,"c":case,"st"?:status,"n":samples,"k":passes,"ek"?:error kinds,
  *   "dk"?:drift kinds,"m"?:model,"pv"?:provider,"tk"?:[prompt,completion(,total)],"usd"?:cost,
- *   "ms"?:[latency p50,p95],"tu"?:[answered,triggered,valid],"sp"?:[steps,within],"tj"?:digest}`. Status is `p` pass · `f` fail · `e` error · `n` not run;
+ *   "ms"?:[latency p50,p95],"tu"?:[answered,triggered,valid],"sp"?:[steps,within],"tj"?:digest,"tt"?:ttft p50}`. Status is `p` pass · `f` fail · `e` error · `n` not run;
  *   left out when it is the implied one (pass when every sample passed, else fail).
  *   `m`/`pv` are left out when they equal the suite's only model/provider in the run line
  *   (absent means that one, or none; `null` means none despite it); total tokens only when not prompt + completion.
  *   `tu`, tool-call counts (HistoryToolCounts), only for a case with tools: a history of
  *   tool-less suites is as large as before. `sp`: [steps, within max_steps] and `tj`: the
  *   trajectory's digest (HistoryLoop), only for a conversation (a tool loop, scripted turns).
+ *   `tt`: the median time to first token (ms), only for a streamed case.
  * - `{"t":"baseline_accepted","v":1,"suite","source_run","at"}`
  *
  * Versioning: every reader ignores keys it does not know and reads a missing optional key
- * as "none", so a key added to a line (as `tu`, `sp` and `tj` were) keeps FORMAT_VERSION: an older
+ * as "none", so a key added to a line (as `tu`, `sp`, `tj` and `tt` were) keeps FORMAT_VERSION: an older
  * driftcheck reads a newer line without it, and lines written before it read as cases
  * without tools. The version changes only when an existing key changes meaning or a
  * required key is added; a reader then skips the lines of a version it does not know.
@@ -147,6 +148,7 @@ function encodeCase(c: HistoryCaseInput, sole: Sole | undefined): Record<string,
     line.sp = [c.loop.steps, c.loop.within];
     line.tj = c.loop.trajectory;
   }
+  if (c.ttft_p50_ms != null) line.tt = c.ttft_p50_ms;
   return line;
 }
 
@@ -236,6 +238,8 @@ function decodeCase(v: Record<string, unknown>): DecodedLine {
   const [suite, name, samples, passes] = [v.s, v.c, v.n, v.k];
   // Only a conversation's line has one: any other decodes as it did before `sp` and `tj`.
   const loop = loopOf(v.sp, v.tj, samples);
+  // Only a streamed case's line has one, a time no shorter than zero.
+  const ttft = typeof v.tt === 'number' && Number.isFinite(v.tt) && v.tt >= 0 ? v.tt : null;
   return {
     kind: 'case',
     entry: (sole) => ({
@@ -254,6 +258,7 @@ function decodeCase(v: Record<string, unknown>): DecodedLine {
       latency_p95_ms: ms?.[1] ?? null,
       tools: toolCounts(v.tu, samples),
       ...(loop ? { loop } : {}),
+      ...(ttft !== null ? { ttft_p50_ms: ttft } : {}),
     }),
   };
 }

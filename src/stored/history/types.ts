@@ -40,6 +40,11 @@ export interface HistoryCaseInput {
    * single requests (and in lines written before it was kept).
    */
   loop?: HistoryLoop | null;
+  /**
+   * A streamed case's median time to first token that night (ms; its samples' p50); null or
+   * absent for a case not streamed (and in lines written before it was kept).
+   */
+  ttft_p50_ms?: number | null;
 }
 
 /**

@@ -135,6 +135,26 @@ describe('history store', () => {
     ]);
   });
 
+  it("keeps a streamed case's median time to first token, and reads an older or malformed line as none", async () => {
+    await appendRun(dir, makeRun(0), [makeCase('streamed', { ttft_p50_ms: 412 }), makeCase('plain')]);
+    const written = (await readFile(join(dir, '2026-11.jsonl'), 'utf8')).split('\n');
+    expect(written[1]).toContain('"tt":412');
+    // A case not streamed writes no key: its history is as large as before.
+    expect(written[2]).not.toContain('"tt"');
+    const lines = [
+      '{"s":"support","c":"negative","n":2,"k":2,"tt":-5}',
+      '{"s":"support","c":"text","n":2,"k":2,"tt":"412"}',
+    ];
+    await appendFile(join(dir, '2026-11.jsonl'), `${encodeRun(makeRun(1), [])}${lines.join('\n')}\n`);
+    const history = await readHistory(dir);
+    expect(history.problems).toEqual([]);
+    expect(history.runs[0]!.cases).toEqual([makeCase('streamed', { ttft_p50_ms: 412 }), makeCase('plain')]);
+    expect(history.runs[1]!.cases.map((c) => [c.case, c.ttft_p50_ms])).toEqual([
+      ['negative', undefined],
+      ['text', undefined],
+    ]);
+  });
+
   it('adds the same run twice at once as one run: the look and the append happen under the lock', async () => {
     const results = await Promise.all([1, 2, 3].map(() => appendRun(dir, makeRun(0), [makeCase('a')])));
     expect(results.map((r) => r.added).sort()).toEqual([false, false, true]);
