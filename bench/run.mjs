@@ -22,7 +22,7 @@
 //                             fast path first against `yaml` alone: wall, CPU, peak RSS)
 //   [--stream-sizes 1000]  (issue 37: `run --stream` against a bare undici client reading the same
 //                             event streams, at --latency-ms; '' for none)
-//   [--stream-memory-sizes 10000] [--stream-memory-runs 3]  (issue 37: peak RSS of `run --stream`
+//   [--stream-memory-sizes 10000] [--stream-memory-runs 1]  (issue 37: peak RSS of `run --stream`
 //                             against a plain `run` of the same cases, alternated, at --latency-ms)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
@@ -70,7 +70,7 @@ const { values } = parseArgs({
     'report-failing': { type: 'string', default: '100' },
     'stream-sizes': { type: 'string', default: '1000' },
     'stream-memory-sizes': { type: 'string', default: '10000' },
-    'stream-memory-runs': { type: 'string', default: '3' },
+    'stream-memory-runs': { type: 'string', default: '1' },
     out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
     root: { type: 'string', default: REPO },
   },
