@@ -1,6 +1,7 @@
 // Profiles one `driftcheck run` on generated cases against the simulator (own process).
 // Usage: node bench/profile.mjs [--size 20000] [--latency-ms 0] [--concurrency 16]
-//   [--heap] [--sim] [--out-dir bench/results/profile] [--root DIR]
+//   [--heap] [--sim] [--stream] [--out-dir bench/results/profile] [--root DIR]
+// (--stream: `run --stream`, every answer read as an event stream)
 // Writes the .cpuprofile (and .heapprofile with --heap) and prints their summaries.
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     heap: { type: 'boolean', default: false },
     sim: { type: 'boolean', default: false },
+    stream: { type: 'boolean', default: false },
     'out-dir': { type: 'string', default: join(REPO, 'bench/results/profile') },
     root: { type: 'string', default: REPO },
   },
@@ -28,12 +30,19 @@ await mkdir(outDir, { recursive: true });
 const root = await mkdtemp(join(tmpdir(), 'driftcheck-profile-'));
 const sim = await startSim(Number(values['latency-ms']), BIN);
 try {
-  const workload = await writeWorkload(root, size, sim.url);
+  const workload = await writeWorkload(root, size, sim.url, { stream: values.stream });
   const before = new Set(await readdir(outDir));
   const flags = ['--cpu-prof', `--cpu-prof-dir=${outDir}`];
   if (values.heap) flags.push('--heap-prof', `--heap-prof-dir=${outDir}`);
   // --sim: the in-process simulator of `run --sim` (start-up path) instead of the external one.
-  const args = [...flags, BIN, 'run', ...(values.sim ? ['--sim'] : []), workload.suitesDir];
+  const args = [
+    ...flags,
+    BIN,
+    'run',
+    ...(values.sim ? ['--sim'] : []),
+    ...(values.stream ? ['--stream'] : []),
+  ];
+  args.push(workload.suitesDir);
   args.push('--config', workload.config);
   args.push('--concurrency', values.concurrency, '--report-dir', join(root, 'reports'));
   args.push('--baseline-dir', join(root, 'baselines'));

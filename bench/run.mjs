@@ -20,10 +20,14 @@
 //                             file sizes, compare.html usable in headless Chromium)
 //   [--scale readers] [--reader-sizes 1000,100000]  (issue 34: written suites loaded with js-yaml's
 //                             fast path first against `yaml` alone: wall, CPU, peak RSS)
+//   [--stream-sizes 1000]  (issue 37: `run --stream` against a bare undici client reading the same
+//                             event streams, at --latency-ms; '' for none)
+//   [--stream-memory-sizes 10000] [--stream-memory-runs 1]  (issue 37: peak RSS of `run --stream`
+//                             against a plain `run` of the same cases, alternated, at --latency-ms)
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
@@ -31,7 +35,15 @@ import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './proces
 import { measureCompare, measureMemory, measureMerge, measureReports, measureRepeats } from './scale.mjs';
 import { measureTableValidate } from './table-validate.mjs';
 import { measureYamlReaders } from './yaml-readers.mjs';
-import { memoryTarget, renderScale, renderTable, startupTargets, throughputTarget } from './targets.mjs';
+import {
+  memoryTarget,
+  renderScale,
+  renderStreamMemory,
+  renderTable,
+  startupTargets,
+  streamMemoryTargets,
+  throughputTarget,
+} from './targets.mjs';
 import { benchEnv, benchKeys, writeWorkload } from './workload.mjs';
 
 const { values } = parseArgs({
@@ -56,6 +68,9 @@ const { values } = parseArgs({
     'memory-runs': { type: 'string', default: '1' },
     'report-cases': { type: 'string', default: '100000' },
     'report-failing': { type: 'string', default: '100' },
+    'stream-sizes': { type: 'string', default: '1000' },
+    'stream-memory-sizes': { type: 'string', default: '10000' },
+    'stream-memory-runs': { type: 'string', default: '1' },
     out: { type: 'string', default: join(REPO, 'bench/results/bench.json') },
     root: { type: 'string', default: REPO },
   },
@@ -76,6 +91,9 @@ const concurrency = Number(values.concurrency);
 const runs = quick ? 1 : Math.max(1, Number(values.runs));
 const withBaselines = values['with-baselines'];
 const baselineSizes = quick || withBaselines ? [] : list(values['baseline-sizes']);
+const streamSizes = quick ? [1000] : list(values['stream-sizes']);
+const streamMemorySizes = quick ? [] : list(values['stream-memory-sizes']);
+const streamMemoryRuns = Math.max(1, Number(values['stream-memory-runs']));
 const scale = new Set(quick ? [] : (values.scale ?? '').split(',').filter(Boolean));
 const log = (text) => process.stderr.write(`${text}\n`);
 
@@ -96,8 +114,12 @@ try {
     for (const size of mode.sizes) rows.push(await measureSize(size, mode.latencyMs, withBaselines));
   }
   for (const size of baselineSizes) rows.push(await measureSize(size, 0, true));
+  for (const size of streamSizes) rows.push(await measureSize(size, latencyMs, withBaselines, true));
+  const streamMemory = [];
+  for (const size of streamMemorySizes) streamMemory.push(await measureStreamMemory(size, latencyMs));
   const scaleRows = await measureScale();
   if (rows.length || startup) process.stdout.write(`${renderTable(rows, startup)}\n`);
+  if (streamMemory.length) process.stdout.write(`\n${renderStreamMemory(streamMemory, rows)}\n`);
   if (scaleRows.length) process.stdout.write(`\n${renderScale(scaleRows)}\n`);
   const results = {
     schema: 1,
@@ -125,6 +147,9 @@ try {
       runs,
       with_baselines: withBaselines,
       baseline_sizes: baselineSizes,
+      stream_sizes: streamSizes,
+      stream_memory_sizes: streamMemorySizes,
+      stream_memory_runs: streamMemoryRuns,
       scale: [...scale],
     },
     startup,
@@ -133,6 +158,7 @@ try {
       ...row,
       targets: [throughputTarget(row), memoryTarget(row)].filter(Boolean),
     })),
+    stream_memory: streamMemory.map((m) => ({ ...m, targets: streamMemoryTargets(m) })),
     scale: scaleRows,
   };
   const out = resolve(values.out);
@@ -183,12 +209,16 @@ async function measureScale() {
   return out;
 }
 
-/** One (size, latency) row: `runs` paired measurements of undici and driftcheck on a fresh simulator. */
-async function measureSize(size, latency, baselines) {
+/**
+ * One (size, latency) row: `runs` paired measurements of undici and driftcheck on a fresh simulator.
+ * `stream`: driftcheck runs with `--stream` and the bare client asks for and reads the same event
+ * streams (bench/undici-client.mjs --stream).
+ */
+async function measureSize(size, latency, baselines, stream = false) {
   const sim = await startSim(latency, BIN);
-  const dir = join(root, `n${size}-l${latency}`);
+  const dir = join(root, `n${size}-l${latency}${stream ? '-stream' : ''}`);
   try {
-    const workload = await writeWorkload(dir, size, sim.url);
+    const workload = await writeWorkload(dir, size, sim.url, { stream });
     const undiciArgs = [
       join(REPO, 'bench/undici-client.mjs'),
       '--url',
@@ -197,6 +227,7 @@ async function measureSize(size, latency, baselines) {
       workload.requestsFile,
       '--concurrency',
       String(concurrency),
+      ...(stream ? ['--stream'] : []),
     ];
     // Warm the simulator's JIT so the first timed run does not pay for it.
     const warmup = await writeWarmup(dir, workload.requestsFile);
@@ -208,7 +239,8 @@ async function measureSize(size, latency, baselines) {
         tmp: root,
       },
     ).catch(() => null);
-    if (baselines) await runDriftcheck(workload, dir, size, ['--update-baselines']);
+    const flags = stream ? ['--stream'] : [];
+    if (baselines) await runDriftcheck(workload, dir, size, [...flags, '--update-baselines']);
     const samples = { undici: [], driftcheck: [] };
     for (let run = 0; run < runs; run++) {
       const order = run % 2 === 0 ? ['undici', 'driftcheck'] : ['driftcheck', 'undici'];
@@ -216,10 +248,10 @@ async function measureSize(size, latency, baselines) {
         const sample =
           who === 'undici'
             ? await runUndici(undiciArgs, dir, size)
-            : await runDriftcheck(workload, dir, size);
+            : await runDriftcheck(workload, dir, size, flags);
         samples[who].push(sample);
         log(
-          `${String(size).padStart(6)} ${latency ? `${latency} ms` : 'instant'}${baselines ? ' baselines' : ''} run ${run + 1}/${runs} ${who.padEnd(10)} ` +
+          `${String(size).padStart(6)} ${latency ? `${latency} ms` : 'instant'}${stream ? ' streamed' : ''}${baselines ? ' baselines' : ''} run ${run + 1}/${runs} ${who.padEnd(10)} ` +
             `${(sample.wallMs / 1000).toFixed(2)} s  ${sample.peakRssMb?.toFixed(0)} MB`,
         );
       }
@@ -230,6 +262,7 @@ async function measureSize(size, latency, baselines) {
       size,
       latencyMs: latency,
       baselines,
+      stream,
       concurrency,
       undici,
       driftcheck,
@@ -266,6 +299,9 @@ async function runDriftcheck(workload, dir, size, extra = []) {
   const accepting = extra.includes('--update-baselines');
   // Accepting baselines prints a line per suite after the plan line the check below looks for.
   const m = await measureNode(args, { cwd: dir, env, tmp: root, keepOutput: accepting ? 2 ** 20 : 4000 });
+  // A streamed run's samples say how their tokens came: a run that did not stream is a bench bug.
+  if (m.code === 0 && extra.includes('--stream') && !(await journalStreamed(reportDir)))
+    throw new Error(`driftcheck run --stream recorded no streamed sample:\n${m.stderr}`);
   await rm(reportDir, { recursive: true, force: true });
   // Every case passes on the simulator (new cases drift as info only), so anything but 0 is a bench bug.
   if (m.code !== 0 || !m.stderr.includes(`${size} samples`))
@@ -273,6 +309,49 @@ async function runDriftcheck(workload, dir, size, extra = []) {
   if (accepting && !m.stderr.includes('baseline written'))
     throw new Error(`driftcheck wrote no baselines:\n${m.stderr}`);
   return m;
+}
+
+/** Whether the first sample of the run in `reportDir` (its journal's first line with a sample) recorded a stream. */
+async function journalStreamed(reportDir) {
+  const [run] = await readdir(reportDir);
+  if (!run) return false;
+  const journal = await readFile(join(reportDir, run, 'results.jsonl'), 'utf8');
+  const sample = journal.split('\n', 50).find((line) => line.includes('"first_token_ms"'));
+  return sample !== undefined && /"stream":\{"first_token_ms":\d/.test(sample);
+}
+
+/**
+ * Issue 37's memory figure: peak RSS of `run --stream` and of a plain `run` of the same `size`
+ * cases at `latency`, alternated (`--stream-memory-runs` of each), on one simulator. Whether
+ * reading streams keeps anything per case that a plain run does not.
+ */
+async function measureStreamMemory(size, latency) {
+  const sim = await startSim(latency, BIN);
+  const dir = join(root, `stream-memory-${size}`);
+  try {
+    const workload = await writeWorkload(dir, size, sim.url, { stream: true });
+    const samples = { streamed: [], plain: [] };
+    for (let run = 0; run < streamMemoryRuns; run++) {
+      const order = run % 2 === 0 ? ['streamed', 'plain'] : ['plain', 'streamed'];
+      for (const who of order) {
+        const sample = await runDriftcheck(workload, dir, size, who === 'streamed' ? ['--stream'] : []);
+        samples[who].push(sample);
+        log(
+          `${String(size).padStart(6)} ${latency ? `${latency} ms` : 'instant'} memory run ${run + 1}/${streamMemoryRuns} ${who.padEnd(8)} ` +
+            `${(sample.wallMs / 1000).toFixed(2)} s  ${sample.peakRssMb?.toFixed(0)} MB`,
+        );
+      }
+    }
+    return {
+      size,
+      latencyMs: latency,
+      streamed: summarise(samples.streamed),
+      plain: summarise(samples.plain),
+    };
+  } finally {
+    await sim.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** `--version` and `node -e 0` (median of `n`), and a 10-case `run --sim` end to end (median of `m`). */

@@ -2,6 +2,11 @@
 
 /** Rows of the throughput table: one per (size, latency) with its target, if the issue set one. */
 export function throughputTarget(row) {
+  // Issue 37: reading streams costs no more than the network.
+  if (row.stream)
+    return row.latencyMs > 0 && row.size === 1000
+      ? { text: 'wall ≤ 1.1× undici (same streams)', met: row.ratio !== null && row.ratio <= 1.1 }
+      : null;
   if (row.latencyMs === 0 && row.size === 20000)
     return { text: 'wall ≤ 2× undici', met: row.ratio !== null && row.ratio <= 2 };
   if (row.latencyMs > 0 && row.size === 1000)
@@ -11,7 +16,8 @@ export function throughputTarget(row) {
 
 /** Peak-memory targets: < 150 MB at 20,000 cases; ≤ 200 MB at 100,000, first run or with baselines (issue 12). */
 export function memoryTarget(row) {
-  if (row.latencyMs !== 0) return null;
+  // A streamed row's memory is held to its own figure (streamMemoryTargets), not these.
+  if (row.latencyMs !== 0 || row.stream) return null;
   if (row.size === 20000 && !row.baselines)
     return { text: 'RSS < 150 MB', met: row.driftcheck.peakRssMb !== null && row.driftcheck.peakRssMb < 150 };
   if (row.size === 100000)
@@ -20,6 +26,59 @@ export function memoryTarget(row) {
       met: row.driftcheck.peakRssMb !== null && row.driftcheck.peakRssMb <= 200,
     };
   return null;
+}
+
+/** Most a streamed run's peak RSS may exceed a plain run's of the same cases: streams keep nothing per case. */
+const STREAM_MEMORY_LIMIT = 1.1;
+
+/**
+ * Issue 37's memory figure against its target: at each size, `run --stream`'s peak RSS within
+ * STREAM_MEMORY_LIMIT of a plain run's of the same cases (median against median), i.e. memory
+ * grows with the cases no more than a plain run's does.
+ */
+export function streamMemoryTargets(m) {
+  const ratio = m.plain.peakRssMb ? m.streamed.peakRssMb / m.plain.peakRssMb : null;
+  return [
+    {
+      what: `${m.size} cases: run --stream peak RSS / run's`,
+      value: ratio,
+      text: `≤ ${STREAM_MEMORY_LIMIT}×`,
+      met: ratio !== null && ratio <= STREAM_MEMORY_LIMIT,
+    },
+  ];
+}
+
+/**
+ * The streamed memory rows: each size's streamed and plain peak RSS (median, [range]), against
+ * the streamed throughput rows' figure at the same latency (no target: shown beside), and the target.
+ */
+export function renderStreamMemory(list, rows) {
+  const body = [];
+  const range = (s) =>
+    s.samples.length > 1
+      ? ` [${fmt(Math.min(...s.samples.map((x) => x.peakRssMb)))}–${fmt(s.peakRssMaxMb)}]`
+      : '';
+  for (const m of list) {
+    const smaller = rows.filter((r) => r.stream && r.size < m.size && r.latencyMs === m.latencyMs);
+    for (const r of smaller)
+      body.push([
+        `${r.size} cases (the streamed row)`,
+        `run --stream ${fmt(r.driftcheck.peakRssMb)} MB${range(r.driftcheck)}`,
+        '',
+        '',
+      ]);
+    const growth = smaller.map(
+      (r) => `, ${fmt(m.streamed.peakRssMb / r.driftcheck.peakRssMb, 2)}× the ${r.size}-case figure`,
+    );
+    body.push([
+      `${m.size} cases, ${m.latencyMs ? `${m.latencyMs} ms` : 'instant'}`,
+      `run --stream ${fmt(m.streamed.peakRssMb)} MB${range(m.streamed)}${growth.join('')}; run ${fmt(m.plain.peakRssMb)} MB${range(m.plain)}`,
+      '',
+      '',
+    ]);
+    for (const t of streamMemoryTargets(m)) body.push([`  ${t.what}`, fmt(t.value, 2), t.text, mark(t.met)]);
+  }
+  return grid(['streamed peak RSS (median)', 'measured', 'target', 'met?'], body);
 }
 
 /** The scale rows (bench/scale.mjs): each measured figure against its target. */
@@ -133,7 +192,7 @@ export function renderTable(rows, startup) {
     const targets = [throughputTarget(row), memoryTarget(row)].filter(Boolean);
     body.push([
       String(row.size),
-      `${row.latencyMs ? `${row.latencyMs} ms` : 'instant'}${row.baselines ? ', baselines' : ''}`,
+      `${row.latencyMs ? `${row.latencyMs} ms` : 'instant'}${row.stream ? ', streamed' : ''}${row.baselines ? ', baselines' : ''}`,
       String(row.concurrency),
       fmt(row.undici.wallMs / 1000, 2),
       fmt(row.driftcheck.wallMs / 1000, 2),

@@ -52,7 +52,8 @@ const phi = (z: number): number => 1 - normalUpperTail(z);
 /** A model's ability whose mean pass rate over N(0, 1) difficulties is `rate`. */
 const abilityFor = (rate: number, tau: number): number => normalQuantile(rate) * Math.sqrt(1 + tau * tau);
 
-function normal(random: () => number): number {
+/** A standard normal draw (also the time-to-first-token rows', bench/verdicts-stream.ts). */
+export function normal(random: () => number): number {
   // Box–Muller; 1 − u keeps the logarithm finite.
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }

@@ -18,6 +18,7 @@ import { printTrendRows, trendBench } from './verdicts-trend.js';
 import { printToolRows, toolBench } from './verdicts-tools.js';
 import { loopBench, printLoopRows } from './verdicts-loops.js';
 import { pairedBench, printPairedRows } from './verdicts-paired.js';
+import { printStreamRows, streamBench } from './verdicts-stream.js';
 import { printTable } from './table.js';
 
 interface Scenario {
@@ -159,6 +160,10 @@ printToolRows(tools.rows);
 const loops = loopBench();
 console.log('');
 printLoopRows(loops.rows);
+// Time to first token over a streamed suite, by the product's stream.drift.suite (bench/verdicts-stream.ts).
+const streamed = streamBench();
+console.log('');
+printStreamRows(streamed.rows);
 // Candidates against the reference, paired case by case (bench/verdicts-paired.ts).
 const paired = pairedBench();
 console.log('');
@@ -169,6 +174,7 @@ const targets = [
   ...expectations.targets,
   ...tools.targets,
   ...loops.targets,
+  ...streamed.targets,
   ...paired.targets,
 ];
 console.log('');
@@ -179,6 +185,6 @@ const out = fileURLToPath(new URL('../../verdicts.json', import.meta.url));
 mkdirSync(fileURLToPath(new URL('../../', import.meta.url)), { recursive: true });
 writeFileSync(
   out,
-  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, tools: tools.rows, loops: loops.rows, paired: paired.rows, targets }, null, 2)}\n`,
+  `${JSON.stringify({ alpha: ALPHA, design, rows, trend: trend.rows, expectations: expectations.rows, tools: tools.rows, loops: loops.rows, stream: streamed.rows, paired: paired.rows, targets }, null, 2)}\n`,
 );
 console.log(`\nfigures written to ${out}`);

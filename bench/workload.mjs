@@ -37,9 +37,10 @@ const prompt = (n) => `Say exactly: case ${n}`;
  * Writes `count` cases into `dir/suites/*.yaml` (≤ CASES_PER_SUITE per file), the config
  * `dir/driftcheck.config.yaml`, and `dir/requests.jsonl` (one `{key, body}` per sample,
  * in plan order). With `failing`, that many cases, spread evenly, expect a text the
- * simulator never says (a failing check). Returns the paths.
+ * simulator never says (a failing check). With `stream`, the request bodies are those of
+ * `run --stream` (`"stream": true` last, as the router adapter adds it). Returns the paths.
  */
-export async function writeWorkload(dir, count, simUrl, { failing = 0 } = {}) {
+export async function writeWorkload(dir, count, simUrl, { failing = 0, stream = false } = {}) {
   const every = failing > 0 ? Math.floor(count / failing) : 0;
   const suitesDir = join(dir, 'suites');
   await mkdir(suitesDir, { recursive: true });
@@ -58,6 +59,7 @@ export async function writeWorkload(dir, count, simUrl, { failing = 0 } = {}) {
           : `      - contains: "case ${n}"`,
       );
       const body = { model: MODEL, messages: [{ role: 'user', content: prompt(n) }], max_tokens: MAX_TOKENS };
+      if (stream) body.stream = true;
       requests.push(JSON.stringify({ key: `${id}/case-${n}#0`, body: JSON.stringify(body) }));
     }
     await writeFile(join(suitesDir, `${id}.yaml`), `${lines.join('\n')}\n`);
