@@ -180,7 +180,10 @@ function isEventStream(headers: ResponseHeaders): boolean {
 
 /**
  * Feeds a streamed body to its reader as it comes, and says how it ended. An idle timer,
- * restarted by every piece, stops a stream that stalls; the whole time-out and a broken
+ * started by the first data event and restarted by each one after it, stops a stream that
+ * stalls between chunks: keep-alive comments do not restart it (the router sends them every
+ * second while its provider stalls), and the wait for the first token is the whole
+ * time-out's (a slow first token is measured, not a stall). The whole time-out and a broken
  * connection end it too — what came before is kept either way.
  */
 function readStream(
@@ -203,10 +206,11 @@ function readStream(
         finish('stalled');
       }, timerMs(idleTimeoutMs));
     };
-    arm();
     body.on('data', (piece: Buffer) => {
-      if (reader.feed(piece)) arm();
-      else {
+      const events = reader.facts.chunks;
+      if (reader.feed(piece)) {
+        if (reader.facts.chunks > events) arm();
+      } else {
         abandon(body);
         finish('stopped');
       }

@@ -172,6 +172,30 @@ describe('a streamed request', () => {
     });
   });
 
+  it('counts a stall between chunks however many keep-alive comments fill it, and never the wait for the first token', async () => {
+    const keepalives = Array.from(
+      { length: 10 },
+      () => [{ wait: 50 }, ': OPENROUTER PROCESSING\n\n'] as Step[],
+    ).flat();
+    const s = await streaming([
+      ...keepalives,
+      delta({ role: 'assistant', content: 'Thinking' }),
+      ...keepalives,
+      delta({ content: ' done.' }, 'stop'),
+      DONE,
+    ]);
+    const outcome = await client(makeService('router', s.baseUrl, { idle_timeout_s: 0.2 })).complete(request);
+    // 500 ms of comments before the first token is a slow first token, not a stall; after it, a stall.
+    expect(outcome).toMatchObject({
+      status: 'error',
+      error: {
+        kind: 'timeout',
+        message: 'stalled after 1 chunk, 8 characters: nothing more for 0.2 s (idle_timeout_s)',
+      },
+      stream: { end: 'stalled', chunks: 1 },
+    });
+  });
+
   it('retries a failure before any content came, as a plain request is retried', async () => {
     let calls = 0;
     const s = await startServer((_q, res) => {

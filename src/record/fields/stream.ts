@@ -174,7 +174,7 @@ export const stream = {
     };
   },
   case: { streaming: streamed() },
-  baseline: { from: 'streaming' },
+  baseline: { from: 'streaming' as const },
   detail: {
     at: 'usage',
     // Tonight's figures with the baseline's beside them.
