@@ -105,7 +105,7 @@ describe.skipIf(skipBrowser)(
       const comparison = page.locator('ol.comparisons > li');
       expect(await comparison.count()).toBe(1);
       expect(await comparison.locator('.counts').textContent()).toMatch(
-        /^openai\/gpt-4o-mini \d+\/18 passed · anthropic\/claude-sonnet-4\.5 \d+\/18 passed$/,
+        /^openai\/gpt-4o-mini \d+\/25 passed · anthropic\/claude-sonnet-4\.5 \d+\/25 passed$/,
       );
       expect(await page.locator('ul.pages a').allTextContents()).toEqual(['evil.html', 'trend.html']);
       // Its title is shown as text, never as markup.
