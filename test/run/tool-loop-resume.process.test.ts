@@ -135,6 +135,9 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
     expect(await readFile(join(runDir, 'summary.md'), 'utf8')).toContain(
       '**Unjudged steps:** 2 steps of 2 conversations stopped part-way: paid for ($0.002, in the cost)',
     );
+    expect(await readFile(join(runDir, 'report.html'), 'utf8')).toContain(
+      '<dt>unjudged steps</dt><dd class="warn">2 steps of 2 conversations stopped part-way: paid for ($0.002, in the cost)',
+    );
     const said = first.stdout.replace(/\n\s+/g, ' ');
     expect(said).toContain('cost $0.003');
     expect(said).toContain(

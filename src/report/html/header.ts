@@ -13,6 +13,7 @@ import { compareText } from '../../util/compare-text.js';
 import { recheckNote } from '../recheck-note.js';
 import { exitsForModelStops, MODEL_STOP_VERDICT, modelStopNote } from '../model-stop-note.js';
 import { bailNote } from '../bail-note.js';
+import { unjudgedNote } from '../unjudged-note.js';
 
 const VERDICTS = {
   0: { word: 'PASS', tone: 'ok', text: 'no failure, no regression' },
@@ -180,6 +181,9 @@ export function renderRunInfo(report: ReportHead, totals: Totals, rates: PassRat
     ),
     r.recheck ? `<dt>recheck</dt><dd class="warn">${h(recheckNote(r.recheck)!)}</dd>` : '',
     r.bail ? `<dt>bailed</dt><dd class="warn">${h(bailNote(r.bail, report.summary)!)}</dd>` : '',
+    r.unjudged_steps
+      ? `<dt>unjudged steps</dt><dd class="warn">${h(unjudgedNote(r.unjudged_steps)!)}</dd>`
+      : '',
     r.stop_reason
       ? `<dt>stopped on</dt><dd class="bad">${h(r.stop_reason.kind)}${r.stop_reason.http_status ? ` (HTTP ${r.stop_reason.http_status})` : ''}: ${h(r.stop_reason.message)}</dd>`
       : '',
