@@ -186,10 +186,13 @@ export class TotalsTally {
     addTokens(t.baseline, c.baseline);
   }
 
-  /** The run's steps of conversations stopped part-way, once: their cost is spent too. */
+  /** The run's steps of conversations stopped part-way, once: their tokens and cost are spent too. */
   addUnjudged(unjudged: UnjudgedSteps): void {
-    this.unjudged = { ...unjudged };
+    this.unjudged = { ...unjudged, tokens: { ...unjudged.tokens } };
     if (unjudged.cost !== null) this.cost = (this.cost ?? 0) + unjudged.cost;
+    this.tokens.prompt += unjudged.tokens.prompt;
+    this.tokens.completion += unjudged.tokens.completion;
+    this.tokens.total += unjudged.tokens.total;
   }
 
   /** The totals so far, as a read-only copy. */

@@ -132,7 +132,12 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
     const [sample] = await readSamples(runDir);
     expect(sample).toMatchObject({ status: 'pass', steps: [{}, {}, {}] });
     const report = await readReport(runDir);
-    expect(report.run.unjudged_steps).toEqual({ conversations: 2, steps: 4, cost: 4 * COST });
+    expect(report.run.unjudged_steps).toEqual({
+      conversations: 2,
+      steps: 4,
+      cost: 4 * COST,
+      tokens: { prompt: 80, completion: 40, total: 120 },
+    });
     // What the run spent: the three steps judged and the four paid for before.
     expect(third.stdout.replace(/\n\s+/g, ' ')).toContain('cost $0.007');
   });

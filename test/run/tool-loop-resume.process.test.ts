@@ -130,11 +130,19 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
       ['agent/refund', 'not_run'],
       ['agent/status', 'not_run'],
     ]);
-    expect(stopped.run.unjudged_steps).toEqual({ conversations: 2, steps: 2, cost: 2 * COST });
+    expect(stopped.run.unjudged_steps).toEqual({
+      conversations: 2,
+      steps: 2,
+      cost: 2 * COST,
+      tokens: { prompt: 40, completion: 20, total: 60 },
+    });
     expect(reportSchemaErrors(stopped)).toEqual([]);
-    expect(await readFile(join(runDir, 'summary.md'), 'utf8')).toContain(
+    const summary = await readFile(join(runDir, 'summary.md'), 'utf8');
+    expect(summary).toContain(
       '**Unjudged steps:** 2 steps of 2 conversations stopped part-way: paid for ($0.002, in the cost)',
     );
+    // Their tokens are the run's as their cost is: 30 of the case that finished, 60 of the two steps.
+    expect(summary).toMatch(/ · 90 tokens · cost \$0\.003/);
     expect(await readFile(join(runDir, 'report.html'), 'utf8')).toContain(
       '<dt>unjudged steps</dt><dd class="warn">2 steps of 2 conversations stopped part-way: paid for ($0.002, in the cost)',
     );
@@ -169,7 +177,12 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
     expect(samples.get('refund')!.steps).toHaveLength(3);
     expect(samples.get('refund')!.usage!.cost).toBeCloseTo(3 * COST, 10);
     // Spent: every answer of both sessions, the two steps stopped part-way included.
-    expect(report.run.unjudged_steps).toEqual({ conversations: 2, steps: 2, cost: 2 * COST });
+    expect(report.run.unjudged_steps).toEqual({
+      conversations: 2,
+      steps: 2,
+      cost: 2 * COST,
+      tokens: { prompt: 40, completion: 20, total: 60 },
+    });
     expect(resumed.stdout.replace(/\n\s+/g, ' ')).toContain('cost $0.008');
   });
 });

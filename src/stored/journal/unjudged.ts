@@ -58,11 +58,15 @@ export function addUpSteps(
   if (conversations.length === 0) return null;
   let steps = 0;
   let usd: number | null = null;
+  const tokens = { prompt: 0, completion: 0, total: 0 };
   for (const c of conversations)
     for (const step of c.steps) {
       steps++;
       const known = cost(step);
       if (known !== null) usd = (usd ?? 0) + known;
+      tokens.prompt += step.usage?.prompt_tokens ?? 0;
+      tokens.completion += step.usage?.completion_tokens ?? 0;
+      tokens.total += step.usage?.total_tokens ?? 0;
     }
-  return { conversations: conversations.length, steps, cost: usd === null ? null : roundCost(usd) };
+  return { conversations: conversations.length, steps, cost: usd === null ? null : roundCost(usd), tokens };
 }

@@ -242,6 +242,8 @@ export interface UnjudgedSteps {
   steps: number;
   /** USD over the steps whose cost is known; null when none is. */
   cost: number | null;
+  /** Tokens over the steps that reported usage (counted in the run's tokens, as the cost is in its cost). */
+  tokens: { prompt: number; completion: number; total: number };
 }
 
 /** A run that stopped sending at `--bail N`: the limit, and the failing cases counted by then. */

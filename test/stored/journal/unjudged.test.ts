@@ -25,7 +25,12 @@ describe('ConversationSteps', () => {
     for (const r of [step('s/a#0', 1), step('s/b#0', 1), step('s/a#0', 2), sample('s/a#0'), step('s/b#0', 2)])
       steps.add(r);
     expect(steps.unfinished().map((c) => [c.key, c.steps.map((s) => s.step)])).toEqual([['s/b#0', [1, 2]]]);
-    expect(addUpSteps(steps.stopped(), priced)).toEqual({ conversations: 1, steps: 2, cost: 0.002 });
+    expect(addUpSteps(steps.stopped(), priced)).toEqual({
+      conversations: 1,
+      steps: 2,
+      cost: 0.002,
+      tokens: { prompt: 2, completion: 2, total: 4 },
+    });
   });
 
   it('closes the earlier steps of a conversation sent again from its first step (a resumed session), and counts both', () => {
@@ -35,13 +40,23 @@ describe('ConversationSteps', () => {
     expect(steps.unfinished()).toHaveLength(1);
     for (const r of [step('s/a#0', 2), step('s/a#0', 3), sample('s/a#0')]) steps.add(r);
     expect(steps.unfinished()).toEqual([]);
-    expect(addUpSteps(steps.stopped(), priced)).toEqual({ conversations: 2, steps: 3, cost: 0.003 });
+    expect(addUpSteps(steps.stopped(), priced)).toEqual({
+      conversations: 2,
+      steps: 3,
+      cost: 0.003,
+      tokens: { prompt: 3, completion: 3, total: 6 },
+    });
   });
 
   it('adds up no cost where none is known, and nothing for no conversation', () => {
     const steps = new ConversationSteps();
     steps.add(step('s/a#0', 1, null));
-    expect(addUpSteps(steps.stopped(), priced)).toEqual({ conversations: 1, steps: 1, cost: null });
+    expect(addUpSteps(steps.stopped(), priced)).toEqual({
+      conversations: 1,
+      steps: 1,
+      cost: null,
+      tokens: { prompt: 1, completion: 1, total: 2 },
+    });
     expect(addUpSteps([], priced)).toBeNull();
   });
 });
