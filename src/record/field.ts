@@ -137,14 +137,15 @@ export interface RecordedField<V, B = V> {
   /**
    * Drift against the baseline's stored value; `kinds` are the drift kinds it may report,
    * each with its row of the drift kinds' table (its default severity; src/record/drift-kinds.ts).
-   * `diff` judges one case; `suite`, when given, judges the suite's cases together — where a
-   * test over many cases must be adjusted for their number (rates of repeated cases). It
+   * `diff` judges one case; `suite` judges the suite's cases together — where a test over
+   * many cases must be adjusted for their number (rates of repeated cases, timings); a field
+   * judged only over the suite gives no `diff`. `suite`
    * is given the compared cases that hold a value of some such field on either side, not
    * the cases with none (a suite of 100,000 plain cases hands it no list).
    */
   drift?: {
     kinds: Readonly<Record<string, DriftKindRow>>;
-    diff(input: DriftInput<B>): FieldDrift[];
+    diff?(input: DriftInput<B>): FieldDrift[];
     suite?(
       cases: readonly SuiteDriftCase<B>[],
       options: { alpha: number; candidate?: boolean },

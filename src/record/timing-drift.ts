@@ -31,6 +31,12 @@ export interface Timing<K extends string = string> {
   higherIsSlower: boolean;
 }
 
+/**
+ * A latency's default tolerance — moved by more than half and more than 200 ms — which a
+ * suite's `drift.latency` overrides and a time to first token is held to.
+ */
+export const LATENCY_TOLERANCE = { relative: 0.5, absolute_ms: 200 } as const;
+
 /** How far a timing must move to be drift: beyond a share AND an amount (in its unit), and what a slowdown weighs. */
 export interface TimingTolerance {
   relative: number;

@@ -99,7 +99,7 @@ async function runTurn(
     if (unanswered) {
       done.error = caseError(
         'tool_result_missing',
-        `step ${step} called ${describeCall(unanswered)}, which no tool_results rule answers: add a result for ${unanswered.name} (or a rule whose when matches these arguments)`,
+        `called ${describeCall(unanswered)}, which no tool_results rule answers: add a result for ${unanswered.name} (or a rule whose when matches these arguments)`,
         model,
       );
       return outcome;

@@ -248,10 +248,10 @@ function streamed(
         plain(
           'bad_response',
           problem.kind === 'too_large'
-            ? `streamed answer exceeded the ${ctx.maxBodyBytes}-byte cap after ${came}; reading stopped`
+            ? `streamed answer exceeded the ${ctx.maxBodyBytes}-byte cap after ${came}; reading stopped (lower max_tokens, or check that base_url is the service's)`
             : problem.kind === 'too_many_events'
-              ? `streamed answer sent more than ${problem.events - 1} events; reading stopped`
-              : `event ${problem.event} of the streamed answer is not a JSON chunk; reading stopped`,
+              ? `streamed answer sent more than ${problem.events - 1} events; reading stopped (no answer needs that many: check that base_url is the service's)`
+              : `event ${problem.event} of the streamed answer is not a JSON chunk; reading stopped (the service or a proxy in front of it sent something else: check base_url)`,
         ),
         partial,
       ),

@@ -6,7 +6,7 @@ import type { Diagnostic, Validated } from '../util/errors.js';
 import { countOf } from '../util/numbers.js';
 import { displayPath } from '../yaml/display-path.js';
 import { readTextFile, readUtf8File, type TextRead } from '../yaml/read-text.js';
-import { READ_LIMITS } from '../util/bounded-read.js';
+import { READ_LIMITS, type ReadLimit } from '../util/bounded-read.js';
 import { sha256 } from '../util/sha256.js';
 import { show, sortDiagnostics } from '../yaml/show.js';
 import { expandSuitePaths, type SuiteFile } from './expand-paths.js';
@@ -14,7 +14,6 @@ import { type CaseSource, SuiteExpansion, sourceCases } from './expand.js';
 import { type ParseSuiteOptions, parseSuiteSpec, withWarnings } from './parse.js';
 import { TABLE_FILE } from './sources/index.js';
 import { checkedPieces, pieceHashes, tableFile } from './table-reread.js';
-import type { ToolsFile } from './request-problems.js';
 import { resultPathsOf, type SuiteSpec, type ToolPath, toolPathsOf } from './spec.js';
 import { parseYamlMapping } from '../yaml/parse-mapping.js';
 import type { TableFound } from './table-cases.js';
@@ -281,42 +280,38 @@ export async function* readSuiteCases(suite: Suite, options: LoadSuitesOptions):
   }
 }
 
-/** The tools files a suite names, read and checked, by the path as written (taken from the suite file's folder). */
-async function readToolFiles(
+/** The tools files a suite names, read and checked, by the path as written. */
+function readToolFiles(paths: readonly ToolPath[], suite: SuiteFile, cwd: string) {
+  return readNamedFiles(paths, suite, cwd, READ_LIMITS.suite, 'a tools file (JSON or YAML)', readToolsFile);
+}
+
+/** The tool result files a suite names, read, by the path as written. */
+function readResultFiles(paths: readonly ToolPath[], suite: SuiteFile, cwd: string) {
+  return readNamedFiles(paths, suite, cwd, READ_LIMITS.toolResult, 'a tool result file', readResultFile);
+}
+
+/**
+ * Files a suite names, each read (taken from the suite file's folder, within `limit`) and
+ * checked by `check`, by the path as written; every file's problems together.
+ */
+async function readNamedFiles<T>(
   paths: readonly ToolPath[],
   suite: SuiteFile,
   cwd: string,
-): Promise<{ files: Map<string, ToolsFile>; errors: Diagnostic[] }> {
-  const files = new Map<string, ToolsFile>();
+  limit: ReadLimit,
+  expected: string,
+  check: (
+    read: TextRead,
+    file: string,
+    named: ToolPath,
+  ) => { value: T; errors?: undefined } | { errors: Diagnostic[] },
+): Promise<{ files: Map<string, T>; errors: Diagnostic[] }> {
+  const files = new Map<string, T>();
   const errors: Diagnostic[] = [];
   for (const written of paths) {
     const path = resolve(dirname(suite.path), written.path);
     const file = displayPath(path, cwd);
-    const read = await readTextFile(path, file, READ_LIMITS.suite, 'a tools file (JSON or YAML)');
-    const checked = readToolsFile(read, file, written);
-    if (checked.errors) errors.push(...checked.errors);
-    else files.set(written.path, checked.value);
-  }
-  return { files, errors };
-}
-
-/** The tool result files a suite names, read (taken from the suite file's folder), by the path as written. */
-async function readResultFiles(
-  paths: readonly ToolPath[],
-  suite: SuiteFile,
-  cwd: string,
-): Promise<{ files: Map<string, string>; errors: Diagnostic[] }> {
-  const files = new Map<string, string>();
-  const errors: Diagnostic[] = [];
-  for (const written of paths) {
-    const path = resolve(dirname(suite.path), written.path);
-    const read = await readTextFile(
-      path,
-      displayPath(path, cwd),
-      READ_LIMITS.toolResult,
-      'a tool result file',
-    );
-    const checked = readResultFile(read, displayPath(path, cwd), written);
+    const checked = check(await readTextFile(path, file, limit, expected), file, written);
     if (checked.errors) errors.push(...checked.errors);
     else files.set(written.path, checked.value);
   }

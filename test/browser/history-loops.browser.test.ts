@@ -5,7 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { copyFromRepo, makeProject, readReport, REPO, runCli, runDirFrom } from '../helpers/cli.js';
-import { historyLines } from '../helpers/tool-nights.js';
+import { storedByNight } from '../helpers/tool-nights.js';
 import { trajectoryDigest } from '../../src/history/from-report-v2.js';
 import type { Report } from '../../src/stored/report/types.js';
 
@@ -56,10 +56,7 @@ describe.skipIf(skipBrowser)('the trend page plots conversations (CLI → Chromi
       expect(add.code, add.stderr).toBe(0);
       reports.push(await readReport(dir));
     }
-    for (const line of await historyLines(project.dir)) {
-      if (line.t === 'run') stored.push(new Map());
-      else if (line.t === undefined) stored.at(-1)!.set(`${line.s}/${line.c}`, line);
-    }
+    stored.push(...(await storedByNight(project.dir)));
     const rendered = await runCli(['history', 'history', '--out', 'trend.html'], {
       cwd: project.dir,
       env: ENV,

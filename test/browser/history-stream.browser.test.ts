@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowser } from '../helpers/browser.js';
 import { makeProject, readReport, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
-import { historyLines } from '../helpers/tool-nights.js';
+import { storedByNight } from '../helpers/tool-nights.js';
 import { nearestRank } from '../../src/stats/nearest-rank.js';
 import type { Report } from '../../src/stored/report/types.js';
 
@@ -75,10 +75,7 @@ describe.skipIf(skipBrowser)('the trend page plots time to first token (CLI → 
       }
       reports.push(await readReport(dir));
     }
-    for (const line of await historyLines(project.dir)) {
-      if (line.t === 'run') stored.push(new Map());
-      else if (line.t === undefined) stored.at(-1)!.set(`${line.s}/${line.c}`, line);
-    }
+    stored.push(...(await storedByNight(project.dir)));
     const rendered = await runMain(['history', 'history', '--out', 'trend.html'], {
       cwd: project.dir,
       env: ENV,

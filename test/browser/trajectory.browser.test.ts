@@ -169,7 +169,7 @@ describe.skipIf(skipBrowser)('report.html: a conversation’s transcript', () =>
         http_status: null,
         type: null,
         code: null,
-        message: 'step 3 called escalate({}), which no tool_results rule answers',
+        message: 'called escalate({}), which no tool_results rule answers',
         model: 'moonshotai/kimi-k2-thinking',
       },
       checks: [],
@@ -190,7 +190,7 @@ describe.skipIf(skipBrowser)('report.html: a conversation’s transcript', () =>
     const { page, item, dialogs } = await open(renderHtml(makeReport([turns])), 'support/two-turns');
     // The case's line says where it stopped.
     expect(await item.locator('summary .reason').textContent()).toMatch(
-      /^turn 2, step 3: tool_result_missing: step 3 called escalate/,
+      /^turn 2, step 3: tool_result_missing: called escalate/,
     );
     const part = item.locator('section.part', { hasText: 'Conversation' });
     expect(await part.locator('h3').textContent()).toBe('Conversation (3 requests, 2 turns)');
@@ -207,7 +207,7 @@ describe.skipIf(skipBrowser)('report.html: a conversation’s transcript', () =>
       'no result: no tool_results rule answers this call',
     ]);
     expect(await part.locator('.stopped').textContent()).toBe(
-      'stopped at turn 2, step 3: tool_result_missing: step 3 called escalate({}), which no tool_results rule answers',
+      'stopped at turn 2, step 3: tool_result_missing: called escalate({}), which no tool_results rule answers',
     );
     const at = item.locator('dl.meta dt', { hasText: /^error at$/ });
     expect(await at.locator('xpath=following-sibling::dd[1]').textContent()).toBe('turn 2, step 3');

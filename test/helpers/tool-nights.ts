@@ -77,3 +77,13 @@ export async function historyLines(dir: string): Promise<Record<string, unknown>
   }
   return lines;
 }
+
+/** Per night of the history (its `run` line), `suite/case` → that case's stored line. */
+export async function storedByNight(dir: string): Promise<Map<string, Record<string, unknown>>[]> {
+  const nights: Map<string, Record<string, unknown>>[] = [];
+  for (const line of await historyLines(dir)) {
+    if (line.t === 'run') nights.push(new Map());
+    else if (line.t === undefined) nights.at(-1)!.set(`${String(line.s)}/${String(line.c)}`, line);
+  }
+  return nights;
+}

@@ -118,6 +118,21 @@ export const TOOL_ENV = {
   DIRECT_API_KEY: `sk-${'cd34'.repeat(12)}`,
 };
 
+/** The parameters schemas of the support agent's tools the tool-loop tests declare. */
+const AGENT_TOOLS = {
+  lookup_order: '{ type: object, properties: { order: { type: string } } }',
+  check_policy: '{ type: object, properties: { sku: { type: string } } }',
+  escalate: '{ type: object, properties: {} }',
+};
+
+/** A suite's `params:` block declaring these support-agent tools (YAML, as a suite writes it). */
+export const agentParams = (...tools: (keyof typeof AGENT_TOOLS)[]) =>
+  `params:\n  tools:\n${tools
+    .map(
+      (name) => `    - type: function\n      function: { name: ${name}, parameters: ${AGENT_TOOLS[name]} }\n`,
+    )
+    .join('')}`;
+
 /** A config with a router and a direct service on the loopback server, no retries (or `retries`). */
 export const toolConfig = (url: string, retries = 0) =>
   `services:\n  router: { kind: router, base_url: ${url}/api/v1, api_key_env: OPENROUTER_API_KEY, retries: ${retries} }\n  direct: { kind: direct, base_url: ${url}/v1, api_key_env: DIRECT_API_KEY, retries: ${retries} }\n`;

@@ -8,6 +8,7 @@ import {
   callOf as call,
   type Scripted,
   startToolServer,
+  agentParams,
   TOOL_ENV,
   toolConfig,
 } from '../helpers/tool-server.js';
@@ -19,13 +20,7 @@ import { findAll, parseXml } from './xml.js';
 const SUITE = `suite: agent
 service: router
 model: openai/gpt-4o-mini
-params:
-  tools:
-    - type: function
-      function: { name: lookup_order, parameters: { type: object, properties: { order: { type: string } } } }
-    - type: function
-      function: { name: escalate, parameters: { type: object, properties: {} } }
-tool_results:
+${agentParams('lookup_order', 'escalate')}tool_results:
   lookup_order: '{"status":"shipped"}'
 cases:
   - id: loops
@@ -75,7 +70,7 @@ describe('a failing conversation names its turn and step', () => {
     expect(run.code, run.stderr).toBe(1);
     const dir = runDirFrom(run, project.dir);
     // Turn 1 took two requests (the lookup, the answer); turn 2's first request called a tool no rule answers.
-    const missing = 'turn 2, step 3: tool_result_missing: step 3 called escalate({})';
+    const missing = 'turn 2, step 3: tool_result_missing: called escalate({})';
     const looped = 'step 2: max_steps_reached: still calling tools after 2 steps';
     const wrong = 'contains: turn 2: expected content to contain "30 days", got "You have 14 days."';
     for (const line of [missing, looped, wrong]) expect(run.stdout).toContain(line);

@@ -14,6 +14,7 @@ import {
   callOf as call,
   type Scripted,
   startToolServer,
+  agentParams,
   TOOL_ENV,
   toolConfig,
 } from '../helpers/tool-server.js';
@@ -25,15 +26,7 @@ import {
 // capability through the binary a user runs. Item 9 (the SDK referees) is
 // test/run/tool-loop-referee.cli.test.ts.
 
-const TOOLS = `params:
-  tools:
-    - type: function
-      function: { name: lookup_order, parameters: { type: object, properties: { order: { type: string } } } }
-    - type: function
-      function: { name: check_policy, parameters: { type: object, properties: { sku: { type: string } } } }
-    - type: function
-      function: { name: escalate, parameters: { type: object, properties: {} } }
-`;
+const TOOLS = agentParams('lookup_order', 'check_policy', 'escalate');
 const head = (suite: string) => `suite: ${suite}\nservice: router\nmodel: openai/gpt-4o-mini\n${TOOLS}`;
 
 type Body = { messages: Record<string, unknown>[] };
@@ -94,7 +87,9 @@ cases:
       expect(run.code, run.stderr).toBe(1);
       const console_ = run.stdout.replace(/\n\s+/g, ' ');
       expect(console_).toContain('max_steps_reached: still calling tools after 3 steps');
-      expect(console_).toContain('tool_result_missing: step 1 called escalate({})');
+      expect(console_).toContain(
+        'step 1: tool_result_missing: called escalate({}), which no tool_results rule answers',
+      );
       // Both calls answered in one turn, in the order they were made.
       const second = server.bodies.filter((b) => firstUser(b) === 'two orders')[1] as Body;
       expect(second.messages.slice(-2)).toEqual([

@@ -7,6 +7,7 @@ import {
   callOf as call,
   type Scripted,
   startToolServer,
+  agentParams,
   TOOL_ENV,
   toolConfig,
 } from '../helpers/tool-server.js';
@@ -17,13 +18,7 @@ import {
 const SUITE = `suite: agent
 service: router
 model: openai/gpt-4o-mini
-params:
-  tools:
-    - type: function
-      function: { name: lookup_order, parameters: { type: object, properties: { order: { type: string } } } }
-    - type: function
-      function: { name: check_policy, parameters: { type: object, properties: { sku: { type: string } } } }
-tool_results:
+${agentParams('lookup_order', 'check_policy')}tool_results:
   lookup_order: '{"status":"shipped","sku":"A-1","eta":"Friday"}'
   check_policy: '{"refundable":true}'
 cases:

@@ -196,6 +196,25 @@ describe('a streamed request', () => {
     });
   });
 
+  it('is a bad_response that says where to look for a stream whose event is not a chunk of JSON', async () => {
+    const s = await streaming([
+      delta({ role: 'assistant', content: 'Half' }),
+      'data: <html>proxy error</html>\n\n',
+      DONE,
+    ]);
+    const outcome = await client(makeService('router', s.baseUrl)).complete(request);
+    expect(outcome).toMatchObject({
+      status: 'error',
+      error: {
+        kind: 'bad_response',
+        message:
+          'event 2 of the streamed answer is not a JSON chunk; reading stopped (the service or a proxy in front of it sent something else: check base_url)',
+      },
+      completion: { content: 'Half' },
+    });
+    expect(JSON.stringify(outcome)).not.toContain('proxy error');
+  });
+
   it('retries a failure before any content came, as a plain request is retried', async () => {
     let calls = 0;
     const s = await startServer((_q, res) => {

@@ -2,6 +2,7 @@ import { DRIFT_SEVERITY } from '../../record/drift-kinds.js';
 import type { StepsTolerance } from '../../record/field.js';
 import { DEFAULT_EXTRA_STEPS } from '../../record/fields/trajectory.js';
 import { DEFAULT_USAGE_TOLERANCE } from '../../record/usage-change.js';
+import { LATENCY_TOLERANCE } from '../../record/timing-drift.js';
 import type { ContentNormalization, DriftTolerance, LatencyTolerance, Suite } from '../../suite/types.js';
 
 /** A drift tolerance with every field decided: what the comparisons actually use. */
@@ -31,7 +32,7 @@ export const DEFAULT_TOLERANCE: ResolvedTolerance = {
     total_tokens: DEFAULT_USAGE_TOLERANCE,
     cost: DEFAULT_USAGE_TOLERANCE,
   },
-  latency: { relative: 0.5, absolute_ms: 200, severity: DRIFT_SEVERITY.latency_changed.severity },
+  latency: { ...LATENCY_TOLERANCE, severity: DRIFT_SEVERITY.latency_changed.severity },
   steps: { extra: DEFAULT_EXTRA_STEPS },
 };
 

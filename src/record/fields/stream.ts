@@ -3,7 +3,13 @@ import type { DetailRow, Fold, RecordedField } from '../field.js';
 import { count } from '../read.js';
 import type { FieldDrift } from '../served-change.js';
 import type { DriftKindRow } from '../severity.js';
-import { type Timing, type TimingCase, TimingTally, type TimingTolerance } from '../timing-drift.js';
+import {
+  LATENCY_TOLERANCE,
+  type Timing,
+  type TimingCase,
+  TimingTally,
+  type TimingTolerance,
+} from '../timing-drift.js';
 
 /** A streamed answer's timing, as a sample keeps it. */
 export interface SampleStream {
@@ -54,8 +60,16 @@ const THROUGHPUT: Timing<'throughput_changed'> = {
  * and for throughput ±50 % and 5 tokens per second. Not yet configurable per suite.
  */
 const TOLERANCE: Record<'ttft' | 'throughput', TimingTolerance> = {
-  ttft: { relative: 0.5, absolute: 200, severity: 'warn' },
-  throughput: { relative: 0.5, absolute: 5, severity: 'warn' },
+  ttft: {
+    relative: LATENCY_TOLERANCE.relative,
+    absolute: LATENCY_TOLERANCE.absolute_ms,
+    severity: KINDS.ttft_changed.severity,
+  },
+  throughput: {
+    relative: LATENCY_TOLERANCE.relative,
+    absolute: 5,
+    severity: KINDS.throughput_changed.severity,
+  },
 };
 
 /**
@@ -196,7 +210,6 @@ export const stream = {
   },
   drift: {
     kinds: KINDS,
-    diff: () => [],
     // Timings are tested over the suite (a rank test per case, Holm-adjusted; a sign test for the suite).
     suite: (cases, { alpha, candidate = false }) => {
       const ttft = new TimingTally(TTFT);

@@ -25,7 +25,7 @@ export function recordedDrift(
   const more = tolerance ? { tolerance } : {};
   // Each field reports only its declared kinds, which DriftKind includes.
   return RECORDED_FIELDS.flatMap(([name, f]) =>
-    f.drift ? (f.drift.diff({ baseline: stored[name], current, candidate, ...more }) as Drift[]) : [],
+    f.drift?.diff ? (f.drift.diff({ baseline: stored[name], current, candidate, ...more }) as Drift[]) : [],
   );
 }
 
