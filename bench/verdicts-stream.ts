@@ -25,6 +25,7 @@
  * them. Part of `npm run bench:verdicts`. Seeded.
  */
 import { stream, type CaseStream } from '../src/record/fields/stream.js';
+import { DEFAULT_TOLERANCE } from '../src/fold/drift/tolerance.js';
 import { createRng, DEFAULT_ALPHA, wilsonInterval } from '../src/stats/index.js';
 import { latencySketch } from '../src/stats/sketch.js';
 import { normal } from './verdicts-paired.js';
@@ -100,9 +101,10 @@ function runScenario(scenario: Scenario, nightSigma: number, samples: number, se
         case: `c${c}`,
         baseline: entry(draw(median, then)),
         current: { streaming: entry(draw(median, now)) },
+        tolerance: DEFAULT_TOLERANCE,
       };
     });
-    const judged = stream.drift.suite(suite, { alpha: DEFAULT_ALPHA });
+    const judged = stream.drift.suite(suite, { alpha: DEFAULT_ALPHA, tolerance: DEFAULT_TOLERANCE });
     const suiteFinding = judged.suite.some((d) => d.kind === 'ttft_changed');
     let caseFindings = 0;
     for (const drifts of judged.cases.values())

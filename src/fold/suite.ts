@@ -428,9 +428,18 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
     // The rules judge the cases that hold a value on either side (RecordedField.drift.suite).
     const stored = input.baseline!.recorded(c.id);
     if (n.recorded !== NONE_RECORDED || stored !== NONE_RECORDED)
-      judged.push({ case: c.id, current: n.recorded, baseline: stored });
+      judged.push({
+        case: c.id,
+        current: n.recorded,
+        baseline: stored,
+        tolerance: mergeTolerance(plan.drift, c.drift),
+      });
   }
-  const recorded = recordedSuiteDrift(judged, { alpha: input.options.alpha ?? DEFAULT_ALPHA, candidate });
+  const recorded = recordedSuiteDrift(judged, {
+    alpha: input.options.alpha ?? DEFAULT_ALPHA,
+    candidate,
+    tolerance: mergeTolerance(plan.drift),
+  });
   const answered = function* () {
     for (const { c, n } of numbers()) if (n) yield { case: c.id, stats: { answered: n.answered } };
   };

@@ -2,6 +2,7 @@ import type { RequestParams } from '../core/messages.js';
 import type { StreamTiming } from '../core/stream-timing.js';
 import type { FieldDrift } from './served-change.js';
 import type { DriftKindRow } from './severity.js';
+import type { DriftSeverity } from './drift-kinds.js';
 
 /** A JSON Schema fragment, as it goes into schemas/report.schema.json. */
 export type JsonSchema = Record<string, unknown>;
@@ -70,6 +71,8 @@ export interface RecordedTolerance {
   steps: Required<StepsTolerance>;
   /** `drift.usage`: relative changes tolerated (reasoning is held to completion_tokens'). */
   usage: { completion_tokens: number };
+  /** `drift.latency`: how far a timing may move (a time to first token is held to it too). */
+  latency: { relative: number; absolute_ms: number; severity: DriftSeverity };
 }
 
 /** What a field's drift rule sees: the baseline's stored value and the folded case entry. */
@@ -92,6 +95,8 @@ export interface SuiteDriftCase<V> {
   case: string;
   baseline: V | null | undefined;
   current: Readonly<Record<string, unknown>>;
+  /** The case's `drift:` tolerances, resolved (case over suite over the defaults). */
+  tolerance: RecordedTolerance;
 }
 
 /** A field's drift decided over a suite's cases at once: per case (by id) and of the suite. */
@@ -148,7 +153,7 @@ export interface RecordedField<V, B = V> {
     diff?(input: DriftInput<B>): FieldDrift[];
     suite?(
       cases: readonly SuiteDriftCase<B>[],
-      options: { alpha: number; candidate?: boolean },
+      options: { alpha: number; candidate?: boolean; tolerance: RecordedTolerance },
     ): SuiteFieldDrift;
   };
 }

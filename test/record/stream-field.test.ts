@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stream } from '../../src/record/fields/stream.js';
+import type { RecordedTolerance } from '../../src/record/field.js';
+import { DEFAULT_TOLERANCE } from '../../src/fold/drift/tolerance.js';
 import { latencySketch } from '../../src/stats/sketch.js';
 import { createRng as seededRandom } from '../../src/stats/random.js';
 
@@ -46,14 +48,19 @@ function caseStream(random: () => number, n: number, ttft: number, tps: number) 
   return { samples: n, ttft_ms: latencySketch(draw(ttft)), tokens_per_s: latencySketch(draw(tps)) };
 }
 
-function suiteDrift(night: (i: number, random: () => number) => ReturnType<typeof caseStream>, seed = 1) {
+function suiteDrift(
+  night: (i: number, random: () => number) => ReturnType<typeof caseStream>,
+  seed = 1,
+  tolerance: RecordedTolerance = DEFAULT_TOLERANCE,
+) {
   const random = seededRandom(seed);
   const cases = Array.from({ length: 20 }, (_, i) => ({
     case: `c${i}`,
     baseline: caseStream(random, 10, 400, 60),
     current: { streaming: night(i, random) },
+    tolerance,
   }));
-  return stream.drift.suite(cases, { alpha: 0.05 });
+  return stream.drift.suite(cases, { alpha: 0.05, tolerance });
 }
 
 describe('stream: drift over a suite', () => {
@@ -77,14 +84,29 @@ describe('stream: drift over a suite', () => {
     expect([...same.cases.values()].flat()).toEqual([]);
   });
 
+  it("holds a time to first token to the suite's latency tolerance: a 2× slowdown within a wider one is no drift", () => {
+    const wide = { ...DEFAULT_TOLERANCE, latency: { ...DEFAULT_TOLERANCE.latency, relative: 1.5 } };
+    const drift = suiteDrift((_, random) => caseStream(random, 10, 800, 60), 1, wide);
+    expect([...drift.suite, ...[...drift.cases.values()].flat()].map((d) => d.kind)).not.toContain(
+      'ttft_changed',
+    );
+    const fail = {
+      ...DEFAULT_TOLERANCE,
+      latency: { ...DEFAULT_TOLERANCE.latency, severity: 'fail' as const },
+    };
+    const failing = suiteDrift((_, random) => caseStream(random, 10, 800, 60), 1, fail);
+    expect(failing.suite.find((d) => d.kind === 'ttft_changed')!.severity).toBe('fail');
+  });
+
   it('weighs a candidate’s slower first token as info', () => {
     const random = seededRandom(3);
     const cases = Array.from({ length: 8 }, (_, i) => ({
       case: `c${i}`,
       baseline: caseStream(random, 10, 400, 60),
       current: { streaming: caseStream(random, 10, 1200, 60) },
+      tolerance: DEFAULT_TOLERANCE,
     }));
-    const drift = stream.drift.suite(cases, { alpha: 0.05, candidate: true });
+    const drift = stream.drift.suite(cases, { alpha: 0.05, candidate: true, tolerance: DEFAULT_TOLERANCE });
     expect(drift.suite.find((d) => d.kind === 'ttft_changed')!.severity).toBe('info');
   });
 });

@@ -1,15 +1,9 @@
 import { type LatencySketch, latencySketch } from '../../stats/sketch.js';
-import type { DetailRow, Fold, RecordedField } from '../field.js';
+import type { DetailRow, Fold, RecordedField, RecordedTolerance } from '../field.js';
 import { count } from '../read.js';
 import type { FieldDrift } from '../served-change.js';
 import type { DriftKindRow } from '../severity.js';
-import {
-  LATENCY_TOLERANCE,
-  type Timing,
-  type TimingCase,
-  TimingTally,
-  type TimingTolerance,
-} from '../timing-drift.js';
+import { type Timing, type TimingCase, TimingTally, type TimingTolerance } from '../timing-drift.js';
 
 /** A streamed answer's timing, as a sample keeps it. */
 export interface SampleStream {
@@ -56,21 +50,22 @@ const THROUGHPUT: Timing<'throughput_changed'> = {
 };
 
 /**
- * How far a time to first token must move: latency's default tolerance (±50 % and 200 ms),
- * and for throughput ±50 % and 5 tokens per second. Not yet configurable per suite.
+ * How far a time to first token must move: as far as a latency (the suite's or case's
+ * `drift.latency`, by default ±50 % and 200 ms); throughput by the same share and 5 tokens
+ * per second.
  */
-const TOLERANCE: Record<'ttft' | 'throughput', TimingTolerance> = {
-  ttft: {
-    relative: LATENCY_TOLERANCE.relative,
-    absolute: LATENCY_TOLERANCE.absolute_ms,
-    severity: KINDS.ttft_changed.severity,
-  },
-  throughput: {
-    relative: LATENCY_TOLERANCE.relative,
-    absolute: 5,
-    severity: KINDS.throughput_changed.severity,
-  },
-};
+const ttftTolerance = (t: RecordedTolerance): TimingTolerance => ({
+  relative: t.latency.relative,
+  absolute: t.latency.absolute_ms,
+  severity: t.latency.severity,
+});
+const throughputTolerance = (t: RecordedTolerance): TimingTolerance => ({
+  relative: t.latency.relative,
+  absolute: THROUGHPUT_ABSOLUTE,
+  severity: t.latency.severity,
+});
+/** Tokens per second a throughput must move by, beside the share (a slow model's 10 → 7 is noise). */
+const THROUGHPUT_ABSOLUTE = 5;
 
 /**
  * Shorter generations give no throughput: a short answer's tokens arrive in a chunk or two,
@@ -211,7 +206,7 @@ export const stream = {
   drift: {
     kinds: KINDS,
     // Timings are tested over the suite (a rank test per case, Holm-adjusted; a sign test for the suite).
-    suite: (cases, { alpha, candidate = false }) => {
+    suite: (cases, { alpha, candidate = false, tolerance }) => {
       const ttft = new TimingTally(TTFT);
       const throughput = new TimingTally(THROUGHPUT);
       for (const c of cases) {
@@ -231,12 +226,12 @@ export const stream = {
               tolerance,
             } satisfies TimingCase);
         };
-        add(ttft, c.baseline.ttft_ms, now.ttft_ms, TOLERANCE.ttft);
-        add(throughput, c.baseline.tokens_per_s, now.tokens_per_s, TOLERANCE.throughput);
+        add(ttft, c.baseline.ttft_ms, now.ttft_ms, ttftTolerance(c.tolerance));
+        add(throughput, c.baseline.tokens_per_s, now.tokens_per_s, throughputTolerance(c.tolerance));
       }
       const options = { alpha, candidate };
-      const a = ttft.analyse({ ...options, suite: TOLERANCE.ttft });
-      const b = throughput.analyse({ ...options, suite: TOLERANCE.throughput });
+      const a = ttft.analyse({ ...options, suite: ttftTolerance(tolerance) });
+      const b = throughput.analyse({ ...options, suite: throughputTolerance(tolerance) });
       const byCase = new Map<string, FieldDrift[]>();
       for (const analysis of [a, b])
         for (const [id, drift] of analysis.caseDrift) byCase.set(id, [...(byCase.get(id) ?? []), drift]);

@@ -47,8 +47,11 @@ export function recordedSuiteDrift(
     current: Readonly<Record<string, unknown>>;
     /** The baseline case's suiteRuleStored. */
     baseline: Readonly<Record<string, unknown>>;
+    /** The case's `drift:` tolerances, resolved. */
+    tolerance: RecordedTolerance;
   }[],
-  options: { alpha: number; candidate?: boolean },
+  /** `tolerance`: the suite's, for what is judged of the suite as a whole. */
+  options: { alpha: number; candidate?: boolean; tolerance: RecordedTolerance },
 ): RecordedSuiteDrift {
   const caseDrift = new Map<string, Drift[]>();
   const suiteDrift: Drift[] = [];
@@ -59,6 +62,7 @@ export function recordedSuiteDrift(
         case: c.case,
         baseline: c.baseline[name],
         current: c.current as unknown as Readonly<Record<string, unknown>>,
+        tolerance: c.tolerance,
       })),
       options,
     );
