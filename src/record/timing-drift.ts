@@ -120,8 +120,15 @@ export class TimingTally<K extends string> {
    * another speed by design), weigh as the kind's row of the drift kinds' table says.
    */
   analyse(options: TimingOptions): TimingAnalysis<K> {
+    const suiteDrift = this.suiteDrift(options);
+    // A shared move the suite's check flagged is drift of every case that made it; one it let
+    // pass is the night's, and a case is judged on what it did beyond it.
+    const common = suiteDrift ? 1 : this.commonShift();
     const tests = this.tested.map((c) => {
-      const t = rankSumTest(c.baseline.sample, c.current);
+      const t = rankSumTest(
+        c.baseline.sample.map((v) => v * common),
+        c.current,
+      );
       const higher = t.greater <= t.less;
       const shift: Direction = higher === this.timing.higherIsSlower ? 'slower' : 'faster';
       return {
@@ -135,10 +142,11 @@ export class TimingTally<K extends string> {
     const adjusted = holmAdjust(tests.map((t) => t.p));
     const caseDrift = new Map<string, FieldDrift<K>>();
     tests.forEach(({ c, now, shift, method }, i) => {
-      const moved = beyond(c.baseline, now, c.tolerance);
+      const expected = { p50: c.baseline.p50 * common, p95: c.baseline.p95 * common };
+      const moved = beyond(expected, now, c.tolerance);
       const q = adjusted[i]!;
       if (moved.length === 0 || q > options.alpha) return;
-      const direction = this.directionOf(c.baseline, now, moved);
+      const direction = this.directionOf(expected, now, moved);
       // A longer tail over faster answers is no evidence of either: the ranks and the percentiles must agree.
       if (direction !== shift) return;
       const test = `rank test p = ${formatP(q)}${tests.length > 1 ? ' Holm-adjusted' : ''}, ${method}, alpha ${options.alpha}`;
@@ -147,10 +155,27 @@ export class TimingTally<K extends string> {
         severity: this.severity(direction, c.tolerance.severity, options.candidate),
         baseline: { p50: c.baseline.p50, p95: c.baseline.p95, n: c.baseline.n },
         current: { ...now, n: c.current.length },
-        message: `${this.timing.noun} ${direction}: ${this.changes(c.baseline, now)} over ${c.baseline.n} → ${c.current.length} samples (${test})`,
+        message: `${this.timing.noun} ${direction}: ${this.changes(c.baseline, now)} over ${c.baseline.n} → ${c.current.length} samples${beside(common)} (${test})`,
       });
     });
-    return { caseDrift, suiteDrift: this.suiteDrift(options) };
+    return { caseDrift, suiteDrift };
+  }
+
+  /**
+   * The factor by which the suite's tested cases moved together: the median over them of
+   * tonight's p50 over the baseline's. Every case of a night shares its provider's load, so
+   * a night 30 % slower as a whole moves each case's samples at once — the rank test sees
+   * that shift in every case, and a p95 of ten samples crosses the tolerance by chance on
+   * top of it. When the suite's check let that move pass, a case is judged against its
+   * baseline moved by this factor: on what the case did beyond the night. 1 with fewer
+   * tested cases than the suite's check needs, where a shared move cannot be told apart.
+   */
+  private commonShift(): number {
+    if (this.tested.length < MIN_TIMING_CASES) return 1;
+    const ratios = this.tested
+      .filter((c) => c.baseline.p50 > 0)
+      .map((c) => nearestRank(c.current, 0.5)! / c.baseline.p50);
+    return ratios.length < MIN_TIMING_CASES ? 1 : medianOf(ratios);
   }
 
   /** The suite's drift over the cases both sides answered, or null. */
@@ -202,6 +227,19 @@ export class TimingTally<K extends string> {
       )
       .join(', ');
   }
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** `; judged beyond ×1.32, the move the suite's cases shared`: said when they moved together by a tenth or more. */
+function beside(common: number): string {
+  if (Math.abs(Math.log(common)) < Math.log(1.1)) return '';
+  return `; judged beyond ×${common.toFixed(2)}, the move the suite's cases shared`;
 }
 
 function figures(values: readonly number[]): Figures {
