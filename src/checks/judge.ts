@@ -3,13 +3,29 @@ import type { Expectation } from './registry.js';
 import type { CheckResult } from './registry.js';
 import type { Completion } from '../record/answer.js';
 import type { CaseError, Usage } from '../core/answer.js';
-import type { Message, RequestParams } from '../core/messages.js';
+import type { Message, RequestParams, TokenCapParam } from '../core/messages.js';
 import { extractJson } from './extract-json.js';
 import { writeJudgePrompt } from './judge-prompt.js';
 import { quote } from './quote.js';
 
-/** A judge is asked for a short, repeatable verdict: no sampling, room for one sentence. */
-export const JUDGE_PARAMS: Readonly<RequestParams> = { temperature: 0, max_tokens: 200 };
+/** Room for a judge's one-sentence verdict, unless its `params` say otherwise. */
+const JUDGE_MAX_TOKENS = 200;
+
+/**
+ * What a judge is sent: its own `params` as given (a reasoning model refuses temperature 0 and
+ * needs room to think, so they replace the defaults whole), else a short, repeatable verdict —
+ * temperature 0 and a 200-token cap under the name the judge's service gives its caps
+ * (`max_tokens_param`: OpenAI's reasoning models refuse max_tokens).
+ */
+export function judgeParams(spec: JudgeSpec, capParam: TokenCapParam = 'max_tokens'): RequestParams {
+  return spec.params ? { ...spec.params } : { temperature: 0, [capParam]: JUDGE_MAX_TOKENS };
+}
+
+/** The judge's answer cap, for an estimate: its params', else the default's; null when its service's default applies. */
+export function judgeCap(spec: JudgeSpec): number | null {
+  if (!spec.params) return JUDGE_MAX_TOKENS;
+  return spec.params.max_completion_tokens ?? spec.params.max_tokens ?? null;
+}
 
 /** What to send the judge's service. */
 export interface JudgeRequest {
@@ -43,19 +59,24 @@ export function hasJudges(expect: readonly Expectation[]): boolean {
 
 /**
  * The judge call for one answer: the fixed prompt (see judge-prompt.ts) as one user message,
- * temperature 0, max_tokens 200. Equivalence is asked only when a baseline answer is given.
+ * sent with judgeParams. Equivalence is asked only when a baseline answer is given.
  */
 export function buildJudgeRequest(
   spec: JudgeSpec,
   content: string,
   baselineContent: string | null,
+  capParam?: TokenCapParam,
 ): JudgeRequest {
   const prompt = writeJudgePrompt({
     rubric: spec.rubric ?? null,
     baseline: spec.equivalent_to_baseline === true ? baselineContent : null,
     candidate: content,
   });
-  return { model: spec.model, messages: [{ role: 'user', content: prompt }], params: { ...JUDGE_PARAMS } };
+  return {
+    model: spec.model,
+    messages: [{ role: 'user', content: prompt }],
+    params: judgeParams(spec, capParam),
+  };
 }
 
 /**
@@ -67,6 +88,7 @@ export function planJudge(
   spec: JudgeSpec,
   content: string,
   baselineContent: string | null,
+  capParam?: TokenCapParam,
 ): { kind: 'ask'; request: JudgeRequest } | { kind: 'skip'; result: CheckResult } {
   if (spec.rubric === undefined && baselineContent === null) {
     const reason = 'no baseline answer to compare with yet';
@@ -80,7 +102,7 @@ export function planJudge(
       },
     };
   }
-  return { kind: 'ask', request: buildJudgeRequest(spec, content, baselineContent) };
+  return { kind: 'ask', request: buildJudgeRequest(spec, content, baselineContent, capParam) };
 }
 
 /**
@@ -190,6 +212,8 @@ export interface JudgeSpec {
   service?: string;
   rubric?: string;
   equivalent_to_baseline?: boolean;
+  /** The judge request's parameters, replacing the defaults (temperature 0, a 200-token cap). */
+  params?: RequestParams;
 }
 
 /** What a judge call answered, recorded on its CheckResult like any other call. */

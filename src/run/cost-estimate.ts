@@ -1,6 +1,6 @@
 import { costOf } from '../core/cost.js';
 import { formatUsd } from '../util/numbers.js';
-import { JUDGE_PARAMS, splitExpectations } from '../checks/judge.js';
+import { judgeCap, splitExpectations } from '../checks/judge.js';
 import { writeJudgePrompt } from '../checks/judge-prompt.js';
 import { countOf } from '../util/numbers.js';
 import type { CatalogModel } from '../core/catalog.js';
@@ -135,7 +135,7 @@ export function estimateCost(input: EstimateInput): CostEstimate {
       });
       const cost = promptCost(
         [{ role: 'user', content: prompt }],
-        JUDGE_PARAMS.max_tokens!,
+        judgeCap(spec) ?? input.maxTokens(spec.service ?? group.service),
         spec.model,
         input.prices,
       );

@@ -26,7 +26,7 @@ export async function runJudge(
   client: ServiceClient,
   options: RunJudgeOptions = {},
 ): Promise<{ check: CheckResult; outcome: CallOutcome | null }> {
-  const plan = planJudge(spec, content, baselineContent);
+  const plan = planJudge(spec, content, baselineContent, client.service.max_tokens_param);
   if (plan.kind === 'skip') return { check: plan.result, outcome: null };
   const outcome = await client.complete({
     ...plan.request,

@@ -5,7 +5,12 @@ import type { ChatMessage } from './answer.js';
 import { answerReply, jsonAnswer, type ResolvedModel } from './answer-reply.js';
 import { aliasTarget, findAlias, findDirectModel, findRouterModel, type SimProvider } from './catalog.js';
 import { readDirective } from './directive.js';
-import { directBadRequest, directFault, directUnsupportedParameter } from './errors-direct.js';
+import {
+  directBadRequest,
+  directFault,
+  directUnsupportedParameter,
+  directUnsupportedValue,
+} from './errors-direct.js';
 import { routerBadRequest, routerFault, routerNoEndpoints } from './errors-router.js';
 import { bearerToken, keyShape } from './keys.js';
 import { type ErrorContext, type ErrorFault, isErrorFault, type SimReply } from './reply.js';
@@ -104,6 +109,14 @@ export function handleCompletion(
   // OpenAI's reasoning models take max_completion_tokens (it counts their thinking) and refuse max_tokens.
   if (kind === 'direct' && resolved.reasoning && read.request.capParam === 'max_tokens')
     return later(directUnsupportedParameter('max_tokens', 'max_completion_tokens'), delay);
+  // …and sample at their own temperature, 1, refusing any other.
+  if (
+    kind === 'direct' &&
+    resolved.reasoning &&
+    read.request.temperature !== null &&
+    read.request.temperature !== 1
+  )
+    return later(directUnsupportedValue('temperature', read.request.temperature, 1), delay);
   // pass_rate: one coin per request from the simulator's seeded generator.
   const answered =
     d.pass_rate !== undefined && state.random() >= d.pass_rate

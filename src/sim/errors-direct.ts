@@ -35,6 +35,17 @@ export function directUnsupportedParameter(param: string, instead: string): SimR
   );
 }
 
+/** 400 for a value the model does not take, as OpenAI answers a temperature other than 1 sent to a reasoning model. */
+export function directUnsupportedValue(param: string, value: unknown, only: unknown): SimReply {
+  return directError(
+    400,
+    `Unsupported value: '${param}' does not support ${String(value)} with this model. Only the default (${String(only)}) value is supported.`,
+    'invalid_request_error',
+    'unsupported_value',
+    param,
+  );
+}
+
 export function directFault(fault: ErrorFault, ctx: ErrorContext): SimReply {
   switch (fault) {
     case 'auth': {

@@ -14,6 +14,8 @@ export interface ParsedRequest {
   capParam: 'max_tokens' | 'max_completion_tokens' | null;
   /** `stream: true`: answer as server-sent events. */
   stream: boolean;
+  /** The request's temperature, when given (0–2): a direct reasoning model takes only 1. */
+  temperature: number | null;
   /** `stream_options.include_usage: true`: the direct service's stream ends with a usage chunk (the router's always does). */
   includeUsage: boolean;
   /**
@@ -131,6 +133,11 @@ export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRea
   }
   const maxTokens = cap;
   if (b.stream != null && typeof b.stream !== 'boolean') return fail('`stream` must be a boolean.', 'stream');
+  if (
+    b.temperature != null &&
+    !(typeof b.temperature === 'number' && b.temperature >= 0 && b.temperature <= 2)
+  )
+    return fail('`temperature` must be a number from 0 to 2.', 'temperature');
   const streamOptions = readStreamOptions(kind, b);
   if (typeof streamOptions === 'string') return fail(streamOptions, 'stream_options');
   if (b.reasoning_effort != null) {
@@ -166,6 +173,7 @@ export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRea
       maxTokens: (maxTokens as number | null | undefined) ?? null,
       capParam: cap == null ? null : capName,
       stream: b.stream === true,
+      temperature: (b.temperature as number | null | undefined) ?? null,
       includeUsage: streamOptions,
       identity: coinIdentity(raw, b),
       ...(provider ? { provider } : {}),

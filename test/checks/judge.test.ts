@@ -58,6 +58,19 @@ describe('buildJudgeRequest and the judge prompt', () => {
     expect(request.messages[0]!.content).toContain('{"verdict":"pass","reason":"<one short sentence>"}');
   });
 
+  it("names the cap as the judge's service names its caps, and takes the judge's own params whole", () => {
+    expect(buildJudgeRequest(spec, 'x', null, 'max_completion_tokens').params).toEqual({
+      temperature: 0,
+      max_completion_tokens: 200,
+    });
+    const reasoning = { ...spec, params: { max_completion_tokens: 2000, reasoning_effort: 'low' } };
+    // No temperature: a reasoning model refuses any but its own.
+    expect(buildJudgeRequest(reasoning, 'x', null, 'max_tokens').params).toEqual({
+      max_completion_tokens: 2000,
+      reasoning_effort: 'low',
+    });
+  });
+
   it.each<[string, JudgeSpec, string | null, { rubric: string | null; baseline: string | null }]>([
     ['rubric only', spec, 'old answer', { rubric: 'must mention "30 days"', baseline: null }],
     [

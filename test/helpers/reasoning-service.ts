@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { JUDGE_MARKER } from '../../src/checks/judge-prompt.js';
 import { type LoopbackService, startLoopbackService } from '../hostile/loopback.js';
 
 /** What the reasoning service does, changed by a test between runs. */
@@ -20,12 +21,22 @@ const MAX_TOKENS_REFUSAL = {
   },
 };
 
+/** OpenAI's answer to a temperature other than 1 sent to one of its reasoning models (HTTP 400). */
+const TEMPERATURE_REFUSAL = (value: unknown) => ({
+  error: {
+    message: `Unsupported value: 'temperature' does not support ${String(value)} with this model. Only the default (1) value is supported.`,
+    type: 'invalid_request_error',
+    param: 'temperature',
+    code: 'unsupported_value',
+  },
+});
+
 /**
  * A loopback stand-in for both services serving reasoning models, as their documentation says
- * they behave: the direct service's `o4-mini` refuses `max_tokens` (HTTP 400, OpenAI's words)
- * and caps its answer, thinking included, with `max_completion_tokens`; the router's
+ * they behave: the direct service's `o4-mini` refuses `max_tokens` and any temperature but 1
+ * (HTTP 400, OpenAI's words) and caps its answer, thinking included, with `max_completion_tokens`; the router's
  * `moonshotai/kimi-k2-thinking` takes either cap and returns its reasoning text. Each thinks
- * `knobs.thinking` tokens first: a cap at or below that is spent thinking, the answer cut off
+ * `knobs.thinking` tokens first (a judge's prompt is answered with a pass verdict): a cap at or below that is spent thinking, the answer cut off
  * (`length`) with no content. On the router the prompt `cached` is answered with every
  * billable usage counter 0 and no cache header, `hit` with `X-OpenRouter-Cache-Status: HIT`.
  * Every request is kept (`seen`).
@@ -37,9 +48,13 @@ export async function startReasoningService(
     const body = req.body ?? {};
     const router = req.path.startsWith('/api/');
     if (!router && 'max_tokens' in body) return send(res, 400, MAX_TOKENS_REFUSAL);
+    if (!router && 'temperature' in body && body.temperature !== 1)
+      return send(res, 400, TEMPERATURE_REFUSAL(body.temperature));
     const cap = (body.max_completion_tokens ?? body.max_tokens ?? 4096) as number;
     const exhausted = knobs.thinking >= cap;
-    const content = exhausted ? '' : '2 + 2 = 4';
+    // A judge's prompt is answered with a verdict, anything else with the sum.
+    const judged = req.prompt.startsWith(JUDGE_MARKER);
+    const content = exhausted ? '' : judged ? '{"verdict":"pass","reason":"it says 4"}' : '2 + 2 = 4';
     const thinking = Math.min(knobs.thinking, cap);
     const completion = exhausted ? cap : thinking + 3;
     const zero = router && (req.prompt === 'cached' || req.prompt === 'hit');

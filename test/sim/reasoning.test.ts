@@ -16,6 +16,22 @@ const think = (body: Record<string, unknown>, content = 'What is 2 + 2?') =>
   complete(sim, 'direct', KEYS.direct, { model: 'o4-mini', content, body });
 
 describe('a direct reasoning model', () => {
+  it('refuses a temperature other than 1 as OpenAI does: HTTP 400, unsupported_value; takes 1 and none', async () => {
+    const r = await think({ max_completion_tokens: 1024, temperature: 0 });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error: {
+        message:
+          "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+        type: 'invalid_request_error',
+        param: 'temperature',
+        code: 'unsupported_value',
+      },
+    });
+    expect((await think({ max_completion_tokens: 1024, temperature: 1 })).status).toBe(200);
+    expect((await think({ max_completion_tokens: 1024 })).status).toBe(200);
+  });
+
   it('refuses max_tokens as OpenAI does: HTTP 400, unsupported_parameter, naming the parameter to use', async () => {
     const r = await think({ max_tokens: 1024 });
     expect(r.status).toBe(400);

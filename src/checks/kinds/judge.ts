@@ -11,7 +11,7 @@ export const judge: CheckDefinition<JudgeSpec> = {
     type: 'object',
     title: 'Judged by a model',
     description:
-      'A pinned judge model decides whether the answer meets a rubric and/or is equivalent to the baseline answer; its verdict, concrete model and usage are recorded with the check. Give rubric, equivalent_to_baseline: true, or both.',
+      'A pinned judge model decides whether the answer meets a rubric and/or is equivalent to the baseline answer; its verdict, concrete model and usage are recorded with the check. Give rubric, equivalent_to_baseline: true, or both. It is sent temperature 0 and a 200-token cap unless its params replace them.',
     additionalProperties: false,
     required: ['model'],
     properties: {
@@ -37,6 +37,9 @@ export const judge: CheckDefinition<JudgeSpec> = {
         description:
           'What the answer must do, in plain words. Quote exact phrases, e.g. \'must mention "30 days"\'.',
         examples: ['must mention "30 days" and the receipt'],
+      },
+      params: {
+        $ref: '#/definitions/params',
       },
       equivalent_to_baseline: {
         type: 'boolean',
