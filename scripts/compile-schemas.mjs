@@ -43,6 +43,21 @@ for (const [name, schema] of Object.entries(schemas)) {
   );
 }
 
+// The meta-schemas of the drafts users write schemas in (src/util/meta-schema.ts): Ajv compiled
+// one at run time on the first user schema of every process (~50 ms of `driftcheck validate`).
+// The options of the users' schemas' own Ajvs (SCHEMA_OPTIONS in src/util/schema-cache.ts).
+mkdirSync(new URL('../dist/util/validators/', import.meta.url), { recursive: true });
+for (const [draft, Make, id] of [
+  ['draft7', Ajv, 'http://json-schema.org/draft-07/schema'],
+  ['draft2020', Ajv2020, 'https://json-schema.org/draft/2020-12/schema'],
+]) {
+  const ajv = new Make({ allErrors: true, strict: false, validateFormats: false, code: { source: true } });
+  writeFileSync(
+    new URL(`../dist/util/validators/meta-${draft}.cjs`, import.meta.url),
+    standaloneCode(ajv, ajv.getSchema(id)),
+  );
+}
+
 // The shapes of the files driftcheck reads back (src/stored/schemas.ts): the report schema
 // read leniently, and the journal's, run.json's and a baseline's shapes, all in one module.
 // The same options as the run-time compile in src/stored/shape.ts.

@@ -1,6 +1,7 @@
 import { formatAjvErrors } from '../util/schema-cache.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ajv2020Library } from '../util/lazy.js';
+import { metaOptions } from '../util/meta-schema.js';
 import {
   compileAlone,
   SCHEMA_OPTIONS,
@@ -13,7 +14,7 @@ import type { CheckContext } from './registry.js';
 import { extractJson } from './extract-json.js';
 
 /** json_schema expectations in ajv's 2020-12 dialect, each schema compiled once (schemaCache). */
-const validatorFor = schemaCache((options) => new (ajv2020Library().Ajv2020)(options));
+const validatorFor = schemaCache('draft2020', (options) => new (ajv2020Library().Ajv2020)(options));
 
 /** `json_schema`: the first JSON value in the content (see extractJson) must validate (JSON Schema 2020-12). */
 export function checkJsonSchema(
@@ -58,9 +59,10 @@ export function schemaProblem(schema: Record<string, unknown>): SchemaProblem | 
       allErrors: true,
       logger: false,
       code: SCHEMA_OPTIONS.code,
+      ...metaOptions('draft2020'),
     });
     try {
-      compileAlone(userSchemaAjv, schema);
+      compileAlone(userSchemaAjv, schema, 'draft2020');
       return null;
     } catch (error) {
       return error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@ import { type SchemaProblem, schemaCache, schemaProblemOf } from '../util/schema
  * validates tool arguments with, for tool parameters and response formats (`strict` on a
  * json_schema is the service's, not a schema keyword).
  */
-export const draft7Validator = schemaCache((options) => new (ajvLibrary().Ajv)(options));
+export const draft7Validator = schemaCache('draft7', (options) => new (ajvLibrary().Ajv)(options));
 
 /** Why a schema cannot be used under draft 7 (not an object, a pattern that cannot run, not compiling), or null. */
 export function draft7Problem(schema: unknown): SchemaProblem | null {

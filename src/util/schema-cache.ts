@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { checkAgainstMeta, type MetaAjv, type MetaDraft, metaOptions } from './meta-schema.js';
 import { linearRegExp, schemaPatternProblem } from './pattern.js';
 
 /** A compiled validator, or why the schema does not compile. */
@@ -38,8 +39,8 @@ export function schemaProblemOf(schema: unknown, compileError: () => string | nu
   return error === null ? null : { pointer: '', message: error };
 }
 
-/** What of an Ajv compileAlone touches: its compile, and where it keeps schemas by id. */
-interface AjvLike {
+/** What of an Ajv compileAlone touches: its compile, its meta-schema check, and where it keeps schemas by id. */
+interface AjvLike extends MetaAjv {
   compile(schema: object): ValidateFunction;
   removeSchema(schema: object): unknown;
   readonly schemas: object;
@@ -52,9 +53,11 @@ interface AjvLike {
  * the services' documented form of a recursive structured output, resolves `#` through
  * it: with Ajv's `addUsedSchema: false` it was "can't resolve reference # from id #"), then
  * everything the compile added is taken out again, so a user schema's `$id` — its own or a
- * nested one — neither clashes with nor resolves in the next compile.
+ * nested one — neither clashes with nor resolves in the next compile. The schema is checked
+ * against its draft's meta-schema first (made with metaOptions, the Ajv leaves that to us).
  */
-export function compileAlone(ajv: AjvLike, schema: object): ValidateFunction {
+export function compileAlone(ajv: AjvLike, schema: object, draft: MetaDraft): ValidateFunction {
+  checkAgainstMeta(ajv, draft, schema);
   const schemas = new Set(Object.keys(ajv.schemas));
   const refs = new Set(Object.keys(ajv.refs));
   try {
@@ -69,11 +72,14 @@ export function compileAlone(ajv: AjvLike, schema: object): ValidateFunction {
 }
 
 /**
- * A validator cache over one lazily made Ajv (which draft is the caller's): each distinct
+ * A validator cache over one lazily made Ajv of the draft given: each distinct
  * schema is compiled once per process, keyed by its JSON text, and the same schema object
  * (a suite's, checked sample after sample) is looked up without serialising it again.
  */
-export function schemaCache(makeAjv: (options: object) => AjvLike): (schema: unknown) => Compiled {
+export function schemaCache(
+  draft: MetaDraft,
+  makeAjv: (options: object) => AjvLike,
+): (schema: unknown) => Compiled {
   let ajv: AjvLike | undefined;
   const byText = new Map<string, Compiled>();
   const byObject = new WeakMap<object, Compiled>();
@@ -85,8 +91,8 @@ export function schemaCache(makeAjv: (options: object) => AjvLike): (schema: unk
     let entry = byText.get(key);
     if (entry === undefined) {
       try {
-        ajv ??= makeAjv(SCHEMA_OPTIONS);
-        entry = compileAlone(ajv, schema as object);
+        ajv ??= makeAjv({ ...SCHEMA_OPTIONS, ...metaOptions(draft) });
+        entry = compileAlone(ajv, schema as object, draft);
       } catch (error) {
         entry = { error: error instanceof Error ? error.message : String(error) };
       }
