@@ -1,5 +1,5 @@
 import { ADAPTERS, adapterOf } from '../adapters/index.js';
-import { catalogHint, providerHint } from '../service/check-models.js';
+import { catalogHint, providerHint } from '../core/catalog.js';
 import type { CatalogModel } from '../core/catalog.js';
 import type { Config, ServiceConfig } from '../config/types.js';
 import type { Suite } from '../suite/types.js';

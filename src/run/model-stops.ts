@@ -1,5 +1,6 @@
 import { judgeTargets } from '../suite/judge-targets.js';
-import { catalogHint, type CatalogReader } from '../service/check-models.js';
+import type { CatalogReader } from '../service/check-models.js';
+import { catalogHint } from '../core/catalog.js';
 import type { Config } from '../config/types.js';
 import type { Suite } from '../suite/types.js';
 import type { ModelStop } from '../stored/report/types.js';

@@ -1,23 +1,6 @@
 import type { ServiceConfig } from '../config/types.js';
-import { didYouMean } from '../util/did-you-mean.js';
 import { fetchModelCatalog, fetchModelEndpoints, fetchProviders } from './models.js';
 import { type CatalogModel } from '../core/catalog.js';
-
-/** At most this many ids of the same author are offered when no spelling is close. */
-const SAME_AUTHOR_SHOWN = 8;
-
-/**
- * What to suggest for a model id a catalog does not list: the closest id, else the
- * catalog's ids of the same author; null when neither helps. Pure.
- */
-export function catalogHint(model: string, catalog: readonly CatalogModel[]): string | null {
-  const ids = catalog.map((m) => m.id);
-  const guess = didYouMean(model, ids);
-  if (guess) return `did you mean ${guess}?`;
-  const author = model.includes('/') ? model.slice(0, model.indexOf('/') + 1) : null;
-  const same = author ? ids.filter((id) => id.startsWith(author)).slice(0, SAME_AUTHOR_SHOWN) : [];
-  return same.length ? `its ${author!.slice(0, -1)} models: ${same.join(', ')}` : null;
-}
 
 /** The model lists (`GET /models`) of some services, by service name; null for one that cannot be read. */
 export type CatalogReader = (
@@ -63,16 +46,4 @@ export function providerLists(env: NodeJS.ProcessEnv): ProviderLists {
     providers: (s) => once(s.name, () => fetchProviders(s, key(s))),
     endpoints: (s, model) => once(`${s.name}\n${model}`, () => fetchModelEndpoints(s, key(s), model)),
   };
-}
-
-/** At most this many provider slugs are listed when no spelling is close. */
-const PROVIDERS_SHOWN = 12;
-
-/** What to suggest for a provider slug a list does not have: the closest slug, else the list's first ones. Pure. */
-export function providerHint(slug: string, slugs: readonly string[]): string | null {
-  const guess = didYouMean(slug, slugs);
-  if (guess) return `did you mean ${guess}?`;
-  if (slugs.length === 0) return null;
-  const more = slugs.length > PROVIDERS_SHOWN ? `, … (${slugs.length} in all)` : '';
-  return `its providers: ${slugs.slice(0, PROVIDERS_SHOWN).join(', ')}${more}`;
 }

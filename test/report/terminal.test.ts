@@ -1,9 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
 import { compareRuns, type InMemoryRun, viewOf } from '../../src/compare/compare.js';
 import { renderCandidateComparison } from '../../src/compare/console.js';
 import { fitToTerminal, width, wrapItems } from '../../src/report/terminal.js';
 import { makeEntry, reportOf } from '../helpers/entries.js';
 import { regressedDrift } from './fixture.js';
+
+describe('width', () => {
+  it('counts as string-width does, plain ASCII without loading it: wide, emoji, escapes, controls', () => {
+    const texts = [
+      '',
+      'plain ASCII ~!@#$%^&*()_+{}|:"<>?',
+      'café',
+      '日本語のテキスト',
+      'ok ✅ 👍🏽 family 👨‍👩‍👧',
+      '\u001b[31mred\u001b[0m',
+      'tab\there',
+      'bell\u0007 and DEL\u007f',
+      'zero\u200bwidth',
+    ];
+    for (const text of texts) expect(width(text), JSON.stringify(text)).toBe(stringWidth(text));
+    for (let c = 0; c < 0x250; c++) {
+      const text = `a${String.fromCodePoint(c)}b`;
+      expect(width(text), `U+${c.toString(16)}`).toBe(stringWidth(text));
+    }
+  });
+});
 
 describe('fitToTerminal', () => {
   it('wraps a line that would overflow at spaces, its continuation indented under it', () => {
