@@ -78,6 +78,8 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.js', 'bench/**/*.mjs', 'scripts/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly' },
+    },
   },
 );

@@ -37,6 +37,7 @@ export async function measureNode(args, { cwd, env, tmp, keepOutput = 4000 }) {
       : [process.execPath, ['--import', PEAK_RSS_HOOK, ...args]];
   const childEnv = RSS_METHOD === 'gnu-time-maxrss' ? env : { ...env, BENCH_PEAK_RSS_FILE: rssFile };
   const started = performance.now();
+  let exitedAt = null;
   const { code, stdout, stderr } = await new Promise((done, fail) => {
     const child = spawn(cmd, argv, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -45,6 +46,9 @@ export async function measureNode(args, { cwd, env, tmp, keepOutput = 4000 }) {
     child.stdout.on('data', (d) => (out = (out + d).slice(-keepOutput)));
     child.stderr.on('data', (d) => (err = (err + d).slice(-keepOutput)));
     child.on('error', fail);
+    // The clock's time the process ended (GNU time's child exits a moment before it): from a
+    // simulator's last reply to here is the client's tail.
+    child.on('exit', () => (exitedAt = Date.now()));
     child.on('close', (c) => done({ code: c, stdout: out, stderr: err }));
   });
   const wallMs = performance.now() - started;
@@ -57,6 +61,7 @@ export async function measureNode(args, { cwd, env, tmp, keepOutput = 4000 }) {
     code,
     wallMs,
     load1m: loadavg()[0],
+    exitedAt,
     cpuMs: known(user) && known(sys) ? (user + sys) * 1000 : null,
     peakRssMb: known(kb) && kb > 0 ? kb / 1024 : null,
     stdout,

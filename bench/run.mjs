@@ -27,7 +27,7 @@
 //   [--root DIR]  (another built driftcheck tree to measure; default this checkout)
 // Needs a build (`npm run build`); `npm run bench` builds first.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
@@ -249,6 +249,7 @@ async function measureSize(size, latency, baselines, stream = false) {
           who === 'undici'
             ? await runUndici(undiciArgs, dir, size)
             : await runDriftcheck(workload, dir, size, flags);
+        sample.tailMs = await tailOf(sim, sample);
         samples[who].push(sample);
         log(
           `${String(size).padStart(6)} ${latency ? `${latency} ms` : 'instant'}${stream ? ' streamed' : ''}${baselines ? ' baselines' : ''} run ${run + 1}/${runs} ${who.padEnd(10)} ` +
@@ -274,6 +275,15 @@ async function measureSize(size, latency, baselines, stream = false) {
     await sim.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Issue 36's tail: from the simulator's last reply written out to the client's exit, in ms
+ * (both clocks this machine's). What a client does after its last answer: folding, reports.
+ */
+async function tailOf(sim, sample) {
+  const stats = await (await fetch(`${sim.url}/__sim/stats`)).json();
+  return stats.lastReplyAt === null || sample.exitedAt === null ? null : sample.exitedAt - stats.lastReplyAt;
 }
 
 async function runUndici(args, dir, size) {
@@ -354,29 +364,48 @@ async function measureStreamMemory(size, latency) {
   }
 }
 
-/** `--version` and `node -e 0` (median of `n`), and a 10-case `run --sim` end to end (median of `m`). */
+/**
+ * Start-up (issue 36): `node -e 0`, `--version`, and `validate`, `list` and `report` of the
+ * demo (suites/demo and the repository's config copied in; `report` of one `run --sim` of
+ * it), taken in turn `n` times so that each ratio to `node -e 0` is of neighbours on a noisy
+ * machine; and a 10-case `run --sim` end to end (median of `m`).
+ */
 async function measureStartup(n, m) {
   const dir = join(root, 'startup');
   const workload = await writeWorkload(dir, 10, 'http://127.0.0.1:9');
-  const repeat = async (count, args) => {
-    const samples = [];
-    for (let i = 0; i < count; i++) {
-      const s = await measureNode(args, { cwd: dir, env, tmp: root });
-      if (s.code !== 0) throw new Error(`${args.join(' ')} failed (exit ${s.code}): ${s.stderr}`);
-      samples.push(s);
-    }
-    return summarise(samples);
+  await cp(join(REPO, 'suites/demo'), join(dir, 'demo/suites/demo'), { recursive: true });
+  await cp(join(REPO, 'baselines'), join(dir, 'demo/baselines'), { recursive: true });
+  await cp(join(REPO, 'driftcheck.config.yaml'), join(dir, 'demo/driftcheck.config.yaml'));
+  const demo = join(dir, 'demo');
+  const once = async (args, cwd = dir, codes = [0]) => {
+    const s = await measureNode(args, { cwd, env, tmp: root });
+    if (!codes.includes(s.code)) throw new Error(`${args.join(' ')} failed (exit ${s.code}): ${s.stderr}`);
+    return s;
   };
+  // The demo regresses on purpose (exit 1); its run folder is what `report` renders.
+  await once([BIN, 'run', '--sim', 'suites/demo', '--report-dir', 'reports'], demo, [1]);
+  const [run] = (await readdir(join(demo, 'reports'))).filter((f) => /^\d{8}T/.test(f));
+  const commands = {
+    nodeBare: [['-e', '0'], dir, [0]],
+    version: [[BIN, '--version'], dir, [0]],
+    validate: [[BIN, 'validate', 'suites/demo'], demo, [0]],
+    list: [[BIN, 'list', 'suites/demo'], demo, [0]],
+    report: [[BIN, 'report', join('reports', run)], demo, [1]],
+  };
+  const samples = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let i = 0; i < n; i++)
+    for (const [name, [args, cwd, codes]] of Object.entries(commands))
+      samples[name].push(await once(args, cwd, codes));
   const simArgs = [BIN, 'run', '--sim', workload.suitesDir, '--config', workload.config];
   simArgs.push('--report-dir', join(dir, 'reports'), '--baseline-dir', join(dir, 'baselines'));
-  const result = {
-    nodeBare: await repeat(n, ['-e', '0']),
-    version: await repeat(n, [BIN, '--version']),
-    sim10: await repeat(m, simArgs),
-  };
+  const sim10 = [];
+  for (let i = 0; i < m; i++) sim10.push(await once(simArgs));
+  const result = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarise(v)]));
+  result.sim10 = summarise(sim10);
   log(
-    `start-up: --version ${result.version.medianMs.toFixed(0)} ms, node -e 0 ${result.nodeBare.medianMs.toFixed(0)} ms, ` +
-      `10-case run --sim ${result.sim10.medianMs.toFixed(0)} ms`,
+    `start-up: node -e 0 ${result.nodeBare.medianMs.toFixed(0)} ms, --version ${result.version.medianMs.toFixed(0)} ms, ` +
+      `validate ${result.validate.medianMs.toFixed(0)} ms, list ${result.list.medianMs.toFixed(0)} ms, ` +
+      `report ${result.report.medianMs.toFixed(0)} ms, 10-case run --sim ${result.sim10.medianMs.toFixed(0)} ms`,
   );
   return result;
 }
@@ -394,7 +423,9 @@ function summarise(samples) {
   const wall = pick('wallMs');
   const cpu = pick('cpuMs');
   const rss = pick('peakRssMb');
+  const tail = samples.map((s) => s.tailMs).filter((v) => typeof v === 'number');
   return {
+    tailMs: tail.length ? median(tail) : null,
     wallMs: median(wall),
     medianMs: median(wall),
     minMs: Math.min(...wall),
@@ -406,6 +437,7 @@ function summarise(samples) {
       wallMs: s.wallMs,
       cpuMs: s.cpuMs,
       peakRssMb: s.peakRssMb,
+      tailMs: s.tailMs ?? null,
       load1m: s.load1m,
     })),
   };

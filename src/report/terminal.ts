@@ -1,7 +1,10 @@
 import { stringWidthLibrary } from '../util/lazy.js';
 
-/** Printable ASCII only: one column a character, as string-width counts it. */
-const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * Printable ASCII and the marks driftcheck's own messages use (· → … — – ✓ ✗ ≤ ≥ ± × ÷ −):
+ * one column a character, as string-width counts each (test/report/terminal.test.ts).
+ */
+const PLAIN = /^[\x20-\x7e·→…—–✓✗≤≥±×÷−]*$/;
 
 /**
  * Columns a text takes in a terminal (wide characters count two, escapes none): string-width's

@@ -81,6 +81,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       );
       return;
     }
+    res.once('finish', () => state.replyFinished());
     readBody(req, (raw) => {
       if (closing) return;
       if (raw === null) {

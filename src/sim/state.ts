@@ -9,6 +9,11 @@ export interface SimStats {
   byCase: Record<string, number>;
   /** Replies per HTTP status; `network` for dropped sockets, `timeout` for hung requests. */
   byStatus: Record<string, number>;
+  /**
+   * When the last completion reply was written out whole (ms since the epoch; null before the
+   * first): a client's time from its last answer to its exit is measured from it (bench).
+   */
+  lastReplyAt: number | null;
 }
 
 /** Everything the simulator remembers between requests. One instance per server. */
@@ -40,6 +45,13 @@ export class SimState {
 
   countReply(status: string): void {
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
+  }
+
+  private lastReplyAt: number | null = null;
+
+  /** A completion reply's last byte was handed to the socket. */
+  replyFinished(): void {
+    this.lastReplyAt = Date.now();
   }
 
   successesOf(key: string): number {
@@ -94,6 +106,7 @@ export class SimState {
       completions: this.completions,
       byCase: Object.fromEntries(this.byCase),
       byStatus: Object.fromEntries(this.byStatus),
+      lastReplyAt: this.lastReplyAt,
     };
   }
 }

@@ -18,6 +18,7 @@ describe('width', () => {
       'tab\there',
       'bell\u0007 and DEL\u007f',
       'zero\u200bwidth',
+      '3 passed · 1 failed → see report.html … ✓ ✗ — – ≤ ≥ ± × ÷ −',
     ];
     for (const text of texts) expect(width(text), JSON.stringify(text)).toBe(stringWidth(text));
     for (let c = 0; c < 0x250; c++) {

@@ -287,16 +287,21 @@ describe('catalog endpoints and stats', () => {
   it('counts requests per case header and serves the same stats over HTTP', async () => {
     const local = await startSimulator();
     try {
+      expect(local.stats().lastReplyAt).toBeNull();
       const headers = { [SIM_CASE_HEADER]: 'refunds/window' };
       await complete(local, 'router', KEYS.router, { headers });
       await complete(local, 'direct', KEYS.direct, { headers });
+      const before = Date.now();
       await complete(local, 'direct', null);
       const over = await call(`${local.url}/__sim/stats`);
       expect(over.json).toEqual({
         completions: 3,
         byCase: { 'refunds/window': 2 },
         byStatus: { '200': 2, '401': 1 },
+        // When the last completion reply was written out: the bench's tail starts there.
+        lastReplyAt: expect.any(Number),
       });
+      expect(over.json.lastReplyAt).toBeGreaterThanOrEqual(before);
       expect(local.stats()).toEqual(over.json);
     } finally {
       await local.close();
