@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the compiled CLI: no TypeScript loader on the start-up path.
-import { main } from '../dist/cli/main.js';
+// Runs the compiled CLI, bundled (scripts/bundle.mjs): no TypeScript loader on the start-up path.
+import { main } from '../dist/bin/main.js';
 
 main(process.argv.slice(2)).then(
   (code) => exitWhenFlushed(code),

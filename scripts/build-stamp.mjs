@@ -23,6 +23,7 @@ const INPUTS = [
   'scripts/compile-schemas.mjs',
   'scripts/schemas.mjs',
   'scripts/build-stamp.mjs',
+  'scripts/bundle.mjs',
   'schemas',
   'tsconfig.json',
   'tsconfig.build.json',

@@ -1,6 +1,6 @@
 // Build step: writes the generated parts of the shipped schemas from the registries
 // (scripts/schemas.mjs), then compiles the suite and config schemas into standalone
-// validator modules (dist/yaml/validators/*.cjs), so a run does not spend ~200 ms compiling
+// validator modules (dist/validators/*.cjs, read through src/util/validators.ts), so a run does not spend ~200 ms compiling
 // them at start-up. In this order, one build is enough: a check type added to the registry
 // is in schemas/ and in the compiled validator `driftcheck validate` uses.
 // src/yaml/schemas.ts uses these when present and compiles at run time otherwise.
@@ -16,7 +16,8 @@ const { Ajv } = require('ajv');
 const { Ajv2020 } = require('ajv/dist/2020');
 const standaloneCode = require('ajv/dist/standalone').default;
 
-mkdirSync(new URL('../dist/yaml/validators/', import.meta.url), { recursive: true });
+const validators = new URL('../dist/validators/', import.meta.url);
+mkdirSync(validators, { recursive: true });
 const read = (name) =>
   JSON.parse(readFileSync(new URL(`../schemas/${name}.schema.json`, import.meta.url), 'utf8'));
 // `case`: one case of a suite, for the cases a table generates; `tools`: a tools file a
@@ -38,7 +39,7 @@ for (const [name, schema] of Object.entries(schemas)) {
   });
   const validate = ajv.compile(schema);
   writeFileSync(
-    new URL(`../dist/yaml/validators/${name}.cjs`, import.meta.url),
+    new URL(`${name}.cjs`, validators),
     standaloneCode(ajv, validate),
   );
 }
@@ -46,14 +47,13 @@ for (const [name, schema] of Object.entries(schemas)) {
 // The meta-schemas of the drafts users write schemas in (src/util/meta-schema.ts): Ajv compiled
 // one at run time on the first user schema of every process (~50 ms of `driftcheck validate`).
 // The options of the users' schemas' own Ajvs (SCHEMA_OPTIONS in src/util/schema-cache.ts).
-mkdirSync(new URL('../dist/util/validators/', import.meta.url), { recursive: true });
 for (const [draft, Make, id] of [
   ['draft7', Ajv, 'http://json-schema.org/draft-07/schema'],
   ['draft2020', Ajv2020, 'https://json-schema.org/draft/2020-12/schema'],
 ]) {
   const ajv = new Make({ allErrors: true, strict: false, validateFormats: false, code: { source: true } });
   writeFileSync(
-    new URL(`../dist/util/validators/meta-${draft}.cjs`, import.meta.url),
+    new URL(`meta-${draft}.cjs`, validators),
     standaloneCode(ajv, ajv.getSchema(id)),
   );
 }
@@ -73,8 +73,7 @@ const ajv = new Ajv2020({
 });
 ajv.addSchema(stored.readingSchema(report));
 for (const schema of stored.OWN_SCHEMAS) ajv.addSchema(schema);
-mkdirSync(new URL('../dist/stored/', import.meta.url), { recursive: true });
 writeFileSync(
-  new URL('../dist/stored/validators.cjs', import.meta.url),
+  new URL('stored.cjs', validators),
   standaloneCode(ajv, stored.STORED_SHAPES),
 );

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { ajv2020Library } from '../util/lazy.js';
+import { requireValidator } from '../util/validators.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { OWN_SCHEMAS, readingSchema, STORED_SHAPES, type StoredShape } from './schemas.js';
 import { describePointer } from '../yaml/locate.js';
@@ -42,10 +42,10 @@ function compileAll(): Record<StoredShape, ValidateFunction> {
   return out;
 }
 
-/** The validators the build generated (dist/stored/validators.cjs); null when running from src. */
+/** The validators the build generated (dist/validators/stored.cjs, see util/validators.ts); null when running from src. */
 function precompiled(): Record<StoredShape, ValidateFunction> | null {
   try {
-    return createRequire(import.meta.url)('./validators.cjs') as Record<StoredShape, ValidateFunction>;
+    return requireValidator('stored') as Record<StoredShape, ValidateFunction>;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireValidator } from './validators.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /** The JSON Schema drafts users' schemas are written in: draft 7 (tools, response formats) and 2020-12 (json_schema checks). */
@@ -23,9 +23,7 @@ function precompiledMeta(draft: MetaDraft): ValidateFunction | null {
   let meta = loaded.get(draft);
   if (meta !== undefined) return meta;
   try {
-    const module = createRequire(import.meta.url)(`./validators/meta-${draft}.cjs`) as {
-      default?: ValidateFunction;
-    };
+    const module = requireValidator(`meta-${draft}`) as { default?: ValidateFunction };
     meta = module.default ?? (module as unknown as ValidateFunction);
   } catch {
     meta = null;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { ajvLibrary } from '../util/lazy.js';
+import { requireValidator } from '../util/validators.js';
 
 /** The JSON Schemas that ship in the package's `schemas/` folder. */
 export type ShippedSchema = 'suite' | 'config';
@@ -68,9 +68,7 @@ function schemaOf(name: ValidatorName): object {
  */
 function precompiled(name: ValidatorName): ValidateFunction | null {
   try {
-    const module = createRequire(import.meta.url)(`./validators/${name}.cjs`) as {
-      default?: ValidateFunction;
-    };
+    const module = requireValidator(name) as { default?: ValidateFunction };
     return module.default ?? (module as unknown as ValidateFunction);
   } catch {
     return null;
