@@ -40,12 +40,24 @@ export interface RunsIndex {
   pages: { file: string; title: string | null }[];
 }
 
+/** A run whose report head the caller holds (the run that has just written it): not read back. */
+export interface KnownRun {
+  folder: string;
+  head: ReportHead;
+}
+
 /**
  * Reads a reports folder for its index: every run folder (newest first, each report's head
  * only, never its cases), every comparison folder, and the other pages at its top. A folder
  * that does not exist is an empty index. What cannot be read is listed with why, never fatal.
+ * `known`'s head is taken as given: reading it back, and loading what checks a stored head,
+ * was ~35 ms of the end of every run.
  */
-export async function collectRunsIndex(reportDir: string, limit = INDEXED_RUNS): Promise<RunsIndex> {
+export async function collectRunsIndex(
+  reportDir: string,
+  limit = INDEXED_RUNS,
+  known?: KnownRun,
+): Promise<RunsIndex> {
   const entries = await readdir(reportDir, { withFileTypes: true }).catch(() => []);
   const names = entries.map((e) => e.name).filter((n) => !n.startsWith('.'));
   const dirs = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
@@ -54,7 +66,12 @@ export async function collectRunsIndex(reportDir: string, limit = INDEXED_RUNS):
     .sort(compareText)
     .reverse();
   const runs: IndexedRun[] = [];
-  for (const folder of runFolders.slice(0, limit)) runs.push(await indexRun(join(reportDir, folder), folder));
+  for (const folder of runFolders.slice(0, limit))
+    runs.push(
+      folder === known?.folder
+        ? await pagesOf(join(reportDir, folder), folder, known.head)
+        : await indexRun(join(reportDir, folder), folder),
+    );
   const comparisons: IndexedComparison[] = [];
   const compareFolders = names
     .filter((n) => dirs.has(n) && n.startsWith('compare-'))
@@ -68,6 +85,12 @@ export async function collectRunsIndex(reportDir: string, limit = INDEXED_RUNS):
     .sort(compareText))
     pages.push({ file, title: await titleOf(join(reportDir, file)) });
   return { runs, omitted: Math.max(0, runFolders.length - limit), comparisons, pages };
+}
+
+/** A run folder whose head is known: which of its pages are there. */
+async function pagesOf(dir: string, folder: string, head: ReportHead): Promise<IndexedRun> {
+  const html = await isFile(join(dir, 'report.html'));
+  return { folder, head, problem: null, html, markdown: await isFile(join(dir, 'summary.md')) };
 }
 
 async function indexRun(dir: string, folder: string): Promise<IndexedRun> {

@@ -1,24 +1,30 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic.js';
-import { collectRunsIndex, type RunsIndex } from './collect.js';
+import { collectRunsIndex, type KnownRun, type RunsIndex } from './collect.js';
 import { renderRunsIndex } from './render.js';
 
 /** The index page of a reports folder, as `driftcheck open` serves it and `index.html` holds it. */
 export async function runsIndexPage(
   reportDir: string,
   now: Date = new Date(),
+  known?: KnownRun,
 ): Promise<{ html: string; index: RunsIndex }> {
-  const index = await collectRunsIndex(reportDir);
+  const index = await collectRunsIndex(reportDir, undefined, known);
   const project = basename(dirname(resolve(reportDir)));
   return { html: renderRunsIndex(index, { title: `driftcheck runs — ${project}`, now }), index };
 }
 
 /**
  * Writes `<reportDir>/index.html` (atomically: two runs ending at once leave one whole page):
- * after each run, and by `driftcheck open`, for a CI artifact or GitHub Pages. Returns its path.
+ * after each run (which gives its own head, `known`), and by `driftcheck open`, for a CI
+ * artifact or GitHub Pages. Returns its path.
  */
-export async function writeRunsIndex(reportDir: string, now: Date = new Date()): Promise<string> {
+export async function writeRunsIndex(
+  reportDir: string,
+  now: Date = new Date(),
+  known?: KnownRun,
+): Promise<string> {
   const file = join(reportDir, 'index.html');
-  await writeFileAtomic(file, (await runsIndexPage(reportDir, now)).html);
+  await writeFileAtomic(file, (await runsIndexPage(reportDir, now, known)).html);
   return file;
 }
