@@ -17,7 +17,7 @@ const JUDGE_MAX_TOKENS = 200;
  * temperature 0 and a 200-token cap under the name the judge's service gives its caps
  * (`max_tokens_param`: OpenAI's reasoning models refuse max_tokens).
  */
-export function judgeParams(spec: JudgeSpec, capParam: TokenCapParam = 'max_tokens'): RequestParams {
+function judgeParams(spec: JudgeSpec, capParam: TokenCapParam = 'max_tokens'): RequestParams {
   return spec.params ? { ...spec.params } : { temperature: 0, [capParam]: JUDGE_MAX_TOKENS };
 }
 
