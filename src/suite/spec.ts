@@ -157,6 +157,23 @@ function eachPart(
     );
 }
 
+/** A position found the first time one of its fields is read, once. */
+function lazyLocation(find: () => SourceLocation): SourceLocation {
+  let at: SourceLocation | undefined;
+  const found = () => (at ??= find());
+  return {
+    get file() {
+      return found().file;
+    },
+    get line() {
+      return found().line;
+    },
+    get column() {
+      return found().column;
+    },
+  };
+}
+
 /**
  * Maps a suite that passed validation onto its spec, each part with where it is written.
  * Positions beyond `suite`, `service` and the case items (a table's) are asked of the
@@ -172,15 +189,17 @@ export function buildSpec(
     const at = yaml.locate(pointer);
     return { file: yaml.file, line: at.line, column: at.column };
   };
+  // Located when read, which only a diagnostic does: asking now would send a table suite to
+  // the full YAML path (the `yaml` package loaded and the file read twice: ~25 ms of a validate).
   const tables = (raw.tables ?? []).map((t, i): TableSpec => ({
     path: t.path,
     // The suite's semantic checks refused a table whose format is unknown.
     format: formatOf(t.path, t.format)!,
     template: t.case,
-    location: where(`/tables/${i}/path`),
+    location: lazyLocation(() => where(`/tables/${i}/path`)),
     placeholders: placeholdersOf(t.case).map((p) => ({
       ...p,
-      location: where(`/tables/${i}/case${p.pointer}`),
+      location: lazyLocation(() => where(`/tables/${i}/case${p.pointer}`)),
     })),
   }));
   return {

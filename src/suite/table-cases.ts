@@ -38,7 +38,8 @@ export function* tableCases(
   options: ExpandOptions,
   found: TableFound,
 ): Generator<Row> {
-  const named = `the table is named at ${table.location.file}:${table.location.line}`;
+  // Where the suite names the table is located only for a message that says it.
+  const named = () => `the table is named at ${table.location.file}:${table.location.line}`;
   if (!input) {
     const message = `table ${show(table.path)} was not read`;
     found.problems.push({ ...table.location, message, hint: 'loadSuites reads the tables of a suite' });
@@ -47,7 +48,7 @@ export function* tableCases(
   const { file, read: text } = input;
   if (text.diagnostic) {
     const d = text.diagnostic;
-    found.problems.push({ ...d, hint: d.hint ? `${d.hint} (${named})` : named });
+    found.problems.push({ ...d, hint: d.hint ? `${d.hint} (${named()})` : named() });
     return;
   }
   const digest = input.digest ?? tableDigest(text.bytes);
@@ -80,7 +81,7 @@ export function* tableCases(
       line: 1,
       column: 1,
       message: read.columns ? 'the table has a header row but no rows' : 'the table has no rows',
-      hint: `an empty table would add no case and pass silently; add rows or remove it (${named})`,
+      hint: `an empty table would add no case and pass silently; add rows or remove it (${named()})`,
     });
   }
   listed.close();

@@ -34,11 +34,15 @@ export function readFast<T>(
   source: string,
   file: string,
   check: (yaml: YamlMapping) => Validated<T>,
+  full: () => YamlMapping['locate'],
 ): { value: T; errors?: undefined } | null {
   const data = fastRead(source);
   if (!data) return null;
+  let settled = false;
   try {
-    const checked = check({ file, data: ownStrings(data), locate: layoutLocator(source, data) });
+    const locate = layoutLocator(source, data, () => (settled ? full() : null));
+    const checked = check({ file, data: ownStrings(data), locate });
+    settled = true;
     return checked.errors === undefined ? checked : null;
   } catch (error) {
     if (error instanceof PositionUnknown) return null;
@@ -57,14 +61,26 @@ class PositionUnknown extends Error {
   }
 }
 
-/** `locate` on the fast path: `/suite`, `/service`, `/model` and `/cases/N` from the raw lines, nothing else. */
-function layoutLocator(source: string, data: Record<string, unknown>): YamlMapping['locate'] {
+/**
+ * `locate` on the fast path: `/suite`, `/service`, `/model` and `/cases/N` from the raw lines.
+ * Any other position asked while the file is checked sends it to the full path; asked once
+ * it was read (a table's placeholder, located only when a row has a problem with it), it is
+ * the full path's, which `full` gives only then.
+ */
+function layoutLocator(
+  source: string,
+  data: Record<string, unknown>,
+  full: () => YamlMapping['locate'] | null,
+): YamlMapping['locate'] {
   let layout: SuiteLayout | null | undefined;
+  let fullLocate: YamlMapping['locate'] | null = null;
   return (pointer, options) => {
     if (layout === undefined) {
       layout = scanSuiteLayout(source);
       // The layout must account for exactly the cases read, and the name must be where it says.
-      if (layout && !(Array.isArray(data.cases) && layout.cases.length === data.cases.length)) layout = null;
+      // (A suite of tables only has no `cases:` line and no cases.)
+      const cases = Array.isArray(data.cases) ? data.cases.length : data.cases === undefined ? 0 : -1;
+      if (layout && layout.cases.length !== cases) layout = null;
       if (layout && !namesAt(source, layout.suite, data.suite)) layout = null;
       if (layout?.service && !namesAt(source, layout.service, data.service)) layout = null;
       if (layout?.model && !namesAt(source, layout.model, data.model)) layout = null;
@@ -77,6 +93,8 @@ function layoutLocator(source: string, data: Record<string, unknown>): YamlMappi
       const at = match ? layout.cases[Number(match[1])] : undefined;
       if (at) return at;
     }
+    fullLocate ??= full();
+    if (fullLocate) return fullLocate(pointer, options);
     throw new PositionUnknown();
   };
 }
@@ -140,7 +158,7 @@ function withinDepth(value: object, depth: number): boolean {
  * found by scanning the raw lines — what a successfully read suite keeps (`location`,
  * `service_location`, `model_location`) for later messages, without a position tree. It
  * reads only the layout people write: top-level `suite: name` and `cases:` keys, and one
- * block list of cases under `cases:`. On any other layout it
+ * block list of cases under `cases:` (none: a suite of tables). On any other layout it
  * returns null and the caller takes positions from the full path (`yaml`). The caller
  * checks the count against the data; the loader fuzz test holds every answer to the
  * full path's.
@@ -180,7 +198,8 @@ export function scanSuiteLayout(source: string): SuiteLayout | null {
       casesLine = i;
     }
   }
-  if (!suite || casesLine < 0) return null;
+  if (!suite) return null;
+  if (casesLine < 0) return { suite, service, model, cases: [] };
   const cases: Position[] = [];
   let indent = -1;
   for (let i = casesLine + 1; i < lines.length; i++) {

@@ -38,7 +38,12 @@ export function readYamlMapping<T>(
 ): Validated<T> {
   // Oversized and binary text is refused outright below, whatever a parser would make of it.
   if (engine === 'auto' && text.length <= MAX_FILE_BYTES && !text.includes('\u0000')) {
-    const fast = readFast(normaliseBreaks(text), file, check);
+    const fast = readFast(normaliseBreaks(text), file, check, () => {
+      // Read whole only when a position is asked of a file the fast path has read.
+      const parsed = parseYamlMapping(text, file, what, expectedKeys);
+      if (parsed.errors) throw new Error(`${file}: read on the fast path, refused on the full one`);
+      return parsed.value.locate;
+    });
     if (fast) return fast;
   }
   const parsed = parseYamlMapping(text, file, what, expectedKeys);
