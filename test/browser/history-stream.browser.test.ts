@@ -103,6 +103,8 @@ describe.skipIf(skipBrowser)('the trend page plots time to first token (CLI → 
   /** A night's streamed cases' medians, as the reports say them. */
   const medians = (night: number) =>
     reports[night]!.cases.filter((c) => c.suite === 'chat').map((c) => c.streaming!.ttft_ms!.p50);
+  /** A figure of milliseconds as the page writes it: whole, grouped by thousands (1,099 ms on a slow machine). */
+  const ms = (n: number) => `${Math.round(n).toLocaleString('en')} ms`;
   /** The suite's figure for a night: the median of its cases' medians. */
   const suiteTtft = (night: number) => nearestRank(medians(night), 0.5)!;
 
@@ -125,11 +127,11 @@ describe.skipIf(skipBrowser)('the trend page plots time to first token (CLI → 
   it("plots the streamed suite's time to first token, marks the night it changed, and plots none for the plain suite", async () => {
     const figure = suiteFigure('chat', 'time to first token p50');
     await expect.poll(() => figure.count()).toBe(1);
-    expect(await readout(figure)).toBe(`latest ${suiteTtft(2)} ms (3 streamed)`);
+    expect(await readout(figure)).toBe(`latest ${ms(suiteTtft(2))} (3 streamed)`);
     // The slow night under the pointer (the middle of three).
     const box = (await figure.locator('svg.chart').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    expect(await readout(figure)).toMatch(new RegExp(`: ${suiteTtft(1)} ms \\(3 streamed\\)$`));
+    expect(await readout(figure)).toMatch(new RegExp(`: ${ms(suiteTtft(1))} \\(3 streamed\\)$`));
     await page.mouse.move(0, 0);
     expect(suiteTtft(1)).toBeGreaterThan(suiteTtft(0));
     expect(await figure.locator('line.event.ttft_changed').count()).toBe(1);
@@ -146,10 +148,10 @@ describe.skipIf(skipBrowser)('the trend page plots time to first token (CLI → 
     const figure = page.locator('#detail figure', { hasText: 'time to first token p50' });
     expect(await figure.count()).toBe(1);
     const tt = (night: number) => stored[night]!.get('chat/hours')!.tt as number;
-    expect(await readout(figure)).toBe(`latest ${tt(2)} ms`);
+    expect(await readout(figure)).toBe(`latest ${ms(tt(2))}`);
     // Newest night first.
     expect(await page.locator('#detail li .ttft').allTextContents()).toEqual(
-      [2, 1, 0].map((n) => `time to first token p50 ${tt(n)} ms`),
+      [2, 1, 0].map((n) => `time to first token p50 ${ms(tt(n))}`),
     );
     await page.evaluate(`location.hash = ${JSON.stringify('plain/greeting')}`);
     await expect.poll(() => page.textContent('#detail h2')).toBe('plain/greeting');
