@@ -229,7 +229,11 @@ export class TimingTally<K extends string> {
   }
 }
 
-/** The middle value (the mean of the two middle ones for an even count). */
+/**
+ * The middle value, the mean of the two middle ones for an even count: a centre, not an
+ * observed value (nearestRank's lower middle of an even count biased the shared move low,
+ * and equal timings then drew more than alpha's share of case flags).
+ */
 function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
