@@ -29,6 +29,8 @@ export interface ResolvedModel {
   agentFaults: SimProvider['agentFaults'];
   /** The serving upstream's standing stream faults, each with the share of requests it hits. */
   streamFaults: SimProvider['streamFaults'];
+  /** How fast the serving upstream generates the model's output, in tokens per second. */
+  tokensPerS: number;
 }
 
 /** A 200 answer before it is sent, whole (JSON) or as a stream. */
