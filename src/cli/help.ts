@@ -67,15 +67,26 @@ Examples:
   driftcheck run --sim suites/demo --bail 3 --json          # stop after 3 failures; JSON on stdout
   driftcheck run --models openai/gpt-4o,anthropic/claude-sonnet-4.5 --max-cost 2
 `,
-  verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim]
+  verify: `Usage: driftcheck verify [--service NAME] [--model ID] [--config FILE] [--sim] [--stream]
 
 One minimal request per service (60 s time-out, no retry, max_tokens 512 router /
 1024 direct, sent as the service's max_tokens_param names it): prints the concrete model,
 finish_reason, usage and a classified verdict.
 
+Options:
+  --service NAME         only this service
+  --model ID             the model to call (default: the service's verify_model; with --sim
+                         one the simulator has; else the first the service's suites/ use)
+  --config FILE          config file (default driftcheck.config.yaml when present)
+  --sim                  use the embedded simulator: no network, no keys
+  --stream               ask for the answer as a stream (stream: true, as run --stream sends
+                         it): also prints when its first and last token came, its chunks and
+                         tokens per second; a stream that breaks off or errs is the verdict
+
 Examples:
   driftcheck verify
   driftcheck verify --service direct --model kimi-k2-turbo-preview
+  driftcheck verify --sim --stream
 `,
   validate: `Usage: driftcheck validate [paths…] [--config FILE] [--allow-alias]
 

@@ -13,6 +13,7 @@ import type { Config, ServiceConfig } from '../config/types.js';
 import { adapterOf } from '../adapters/index.js';
 import { SIM_VERIFY_MODELS } from '../sim/catalog.js';
 import type { CallOutcome } from '../service/types.js';
+import type { StreamTiming } from '../core/stream-timing.js';
 import { serviceNamed } from '../config/services.js';
 import type { CliIO } from './io.js';
 import { simulateServices } from './sim-setup.js';
@@ -26,6 +27,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
       config: { type: 'string' },
       sim: { type: 'boolean' },
       model: { type: 'string' },
+      stream: { type: 'boolean' },
     },
     strict: true,
   });
@@ -44,7 +46,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
         values.model ??
         service.verify_model ??
         (sim ? SIM_VERIFY_MODELS[adapterOf(service).simulator] : models?.get(name));
-      codes.push(await verifyService(service, model, env, io));
+      codes.push(await verifyService(service, model, env, io, values.stream === true));
     }
   } finally {
     await sim?.simulator.close();
@@ -57,6 +59,8 @@ async function verifyService(
   model: string | undefined,
   env: NodeJS.ProcessEnv,
   io: CliIO,
+  /** `--stream`: the request asks for its answer as a stream, as `run --stream` sends it. */
+  stream: boolean,
 ): Promise<ExitCode> {
   io.stdout(`${service.name} (${service.kind}) → ${service.base_url || '(no base URL)'}\n`);
   let apiKey: string;
@@ -86,7 +90,7 @@ async function verifyService(
       model,
       messages: [{ role: 'user', content: 'Reply with the single word: OK' }],
       // Under the name the service's config gives its cap (a reasoning model refuses max_tokens).
-      params: { [service.max_tokens_param ?? 'max_tokens']: first.max_tokens },
+      params: { [service.max_tokens_param ?? 'max_tokens']: first.max_tokens, ...(stream ? { stream } : {}) },
     });
   } finally {
     await client.close();
@@ -98,6 +102,7 @@ async function verifyService(
     `  finish_reason: ${c?.finish_reason ?? '—'}`,
     `  usage: ${usage ? `${usage.prompt_tokens ?? '?'} prompt + ${usage.completion_tokens ?? '?'} completion = ${usage.total_tokens ?? '?'} tokens${usage.cost != null ? ` · cost ${formatUsd(usage.cost)}` : ''}` : 'not reported'}`,
   ];
+  if (stream) lines.push(`  stream: ${streamLine(c?.stream ?? outcome.stream)}`);
   let code: ExitCode = EXIT.ok;
   if (outcome.status === 'ok') {
     lines.push(`  verdict: ok (HTTP ${outcome.http_status}, ${Math.round(outcome.latency_ms)} ms)`);
@@ -119,6 +124,17 @@ async function verifyService(
   // The client redacted the answer as it read it: nothing here can hold the key.
   io.stdout(`${lines.join('\n')}\n`);
   return code;
+}
+
+/**
+ * How the answer streamed: `first token 312 ms · last token 880 ms · 14 chunks · 95.2
+ * tokens/s` (as run records it: record/fields/stream.ts), or that it came whole.
+ */
+function streamLine(s: (StreamTiming & { tokens_per_s?: number | null }) | null | undefined): string {
+  if (!s) return 'none: the answer came whole (an error comes as JSON)';
+  const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)} ms`);
+  const rate = s.tokens_per_s != null ? ` · ${s.tokens_per_s} tokens/s` : '';
+  return `first token ${ms(s.first_token_ms)} · last token ${ms(s.last_token_ms)} · ${s.chunks} chunk${s.chunks === 1 ? '' : 's'}${rate}`;
 }
 
 /** The first model each service is used with in the default suites, when they load. */

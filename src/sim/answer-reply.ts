@@ -4,7 +4,7 @@ import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
 import { type RouterModel, routerCost, type SimProvider, type ToolParameter } from './catalog.js';
 import { type ReasoningDetail, reasoningOf } from './agent.js';
 import { hash } from './words.js';
-import { completionBody } from './completion-body.js';
+import { completionBody, reasoningText } from './completion-body.js';
 import type { SimReply } from './reply.js';
 import type { SimState } from './state.js';
 import type { ToolTurn, WireToolCall } from './tool-turn.js';
@@ -29,6 +29,8 @@ export interface ResolvedModel {
   agentFaults: SimProvider['agentFaults'];
   /** The serving upstream's standing stream faults, each with the share of requests it hits. */
   streamFaults: SimProvider['streamFaults'];
+  /** How fast the serving upstream generates the model's output, in tokens per second. */
+  tokensPerS: number;
 }
 
 /** A 200 answer before it is sent, whole (JSON) or as a stream. */
@@ -59,7 +61,18 @@ export function answerReply(
   turn: ToolTurn = null,
 ): Answer {
   // A reasoning model thinks first, within the same cap: what is left of it is the answer's.
-  const thinking = thinkingTokens(kind, model, messages, maxTokens, active);
+  // The router returns the thinking (about the calls it makes, or else the question).
+  const calls = turn?.kind === 'calls' && d.reply === undefined && active === null ? turn.calls : null;
+  const thought =
+    model.reasoning && kind === 'router'
+      ? calls
+        ? reasoningOf(
+            model.id,
+            calls.map((c) => c.function),
+          )
+        : questionThought(model.id, messages, false)
+      : null;
+  const thinking = thinkingTokens(model, messages, maxTokens, active, thought);
   const budget = maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
   const exhausted = thinking !== null && thinking >= budget;
   const room = thinking === null || exhausted || maxTokens === null ? maxTokens : maxTokens - thinking;
@@ -71,8 +84,8 @@ export function answerReply(
     const fitted = fitToTokens(turn.content, room);
     [content, finish, completionTokens] = [fitted.content, fitted.finishReason, tokenCount(fitted.content)];
   }
-  if (turn?.kind === 'calls' && d.reply === undefined && active === null) {
-    const fitted = fitCalls(turn.calls, room);
+  if (calls !== null) {
+    const fitted = fitCalls(calls, room);
     [toolCalls, content, finish, completionTokens] = [fitted.calls, '', fitted.finishReason, fitted.tokens];
   }
   if (d.reply !== undefined) {
@@ -92,7 +105,30 @@ export function answerReply(
   // Thinking used the whole cap: cut off (length) before a word of the answer.
   if (exhausted) [content, finish, completionTokens, toolCalls] = ['', 'length', 0, undefined];
   if (d.finish_reason !== undefined && exhausted) finish = d.finish_reason;
-  const reasoningTokens = thinking === null ? null : Math.min(thinking, budget);
+  // On the router, a reasoning model's answer carries its thinking, and a model cut off while
+  // thinking the thinking it did (OpenAI's hide theirs): a turn of calls the reasoning about
+  // the calls it made (those that fitted), a text answer its thoughts on the question.
+  const reasoning =
+    kind !== 'router'
+      ? undefined
+      : exhausted
+        ? questionThought(model.id, messages, true)
+        : thought === null
+          ? undefined
+          : toolCalls
+            ? reasoningOf(
+                model.id,
+                toolCalls.map((c) => c.function),
+              )
+            : thought;
+  const reasoningTokens =
+    thinking === null
+      ? null
+      : exhausted
+        ? budget
+        : reasoning && thought
+          ? tokenCount(reasoningText(reasoning))
+          : thinking;
   if (reasoningTokens !== null) completionTokens += reasoningTokens;
 
   const created = Math.floor(Date.now() / 1000);
@@ -113,17 +149,7 @@ export function answerReply(
     refusal,
     finishReason: finish,
     ...(toolCalls ? { toolCalls } : {}),
-    // A reasoning model's turn of calls carries its reasoning (the router's reasoning_details).
-    ...(toolCalls && model.reasoning && kind === 'router'
-      ? {
-          reasoning: reasoningOf(
-            model.id,
-            toolCalls.map((c) => c.function),
-          ),
-        }
-      : {}),
-    // On the router, a model cut off while thinking returns the thinking it did (OpenAI's hide theirs).
-    ...(exhausted && kind === 'router' ? { reasoning: thinkingOf(model.id, messages) } : {}),
+    ...(reasoning ? { reasoning } : {}),
     reasoningTokens,
   };
   const body = completionBody(
@@ -144,32 +170,37 @@ export function answerReply(
 const MODEL_MAX_COMPLETION_TOKENS = 16_384;
 
 /**
- * The tokens a model thinks before it answers, counted in its completion tokens and capped
- * with them; null for a model that does not reason (or whose thinking the service does not
- * count: the router's reasoning models here). A direct reasoning model thinks 64, 128, 192 or
- * 256 tokens, by the conversation; under `reasoning_exhausted` any model thinks through its
- * whole cap.
+ * The tokens a model thinks before it answers, counted in its completion tokens (and in
+ * `completion_tokens_details.reasoning_tokens`) and capped with them; null for a model that
+ * does not reason. The router returns a reasoning model's thinking (`thought`): it thought the
+ * tokens of that text. A direct reasoning model hides its thinking, as OpenAI's do: it thinks
+ * 64, 128, 192 or 256 tokens, by the conversation. Under `reasoning_exhausted` any model
+ * thinks through its whole cap.
  */
 function thinkingTokens(
-  kind: SimFlavour,
   model: ResolvedModel,
   messages: readonly ChatMessage[],
   maxTokens: number | null,
   active: SimFault | null,
+  thought: readonly ReasoningDetail[] | null,
 ): number | null {
   if (active === 'reasoning_exhausted') return maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
-  if (!model.reasoning || kind !== 'direct') return null;
+  if (!model.reasoning) return null;
+  if (thought !== null) return tokenCount(reasoningText(thought));
   return 64 * (1 + (hash(`${model.id}\n${JSON.stringify(messages.map((m) => m.content))}`) % 4));
 }
 
-/** A reasoning model's thoughts on the last user message, cut off, as one reasoning_details entry. */
-function thinkingOf(model: string, messages: readonly ChatMessage[]): ReasoningDetail[] {
+/**
+ * A reasoning model's thoughts on the last user message, as one reasoning_details entry:
+ * whole before a text answer, or `cut` off where the cap stopped it.
+ */
+function questionThought(model: string, messages: readonly ChatMessage[], cut: boolean): ReasoningDetail[] {
   const asked =
     [...messages]
       .reverse()
       .find((m) => m.role === 'user')
       ?.content.trim() ?? '';
-  const text = `The user asks: "${asked.slice(0, 200)}". Before answering I should consider every reading of it, then check each step of the answer against what was asked, then`;
+  const text = `The user asks: "${asked.slice(0, 200)}". Before answering I should consider every reading of it, then check each step of the answer against what was asked, then${cut ? '' : ' answer.'}`;
   const signature = hash(`${model}\n${text}`).toString(16).padStart(8, '0');
   return [{ type: 'reasoning.text', text, signature, format: 'unknown', index: 0 }];
 }

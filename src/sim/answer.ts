@@ -41,7 +41,12 @@ export interface SimAnswer {
 
 /** Token estimate the simulator uses everywhere: about four characters per token. */
 export function tokenCount(text: string): number {
-  return Math.ceil(text.length / 4);
+  return Math.ceil(tokensIn(text));
+}
+
+/** The same estimate unrounded: a piece of a text holds a share of a token (how long it takes to generate). */
+export function tokensIn(text: string): number {
+  return text.length / 4;
 }
 
 /** The deterministic answer of `model` to a conversation, cut to `maxTokens` (finish `length`). */

@@ -30,6 +30,8 @@ export interface SimProvider {
   agentFaults: Readonly<Partial<Record<SimAgentFault, number>>>;
   /** Standing traits of its streams: for each way they go wrong (SimStreamFault), the share of requests hit. */
   streamFaults: Readonly<Partial<Record<SimStreamFault, number>>>;
+  /** How fast it generates the model's output, in tokens per second; null: the model's own rate. */
+  tokensPerS: number | null;
 }
 
 /** The request parameters of tool calling and structured outputs, as provider support is listed by. */
@@ -47,8 +49,14 @@ export interface RouterModel {
   context_length: number;
   /** USD per token, as the router's /models lists them. */
   pricing: { prompt: string; completion: string };
-  /** A reasoning model: its tool-call answers carry `reasoning` and `reasoning_details`. */
+  /**
+   * A reasoning model: it thinks before it answers, and its answers carry the thinking as
+   * `reasoning` and `reasoning_details`, its tokens counted in `completion_tokens` and in
+   * `completion_tokens_details.reasoning_tokens` (the router's reasoning-tokens guide).
+   */
   reasoning: boolean;
+  /** How fast its default provider generates output, in tokens per second (another provider may differ). */
+  tokensPerS: number;
 }
 
 export interface RouterAlias {
@@ -69,6 +77,8 @@ export interface DirectModel {
    * `max_completion_tokens`; it refuses `max_tokens` (HTTP 400, `unsupported_parameter`).
    */
   reasoning?: true;
+  /** How fast it generates output, in tokens per second. */
+  tokensPerS: number;
 }
 
 const SUPPORTED_PARAMETERS = [
@@ -86,31 +96,46 @@ const SUPPORTED_PARAMETERS = [
 ];
 
 export const ROUTER_MODELS: readonly RouterModel[] = [
-  model('openai/gpt-4o-mini', 'OpenAI: GPT-4o-mini', 'OpenAI', 1721260800, 128000, '0.00000015', '0.0000006'),
+  model(
+    'openai/gpt-4o-mini',
+    'OpenAI: GPT-4o-mini',
+    'OpenAI',
+    1721260800,
+    128000,
+    '0.00000015',
+    '0.0000006',
+    {
+      tokensPerS: 150,
+    },
+  ),
   model(
     'openai/gpt-4o',
     'OpenAI: GPT-4o',
-    [upstream('OpenAI'), upstream('Azure')],
+    // Azure serves it faster than OpenAI does (simulated).
+    [upstream('OpenAI'), upstream('Azure', 'unknown', { tokensPerS: 140 })],
     1715558400,
     128000,
     '0.0000025',
     '0.00001',
+    { tokensPerS: 100 },
   ),
   model(
     'anthropic/claude-sonnet-4.5',
     'Anthropic: Claude Sonnet 4.5',
     // Upstreams that differ in how they stream (simulated): Anthropic, the default, streams
     // cleanly; Amazon Bedrock pauses mid-stream in one request in ten (for `stall_ms`, 90 s by
-    // default: longer than a client's time-out); Google Vertex is slow to the first token.
+    // default: longer than a client's time-out) and generates a little slower; Google Vertex
+    // is slow to the first token, then keeps Anthropic's pace.
     [
       upstream('Anthropic'),
-      upstream('Amazon Bedrock', 'unknown', { streamFaults: { stall: 0.1 } }),
+      upstream('Amazon Bedrock', 'unknown', { streamFaults: { stall: 0.1 }, tokensPerS: 60 }),
       upstream('Google Vertex', 'unknown', { streamFaults: { slow_first_token: 1 } }),
     ],
     1759161600,
     1000000,
     '0.000003',
     '0.000015',
+    { tokensPerS: 80 },
   ),
   model(
     'anthropic/claude-opus-4.1',
@@ -120,6 +145,7 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
     200000,
     '0.000015',
     '0.000075',
+    { tokensPerS: 50 },
   ),
   model(
     'anthropic/claude-opus-4.5',
@@ -129,6 +155,7 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
     200000,
     '0.000005',
     '0.000025',
+    { tokensPerS: 70 },
   ),
   model(
     'meta-llama/llama-3.3-70b-instruct',
@@ -136,16 +163,18 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
     // Three upstreams that differ in tool calling as real ones do: DeepInfra, the default, gets
     // one call in ten wrong against the schema (so the router's Auto Exacto sends tool requests
     // to Together first); Groq does not support response_format and ignores it unless the
-    // request sets provider.require_parameters.
+    // request sets provider.require_parameters. They differ in speed too: Groq generates three
+    // times as fast as DeepInfra.
     [
       upstream('DeepInfra', 'bf16', { schemaMismatchRate: 0.1 }),
-      upstream('Together', 'fp8'),
-      upstream('Groq', 'fp8', { unsupported: ['response_format'] }),
+      upstream('Together', 'fp8', { tokensPerS: 150 }),
+      upstream('Groq', 'fp8', { unsupported: ['response_format'], tokensPerS: 300 }),
     ],
     1733443200,
     131072,
     '0.00000013',
     '0.0000004',
+    { tokensPerS: 100 },
   ),
   model(
     'moonshotai/kimi-k2-thinking',
@@ -157,15 +186,15 @@ export const ROUTER_MODELS: readonly RouterModel[] = [
     // the thread.
     [
       upstream('Moonshot AI', 'int4'),
-      upstream('Together', 'fp8', { agentFaults: { loop: 0.2 } }),
-      upstream('Fireworks', 'fp8', { agentFaults: { reorder: 1, ignore_result: 0.1 } }),
-      upstream('Chutes', 'fp8', { agentFaults: { stop_early: 0.2, drop_reasoning: 1 } }),
+      upstream('Together', 'fp8', { agentFaults: { loop: 0.2 }, tokensPerS: 120 }),
+      upstream('Fireworks', 'fp8', { agentFaults: { reorder: 1, ignore_result: 0.1 }, tokensPerS: 150 }),
+      upstream('Chutes', 'fp8', { agentFaults: { stop_early: 0.2, drop_reasoning: 1 }, tokensPerS: 80 }),
     ],
     1762387200,
     262144,
     '0.0000006',
     '0.0000025',
-    true,
+    { tokensPerS: 100, reasoning: true },
   ),
 ];
 
@@ -184,12 +213,13 @@ const ROUTER_ALIASES: readonly RouterAlias[] = [
 ];
 
 const DIRECT_MODELS: readonly DirectModel[] = [
-  { id: 'kimi-k2-0905-preview', created: 1757030400, owned_by: 'moonshot' },
-  { id: 'kimi-k2-turbo-preview', created: 1754006400, owned_by: 'moonshot' },
-  { id: 'moonshot-v1-8k', created: 1712102400, owned_by: 'moonshot' },
+  { id: 'kimi-k2-0905-preview', created: 1757030400, owned_by: 'moonshot', tokensPerS: 100 },
+  // The turbo variant is the same model served faster.
+  { id: 'kimi-k2-turbo-preview', created: 1754006400, owned_by: 'moonshot', tokensPerS: 150 },
+  { id: 'moonshot-v1-8k', created: 1712102400, owned_by: 'moonshot', tokensPerS: 100 },
   // An OpenAI reasoning model: the direct service is OpenAI-compatible, and OpenAI documents
   // (and answers) the max_tokens refusal this model stands for.
-  { id: 'o4-mini', created: 1744761600, owned_by: 'openai', reasoning: true },
+  { id: 'o4-mini', created: 1744761600, owned_by: 'openai', reasoning: true, tokensPerS: 150 },
 ];
 
 const routerById = new Map(ROUTER_MODELS.map((m) => [m.id, m]));
@@ -204,18 +234,30 @@ function model(
   context_length: number,
   prompt: string,
   completion: string,
-  reasoning = false,
+  traits: { tokensPerS: number; reasoning?: true },
 ): RouterModel {
   const served = typeof providers === 'string' ? [upstream(providers)] : providers;
-  return { id, name, providers: served, created, context_length, pricing: { prompt, completion }, reasoning };
+  return {
+    id,
+    name,
+    providers: served,
+    created,
+    context_length,
+    pricing: { prompt, completion },
+    reasoning: traits.reasoning === true,
+    tokensPerS: traits.tokensPerS,
+  };
 }
 
-/** An upstream by name; without traits it supports every parameter, never misses a schema and streams cleanly. */
+/**
+ * An upstream by name; without traits it supports every parameter, never misses a schema,
+ * streams cleanly and generates at the model's rate.
+ */
 export function upstream(
   name: string,
   quantization = 'unknown',
   traits: Partial<
-    Pick<SimProvider, 'schemaMismatchRate' | 'unsupported' | 'agentFaults' | 'streamFaults'>
+    Pick<SimProvider, 'schemaMismatchRate' | 'unsupported' | 'agentFaults' | 'streamFaults' | 'tokensPerS'>
   > = {},
 ): SimProvider {
   return {
@@ -226,6 +268,7 @@ export function upstream(
     unsupported: traits.unsupported ?? [],
     agentFaults: traits.agentFaults ?? {},
     streamFaults: traits.streamFaults ?? {},
+    tokensPerS: traits.tokensPerS ?? null,
   };
 }
 
@@ -355,10 +398,19 @@ export function routerEndpointsBody(id: string): unknown {
         uptime_last_5m: 100,
         uptime_last_1d: 100,
         latency_last_30m: percentiles,
-        throughput_last_30m: { p50: 45, p75: 40, p90: 30, p99: 15 },
+        throughput_last_30m: throughputPercentiles(p.tokensPerS ?? m.tokensPerS),
       })),
     },
   };
+}
+
+/**
+ * An endpoint's throughput over the last 30 minutes as the router lists it (tokens per second,
+ * the slower percentiles lower): the provider's rate at the median.
+ */
+function throughputPercentiles(tokensPerS: number): Record<'p50' | 'p75' | 'p90' | 'p99', number> {
+  const at = (share: number) => Math.round(tokensPerS * share);
+  return { p50: tokensPerS, p75: at(0.9), p90: at(0.7), p99: at(0.35) };
 }
 
 /** The router catalog as driftcheck reads one (service/models.ts): concrete ids, then aliases with today's target. */

@@ -29,6 +29,11 @@ export interface BodyParts {
   cost: number;
 }
 
+/** Reasoning details as a message's `reasoning` says them: their texts, a line each. */
+export function reasoningText(details: readonly ReasoningDetail[]): string {
+  return details.map((r) => r.text).join('\n');
+}
+
 /** How the 200 body looks: a normal answer, no choices at all, or an error object instead of choices. */
 export type BodyShape = 'normal' | 'empty_choices' | 'body_error';
 
@@ -78,17 +83,13 @@ export function completionBody(kind: SimFlavour, p: BodyParts, shape: BodyShape)
           content: null,
           tool_calls: p.toolCalls,
           refusal: null,
-          ...(p.reasoning
-            ? { reasoning: p.reasoning.map((r) => r.text).join('\n'), reasoning_details: p.reasoning }
-            : {}),
+          ...(p.reasoning ? { reasoning: reasoningText(p.reasoning), reasoning_details: p.reasoning } : {}),
         }
       : {
           role: 'assistant',
           content: p.content,
           refusal: null,
-          ...(p.reasoning
-            ? { reasoning: p.reasoning.map((r) => r.text).join('\n'), reasoning_details: p.reasoning }
-            : {}),
+          ...(p.reasoning ? { reasoning: reasoningText(p.reasoning), reasoning_details: p.reasoning } : {}),
         };
   const choice: Record<string, unknown> =
     kind === 'router'

@@ -16,7 +16,7 @@ import { bearerToken, keyShape } from './keys.js';
 import { type ErrorContext, type ErrorFault, isErrorFault, type SimReply } from './reply.js';
 import { type ParsedRequest, readCompletionRequest } from './request.js';
 import { chooseProvider } from './routing.js';
-import { DEFAULT_STALL_MS, partialAnswer, streamAnswer, streamPace, wholeAnswerDelayMs } from './stream.js';
+import { DEFAULT_STALL_MS, partialAnswer, streamAnswer, wholeAnswerDelayMs } from './stream.js';
 import type { SimState } from './state.js';
 import { isWordy, styleFor } from './styles.js';
 import { servedToolRequest } from './tool-serving.js';
@@ -165,7 +165,8 @@ export function handleCompletion(
   const answer = answerReply(kind, resolved, dir.messages, maxTokens, answered, active, state, turn);
   const plan = {
     firstTokenMs: config.latencyMs + delay,
-    paceMs: streamPace(config.latencyMs),
+    // The serving upstream's rate, unless the directive sets one (scoped to its provider as the faults are).
+    tokensPerS: (faulty ? d.tokens_per_s : undefined) ?? resolved.tokensPerS,
     stallMs: d.stall_ms ?? DEFAULT_STALL_MS,
     includeUsage: read.request.includeUsage,
     faults: streamFaults,
@@ -219,6 +220,7 @@ function resolveModel(
       variant: null,
       priced: null,
       reasoning: direct.reasoning === true,
+      tokensPerS: direct.tokensPerS,
       ...servingTraits(id, null, null),
     };
   }
@@ -238,6 +240,7 @@ function resolveModel(
     variant,
     priced: concrete,
     reasoning: concrete.reasoning,
+    tokensPerS: served.tokensPerS ?? concrete.tokensPerS,
     ...servingTraits(concrete.id, variant, served),
   };
 }

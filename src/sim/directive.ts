@@ -73,6 +73,7 @@ const NUMBER_FIELDS = {
   agent_fault_rate: 1,
   stream_fault_rate: 1,
   stall_ms: 600_000,
+  tokens_per_s: 100_000,
 } as const;
 const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
 
@@ -162,17 +163,22 @@ function directiveProblem(d: Record<string, unknown>): string | null {
     } else if (key in NUMBER_FIELDS) {
       const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
       const whole = key === 'fail_times' || key === 'stall_ms';
+      // A rate of 0 would never finish an answer.
+      const positive = key === 'tokens_per_s';
       if (
         typeof value !== 'number' ||
         !Number.isFinite(value) ||
         value < 0 ||
+        (positive && value === 0) ||
         value > max ||
         (whole && !Number.isInteger(value))
       ) {
-        return `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
+        return positive
+          ? `${key} must be a number above 0, at most ${max}.`
+          : `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
       }
     } else {
-      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault, tool_fault_rate, agent_fault, agent_fault_rate, stream_fault, stream_fault_rate or stall_ms.`;
+      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault, tool_fault_rate, agent_fault, agent_fault_rate, stream_fault, stream_fault_rate, stall_ms or tokens_per_s.`;
     }
   }
   return null;

@@ -1,6 +1,6 @@
 import type { SimFlavour } from '../adapters/index.js';
 import type { SimStreamFault } from '../suite/types.js';
-import { tokenCount } from './answer.js';
+import { tokenCount, tokensIn } from './answer.js';
 import type { Answer } from './answer-reply.js';
 import type { SimStream, SimWrite } from './reply.js';
 
@@ -16,8 +16,6 @@ const CONTENT_PIECE = 12;
 const ARGUMENT_PIECE = 16;
 /** A stall lasts this long unless `stall_ms` says otherwise: longer than the usual 60 s client time-out. */
 export const DEFAULT_STALL_MS = 90_000;
-/** After the first token, chunks come this fraction of the latency apart. */
-const PACE_SHARE = 20;
 /** `slow_first_token`: the first token comes three times later than normal, and at least this much later. */
 const SLOW_FIRST_TOKEN_MIN_MS = 500;
 
@@ -25,8 +23,11 @@ const SLOW_FIRST_TOKEN_MIN_MS = 500;
 export interface StreamPlan {
   /** From the request to the first token (the simulator's latency plus `delay_ms`). */
   firstTokenMs: number;
-  /** Between two chunks after the first (streamPace). */
-  paceMs: number;
+  /**
+   * How fast the model generates after its first token: each later chunk comes its tokens'
+   * worth of time after the one before (generationMs).
+   */
+  tokensPerS: number;
   /** How long a `stall` pauses the stream. */
   stallMs: number;
   /** The direct service's `stream_options.include_usage` (the router always sends usage). */
@@ -34,9 +35,24 @@ export interface StreamPlan {
   faults: ReadonlySet<SimStreamFault>;
 }
 
-/** The pause between two chunks after the first token: a 20th of the simulator's latency. */
-export function streamPace(latencyMs: number): number {
-  return latencyMs / PACE_SHARE;
+/**
+ * How long a chunk takes to generate: the tokens of the text it adds (content, refusal,
+ * reasoning, a tool call's name or a piece of its arguments; four characters a token, a share
+ * of one counted as such) at the model's rate. A chunk that adds no text takes no time.
+ */
+function generationMs(delta: Delta, tokensPerS: number): number {
+  return (tokensIn(deltaText(delta)) / tokensPerS) * 1000;
+}
+
+/** The text a delta adds to the answer (reasoning_details repeat `reasoning`: counted once). */
+function deltaText(delta: Delta): string {
+  if (typeof delta.reasoning === 'string') return delta.reasoning;
+  let text = '';
+  if (typeof delta.content === 'string') text += delta.content;
+  if (typeof delta.refusal === 'string') text += delta.refusal;
+  for (const call of (delta.tool_calls ?? []) as { function?: { name?: string; arguments?: string } }[])
+    text += (call.function?.name ?? '') + (call.function?.arguments ?? '');
+  return text;
 }
 
 function firstTokenMs(plan: Pick<StreamPlan, 'firstTokenMs' | 'faults'>): number {
@@ -48,7 +64,10 @@ function firstTokenMs(plan: Pick<StreamPlan, 'firstTokenMs' | 'faults'>): number
 
 /**
  * How much later a whole (non-streamed) answer comes under the stream faults that hit it: the
- * generation behind it is the same, so a slow first token and a stall delay all of it.
+ * generation behind it is the same, so a slow first token and a stall delay all of it. (It
+ * does not wait for the generation itself: a whole answer comes when a stream of it would
+ * have sent its first token, plus those pauses — so the simulator answers plain requests as
+ * fast as it did; a stream takes its generation on top.)
  */
 export function wholeAnswerDelayMs(plan: Pick<StreamPlan, 'firstTokenMs' | 'faults' | 'stallMs'>): number {
   return firstTokenMs(plan) - plan.firstTokenMs + (plan.faults.has('stall') ? plan.stallMs : 0);
@@ -76,7 +95,8 @@ interface Chunks {
  * (README, "The embedded simulator"; service-facts.md, "Streaming"): the router's
  * `: OPENROUTER PROCESSING` comment at once and every second while it waits, the direct
  * service's role-only chunk at once; then after `firstTokenMs` the reasoning, content or
- * tool-call deltas (a word or a few characters each), `paceMs` apart; the finish reason;
+ * tool-call deltas (a word or a few characters each), each after the time its tokens take
+ * to generate at the plan's `tokensPerS`; the finish reason;
  * usage in a chunk with empty `choices` (the router always, the direct service when asked);
  * `data: [DONE]`. An error inside the answer is the documented error event (HTTP 200, an
  * `error` object and `finish_reason: "error"`), and the stream ends there. The plan's faults
@@ -112,7 +132,6 @@ export function streamAnswer(kind: SimFlavour, answer: Answer, plan: StreamPlan)
   // Where a stream goes wrong mid-way: after half its deltas (at least one, when it has any).
   const half = Math.ceil(n / 2);
   for (let i = 0; i <= n; i++) {
-    if (i > 0) out.wait(plan.paceMs);
     if (i === half) {
       if (faults.has('stall')) out.wait(plan.stallMs);
       if (faults.has('error_after_content')) {
@@ -127,7 +146,10 @@ export function streamAnswer(kind: SimFlavour, answer: Answer, plan: StreamPlan)
         return finish('end');
       }
     }
-    if (i < n) out.send(chunks.event(chunks.deltas[i]!));
+    if (i < n) {
+      if (i > 0) out.wait(generationMs(chunks.deltas[i]!, plan.tokensPerS));
+      out.send(chunks.event(chunks.deltas[i]!));
+    }
   }
   if (chunks.finish !== null) out.send(chunks.finish);
   if (chunks.usage !== null && !faults.has('no_usage')) out.send(chunks.usage);

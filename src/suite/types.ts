@@ -64,6 +64,11 @@ export interface SimDirective {
   stream_fault_rate?: number;
   /** How long a `stall` (the directive's or a provider's standing one) pauses a stream, in ms. */
   stall_ms?: number;
+  /**
+   * How fast the serving provider generates, in tokens per second (default: the provider's
+   * own rate, README "The embedded simulator"); with `provider`, that provider's alone.
+   */
+  tokens_per_s?: number;
 }
 
 /**

@@ -226,6 +226,43 @@ describe('a model that spends its whole budget thinking', () => {
   });
 });
 
+describe("the simulator's router reasoning model through run", () => {
+  it('records its reasoning tokens and text, the same streamed or not', async () => {
+    const project = await makeProject({
+      'suites/think.yaml': [
+        'suite: think',
+        'service: router',
+        'model: moonshotai/kimi-k2-thinking',
+        'params: { max_tokens: 256 }',
+        'cases:',
+        '  - id: colour',
+        '    prompt: Name a colour.',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const entries = [];
+      for (const flags of [[], ['--stream']]) {
+        const run = await runMain(['run', '--sim', 'suites', ...flags], { cwd: project.dir });
+        expect(run.code, run.stderr).toBe(0);
+        entries.push((await readReport(runDirFrom(run, project.dir))).cases[0]!);
+      }
+      const [plain, streamed] = entries as [(typeof entries)[0], (typeof entries)[0]];
+      expect(plain.reasoning).toMatch(/^The user asks: "Name a colour\."/);
+      expect(plain.reasoning_tokens).toBe(Math.ceil(plain.reasoning!.length / 4));
+      expect(plain.usage!.completion_tokens).toBeGreaterThan(plain.reasoning_tokens!);
+      expect(streamed.streaming).toBeTruthy();
+      expect([streamed.reasoning, streamed.reasoning_tokens, streamed.usage]).toEqual([
+        plain.reasoning,
+        plain.reasoning_tokens,
+        plain.usage,
+      ]);
+    } finally {
+      await project.cleanup();
+    }
+  });
+});
+
 describe('reasoning drifts as usage does', () => {
   it('reasoning_changed when the reasoning tokens or the reasoning text move beyond the usage tolerance; not within it', async () => {
     const project = await makeProject({

@@ -26,7 +26,7 @@ function simStream(kind: 'router' | 'direct', body: Record<string, unknown>): Ui
   const stream = streamAnswer(
     kind,
     { headers: {}, body, broken: false, usable: true },
-    { firstTokenMs: 0, paceMs: 0, stallMs: 0, includeUsage: true, faults: new Set() },
+    { firstTokenMs: 0, tokensPerS: 100, stallMs: 0, includeUsage: true, faults: new Set() },
   );
   return new Uint8Array(Buffer.concat(stream.writes.map((w) => w.bytes)));
 }

@@ -31,6 +31,17 @@ describe('readDirective', () => {
     expect(read.ok && read.messages[0]!.content).toBe('hello');
   });
 
+  it('reads a rate (tokens_per_s) from the header or a marker, fractions too', () => {
+    expect(readDirective('{"tokens_per_s":42.5}', msgs('hi'))).toMatchObject({
+      ok: true,
+      directive: { tokens_per_s: 42.5 },
+    });
+    expect(readDirective(undefined, msgs('[sim:tokens_per_s=300] hi'))).toMatchObject({
+      ok: true,
+      directive: { tokens_per_s: 300 },
+    });
+  });
+
   it('returns null when there is nothing to do', () => {
     expect(readDirective(undefined, msgs('hi'))).toEqual({ ok: true, directive: null, messages: msgs('hi') });
     expect(readDirective('  ', msgs('hi'))).toEqual({ ok: true, directive: null, messages: msgs('hi') });
@@ -46,6 +57,8 @@ describe('readDirective', () => {
     ['{"falut":"auth"}', undefined, /unknown field "falut"/],
     [undefined, '[sim:fault=nope]', /unknown fault "nope"/],
     [undefined, '[sim:retry_after_s=soon]', /retry_after_s must be a number/],
+    ['{"tokens_per_s":0}', undefined, /tokens_per_s must be a number above 0, at most 100000/],
+    [undefined, '[sim:tokens_per_s=fast]', /tokens_per_s must be a number above 0/],
   ])('rejects header %j / marker %j with a clear message', (header, content, message) => {
     const read = readDirective(header, msgs(content ?? 'hi'));
     expect(read.ok).toBe(false);

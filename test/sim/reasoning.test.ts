@@ -3,7 +3,8 @@ import type { Simulator } from '../../src/sim/server.js';
 import { complete, useSimulator } from './helpers.js';
 
 // The simulator's reasoning models, in the documented shapes: the direct service's o4-mini
-// (OpenAI's kind) refuses max_tokens and thinks within max_completion_tokens; the
+// (OpenAI's kind) refuses max_tokens and thinks within max_completion_tokens; the router's
+// Kimi K2 Thinking returns its reasoning and counts it (reasoning_tokens) in its usage; the
 // reasoning_exhausted fault makes any model think through its whole cap; the router refuses
 // a reasoning object with both an effort and a budget.
 
@@ -69,6 +70,95 @@ describe('a direct reasoning model', () => {
     expect(r.json.usage).toMatchObject({
       completion_tokens: 40,
       completion_tokens_details: { reasoning_tokens: 40 },
+    });
+  });
+});
+
+describe('a router reasoning model', () => {
+  const KIMI = 'moonshotai/kimi-k2-thinking';
+  const ask = (body: Record<string, unknown> = {}, content = 'Name a colour.') =>
+    complete(sim, 'router', KEYS.router, { model: KIMI, content, body });
+  /** A streamed answer's data chunks. */
+  const chunksOf = (text: string) =>
+    text
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: {'))
+      .map((e) => JSON.parse(e.slice('data: '.length)));
+
+  it('returns its reasoning and counts its tokens within completion_tokens, as the reasoning-tokens guide says', async () => {
+    const r = await ask();
+    expect(r.status).toBe(200);
+    const { message, finish_reason } = r.json.choices[0];
+    expect(finish_reason).toBe('stop');
+    expect(message.reasoning).toMatch(/^The user asks: "Name a colour\."/);
+    expect(message.reasoning_details).toEqual([
+      expect.objectContaining({
+        type: 'reasoning.text',
+        text: message.reasoning,
+        signature: expect.any(String),
+      }),
+    ]);
+    const { completion_tokens, completion_tokens_details } = r.json.usage;
+    const thinking = completion_tokens_details.reasoning_tokens as number;
+    // Its tokens are those of the text it returns (four characters a token, as every count here).
+    expect(thinking).toBe(Math.ceil(message.reasoning.length / 4));
+    expect(completion_tokens).toBe(thinking + Math.ceil(message.content.length / 4));
+    expect(r.json.usage.cost).toBeGreaterThan(0);
+    // A model that does not reason says nothing of it.
+    const plain = await complete(sim, 'router', KEYS.router, { content: 'Name a colour.' });
+    expect(plain.json.choices[0].message).not.toHaveProperty('reasoning');
+    expect(plain.json.usage).not.toHaveProperty('completion_tokens_details');
+  });
+
+  it('before a turn of calls, reasons about the calls, and counts that', async () => {
+    const tools = [
+      {
+        type: 'function',
+        function: {
+          name: 'lookup_order',
+          description: 'Look up an order by its id',
+          parameters: {
+            type: 'object',
+            properties: { order_id: { type: 'string' } },
+            required: ['order_id'],
+          },
+        },
+      },
+    ];
+    const r = await ask({ tools }, 'Where is my order "A-1234"?');
+    const { message, finish_reason } = r.json.choices[0];
+    expect(finish_reason).toBe('tool_calls');
+    expect(message.reasoning).toMatch(/needs lookup_order/);
+    expect(r.json.usage.completion_tokens_details.reasoning_tokens).toBe(
+      Math.ceil(message.reasoning.length / 4),
+    );
+    expect(r.json.usage.completion_tokens).toBeGreaterThan(
+      r.json.usage.completion_tokens_details.reasoning_tokens,
+    );
+  });
+
+  it('streamed: the reasoning comes first, in pieces that add up to it, and the usage chunk counts it the same', async () => {
+    const whole = await ask();
+    const streamed = await ask({ stream: true });
+    expect(streamed.status).toBe(200);
+    const chunks = chunksOf(streamed.text);
+    const deltas = chunks.flatMap((c) => c.choices.map((ch: { delta: Record<string, unknown> }) => ch.delta));
+    const reasoning = deltas.filter((d) => typeof d.reasoning === 'string');
+    expect(reasoning.length).toBeGreaterThan(2);
+    expect(reasoning.map((d) => d.reasoning).join('')).toBe(whole.json.choices[0].message.reasoning);
+    const firstContent = deltas.findIndex((d) => typeof d.content === 'string' && d.content !== '');
+    expect(deltas.findIndex((d) => typeof d.reasoning === 'string')).toBeLessThan(firstContent);
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: whole.json.usage });
+    expect(whole.json.usage.completion_tokens_details.reasoning_tokens).toBeGreaterThan(0);
+  });
+
+  it('runs out of a cap smaller than its thinking: cut off (length) before any content, the thinking so far returned', async () => {
+    const r = await ask({ max_tokens: 10 });
+    expect(r.json.choices[0]).toMatchObject({ finish_reason: 'length', message: { content: '' } });
+    expect(r.json.choices[0].message.reasoning).toMatch(/^The user asks: "Name a colour\."/);
+    expect(r.json.usage).toMatchObject({
+      completion_tokens: 10,
+      completion_tokens_details: { reasoning_tokens: 10 },
     });
   });
 });
