@@ -58,6 +58,16 @@ export function caseProblems(
           });
         for (const p of definition.problems?.(value, where, options) ?? [])
           problems.push({ ...p, pointer: `${at}/${j}/${type}${p.pointer}` });
+        // A judge's own params are a request's, held to the same rules (both caps, a fallback list, …).
+        if (type === 'judge' && isRecord(value) && isRecord(value.params))
+          for (const p of requestProblems(
+            value.params,
+            null,
+            request.files,
+            `${where}.params`,
+            request.allow,
+          ))
+            problems.push({ ...p, pointer: `${at}/${j}/judge/params${p.pointer}` });
         if (declared === null) continue;
         for (const { pointer, name: tool } of definition.toolNames?.(value) ?? []) {
           const undeclared = undeclaredTool(tool, declared, `'${where}'`, "the case's request");

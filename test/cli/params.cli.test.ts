@@ -108,6 +108,11 @@ describe('every documented parameter', () => {
         '      max_tokens: 10',
         '      max_completion_tokens: 20',
         '      reasoning: { effort: low, max_tokens: 100 }',
+        '    expect:',
+        '      - judge:',
+        '          model: o4-mini',
+        '          rubric: says hi',
+        '          params: { max_tokens: 10, max_completion_tokens: 2000, models: [openai/gpt-4o] }',
         '',
       ].join('\n'),
     });
@@ -129,6 +134,11 @@ describe('every documented parameter', () => {
       expect(said).toContain(
         "suites/bad.yaml:14:45: 'cases[0].params.reasoning' sets both effort and max_tokens: the routing service refuses a request with both",
       );
+      // A judge's own params are a request's, held to the same rules.
+      expect(said).toContain(
+        "suites/bad.yaml:19:60: 'cases[0].expect[0].judge.params' sets both max_tokens and max_completion_tokens",
+      );
+      expect(said).toContain("'cases[0].expect[0].judge.params.models' is a fallback list");
       // And run refuses it the same way, before sending anything.
       const from = service.seen.length;
       const run = await runMain(['run', 'suites'], { cwd: project.dir, env: TOOL_ENV });
