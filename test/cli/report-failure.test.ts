@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportFailure } from '../../src/cli/main.js';
+import { reportFailure } from '../../src/cli/failure.js';
 import { UsageError } from '../../src/util/errors.js';
 
 function failing(error: unknown, env: NodeJS.ProcessEnv = {}) {
