@@ -34,6 +34,23 @@ describe('stream: a sample', () => {
     expect(answer(10, null, null)!.tokens_per_s).toBeNull();
   });
 
+  it('counts the reasoning tokens a model thought without streaming them out of its throughput, not those it streamed', () => {
+    const usage = { completion_tokens: 1100, completion_tokens_details: { reasoning_tokens: 1000 } };
+    const timed = (message: Record<string, unknown> | null) =>
+      stream.extract({
+        body: { usage },
+        choice: null,
+        message,
+        params: null,
+        stream: { first_token_ms: 3000, last_token_ms: 4000, chunks: 30 },
+      })!.tokens_per_s;
+    // Hidden (OpenAI's reasoning models): 100 answer tokens over the second they streamed in.
+    expect(timed({ role: 'assistant', content: 'x' })).toBe(100);
+    expect(timed(null)).toBe(100);
+    // Streamed as reasoning deltas (the router's): every token came in that second.
+    expect(timed({ role: 'assistant', content: 'x', reasoning: 'I add two and two.' })).toBe(1100);
+  });
+
   it('is absent on an answer that was not streamed', () => {
     expect(stream.extract({ body: {}, choice: null, message: null, params: null })).toBeNull();
   });

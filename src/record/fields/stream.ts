@@ -1,6 +1,6 @@
 import { type LatencySketch, latencySketch } from '../../stats/sketch.js';
 import type { DetailRow, Fold, RecordedField, RecordedTolerance } from '../field.js';
-import { count } from '../read.js';
+import { count, usageDetail } from '../read.js';
 import type { FieldDrift } from '../served-change.js';
 import type { DriftKindRow } from '../severity.js';
 import { type Timing, type TimingCase, TimingTally, type TimingTolerance } from '../timing-drift.js';
@@ -166,10 +166,17 @@ export const stream = {
       tokens_per_s: nullableNumber,
     },
   },
-  extract: ({ stream: timing, body }) => {
+  extract: ({ stream: timing, body, message }) => {
     if (!timing) return null;
     const usage = body.usage as Record<string, unknown> | undefined;
-    const tokens = count(usage?.completion_tokens);
+    const completion = count(usage?.completion_tokens);
+    // Tokens the model thought without streaming them (OpenAI's reasoning models) came before
+    // the first token, not between it and the last: counted, they overstate the throughput.
+    const hidden =
+      typeof message?.reasoning === 'string' && message.reasoning !== ''
+        ? 0
+        : (usageDetail(body, 'completion_tokens_details', 'reasoning_tokens') ?? 0);
+    const tokens = completion === null ? null : completion - hidden;
     const { first_token_ms: first, last_token_ms: last } = timing;
     const ms = first !== null && last !== null ? last - first : 0;
     return {
