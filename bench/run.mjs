@@ -32,7 +32,14 @@ import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { binIn, measureNode, median, REPO, RSS_METHOD, startSim } from './process.mjs';
-import { measureCompare, measureMemory, measureMerge, measureReports, measureRepeats } from './scale.mjs';
+import {
+  measureCompare,
+  measureMemory,
+  measureMerge,
+  measureRecheck,
+  measureReports,
+  measureRepeats,
+} from './scale.mjs';
 import { measureTableValidate } from './table-validate.mjs';
 import { measureYamlReaders } from './yaml-readers.mjs';
 import {
@@ -57,9 +64,10 @@ const { values } = parseArgs({
     'no-startup': { type: 'boolean', default: false },
     'with-baselines': { type: 'boolean', default: false },
     'baseline-sizes': { type: 'string', default: '100000' },
-    scale: { type: 'string', default: 'repeats,merge,reports,memory,table,compare,readers' },
+    scale: { type: 'string', default: 'repeats,merge,reports,memory,table,compare,recheck,readers' },
     'table-rows': { type: 'string', default: '100000' },
     'compare-cases': { type: 'string', default: '100000' },
+    'recheck-cases': { type: 'string', default: '100000' },
     'reader-sizes': { type: 'string', default: '1000,100000' },
     'repeat-cases': { type: 'string', default: '1000' },
     'shard-cases': { type: 'string', default: '10000' },
@@ -194,6 +202,7 @@ async function measureScale() {
     ],
     ['table', (ctx) => measureTableValidate(ctx, { rows: Number(values['table-rows']) })],
     ['compare', (ctx) => measureCompare(ctx, { cases: Number(values['compare-cases']) })],
+    ['recheck', (ctx) => measureRecheck(ctx, { cases: Number(values['recheck-cases']) })],
     ['readers', (ctx) => measureYamlReaders(ctx, { sizes: list(values['reader-sizes']) })],
   ];
   for (const [name, measure] of steps.filter(([n]) => scale.has(n))) {

@@ -246,7 +246,11 @@ export async function measureCompare(ctx, { cases = 100000 } = {}) {
   const reportDir = join(ctx.dir, 'reports');
   const common = ['--config', workload.config, '--report-dir', reportDir];
   common.push('--baseline-dir', join(ctx.dir, 'baselines'));
-  await run(ctx, ['run', workload.suitesDir, ...common, '--update-baselines'], `run ${cases} rows, accept`);
+  const one = await run(
+    ctx,
+    ['run', workload.suitesDir, ...common, '--update-baselines'],
+    `run ${cases} rows, accept`,
+  );
   await rm(reportDir, { recursive: true, force: true });
   const models = await run(
     ctx,
@@ -273,7 +277,51 @@ export async function measureCompare(ctx, { cases = 100000 } = {}) {
   );
   await rm(reportDir, { recursive: true, force: true });
   await rm(out, { recursive: true, force: true });
-  return { what: `two candidates compared over ${cases} table rows`, compare: figures, targets: [] };
+  return {
+    what: `two candidates compared over ${cases} table rows`,
+    compare: figures,
+    // Issue 36: N candidates within 1.2× of one run's peak (the run that accepted the baselines).
+    targets: [
+      target(
+        'peak RSS, run --models of 2 / one run',
+        models.peakRssMb / one.peakRssMb,
+        '≤ 1.2×',
+        (v) => v <= 1.2,
+      ),
+    ],
+  };
+}
+
+/**
+ * Issue 36's `recheck` row: one run of `cases` table rows, then `report` and `recheck` of it
+ * (today's checks on its stored answers), each a whole process. Targets: recheck's peak RSS
+ * ≤ 200 MB, and no slower than `report` of the same run.
+ */
+export async function measureRecheck(ctx, { cases = 100000 } = {}) {
+  const workload = await writeTableWorkload(ctx.dir, cases, ctx.simUrl);
+  const reportDir = join(ctx.dir, 'reports');
+  const common = ['--config', workload.config, '--baseline-dir', join(ctx.dir, 'baselines')];
+  await run(ctx, ['run', workload.suitesDir, ...common, '--report-dir', reportDir], `run ${cases} rows`);
+  const [dir] = await runDirs(reportDir);
+  const baselines = ['--baseline-dir', join(ctx.dir, 'baselines')];
+  const report = await run(ctx, ['report', dir, ...baselines], `report of ${cases} rows`);
+  const out = join(ctx.dir, 'rechecked');
+  const recheck = await run(
+    ctx,
+    ['recheck', dir, workload.suitesDir, ...common, '--report-dir', out],
+    `recheck of ${cases} rows`,
+  );
+  await rm(reportDir, { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+  const shown = (m) => ({ wallMs: m.wallMs, cpuMs: m.cpuMs, peakRssMb: m.peakRssMb });
+  return {
+    what: `recheck of a run of ${cases} table rows`,
+    recheck: { report: shown(report), recheck: shown(recheck) },
+    targets: [
+      target('peak RSS, recheck (MB)', recheck.peakRssMb, '≤ 200 MB', (v) => v <= 200),
+      target('wall, recheck / report', recheck.wallMs / report.wallMs, '≤ 1×', (v) => v <= 1),
+    ],
+  };
 }
 
 /** ms from navigation start until compare.html's matrix shows rows and its search is enabled. */

@@ -142,6 +142,16 @@ export function renderScale(scaleRows) {
         '',
       ]);
     }
+    if (row.recheck) {
+      const shown = (r) =>
+        `${fmt(r.wallMs / 1000, 1)} s (CPU ${fmt(r.cpuMs / 1000, 1)} s), RSS ${fmt(r.peakRssMb)} MB`;
+      body.push([
+        row.what,
+        `report ${shown(row.recheck.report)}; recheck ${shown(row.recheck.recheck)}`,
+        '',
+        '',
+      ]);
+    }
     if (row.readers) {
       const shown = (r) =>
         `${fmt(r.wallMs / 1000, 2)} s, CPU ${fmt(r.cpuMs / 1000, 2)} s, RSS ${fmt(r.peakRssMb)} MB`;
