@@ -1,7 +1,7 @@
 import type { ResolvedTolerance } from './drift/tolerance.js';
 import type { LatencySketch } from '../stats/sketch.js';
 import { DRIFT_SEVERITY, type Drift } from '../record/drift-kinds.js';
-import { type Timing, TimingTally } from '../record/timing-drift.js';
+import { latencyTolerance, type Timing, TimingTally } from '../record/timing-drift.js';
 
 /** A case's latency, as record/timing-drift.ts compares timings: latency_changed. */
 const LATENCY: Timing<'latency_changed'> = {
@@ -28,13 +28,6 @@ export interface LatencyAnalysis {
   suiteDrift: Drift | null;
 }
 
-/** A latency tolerance as a timing's: its absolute amount in milliseconds. */
-const asTiming = (t: ResolvedTolerance['latency']) => ({
-  relative: t.relative,
-  absolute: t.absolute_ms,
-  severity: t.severity,
-});
-
 /**
  * A suite's latencies, a case at a time, for latency_changed: the timing test of
  * record/timing-drift.ts (a Holm-adjusted rank test per case, a sign test for the suite)
@@ -44,7 +37,7 @@ export class LatencyTally {
   private readonly tally = new TimingTally(LATENCY);
 
   add(c: LatencyCase): void {
-    this.tally.add({ ...c, tolerance: asTiming(c.tolerance) });
+    this.tally.add({ ...c, tolerance: latencyTolerance(c.tolerance) });
   }
 
   analyse(options: {
@@ -52,6 +45,6 @@ export class LatencyTally {
     candidate: boolean;
     suite: ResolvedTolerance['latency'];
   }): LatencyAnalysis {
-    return this.tally.analyse({ ...options, suite: asTiming(options.suite) });
+    return this.tally.analyse({ ...options, suite: latencyTolerance(options.suite) });
   }
 }

@@ -44,6 +44,15 @@ export interface TimingTolerance {
   severity: DriftSeverity;
 }
 
+/** A `drift.latency` tolerance (milliseconds) as a timing's: what a latency and a time to first token are held to. */
+export function latencyTolerance(t: {
+  relative: number;
+  absolute_ms: number;
+  severity: DriftSeverity;
+}): TimingTolerance {
+  return { relative: t.relative, absolute: t.absolute_ms, severity: t.severity };
+}
+
 /** One case's timings tonight and in its baseline. */
 export interface TimingCase {
   case: string;

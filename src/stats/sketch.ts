@@ -13,6 +13,18 @@ export interface LatencySketch {
   sample: number[];
 }
 
+/** A LatencySketch's JSON Schema, for every file that keeps one (a baseline, a case entry's `streaming`). */
+export const LATENCY_SKETCH_SCHEMA = {
+  type: 'object',
+  required: ['n', 'p50', 'p95', 'sample'],
+  properties: {
+    n: { type: 'integer', minimum: 1 },
+    p50: { type: 'number', minimum: 0 },
+    p95: { type: 'number', minimum: 0 },
+    sample: { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } },
+  },
+} as const;
+
 /** At most this many values go into a sketch: a baseline file stays short and reviewable. */
 export const LATENCY_SAMPLE_CAP = 20;
 

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../record/field.js';
+import { LATENCY_SKETCH_SCHEMA } from '../stats/sketch.js';
 import { RECORDED_FIELDS } from '../record/registry.js';
 
 /**
@@ -396,16 +397,7 @@ const baseline = {
             required: ['pass', 'total'],
             properties: { pass: { type: 'integer', minimum: 0 }, total: { type: 'integer', minimum: 0 } },
           },
-          latency_ms: {
-            type: 'object',
-            required: ['n', 'p50', 'p95', 'sample'],
-            properties: {
-              n: { type: 'integer', minimum: 1 },
-              p50: { type: 'number', minimum: 0 },
-              p95: { type: 'number', minimum: 0 },
-              sample: { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } },
-            },
-          },
+          latency_ms: LATENCY_SKETCH_SCHEMA,
           ...recordedInBaseline,
         },
       },

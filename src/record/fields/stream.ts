@@ -1,9 +1,16 @@
-import { type LatencySketch, latencySketch } from '../../stats/sketch.js';
+import { LATENCY_SKETCH_SCHEMA, type LatencySketch, latencySketch } from '../../stats/sketch.js';
+import { countOf } from '../../util/numbers.js';
 import type { DetailRow, Fold, RecordedField, RecordedTolerance } from '../field.js';
 import { count, usageDetail } from '../read.js';
 import type { FieldDrift } from '../served-change.js';
 import type { DriftKindRow } from '../severity.js';
-import { type Timing, type TimingCase, TimingTally, type TimingTolerance } from '../timing-drift.js';
+import {
+  latencyTolerance,
+  type Timing,
+  type TimingCase,
+  TimingTally,
+  type TimingTolerance,
+} from '../timing-drift.js';
 
 /** A streamed answer's timing, as a sample keeps it. */
 export interface SampleStream {
@@ -54,15 +61,10 @@ const THROUGHPUT: Timing<'throughput_changed'> = {
  * `drift.latency`, by default ±50 % and 200 ms); throughput by the same share and 5 tokens
  * per second.
  */
-const ttftTolerance = (t: RecordedTolerance): TimingTolerance => ({
-  relative: t.latency.relative,
-  absolute: t.latency.absolute_ms,
-  severity: t.latency.severity,
-});
+const ttftTolerance = (t: RecordedTolerance): TimingTolerance => latencyTolerance(t.latency);
 const throughputTolerance = (t: RecordedTolerance): TimingTolerance => ({
-  relative: t.latency.relative,
+  ...latencyTolerance(t.latency),
   absolute: THROUGHPUT_ABSOLUTE,
-  severity: t.latency.severity,
 });
 /** Tokens per second a throughput must move by, beside the share (a slow model's 10 → 7 is noise). */
 const THROUGHPUT_ABSOLUTE = 5;
@@ -74,16 +76,7 @@ const THROUGHPUT_ABSOLUTE = 5;
 const MIN_GENERATION_MS = 50;
 
 const nullableNumber = { type: ['number', 'null'] };
-const sketchSchema = {
-  type: ['object', 'null'],
-  required: ['n', 'p50', 'p95', 'sample'],
-  properties: {
-    n: { type: 'integer', minimum: 1 },
-    p50: { type: 'number' },
-    p95: { type: 'number' },
-    sample: { type: 'array', items: { type: 'number' } },
-  },
-};
+const sketchSchema = { ...LATENCY_SKETCH_SCHEMA, type: ['object', 'null'] };
 
 /** The streamed samples' times to first token and throughputs, folded into a CaseStream (null: none streamed). */
 function streamed(): Fold<SampleStream, CaseStream | null> {
@@ -137,7 +130,7 @@ function figuresRow(
   moved: boolean,
 ): DetailRow {
   if (!sketch) return { term, text: null };
-  const n = (s: LatencySketch) => `${s.n} sample${s.n === 1 ? '' : 's'}`;
+  const n = (s: LatencySketch) => countOf(s.n, 'sample');
   const then = baseline ? ` · baseline ${figures(baseline, unit)} (${n(baseline)})` : '';
   return { term, text: `${figures(sketch, unit)} (${n(sketch)})${then}`, ...(moved ? { mark: 'warn' } : {}) };
 }
