@@ -3,7 +3,7 @@ import type { Expectation } from './registry.js';
 import type { CheckResult } from './registry.js';
 import type { Completion } from '../record/answer.js';
 import type { CaseError, Usage } from '../core/answer.js';
-import type { Message, RequestParams, TokenCapParam } from '../core/messages.js';
+import { type Message, type RequestParams, tokenCap, type TokenCapParam } from '../core/messages.js';
 import { extractJson } from './extract-json.js';
 import { writeJudgePrompt } from './judge-prompt.js';
 import { quote } from './quote.js';
@@ -23,8 +23,7 @@ function judgeParams(spec: JudgeSpec, capParam: TokenCapParam = 'max_tokens'): R
 
 /** The judge's answer cap, for an estimate: its params', else the default's; null when its service's default applies. */
 export function judgeCap(spec: JudgeSpec): number | null {
-  if (!spec.params) return JUDGE_MAX_TOKENS;
-  return spec.params.max_completion_tokens ?? spec.params.max_tokens ?? null;
+  return spec.params ? (tokenCap(spec.params)?.value ?? null) : JUDGE_MAX_TOKENS;
 }
 
 /** What to send the judge's service. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JUDGE_MARKER, readJudgePrompt, writeJudgePrompt } from '../../src/checks/judge-prompt.js';
 import {
   buildJudgeRequest,
+  judgeCap,
   judgeCallFailed,
   parseJudgeVerdict,
   planJudge,
@@ -69,6 +70,13 @@ describe('buildJudgeRequest and the judge prompt', () => {
       max_completion_tokens: 2000,
       reasoning_effort: 'low',
     });
+  });
+
+  it("caps a judge's answer for the cost estimate as its request does: 200, its params' cap, or none given (the service's default)", () => {
+    expect(judgeCap(spec)).toBe(200);
+    expect(judgeCap({ ...spec, params: { max_completion_tokens: 2000 } })).toBe(2000);
+    expect(judgeCap({ ...spec, params: { max_tokens: 300, temperature: 0 } })).toBe(300);
+    expect(judgeCap({ ...spec, params: { reasoning_effort: 'low' } })).toBeNull();
   });
 
   it.each<[string, JudgeSpec, string | null, { rubric: string | null; baseline: string | null }]>([
