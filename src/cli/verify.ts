@@ -1,4 +1,4 @@
-import { formatUsd } from '../util/numbers.js';
+import { countOf, formatUsd } from '../util/numbers.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
@@ -80,7 +80,8 @@ async function verifyService(
   // The seed's verification call, as the kind's adapter gives it: not the service's configured values.
   const first = adapterOf(service).verify;
   const client = createServiceClient({
-    service: { ...service, timeout_s: first.timeout_s, retries: first.retries },
+    // Its cap is sent as any default cap is: under the name the service's config gives caps.
+    service: { ...service, timeout_s: first.timeout_s, retries: first.retries, max_tokens: first.max_tokens },
     apiKey,
     requestHeaders: simRequestHeaders,
   });
@@ -89,8 +90,7 @@ async function verifyService(
     outcome = await client.complete({
       model,
       messages: [{ role: 'user', content: 'Reply with the single word: OK' }],
-      // Under the name the service's config gives its cap (a reasoning model refuses max_tokens).
-      params: { [service.max_tokens_param ?? 'max_tokens']: first.max_tokens, ...(stream ? { stream } : {}) },
+      params: stream ? { stream } : {},
     });
   } finally {
     await client.close();
@@ -134,7 +134,7 @@ function streamLine(s: (StreamTiming & { tokens_per_s?: number | null }) | null 
   if (!s) return 'none: the answer came whole (an error comes as JSON)';
   const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)} ms`);
   const rate = s.tokens_per_s != null ? ` · ${s.tokens_per_s} tokens/s` : '';
-  return `first token ${ms(s.first_token_ms)} · last token ${ms(s.last_token_ms)} · ${s.chunks} chunk${s.chunks === 1 ? '' : 's'}${rate}`;
+  return `first token ${ms(s.first_token_ms)} · last token ${ms(s.last_token_ms)} · ${countOf(s.chunks, 'chunk')}${rate}`;
 }
 
 /** The first model each service is used with in the default suites, when they load. */

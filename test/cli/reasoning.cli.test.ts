@@ -24,6 +24,25 @@ const sentSince = (from: number) =>
 const flat = (text: string) => text.replace(/\n\s+/g, ' ');
 
 describe('a direct reasoning model and its token cap', () => {
+  it("verify sends its cap under the name the service's config gives caps: max_completion_tokens to a reasoning model", async () => {
+    const project = await makeProject({
+      'driftcheck.config.yaml': reasoningConfig(service.url, ', max_tokens_param: max_completion_tokens'),
+    });
+    try {
+      const from = service.seen.length;
+      const verify = await runMain(['verify', '--service', 'direct', '--model', 'o4-mini'], {
+        cwd: project.dir,
+        env: TOOL_ENV,
+      });
+      expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+      const sent = service.seen.slice(from).at(-1)!.body!;
+      expect(sent).toHaveProperty('max_completion_tokens');
+      expect(sent).not.toHaveProperty('max_tokens');
+    } finally {
+      await project.cleanup();
+    }
+  });
+
   it('refuses the default max_tokens; max_tokens_param sends max_completion_tokens, and a case cap replaces the suite one under either name', async () => {
     const project = await makeProject({
       'driftcheck.config.yaml': reasoningConfig(service.url),
