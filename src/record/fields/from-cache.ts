@@ -1,11 +1,12 @@
 import type { DetailRow, Fold, RecordedField } from '../field.js';
 import { isRecord } from '../../util/is-record.js';
+import { countOf } from '../../util/numbers.js';
 
 /** How an answer came from a response cache: the service said so, or its usage says it may have. */
 type FromCache = 'hit' | 'zero_usage';
 
 /** Counts the samples whose value is `which`; a line leaves out 0. */
-function countOf(which: FromCache): Fold<FromCache, number> {
+function samplesOf(which: FromCache): Fold<FromCache, number> {
   return {
     schema: () => ({ type: 'integer', minimum: 0 }),
     state: { start: () => 0, add: (state, value) => (value === which ? (state as number) + 1 : state) },
@@ -32,7 +33,7 @@ function cacheRow(c: Readonly<Record<string, unknown>>): DetailRow {
   const zero = typeof c.zero_usage === 'number' ? c.zero_usage : 0;
   if (hits + zero === 0) return { term: 'cache', text: null };
   const sent = isRecord(c.samples) && typeof c.samples.sent === 'number' ? c.samples.sent : hits + zero;
-  const of = (n: number) => `${n} of ${sent} sample${sent === 1 ? '' : 's'}`;
+  const of = (n: number) => `${n} of ${countOf(sent, 'sample')}`;
   const parts = [
     ...(hits ? [`${of(hits)} came from the response cache (X-OpenRouter-Cache-Status: HIT)`] : []),
     ...(zero
@@ -61,6 +62,6 @@ export const fromCache = {
     if (status !== null) return null;
     return zeroUsage(body.usage) ? 'zero_usage' : null;
   },
-  case: { cache_hits: countOf('hit'), zero_usage: countOf('zero_usage') },
+  case: { cache_hits: samplesOf('hit'), zero_usage: samplesOf('zero_usage') },
   detail: { at: 'usage', rows: (c) => [cacheRow(c)] },
 } satisfies RecordedField<FromCache>;
