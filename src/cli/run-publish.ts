@@ -138,7 +138,7 @@ export async function publishRun(
     );
   io.stderr(`report: ${result.files.map((f) => relative(io.cwd, f)).join(' · ')}\n`);
   // The folder's index of runs (driftcheck open serves it), with this one at its top.
-  await writeRunsIndex(plan.reportDir, undefined, { folder: basename(runDir), head: report });
+  await writeRunsIndex(plan.reportDir, { folder: basename(runDir), head: report });
   for (const file of result.baselinesWritten) io.stderr(`baseline written: ${relative(io.cwd, file)}\n`);
   if (result.baselinesSkipped) io.stderr(`baselines not updated: ${result.baselinesSkipped}\n`);
   const stopped = stopLine(

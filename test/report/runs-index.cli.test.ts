@@ -60,7 +60,7 @@ describe("the reports folder's index after a run", () => {
         head: null,
         problem: /no report\.json/,
       });
-      expect((await collectRunsIndex(reports, undefined, { folder, head })).runs[0]).toMatchObject({
+      expect((await collectRunsIndex(reports, { folder, head })).runs[0]).toMatchObject({
         folder,
         head,
         problem: null,

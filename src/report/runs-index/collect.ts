@@ -53,11 +53,7 @@ export interface KnownRun {
  * `known`'s head is taken as given: reading it back, and loading what checks a stored head,
  * was ~35 ms of the end of every run.
  */
-export async function collectRunsIndex(
-  reportDir: string,
-  limit = INDEXED_RUNS,
-  known?: KnownRun,
-): Promise<RunsIndex> {
+export async function collectRunsIndex(reportDir: string, known?: KnownRun): Promise<RunsIndex> {
   const entries = await readdir(reportDir, { withFileTypes: true }).catch(() => []);
   const names = entries.map((e) => e.name).filter((n) => !n.startsWith('.'));
   const dirs = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
@@ -66,7 +62,7 @@ export async function collectRunsIndex(
     .sort(compareText)
     .reverse();
   const runs: IndexedRun[] = [];
-  for (const folder of runFolders.slice(0, limit))
+  for (const folder of runFolders.slice(0, INDEXED_RUNS))
     runs.push(
       folder === known?.folder
         ? await pagesOf(join(reportDir, folder), folder, known.head)
@@ -84,7 +80,7 @@ export async function collectRunsIndex(
     .filter((n) => !dirs.has(n) && n.endsWith('.html') && n !== 'index.html')
     .sort(compareText))
     pages.push({ file, title: await titleOf(join(reportDir, file)) });
-  return { runs, omitted: Math.max(0, runFolders.length - limit), comparisons, pages };
+  return { runs, omitted: Math.max(0, runFolders.length - INDEXED_RUNS), comparisons, pages };
 }
 
 /** A run folder whose head is known: which of its pages are there. */

@@ -6,10 +6,10 @@ import { renderRunsIndex } from './render.js';
 /** The index page of a reports folder, as `driftcheck open` serves it and `index.html` holds it. */
 export async function runsIndexPage(
   reportDir: string,
-  now: Date = new Date(),
   known?: KnownRun,
 ): Promise<{ html: string; index: RunsIndex }> {
-  const index = await collectRunsIndex(reportDir, undefined, known);
+  const index = await collectRunsIndex(reportDir, known);
+  const now = new Date();
   const project = basename(dirname(resolve(reportDir)));
   return { html: renderRunsIndex(index, { title: `driftcheck runs — ${project}`, now }), index };
 }
@@ -19,12 +19,8 @@ export async function runsIndexPage(
  * after each run (which gives its own head, `known`), and by `driftcheck open`, for a CI
  * artifact or GitHub Pages. Returns its path.
  */
-export async function writeRunsIndex(
-  reportDir: string,
-  now: Date = new Date(),
-  known?: KnownRun,
-): Promise<string> {
+export async function writeRunsIndex(reportDir: string, known?: KnownRun): Promise<string> {
   const file = join(reportDir, 'index.html');
-  await writeFileAtomic(file, (await runsIndexPage(reportDir, now, known)).html);
+  await writeFileAtomic(file, (await runsIndexPage(reportDir, known)).html);
   return file;
 }
