@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { deeperThan, MAX_JSON_DEPTH } from '../util/json-depth.js';
 import { ajv2020Library } from '../util/lazy.js';
-import { requireValidator } from '../util/validators.js';
+import { compiledValidator } from '../util/validators.js';
 import { ajvDiagnostics } from '../yaml/ajv-diagnostics.js';
 import { OWN_SCHEMAS, readingSchema, STORED_SHAPES, type StoredShape } from './schemas.js';
 import { describePointer } from '../yaml/locate.js';
@@ -24,7 +24,9 @@ let compiled: Record<StoredShape, ValidateFunction> | undefined;
 function validatorOf(shape: StoredShape): ValidateFunction {
   let validate = loaded.get(shape);
   if (!validate) {
-    validate = precompiled(shape) ?? (compiled ??= compileAll())[shape];
+    // A module a shape: all in one it was 928 KB to load (16 ms) for any stored file; a report
+    // head's alone is 417 KB, a journal sample's 68 KB.
+    validate = compiledValidator(`stored-${shape}`) ?? (compiled ??= compileAll())[shape];
     loaded.set(shape, validate);
   }
   return validate;
@@ -46,20 +48,6 @@ function compileAll(): Record<StoredShape, ValidateFunction> {
   const out = {} as Record<StoredShape, ValidateFunction>;
   for (const [shape, ref] of Object.entries(STORED_SHAPES)) out[shape as StoredShape] = ajv.getSchema(ref)!;
   return out;
-}
-
-/**
- * The validator the build generated for a shape (dist/validators/stored-SHAPE.cjs, see
- * util/validators.ts); null when running from src. All in one module it was 928 KB to load
- * (16 ms) for any stored file; a report head's alone is 417 KB, a journal sample's 68 KB.
- */
-function precompiled(shape: StoredShape): ValidateFunction | null {
-  try {
-    const module = requireValidator(`stored-${shape}`) as { default?: ValidateFunction };
-    return module.default ?? (module as unknown as ValidateFunction);
-  } catch {
-    return null;
-  }
 }
 
 /**

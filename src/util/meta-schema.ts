@@ -1,4 +1,4 @@
-import { requireValidator } from './validators.js';
+import { compiledValidator } from './validators.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /** The JSON Schema drafts users' schemas are written in: draft 7 (tools, response formats) and 2020-12 (json_schema checks). */
@@ -22,12 +22,7 @@ const loaded = new Map<MetaDraft, ValidateFunction | null>();
 function precompiledMeta(draft: MetaDraft): ValidateFunction | null {
   let meta = loaded.get(draft);
   if (meta !== undefined) return meta;
-  try {
-    const module = requireValidator(`meta-${draft}`) as { default?: ValidateFunction };
-    meta = module.default ?? (module as unknown as ValidateFunction);
-  } catch {
-    meta = null;
-  }
+  meta = compiledValidator(`meta-${draft}`);
   loaded.set(draft, meta);
   return meta;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { ajvLibrary } from '../util/lazy.js';
-import { requireValidator } from '../util/validators.js';
+import { compiledValidator } from '../util/validators.js';
 
 /** The JSON Schemas that ship in the package's `schemas/` folder. */
 export type ShippedSchema = 'suite' | 'config';
@@ -31,7 +31,8 @@ export function schemaPath(name: ShippedSchema): string {
 export function shippedValidator(name: ValidatorName): ValidateFunction {
   const cached = compiled.get(name);
   if (cached) return cached;
-  const prebuilt = precompiled(name);
+  // Compiled by `npm run build` from the same schema: compiling here cost ~200 ms a run.
+  const prebuilt = compiledValidator(name);
   if (prebuilt) {
     compiled.set(name, prebuilt);
     return prebuilt;
@@ -60,17 +61,4 @@ function schemaOf(name: ValidatorName): object {
     return JSON.parse(readFileSync(schemaPath(name as ShippedSchema), 'utf8')) as object;
   const suite = JSON.parse(readFileSync(schemaPath('suite'), 'utf8')) as { definitions: object };
   return { definitions: suite.definitions, $ref: `#/definitions/${part}` };
-}
-
-/**
- * The validator `npm run build` generated from the same schema (scripts/compile-schemas.mjs):
- * compiling at start-up cost ~200 ms a run. Absent when running from src (tests): then null.
- */
-function precompiled(name: ValidatorName): ValidateFunction | null {
-  try {
-    const module = requireValidator(name) as { default?: ValidateFunction };
-    return module.default ?? (module as unknown as ValidateFunction);
-  } catch {
-    return null;
-  }
 }
