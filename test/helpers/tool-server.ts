@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { makeProject } from './cli.js';
 
 /**
  * One scripted answer: tool calls (arguments as the JSON text to send, valid or not), text,
@@ -133,6 +135,10 @@ export const agentParams = (...tools: (keyof typeof AGENT_TOOLS)[]) =>
     )
     .join('')}`;
 
+/** A suite's head: `suite: <name>` on the router's openai/gpt-4o-mini, declaring these support-agent tools. */
+export const agentSuite = (name: string, ...tools: (keyof typeof AGENT_TOOLS)[]) =>
+  `suite: ${name}\nservice: router\nmodel: openai/gpt-4o-mini\n${agentParams(...tools)}`;
+
 /** A config with a router and a direct service on the loopback server, no retries (or `retries`). */
 export const toolConfig = (url: string, retries = 0) =>
   `services:\n  router: { kind: router, base_url: ${url}/api/v1, api_key_env: OPENROUTER_API_KEY, retries: ${retries} }\n  direct: { kind: direct, base_url: ${url}/v1, api_key_env: DIRECT_API_KEY, retries: ${retries} }\n`;
@@ -154,3 +160,30 @@ export const WEATHER_TOOLS = [
   '          name: get_time',
   '          parameters: { type: object, properties: { zone: { type: string } } }',
 ];
+
+/** A tool server (startToolServer's) and a project folder (makeProject's). */
+export interface ToolProject {
+  server: Awaited<ReturnType<typeof startToolServer>>;
+  project: Awaited<ReturnType<typeof makeProject>>;
+}
+
+/**
+ * For the tests of the file (or of the describe it is called in): before them, a tool server
+ * answering from `script` and a project of `files` with its toolConfig (`retries`, 0 unless
+ * told); after them, both closed. Its fields are set once the tests start.
+ */
+export function useToolProject(script: Script, files: Record<string, string>, retries = 0): ToolProject {
+  const fixture = {} as ToolProject;
+  beforeAll(async () => {
+    fixture.server = await startToolServer(script);
+    fixture.project = await makeProject({
+      'driftcheck.config.yaml': toolConfig(fixture.server.url, retries),
+      ...files,
+    });
+  });
+  afterAll(async () => {
+    await fixture.server?.close();
+    await fixture.project?.cleanup();
+  });
+  return fixture;
+}
