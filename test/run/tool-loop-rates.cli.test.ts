@@ -8,6 +8,7 @@ import {
   callOf as call,
   type Scripted,
   type SentMessage,
+  strictAgentParams,
   TOOL_ENV,
   useToolProject,
 } from '../helpers/tool-server.js';
@@ -20,17 +21,7 @@ service: router
 model: openai/gpt-4o-mini
 repeat: 20
 max_steps: 4
-params:
-  tools:
-    - type: function
-      function:
-        name: lookup_order
-        parameters: { type: object, required: [order], properties: { order: { type: string } } }
-    - type: function
-      function:
-        name: check_policy
-        parameters: { type: object, required: [sku], properties: { sku: { type: string } } }
-tool_results:
+${strictAgentParams('lookup_order', 'check_policy')}tool_results:
   lookup_order: '{"status":"shipped","sku":"A-1"}'
   check_policy: { result: { refundable: true, window_days: 30 } }
 cases:

@@ -1,31 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { readReport, readSamples, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
-import { callOf as call, type Scripted, TOOL_ENV, useToolProject } from '../helpers/tool-server.js';
+import {
+  callOf as call,
+  strictAgentParams,
+  type Scripted,
+  TOOL_ENV,
+  useToolProject,
+} from '../helpers/tool-server.js';
 
 // A case with tool_results runs as a loop against a scripted loopback service: driftcheck
 // answers each call with its canned result, sends the conversation again, and stops at a
 // text answer, at max_steps, or at a call it cannot answer.
-const TOOLS = `  tools:
-    - type: function
-      function:
-        name: lookup_order
-        parameters: { type: object, required: [order], properties: { order: { type: string } } }
-    - type: function
-      function:
-        name: check_policy
-        parameters: { type: object, required: [sku], properties: { sku: { type: string } } }
-    - type: function
-      function:
-        name: escalate
-        parameters: { type: object, properties: {} }
-`;
-
 const SUITE = `suite: agent
 service: router
 model: openai/gpt-4o-mini
-params:
-${TOOLS}tool_results:
+${strictAgentParams('lookup_order', 'check_policy', 'escalate')}tool_results:
   lookup_order: '{"status":"shipped","sku":"A-1"}'
   check_policy:
     - when: { sku: B-2 }
