@@ -138,7 +138,7 @@ const paramsOf = (required: boolean, tools: AgentTool[]) =>
     .join('')}`;
 
 /** A suite's `params:` block declaring these support-agent tools (YAML, as a suite writes it). */
-export const agentParams = (...tools: AgentTool[]) => paramsOf(false, tools);
+const agentParams = (...tools: AgentTool[]) => paramsOf(false, tools);
 
 /** The same block with each tool's argument required (lookup_order's order, check_policy's sku). */
 export const strictAgentParams = (...tools: AgentTool[]) => paramsOf(true, tools);
