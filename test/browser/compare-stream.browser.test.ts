@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { launchChromium, skipBrowser } from '../helpers/browser.js';
+import { launchChromium, openReady, skipBrowser, watchedPage } from '../helpers/browser.js';
 import { makeProject, REPO } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
 import type { Comparison } from '../../src/compare/types.js';
@@ -61,22 +61,14 @@ describe.skipIf(skipBrowser)('compare.html: time to first token (CLI → Chromiu
     streamed = await compareProviders(project.dir, true);
     plain = await compareProviders(project.dir, false);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('dialog', (d) => {
-      errors.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
+    page = await watchedPage(browser, errors, { dialogs: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await project?.cleanup();
   });
 
-  const open = async (href: string) => {
-    await page.goto(href);
-    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
-  };
+  const open = (href: string) => openReady(page, href);
   /** A card's value of a term. */
   const fact = (index: number, term: string) =>
     page
@@ -155,8 +147,7 @@ describe.skipIf(skipBrowser)('compare.html: time to first token (CLI → Chromiu
   });
 
   it("shows a case's time to first token under each candidate, its markup as text", async () => {
-    await page.goto(`${streamed.html}#case=${encodeURIComponent('chat/markup')}`);
-    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+    await openReady(page, `${streamed.html}#case=${encodeURIComponent('chat/markup')}`);
     const panes = page.locator('#detail .pane');
     await expect.poll(() => panes.count()).toBe(3);
     const row = streamed.comparison.cases.find((r) => r.id === 'chat/markup')!;

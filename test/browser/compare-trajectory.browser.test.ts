@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser } from '../helpers/browser.js';
+import { launchChromium, openReady, skipBrowser, watchedPage } from '../helpers/browser.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { copyFromRepo, makeProject, REPO } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
@@ -52,15 +52,12 @@ describe.skipIf(skipBrowser)(
       const file = /compare: .*?(\S+compare\.json)/.exec(run.stderr)![1]!;
       comparison = JSON.parse(await readFile(join(project.dir, file), 'utf8'));
       browser = await launchChromium();
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('dialog', (d) => {
-        errors.push(`dialog: ${d.message()}`);
-        void d.dismiss();
-      });
+      page = await watchedPage(browser, errors, { dialogs: true });
       const html = join(project.dir, file.replace(/compare\.json$/, 'compare.html'));
-      await page.goto(`${pathToFileURL(html).href}#case=${encodeURIComponent('agent-demo/return-kettle')}`);
-      await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+      await openReady(
+        page,
+        `${pathToFileURL(html).href}#case=${encodeURIComponent('agent-demo/return-kettle')}`,
+      );
     }, 120_000);
     afterAll(async () => {
       await browser?.close();

@@ -1,27 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser } from '../helpers/browser.js';
+import { launchChromium, openReady, skipBrowser, watchedPage } from '../helpers/browser.js';
 import { copyFromRepo, makeProject, readReport, REPO, runCli, runDirFrom } from '../helpers/cli.js';
-import { storedByNight } from '../helpers/tool-nights.js';
+import { PLAIN_SUITE, storedByNight } from '../helpers/tool-nights.js';
 import { trajectoryDigest } from '../../src/history/from-report-v2.js';
 import type { Report } from '../../src/stored/report/types.js';
 
 const ENV = { DRIFTCHECK_SIM_SEED: '7' };
-
-/** A suite of single requests beside the agent suite: its history lines and charts must not change. */
-const PLAIN = [
-  'suite: plain',
-  'service: router',
-  'model: openai/gpt-4o-mini',
-  'cases:',
-  '  - id: greeting',
-  '    prompt: "Say exactly: hello there"',
-  '    expect: [{ contains: hello }]',
-  '',
-].join('\n');
 
 // The trend page plots a suite's conversations over the nights: the requests per conversation
 // and the rate that finished within max_steps, from what the history keeps of each case and
@@ -39,7 +26,8 @@ describe.skipIf(skipBrowser)('the trend page plots conversations (CLI → Chromi
   const errors: string[] = [];
 
   beforeAll(async () => {
-    project = await makeProject({ 'suites/plain.yaml': PLAIN });
+    // A suite of single requests beside the agent suite: its history lines and charts must not change.
+    project = await makeProject({ 'suites/plain.yaml': PLAIN_SUITE });
     await copyFromRepo(project.dir, 'baselines');
     const shipped = await readFile(join(REPO, 'suites/demo/agent.yaml'), 'utf8');
     const behaving = shipped.replace(/\n\s+sim: \{[^}]*\}/g, '');
@@ -63,10 +51,8 @@ describe.skipIf(skipBrowser)('the trend page plots conversations (CLI → Chromi
     });
     expect(rendered.code, rendered.stderr).toBe(0);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(pathToFileURL(join(project.dir, 'trend.html')).href);
-    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+    page = await watchedPage(browser, errors);
+    await openReady(page, join(project.dir, 'trend.html'));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser } from '../helpers/browser.js';
+import { launchChromium, openReady, skipBrowser, watchedPage } from '../helpers/browser.js';
 import { appendRun } from '../../src/stored/history/store.js';
 import type { HistoryCaseInput } from '../../src/stored/history/types.js';
 import { makeProject, runCli } from '../helpers/cli.js';
@@ -45,10 +44,8 @@ describe.skipIf(skipBrowser)('the trend page can be read without guessing (CLI â
     const rendered = await runCli(['history', 'history', '--out', 'trend.html'], { cwd: project.dir });
     expect(rendered.code, rendered.stderr).toBe(0);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(pathToFileURL(join(project.dir, 'trend.html')).href);
-    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+    page = await watchedPage(browser, errors);
+    await openReady(page, join(project.dir, 'trend.html'));
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser } from '../helpers/browser.js';
+import { launchChromium, openReady, skipBrowser, watchedPage } from '../helpers/browser.js';
 import { makeProject, readReport, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
 import { storedByNight } from '../helpers/tool-nights.js';
@@ -89,10 +88,8 @@ describe.skipIf(skipBrowser)('the trend page plots time to first token (CLI → 
     });
     expect(rendered.code, rendered.stderr).toBe(0);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(pathToFileURL(join(project.dir, 'trend.html')).href);
-    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+    page = await watchedPage(browser, errors);
+    await openReady(page, join(project.dir, 'trend.html'));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

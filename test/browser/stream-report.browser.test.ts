@@ -1,10 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser } from '../helpers/browser.js';
+import { launchChromium, openReady, recordErrors, skipBrowser, watchedPage } from '../helpers/browser.js';
 import { makeProject, readReport, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
 import type { Baseline } from '../../src/stored/baseline/types.js';
@@ -86,14 +85,8 @@ describe.skipIf(skipBrowser)('report.html: streamed answers (CLI → Chromium)',
     const dir = runDirFrom(tonight, project.dir);
     report = await readReport(dir);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('dialog', (d) => {
-      errors.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
-    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+    page = await watchedPage(browser, errors, { dialogs: true });
+    await openReady(page, join(dir, 'report.html'));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -231,15 +224,9 @@ describe.skipIf(skipBrowser)('report.html: a brief streamed case, a later sample
     expect([brief.detail, plain.detail, repeated.detail]).toEqual(['brief', 'brief', 'full']);
     const file = join(dir, 'report.html');
     await writeFile(file, renderHtml(makeReport([brief, plain, repeated])));
-    const page = await browser.newPage();
     const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('dialog', (d) => {
-      errors.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForFunction('document.documentElement.dataset.ready === "true"');
+    const page = recordErrors(await browser.newPage(), errors, { dialogs: true });
+    await openReady(page, file);
     const facts = async (id: string) => {
       const box = page.locator('details.case', { hasText: id });
       await box.locator('summary').click();

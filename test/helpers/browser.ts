@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium, which `.ci/run` installs. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -30,6 +31,31 @@ if (skipBrowser)
 export async function launchChromium(): Promise<Browser> {
   if (!available) throw new Error(`CI=true but ${CHROMIUM} is missing: the browser tests cannot run`);
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/**
+ * Pushes to `errors` each uncaught error of `page` and, with `dialogs`, each dialog it opens
+ * (dismissed as it comes): a test that expects `errors` empty then fails on either.
+ */
+export function recordErrors(page: Page, errors: string[], { dialogs = false } = {}): Page {
+  page.on('pageerror', (e) => errors.push(e.message));
+  if (dialogs)
+    page.on('dialog', (d) => {
+      errors.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+  return page;
+}
+
+/** A 1280×900 page of `browser` whose errors (and, with `dialogs`, dialogs) go to `errors`. */
+export async function watchedPage(browser: Browser, errors: string[], opts: { dialogs?: boolean } = {}) {
+  return recordErrors(await browser.newPage({ viewport: { width: 1280, height: 900 } }), errors, opts);
+}
+
+/** Opens a page (its file, or a file: address with a #fragment) and waits until it says it is ready. */
+export async function openReady(page: Page, fileOrHref: string): Promise<void> {
+  await page.goto(fileOrHref.startsWith('file:') ? fileOrHref : pathToFileURL(fileOrHref).href);
+  await page.waitForFunction('document.documentElement.dataset.ready === "true"');
 }
 
 /**

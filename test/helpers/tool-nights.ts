@@ -7,8 +7,11 @@ import { copyFromRepo, makeProject, readReport, REPO, runCli, runDirFrom } from 
 /** The simulator's coins are seeded so the nights (and their valid-call counts) are reproducible. */
 export const TOOL_NIGHTS_ENV = { DRIFTCHECK_SIM_SEED: '7' };
 
-/** A suite without tools beside the demo's tool suite: its history lines must not grow. */
-const PLAIN = [
+/**
+ * A suite of one single request (no tools, no conversation) to run beside a tool or agent
+ * suite: its history lines and charts must not change.
+ */
+export const PLAIN_SUITE = [
   'suite: plain',
   'service: router',
   'model: openai/gpt-4o-mini',
@@ -35,7 +38,7 @@ export interface ToolNights {
  * `run --history` (a simulator night is appended only when forced), so both writers are used.
  */
 export async function toolNights(): Promise<ToolNights> {
-  const project = await makeProject({ 'suites/plain.yaml': PLAIN });
+  const project = await makeProject({ 'suites/plain.yaml': PLAIN_SUITE });
   await copyFromRepo(project.dir, 'baselines');
   const shipped = await readFile(join(REPO, 'suites/demo/tools.yaml'), 'utf8');
   const behaving = shipped.replace(/\n\s+sim: \{[^}]*\}/g, '');

@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { makeProject } from './cli.js';
 
 /**
  * One scripted answer: tool calls (arguments as the JSON text to send, valid or not), text,
@@ -118,20 +120,32 @@ export const TOOL_ENV = {
   DIRECT_API_KEY: `sk-${'cd34'.repeat(12)}`,
 };
 
-/** The parameters schemas of the support agent's tools the tool-loop tests declare. */
+/** The support agent's tools the tool-loop tests declare: each one's properties and the one it requires, if any. */
 const AGENT_TOOLS = {
-  lookup_order: '{ type: object, properties: { order: { type: string } } }',
-  check_policy: '{ type: object, properties: { sku: { type: string } } }',
-  escalate: '{ type: object, properties: {} }',
+  lookup_order: { properties: '{ order: { type: string } }', required: 'order' },
+  check_policy: { properties: '{ sku: { type: string } }', required: 'sku' },
+  escalate: { properties: '{}', required: undefined },
 };
+type AgentTool = keyof typeof AGENT_TOOLS;
+
+const paramsOf = (required: boolean, tools: AgentTool[]) =>
+  `params:\n  tools:\n${tools
+    .map((name) => {
+      const { properties, required: arg } = AGENT_TOOLS[name];
+      const needs = required && arg ? `required: [${arg}], ` : '';
+      return `    - type: function\n      function: { name: ${name}, parameters: { type: object, ${needs}properties: ${properties} } }\n`;
+    })
+    .join('')}`;
 
 /** A suite's `params:` block declaring these support-agent tools (YAML, as a suite writes it). */
-export const agentParams = (...tools: (keyof typeof AGENT_TOOLS)[]) =>
-  `params:\n  tools:\n${tools
-    .map(
-      (name) => `    - type: function\n      function: { name: ${name}, parameters: ${AGENT_TOOLS[name]} }\n`,
-    )
-    .join('')}`;
+const agentParams = (...tools: AgentTool[]) => paramsOf(false, tools);
+
+/** The same block with each tool's argument required (lookup_order's order, check_policy's sku). */
+export const strictAgentParams = (...tools: AgentTool[]) => paramsOf(true, tools);
+
+/** A suite's head: `suite: <name>` on the router's openai/gpt-4o-mini, declaring these support-agent tools. */
+export const agentSuite = (name: string, ...tools: AgentTool[]) =>
+  `suite: ${name}\nservice: router\nmodel: openai/gpt-4o-mini\n${agentParams(...tools)}`;
 
 /** A config with a router and a direct service on the loopback server, no retries (or `retries`). */
 export const toolConfig = (url: string, retries = 0) =>
@@ -154,3 +168,30 @@ export const WEATHER_TOOLS = [
   '          name: get_time',
   '          parameters: { type: object, properties: { zone: { type: string } } }',
 ];
+
+/** A tool server (startToolServer's) and a project folder (makeProject's). */
+export interface ToolProject {
+  server: Awaited<ReturnType<typeof startToolServer>>;
+  project: Awaited<ReturnType<typeof makeProject>>;
+}
+
+/**
+ * For the tests of the file (or of the describe it is called in): before them, a tool server
+ * answering from `script` and a project of `files` with its toolConfig (`retries`, 0 unless
+ * told); after them, both closed. Its fields are set once the tests start.
+ */
+export function useToolProject(script: Script, files: Record<string, string>, retries = 0): ToolProject {
+  const fixture = {} as ToolProject;
+  beforeAll(async () => {
+    fixture.server = await startToolServer(script);
+    fixture.project = await makeProject({
+      'driftcheck.config.yaml': toolConfig(fixture.server.url, retries),
+      ...files,
+    });
+  });
+  afterAll(async () => {
+    await fixture.server?.close();
+    await fixture.project?.cleanup();
+  });
+  return fixture;
+}

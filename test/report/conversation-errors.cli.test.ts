@@ -1,26 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, readRawReport, readReport, runDirFrom } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { readRawReport, readReport, runDirFrom } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 import { runMain } from '../helpers/main.js';
 import {
+  agentSuite,
   callOf as call,
   type Scripted,
-  startToolServer,
-  agentParams,
   TOOL_ENV,
-  toolConfig,
+  useToolProject,
 } from '../helpers/tool-server.js';
 import { findAll, parseXml } from './xml.js';
 
 // Where a conversation went wrong, in every text view a reviewer reads: the console,
 // summary.md and junit.xml name the turn and the request (step) an error stopped it at,
 // and a check that failed in a later turn names its turn.
-const SUITE = `suite: agent
-service: router
-model: openai/gpt-4o-mini
-${agentParams('lookup_order', 'escalate')}tool_results:
+const SUITE = `${agentSuite('agent', 'lookup_order', 'escalate')}tool_results:
   lookup_order: '{"status":"shipped"}'
 cases:
   - id: loops
@@ -48,27 +44,15 @@ function script(prompt: string, n: number): Scripted {
 }
 
 describe('a failing conversation names its turn and step', () => {
-  let server: Awaited<ReturnType<typeof startToolServer>>;
-  let project: Awaited<ReturnType<typeof makeProject>>;
-  beforeAll(async () => {
-    server = await startToolServer(script);
-    project = await makeProject({
-      'driftcheck.config.yaml': toolConfig(server.url),
-      'suites/agent.yaml': SUITE,
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await project?.cleanup();
-  });
+  const fixture = useToolProject(script, { 'suites/agent.yaml': SUITE });
 
   it('in the console, summary.md and junit.xml', async () => {
     const run = await runMain(['run', 'suites/agent.yaml', '--reporter', 'console,json,junit,markdown'], {
-      cwd: project.dir,
+      cwd: fixture.project.dir,
       env: { ...TOOL_ENV, COLUMNS: '400' },
     });
     expect(run.code, run.stderr).toBe(1);
-    const dir = runDirFrom(run, project.dir);
+    const dir = runDirFrom(run, fixture.project.dir);
     // Turn 1 took two requests (the lookup, the answer); turn 2's first request called a tool no rule answers.
     const missing = 'turn 2, step 3: tool_result_missing: called escalate({})';
     const looped = 'step 2: max_steps_reached: still calling tools after 2 steps';
@@ -96,16 +80,16 @@ describe('a failing conversation names its turn and step', () => {
   });
 
   it('report.json keeps what the transcript reads: each request, each turn with its last request, the steps summed over samples', async () => {
-    server.rescript(script);
+    fixture.server.rescript(script);
     const run = await runMain(
       ['run', 'suites/agent.yaml', '--repeat', '2', '--concurrency', '1', '--reporter', 'json'],
       {
-        cwd: project.dir,
+        cwd: fixture.project.dir,
         env: TOOL_ENV,
       },
     );
     expect(run.code, run.stderr).toBe(1);
-    const dir = runDirFrom(run, project.dir);
+    const dir = runDirFrom(run, fixture.project.dir);
     const report = await readReport(dir);
     expect(reportSchemaErrors(report)).toEqual([]);
     const byCase = new Map(report.cases.map((c) => [c.case, c]));

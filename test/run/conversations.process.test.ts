@@ -11,10 +11,10 @@ import {
   runDirFrom,
 } from '../helpers/cli.js';
 import {
+  agentSuite,
   callOf as call,
   type Scripted,
   startToolServer,
-  agentParams,
   TOOL_ENV,
   toolConfig,
 } from '../helpers/tool-server.js';
@@ -26,8 +26,7 @@ import {
 // capability through the binary a user runs. Item 9 (the SDK referees) is
 // test/run/tool-loop-referee.cli.test.ts.
 
-const TOOLS = agentParams('lookup_order', 'check_policy', 'escalate');
-const head = (suite: string) => `suite: ${suite}\nservice: router\nmodel: openai/gpt-4o-mini\n${TOOLS}`;
+const head = (suite: string) => agentSuite(suite, 'lookup_order', 'check_policy', 'escalate');
 
 type Body = { messages: Record<string, unknown>[] };
 const firstUser = (b: unknown) => (b as Body).messages.find((m) => m.role === 'user')?.content;

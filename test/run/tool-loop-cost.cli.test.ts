@@ -1,26 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StepLine } from '../../src/stored/journal/records.js';
 import { makeProject, readReport, readSamples, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
 import {
+  agentSuite,
   callOf as call,
   type Scripted,
-  startToolServer,
-  agentParams,
   TOOL_ENV,
   toolConfig,
+  useToolProject,
 } from '../helpers/tool-server.js';
 
 // A conversation's steps and what they cost: --max-cost counts each step as it is answered
 // and stops a conversation part-way; the steps paid for are journaled, and a resumed run
 // counts them as spent and sends the conversation again from its first step. A retry is
 // of one step, never of the conversation.
-const SUITE = `suite: agent
-service: router
-model: openai/gpt-4o-mini
-${agentParams('lookup_order', 'check_policy')}tool_results:
+const SUITE = `${agentSuite('agent', 'lookup_order', 'check_policy')}tool_results:
   lookup_order: '{"status":"shipped","sku":"A-1"}'
   check_policy: '{"refundable":true}'
 cases:
@@ -53,19 +50,7 @@ function script(prompt: string, n: number): Scripted {
   return { text: 'no' };
 }
 
-let server: Awaited<ReturnType<typeof startToolServer>>;
-let project: Awaited<ReturnType<typeof makeProject>>;
-beforeAll(async () => {
-  server = await startToolServer(script);
-  project = await makeProject({
-    'driftcheck.config.yaml': toolConfig(server.url, 1),
-    'suites/agent.yaml': SUITE,
-  });
-});
-afterAll(async () => {
-  await server.close();
-  await project.cleanup();
-});
+const fixture = useToolProject(script, { 'suites/agent.yaml': SUITE }, 1);
 
 /** The journal's step lines. */
 async function stepLines(runDir: string): Promise<StepLine[]> {
@@ -79,7 +64,7 @@ async function stepLines(runDir: string): Promise<StepLine[]> {
 
 /** Requests the service received for the conversation, from `since`: how many messages each sent. */
 const sentOf = (since: number) =>
-  server.bodies
+  fixture.server.bodies
     .slice(since)
     .map((b) => b.messages as { content: string | null }[])
     .filter((m) => m[0]!.content === 'Can I return order 42?')
@@ -87,8 +72,8 @@ const sentOf = (since: number) =>
 
 describe('a conversation under --max-cost, stopped and resumed', () => {
   it('pauses at the step that reaches the cap, counts the steps paid for on --resume and starts the conversation again', async () => {
-    server.rescript(script);
-    const opts = { cwd: project.dir, env: TOOL_ENV };
+    fixture.server.rescript(script);
+    const opts = { cwd: fixture.project.dir, env: TOOL_ENV };
     // $0.0015: the first step ($0.001) is under it, the second reaches it, the third is never sent.
     const first = await runMain(
       ['run', 'suites/agent.yaml', '--filter', 'refund', '--concurrency', '1', '--max-cost', '0.0015'],
@@ -97,7 +82,7 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
     expect(first.code, first.stderr).toBe(3);
     expect(first.stderr).toContain('paused: spent $0.002 of --max-cost $0.0015; 1 case not run');
     expect(sentOf(0)).toEqual([1, 3]);
-    const runDir = runDirFrom(first, project.dir);
+    const runDir = runDirFrom(first, fixture.project.dir);
     expect((await stepLines(runDir)).map((s) => [s.key, s.turn, s.step, s.usage?.cost])).toEqual([
       ['agent/refund#0', 1, 1, COST],
       ['agent/refund#0', 1, 2, COST],
@@ -106,8 +91,8 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
     expect((await readReport(runDir)).cases[0]!.status).toBe('not_run');
 
     // $0.004 with the $0.002 already paid: the conversation, sent again, reaches it at its second step.
-    server.rescript(script);
-    let since = server.bodies.length;
+    fixture.server.rescript(script);
+    let since = fixture.server.bodies.length;
     const second = await runMain(['run', '--resume', runDir, '--max-cost', '0.004'], opts);
     expect(second.code, second.stderr).toBe(3);
     expect(second.stderr).toContain(
@@ -117,8 +102,8 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
     expect(second.stderr).toContain('paused: spent $0.004 of --max-cost $0.004; 1 case not run');
     expect(sentOf(since)).toEqual([1, 3]);
 
-    server.rescript(script);
-    since = server.bodies.length;
+    fixture.server.rescript(script);
+    since = fixture.server.bodies.length;
     const third = await runMain(['run', '--resume', runDir, '--max-cost', '0.01'], opts);
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain('2 steps already paid for ($0.002) count as spent');
@@ -138,14 +123,14 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
   });
 
   it('retries a step that failed, not the conversation: the step keeps its attempts', async () => {
-    server.rescript(script);
-    const since = server.bodies.length;
+    fixture.server.rescript(script);
+    const since = fixture.server.bodies.length;
     const run = await runMain(['run', 'suites/agent.yaml', '--filter', 'flaky'], {
-      cwd: project.dir,
+      cwd: fixture.project.dir,
       env: TOOL_ENV,
     });
     expect(run.code, run.stderr).toBe(0);
-    const runDir = runDirFrom(run, project.dir);
+    const runDir = runDirFrom(run, fixture.project.dir);
     const [sample] = await readSamples(runDir);
     expect(sample!.steps!.map((s) => s.attempts)).toEqual([1, 2]);
     expect(sample!.attempts).toBe(3);
@@ -154,16 +139,16 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
       [2, 2],
     ]);
     // The failed request was the second step's, sent again as it was: the first step went once.
-    const sent = server.bodies
+    const sent = fixture.server.bodies
       .slice(since)
       .map((b) => (b.messages as { role: string }[]).map((m) => m.role).join(','));
     expect(sent).toEqual(['user', 'user,assistant,tool', 'user,assistant,tool']);
   });
 
   it("estimates a conversation before sending: at its most requests without a baseline, at its baseline's whole conversation with one", async () => {
-    server.rescript(script);
+    fixture.server.rescript(script);
     const own = await makeProject({
-      'driftcheck.config.yaml': `${toolConfig(server.url)}prices:\n  openai/gpt-4o-mini: { prompt: 1, completion: 2 }\n`,
+      'driftcheck.config.yaml': `${toolConfig(fixture.server.url)}prices:\n  openai/gpt-4o-mini: { prompt: 1, completion: 2 }\n`,
       'suites/agent.yaml': SUITE.replace('params:\n', 'params:\n  max_tokens: 100\n').replace(
         '    prompt: Can I return order 42?\n',
         '    prompt: Can I return order 42?\n    max_steps: 3\n',
@@ -186,7 +171,7 @@ describe('a conversation under --max-cost, stopped and resumed', () => {
       );
       expect(accepted.code, accepted.stderr).toBe(0);
       // The baseline's conversation took 3 steps at $0.001 each: a sample is estimated at that.
-      server.rescript(script);
+      fixture.server.rescript(script);
       const fromBaseline = await runMain([...args, '0.001'], opts);
       expect(fromBaseline.code).toBe(2);
       expect(fromBaseline.stderr).toContain('the estimate for the run is $0.003, over the cap');

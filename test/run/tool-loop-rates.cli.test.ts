@@ -1,16 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Baseline } from '../../src/stored/baseline/types.js';
-import { makeProject, readReport, runDirFrom } from '../helpers/cli.js';
+import { readReport, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
 import {
   callOf as call,
   type Scripted,
   type SentMessage,
-  startToolServer,
+  strictAgentParams,
   TOOL_ENV,
-  toolConfig,
+  useToolProject,
 } from '../helpers/tool-server.js';
 
 // A repeated tool-loop suite against a scripted loopback service: an agent that finishes a
@@ -21,17 +21,7 @@ service: router
 model: openai/gpt-4o-mini
 repeat: 20
 max_steps: 4
-params:
-  tools:
-    - type: function
-      function:
-        name: lookup_order
-        parameters: { type: object, required: [order], properties: { order: { type: string } } }
-    - type: function
-      function:
-        name: check_policy
-        parameters: { type: object, required: [sku], properties: { sku: { type: string } } }
-tool_results:
+${strictAgentParams('lookup_order', 'check_policy')}tool_results:
   lookup_order: '{"status":"shipped","sku":"A-1"}'
   check_policy: { result: { refundable: true, window_days: 30 } }
 cases:
@@ -80,30 +70,24 @@ function agent(loops: (prompt: string, sample: number) => boolean, twice: readon
   };
 }
 
-let server: Awaited<ReturnType<typeof startToolServer>>;
-let project: Awaited<ReturnType<typeof makeProject>>;
-beforeAll(async () => {
-  server = await startToolServer(agent(() => false));
-  project = await makeProject({
-    'driftcheck.config.yaml': toolConfig(server.url),
-    'suites/agent.yaml': SUITE,
-  });
-});
-afterAll(async () => {
-  await server.close();
-  await project.cleanup();
-});
+const fixture = useToolProject(
+  agent(() => false),
+  { 'suites/agent.yaml': SUITE },
+);
 
 const runArgs = ['run', 'suites/agent.yaml', '--reporter', 'console,json'];
 
 describe('a repeated tool loop', () => {
   it('drops its rate of finishing within max_steps when its agent loops on some samples tonight', async () => {
-    server.rescript(agent(() => false));
-    const first = await runMain([...runArgs, '--update-baselines'], { cwd: project.dir, env: TOOL_ENV });
+    fixture.server.rescript(agent(() => false));
+    const first = await runMain([...runArgs, '--update-baselines'], {
+      cwd: fixture.project.dir,
+      env: TOOL_ENV,
+    });
     expect(first.code, first.stderr).toBe(0);
     // The baseline keeps how many of its samples finished, as it keeps how many passed.
     const baseline = JSON.parse(
-      await readFile(join(project.dir, 'baselines/agent.json'), 'utf8'),
+      await readFile(join(fixture.project.dir, 'baselines/agent.json'), 'utf8'),
     ) as Baseline;
     expect(baseline.cases.refund).toMatchObject({
       samples: { pass: 20, total: 20 },
@@ -111,10 +95,10 @@ describe('a repeated tool loop', () => {
     });
 
     // Tonight 8 of refund's 20 samples loop until max_steps; look-twice looks the order up twice.
-    server.rescript(agent((prompt, sample) => prompt === REFUND && sample % 5 < 2, [LOOK_TWICE]));
-    const night = await runMain(runArgs, { cwd: project.dir, env: TOOL_ENV });
+    fixture.server.rescript(agent((prompt, sample) => prompt === REFUND && sample % 5 < 2, [LOOK_TWICE]));
+    const night = await runMain(runArgs, { cwd: fixture.project.dir, env: TOOL_ENV });
     expect(night.code, night.stderr).toBe(1);
-    const report = await readReport(runDirFrom(night, project.dir));
+    const report = await readReport(runDirFrom(night, fixture.project.dir));
     const refund = report.cases.find((c) => c.case === 'refund')!;
     expect(refund.within_max_steps).toMatchObject({
       finished: 12,
@@ -163,14 +147,17 @@ describe('a repeated tool loop', () => {
 
   it('passes a night that loops as often as its baseline did', async () => {
     // One sample in 20 of each case loops, in the baseline and tonight: 95% → 95%.
-    server.rescript(agent((_prompt, sample) => sample === 7));
-    const first = await runMain([...runArgs, '--update-baselines'], { cwd: project.dir, env: TOOL_ENV });
+    fixture.server.rescript(agent((_prompt, sample) => sample === 7));
+    const first = await runMain([...runArgs, '--update-baselines'], {
+      cwd: fixture.project.dir,
+      env: TOOL_ENV,
+    });
     // The baseline night itself passes by its rates: 19 of 20 samples pass.
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    server.rescript(agent((_prompt, sample) => sample === 12));
-    const night = await runMain(runArgs, { cwd: project.dir, env: TOOL_ENV });
+    fixture.server.rescript(agent((_prompt, sample) => sample === 12));
+    const night = await runMain(runArgs, { cwd: fixture.project.dir, env: TOOL_ENV });
     expect(night.code, night.stdout + night.stderr).toBe(0);
-    const report = await readReport(runDirFrom(night, project.dir));
+    const report = await readReport(runDirFrom(night, fixture.project.dir));
     for (const c of report.cases) {
       expect(c.status).toBe('pass');
       expect(c.samples).toMatchObject({ passed: 19, errored: 1 });

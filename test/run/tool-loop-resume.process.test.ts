@@ -1,24 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, readReport, readSamples, runCli, spawnCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { readReport, readSamples, runCli, spawnCli } from '../helpers/cli.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
 import {
+  agentSuite,
   callOf as call,
   type Scripted,
-  startToolServer,
-  agentParams,
   TOOL_ENV,
-  toolConfig,
+  useToolProject,
 } from '../helpers/tool-server.js';
 
 // The built binary interrupted (SIGINT) in the middle of two conversations, then resumed:
 // the steps it paid for are journaled, the conversations are never judged by half, the
 // resume says it sends them again from their first step and counts what they cost.
-const SUITE = `suite: agent
-service: router
-model: openai/gpt-4o-mini
-${agentParams('lookup_order', 'check_policy')}tool_results:
+const SUITE = `${agentSuite('agent', 'lookup_order', 'check_policy')}tool_results:
   lookup_order: '{"status":"shipped","sku":"A-1","eta":"Friday"}'
   check_policy: '{"refundable":true}'
 cases:
@@ -49,19 +45,7 @@ function flow(prompt: string, n: number): Scripted {
   return { ...(steps[prompt]?.[n] ?? { text: 'hi there' }), cost: COST };
 }
 
-let server: Awaited<ReturnType<typeof startToolServer>>;
-let project: Awaited<ReturnType<typeof makeProject>>;
-beforeAll(async () => {
-  server = await startToolServer(flow);
-  project = await makeProject({
-    'driftcheck.config.yaml': toolConfig(server.url),
-    'suites/agent.yaml': SUITE,
-  });
-});
-afterAll(async () => {
-  await server.close();
-  await project.cleanup();
-});
+const fixture = useToolProject(flow, { 'suites/agent.yaml': SUITE });
 
 /** The journal's lines, parsed. */
 async function journal(runDir: string): Promise<Record<string, unknown>[]> {
@@ -80,7 +64,7 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
     let held = 0;
     let bothHeld!: () => void;
     const arrived = new Promise<void>((done) => (bothHeld = done));
-    server.rescript(async (prompt, n) => {
+    fixture.server.rescript(async (prompt, n) => {
       if (n === 0 && prompt !== 'Say hi') {
         if (++held === 2) bothHeld();
         await released;
@@ -89,7 +73,7 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
     });
     const { child, result } = spawnCli(
       ['run', 'suites/agent.yaml', '--concurrency', '3', '--max-cost', '1'],
-      { cwd: project.dir, env: { ...TOOL_ENV, DRIFTCHECK_INTERRUPT_GRACE_S: '20' } },
+      { cwd: fixture.project.dir, env: { ...TOOL_ENV, DRIFTCHECK_INTERRUPT_GRACE_S: '20' } },
     );
     let stderr = '';
     const signalled = new Promise<void>((done) =>
@@ -105,7 +89,7 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
     release();
     const first = await result;
     expect(first.code, first.stderr).toBe(130);
-    const runDir = join(project.dir, /report: (.+)\/report\.json/.exec(first.stderr)![1]!);
+    const runDir = join(fixture.project.dir, /report: (.+)\/report\.json/.exec(first.stderr)![1]!);
 
     const lines = await journal(runDir);
     const steps = lines.filter((l) => l.type === 'step');
@@ -147,9 +131,9 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
       '2 steps of 2 conversations stopped part-way: paid for ($0.002, in the cost), not judged',
     );
 
-    server.rescript(flow);
-    const sentBefore = server.bodies.length;
-    const resumed = await runCli(['run', '--resume', runDir], { cwd: project.dir, env: TOOL_ENV });
+    fixture.server.rescript(flow);
+    const sentBefore = fixture.server.bodies.length;
+    const resumed = await runCli(['run', '--resume', runDir], { cwd: fixture.project.dir, env: TOOL_ENV });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(
       /driftcheck: 2 conversations stopped part-way restart from step 1 \(agent\/(status|refund)#0, agent\/(status|refund)#0\); 2 steps already paid for \(\$0\.002\) count as spent/,
@@ -157,7 +141,7 @@ describe('driftcheck run (the binary) stopped in the middle of a conversation, t
     // The cap counts them: hello's answer and the two steps paid before.
     expect(resumed.stderr).toContain('spent $0.003 so far');
     // Each conversation sent again from its first step: its first request holds its prompt alone.
-    const sent = server.bodies.slice(sentBefore).map((b) => b.messages as { role: string }[]);
+    const sent = fixture.server.bodies.slice(sentBefore).map((b) => b.messages as { role: string }[]);
     expect(sent).toHaveLength(5);
     expect(sent.filter((m) => m.length === 1)).toHaveLength(2);
 

@@ -1,37 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeProject, readReport, readSamples, runDirFrom } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { readReport, readSamples, runDirFrom } from '../helpers/cli.js';
 import { runMain } from '../helpers/main.js';
 import {
   callOf as call,
+  strictAgentParams,
   type Scripted,
-  startToolServer,
   TOOL_ENV,
-  toolConfig,
+  useToolProject,
 } from '../helpers/tool-server.js';
 
 // A case with tool_results runs as a loop against a scripted loopback service: driftcheck
 // answers each call with its canned result, sends the conversation again, and stops at a
 // text answer, at max_steps, or at a call it cannot answer.
-const TOOLS = `  tools:
-    - type: function
-      function:
-        name: lookup_order
-        parameters: { type: object, required: [order], properties: { order: { type: string } } }
-    - type: function
-      function:
-        name: check_policy
-        parameters: { type: object, required: [sku], properties: { sku: { type: string } } }
-    - type: function
-      function:
-        name: escalate
-        parameters: { type: object, properties: {} }
-`;
-
 const SUITE = `suite: agent
 service: router
 model: openai/gpt-4o-mini
-params:
-${TOOLS}tool_results:
+${strictAgentParams('lookup_order', 'check_policy', 'escalate')}tool_results:
   lookup_order: '{"status":"shipped","sku":"A-1"}'
   check_policy:
     - when: { sku: B-2 }
@@ -100,29 +84,19 @@ function script(prompt: string, n: number): Scripted {
   return { text: 'no' };
 }
 
-let server: Awaited<ReturnType<typeof startToolServer>>;
-let project: Awaited<ReturnType<typeof makeProject>>;
-beforeAll(async () => {
-  server = await startToolServer(script);
-  project = await makeProject({
-    'driftcheck.config.yaml': toolConfig(server.url),
-    'suites/agent.yaml': SUITE,
-  });
-});
-afterAll(async () => {
-  await server.close();
-  await project.cleanup();
-});
+const fixture = useToolProject(script, { 'suites/agent.yaml': SUITE });
 
 describe('a case with tool_results', () => {
   it('runs as a loop until a text answer, answering each call with its canned result', async () => {
     const run = await runMain(['run', 'suites/agent.yaml', '--reporter', 'json'], {
-      cwd: project.dir,
+      cwd: fixture.project.dir,
       env: TOOL_ENV,
     });
     // Three of the four cases end in an error of their own: the run fails.
     expect(run.code, run.stderr).toBe(1);
-    const samples = new Map((await readSamples(runDirFrom(run, project.dir))).map((s) => [s.case, s]));
+    const samples = new Map(
+      (await readSamples(runDirFrom(run, fixture.project.dir))).map((s) => [s.case, s]),
+    );
 
     const refund = samples.get('refund')!;
     expect(refund.status).toBe('pass');
@@ -165,7 +139,7 @@ describe('a case with tool_results', () => {
     });
 
     // What the service received: the assistant turn as it was sent, then the tool's result.
-    const sent = server.bodies.filter(
+    const sent = fixture.server.bodies.filter(
       (b) => (b.messages as { content: string | null }[])[0]!.content === 'Can I return order 42?',
     );
     expect(sent).toHaveLength(3);
@@ -199,11 +173,13 @@ describe('a case with tool_results', () => {
 
   it('stops at max_steps, and at a call no rule answers, each a named error of the case', async () => {
     const run = await runMain(['run', 'suites/agent.yaml', '--reporter', 'json'], {
-      cwd: project.dir,
+      cwd: fixture.project.dir,
       env: TOOL_ENV,
     });
     expect(run.code, run.stderr).toBe(1);
-    const samples = new Map((await readSamples(runDirFrom(run, project.dir))).map((s) => [s.case, s]));
+    const samples = new Map(
+      (await readSamples(runDirFrom(run, fixture.project.dir))).map((s) => [s.case, s]),
+    );
 
     const loops = samples.get('loops')!;
     expect(loops.status).toBe('error');
@@ -233,16 +209,19 @@ describe('a case with tool_results', () => {
 
   it('keeps the trajectory in report.json and the baseline, and a night that loops longer drifts', async () => {
     const only = ['--filter', 'refund', '--reporter', 'json'];
-    server.rescript(script); // the script's step counts start again
-    const first = await runMain(['run', 'suites/agent.yaml', ...only], { cwd: project.dir, env: TOOL_ENV });
+    fixture.server.rescript(script); // the script's step counts start again
+    const first = await runMain(['run', 'suites/agent.yaml', ...only], {
+      cwd: fixture.project.dir,
+      env: TOOL_ENV,
+    });
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    const accept = await runMain(['baseline', 'accept', runDirFrom(first, project.dir)], {
-      cwd: project.dir,
+    const accept = await runMain(['baseline', 'accept', runDirFrom(first, fixture.project.dir)], {
+      cwd: fixture.project.dir,
       env: TOOL_ENV,
     });
     expect(accept.code, accept.stderr).toBe(0);
     // Tonight the model looks the order up twice before it checks the policy.
-    server.rescript((prompt, n) =>
+    fixture.server.rescript((prompt, n) =>
       prompt === 'Can I return order 42?'
         ? ([
             call('lookup_order', { order: '42' }),
@@ -254,11 +233,11 @@ describe('a case with tool_results', () => {
         : script(prompt, n),
     );
     const night = await runMain(['run', 'suites/agent.yaml', ...only, '--reporter', 'console,json'], {
-      cwd: project.dir,
+      cwd: fixture.project.dir,
       env: TOOL_ENV,
     });
-    server.rescript(script);
-    const report = await readReport(runDirFrom(night, project.dir));
+    fixture.server.rescript(script);
+    const report = await readReport(runDirFrom(night, fixture.project.dir));
     const refund = report.cases.find((c) => c.case === 'refund')!;
     expect(refund.trajectory).toMatchObject({
       steps: 4,
@@ -284,12 +263,14 @@ describe('a case with tool_results', () => {
   });
 
   it('runs scripted turns: each reply carried forward and checked by its own expect', async () => {
-    server.rescript(script);
+    fixture.server.rescript(script);
     const run = await runMain(['run', 'suites/agent.yaml', '--filter', '*chat', '--reporter', 'json'], {
-      cwd: project.dir,
+      cwd: fixture.project.dir,
       env: TOOL_ENV,
     });
-    const samples = new Map((await readSamples(runDirFrom(run, project.dir))).map((s) => [s.case, s]));
+    const samples = new Map(
+      (await readSamples(runDirFrom(run, fixture.project.dir))).map((s) => [s.case, s]),
+    );
     const chat = samples.get('chat')!;
     expect(chat.status).toBe('pass');
     expect(chat.turns).toEqual([
@@ -306,7 +287,7 @@ describe('a case with tool_results', () => {
     expect(chat.steps).toHaveLength(5);
     expect(chat.content).toBe('You are welcome.');
     // The last request carried the whole conversation: the loop, both replies, the new turn.
-    const last = server.bodies.findLast(
+    const last = fixture.server.bodies.findLast(
       (b) => (b.messages as { content: string | null }[])[0]!.content === 'Can I return order 43?',
     )!;
     expect((last.messages as { role: string; content: string | null }[]).slice(-4)).toEqual([
@@ -323,7 +304,7 @@ describe('a case with tool_results', () => {
     expect(strict.checks.map((c) => [c.pass, c.message.slice(0, 7)])).toEqual([[false, 'turn 2:']]);
     expect(strict.checks[0]!.message).toContain('60 days');
     expect(
-      server.bodies.some(
+      fixture.server.bodies.some(
         (b) =>
           (b.messages as { content: string | null }[])[0]!.content === 'Can I return order 44?' &&
           (b.messages as { content: string | null }[]).at(-1)!.content === 'Thanks!',
