@@ -80,6 +80,8 @@ export function answerReply(
   let { content, completionTokens } = base;
   let finish: string | null = base.finishReason;
   let toolCalls: WireToolCall[] | undefined;
+  // A call cut at the cap: the reasoning is about the calls made, not those meant.
+  let callsCut = false;
   if (turn?.kind === 'content') {
     const fitted = fitToTokens(turn.content, room);
     [content, finish, completionTokens] = [fitted.content, fitted.finishReason, tokenCount(fitted.content)];
@@ -87,6 +89,7 @@ export function answerReply(
   if (calls !== null) {
     const fitted = fitCalls(calls, room);
     [toolCalls, content, finish, completionTokens] = [fitted.calls, '', fitted.finishReason, fitted.tokens];
+    callsCut = fitted.finishReason === 'length';
   }
   if (d.reply !== undefined) {
     const fitted = fitToTokens(d.reply, room);
@@ -108,27 +111,21 @@ export function answerReply(
   // On the router, a reasoning model's answer carries its thinking, and a model cut off while
   // thinking the thinking it did (OpenAI's hide theirs): a turn of calls the reasoning about
   // the calls it made (those that fitted), a text answer its thoughts on the question.
-  const reasoning =
-    kind !== 'router'
-      ? undefined
-      : exhausted
-        ? questionThought(model.id, messages, true)
-        : thought === null
-          ? undefined
-          : toolCalls
-            ? reasoningOf(
-                model.id,
-                toolCalls.map((c) => c.function),
-              )
-            : thought;
-  const reasoningTokens =
-    thinking === null
-      ? null
-      : exhausted
-        ? budget
-        : reasoning && thought
-          ? tokenCount(reasoningText(reasoning))
-          : thinking;
+  let reasoning: ReasoningDetail[] | undefined;
+  let reasoningTokens = thinking;
+  if (exhausted) {
+    reasoningTokens = budget;
+    if (kind === 'router') reasoning = questionThought(model.id, messages, true);
+  } else if (thought !== null) {
+    reasoning = thought;
+    if (toolCalls && callsCut) {
+      reasoning = reasoningOf(
+        model.id,
+        toolCalls.map((c) => c.function),
+      );
+      reasoningTokens = tokenCount(reasoningText(reasoning));
+    }
+  }
   if (reasoningTokens !== null) completionTokens += reasoningTokens;
 
   const created = Math.floor(Date.now() / 1000);
