@@ -128,7 +128,10 @@ function parseMarker(body: string): Record<string, unknown> {
     const key = (eq < 0 ? pair : pair.slice(0, eq)).trim();
     if (key === '') continue;
     const value = eq < 0 ? '' : pair.slice(eq + 1).trim();
-    out[key] = key in NUMBER_FIELDS && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+    out[key] =
+      Object.hasOwn(NUMBER_FIELDS, key) && value !== '' && !Number.isNaN(Number(value))
+        ? Number(value)
+        : value;
   }
   return out;
 }
@@ -149,7 +152,7 @@ function directiveProblem(d: Record<string, unknown>): string | null {
       key === 'fingerprint'
     ) {
       if (typeof value !== 'string') return `${key} must be a string.`;
-    } else if (key in NUMBER_FIELDS) {
+    } else if (Object.hasOwn(NUMBER_FIELDS, key)) {
       const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
       const whole = key === 'fail_times' || key === 'stall_ms';
       // A rate of 0 would never finish an answer.
