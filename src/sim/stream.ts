@@ -251,7 +251,11 @@ function chunksOf(kind: SimFlavour, body: Record<string, unknown>, includeUsage:
   };
   // OpenAI sends `usage: null` on every chunk but the last when usage was asked for.
   const tail = !router && includeUsage ? { usage: null } : {};
-  const line = (fields: Record<string, unknown>) => `data: ${JSON.stringify({ ...head, ...fields })}\n\n`;
+  // The head is the same on every chunk: serialised once (it always has `object`), each
+  // chunk's own fields (never empty, never a head field) after it — the bytes of
+  // JSON.stringify({ ...head, ...fields }).
+  const opening = JSON.stringify(head).slice(0, -1);
+  const line = (fields: Record<string, unknown>) => `data: ${opening},${JSON.stringify(fields).slice(1)}\n\n`;
   const choiceOf = (delta: Delta, finishReason: unknown, native: unknown): Record<string, unknown> =>
     router
       ? { index: 0, delta, finish_reason: finishReason, native_finish_reason: native }
