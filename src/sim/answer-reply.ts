@@ -1,7 +1,13 @@
 import type { SimFlavour } from '../adapters/index.js';
 import type { SimDirective, SimFault } from '../suite/types.js';
 import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
-import { type RouterModel, routerCost, type SimProvider, type ToolParameter } from './catalog.js';
+import {
+  MAX_COMPLETION_TOKENS,
+  type RouterModel,
+  routerCost,
+  type SimProvider,
+  type ToolParameter,
+} from './catalog.js';
 import { type ReasoningDetail, reasoningOf } from './agent.js';
 import { hash } from './words.js';
 import { completionBody, reasoningText } from './completion-body.js';
@@ -72,8 +78,8 @@ export function answerReply(
           )
         : questionThought(model.id, messages, false)
       : null;
-  const thinking = thinkingTokens(model, messages, maxTokens, active, thought);
-  const budget = maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
+  const budget = maxTokens ?? MAX_COMPLETION_TOKENS;
+  const thinking = thinkingTokens(model, messages, budget, active, thought);
   const exhausted = thinking !== null && thinking >= budget;
   const room = thinking === null || exhausted || maxTokens === null ? maxTokens : maxTokens - thinking;
   const base = answer(model.id, messages, room, model.variant, turn?.kind === 'unread');
@@ -163,25 +169,22 @@ export function answerReply(
   return { headers, body, broken: active === 'bad_response', usable };
 }
 
-/** What a model may answer at most when a request sets no cap (the catalog's `max_completion_tokens`). */
-const MODEL_MAX_COMPLETION_TOKENS = 16_384;
-
 /**
  * The tokens a model thinks before it answers, counted in its completion tokens (and in
  * `completion_tokens_details.reasoning_tokens`) and capped with them; null for a model that
  * does not reason. The router returns a reasoning model's thinking (`thought`): it thought the
  * tokens of that text. A direct reasoning model hides its thinking, as OpenAI's do: it thinks
  * 64, 128, 192 or 256 tokens, by the conversation. Under `reasoning_exhausted` any model
- * thinks through its whole cap.
+ * thinks through its whole cap (`budget`: the request's, else the model's).
  */
 function thinkingTokens(
   model: ResolvedModel,
   messages: readonly ChatMessage[],
-  maxTokens: number | null,
+  budget: number,
   active: SimFault | null,
   thought: readonly ReasoningDetail[] | null,
 ): number | null {
-  if (active === 'reasoning_exhausted') return maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
+  if (active === 'reasoning_exhausted') return budget;
   if (!model.reasoning) return null;
   if (thought !== null) return tokenCount(reasoningText(thought));
   return 64 * (1 + (hash(`${model.id}\n${JSON.stringify(messages.map((m) => m.content))}`) % 4));
