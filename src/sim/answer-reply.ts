@@ -1,7 +1,13 @@
 import type { SimFlavour } from '../adapters/index.js';
 import type { SimDirective, SimFault } from '../suite/types.js';
 import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
-import { type RouterModel, routerCost, type SimProvider, type ToolParameter } from './catalog.js';
+import {
+  MAX_COMPLETION_TOKENS,
+  type RouterModel,
+  routerCost,
+  type SimProvider,
+  type ToolParameter,
+} from './catalog.js';
 import { type ReasoningDetail, reasoningOf } from './agent.js';
 import { hash } from './words.js';
 import { completionBody, reasoningText } from './completion-body.js';
@@ -72,14 +78,16 @@ export function answerReply(
           )
         : questionThought(model.id, messages, false)
       : null;
-  const thinking = thinkingTokens(model, messages, maxTokens, active, thought);
-  const budget = maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
+  const budget = maxTokens ?? MAX_COMPLETION_TOKENS;
+  const thinking = thinkingTokens(model, messages, budget, active, thought);
   const exhausted = thinking !== null && thinking >= budget;
   const room = thinking === null || exhausted || maxTokens === null ? maxTokens : maxTokens - thinking;
   const base = answer(model.id, messages, room, model.variant, turn?.kind === 'unread');
   let { content, completionTokens } = base;
   let finish: string | null = base.finishReason;
   let toolCalls: WireToolCall[] | undefined;
+  // A call cut at the cap: the reasoning is about the calls made, not those meant.
+  let callsCut = false;
   if (turn?.kind === 'content') {
     const fitted = fitToTokens(turn.content, room);
     [content, finish, completionTokens] = [fitted.content, fitted.finishReason, tokenCount(fitted.content)];
@@ -87,6 +95,7 @@ export function answerReply(
   if (calls !== null) {
     const fitted = fitCalls(calls, room);
     [toolCalls, content, finish, completionTokens] = [fitted.calls, '', fitted.finishReason, fitted.tokens];
+    callsCut = fitted.finishReason === 'length';
   }
   if (d.reply !== undefined) {
     const fitted = fitToTokens(d.reply, room);
@@ -108,27 +117,21 @@ export function answerReply(
   // On the router, a reasoning model's answer carries its thinking, and a model cut off while
   // thinking the thinking it did (OpenAI's hide theirs): a turn of calls the reasoning about
   // the calls it made (those that fitted), a text answer its thoughts on the question.
-  const reasoning =
-    kind !== 'router'
-      ? undefined
-      : exhausted
-        ? questionThought(model.id, messages, true)
-        : thought === null
-          ? undefined
-          : toolCalls
-            ? reasoningOf(
-                model.id,
-                toolCalls.map((c) => c.function),
-              )
-            : thought;
-  const reasoningTokens =
-    thinking === null
-      ? null
-      : exhausted
-        ? budget
-        : reasoning && thought
-          ? tokenCount(reasoningText(reasoning))
-          : thinking;
+  let reasoning: ReasoningDetail[] | undefined;
+  let reasoningTokens = thinking;
+  if (exhausted) {
+    reasoningTokens = budget;
+    if (kind === 'router') reasoning = questionThought(model.id, messages, true);
+  } else if (thought !== null) {
+    reasoning = thought;
+    if (toolCalls && callsCut) {
+      reasoning = reasoningOf(
+        model.id,
+        toolCalls.map((c) => c.function),
+      );
+      reasoningTokens = tokenCount(reasoningText(reasoning));
+    }
+  }
   if (reasoningTokens !== null) completionTokens += reasoningTokens;
 
   const created = Math.floor(Date.now() / 1000);
@@ -166,25 +169,22 @@ export function answerReply(
   return { headers, body, broken: active === 'bad_response', usable };
 }
 
-/** What a model may answer at most when a request sets no cap (the catalog's `max_completion_tokens`). */
-const MODEL_MAX_COMPLETION_TOKENS = 16_384;
-
 /**
  * The tokens a model thinks before it answers, counted in its completion tokens (and in
  * `completion_tokens_details.reasoning_tokens`) and capped with them; null for a model that
  * does not reason. The router returns a reasoning model's thinking (`thought`): it thought the
  * tokens of that text. A direct reasoning model hides its thinking, as OpenAI's do: it thinks
  * 64, 128, 192 or 256 tokens, by the conversation. Under `reasoning_exhausted` any model
- * thinks through its whole cap.
+ * thinks through its whole cap (`budget`: the request's, else the model's).
  */
 function thinkingTokens(
   model: ResolvedModel,
   messages: readonly ChatMessage[],
-  maxTokens: number | null,
+  budget: number,
   active: SimFault | null,
   thought: readonly ReasoningDetail[] | null,
 ): number | null {
-  if (active === 'reasoning_exhausted') return maxTokens ?? MODEL_MAX_COMPLETION_TOKENS;
+  if (active === 'reasoning_exhausted') return budget;
   if (!model.reasoning) return null;
   if (thought !== null) return tokenCount(reasoningText(thought));
   return 64 * (1 + (hash(`${model.id}\n${JSON.stringify(messages.map((m) => m.content))}`) % 4));

@@ -81,6 +81,9 @@ export interface DirectModel {
   tokensPerS: number;
 }
 
+/** What a model answers at most (the catalog's `max_completion_tokens`), and so when a request sets no cap. */
+export const MAX_COMPLETION_TOKENS = 16_384;
+
 const SUPPORTED_PARAMETERS = [
   'max_tokens',
   'temperature',
@@ -320,7 +323,11 @@ export function routerModelsBody(resolutions: number, moveAfter: number | null):
       instruct_type: null,
     },
     pricing: { prompt: m.pricing.prompt, completion: m.pricing.completion, request: '0' },
-    top_provider: { context_length: m.context_length, max_completion_tokens: 16_384, is_moderated: false },
+    top_provider: {
+      context_length: m.context_length,
+      max_completion_tokens: MAX_COMPLETION_TOKENS,
+      is_moderated: false,
+    },
     per_request_limits: null,
     supported_parameters: SUPPORTED_PARAMETERS,
     default_parameters: { temperature: null, top_p: null, frequency_penalty: null },
@@ -387,7 +394,7 @@ export function routerEndpointsBody(id: string): unknown {
         provider_name: p.name,
         tag: p.slug,
         quantization: p.quantization,
-        max_completion_tokens: 16_384,
+        max_completion_tokens: MAX_COMPLETION_TOKENS,
         max_prompt_tokens: null,
         status: 0,
         supported_parameters: SUPPORTED_PARAMETERS.filter(

@@ -106,17 +106,10 @@ export function handleCompletion(
   // The preferences exclude every provider of the model: the documented 503, not retryable.
   if (resolved === 'preferences') return later(fault('routing', { ...ctx, retryAfterSet: false }), delay);
   if (resolved === 'parameters' || resolved === 'tool_use') return later(routerNoEndpoints(resolved), delay);
-  // OpenAI's reasoning models take max_completion_tokens (it counts their thinking) and refuse max_tokens.
-  if (kind === 'direct' && resolved.reasoning && read.request.capParam === 'max_tokens')
-    return later(directUnsupportedParameter('max_tokens', 'max_completion_tokens'), delay);
-  // …and sample at their own temperature, 1, refusing any other.
-  if (
-    kind === 'direct' &&
-    resolved.reasoning &&
-    read.request.temperature !== null &&
-    read.request.temperature !== 1
-  )
-    return later(directUnsupportedValue('temperature', read.request.temperature, 1), delay);
+  if (kind === 'direct' && resolved.reasoning) {
+    const refused = reasoningRefusal(read.request);
+    if (refused !== null) return later(refused, delay);
+  }
   // pass_rate: one coin per request from the simulator's seeded generator.
   const answered =
     d.pass_rate !== undefined && state.random() >= d.pass_rate
@@ -178,6 +171,19 @@ export function handleCompletion(
   if (stream) return { reply: streamAnswer(kind, answer, plan), delayMs: 0 };
   const whole = streamFaults.has('error_after_content') ? partialAnswer(kind, answer) : answer;
   return later(jsonAnswer(whole), delay + wholeAnswerDelayMs(plan));
+}
+
+/**
+ * What a direct reasoning model refuses, as OpenAI's do: `max_tokens` (they take
+ * `max_completion_tokens`, which counts their thinking), and a temperature other than their
+ * own, 1. Null: nothing.
+ */
+function reasoningRefusal(request: ParsedRequest): SimReply | null {
+  if (request.capParam === 'max_tokens')
+    return directUnsupportedParameter('max_tokens', 'max_completion_tokens');
+  if (request.temperature !== null && request.temperature !== 1)
+    return directUnsupportedValue('temperature', request.temperature, 1);
+  return null;
 }
 
 /** Whether a directive's provider (a name or a slug, in any case) is the one that served. */

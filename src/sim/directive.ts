@@ -25,8 +25,6 @@ const FAULTS: Record<SimFault, true> = {
   reasoning_exhausted: true,
 };
 
-const SIM_FAULTS = Object.keys(FAULTS) as SimFault[];
-
 /** Every tool-calling fault; a Record for the same reason. */
 const TOOL_FAULTS: Record<SimToolFault, true> = {
   invalid_json: true,
@@ -38,8 +36,6 @@ const TOOL_FAULTS: Record<SimToolFault, true> = {
   ignore_response_format: true,
 };
 
-const SIM_TOOL_FAULTS = Object.keys(TOOL_FAULTS) as SimToolFault[];
-
 /** Every tool-loop fault; a Record for the same reason. */
 const AGENT_FAULTS: Record<SimAgentFault, true> = {
   loop: true,
@@ -48,8 +44,6 @@ const AGENT_FAULTS: Record<SimAgentFault, true> = {
   reorder: true,
   drop_reasoning: true,
 };
-
-const SIM_AGENT_FAULTS = Object.keys(AGENT_FAULTS) as SimAgentFault[];
 
 /** Every stream fault; a Record for the same reason. */
 const STREAM_FAULTS: Record<SimStreamFault, true> = {
@@ -62,7 +56,13 @@ const STREAM_FAULTS: Record<SimStreamFault, true> = {
   split_utf8: true,
 };
 
-const SIM_STREAM_FAULTS = Object.keys(STREAM_FAULTS) as SimStreamFault[];
+/** The directive's fields that name a fault, each with the faults it may name. */
+const FAULT_FIELDS: Record<string, Readonly<Record<string, true>>> = {
+  fault: FAULTS,
+  tool_fault: TOOL_FAULTS,
+  agent_fault: AGENT_FAULTS,
+  stream_fault: STREAM_FAULTS,
+};
 
 const NUMBER_FIELDS = {
   delay_ms: 600_000,
@@ -128,7 +128,10 @@ function parseMarker(body: string): Record<string, unknown> {
     const key = (eq < 0 ? pair : pair.slice(0, eq)).trim();
     if (key === '') continue;
     const value = eq < 0 ? '' : pair.slice(eq + 1).trim();
-    out[key] = key in NUMBER_FIELDS && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+    out[key] =
+      Object.hasOwn(NUMBER_FIELDS, key) && value !== '' && !Number.isNaN(Number(value))
+        ? Number(value)
+        : value;
   }
   return out;
 }
@@ -136,21 +139,10 @@ function parseMarker(body: string): Record<string, unknown> {
 /** What is wrong with a directive object, or null when it is valid. */
 function directiveProblem(d: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(d)) {
-    if (key === 'fault') {
-      if (typeof value !== 'string' || !(value in FAULTS)) {
-        return `unknown fault ${JSON.stringify(value)}; expected one of ${SIM_FAULTS.join(', ')}.`;
-      }
-    } else if (key === 'tool_fault') {
-      if (typeof value !== 'string' || !(value in TOOL_FAULTS)) {
-        return `unknown tool_fault ${JSON.stringify(value)}; expected one of ${SIM_TOOL_FAULTS.join(', ')}.`;
-      }
-    } else if (key === 'agent_fault') {
-      if (typeof value !== 'string' || !(value in AGENT_FAULTS)) {
-        return `unknown agent_fault ${JSON.stringify(value)}; expected one of ${SIM_AGENT_FAULTS.join(', ')}.`;
-      }
-    } else if (key === 'stream_fault') {
-      if (typeof value !== 'string' || !(value in STREAM_FAULTS)) {
-        return `unknown stream_fault ${JSON.stringify(value)}; expected one of ${SIM_STREAM_FAULTS.join(', ')}.`;
+    const faults = Object.hasOwn(FAULT_FIELDS, key) ? FAULT_FIELDS[key] : undefined;
+    if (faults !== undefined) {
+      if (typeof value !== 'string' || !Object.hasOwn(faults, value)) {
+        return `unknown ${key} ${JSON.stringify(value)}; expected one of ${Object.keys(faults).join(', ')}.`;
       }
     } else if (
       key === 'reply' ||
@@ -160,7 +152,7 @@ function directiveProblem(d: Record<string, unknown>): string | null {
       key === 'fingerprint'
     ) {
       if (typeof value !== 'string') return `${key} must be a string.`;
-    } else if (key in NUMBER_FIELDS) {
+    } else if (Object.hasOwn(NUMBER_FIELDS, key)) {
       const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
       const whole = key === 'fail_times' || key === 'stall_ms';
       // A rate of 0 would never finish an answer.

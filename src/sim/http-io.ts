@@ -17,34 +17,37 @@ type Pending = NodeJS.Timeout | NodeJS.Immediate;
 
 /** Timers the server owns, so close() can cancel every pending delay, write and hang at once. */
 export class TimerSet {
-  /** Each pending timer, with how to cancel it. */
-  private readonly timers = new Map<Pending, () => void>();
+  private readonly timeouts = new Set<NodeJS.Timeout>();
+  private readonly immediates = new Set<NodeJS.Immediate>();
 
   /** Runs `run` after `ms`; 0 (or less) runs it on the next turn of the event loop, after pending I/O. */
   after(ms: number, run: () => void): Pending {
-    const fire = () => {
-      this.timers.delete(timer);
-      run();
-    };
-    let timer: Pending;
     if (ms > 0) {
-      const timeout = setTimeout(fire, ms);
-      this.timers.set((timer = timeout), () => clearTimeout(timeout));
-    } else {
-      const immediate = setImmediate(fire);
-      this.timers.set((timer = immediate), () => clearImmediate(immediate));
+      const timeout = setTimeout(() => {
+        this.timeouts.delete(timeout);
+        run();
+      }, ms);
+      this.timeouts.add(timeout);
+      return timeout;
     }
-    return timer;
+    const immediate = setImmediate(() => {
+      this.immediates.delete(immediate);
+      run();
+    });
+    this.immediates.add(immediate);
+    return immediate;
   }
 
   cancel(timer: Pending): void {
-    this.timers.get(timer)?.();
-    this.timers.delete(timer);
+    if (this.timeouts.delete(timer as NodeJS.Timeout)) clearTimeout(timer as NodeJS.Timeout);
+    else if (this.immediates.delete(timer as NodeJS.Immediate)) clearImmediate(timer as NodeJS.Immediate);
   }
 
   clearAll(): void {
-    for (const clear of this.timers.values()) clear();
-    this.timers.clear();
+    for (const timeout of this.timeouts) clearTimeout(timeout);
+    for (const immediate of this.immediates) clearImmediate(immediate);
+    this.timeouts.clear();
+    this.immediates.clear();
   }
 }
 

@@ -175,7 +175,7 @@ export function readCompletionRequest(kind: SimFlavour, raw: string): RequestRea
       stream: b.stream === true,
       temperature: (b.temperature as number | null | undefined) ?? null,
       includeUsage: streamOptions,
-      identity: coinIdentity(raw, b),
+      identity: coinIdentity(b),
       ...(provider ? { provider } : {}),
       tools,
     },
@@ -218,9 +218,11 @@ function reasoningProblem(value: unknown): string | null {
   return null;
 }
 
-/** The raw body, or without `stream` and `stream_options` when it has them (the coins' identity). */
-function coinIdentity(raw: string, b: Record<string, unknown>): string {
-  if (!('stream' in b) && !('stream_options' in b)) return raw;
+/**
+ * The body as the coins' identity: without `stream` and `stream_options`, and written as
+ * JSON.stringify writes it, so neither those nor how a client spaced its JSON changes a coin.
+ */
+function coinIdentity(b: Record<string, unknown>): string {
   const { stream: _stream, stream_options: _options, ...rest } = b;
   return JSON.stringify(rest);
 }

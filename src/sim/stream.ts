@@ -86,8 +86,13 @@ interface Chunks {
   usage: string | null;
   /** The error event of an error inside a 200 answer. */
   error: string | null;
-  /** The error event that `error_after_content` sends. */
-  lateError: string;
+  /** Turns an error object into its error event (`error_after_content` sends the late error). */
+  errorEvent: (error: unknown) => string;
+}
+
+/** Where a stream of `n` deltas goes wrong mid-way: after half of them (at least one, when it has any). */
+function failPoint(n: number): number {
+  return Math.ceil(n / 2);
 }
 
 /**
@@ -129,13 +134,12 @@ export function streamAnswer(kind: SimFlavour, answer: Answer, plan: StreamPlan)
     return finish('end');
   }
   const n = chunks.deltas.length;
-  // Where a stream goes wrong mid-way: after half its deltas (at least one, when it has any).
-  const half = Math.ceil(n / 2);
+  const half = failPoint(n);
   for (let i = 0; i <= n; i++) {
     if (i === half) {
       if (faults.has('stall')) out.wait(plan.stallMs);
       if (faults.has('error_after_content')) {
-        out.send(chunks.lateError);
+        out.send(chunks.errorEvent(lateError(kind)));
         return finish('end');
       }
       if (faults.has('cut')) return finish('cut');
@@ -167,7 +171,7 @@ export function partialAnswer(kind: SimFlavour, answer: Answer): Answer {
   const choice = firstChoice(choices);
   if (choice === null) return answer;
   const deltas = deltasOf(kind, messageOf(choice));
-  const sent = deltas.slice(0, Math.ceil(deltas.length / 2));
+  const sent = deltas.slice(0, failPoint(deltas.length));
   let content = '';
   const calls: { id: string; type: string; function: { name: string; arguments: string } }[] = [];
   for (const delta of sent) {
@@ -247,7 +251,11 @@ function chunksOf(kind: SimFlavour, body: Record<string, unknown>, includeUsage:
   };
   // OpenAI sends `usage: null` on every chunk but the last when usage was asked for.
   const tail = !router && includeUsage ? { usage: null } : {};
-  const line = (fields: Record<string, unknown>) => `data: ${JSON.stringify({ ...head, ...fields })}\n\n`;
+  // The head is the same on every chunk: serialised once (it always has `object`), each
+  // chunk's own fields (never empty, never a head field) after it — the bytes of
+  // JSON.stringify({ ...head, ...fields }).
+  const opening = JSON.stringify(head).slice(0, -1);
+  const line = (fields: Record<string, unknown>) => `data: ${opening},${JSON.stringify(fields).slice(1)}\n\n`;
   const choiceOf = (delta: Delta, finishReason: unknown, native: unknown): Record<string, unknown> =>
     router
       ? { index: 0, delta, finish_reason: finishReason, native_finish_reason: native }
@@ -257,22 +265,10 @@ function chunksOf(kind: SimFlavour, body: Record<string, unknown>, includeUsage:
     line({ error, choices: [choiceOf({ content: '' }, 'error', 'error')], ...tail });
   const usage =
     body.usage !== undefined && (router || includeUsage) ? line({ choices: [], usage: body.usage }) : null;
-  const lateErrorEvent = errorEvent(lateError(kind));
-  if (body.error !== undefined) {
-    return {
-      role: null,
-      deltas: [],
-      event,
-      finish: null,
-      usage: null,
-      error: errorEvent(body.error),
-      lateError: lateErrorEvent,
-    };
-  }
+  const none = { role: null, deltas: [], event, finish: null, errorEvent };
+  if (body.error !== undefined) return { ...none, usage: null, error: errorEvent(body.error) };
   const choice = firstChoice(body.choices);
-  if (choice === null) {
-    return { role: null, deltas: [], event, finish: null, usage, error: null, lateError: lateErrorEvent };
-  }
+  if (choice === null) return { ...none, usage, error: null };
   const message = messageOf(choice);
   const text = !Array.isArray(message.tool_calls);
   const end = choiceOf(
@@ -287,7 +283,7 @@ function chunksOf(kind: SimFlavour, body: Record<string, unknown>, includeUsage:
     finish: line({ choices: [end], ...tail }),
     usage,
     error: null,
-    lateError: lateErrorEvent,
+    errorEvent,
   };
 }
 

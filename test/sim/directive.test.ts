@@ -56,6 +56,11 @@ describe('readDirective', () => {
     ['{"reply":5}', undefined, /reply must be a string/],
     ['{"falut":"auth"}', undefined, /unknown field "falut"/],
     [undefined, '[sim:fault=nope]', /unknown fault "nope"/],
+    // Names an object has by inheritance are neither faults nor fields.
+    ['{"fault":"toString"}', undefined, /unknown fault "toString"; expected one of auth,/],
+    ['{"stream_fault":"constructor"}', undefined, /unknown stream_fault "constructor"/],
+    ['{"constructor":5}', undefined, /unknown field "constructor"/],
+    [undefined, '[sim:toString=1]', /unknown field "toString"/],
     [undefined, '[sim:retry_after_s=soon]', /retry_after_s must be a number/],
     ['{"tokens_per_s":0}', undefined, /tokens_per_s must be a number above 0, at most 100000/],
     [undefined, '[sim:tokens_per_s=fast]', /tokens_per_s must be a number above 0/],

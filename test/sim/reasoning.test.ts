@@ -137,6 +137,38 @@ describe('a router reasoning model', () => {
     );
   });
 
+  it('a turn of calls cut at the cap: reasons about the calls it made, as far as they got, and counts that', async () => {
+    const tools = [
+      {
+        type: 'function',
+        function: {
+          name: 'lookup_order',
+          description: 'Look up an order by its id',
+          parameters: {
+            type: 'object',
+            properties: { order_id: { type: 'string' } },
+            required: ['order_id'],
+          },
+        },
+      },
+    ];
+    const whole = await ask({ tools }, 'Where is my order "A-1234"?');
+    const meant = whole.json.usage.completion_tokens_details.reasoning_tokens as number;
+    expect(whole.json.choices[0].message.reasoning).toContain('A-1234');
+    // Room for the call's name and a few characters of its arguments after the thinking.
+    const r = await ask({ tools, max_tokens: meant + 5 }, 'Where is my order "A-1234"?');
+    const { message, finish_reason } = r.json.choices[0];
+    expect(finish_reason).toBe('length');
+    const args = message.tool_calls[0].function.arguments as string;
+    expect(args).not.toContain('A-1234');
+    expect(message.reasoning).toMatch(/needs lookup_order/);
+    expect(message.reasoning).toContain(`call it with ${args} and`);
+    expect(message.reasoning_details[0].text).toBe(message.reasoning);
+    expect(r.json.usage.completion_tokens_details.reasoning_tokens).toBe(
+      Math.ceil(message.reasoning.length / 4),
+    );
+  });
+
   it('streamed: the reasoning comes first, in pieces that add up to it, and the usage chunk counts it the same', async () => {
     const whole = await ask();
     const streamed = await ask({ stream: true });

@@ -4,7 +4,7 @@ import type { SimFlavour } from '../../src/adapters/index.js';
 import { SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import { KEEPALIVE_BURST } from '../../src/sim/stream.js';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import { baseUrl, complete, MODEL } from './helpers.js';
+import { baseUrl, call, complete, MODEL } from './helpers.js';
 
 // The simulator's streams as a client reads them: the raw bytes of each read over a loopback
 // socket, in the order they came. When something happens is asserted by the order of events —
@@ -316,15 +316,34 @@ describe('streams, as the services send them', () => {
       },
     ];
     const header = { [SIM_DIRECTIVE_HEADER]: '{"tool_fault":"schema_mismatch","tool_fault_rate":0.5}' };
-    const [a, b] = await Promise.all([startSimulator({ seed: 9 }), startSimulator({ seed: 9 })]);
+    const [a, b, c] = await Promise.all([
+      startSimulator({ seed: 9 }),
+      startSimulator({ seed: 9 }),
+      startSimulator({ seed: 9 }),
+    ]);
     try {
-      const argsOf = async (s: Simulator, n: number, streamed: boolean) => {
+      const argsOf = async (s: Simulator, n: number, streamed: boolean, spaced = false) => {
         const body = { tools, tool_choice: 'required', ...(streamed ? { stream: true } : {}) };
-        const r = await complete(s, 'router', KEYS.router, {
-          content: `Where is order A-${n}?`,
-          body,
-          headers: header,
-        });
+        const r = spaced
+          ? // The JSON spaced out, as some clients write it (Python's json.dumps puts a space after each , and :).
+            await call(`${baseUrl(s, 'router')}/chat/completions`, {
+              key: KEYS.router,
+              headers: header,
+              body: JSON.stringify(
+                {
+                  model: MODEL.router,
+                  messages: [{ role: 'user', content: `Where is order A-${n}?` }],
+                  ...body,
+                },
+                null,
+                1,
+              ),
+            })
+          : await complete(s, 'router', KEYS.router, {
+              content: `Where is order A-${n}?`,
+              body,
+              headers: header,
+            });
         if (!streamed) return r.json.choices[0].message.tool_calls[0].function.arguments as string;
         return eventsOf(r.text)
           .flatMap((e) => (e.type === 'data' ? (e.json.choices[0]?.delta?.tool_calls ?? []) : []))
@@ -336,8 +355,11 @@ describe('streams, as the services send them', () => {
       const streamed = await Promise.all(numbers.map((n) => argsOf(b, n, true)));
       expect(streamed).toEqual(plain);
       expect(new Set(plain.map((p) => p.includes('A-'))).size).toBe(2); // some calls missed the schema, some did not
+      // The coins read the request, not how its JSON is spaced.
+      const spaced = await Promise.all(numbers.map((n) => argsOf(c, n, false, true)));
+      expect(spaced).toEqual(plain);
     } finally {
-      await Promise.all([a.close(), b.close()]);
+      await Promise.all([a.close(), b.close(), c.close()]);
     }
   });
 });
