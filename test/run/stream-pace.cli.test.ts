@@ -62,7 +62,10 @@ describe('tokens per second from the simulator', () => {
   it('slow_first_token: the first token half a second later, the pace after it the same', () => {
     const normal = streamOf('set-rate');
     const slow = streamOf('slow-first');
-    expect(slow.first_token_ms!).toBeGreaterThanOrEqual(normal.first_token_ms! + 490);
+    // A timer never fires early: the first token comes at least the fault's half second after
+    // the request (compared with the normal case's own time, a loaded machine's jitter in
+    // that one made it fail: 635 against 638).
+    expect(slow.first_token_ms!).toBeGreaterThanOrEqual(500);
     near(slow.tokens_per_s, 100);
     expect(slow.chunks).toBe(normal.chunks);
   });
