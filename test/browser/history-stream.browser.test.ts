@@ -22,10 +22,11 @@ cases:
 
 /**
  * Three streamed cases, one sampled five times; on a slow night each first token comes at
- * least 1.8 s later (a 600 ms delay, three times over). The suite tolerates 400 ms
- * (drift.latency, which a time to first token is held to): a loaded machine's jitter between
- * two behaving nights stays under it, and a full check's load (a behaving night's median
- * once reached 781 ms) stays under the slow night's margin.
+ * least 1.8 s later (a 600 ms delay, three times over). The suite tolerates 1 s
+ * (drift.latency, which a time to first token is held to): a full check's load between two
+ * behaving nights stays under it (a behaving night's median once reached 781 ms, and with
+ * 400 ms tolerated the third night drew ttft_changed under that load), and the slow night
+ * moves past it.
  */
 function streamed(slow: boolean): string {
   const sim = slow ? '\n    sim: { stream_fault: slow_first_token, delay_ms: 600 }' : '';
@@ -33,7 +34,7 @@ function streamed(slow: boolean): string {
 service: router
 model: openai/gpt-4o-mini
 params: { max_tokens: 256, temperature: 0, stream: true }
-drift: { latency: { absolute_ms: 400 } }
+drift: { latency: { absolute_ms: 1000 } }
 cases:
   - id: refund
     prompt: What is the refund window?
