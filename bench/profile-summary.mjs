@@ -81,7 +81,8 @@ export function cpuTimeline(profile, bucketMs) {
     const key = chain.slice(-2).reverse().join(' > ') || '(outside driftcheck)';
     b.ours.set(key, (b.ours.get(key) ?? 0) + 1);
   });
-  return buckets.map((b, i) => ({
+  // Array.from, not map: a bucket no sample fell in is a hole, which map would leave a hole.
+  return Array.from(buckets, (b, i) => ({
     fromMs: i * bucketMs,
     idlePercent: b ? (100 * b.idle) / b.total : 100,
     top: b ? [...b.ours].sort((x, y) => y[1] - x[1]).slice(0, 3) : [],
