@@ -20,6 +20,9 @@ export default defineConfig({
     // (vitest 4.1, this suite): 2 workers 432 s wall for 539 s of CPU, 4 workers 280 s for
     // 519 s; the unit project alone 74 s → 43 s.
     maxWorkers: Math.max(4, availableParallelism()),
+    // Commands spawned with the worker's environment keep no verdicts in the user's cache
+    // folder (util/verdict-cache.ts); the helpers say the same (test/helpers/cli.ts QUIET_ENV).
+    env: { DRIFTCHECK_CACHE_DIR: 'off' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [

@@ -376,7 +376,7 @@ async function measureStreamMemory(size, latency) {
 /**
  * Start-up (issue 36): `node -e 0`, `--version`, and `validate`, `list` and `report` of the
  * demo (suites/demo and the repository's config copied in; `report` of one `run --sim` of
- * it), taken in turn `n` times so that each ratio to `node -e 0` is of neighbours on a noisy
+ * it; `validate` also with no verdicts kept between commands, as on a fresh machine), taken in turn `n` times so that each ratio to `node -e 0` is of neighbours on a noisy
  * machine; and a 10-case `run --sim` end to end (median of `m`).
  */
 async function measureStartup(n, m) {
@@ -386,8 +386,11 @@ async function measureStartup(n, m) {
   await cp(join(REPO, 'baselines'), join(dir, 'demo/baselines'), { recursive: true });
   await cp(join(REPO, 'driftcheck.config.yaml'), join(dir, 'demo/driftcheck.config.yaml'));
   const demo = join(dir, 'demo');
-  const once = async (args, cwd = dir, codes = [0]) => {
-    const s = await measureNode(args, { cwd, env, tmp: root });
+  // The verdicts of the demo's schemas and patterns kept between commands (src/util/verdict-cache.ts)
+  // in a folder of the bench's own, filled by the run below; `validate, cold` keeps none.
+  const cached = { ...env, DRIFTCHECK_CACHE_DIR: join(dir, 'cache') };
+  const once = async (args, cwd = dir, codes = [0], withEnv = cached) => {
+    const s = await measureNode(args, { cwd, env: withEnv, tmp: root });
     if (!codes.includes(s.code)) throw new Error(`${args.join(' ')} failed (exit ${s.code}): ${s.stderr}`);
     return s;
   };
@@ -398,13 +401,14 @@ async function measureStartup(n, m) {
     nodeBare: [['-e', '0'], dir, [0]],
     version: [[BIN, '--version'], dir, [0]],
     validate: [[BIN, 'validate', 'suites/demo'], demo, [0]],
+    validateCold: [[BIN, 'validate', 'suites/demo'], demo, [0], { ...env, DRIFTCHECK_CACHE_DIR: 'off' }],
     list: [[BIN, 'list', 'suites/demo'], demo, [0]],
     report: [[BIN, 'report', join('reports', run)], demo, [1]],
   };
   const samples = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
   for (let i = 0; i < n; i++)
-    for (const [name, [args, cwd, codes]] of Object.entries(commands))
-      samples[name].push(await once(args, cwd, codes));
+    for (const [name, [args, cwd, codes, withEnv]] of Object.entries(commands))
+      samples[name].push(await once(args, cwd, codes, withEnv));
   const simArgs = [BIN, 'run', '--sim', workload.suitesDir, '--config', workload.config];
   simArgs.push('--report-dir', join(dir, 'reports'), '--baseline-dir', join(dir, 'baselines'));
   const sim10 = [];
@@ -413,7 +417,7 @@ async function measureStartup(n, m) {
   result.sim10 = summarise(sim10);
   log(
     `start-up: node -e 0 ${result.nodeBare.medianMs.toFixed(0)} ms, --version ${result.version.medianMs.toFixed(0)} ms, ` +
-      `validate ${result.validate.medianMs.toFixed(0)} ms, list ${result.list.medianMs.toFixed(0)} ms, ` +
+      `validate ${result.validate.medianMs.toFixed(0)} ms (cold ${result.validateCold.medianMs.toFixed(0)}), list ${result.list.medianMs.toFixed(0)} ms, ` +
       `report ${result.report.medianMs.toFixed(0)} ms, 10-case run --sim ${result.sim10.medianMs.toFixed(0)} ms`,
   );
   return result;

@@ -54,7 +54,7 @@ export function schemaProblem(schema: Record<string, unknown>): SchemaProblem | 
   const key = JSON.stringify(schema);
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const problem = schemaProblemOf(schema, () => {
+  const problem = schemaProblemOf(schema, 'draft2020', () => {
     userSchemaAjv ??= new (ajv2020Library().Ajv2020)({
       allErrors: true,
       logger: false,

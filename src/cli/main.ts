@@ -98,6 +98,8 @@ export async function main(argv: string[], given?: CliIO): Promise<number> {
     );
     return 2;
   }
+  const { saveVerdicts, useVerdictCache, cacheDirOf } = await import('../util/verdict-cache.js');
+  useVerdictCache(cacheDirOf(io.env));
   try {
     const command = await load();
     return await command(joinNegativeValues(name, rest), io);
@@ -107,5 +109,8 @@ export async function main(argv: string[], given?: CliIO): Promise<number> {
       guess: (flag) => didYouMean(flag, optionsOf(name)),
       usage: (flag) => optionUsage(name, flag),
     });
+  } finally {
+    saveVerdicts();
+    useVerdictCache(null);
   }
 }

@@ -12,7 +12,7 @@ export const draft7Validator = schemaCache('draft7', (options) => new (ajvLibrar
 export function draft7Problem(schema: unknown): SchemaProblem | null {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     return { pointer: '', message: 'it is not an object' };
-  return schemaProblemOf(schema, () => {
+  return schemaProblemOf(schema, 'draft7', () => {
     const v = draft7Validator(schema);
     return v instanceof Function ? null : v.error;
   });

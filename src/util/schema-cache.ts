@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { checkAgainstMeta, type MetaAjv, type MetaDraft, metaOptions } from './meta-schema.js';
 import { linearRegExp, schemaPatternProblem } from './pattern.js';
+import { knownSound, rememberSound } from './verdict-cache.js';
 
 /** A compiled validator, or why the schema does not compile. */
 export type Compiled = ValidateFunction | { error: string };
@@ -28,15 +29,24 @@ export interface SchemaProblem {
 }
 
 /**
- * A schema's problem: first a pattern linear-time matching cannot run (at the pattern, with
- * what to write instead), else why it does not compile (`compileError`), else null.
+ * A schema's problem under `draft`: first a pattern linear-time matching cannot run (at the
+ * pattern, with what to write instead), else why it does not compile (`compileError`), else
+ * null. A schema found sound by an earlier command is not judged again (util/verdict-cache.ts).
  */
-export function schemaProblemOf(schema: unknown, compileError: () => string | null): SchemaProblem | null {
+export function schemaProblemOf(
+  schema: unknown,
+  draft: MetaDraft,
+  compileError: () => string | null,
+): SchemaProblem | null {
+  const text = JSON.stringify(schema) ?? 'undefined';
+  if (knownSound(`schema ${draft}`, text)) return null;
   const pattern = schemaPatternProblem(schema);
   if (pattern)
     return { pointer: pattern.pointer, message: `${pattern.path}: ${pattern.message}`, hint: pattern.hint };
   const error = compileError();
-  return error === null ? null : { pointer: '', message: error };
+  if (error !== null) return { pointer: '', message: error };
+  rememberSound(`schema ${draft}`, text);
+  return null;
 }
 
 /** What of an Ajv compileAlone touches: its compile, its meta-schema check, and where it keeps schemas by id. */

@@ -9,6 +9,12 @@ import type { SampleResult } from '../../src/stored/journal/records.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(REPO, 'bin/driftcheck.js');
+/**
+ * What every command a test runs is given besides PATH: no verdicts kept between commands
+ * (util/verdict-cache.ts), so a test neither reads nor writes the user's cache folder and
+ * each judges its suites whole. test/util/verdict-cache.process.test.ts gives its own folder.
+ */
+export const QUIET_ENV = { DRIFTCHECK_CACHE_DIR: 'off' } as const;
 
 export interface CliResult {
   code: number | null;
@@ -32,7 +38,7 @@ export function spawnCli(
 ): { child: ChildProcess; result: Promise<CliResult> } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH, NO_COLOR: '1', ...options.env },
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...QUIET_ENV, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const result = new Promise<CliResult>((done, fail) => {

@@ -2,7 +2,7 @@ import { main } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { simOptions } from '../../src/cli/sim.js';
 import { startSimulator } from '../../src/sim/server.js';
-import type { CliResult, SimStats } from './cli.js';
+import { type CliResult, QUIET_ENV, type SimStats } from './cli.js';
 
 /**
  * A command run in this process through the CLI's main(argv, io) — the function the binary
@@ -24,7 +24,7 @@ export async function runMain(
     stdout: out,
     stderr: err,
     styled: { stdout: out, stderr: err },
-    env: { PATH: process.env.PATH, NO_COLOR: '1', ...options.env },
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...QUIET_ENV, ...options.env },
     cwd: options.cwd,
     color: false,
     tty: false,

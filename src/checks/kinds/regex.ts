@@ -1,5 +1,6 @@
 import { checkRegex, parseRegex } from '../regex.js';
 import type { CheckDefinition } from '../registry.js';
+import { knownSound, rememberSound } from '../../util/verdict-cache.js';
 
 /** `regex`: Passes when a JavaScript regular expression matches the answer. */
 export const regex: CheckDefinition<string> = {
@@ -14,8 +15,13 @@ export const regex: CheckDefinition<string> = {
   parse: (value) => String(value),
   problems: (value, where) => {
     if (typeof value !== 'string' || value === '') return [];
+    // A pattern an earlier command found sound is not compiled again (util/verdict-cache.ts).
+    if (knownSound('regex', value)) return [];
     const parsed = parseRegex(value);
-    if (!('error' in parsed)) return [];
+    if (!('error' in parsed)) {
+      rememberSound('regex', value);
+      return [];
+    }
     return [
       {
         pointer: '',

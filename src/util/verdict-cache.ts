@@ -1,0 +1,154 @@
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sha256 } from './sha256.js';
+
+/**
+ * The inputs a command found sound before — users' JSON Schemas and patterns, which take
+ * Ajv's compiler and RE2 to judge (about a quarter of `driftcheck validate suites/demo`'s
+ * CPU: its schemas' and patterns' checks skipped, farm-bench measured 0.75× the CPU) — kept
+ * between commands, so an unchanged suite is judged without loading either.
+ *
+ * Only "sound" is kept: a problem is always worked out again, so its message is today's.
+ * An entry is the sha256 of what judged it (this build's stamp, the versions of Node and of
+ * the two libraries as installed) with the kind and the input's text: a rebuilt driftcheck, an
+ * upgraded Ajv or RE2 or Node judges everything afresh. Without a build stamp (the sources run
+ * by a test runner) there is no cache. The file is a cache: unreadable, foreign or missing, it
+ * is empty; a write that fails changes nothing but the next command's time.
+ */
+
+/** Digests kept, the newest last: a suite's schemas and patterns are tens; many projects' fit. */
+const MAX_ENTRIES = 10_000;
+/** The file's first line: what it is and its format. */
+const HEADER = 'driftcheck verdicts 1';
+/** 10,000 lines of 65 bytes and the header, rounded up: a larger file is none of ours. */
+const MAX_BYTES = 1024 * 1024;
+const DIGEST = /^[0-9a-f]{64}$/;
+
+interface Store {
+  file: string;
+  /** Who judges: worked out on first use (a command that meets no schema reads nothing). */
+  judge?: string | null;
+  known?: Set<string>;
+  added: string[];
+}
+
+let store: Store | null = null;
+
+/**
+ * Where the verdicts are kept: `DRIFTCHECK_CACHE_DIR` (`off` keeps none), else the user's
+ * cache folder (`$XDG_CACHE_HOME`, `~/.cache`; `~/Library/Caches` on macOS;
+ * `%LOCALAPPDATA%` on Windows), in a `driftcheck` folder.
+ */
+export function cacheDirOf(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
+  const given = env.DRIFTCHECK_CACHE_DIR;
+  if (given !== undefined && given !== '') return given === 'off' ? null : given;
+  if (platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'driftcheck', 'Cache');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'driftcheck');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'driftcheck');
+}
+
+/** Keeps verdicts in `dir` from here on (null: none, the default: a library caller's process keeps none). */
+export function useVerdictCache(dir: string | null): void {
+  store = dir === null ? null : { file: join(dir, 'verdicts'), added: [] };
+}
+
+/** Whether `text`, an input of `kind`, was found sound by this same judge before. */
+export function knownSound(kind: string, text: string): boolean {
+  const key = keyOf(kind, text);
+  return key !== null && knownOf(store!).has(key);
+}
+
+/** Notes that `text`, of `kind`, is sound: kept when the command ends (saveVerdicts). */
+export function rememberSound(kind: string, text: string): void {
+  const key = keyOf(kind, text);
+  if (key === null || knownOf(store!).has(key)) return;
+  store!.known!.add(key);
+  store!.added.push(key);
+}
+
+/** Writes what this command found sound beside what was known, the newest kept; a failure is ignored. */
+export function saveVerdicts(): void {
+  if (!store || store.added.length === 0) return;
+  const { file } = store;
+  const kept = [...knownOf(store)].slice(-MAX_ENTRIES);
+  store.added = [];
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(temp, `${HEADER}\n${kept.join('\n')}\n`);
+    renameSync(temp, file);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+function keyOf(kind: string, text: string): string | null {
+  if (!store) return null;
+  if (store.judge === undefined) store.judge = judgeOf();
+  return store.judge === null ? null : sha256(`${store.judge}\0${kind}\0${text}`);
+}
+
+/**
+ * This build's stamp (dist/.build-stamp, one level up from this module in dist/util/ or a
+ * bundled chunk in dist/bin/: scripts/build-stamp.mjs), Node's version, and Ajv's and RE2's
+ * entry files as installed (their size and time: a reinstall judges afresh). Null when any is
+ * missing.
+ */
+function judgeOf(): string | null {
+  try {
+    const stamp = readSmall(fileURLToPath(new URL('../.build-stamp', import.meta.url)), 256).trim();
+    if (!DIGEST.test(stamp)) return null;
+    const require = createRequire(import.meta.url);
+    const installed = ['ajv', 're2js'].map((name) => {
+      const { size, mtimeMs } = statSync(require.resolve(name));
+      return `${name}:${size}:${mtimeMs}`;
+    });
+    return [stamp, process.version, ...installed].join(' ');
+  } catch {
+    return null;
+  }
+}
+
+function knownOf(s: Store): Set<string> {
+  if (s.known) return s.known;
+  s.known = new Set();
+  try {
+    const lines = readSmall(s.file, MAX_BYTES).split('\n');
+    if (lines[0] === HEADER) for (const line of lines.slice(1)) if (DIGEST.test(line)) s.known.add(line);
+  } catch {
+    // No file, or not one of ours: nothing is known.
+  }
+  return s.known;
+}
+
+/** A regular file's text, at most `bytes` of it (a FIFO or a device put there is refused, not waited on). */
+function readSmall(file: string, bytes: number): string {
+  if (!lstatSync(file).isFile()) throw new Error(`${file} is not a file`);
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(bytes + 1);
+    let used = 0;
+    for (let n = -1; n !== 0 && used <= bytes; used += n)
+      n = readSync(fd, buffer, used, bytes + 1 - used, null);
+    if (used > bytes) throw new Error(`${file} is larger than ${bytes} bytes`);
+    return buffer.toString('utf8', 0, used);
+  } finally {
+    closeSync(fd);
+  }
+}
