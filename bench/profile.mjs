@@ -1,6 +1,6 @@
 // Profiles one `driftcheck run` on generated cases against the simulator (own process).
 // Usage: node bench/profile.mjs [--size 20000] [--latency-ms 0] [--concurrency 16]
-//   [--heap] [--sim] [--stream] [--out-dir bench/results/profile] [--root DIR]
+//   [--heap] [--sim] [--stream] [--out-dir bench/results/profile] [--root DIR] [--interval 1000]
 // (--stream: `run --stream`, every answer read as an event stream)
 // Writes the .cpuprofile (and .heapprofile with --heap) and prints their summaries.
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     stream: { type: 'boolean', default: false },
     'out-dir': { type: 'string', default: join(REPO, 'bench/results/profile') },
     root: { type: 'string', default: REPO },
+    // Microseconds between samples (node's --cpu-prof-interval; its default is 1000).
+    interval: { type: 'string', default: '1000' },
   },
 });
 const BIN = binIn(resolve(values.root));
@@ -32,7 +34,7 @@ const sim = await startSim(Number(values['latency-ms']), BIN);
 try {
   const workload = await writeWorkload(root, size, sim.url, { stream: values.stream });
   const before = new Set(await readdir(outDir));
-  const flags = ['--cpu-prof', `--cpu-prof-dir=${outDir}`];
+  const flags = ['--cpu-prof', `--cpu-prof-dir=${outDir}`, `--cpu-prof-interval=${values.interval}`];
   if (values.heap) flags.push('--heap-prof', `--heap-prof-dir=${outDir}`);
   // --sim: the in-process simulator of `run --sim` (start-up path) instead of the external one.
   const args = [
