@@ -16,8 +16,9 @@ export function jsonReporter(dir: string): Reporter {
   const file = new SpooledFile(dir, 'report.json');
   let written = 0;
   return {
-    async onCase({ entry, suite }) {
-      await file.write(`${written++ ? ',' : ''}\n    ${JSON.stringify(caseLine(entry, suite))}`);
+    // Not async: the spool answers a promise only when it goes to disk (see SpooledFile.write).
+    onCase({ entry, suite }) {
+      return file.write(`${written++ ? ',' : ''}\n    ${JSON.stringify(caseLine(entry, suite))}`);
     },
     async onEnd(head) {
       return [await file.finish(reportTop(head), '\n  ]\n}\n')];

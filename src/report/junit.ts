@@ -203,8 +203,9 @@ export function junitReporter(dir: string): Reporter {
   const file = new SpooledFile(dir, 'junit.xml');
   const part = new SpooledFile(dir, 'junit.xml.suite');
   return {
-    async onCase(c) {
-      await part.write(junitCase(c, c.suite));
+    // Not async: the spool answers a promise only when it goes to disk (see SpooledFile.write).
+    onCase(c) {
+      return part.write(junitCase(c, c.suite));
     },
     async onSuiteEnd({ suite, totals }) {
       await file.write(suiteHead(suite, totals));

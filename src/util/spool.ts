@@ -24,23 +24,31 @@ export class SpooledFile {
     private readonly name: string,
   ) {}
 
-  /** Appends text, or bytes already encoded (copied at once: a reused buffer's may be passed). */
-  async write(text: string | Uint8Array): Promise<void> {
+  /**
+   * Appends text, or bytes already encoded (copied at once: a reused buffer's may be passed).
+   * A promise only when the buffer had to go to disk first: most writes are copied into it
+   * and return nothing, so a reporter writing a case returns nothing for the fold to wait on.
+   */
+  write(text: string | Uint8Array): Promise<void> | undefined {
     // A UTF-16 code unit is at most 3 UTF-8 bytes: past that bound, flush first.
     const bound = typeof text === 'string' ? text.length * 3 : text.byteLength;
-    if (this.used + bound > BUFFER_BYTES) {
-      await this.flush();
-      if (bound > BUFFER_BYTES) {
-        const handle = await this.open();
-        await (typeof text === 'string' ? handle.write(text) : handle.write(text));
-        return;
-      }
-    }
+    if (this.used + bound > BUFFER_BYTES) return this.flushThenWrite(text, bound);
     if (typeof text === 'string') this.used += this.buffer.write(text, this.used);
     else {
       this.buffer.set(text, this.used);
       this.used += text.byteLength;
     }
+    return undefined;
+  }
+
+  private async flushThenWrite(text: string | Uint8Array, bound: number): Promise<void> {
+    await this.flush();
+    if (bound > BUFFER_BYTES) {
+      const handle = await this.open();
+      await (typeof text === 'string' ? handle.write(text) : handle.write(text));
+      return;
+    }
+    await this.write(text);
   }
 
   /** Writes `dir/name` atomically: `head`, everything written, `tail`. Returns its path. */

@@ -31,11 +31,12 @@ export function htmlReporter(dir: string, options: HtmlOptions = {}): Reporter {
   let limit = MAX_VIEW_TEXT_CHARS;
   const rates = new PassRateRows();
   return {
-    async onCase(c) {
+    // Not async: the spool answers a promise only when it goes to disk (see SpooledFile.write).
+    onCase(c) {
       // The first case says how large the report will be.
       if (written === 0) limit = pageTextLimit(c.planned);
       rates.add(c);
-      await file.write(
+      return file.write(
         `${written++ ? ',' : ''}${embedJson(pageCase(c.entry, c.review, c.base, limit, c.suite.system))}`,
       );
     },

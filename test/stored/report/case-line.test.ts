@@ -177,6 +177,30 @@ describe('report.json case lines (schema 3)', () => {
     expect(back).toEqual([shuffled]);
   });
 
+  it('compares an object with its derived one as JSON does: a field JSON skips is no difference, one nested deeper that differs is', async () => {
+    const report = await foldSamples([sampleResult({ case: 'a', latency_ms: 40 })]);
+    const entry = report.cases[0]!;
+    // The counts it derives, and a field JSON.stringify does not write: the same text.
+    const skipped = { ...entry, samples: { ...entry.samples, later: undefined } };
+    // Its answered usage as derived but for the latency sample, two levels further in.
+    const answered = entry.stats.answered;
+    const deeper = {
+      ...entry,
+      stats: {
+        ...entry.stats,
+        answered: { ...answered, latency_ms: { ...answered.latency_ms!, sample: [41] } },
+      },
+    };
+    const { lines, back } = roundTrip({ suites: report.suites, cases: [skipped, deeper] });
+    const [first, second] = lines.map(
+      (l) => JSON.parse(l) as { samples?: unknown; stats?: { answered?: unknown } },
+    );
+    expect(first).not.toHaveProperty('samples');
+    expect(first!.stats ?? {}).not.toHaveProperty('answered');
+    expect(second!.stats?.answered).toEqual(deeper.stats.answered);
+    expect(back).toEqual([entry, deeper]);
+  });
+
   it('a field no rule knows passes through as a plain field, `__proto__` included', async () => {
     const report = await foldSamples([sampleResult({ case: 'a' })]);
     const line = JSON.parse(
