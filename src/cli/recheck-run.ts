@@ -1,36 +1,54 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { baselineReader } from '../stored/baseline/cache.js';
+import { type BaselineReader, baselineReader } from '../stored/baseline/cache.js';
 import { usesBaseline } from '../checks/run.js';
 import { FileError, UsageError } from '../util/errors.js';
-import { foldRunDirs } from '../fold/run-dirs.js';
+import { RunFold } from '../fold/fold.js';
 import { readJournal } from '../stored/journal/read.js';
 import {
+  type EndRecord,
   JOURNAL_VERSION,
   journalPlan,
+  type PlanOptions,
   type PlanRecord,
   type RecheckSelection,
   type RunRecord,
 } from '../stored/journal/records.js';
-import { openJournal } from '../stored/journal/write.js';
+import { type Journal, openJournal } from '../stored/journal/write.js';
 import { updateLatest } from '../report/json.js';
 import type { Reporter } from '../fold/reporter.js';
 import { newRunId } from '../run/meta.js';
-import { emptySelection, planCases } from '../run/plan.js';
+import {
+  emptySelectionOf,
+  heldCases,
+  type PlannedCaseGroup,
+  plannedRequest,
+  planStream,
+  selectionOf,
+  type SuiteSelection,
+} from '../run/plan.js';
+import { planLinePart, planRecordParts } from '../run/plan-records.js';
 import { caseMessages } from '../run/plan-messages.js';
+import type { CasesOf } from '../suite/load.js';
 import type { Suite } from '../suite/types.js';
-import type { ReportHead } from '../stored/report/types.js';
+import type { RecheckInfo, ReportHead } from '../stored/report/types.js';
 import type { SampleResult } from '../stored/journal/records.js';
-import { caseKey, matchStored, type RecheckPlan, type StoredRun } from '../run/recheck/match.js';
+import { caseKey, type StoredRun, StoredMatch } from '../run/recheck/match.js';
 import { recheckSample } from '../run/recheck/sample.js';
+import { TodaysCases } from '../run/recheck/todays-cases.js';
 
 export interface RecheckOptions {
   /** The stored run's folder (its journal is read, never written). */
   sourceDir: string;
-  /** Its journal's first read (readStored): the caller needs its head to load today's suites. */
+  /**
+   * Its journal's first read (readStored): the caller needs its head to load today's suites.
+   * Taken over: its plans and answered cases are let go as today's are matched with them.
+   */
   stored: StoredJournal;
-  /** Today's suites, loaded by the caller from `selection.paths` (or the paths given). */
+  /** Today's suites, loaded by the caller from `selection.paths` (or the paths given): with their cases, or without (`casesOf`). */
   suites: Suite[];
+  /** A suite's cases one at a time (default: those it holds): a suite loaded without them is read again. */
+  casesOf?: CasesOf;
   /** How today's suites are planned: the stored run's selection (storedSelection). */
   selection: RecheckSelection;
   reportDir: string;
@@ -49,7 +67,7 @@ export interface RecheckResult {
   runDir: string;
   files: string[];
   source: RunRecord;
-  plan: Pick<RecheckPlan, 'not_answered' | 'dropped'>;
+  plan: Pick<RecheckInfo, 'not_answered' | 'dropped'>;
   /** Stored samples checked again. */
   samples: number;
   /** Judge checks kept from the run, and those that need a call (not evaluated). */
@@ -58,86 +76,154 @@ export interface RecheckResult {
   skipped: number[];
 }
 
+/** Cases of a plan record made, journaled and handed to the fold at a time (as a run makes them). */
+const PLAN_PART = 250;
+
 /**
  * `driftcheck recheck`: today's suites' checks and drift rules applied to the answers a run
- * stored in its journal, sending nothing. Plan (today's suites, selected as the run was) →
- * match (by suite and case id) → a new journal in a new run folder, marked as a recheck of
- * the run → the same fold and reporters as `driftcheck report`.
+ * stored in its journal, sending nothing. Plan (today's suites, selected as the run was) and
+ * match (by suite and case id), a case at a time → a new journal in a new run folder, marked
+ * as a recheck of the run, each stored sample checked again as it is read and folded as a
+ * run folds its samples, by the same fold and reporters as `driftcheck report`. Today's
+ * cases are read as they are planned and again as the samples come (TodaysCases), never
+ * held whole: what is held per case is its match with the run (StoredMatch).
  */
 export async function recheckRun(options: RecheckOptions): Promise<RecheckResult> {
   const sourceJournal = join(options.sourceDir, 'results.jsonl');
   const { stored } = options;
-  const today = planCases(options.suites, options.selection.plan);
-  const nothing = today.length === 0 ? emptySelection(options.suites, options.selection.plan) : null;
+  const plan = options.selection.plan;
+  const casesOf = options.casesOf ?? heldCases;
+  const selection = await selectionOf(options.suites, plan, casesOf);
+  const nothing = selection.length === 0 ? await emptySelectionOf(options.suites, plan, casesOf) : null;
   if (nothing) throw new UsageError(nothing);
   const baselines = baselineReader(options.baselineDir, options.cwd);
-  // Equivalence judges need today's baseline answer of each case; the fold reads the rest one suite at a time.
-  // Checks that read the case's baseline (usesBaseline) see today's, as a run would show them.
-  await baselines.hold([
-    ...new Set(today.filter((c) => c.case.expect.some(usesBaseline)).map((c) => c.suite.suite)),
-  ]);
   const baselineContent = (suite: string, caseId: string) =>
     baselines.heldCase(suite, caseId)?.content ?? null;
-  const matched = matchStored(today, stored.run, baselineContent);
 
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   const id = newRunId(new Date(startedAt));
   const runDir = join(options.reportDir, id);
   await mkdir(runDir, { recursive: true });
-  const journal = openJournal(join(runDir, 'results.jsonl'));
-  const counts = { samples: 0, kept: 0, needsCall: 0 };
-  try {
-    journal.appendRecord(recheckRecord(options, stored.record, matched, id, startedAt));
-    for (const plan of matched.plans) journal.appendRecord(journalPlan(plan));
-    for await (const record of readJournal(sourceJournal)) {
-      if (record.type !== undefined) continue;
-      const key = caseKey(record.suite, record.case);
-      const todays = matched.rechecked.get(key);
-      if (!todays) continue;
-      const sample = recheckSample(
-        record,
-        todays.expect,
-        {
-          runId: stored.record.id,
-          asked: todays.asked.judges ?? null,
-          baselineContent: baselineContent(record.suite, record.case),
-          sameBaseline: todays.sameBaseline,
-        },
-        {
-          request: todays.request,
-          baseline: baselines.heldCase(record.suite, record.case),
-          ...(todays.turns ? { turns: todays.turns } : {}),
-        },
-      );
-      count(counts, record, sample);
-      journal.appendLine(JSON.stringify(sample));
-    }
-    journal.appendRecord({ type: 'end', finished_at: now().toISOString(), status: 'completed', stop: null });
-  } finally {
-    journal.close();
-  }
-  const folded = await foldRunDirs([runDir], {
+  const fold = new RunFold({
     baseline: baselines.read,
-    reporters: await options.reporters(runDir),
+    reporters: options.reporters(runDir),
     renderedBy: 'recheck',
     // Today's suites: the cases planned as table rows get their prompts from them.
-    messages: (plan) => {
-      const suite = options.suites.find((s) => s.suite === plan.suite);
-      return suite ? caseMessages(suite.cases) : null;
+    messages: (record) => {
+      const suite = options.suites.find((s) => s.suite === record.suite);
+      return suite ? caseMessages(casesOf(suite)) : null;
     },
   });
-  await updateLatest(options.reportDir, id);
-  return {
-    head: folded.head,
-    runDir,
-    files: folded.files,
-    source: stored.record,
-    plan: matched,
-    samples: counts.samples,
-    judges: { kept: counts.kept, needsCall: counts.needsCall },
-    skipped: stored.skipped,
-  };
+  const match = new StoredMatch(stored.run);
+  const counts = { samples: 0, kept: 0, needsCall: 0 };
+  const todays = () => todaysPlan(selection, plan, casesOf);
+  const cases = new TodaysCases(todays, match.rechecked, (g) => caseKey(g.suite.suite, g.case.id));
+  let journal: Journal | null = null;
+  let journaled = false;
+  try {
+    // Today's plan records, matched a case at a time: journaled once every case is matched
+    // (the run record before them lists those not answered), handed to the fold as made.
+    const planLines: Buffer[][] = [];
+    for (const s of selection) {
+      const line: Buffer[] = [];
+      const groups = holdingBaselines(planStream([s.suite], plan, casesOf, s.start), baselines);
+      const parts = planRecordParts(groups, baselineContent, PLAN_PART, {
+        sent: false,
+        each: (group, made, record) => match.add(record, made, group.case.messages),
+      });
+      for await (const part of parts) {
+        line.push(Buffer.from(planLinePart(journalPlan(part), line.length === 0)));
+        fold.addPlanPart(part, s.cases);
+      }
+      if (line.length === 0) continue;
+      line.push(Buffer.from(']}'));
+      planLines.push(line);
+    }
+    const matched = { not_answered: match.not_answered, dropped: match.dropped() };
+    journal = openJournal(join(runDir, 'results.jsonl'));
+    journaled = true;
+    const record = recheckRecord(options, stored.record, matched, id, startedAt);
+    journal.appendRecord(record);
+    fold.add(record);
+    for (const line of planLines.splice(0)) journal.appendLineParts(line);
+    fold.plansComplete();
+    for await (const sample of readJournal(sourceJournal)) {
+      if (sample.type !== undefined) continue;
+      const key = caseKey(sample.suite, sample.case);
+      const matchedCase = match.rechecked.get(key);
+      if (!matchedCase) continue;
+      const group = await cases.take(key, matchedCase);
+      const rechecked = recheckSample(
+        sample,
+        group.case.expect,
+        {
+          runId: stored.record.id,
+          asked: matchedCase.asked,
+          baselineContent: baselineContent(sample.suite, sample.case),
+          sameBaseline: matchedCase.sameBaseline,
+        },
+        {
+          request: plannedRequest(group),
+          baseline: baselines.heldCase(sample.suite, sample.case),
+          ...(group.case.turns ? { turns: group.case.turns.map((t) => t.expect) } : {}),
+        },
+      );
+      count(counts, sample, rechecked);
+      journal.appendLine(JSON.stringify(rechecked));
+      fold.add(rechecked);
+    }
+    await cases.close();
+    const end: EndRecord = { type: 'end', finished_at: now().toISOString(), status: 'completed', stop: null };
+    journal.appendRecord(end);
+    fold.add(end);
+    journal.close();
+    journal = null;
+    const folded = await fold.finish();
+    await updateLatest(options.reportDir, id);
+    return {
+      head: folded.head,
+      runDir,
+      files: folded.files,
+      source: stored.record,
+      plan: matched,
+      samples: counts.samples,
+      judges: { kept: counts.kept, needsCall: counts.needsCall },
+      skipped: stored.skipped,
+    };
+  } catch (error) {
+    await cases.close();
+    await fold.abort();
+    // Nothing journaled yet (a table changed while it was matched): no run folder is left.
+    if (!journaled) await rm(runDir, { recursive: true, force: true });
+    journal?.close();
+    throw error;
+  }
+}
+
+/** Today's plan, suite by suite as selected, from its start. */
+async function* todaysPlan(
+  selection: readonly SuiteSelection[],
+  plan: PlanOptions,
+  casesOf: CasesOf,
+): AsyncGenerator<PlannedCaseGroup> {
+  for (const s of selection) yield* planStream([s.suite], plan, casesOf, s.start);
+}
+
+/**
+ * Planned cases as they come, the baseline of a case's suite held before the case when a
+ * check of it reads the baseline (an equivalence judge): its plan records a digest of the
+ * baseline answer, and its samples are checked against it.
+ */
+async function* holdingBaselines(
+  groups: AsyncIterable<PlannedCaseGroup>,
+  baselines: BaselineReader,
+): AsyncGenerator<PlannedCaseGroup> {
+  for await (const group of groups) {
+    const suite = group.suite.suite;
+    if (!baselines.isHeld(suite) && group.case.expect.some(usesBaseline)) await baselines.hold([suite]);
+    yield group;
+  }
 }
 
 /** A stored run's journal as its first read found it. */
@@ -197,7 +283,7 @@ function mergePlan(known: PlanRecord | undefined, plan: PlanRecord): PlanRecord 
 function recheckRecord(
   options: RecheckOptions,
   source: RunRecord,
-  matched: RecheckPlan,
+  matched: Pick<RecheckInfo, 'not_answered' | 'dropped'>,
   id: string,
   startedAt: string,
 ): RunRecord {

@@ -5,7 +5,8 @@ import { FileError, UsageError } from '../util/errors.js';
 import { readStored, recheckRun } from './recheck-run.js';
 import { storedSelection } from '../run/recheck/selection.js';
 import { countOf } from '../util/numbers.js';
-import { loadSuites } from '../suite/load.js';
+import { loadSuites, suiteCasesOf } from '../suite/load.js';
+import { HELD_CASES } from './plan-flags.js';
 import { exitReason } from '../fold/summary.js';
 import { exitLine } from './exit-line.js';
 import { type CliIO, warnTo } from './io.js';
@@ -58,18 +59,17 @@ export async function recheckCommand(args: string[], io: CliIO): Promise<number>
   const stored = await storedSelection(sourceDir, journalRead.record, [...journalRead.run.plans.values()]);
   const selection = paths.length ? { ...stored, paths } : stored;
   // No model catalog is fetched for hints: a recheck sends nothing, not even GET /models.
+  const loadOptions = { allowAlias: selection.allow_alias || Boolean(values['allow-alias']), cwd: io.cwd };
+  // As a run loads them: a large suite is checked case by case and read again as it is planned.
   const suites = await loadSuites(
     selection.paths.map((p) => resolve(io.cwd, p)),
-    {
-      allowAlias: selection.allow_alias || Boolean(values['allow-alias']),
-      cwd: io.cwd,
-      onWarnings: warnTo(io, 'recheck'),
-    },
+    { ...loadOptions, onWarnings: warnTo(io, 'recheck'), cases: { hold: HELD_CASES } },
   );
   const result = await recheckRun({
     sourceDir,
     stored: journalRead,
     suites,
+    casesOf: suiteCasesOf(loadOptions),
     selection,
     reportDir,
     baselineDir,

@@ -10,22 +10,31 @@ import type { PlannedCaseGroup } from './plan.js';
 /** A case's baseline answer, for the judges that compare with it (null: none). */
 export type BaselineContent = (suite: string, caseId: string) => string | null;
 
+/** How the cases of a plan record are made. */
+export interface PlanCaseOptions {
+  /** false: without the digests of what table rows send (a recheck sets those it matched: see StoredMatch). */
+  sent?: boolean;
+  /** Called with each case as it is made, before it joins its record (`record`): a recheck amends it. */
+  each?: (group: PlannedCaseGroup, made: PlanCase, record: PlanRecord) => void;
+}
+
 /**
  * One plan record per suite, in plan order: its cases, what a report shows of them, their
- * drift rules and judges. A recheck writes today's this way; a run writes each suite's
- * when it reaches the suite, a part at a time (planRecordParts). `sent: false` leaves out
- * the digests of what table rows send (a recheck sets those it matched: see matchStored).
+ * drift rules and judges. A run writes each suite's when it reaches the suite, a part at a
+ * time (planRecordParts), as a recheck writes today's.
  */
 export function planRecords(
   cases: readonly PlannedCaseGroup[],
   baselineContent: BaselineContent,
-  options: { sent?: boolean } = {},
+  options: PlanCaseOptions = {},
 ): PlanRecord[] {
   const records = new Map<Suite, PlanRecord>();
   for (const c of cases) {
     let record = records.get(c.suite);
     if (!record) records.set(c.suite, (record = planHead(c)));
-    record.cases.push(planCase(c, baselineContent, options.sent ?? true));
+    const made = planCase(c, baselineContent, options.sent ?? true);
+    options.each?.(c, made, record);
+    record.cases.push(made);
   }
   return [...records.values()];
 }
@@ -33,15 +42,20 @@ export function planRecords(
 /**
  * One suite's plan record in parts of at most `size` cases, each a whole record (its head
  * and its part of the cases), from its planned cases as they come (a table's rows).
+ * `sent: false` and `each` as planRecords' (a recheck amends each case as it is made).
  */
 export async function* planRecordParts(
   cases: Iterable<PlannedCaseGroup> | AsyncIterable<PlannedCaseGroup>,
   baselineContent: BaselineContent,
   size: number,
+  options: PlanCaseOptions = {},
 ): AsyncGenerator<PlanRecord> {
   let part: PlanRecord | null = null;
   for await (const c of cases) {
-    (part ??= planHead(c)).cases.push(planCase(c, baselineContent, true));
+    part ??= planHead(c);
+    const made = planCase(c, baselineContent, options.sent ?? true);
+    options.each?.(c, made, part);
+    part.cases.push(made);
     if (part.cases.length < size) continue;
     yield part;
     part = null;

@@ -396,15 +396,11 @@ export async function emptySelectionOf(
  * it is a shard that drew no case of a selection that has some (a suite with fewer cases
  * than shards): that shard runs, empty, so that `merge` finds every shard of the run.
  */
-export function emptySelection(
+function emptySelection(
   suites: readonly Suite[],
   plan: Pick<PlanOptions, 'filter' | 'shard' | 'skip' | 'cases'>,
-  /** Whether the selection without the shard has a case (planned by the caller for suites not in memory). */
-  unshardedSelects: boolean = !selectCases(suites, {
-    ...(plan.filter ? { filter: plan.filter } : {}),
-    ...(plan.skip ? { skip: plan.skip } : {}),
-    ...(plan.cases ? { cases: plan.cases } : {}),
-  }).next().done,
+  /** Whether the selection without the shard has a case. */
+  unshardedSelects: boolean,
 ): string | null {
   const total = suites.reduce((n, s) => n + (s.counts?.cases ?? s.cases.length), 0);
   if (total === 0)

@@ -140,3 +140,58 @@ describe('driftcheck recheck of a table suite: each row matched by what it sends
     });
   });
 });
+
+describe('driftcheck recheck of a table run whose journal is not in plan order', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  afterAll(() => project?.cleanup());
+
+  it("checks each stored sample by its own row's expectations, a row let go and read again for a sample that comes late", async () => {
+    const rows = ['n,word', ...['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w, i) => `${i + 1},${w}`)];
+    project = await makeProject({
+      'driftcheck.config.yaml': CONFIG,
+      'suites/rows.yaml': SUITE('contains: "{{word}}"'),
+      'suites/rows.csv': `${rows.join('\n')}\n`,
+    });
+    const cli = (args: string[]) => runMain(args, { cwd: project.dir });
+    const run = await cli(['run', '--sim', 'suites', '--repeat', '2', '--reporter', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const sourceDir = runDirFrom(run, project.dir);
+    // The samples backwards (a row's samples come before the rows above it), and two of the
+    // first rows' samples again at the end, after their rows were let go: each must still
+    // be checked by its own row.
+    const file = join(sourceDir, 'results.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+    const samples = lines.filter((line) => JSON.parse(line).type === undefined);
+    const others = lines.filter((line) => JSON.parse(line).type !== undefined);
+    const end = others.pop()!;
+    const again = ['q-1', 'q-4'].map((id) => samples.find((line) => JSON.parse(line).case === id)!);
+    await writeFile(file, [...others, ...samples.reverse(), ...again, end].join('\n'));
+    // Today: row 3 removed, row 5 moved to the top, row 2's prompt changed; each row's check its own word.
+    const today = ['n,word', '5,epsilon', '1,alpha', '2,bravo', '4,delta'];
+    await writeFile(join(project.dir, 'suites/rows.csv'), `${today.join('\n')}\n`);
+    await writeFile(join(project.dir, 'suites/rows.yaml'), SUITE('equals: "{{word}}"'));
+
+    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain('8 stored answers checked again');
+    const report = await readReport(runDirFrom(result, project.dir));
+    expect(statuses(report)).toEqual({
+      'rows/q-5': 'pass',
+      'rows/q-1': 'pass',
+      'rows/q-2': 'not_run',
+      'rows/q-4': 'pass',
+    });
+    expect(report.run.recheck?.dropped).toEqual(['rows/q-3']);
+    for (const id of ['rows/q-5', 'rows/q-1', 'rows/q-4']) {
+      const entry = report.cases.find((c) => c.id === id)!;
+      // Both planned samples, each checked by the row's own `equals` (the repeats sent again count once).
+      expect(entry.samples).toMatchObject({ planned: 2, sent: 2, passed: 2 });
+      expect(entry.checks[0]).toMatchObject({ type: 'equals', pass: true });
+    }
+    // The recheck's journal holds every stored sample it checked, the two sent again included.
+    const journal = (await readFile(join(runDirFrom(result, project.dir), 'results.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((line) => line && JSON.parse(line).type === undefined);
+    expect(journal).toHaveLength(8);
+  }, 60_000);
+});

@@ -1,105 +1,111 @@
 import { canonicalJson } from '../../util/json-compare.js';
-import type { CheckRequest, Expectation } from '../../checks/registry.js';
+import type { JudgeSpec } from '../../checks/judge.js';
 import type { PlanCase, PlanRecord } from '../../stored/journal/records.js';
-import { type PlannedCaseGroup, plannedRequest } from '../plan.js';
-import { type BaselineContent, planRecords, sentDigest } from '../plan-records.js';
+import { sentDigest } from '../plan-records.js';
 import type { RecheckInfo } from '../../stored/report/types.js';
 import type { Message } from '../../core/messages.js';
 
 /** What a recheck reads of the stored run before its samples: its plan, and which cases it answered. */
 export interface StoredRun {
   id: string;
-  /** Its plan records by suite. */
-  plans: ReadonlyMap<string, PlanRecord>;
-  /** `suite/case` of every case with at least one stored sample. */
-  answered: ReadonlySet<string>;
+  /** Its plan records by suite: each is let go (deleted) once today's cases of its suite are matched. */
+  plans: Map<string, PlanRecord>;
+  /**
+   * `suite/case` of every case with at least one stored sample, in the order of their first:
+   * taken over by the match, which deletes each of today's cases from it (what is left are
+   * the dropped ones).
+   */
+  answered: Set<string>;
   /** Whether the run stopped before its plan's end (paused, interrupted, killed). */
   stopped: boolean;
 }
 
-/** A case of today's suites checked again: today's expectations, and the run's plan of it. */
-interface RecheckedCase {
-  expect: readonly Expectation[];
-  /** A scripted conversation's later turns' expectations, in order (absent: one reply). */
-  turns?: readonly (readonly Expectation[])[];
-  /** What today's case would send: what its checks see as the request. */
-  request: CheckRequest;
-  asked: PlanCase;
+/** A case of today's suites checked again: what its stored samples need of the run's plan of it. */
+export interface MatchedCase {
+  /** The judges the run asked of it, in order (null: its journal does not say). */
+  asked: readonly JudgeSpec[] | null;
   /** Today's baseline answer is the one the run's equivalence judges compared with (by digest). */
   sameBaseline: boolean;
-}
-
-export interface RecheckPlan {
-  /** Today's plan records, for the recheck's journal: a rechecked case keeps the run's repeat. */
-  plans: PlanRecord[];
-  /** By `suite/case`. */
-  rechecked: ReadonlyMap<string, RecheckedCase>;
-  not_answered: RecheckInfo['not_answered'];
-  dropped: string[];
+  /** Its ordinal in today's plan (where a plan read again finds it). */
+  ordinal: number;
+  /** Its samples the run planned (its repeat; null: `repeat: auto`, as many as it took). */
+  planned: number | null;
 }
 
 /**
- * Matches today's plan with the stored run by suite and case id. A case is checked again
- * only when the stored answer is an answer to it: asked with the same messages of the same
- * model (a table row's, by the digest of what it sent); otherwise it has no stored answer
- * (not run, with why). So a changed check re-scores every case and a changed row voids only
- * its own answers. Stored answers of cases no longer in today's suites are dropped, and
- * listed. Pure.
+ * Matches today's plan with the stored run by suite and case id, one case at a time as
+ * today's plan records are made (in plan order), holding per case only what its stored
+ * samples need. A case is checked again only when the stored answer is an answer to it:
+ * asked with the same messages of the same model (a table row's, by the digest of what it
+ * sent); otherwise it has no stored answer (not run, with why). So a changed check
+ * re-scores every case and a changed row voids only its own answers. Stored answers of
+ * cases no longer in today's suites are dropped, and listed.
  */
-export function matchStored(
-  today: readonly PlannedCaseGroup[],
-  stored: StoredRun,
-  baselineContent: BaselineContent,
-): RecheckPlan {
-  const rechecked = new Map<string, RecheckedCase>();
-  const notAnswered: RecheckInfo['not_answered'] = [];
-  const byCase = new Map(today.map((g) => [caseKey(g.suite.suite, g.case.id), g]));
-  // Today's row digests are made one at a time below, not held for every case at once.
-  const plans = planRecords(today, baselineContent, { sent: false });
-  for (const plan of plans) {
-    const run = stored.plans.get(plan.suite);
-    const asked = new Map(run?.cases.map((c) => [c.id, c]));
-    for (const c of plan.cases) {
-      const key = caseKey(plan.suite, c.id);
-      const why = unanswered(stored, run, asked.get(c.id), plan, c, key, byCase.get(key)!.case.messages);
-      if (why !== null) {
-        notAnswered.push({ case: key, reason: why });
-        continue;
-      }
-      const was = asked.get(c.id)!;
-      // The stored samples are folded as the run planned them (a repeat, or sampled adaptively).
-      c.repeat = was.repeat;
-      // Matched, today's row sends what the run's did: its digest is the run's (one string, shared).
-      if (c.row && was.sent !== undefined) c.sent = was.sent;
-      const group = byCase.get(key)!;
-      rechecked.set(key, {
-        expect: group.case.expect,
-        ...(group.case.turns ? { turns: group.case.turns.map((t) => t.expect) } : {}),
-        request: plannedRequest(group),
-        asked: was,
-        // Today's plan record holds today's digest: compared once a case, not once a sample.
-        sameBaseline: was.judge_baseline !== undefined && was.judge_baseline === c.judge_baseline,
-      });
+export class StoredMatch {
+  /** By `suite/case`. */
+  readonly rechecked = new Map<string, MatchedCase>();
+  readonly not_answered: RecheckInfo['not_answered'] = [];
+  /** The suite being matched, and its stored plan's cases by id. */
+  private current: { suite: string; run: PlanRecord | undefined; asked: Map<string, PlanCase> } | null = null;
+
+  constructor(private readonly stored: StoredRun) {}
+
+  /**
+   * One case of today's plan record `plan` (made without `sent`), with what it sends: a
+   * rechecked case takes the run's repeat (its stored samples are folded as the run planned
+   * them) and, a table row's, the run's digest of what it sent (one string, shared).
+   */
+  add(plan: PlanRecord, c: PlanCase, messages: readonly Message[]): void {
+    const { run, asked } = this.suiteOf(plan.suite);
+    const key = caseKey(plan.suite, c.id);
+    const answered = this.stored.answered.delete(key);
+    const was = asked.get(c.id);
+    const why = unanswered(this.stored, answered, run, was, plan, c, messages);
+    if (why !== null) {
+      this.not_answered.push({ case: key, reason: why });
+      return;
     }
+    c.repeat = was!.repeat;
+    if (c.row && was!.sent !== undefined) c.sent = was!.sent;
+    this.rechecked.set(key, {
+      asked: was!.judges ?? null,
+      // Today's plan record holds today's digest: compared once a case, not once a sample.
+      sameBaseline: was!.judge_baseline !== undefined && was!.judge_baseline === c.judge_baseline,
+      ordinal: c.ordinal,
+      planned: was!.repeat === 'auto' ? null : was!.repeat,
+    });
   }
-  const dropped = [...stored.answered].filter((key) => !byCase.has(key));
-  return { plans, rechecked, not_answered: notAnswered, dropped };
+
+  /** Stored answers of cases not in today's suites, in the order the run answered them: once every case is in. */
+  dropped(): string[] {
+    if (this.current) this.stored.plans.delete(this.current.suite);
+    this.current = null;
+    return [...this.stored.answered];
+  }
+
+  /** The stored plan of a suite; the one before it, matched, is let go. */
+  private suiteOf(suite: string): NonNullable<StoredMatch['current']> {
+    if (this.current?.suite === suite) return this.current;
+    if (this.current) this.stored.plans.delete(this.current.suite);
+    const run = this.stored.plans.get(suite);
+    this.current = { suite, run, asked: new Map(run?.cases.map((c) => [c.id, c])) };
+    return this.current;
+  }
 }
 
 /** Why a case of today's plan has no stored answer to check, or null when it has one. */
 function unanswered(
   stored: StoredRun,
+  answered: boolean,
   run: PlanRecord | undefined,
   asked: PlanCase | undefined,
   plan: PlanRecord,
   today: PlanCase,
-  key: string,
-  messages: Message[],
+  messages: readonly Message[],
 ): string | null {
   const id = `run ${stored.id}`;
   if (!run || !asked) return `not in ${id} (added since)`;
-  if (!stored.answered.has(key))
-    return `${id} has no answer to it${stored.stopped ? ' (the run stopped before it)' : ''}`;
+  if (!answered) return `${id} has no answer to it${stored.stopped ? ' (the run stopped before it)' : ''}`;
   if (run.requested_model !== plan.requested_model)
     return `its model changed since ${id} (${run.requested_model} → ${plan.requested_model}): the stored answers are another model's`;
   // A case run from a table row holds the digest of what it sent (journal 6), not its messages.

@@ -3,10 +3,10 @@ import { judgeBaselineDigest } from '../../../src/checks/judge.js';
 import type { Expectation } from '../../../src/checks/registry.js';
 import { countSuite, emptySummary, exitCodeFor } from '../../../src/fold/summary.js';
 import type { PlanRecord } from '../../../src/stored/journal/records.js';
-import { matchStored, type StoredRun } from '../../../src/run/recheck/match.js';
+import { StoredMatch, type StoredRun } from '../../../src/run/recheck/match.js';
 import { type JudgeContext, recheckSample } from '../../../src/run/recheck/sample.js';
-import { planCases } from '../../../src/run/plan.js';
-import { planRecords } from '../../../src/run/plan-records.js';
+import { type PlannedCaseGroup, planCases } from '../../../src/run/plan.js';
+import { type BaselineContent, planRecords } from '../../../src/run/plan-records.js';
 import { parseSuite } from '../../../src/suite/parse.js';
 import type { Suite } from '../../../src/suite/types.js';
 import type { JudgeSpec } from '../../../src/checks/judge.js';
@@ -153,6 +153,20 @@ const SUITE = (cases: string, model = 'openai/gpt-4o-mini') => {
 const CASE = (id: string, prompt = `Question ${id}?`, check = 'contains: x') =>
   `  - id: ${id}\n    prompt: "${prompt}"\n    expect: [{ ${check} }]\n`;
 
+/** Today's plan records matched with the stored run a case at a time, as a recheck makes them. */
+function matchStored(
+  today: readonly PlannedCaseGroup[],
+  stored: StoredRun,
+  baselineContent: BaselineContent,
+) {
+  const match = new StoredMatch(stored);
+  const plans = planRecords(today, baselineContent, {
+    sent: false,
+    each: (group, made, record) => match.add(record, made, group.case.messages),
+  });
+  return { plans, rechecked: match.rechecked, not_answered: match.not_answered, dropped: match.dropped() };
+}
+
 describe("matchStored: today's plan against the stored run", () => {
   const runSuite = SUITE(CASE('kept') + CASE('reworded') + CASE('unanswered') + CASE('removed'));
   const stored = (plans: PlanRecord[], answered: string[], stopped = false): StoredRun => ({
@@ -197,8 +211,8 @@ describe("matchStored: today's plan against the stored run", () => {
       CASE('same', 'Q?', 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }'),
     );
     const run = planRecords(planCases([suite]), () => 'the answer then');
-    const answers = stored(run, ['refunds/same']);
-    const now = (text: string) => matchStored(planCases([suite]), answers, () => text);
+    // The match takes over what it is given (it lets go of what it matched): a new one each time.
+    const now = (text: string) => matchStored(planCases([suite]), stored(run, ['refunds/same']), () => text);
     expect(now('the answer then').rechecked.get('refunds/same')?.sameBaseline).toBe(true);
     expect(now('a new answer accepted since').rechecked.get('refunds/same')?.sameBaseline).toBe(false);
   });
