@@ -193,9 +193,7 @@ export function startupTargets(startup) {
     ...(startup.validate
       ? [
           within('validate suites/demo', startup.validate, 2),
-          ...(startup.validateCold
-            ? [within('validate, no verdicts kept', startup.validateCold, 2)]
-            : []),
+          ...(startup.validateCold ? [within('validate, no verdicts kept', startup.validateCold, 2)] : []),
           within('list suites/demo', startup.list, 2),
           within("report of the demo's run", startup.report, 2),
         ]

@@ -3,7 +3,15 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, type CliResult, copyFromRepo, QUIET_ENV, makeProject, runCli, runDirFrom } from '../helpers/cli.js';
+import {
+  BIN,
+  type CliResult,
+  copyFromRepo,
+  QUIET_ENV,
+  makeProject,
+  runCli,
+  runDirFrom,
+} from '../helpers/cli.js';
 
 const MiB = 1024 * 1024;
 /** 64 KiB of `y` lines: what `yes` writes. */
@@ -55,7 +63,15 @@ async function runWithEndlessStdin(args: string[], cwd: string): Promise<CliResu
     ['-c', '"$NODE" -e "$PRODUCER" "$COUNTED" | exec "$NODE" "$BIN" "$@"', 'sh', ...args],
     {
       cwd,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...QUIET_ENV, NODE: process.execPath, BIN, PRODUCER, COUNTED: counted },
+      env: {
+        PATH: process.env.PATH,
+        NO_COLOR: '1',
+        ...QUIET_ENV,
+        NODE: process.execPath,
+        BIN,
+        PRODUCER,
+        COUNTED: counted,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
