@@ -15,7 +15,7 @@
 //   [--memory-beyond 200000,400000]  (with --scale memory: first runs larger than the largest
 //                             --memory-sizes, each against it: whether the peak still grows)
 //   [--scale table] [--table-rows 100000]  (issue 19: validate of a JSONL table of that many rows)
-//   [--scale compare] [--compare-cases 100000]  (run --models of two candidates over a JSONL
+//   [--scale compare] [--compare-cases 100000] [--compare-runs 1]  (run --models of two candidates over a JSONL
 //                             table of that many rows, then compare of their runs: peak RSS,
 //                             file sizes, compare.html usable in headless Chromium)
 //   [--scale readers] [--reader-sizes 1000,100000]  (issue 34: written suites loaded with js-yaml's
@@ -67,6 +67,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: 'repeats,merge,reports,memory,table,compare,recheck,readers' },
     'table-rows': { type: 'string', default: '100000' },
     'compare-cases': { type: 'string', default: '100000' },
+    'compare-runs': { type: 'string', default: '1' },
     'recheck-cases': { type: 'string', default: '100000' },
     'reader-sizes': { type: 'string', default: '1000,100000' },
     'repeat-cases': { type: 'string', default: '1000' },
@@ -201,7 +202,11 @@ async function measureScale() {
         }),
     ],
     ['table', (ctx) => measureTableValidate(ctx, { rows: Number(values['table-rows']) })],
-    ['compare', (ctx) => measureCompare(ctx, { cases: Number(values['compare-cases']) })],
+    [
+      'compare',
+      (ctx) =>
+        measureCompare(ctx, { cases: Number(values['compare-cases']), runs: Number(values['compare-runs']) }),
+    ],
     ['recheck', (ctx) => measureRecheck(ctx, { cases: Number(values['recheck-cases']) })],
     ['readers', (ctx) => measureYamlReaders(ctx, { sizes: list(values['reader-sizes']) })],
   ];

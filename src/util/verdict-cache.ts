@@ -36,6 +36,8 @@ const HEADER = 'driftcheck verdicts 1';
 /** 10,000 lines of 65 bytes and the header, rounded up: a larger file is none of ours. */
 const MAX_BYTES = 1024 * 1024;
 const DIGEST = /^[0-9a-f]{64}$/;
+/** Texts whose digests a process keeps at hand (the rest are hashed again). */
+const MAX_KEYS = 1024;
 
 interface Store {
   file: string;
@@ -43,6 +45,8 @@ interface Store {
   judge?: string | null;
   known?: Set<string>;
   added: string[];
+  /** The digests of the texts met in this process, by kind and text. */
+  keys: Map<string, string>;
 }
 
 let store: Store | null = null;
@@ -65,7 +69,7 @@ export function cacheDirOf(
 
 /** Keeps verdicts in `dir` from here on (null: none, the default: a library caller's process keeps none). */
 export function useVerdictCache(dir: string | null): void {
-  store = dir === null ? null : { file: join(dir, 'verdicts'), added: [] };
+  store = dir === null ? null : { file: join(dir, 'verdicts'), added: [], keys: new Map() };
 }
 
 /** Whether `text`, an input of `kind`, was found sound by this same judge before. */
@@ -101,7 +105,15 @@ export function saveVerdicts(): void {
 function keyOf(kind: string, text: string): string | null {
   if (!store) return null;
   if (store.judge === undefined) store.judge = judgeOf();
-  return store.judge === null ? null : sha256(`${store.judge}\0${kind}\0${text}`);
+  if (store.judge === null) return null;
+  // A table's rows repeat their cases' schemas and patterns: each text is hashed once.
+  const seen = `${kind}\0${text}`;
+  let key = store.keys.get(seen);
+  if (key === undefined) {
+    if (store.keys.size >= MAX_KEYS) store.keys.clear();
+    store.keys.set(seen, (key = sha256(`${store.judge}\0${seen}`)));
+  }
+  return key;
 }
 
 /**
