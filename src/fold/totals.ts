@@ -12,6 +12,7 @@ import {
   zeroCounts,
 } from './review.js';
 import { countCase, countFindings, emptySummary } from './summary.js';
+import { compareText } from '../util/compare-text.js';
 
 /** A provider (or concrete model) and the cases it served. */
 export interface Served {
@@ -280,7 +281,7 @@ function countNames(counts: Map<string, number>, names: readonly string[]): void
 function served(counts: ReadonlyMap<string, number>): Served[] {
   return [...counts]
     .map(([name, cases]) => ({ name, cases }))
-    .sort((a, b) => b.cases - a.cases || a.name.localeCompare(b.name));
+    .sort((a, b) => b.cases - a.cases || compareText(a.name, b.name));
 }
 
 function zeroTokens(): TokenTotals {

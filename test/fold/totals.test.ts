@@ -304,3 +304,21 @@ describe('time to first token over the streamed samples', () => {
     expect(publishReport(plain).totals.ttft_ms).toBeNull();
   });
 });
+
+describe('the providers and models that served, most first', () => {
+  it('orders ties by code unit, the same on every machine and locale (no ICU collation)', async () => {
+    const served = ['anthropic', 'Azure', 'azure-eu', 'Azure_EU'];
+    const report = await foldSamples(
+      served.map((provider, i) =>
+        sampleResult({ case: `c${i}`, provider } as Partial<SampleResult> & { case: string }),
+      ),
+    );
+    // localeCompare put 'anthropic' before 'Azure' and '_' before '-': the order followed the collation.
+    expect(publishReport(report).totals.providers.map((p) => p.name)).toEqual([
+      'Azure',
+      'Azure_EU',
+      'anthropic',
+      'azure-eu',
+    ]);
+  });
+});
