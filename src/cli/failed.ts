@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import { isRegressed } from '../core/words.js';
-import { countOf } from '../util/numbers.js';
+import { countOf, groupDigits } from '../util/numbers.js';
 import { openReport } from '../stored/report/read.js';
 import { type RunMeta, readRunMeta } from '../run/meta.js';
 import type { PlanOptions } from '../stored/journal/records.js';
@@ -50,7 +50,7 @@ export async function failedCases(runDir: string, shown: string): Promise<Failed
     );
   if (cases.length > MAX_FAILED_CASES)
     throw new UsageError(
-      `--failed: ${countOf(cases.length, 'case')} of run ${runId} failed, errored or regressed; it re-runs at most ${MAX_FAILED_CASES.toLocaleString('en-US')}\n  → run the suites again (narrow them with --filter)`,
+      `--failed: ${countOf(cases.length, 'case')} of run ${runId} failed, errored or regressed; it re-runs at most ${groupDigits(MAX_FAILED_CASES)}\n  → run the suites again (narrow them with --filter)`,
     );
   const meta = existsSync(join(runDir, 'run.json')) ? await readRunMeta(runDir) : null;
   return { runId, cases, counts, meta };
