@@ -53,8 +53,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 /**
- * The CLI entry point: dispatches to a command and maps every known error to DESIGN.md's
- * exit codes. The only place that decides an exit code from an exception.
+ * The CLI entry point: dispatches to a command, and hands what it throws to reportFailure
+ * (cli/failure.ts), the one place an exception becomes DESIGN.md's exit code.
  */
 export async function main(argv: string[], given?: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -110,7 +110,7 @@ export async function main(argv: string[], given?: CliIO): Promise<number> {
       usage: (flag) => optionUsage(name, flag),
     });
   } finally {
-    saveVerdicts();
+    await saveVerdicts();
     useVerdictCache(null);
   }
 }

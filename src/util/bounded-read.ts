@@ -60,6 +60,12 @@ export const READ_LIMITS = {
     remedy:
       'a tool result is sent to the model at every later step of the loop: keep the part the model needs',
   },
+  /** The verdicts kept between commands (util/verdict-cache.ts): 10,000 digests of 65 bytes, rounded up. */
+  verdicts: {
+    kind: 'the verdicts kept between commands',
+    bytes: 1 * MiB,
+    remedy: 'it is a cache: remove it, or set DRIFTCHECK_CACHE_DIR=off',
+  },
   runMeta: {
     kind: "a run folder's run.json",
     bytes: 1 * MiB,

@@ -1,25 +1,17 @@
-import {
-  closeSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from './atomic.js';
+import { READ_LIMITS, readPiecesSync } from './bounded-read.js';
 import { sha256 } from './sha256.js';
 
 /**
  * The inputs a command found sound before — users' JSON Schemas and patterns, which take
- * Ajv's compiler and RE2 to judge (about a quarter of `driftcheck validate suites/demo`'s
- * CPU: its schemas' and patterns' checks skipped, farm-bench measured 0.75× the CPU) — kept
- * between commands, so an unchanged suite is judged without loading either.
+ * Ajv's compiler and RE2 to judge (about a third of `driftcheck validate suites/demo`'s CPU:
+ * with them kept, farm-bench measured 0.71× the CPU) — kept between commands, so an
+ * unchanged suite is judged without loading either.
  *
  * Only "sound" is kept: a problem is always worked out again, so its message is today's.
  * An entry is the sha256 of what judged it (this build's stamp, the versions of Node and of
@@ -33,18 +25,16 @@ import { sha256 } from './sha256.js';
 const MAX_ENTRIES = 10_000;
 /** The file's first line: what it is and its format. */
 const HEADER = 'driftcheck verdicts 1';
-/** 10,000 lines of 65 bytes and the header, rounded up: a larger file is none of ours. */
-const MAX_BYTES = 1024 * 1024;
 const DIGEST = /^[0-9a-f]{64}$/;
 /** Texts whose digests a process keeps at hand (the rest are hashed again). */
 const MAX_KEYS = 1024;
 
 interface Store {
   file: string;
-  /** Who judges: worked out on first use (a command that meets no schema reads nothing). */
-  judge?: string | null;
+  /** What judges (buildIdentity): worked out on first use (a command that meets no schema reads nothing). */
+  identity?: string | null;
   known?: Set<string>;
-  added: string[];
+  added: number;
   /** The digests of the texts met in this process, by kind and text. */
   keys: Map<string, string>;
 }
@@ -56,23 +46,20 @@ let store: Store | null = null;
  * cache folder (`$XDG_CACHE_HOME`, `~/.cache`; `~/Library/Caches` on macOS;
  * `%LOCALAPPDATA%` on Windows), in a `driftcheck` folder.
  */
-export function cacheDirOf(
-  env: NodeJS.ProcessEnv,
-  platform: NodeJS.Platform = process.platform,
-): string | null {
+export function cacheDirOf(env: NodeJS.ProcessEnv): string | null {
   const given = env.DRIFTCHECK_CACHE_DIR;
   if (given !== undefined && given !== '') return given === 'off' ? null : given;
-  if (platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'driftcheck', 'Cache');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'driftcheck');
+  if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'driftcheck', 'Cache');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'driftcheck');
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'driftcheck');
 }
 
 /** Keeps verdicts in `dir` from here on (null: none, the default: a library caller's process keeps none). */
 export function useVerdictCache(dir: string | null): void {
-  store = dir === null ? null : { file: join(dir, 'verdicts'), added: [], keys: new Map() };
+  store = dir === null ? null : { file: join(dir, 'verdicts'), added: 0, keys: new Map() };
 }
 
-/** Whether `text`, an input of `kind`, was found sound by this same judge before. */
+/** Whether `text`, an input of `kind`, was found sound by this same build before. */
 export function knownSound(kind: string, text: string): boolean {
   const key = keyOf(kind, text);
   return key !== null && knownOf(store!).has(key);
@@ -81,37 +68,31 @@ export function knownSound(kind: string, text: string): boolean {
 /** Notes that `text`, of `kind`, is sound: kept when the command ends (saveVerdicts). */
 export function rememberSound(kind: string, text: string): void {
   const key = keyOf(kind, text);
-  if (key === null || knownOf(store!).has(key)) return;
-  store!.known!.add(key);
-  store!.added.push(key);
+  if (key === null) return;
+  const known = knownOf(store!);
+  if (known.has(key)) return;
+  known.add(key);
+  store!.added++;
 }
 
 /** Writes what this command found sound beside what was known, the newest kept; a failure is ignored. */
-export function saveVerdicts(): void {
-  if (!store || store.added.length === 0) return;
-  const { file } = store;
+export async function saveVerdicts(): Promise<void> {
+  if (!store || store.added === 0) return;
   const kept = [...knownOf(store)].slice(-MAX_ENTRIES);
-  store.added = [];
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(temp, `${HEADER}\n${kept.join('\n')}\n`);
-    renameSync(temp, file);
-  } catch {
-    rmSync(temp, { force: true });
-  }
+  store.added = 0;
+  await writeFileAtomic(store.file, `${HEADER}\n${kept.join('\n')}\n`).catch(() => {});
 }
 
 function keyOf(kind: string, text: string): string | null {
   if (!store) return null;
-  if (store.judge === undefined) store.judge = judgeOf();
-  if (store.judge === null) return null;
+  if (store.identity === undefined) store.identity = buildIdentity();
+  if (store.identity === null) return null;
   // A table's rows repeat their cases' schemas and patterns: each text is hashed once.
   const seen = `${kind}\0${text}`;
   let key = store.keys.get(seen);
   if (key === undefined) {
     if (store.keys.size >= MAX_KEYS) store.keys.clear();
-    store.keys.set(seen, (key = sha256(`${store.judge}\0${seen}`)));
+    store.keys.set(seen, (key = sha256(`${store.identity}\0${seen}`)));
   }
   return key;
 }
@@ -122,9 +103,9 @@ function keyOf(kind: string, text: string): string | null {
  * entry files as installed (their size and time: a reinstall judges afresh). Null when any is
  * missing.
  */
-function judgeOf(): string | null {
+function buildIdentity(): string | null {
   try {
-    const stamp = readSmall(fileURLToPath(new URL('../.build-stamp', import.meta.url)), 256).trim();
+    const stamp = readSmall(fileURLToPath(new URL('../.build-stamp', import.meta.url))).trim();
     if (!DIGEST.test(stamp)) return null;
     const require = createRequire(import.meta.url);
     const installed = ['ajv', 're2js'].map((name) => {
@@ -141,7 +122,7 @@ function knownOf(s: Store): Set<string> {
   if (s.known) return s.known;
   s.known = new Set();
   try {
-    const lines = readSmall(s.file, MAX_BYTES).split('\n');
+    const lines = readSmall(s.file).split('\n');
     if (lines[0] === HEADER) for (const line of lines.slice(1)) if (DIGEST.test(line)) s.known.add(line);
   } catch {
     // No file, or not one of ours: nothing is known.
@@ -149,18 +130,8 @@ function knownOf(s: Store): Set<string> {
   return s.known;
 }
 
-/** A regular file's text, at most `bytes` of it (a FIFO or a device put there is refused, not waited on). */
-function readSmall(file: string, bytes: number): string {
+/** A regular file's text within the cache's read limit (a FIFO or a device put there is refused, not waited on). */
+function readSmall(file: string): string {
   if (!lstatSync(file).isFile()) throw new Error(`${file} is not a file`);
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(bytes + 1);
-    let used = 0;
-    for (let n = -1; n !== 0 && used <= bytes; used += n)
-      n = readSync(fd, buffer, used, bytes + 1 - used, null);
-    if (used > bytes) throw new Error(`${file} is larger than ${bytes} bytes`);
-    return buffer.toString('utf8', 0, used);
-  } finally {
-    closeSync(fd);
-  }
+  return Buffer.concat([...readPiecesSync(file, READ_LIMITS.verdicts)]).toString('utf8');
 }

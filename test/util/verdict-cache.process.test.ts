@@ -140,6 +140,16 @@ describe('verdicts kept between commands', () => {
       expect(rewritten).not.toContain('not a digest');
       expect(await compiles(REPO, junk)).toBe(false);
 
+      // A file past the cache's read limit (1 MiB) is no cache either, though it holds this build's digests.
+      const large = join(project.dir, 'large');
+      await mkdir(large);
+      const digests = (await readFile(join(junk, 'verdicts'), 'utf8')).trimEnd();
+      await writeFile(
+        join(large, 'verdicts'),
+        `${digests}\n${'0'.repeat(64)}\n`.padEnd(1024 * 1024 + 1, '\n'),
+      );
+      expect(await compiles(REPO, large)).toBe(true);
+
       // A FIFO where the file would be is not waited on.
       const fifo = join(project.dir, 'fifo');
       await mkdir(fifo);
