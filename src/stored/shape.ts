@@ -12,7 +12,7 @@ import { describePointer } from '../yaml/locate.js';
 export const NOT_WRITTEN_BY_DRIFTCHECK =
   'this file was not written by this driftcheck as it is (edited by hand, damaged, or from another version)';
 
-const loaded = new Map<StoredShape, ValidateFunction>();
+const byShape: Partial<Record<StoredShape, ValidateFunction>> = {};
 let compiled: Record<StoredShape, ValidateFunction> | undefined;
 
 /**
@@ -22,14 +22,9 @@ let compiled: Record<StoredShape, ValidateFunction> | undefined;
  * load what checks a report head), else here on first use, all at once.
  */
 function validatorOf(shape: StoredShape): ValidateFunction {
-  let validate = loaded.get(shape);
-  if (!validate) {
-    // A module a shape: all in one it was 928 KB to load (16 ms) for any stored file; a report
-    // head's alone is 417 KB, a journal sample's 68 KB.
-    validate = compiledValidator(`stored-${shape}`) ?? (compiled ??= compileAll())[shape];
-    loaded.set(shape, validate);
-  }
-  return validate;
+  // A module a shape: all in one it was 928 KB to load (16 ms) for any stored file; a report
+  // head's alone is 417 KB, a journal sample's 68 KB. Held by shape: asked once a record.
+  return (byShape[shape] ??= compiledValidator(`stored-${shape}`) ?? (compiled ??= compileAll())[shape]);
 }
 
 function compileAll(): Record<StoredShape, ValidateFunction> {

@@ -10,8 +10,6 @@ const META_IDS: Record<MetaDraft, string> = {
   draft2020: 'https://json-schema.org/draft/2020-12/schema',
 };
 
-const loaded = new Map<MetaDraft, ValidateFunction | null>();
-
 /**
  * The draft's meta-schema validator `npm run build` compiled (scripts/compile-schemas.mjs), or
  * null when running from src (tests): then Ajv checks a schema against its meta-schema itself.
@@ -19,13 +17,7 @@ const loaded = new Map<MetaDraft, ValidateFunction | null>();
  * `driftcheck validate` (CPU profile of `validate suites/demo`: _compileMetaSchema 50 of 254 ms),
  * ~2.5 ms to load compiled.
  */
-function precompiledMeta(draft: MetaDraft): ValidateFunction | null {
-  let meta = loaded.get(draft);
-  if (meta !== undefined) return meta;
-  meta = compiledValidator(`meta-${draft}`);
-  loaded.set(draft, meta);
-  return meta;
-}
+const precompiledMeta = (draft: MetaDraft): ValidateFunction | null => compiledValidator(`meta-${draft}`);
 
 /** What an Ajv of a draft's users' schemas is made with: its own meta-schema check only when none was compiled. */
 export function metaOptions(draft: MetaDraft): { validateSchema: boolean } {
