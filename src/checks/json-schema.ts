@@ -54,20 +54,25 @@ export function schemaProblem(schema: Record<string, unknown>): SchemaProblem | 
   const key = JSON.stringify(schema);
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const problem = schemaProblemOf(schema, 'draft2020', () => {
-    userSchemaAjv ??= new (ajv2020Library().Ajv2020)({
-      allErrors: true,
-      logger: false,
-      code: SCHEMA_OPTIONS.code,
-      ...metaOptions('draft2020'),
-    });
-    try {
-      compileAlone(userSchemaAjv, schema, 'draft2020');
-      return null;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  });
+  const problem = schemaProblemOf(
+    schema,
+    'draft2020',
+    () => {
+      userSchemaAjv ??= new (ajv2020Library().Ajv2020)({
+        allErrors: true,
+        logger: false,
+        code: SCHEMA_OPTIONS.code,
+        ...metaOptions('draft2020'),
+      });
+      try {
+        compileAlone(userSchemaAjv, schema, 'draft2020');
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+    key,
+  );
   if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
   verdicts.set(key, problem);
   return problem;

@@ -37,8 +37,9 @@ export function schemaProblemOf(
   schema: unknown,
   draft: MetaDraft,
   compileError: () => string | null,
+  /** The schema as JSON, when the caller has it already. */
+  text: string = JSON.stringify(schema) ?? 'undefined',
 ): SchemaProblem | null {
-  const text = JSON.stringify(schema) ?? 'undefined';
   if (knownSound(`schema ${draft}`, text)) return null;
   const pattern = schemaPatternProblem(schema);
   if (pattern)
