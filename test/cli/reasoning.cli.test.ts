@@ -303,13 +303,13 @@ describe("the simulator's router reasoning model through run", () => {
       ].join('\n'),
     });
     try {
-      const entries = [];
-      for (const flags of [[], ['--stream']]) {
+      const entryOf = async (...flags: string[]) => {
         const run = await runMain(['run', '--sim', 'suites', ...flags], { cwd: project.dir });
         expect(run.code, run.stderr).toBe(0);
-        entries.push((await readReport(runDirFrom(run, project.dir))).cases[0]!);
-      }
-      const [plain, streamed] = entries as [(typeof entries)[0], (typeof entries)[0]];
+        return (await readReport(runDirFrom(run, project.dir))).cases[0]!;
+      };
+      const plain = await entryOf();
+      const streamed = await entryOf('--stream');
       expect(plain.reasoning).toMatch(/^The user asks: "Name a colour\."/);
       expect(plain.reasoning_tokens).toBe(Math.ceil(plain.reasoning!.length / 4));
       expect(plain.usage!.completion_tokens).toBeGreaterThan(plain.reasoning_tokens!);
