@@ -1,6 +1,6 @@
 import type { SimFlavour } from '../adapters/index.js';
 import type { SimDirective, SimFault } from '../suite/types.js';
-import { answer, type ChatMessage, fitToTokens, tokenCount } from './answer.js';
+import { answer, type ChatMessage, fitToTokens, lastUserText, tokenCount } from './answer.js';
 import {
   MAX_COMPLETION_TOKENS,
   type RouterModel,
@@ -29,7 +29,7 @@ export interface ResolvedModel {
   unsupported: readonly ToolParameter[];
   /** Whether the model, as served, indents JSON. */
   wordy: boolean;
-  /** A reasoning model: its tool-call answers carry `reasoning` and `reasoning_details` (router). */
+  /** A reasoning model: it thinks before it answers; on the router its answers carry the thinking (RouterModel). */
   reasoning: boolean;
   /** The serving upstream's standing tool-loop faults, each with the share of requests it hits. */
   agentFaults: SimProvider['agentFaults'];
@@ -195,11 +195,7 @@ function thinkingTokens(
  * whole before a text answer, or `cut` off where the cap stopped it.
  */
 function questionThought(model: string, messages: readonly ChatMessage[], cut: boolean): ReasoningDetail[] {
-  const asked =
-    [...messages]
-      .reverse()
-      .find((m) => m.role === 'user')
-      ?.content.trim() ?? '';
+  const asked = lastUserText(messages).trim();
   const text = `The user asks: "${asked.slice(0, 200)}". Before answering I should consider every reading of it, then check each step of the answer against what was asked, then${cut ? '' : ' answer.'}`;
   const signature = hash(`${model}\n${text}`).toString(16).padStart(8, '0');
   return [{ type: 'reasoning.text', text, signature, format: 'unknown', index: 0 }];

@@ -39,6 +39,13 @@ export interface SimAnswer {
   completionTokens: number;
 }
 
+/** The text of the last user message ('' when there is none). */
+export function lastUserText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i]!.role === 'user') return messages[i]!.content;
+  return '';
+}
+
 /** Token estimate the simulator uses everywhere: about four characters per token. */
 export function tokenCount(text: string): number {
   return Math.ceil(tokensIn(text));

@@ -30,7 +30,7 @@ export interface SimProvider {
   agentFaults: Readonly<Partial<Record<SimAgentFault, number>>>;
   /** Standing traits of its streams: for each way they go wrong (SimStreamFault), the share of requests hit. */
   streamFaults: Readonly<Partial<Record<SimStreamFault, number>>>;
-  /** How fast it generates the model's output, in tokens per second; null: the model's own rate. */
+  /** How fast it generates the model's output, in tokens per second; null: the model's own rate (providerRate). */
   tokensPerS: number | null;
 }
 
@@ -275,6 +275,11 @@ export function upstream(
   };
 }
 
+/** How fast `provider` generates `model`'s output, in tokens per second: its own rate, else the model's. */
+export function providerRate(model: RouterModel, provider: SimProvider): number {
+  return provider.tokensPerS ?? model.tokensPerS;
+}
+
 export function findRouterModel(id: string): RouterModel | undefined {
   return routerById.get(id);
 }
@@ -405,7 +410,7 @@ export function routerEndpointsBody(id: string): unknown {
         uptime_last_5m: 100,
         uptime_last_1d: 100,
         latency_last_30m: percentiles,
-        throughput_last_30m: throughputPercentiles(p.tokensPerS ?? m.tokensPerS),
+        throughput_last_30m: throughputPercentiles(providerRate(m, p)),
       })),
     },
   };

@@ -3,7 +3,14 @@ import type { SimAgentFault, SimDirective, SimStreamFault } from '../suite/types
 import { reasoningOf } from './agent.js';
 import type { ChatMessage } from './answer.js';
 import { answerReply, jsonAnswer, type ResolvedModel } from './answer-reply.js';
-import { aliasTarget, findAlias, findDirectModel, findRouterModel, type SimProvider } from './catalog.js';
+import {
+  aliasTarget,
+  findAlias,
+  findDirectModel,
+  findRouterModel,
+  providerRate,
+  type SimProvider,
+} from './catalog.js';
 import { readDirective } from './directive.js';
 import {
   directBadRequest,
@@ -246,7 +253,7 @@ function resolveModel(
     variant,
     priced: concrete,
     reasoning: concrete.reasoning,
-    tokensPerS: served.tokensPerS ?? concrete.tokensPerS,
+    tokensPerS: providerRate(concrete, served),
     ...servingTraits(concrete.id, variant, served),
   };
 }

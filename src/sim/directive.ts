@@ -56,25 +56,57 @@ const STREAM_FAULTS: Record<SimStreamFault, true> = {
   split_utf8: true,
 };
 
-/** The directive's fields that name a fault, each with the faults it may name. */
-const FAULT_FIELDS: Record<string, Readonly<Record<string, true>>> = {
-  fault: FAULTS,
-  tool_fault: TOOL_FAULTS,
-  agent_fault: AGENT_FAULTS,
-  stream_fault: STREAM_FAULTS,
+/**
+ * How a directive field is checked: a fault name (one of `faults`), a string, or a number from
+ * 0 (or, `above0`, from just above it) to `max`, a `whole` one where it counts something.
+ */
+type FieldRule =
+  | { kind: 'fault'; faults: Readonly<Record<string, true>> }
+  | { kind: 'string' }
+  | { kind: 'number'; max: number; whole?: true; above0?: true };
+
+const oneOf = (faults: Readonly<Record<string, true>>): FieldRule => ({ kind: 'fault', faults });
+const STRING: FieldRule = { kind: 'string' };
+const upTo = (max: number, traits: { whole?: true; above0?: true } = {}): FieldRule => ({
+  kind: 'number',
+  max,
+  ...traits,
+});
+
+/** Every directive field and its check, in SimDirective's order; a Record so a new field cannot go unchecked. */
+const FIELDS: Record<keyof SimDirective, FieldRule> = {
+  fault: oneOf(FAULTS),
+  reply: STRING,
+  finish_reason: STRING,
+  delay_ms: upTo(600_000),
+  retry_after_s: upTo(3600),
+  fail_times: upTo(1_000_000, { whole: true }),
+  pass_rate: upTo(1),
+  fail_reply: STRING,
+  provider: STRING,
+  fingerprint: STRING,
+  tool_fault: oneOf(TOOL_FAULTS),
+  tool_fault_rate: upTo(1),
+  agent_fault: oneOf(AGENT_FAULTS),
+  agent_fault_rate: upTo(1),
+  stream_fault: oneOf(STREAM_FAULTS),
+  stream_fault_rate: upTo(1),
+  stall_ms: upTo(600_000, { whole: true }),
+  // A rate of 0 would never finish an answer.
+  tokens_per_s: upTo(100_000, { above0: true }),
 };
 
-const NUMBER_FIELDS = {
-  delay_ms: 600_000,
-  retry_after_s: 3600,
-  fail_times: 1_000_000,
-  pass_rate: 1,
-  tool_fault_rate: 1,
-  agent_fault_rate: 1,
-  stream_fault_rate: 1,
-  stall_ms: 600_000,
-  tokens_per_s: 100_000,
-} as const;
+/** The field names as the unknown-field message lists them: `a, b or c`. */
+const FIELD_LIST = (() => {
+  const names = Object.keys(FIELDS);
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}`;
+})();
+
+/** A field's rule, looked up as an own key (an inherited name such as "constructor" is no field). */
+function ruleOf(key: string): FieldRule | undefined {
+  return Object.hasOwn(FIELDS, key) ? FIELDS[key as keyof SimDirective] : undefined;
+}
+
 const MARKER = /\s*\[sim:([^\]]*)\]\s*/g;
 
 export type DirectiveRead =
@@ -129,9 +161,7 @@ function parseMarker(body: string): Record<string, unknown> {
     if (key === '') continue;
     const value = eq < 0 ? '' : pair.slice(eq + 1).trim();
     out[key] =
-      Object.hasOwn(NUMBER_FIELDS, key) && value !== '' && !Number.isNaN(Number(value))
-        ? Number(value)
-        : value;
+      ruleOf(key)?.kind === 'number' && value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
   }
   return out;
 }
@@ -139,38 +169,24 @@ function parseMarker(body: string): Record<string, unknown> {
 /** What is wrong with a directive object, or null when it is valid. */
 function directiveProblem(d: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(d)) {
-    const faults = Object.hasOwn(FAULT_FIELDS, key) ? FAULT_FIELDS[key] : undefined;
-    if (faults !== undefined) {
-      if (typeof value !== 'string' || !Object.hasOwn(faults, value)) {
-        return `unknown ${key} ${JSON.stringify(value)}; expected one of ${Object.keys(faults).join(', ')}.`;
-      }
-    } else if (
-      key === 'reply' ||
-      key === 'finish_reason' ||
-      key === 'fail_reply' ||
-      key === 'provider' ||
-      key === 'fingerprint'
-    ) {
+    const rule = ruleOf(key);
+    if (rule === undefined) return `unknown field "${key}"; expected ${FIELD_LIST}.`;
+    if (rule.kind === 'fault') {
+      if (typeof value !== 'string' || !Object.hasOwn(rule.faults, value))
+        return `unknown ${key} ${JSON.stringify(value)}; expected one of ${Object.keys(rule.faults).join(', ')}.`;
+    } else if (rule.kind === 'string') {
       if (typeof value !== 'string') return `${key} must be a string.`;
-    } else if (Object.hasOwn(NUMBER_FIELDS, key)) {
-      const max = NUMBER_FIELDS[key as keyof typeof NUMBER_FIELDS];
-      const whole = key === 'fail_times' || key === 'stall_ms';
-      // A rate of 0 would never finish an answer.
-      const positive = key === 'tokens_per_s';
-      if (
-        typeof value !== 'number' ||
-        !Number.isFinite(value) ||
-        value < 0 ||
-        (positive && value === 0) ||
-        value > max ||
-        (whole && !Number.isInteger(value))
-      ) {
-        return positive
-          ? `${key} must be a number above 0, at most ${max}.`
-          : `${key} must be a ${whole ? 'whole ' : ''}number between 0 and ${max}.`;
-      }
-    } else {
-      return `unknown field "${key}"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault, tool_fault_rate, agent_fault, agent_fault_rate, stream_fault, stream_fault_rate, stall_ms or tokens_per_s.`;
+    } else if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value < 0 ||
+      (rule.above0 && value === 0) ||
+      value > rule.max ||
+      (rule.whole && !Number.isInteger(value))
+    ) {
+      return rule.above0
+        ? `${key} must be a number above 0, at most ${rule.max}.`
+        : `${key} must be a ${rule.whole ? 'whole ' : ''}number between 0 and ${rule.max}.`;
     }
   }
   return null;

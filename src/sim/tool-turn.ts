@@ -1,6 +1,6 @@
 import type { SimAgentFault, SimToolFault } from '../suite/types.js';
 import { agentMove, type NextCall, type ReasoningDetail } from './agent.js';
-import type { ChatMessage } from './answer.js';
+import { type ChatMessage, lastUserText } from './answer.js';
 import { jsonAnswer } from './json-answer.js';
 import { PromptValues } from './prompt-values.js';
 import { mismatched } from './schema-mismatch.js';
@@ -49,6 +49,7 @@ export interface TurnInputs {
  * then the provider's faults. Null when the plain answer stands.
  */
 export function planTurn(t: TurnInputs): ToolTurn {
+  // The last user message: what the model reads to choose and fill.
   const prompt = lastUserText(t.messages);
   const endsWithResults = t.messages[t.messages.length - 1]?.role === 'tool';
   // After tool results the model plays its side of the loop (agent.ts): more calls, or the answer.
@@ -125,11 +126,4 @@ function cutJson(json: string): string {
   }
   // A number cut short still parses: a stray brace breaks it instead.
   return `${json}}`;
-}
-
-/** The text of the last user message: what the model reads to choose and fill. */
-function lastUserText(messages: readonly ChatMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--)
-    if (messages[i]!.role === 'user') return messages[i]!.content;
-  return '';
 }

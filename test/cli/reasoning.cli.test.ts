@@ -8,7 +8,8 @@ import { reasoningConfig, startReasoningService } from '../helpers/reasoning-ser
 import { TOOL_ENV } from '../helpers/tool-server.js';
 
 // Reasoning models through `driftcheck run`: the cap a direct reasoning model takes
-// (max_completion_tokens, never a default max_tokens beside it), a model that thinks through
+// (max_completion_tokens, never a default max_tokens beside it; a judge's too, and the
+// temperature it refuses), a model that thinks through
 // its whole budget (reasoning_exhausted, naming the cap sent), and reasoning that drifts.
 
 let service: Awaited<ReturnType<typeof startReasoningService>>;
@@ -126,6 +127,48 @@ describe('a direct reasoning model and its token cap', () => {
       expect(sent).not.toHaveProperty('max_tokens');
     } finally {
       await project.cleanup();
+    }
+  });
+
+  it("a judge on a reasoning model: its default temperature 0 is refused as the service refuses it (the cap named as the judge's service names caps); its own params are sent whole", async () => {
+    const suite = (judge: string) =>
+      [
+        'suite: judged',
+        'service: router',
+        'model: moonshotai/kimi-k2-thinking',
+        'cases:',
+        '  - id: sum',
+        '    prompt: What is 2 + 2?',
+        `    expect: [{ judge: { model: o4-mini, service: direct, rubric: "says 4"${judge} } }]`,
+        '',
+      ].join('\n');
+    const config = reasoningConfig(service.url, ', max_tokens_param: max_completion_tokens');
+    const defaults = await makeProject({ 'driftcheck.config.yaml': config, 'suites/judged.yaml': suite('') });
+    const own = await makeProject({
+      'driftcheck.config.yaml': config,
+      'suites/judged.yaml': suite(', params: { max_completion_tokens: 2000, reasoning_effort: low }'),
+    });
+    try {
+      const refused = await runMain(['run', 'suites'], { cwd: defaults.dir, env: TOOL_ENV });
+      expect(refused.code).toBe(1);
+      expect(flat(refused.stdout)).toContain("'temperature' does not support 0 with this model");
+      expect(service.seen.at(-1)!.body).toMatchObject({ temperature: 0, max_completion_tokens: 200 });
+      expect(service.seen.at(-1)!.body).not.toHaveProperty('max_tokens');
+
+      const judged = await runMain(['run', 'suites'], { cwd: own.dir, env: TOOL_ENV });
+      expect(judged.code, judged.stdout + judged.stderr).toBe(0);
+      const sent = service.seen.at(-1)!.body!;
+      expect(sent).toMatchObject({ model: 'o4-mini', max_completion_tokens: 2000, reasoning_effort: 'low' });
+      expect(sent).not.toHaveProperty('temperature');
+      const report = await readReport(runDirFrom(judged, own.dir));
+      expect(report.cases[0]!.checks[0]).toMatchObject({
+        type: 'judge',
+        pass: true,
+        judge: { verdict: 'pass', model: 'o4-mini' },
+      });
+    } finally {
+      await defaults.cleanup();
+      await own.cleanup();
     }
   });
 });
@@ -260,13 +303,13 @@ describe("the simulator's router reasoning model through run", () => {
       ].join('\n'),
     });
     try {
-      const entries = [];
-      for (const flags of [[], ['--stream']]) {
+      const entryOf = async (...flags: string[]) => {
         const run = await runMain(['run', '--sim', 'suites', ...flags], { cwd: project.dir });
         expect(run.code, run.stderr).toBe(0);
-        entries.push((await readReport(runDirFrom(run, project.dir))).cases[0]!);
-      }
-      const [plain, streamed] = entries as [(typeof entries)[0], (typeof entries)[0]];
+        return (await readReport(runDirFrom(run, project.dir))).cases[0]!;
+      };
+      const plain = await entryOf();
+      const streamed = await entryOf('--stream');
       expect(plain.reasoning).toMatch(/^The user asks: "Name a colour\."/);
       expect(plain.reasoning_tokens).toBe(Math.ceil(plain.reasoning!.length / 4));
       expect(plain.usage!.completion_tokens).toBeGreaterThan(plain.reasoning_tokens!);

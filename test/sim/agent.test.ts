@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import type { Simulator } from '../../src/sim/server.js';
-import { useSimulator } from './helpers.js';
+import { dataChunks, useSimulator } from './helpers.js';
 
 // The simulator plays the model's side of a tool loop. Each test drives the loop itself with
 // plain fetch (not driftcheck's run code): send; on tool calls, append the assistant turn as
@@ -252,13 +252,8 @@ describe('reasoning models and their providers', () => {
         stream: true,
       }),
     });
-    const deltas = (await res.text())
-      .split('\n\n')
-      .filter((e) => e.startsWith('data: {'))
-      .map(
-        (e) =>
-          (JSON.parse(e.slice(6)) as { choices: { delta?: Record<string, unknown> }[] }).choices[0]?.delta,
-      )
+    const deltas = dataChunks(await res.text())
+      .map((c: { choices: { delta?: Record<string, unknown> }[] }) => c.choices[0]?.delta)
       .filter((d) => d !== undefined);
     const firstCall = deltas.findIndex((d) => d.tool_calls !== undefined);
     expect(firstCall).toBeGreaterThan(1);

@@ -54,7 +54,12 @@ describe('readDirective', () => {
     ['{"fail_times":1.5}', undefined, /fail_times must be a whole number/],
     ['{"delay_ms":-1}', undefined, /delay_ms must be a number/],
     ['{"reply":5}', undefined, /reply must be a string/],
-    ['{"falut":"auth"}', undefined, /unknown field "falut"/],
+    // Every field is named, in SimDirective's order.
+    [
+      '{"falut":"auth"}',
+      undefined,
+      /unknown field "falut"; expected fault, reply, finish_reason, delay_ms, retry_after_s, fail_times, pass_rate, fail_reply, provider, fingerprint, tool_fault, tool_fault_rate, agent_fault, agent_fault_rate, stream_fault, stream_fault_rate, stall_ms or tokens_per_s\.$/,
+    ],
     [undefined, '[sim:fault=nope]', /unknown fault "nope"/],
     // Names an object has by inheritance are neither faults nor fields.
     ['{"fault":"toString"}', undefined, /unknown fault "toString"; expected one of auth,/],

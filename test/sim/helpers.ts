@@ -87,3 +87,26 @@ export function useSimulator(started: (sim: Simulator) => void): Record<SimFlavo
   afterAll(() => sim?.close());
   return { router: generateSimKey('router'), direct: generateSimKey('direct') };
 }
+
+/** A function tool that takes one string property, required (`order_id` of lookup_order, `city` of get_weather). */
+export function stringTool(name: string, description: string, property: string) {
+  return {
+    type: 'function',
+    function: {
+      name,
+      description,
+      parameters: { type: 'object', properties: { [property]: { type: 'string' } }, required: [property] },
+    },
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests poke into loosely shaped JSON chunks
+type Chunk = any;
+
+/** A streamed answer's data chunks, parsed (comments and `data: [DONE]` left out). */
+export function dataChunks(text: string): Chunk[] {
+  return text
+    .split('\n\n')
+    .filter((e) => e.startsWith('data: {'))
+    .map((e) => JSON.parse(e.slice('data: '.length)) as Chunk);
+}

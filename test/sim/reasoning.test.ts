@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/sim/server.js';
-import { complete, useSimulator } from './helpers.js';
+import { complete, dataChunks, stringTool, useSimulator } from './helpers.js';
 
 // The simulator's reasoning models, in the documented shapes: the direct service's o4-mini
 // (OpenAI's kind) refuses max_tokens and thinks within max_completion_tokens; the router's
@@ -78,12 +78,7 @@ describe('a router reasoning model', () => {
   const KIMI = 'moonshotai/kimi-k2-thinking';
   const ask = (body: Record<string, unknown> = {}, content = 'Name a colour.') =>
     complete(sim, 'router', KEYS.router, { model: KIMI, content, body });
-  /** A streamed answer's data chunks. */
-  const chunksOf = (text: string) =>
-    text
-      .split('\n\n')
-      .filter((e) => e.startsWith('data: {'))
-      .map((e) => JSON.parse(e.slice('data: '.length)));
+  const tools = [stringTool('lookup_order', 'Look up an order by its id', 'order_id')];
 
   it('returns its reasoning and counts its tokens within completion_tokens, as the reasoning-tokens guide says', async () => {
     const r = await ask();
@@ -111,20 +106,6 @@ describe('a router reasoning model', () => {
   });
 
   it('before a turn of calls, reasons about the calls, and counts that', async () => {
-    const tools = [
-      {
-        type: 'function',
-        function: {
-          name: 'lookup_order',
-          description: 'Look up an order by its id',
-          parameters: {
-            type: 'object',
-            properties: { order_id: { type: 'string' } },
-            required: ['order_id'],
-          },
-        },
-      },
-    ];
     const r = await ask({ tools }, 'Where is my order "A-1234"?');
     const { message, finish_reason } = r.json.choices[0];
     expect(finish_reason).toBe('tool_calls');
@@ -138,20 +119,6 @@ describe('a router reasoning model', () => {
   });
 
   it('a turn of calls cut at the cap: reasons about the calls it made, as far as they got, and counts that', async () => {
-    const tools = [
-      {
-        type: 'function',
-        function: {
-          name: 'lookup_order',
-          description: 'Look up an order by its id',
-          parameters: {
-            type: 'object',
-            properties: { order_id: { type: 'string' } },
-            required: ['order_id'],
-          },
-        },
-      },
-    ];
     const whole = await ask({ tools }, 'Where is my order "A-1234"?');
     const meant = whole.json.usage.completion_tokens_details.reasoning_tokens as number;
     expect(whole.json.choices[0].message.reasoning).toContain('A-1234');
@@ -173,7 +140,7 @@ describe('a router reasoning model', () => {
     const whole = await ask();
     const streamed = await ask({ stream: true });
     expect(streamed.status).toBe(200);
-    const chunks = chunksOf(streamed.text);
+    const chunks = dataChunks(streamed.text);
     const deltas = chunks.flatMap((c) => c.choices.map((ch: { delta: Record<string, unknown> }) => ch.delta));
     const reasoning = deltas.filter((d) => typeof d.reasoning === 'string');
     expect(reasoning.length).toBeGreaterThan(2);

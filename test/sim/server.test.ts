@@ -279,6 +279,15 @@ describe('catalog endpoints and stats', () => {
     // Groq ignores response_format: its endpoint does not list it.
     const groq = r.json.data.endpoints.find((e: { tag: string }) => e.tag === 'groq');
     expect(groq.supported_parameters).not.toContain('response_format');
+    // Each endpoint's throughput is its provider's rate at the median (DeepInfra has none of its
+    // own: the model's), the slower percentiles lower.
+    expect(r.json.data.endpoints.map((e: { throughput_last_30m: unknown }) => e.throughput_last_30m)).toEqual(
+      [
+        { p50: 100, p75: 90, p90: 70, p99: 35 },
+        { p50: 150, p75: 135, p90: 105, p99: 53 },
+        { p50: 300, p75: 270, p90: 210, p99: 105 },
+      ],
+    );
     const missing = await call(`${sim.routerBaseUrl}/models/openai/gpt-9/endpoints`, { key: KEYS.router });
     expect(missing.status).toBe(404);
     expect(missing.json.error.code).toBe(404);

@@ -4,7 +4,7 @@ import type { SimFlavour } from '../../src/adapters/index.js';
 import { SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import { KEEPALIVE_BURST } from '../../src/sim/stream.js';
 import { generateSimKey, type Simulator, startSimulator } from '../../src/sim/server.js';
-import { baseUrl, call, complete, MODEL } from './helpers.js';
+import { baseUrl, call, complete, MODEL, stringTool } from './helpers.js';
 
 // The simulator's streams as a client reads them: the raw bytes of each read over a loopback
 // socket, in the order they came. When something happens is asserted by the order of events —
@@ -245,20 +245,7 @@ describe('streams, as the services send them', () => {
   it('a reasoning model streams its reasoning first, in pieces that add up to reasoning and reasoning_details', async () => {
     const body = {
       model: 'moonshotai/kimi-k2-thinking',
-      tools: [
-        {
-          type: 'function',
-          function: {
-            name: 'lookup_order',
-            description: 'Look up an order by its id',
-            parameters: {
-              type: 'object',
-              properties: { order_id: { type: 'string' } },
-              required: ['order_id'],
-            },
-          },
-        },
-      ],
+      tools: [stringTool('lookup_order', 'Look up an order by its id', 'order_id')],
     };
     const content = 'Where is my order "A-1234"?';
     const s = await stream({ body, content });
@@ -301,20 +288,7 @@ describe('streams, as the services send them', () => {
   it('a request streamed or not gets the same answer from the same seed, coins included', async () => {
     // Streamed and whole on two simulators of one seed: each request's coins (here a schema
     // miss at 50 %) depend on the body without stream and stream_options.
-    const tools = [
-      {
-        type: 'function',
-        function: {
-          name: 'get_order_status',
-          description: 'Look up where an order is',
-          parameters: {
-            type: 'object',
-            properties: { order_id: { type: 'string' } },
-            required: ['order_id'],
-          },
-        },
-      },
-    ];
+    const tools = [stringTool('get_order_status', 'Look up where an order is', 'order_id')];
     const header = { [SIM_DIRECTIVE_HEADER]: '{"tool_fault":"schema_mismatch","tool_fault_rate":0.5}' };
     const [a, b, c] = await Promise.all([
       startSimulator({ seed: 9 }),
@@ -324,26 +298,17 @@ describe('streams, as the services send them', () => {
     try {
       const argsOf = async (s: Simulator, n: number, streamed: boolean, spaced = false) => {
         const body = { tools, tool_choice: 'required', ...(streamed ? { stream: true } : {}) };
-        const r = spaced
-          ? // The JSON spaced out, as some clients write it (Python's json.dumps puts a space after each , and :).
-            await call(`${baseUrl(s, 'router')}/chat/completions`, {
-              key: KEYS.router,
-              headers: header,
-              body: JSON.stringify(
-                {
-                  model: MODEL.router,
-                  messages: [{ role: 'user', content: `Where is order A-${n}?` }],
-                  ...body,
-                },
-                null,
-                1,
-              ),
-            })
-          : await complete(s, 'router', KEYS.router, {
-              content: `Where is order A-${n}?`,
-              body,
-              headers: header,
-            });
+        const request = {
+          model: MODEL.router,
+          messages: [{ role: 'user', content: `Where is order A-${n}?` }],
+          ...body,
+        };
+        const r = await call(`${baseUrl(s, 'router')}/chat/completions`, {
+          key: KEYS.router,
+          headers: header,
+          // Spaced out, the JSON as some clients write it (Python's json.dumps puts a space after each , and :).
+          body: JSON.stringify(request, null, spaced ? 1 : undefined),
+        });
         if (!streamed) return r.json.choices[0].message.tool_calls[0].function.arguments as string;
         return eventsOf(r.text)
           .flatMap((e) => (e.type === 'data' ? (e.json.choices[0]?.delta?.tool_calls ?? []) : []))
@@ -527,16 +492,7 @@ describe('stream faults', () => {
     expect(joined(split, 'content')).toBe('Zürich is 🌧 today, naïve café');
     expect(joined(split, 'content')).toBe(joined(plain, 'content'));
 
-    const tools = [
-      {
-        type: 'function',
-        function: {
-          name: 'get_weather',
-          description: 'Current weather for a city',
-          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-        },
-      },
-    ];
+    const tools = [stringTool('get_weather', 'Current weather for a city', 'city')];
     for (const city of ['Oslo', 'Zürich']) {
       const ask = `What is the weather in "${city}"?`;
       const s = await stream({ content: ask, body: { tools }, directive: { stream_fault: 'split_utf8' } });

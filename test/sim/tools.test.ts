@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SIM_DIRECTIVE_HEADER } from '../../src/sim/protocol.js';
 import type { Simulator } from '../../src/sim/server.js';
 import type { SimFlavour } from '../../src/adapters/index.js';
-import { complete, useSimulator } from './helpers.js';
+import { complete, dataChunks, useSimulator } from './helpers.js';
 
 let sim: Simulator;
 const KEYS = useSimulator((started) => {
@@ -127,10 +127,7 @@ describe.each<SimFlavour>(['router', 'direct'])('tool calls on the %s service', 
     const prompt = 'Search the docs for umbrellas and tell me the weather in Oslo';
     const whole = callsOf(await ask(kind, prompt));
     const r = await ask(kind, prompt, { stream: true });
-    const chunks = r.text
-      .split('\n\n')
-      .filter((e) => e.startsWith('data: {'))
-      .map((e) => JSON.parse(e.slice(6)));
+    const chunks = dataChunks(r.text);
     const built: { id?: string; type?: string; name: string; arguments: string }[] = [];
     let finish: string | null = null;
     let pieces = 0;
