@@ -164,7 +164,8 @@ export function streamAnswer(kind: SimFlavour, answer: Answer, plan: StreamPlan)
 /**
  * The documented non-streamed provider error: the content generated before the error (the
  * deltas a stream would have sent before its error event), `choices[].error` and
- * `finish_reason: "error"`; usage counts the partial content and, on the router, costs nothing.
+ * `finish_reason: "error"`; usage counts the partial content (and the reasoning sent before it)
+ * and, on the router, costs nothing.
  */
 export function partialAnswer(kind: SimFlavour, answer: Answer): Answer {
   const { choices, usage, ...head } = answer.body;
@@ -173,9 +174,11 @@ export function partialAnswer(kind: SimFlavour, answer: Answer): Answer {
   const deltas = deltasOf(kind, messageOf(choice));
   const sent = deltas.slice(0, failPoint(deltas.length));
   let content = '';
+  let reasoning = '';
   const calls: { id: string; type: string; function: { name: string; arguments: string } }[] = [];
   for (const delta of sent) {
     if (typeof delta.content === 'string') content += delta.content;
+    if (typeof delta.reasoning === 'string') reasoning += delta.reasoning;
     for (const piece of (delta.tool_calls ?? []) as Record<string, unknown>[]) {
       const fn = (piece.function ?? {}) as { name?: string; arguments?: string };
       const call = (calls[piece.index as number] ??= {
@@ -188,19 +191,23 @@ export function partialAnswer(kind: SimFlavour, answer: Answer): Answer {
       call.function.arguments += fn.arguments ?? '';
     }
   }
-  const message =
+  const message: Record<string, unknown> =
     calls.length > 0
       ? { role: 'assistant', content: null, tool_calls: calls }
       : { role: 'assistant', content };
+  // A router reasoning model's thinking streamed before the error is the answer's too, counted within its tokens.
+  const thought = reasoning === '' ? 0 : tokenCount(reasoning);
+  if (thought > 0) message.reasoning = reasoning;
   const written = content + calls.map((c) => c.function.name + c.function.arguments).join('');
   const old = (usage ?? {}) as Record<string, unknown>;
   const prompt = typeof old.prompt_tokens === 'number' ? old.prompt_tokens : 0;
-  const completion = tokenCount(written);
+  const completion = tokenCount(written) + thought;
   const partialUsage: Record<string, unknown> = {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
   };
+  if (thought > 0) partialUsage.completion_tokens_details = { reasoning_tokens: thought };
   if (kind === 'router') partialUsage.cost = 0;
   const erred: Record<string, unknown> = {
     index: 0,

@@ -105,6 +105,25 @@ describe('a router reasoning model', () => {
     expect(plain.json.usage).not.toHaveProperty('completion_tokens_details');
   });
 
+  it('an error after content, not streamed: the reasoning and content the stream sends before its error, counted', async () => {
+    const faulty = '[sim:stream_fault=error_after_content] Name a colour.';
+    const r = await ask({}, faulty);
+    expect(r.status).toBe(200);
+    const { message, finish_reason } = r.json.choices[0];
+    expect(finish_reason).toBe('error');
+    // The same request streamed: what its deltas carry before the error event is the answer.
+    const deltas = dataChunks((await ask({ stream: true }, faulty)).text)
+      .filter((c) => !c.error)
+      .flatMap((c) => c.choices.map((ch: { delta: Record<string, unknown> }) => ch.delta));
+    const sent = (key: string) => deltas.map((d) => (typeof d[key] === 'string' ? d[key] : '')).join('');
+    expect(sent('reasoning').length).toBeGreaterThan(0);
+    expect(message.reasoning).toBe(sent('reasoning'));
+    expect(message.content).toBe(sent('content'));
+    const thinking = Math.ceil(message.reasoning.length / 4);
+    expect(r.json.usage.completion_tokens_details).toEqual({ reasoning_tokens: thinking });
+    expect(r.json.usage.completion_tokens).toBe(thinking + Math.ceil(message.content.length / 4));
+  });
+
   it('before a turn of calls, reasons about the calls, and counts that', async () => {
     const r = await ask({ tools }, 'Where is my order "A-1234"?');
     const { message, finish_reason } = r.json.choices[0];
