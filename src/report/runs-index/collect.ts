@@ -63,11 +63,7 @@ export async function collectRunsIndex(reportDir: string, known?: KnownRun): Pro
     .reverse();
   const runs: IndexedRun[] = [];
   for (const folder of runFolders.slice(0, INDEXED_RUNS))
-    runs.push(
-      folder === known?.folder
-        ? await pagesOf(join(reportDir, folder), folder, known.head)
-        : await indexRun(join(reportDir, folder), folder),
-    );
+    runs.push(await indexRun(join(reportDir, folder), folder, folder === known?.folder ? known.head : null));
   const comparisons: IndexedComparison[] = [];
   const compareFolders = names
     .filter((n) => dirs.has(n) && n.startsWith('compare-'))
@@ -83,15 +79,11 @@ export async function collectRunsIndex(reportDir: string, known?: KnownRun): Pro
   return { runs, omitted: Math.max(0, runFolders.length - INDEXED_RUNS), comparisons, pages };
 }
 
-/** A run folder whose head is known: which of its pages are there. */
-async function pagesOf(dir: string, folder: string, head: ReportHead): Promise<IndexedRun> {
-  const html = await isFile(join(dir, 'report.html'));
-  return { folder, head, problem: null, html, markdown: await isFile(join(dir, 'summary.md')) };
-}
-
-async function indexRun(dir: string, folder: string): Promise<IndexedRun> {
+/** A run folder's row: which of its pages are there, and its head, read from its report.json unless `known`. */
+async function indexRun(dir: string, folder: string, known: ReportHead | null): Promise<IndexedRun> {
   const html = await isFile(join(dir, 'report.html'));
   const markdown = await isFile(join(dir, 'summary.md'));
+  if (known) return { folder, head: known, problem: null, html, markdown };
   if (!(await isFile(join(dir, 'report.json'))))
     return {
       folder,
