@@ -1,7 +1,8 @@
 import { LATENCY_SKETCH_SCHEMA, type LatencySketch, latencySketch } from '../../stats/sketch.js';
 import { countOf } from '../../util/numbers.js';
 import type { DetailRow, Fold, RecordedField, RecordedTolerance } from '../field.js';
-import { count, usageDetail } from '../read.js';
+import { count } from '../read.js';
+import { reasoningTokens } from './reasoning-tokens.js';
 import type { FieldDrift } from '../served-change.js';
 import type { DriftKindRow } from '../severity.js';
 import {
@@ -159,7 +160,8 @@ export const stream = {
       tokens_per_s: nullableNumber,
     },
   },
-  extract: ({ stream: timing, body, message }) => {
+  extract: (answer) => {
+    const { stream: timing, body, message } = answer;
     if (!timing) return null;
     const usage = body.usage as Record<string, unknown> | undefined;
     const completion = count(usage?.completion_tokens);
@@ -168,7 +170,7 @@ export const stream = {
     const hidden =
       typeof message?.reasoning === 'string' && message.reasoning !== ''
         ? 0
-        : (usageDetail(body, 'completion_tokens_details', 'reasoning_tokens') ?? 0);
+        : (reasoningTokens.extract(answer) ?? 0);
     const tokens = completion === null ? null : completion - hidden;
     const { first_token_ms: first, last_token_ms: last } = timing;
     const ms = first !== null && last !== null ? last - first : 0;
