@@ -5,6 +5,7 @@ import { nearestRank } from '../stats/nearest-rank.js';
 import { rankSumTest, signTestUpper } from '../stats/rank-sum.js';
 import type { LatencySketch } from '../stats/sketch.js';
 import type { DriftSeverity } from './drift-kinds.js';
+import type { RecordedTolerance } from './field.js';
 import type { FieldDrift } from './served-change.js';
 import { type DriftKindRow, severityIn } from './severity.js';
 
@@ -45,11 +46,7 @@ export interface TimingTolerance {
 }
 
 /** A `drift.latency` tolerance (milliseconds) as a timing's: what a latency and a time to first token are held to. */
-export function latencyTolerance(t: {
-  relative: number;
-  absolute_ms: number;
-  severity: DriftSeverity;
-}): TimingTolerance {
+export function latencyTolerance(t: RecordedTolerance['latency']): TimingTolerance {
   return { relative: t.relative, absolute: t.absolute_ms, severity: t.severity };
 }
 

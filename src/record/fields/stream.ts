@@ -57,18 +57,19 @@ const THROUGHPUT: Timing<'throughput_changed'> = {
   higherIsSlower: false,
 };
 
+/** Tokens per second a throughput must move by, beside the share (a slow model's 10 → 7 is noise). */
+const THROUGHPUT_ABSOLUTE = 5;
+
 /**
  * How far a time to first token must move: as far as a latency (the suite's or case's
- * `drift.latency`, by default ±50 % and 200 ms); throughput by the same share and 5 tokens
- * per second.
+ * `drift.latency`, by default ±50 % and 200 ms); throughput by the same share and
+ * THROUGHPUT_ABSOLUTE.
  */
 const ttftTolerance = (t: RecordedTolerance): TimingTolerance => latencyTolerance(t.latency);
 const throughputTolerance = (t: RecordedTolerance): TimingTolerance => ({
   ...latencyTolerance(t.latency),
   absolute: THROUGHPUT_ABSOLUTE,
 });
-/** Tokens per second a throughput must move by, beside the share (a slow model's 10 → 7 is noise). */
-const THROUGHPUT_ABSOLUTE = 5;
 
 /**
  * Shorter generations give no throughput: a short answer's tokens arrive in a chunk or two,
