@@ -227,6 +227,26 @@ describe('a streamed request', () => {
     expect(JSON.stringify(outcome)).not.toContain('proxy error');
   });
 
+  it('is a bad_response that says what to do for a stream past the body cap', async () => {
+    const s = await streaming([
+      delta({ role: 'assistant', content: 'Half' }),
+      delta({ content: 'x'.repeat(500) }),
+      DONE,
+    ]);
+    const capped = createServiceClient({
+      service: makeService('router', s.baseUrl),
+      apiKey: routerKey,
+      sleep: async () => {},
+      maxBodyBytes: 400,
+    });
+    clients.push(capped);
+    const outcome = await capped.complete(request);
+    expect(outcome).toMatchObject({ status: 'error', error: { kind: 'bad_response' } });
+    expect(outcome.status === 'error' && outcome.error.message).toMatch(
+      /^streamed answer exceeded the 400-byte cap after \d+ chunks?, \d+ characters?; reading stopped \(lower max_tokens, or check that base_url is the service's\)$/,
+    );
+  });
+
   it('retries a failure before any content came, as a plain request is retried', async () => {
     let calls = 0;
     const s = await startServer((_q, res) => {
