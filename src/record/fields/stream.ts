@@ -5,13 +5,7 @@ import { count } from '../read.js';
 import { reasoningTokens } from './reasoning-tokens.js';
 import type { FieldDrift } from '../served-change.js';
 import type { DriftKindRow } from '../severity.js';
-import {
-  latencyTolerance,
-  type Timing,
-  type TimingCase,
-  TimingTally,
-  type TimingTolerance,
-} from '../timing-drift.js';
+import { latencyTolerance, type Timing, TimingTally, type TimingTolerance } from '../timing-drift.js';
 
 /** A streamed answer's timing, as a sample keeps it. */
 export interface SampleStream {
@@ -212,25 +206,21 @@ export const stream = {
     suite: (cases, { alpha, candidate = false, tolerance }) => {
       const ttft = new TimingTally(TTFT);
       const throughput = new TimingTally(THROUGHPUT);
+      // A case's timing is tallied when both sides have one, held to the case's tolerance.
+      const add = (
+        tally: TimingTally<string>,
+        id: string,
+        then: LatencySketch | null,
+        now: LatencySketch | null,
+        limit: TimingTolerance,
+      ) => {
+        if (then && now) tally.add({ case: id, current: now.sample, baseline: then, tolerance: limit });
+      };
       for (const c of cases) {
         const now = c.current.streaming as CaseStream | null | undefined;
         if (!now || !c.baseline) continue;
-        const add = (
-          tally: TimingTally<string>,
-          then: LatencySketch | null,
-          current: LatencySketch | null,
-          tolerance: TimingTolerance,
-        ) => {
-          if (then && current)
-            tally.add({
-              case: c.case,
-              current: current.sample,
-              baseline: then,
-              tolerance,
-            } satisfies TimingCase);
-        };
-        add(ttft, c.baseline.ttft_ms, now.ttft_ms, ttftTolerance(c.tolerance));
-        add(throughput, c.baseline.tokens_per_s, now.tokens_per_s, throughputTolerance(c.tolerance));
+        add(ttft, c.case, c.baseline.ttft_ms, now.ttft_ms, ttftTolerance(c.tolerance));
+        add(throughput, c.case, c.baseline.tokens_per_s, now.tokens_per_s, throughputTolerance(c.tolerance));
       }
       const options = { alpha, candidate };
       const a = ttft.analyse({ ...options, suite: ttftTolerance(tolerance) });
