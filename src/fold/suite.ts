@@ -375,6 +375,9 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   };
   // One pass for the pass-rate and latency tests and the usage both sides have: each case's
   // baseline figures read once for all three.
+  // Each case's resolved `drift:` tolerance: the suite's, merged once, unless the case sets its own.
+  const suiteTolerance = mergeTolerance(plan.drift);
+  const toleranceOf = (c: PlanCase) => (c.drift ? mergeTolerance(plan.drift, c.drift) : suiteTolerance);
   const tested: CaseSamples[] = [];
   const loops: CaseSamples[] = [];
   const timed = new LatencyTally();
@@ -399,7 +402,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
       case: c.id,
       current: n?.latencies ?? [],
       baseline: base.latency_ms,
-      tolerance: mergeTolerance(plan.drift, c.drift).latency,
+      tolerance: toleranceOf(c).latency,
     });
   }
   const rates = analysePassRates(tested, input.options.alpha);
@@ -410,7 +413,7 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
   const latency = timed.analyse({
     alpha: input.options.alpha ?? DEFAULT_ALPHA,
     candidate,
-    suite: mergeTolerance(plan.drift).latency,
+    suite: suiteTolerance.latency,
   });
   // Recorded fields whose drift is a test over many cases (tool-use rates) judge them
   // together, over the cases whose answers are compared with their baseline's.
@@ -432,13 +435,13 @@ export function suiteVerdicts(input: SuiteVerdictInput): SuiteVerdicts {
         case: c.id,
         current: n.recorded,
         baseline: stored,
-        tolerance: mergeTolerance(plan.drift, c.drift),
+        tolerance: toleranceOf(c),
       });
   }
   const recorded = recordedSuiteDrift(judged, {
     alpha: input.options.alpha ?? DEFAULT_ALPHA,
     candidate,
-    tolerance: mergeTolerance(plan.drift),
+    tolerance: suiteTolerance,
   });
   const answered = function* () {
     for (const { c, n } of numbers()) if (n) yield { case: c.id, stats: { answered: n.answered } };

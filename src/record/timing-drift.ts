@@ -5,6 +5,7 @@ import { nearestRank } from '../stats/nearest-rank.js';
 import { rankSumTest, signTestUpper } from '../stats/rank-sum.js';
 import type { LatencySketch } from '../stats/sketch.js';
 import type { DriftSeverity } from './drift-kinds.js';
+import type { RecordedTolerance } from './field.js';
 import type { FieldDrift } from './served-change.js';
 import { type DriftKindRow, severityIn } from './severity.js';
 
@@ -45,11 +46,7 @@ export interface TimingTolerance {
 }
 
 /** A `drift.latency` tolerance (milliseconds) as a timing's: what a latency and a time to first token are held to. */
-export function latencyTolerance(t: {
-  relative: number;
-  absolute_ms: number;
-  severity: DriftSeverity;
-}): TimingTolerance {
+export function latencyTolerance(t: RecordedTolerance['latency']): TimingTolerance {
   return { relative: t.relative, absolute: t.absolute_ms, severity: t.severity };
 }
 
@@ -93,7 +90,8 @@ export interface TimingOptions {
  * side). A suite of 100,000 cases sampled once keeps none of them.
  */
 export class TimingTally<K extends string> {
-  private readonly tested: (TimingCase & { baseline: LatencySketch })[] = [];
+  /** The cases whose own test runs, with tonight's figures (computed once, in add). */
+  private readonly tested: { c: TimingCase & { baseline: LatencySketch }; now: Figures }[] = [];
   private compared = 0;
   private readonly then = { p50: 0, p95: 0 };
   private readonly now = { p50: 0, p95: 0 };
@@ -114,7 +112,7 @@ export class TimingTally<K extends string> {
     if (dir === 'slower') this.slower++;
     else if (dir === 'faster') this.faster++;
     if (c.current.length >= MIN_TIMING_SAMPLES && c.baseline.sample.length >= MIN_TIMING_SAMPLES)
-      this.tested.push(c);
+      this.tested.push({ c, now: f });
   }
 
   /**
@@ -133,7 +131,7 @@ export class TimingTally<K extends string> {
     // A shared move the suite's check flagged is drift of every case that made it; one it let
     // pass is the night's, and a case is judged on what it did beyond it.
     const common = suiteDrift ? 1 : this.commonShift();
-    const tests = this.tested.map((c) => {
+    const tests = this.tested.map(({ c, now }) => {
       const t = rankSumTest(
         c.baseline.sample.map((v) => v * common),
         c.current,
@@ -142,7 +140,7 @@ export class TimingTally<K extends string> {
       const shift: Direction = higher === this.timing.higherIsSlower ? 'slower' : 'faster';
       return {
         c,
-        now: figures(c.current),
+        now,
         p: Math.min(1, 2 * Math.min(t.greater, t.less)),
         shift,
         method: t.method,
@@ -182,8 +180,8 @@ export class TimingTally<K extends string> {
   private commonShift(): number {
     if (this.tested.length < MIN_TIMING_CASES) return 1;
     const ratios = this.tested
-      .filter((c) => c.baseline.p50 > 0)
-      .map((c) => nearestRank(c.current, 0.5)! / c.baseline.p50);
+      .filter(({ c }) => c.baseline.p50 > 0)
+      .map(({ c, now }) => now.p50 / c.baseline.p50);
     return ratios.length < MIN_TIMING_CASES ? 1 : medianOf(ratios);
   }
 

@@ -125,6 +125,18 @@ describe('latency_changed on the simulator: a baseline at normal speed, then a s
     expect(run.code, run.stdout).toBe(0);
     expect(latencyDrift(await readReport(runDirFrom(run, project.dir)))).toEqual([]);
   });
+
+  it("a case's own drift.latency over the suite's: the slow case held to 200 ms under a suite tolerating 5 s regresses, exit 1", async () => {
+    const own = '    drift: { latency: { absolute_ms: 200, severity: fail } }\n';
+    await writeFile(
+      join(project.dir, 'suites/speed.yaml'),
+      `${suite({ drift: 'drift: { latency: { absolute_ms: 5000 } }', slowCase: true })}${own}`,
+    );
+    const run = await cli(['run', '--sim']);
+    expect(run.code, run.stdout).toBe(1);
+    const report = await readReport(runDirFrom(run, project.dir));
+    expect(latencyDrift(report).map(([id, d]) => [id, d.severity])).toEqual([['lookup', 'fail']]);
+  });
 });
 
 describe('latency inputs that are wrong are named, never exit 70', () => {

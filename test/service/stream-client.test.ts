@@ -67,9 +67,15 @@ function client(service: ServiceConfig) {
   return c;
 }
 
+/** A router client's outcome of `request` against a server playing `steps`, with the server (`s`). */
+async function streamedAnswer(steps: Step[], service: Partial<ServiceConfig> = {}) {
+  const s = await streaming(steps);
+  return { s, outcome: await client(makeService('router', s.baseUrl, service)).complete(request) };
+}
+
 describe('a streamed request', () => {
   it('asks for a stream, skips keep-alives, and reads the answer, its usage and when its tokens came', async () => {
-    const s = await streaming([
+    const { s, outcome } = await streamedAnswer([
       ': OPENROUTER PROCESSING\n\n',
       { wait: 30 },
       ': OPENROUTER PROCESSING\n\n',
@@ -80,7 +86,6 @@ describe('a streamed request', () => {
       usage,
       DONE,
     ]);
-    const outcome = await client(makeService('router', s.baseUrl)).complete(request);
     expect(outcome).toMatchObject({
       status: 'ok',
       completion: {
@@ -111,16 +116,18 @@ describe('a streamed request', () => {
   });
 
   it('is body_error for an error event after HTTP 200, with its code, its message and the content before it', async () => {
-    const s = await streaming([
-      delta({ role: 'assistant', content: 'The refund window is' }),
-      event({
-        id: 'gen-9',
-        error: { code: 502, message: 'Provider disconnected unexpectedly' },
-        choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
-      }),
-      DONE,
-    ]);
-    const outcome = await client(makeService('router', s.baseUrl, { retries: 2 })).complete(request);
+    const { s, outcome } = await streamedAnswer(
+      [
+        delta({ role: 'assistant', content: 'The refund window is' }),
+        event({
+          id: 'gen-9',
+          error: { code: 502, message: 'Provider disconnected unexpectedly' },
+          choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+        }),
+        DONE,
+      ],
+      { retries: 2 },
+    );
     expect(outcome).toMatchObject({
       status: 'error',
       error: { kind: 'body_error', http_status: 200, code: '502' },
@@ -139,8 +146,10 @@ describe('a streamed request', () => {
       ['end', 'ended'],
       ['destroy', 'broke off'],
     ] as const) {
-      const s = await streaming([delta({ role: 'assistant', content: 'Half of it' }), { wait: 10 }, last]);
-      const outcome = await client(makeService('router', s.baseUrl, { retries: 2 })).complete(request);
+      const { outcome } = await streamedAnswer(
+        [delta({ role: 'assistant', content: 'Half of it' }), { wait: 10 }, last],
+        { retries: 2 },
+      );
       expect(outcome).toMatchObject({
         status: 'error',
         error: {
@@ -154,13 +163,15 @@ describe('a streamed request', () => {
   });
 
   it('is a timeout that says how far it got when the stream stalls past idle_timeout_s', async () => {
-    const s = await streaming([
-      delta({ role: 'assistant', content: 'Thinking' }),
-      { wait: 1_000 },
-      delta({ content: ' done.' }, 'stop'),
-      DONE,
-    ]);
-    const outcome = await client(makeService('router', s.baseUrl, { idle_timeout_s: 0.1 })).complete(request);
+    const { outcome } = await streamedAnswer(
+      [
+        delta({ role: 'assistant', content: 'Thinking' }),
+        { wait: 1_000 },
+        delta({ content: ' done.' }, 'stop'),
+        DONE,
+      ],
+      { idle_timeout_s: 0.1 },
+    );
     expect(outcome).toMatchObject({
       status: 'error',
       error: {
@@ -177,14 +188,16 @@ describe('a streamed request', () => {
       { length: 10 },
       () => [{ wait: 50 }, ': OPENROUTER PROCESSING\n\n'] as Step[],
     ).flat();
-    const s = await streaming([
-      ...keepalives,
-      delta({ role: 'assistant', content: 'Thinking' }),
-      ...keepalives,
-      delta({ content: ' done.' }, 'stop'),
-      DONE,
-    ]);
-    const outcome = await client(makeService('router', s.baseUrl, { idle_timeout_s: 0.2 })).complete(request);
+    const { outcome } = await streamedAnswer(
+      [
+        ...keepalives,
+        delta({ role: 'assistant', content: 'Thinking' }),
+        ...keepalives,
+        delta({ content: ' done.' }, 'stop'),
+        DONE,
+      ],
+      { idle_timeout_s: 0.2 },
+    );
     // 500 ms of comments before the first token is a slow first token, not a stall; after it, a stall.
     expect(outcome).toMatchObject({
       status: 'error',
@@ -197,12 +210,11 @@ describe('a streamed request', () => {
   });
 
   it('is a bad_response that says where to look for a stream whose event is not a chunk of JSON', async () => {
-    const s = await streaming([
+    const { outcome } = await streamedAnswer([
       delta({ role: 'assistant', content: 'Half' }),
       'data: <html>proxy error</html>\n\n',
       DONE,
     ]);
-    const outcome = await client(makeService('router', s.baseUrl)).complete(request);
     expect(outcome).toMatchObject({
       status: 'error',
       error: {
@@ -213,6 +225,26 @@ describe('a streamed request', () => {
       completion: { content: 'Half' },
     });
     expect(JSON.stringify(outcome)).not.toContain('proxy error');
+  });
+
+  it('is a bad_response that says what to do for a stream past the body cap', async () => {
+    const s = await streaming([
+      delta({ role: 'assistant', content: 'Half' }),
+      delta({ content: 'x'.repeat(500) }),
+      DONE,
+    ]);
+    const capped = createServiceClient({
+      service: makeService('router', s.baseUrl),
+      apiKey: routerKey,
+      sleep: async () => {},
+      maxBodyBytes: 400,
+    });
+    clients.push(capped);
+    const outcome = await capped.complete(request);
+    expect(outcome).toMatchObject({ status: 'error', error: { kind: 'bad_response' } });
+    expect(outcome.status === 'error' && outcome.error.message).toMatch(
+      /^streamed answer exceeded the 400-byte cap after \d+ chunks?, \d+ characters?; reading stopped \(lower max_tokens, or check that base_url is the service's\)$/,
+    );
   });
 
   it('retries a failure before any content came, as a plain request is retried', async () => {
@@ -236,12 +268,11 @@ describe('a streamed request', () => {
   });
 
   it('never keeps a key the stream echoes, even split across two events', async () => {
-    const s = await streaming([
+    const { outcome } = await streamedAnswer([
       delta({ role: 'assistant', content: `Your key: ${routerKey.slice(0, 17)}` }),
       delta({ content: `${routerKey.slice(17)}.` }, 'stop'),
       DONE,
     ]);
-    const outcome = await client(makeService('router', s.baseUrl)).complete(request);
     expect(outcome).toMatchObject({
       status: 'ok',
       redacted: true,

@@ -1,16 +1,11 @@
 import { LATENCY_SKETCH_SCHEMA, type LatencySketch, latencySketch } from '../../stats/sketch.js';
 import { countOf } from '../../util/numbers.js';
 import type { DetailRow, Fold, RecordedField, RecordedTolerance } from '../field.js';
-import { count, usageDetail } from '../read.js';
+import { count } from '../read.js';
+import { reasoningTokens } from './reasoning-tokens.js';
 import type { FieldDrift } from '../served-change.js';
 import type { DriftKindRow } from '../severity.js';
-import {
-  latencyTolerance,
-  type Timing,
-  type TimingCase,
-  TimingTally,
-  type TimingTolerance,
-} from '../timing-drift.js';
+import { latencyTolerance, type Timing, TimingTally, type TimingTolerance } from '../timing-drift.js';
 
 /** A streamed answer's timing, as a sample keeps it. */
 export interface SampleStream {
@@ -56,18 +51,19 @@ const THROUGHPUT: Timing<'throughput_changed'> = {
   higherIsSlower: false,
 };
 
+/** Tokens per second a throughput must move by, beside the share (a slow model's 10 → 7 is noise). */
+const THROUGHPUT_ABSOLUTE = 5;
+
 /**
  * How far a time to first token must move: as far as a latency (the suite's or case's
- * `drift.latency`, by default ±50 % and 200 ms); throughput by the same share and 5 tokens
- * per second.
+ * `drift.latency`, by default ±50 % and 200 ms); throughput by the same share and
+ * THROUGHPUT_ABSOLUTE.
  */
 const ttftTolerance = (t: RecordedTolerance): TimingTolerance => latencyTolerance(t.latency);
 const throughputTolerance = (t: RecordedTolerance): TimingTolerance => ({
   ...latencyTolerance(t.latency),
   absolute: THROUGHPUT_ABSOLUTE,
 });
-/** Tokens per second a throughput must move by, beside the share (a slow model's 10 → 7 is noise). */
-const THROUGHPUT_ABSOLUTE = 5;
 
 /**
  * Shorter generations give no throughput: a short answer's tokens arrive in a chunk or two,
@@ -159,7 +155,8 @@ export const stream = {
       tokens_per_s: nullableNumber,
     },
   },
-  extract: ({ stream: timing, body, message }) => {
+  extract: (answer) => {
+    const { stream: timing, body, message } = answer;
     if (!timing) return null;
     const usage = body.usage as Record<string, unknown> | undefined;
     const completion = count(usage?.completion_tokens);
@@ -168,7 +165,7 @@ export const stream = {
     const hidden =
       typeof message?.reasoning === 'string' && message.reasoning !== ''
         ? 0
-        : (usageDetail(body, 'completion_tokens_details', 'reasoning_tokens') ?? 0);
+        : (reasoningTokens.extract(answer) ?? 0);
     const tokens = completion === null ? null : completion - hidden;
     const { first_token_ms: first, last_token_ms: last } = timing;
     const ms = first !== null && last !== null ? last - first : 0;
@@ -209,25 +206,21 @@ export const stream = {
     suite: (cases, { alpha, candidate = false, tolerance }) => {
       const ttft = new TimingTally(TTFT);
       const throughput = new TimingTally(THROUGHPUT);
+      // A case's timing is tallied when both sides have one, held to the case's tolerance.
+      const add = (
+        tally: TimingTally<string>,
+        id: string,
+        then: LatencySketch | null,
+        now: LatencySketch | null,
+        limit: TimingTolerance,
+      ) => {
+        if (then && now) tally.add({ case: id, current: now.sample, baseline: then, tolerance: limit });
+      };
       for (const c of cases) {
         const now = c.current.streaming as CaseStream | null | undefined;
         if (!now || !c.baseline) continue;
-        const add = (
-          tally: TimingTally<string>,
-          then: LatencySketch | null,
-          current: LatencySketch | null,
-          tolerance: TimingTolerance,
-        ) => {
-          if (then && current)
-            tally.add({
-              case: c.case,
-              current: current.sample,
-              baseline: then,
-              tolerance,
-            } satisfies TimingCase);
-        };
-        add(ttft, c.baseline.ttft_ms, now.ttft_ms, ttftTolerance(c.tolerance));
-        add(throughput, c.baseline.tokens_per_s, now.tokens_per_s, throughputTolerance(c.tolerance));
+        add(ttft, c.case, c.baseline.ttft_ms, now.ttft_ms, ttftTolerance(c.tolerance));
+        add(throughput, c.case, c.baseline.tokens_per_s, now.tokens_per_s, throughputTolerance(c.tolerance));
       }
       const options = { alpha, candidate };
       const a = ttft.analyse({ ...options, suite: ttftTolerance(tolerance) });
