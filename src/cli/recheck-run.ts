@@ -8,7 +8,6 @@ import { readJournal } from '../stored/journal/read.js';
 import {
   type EndRecord,
   JOURNAL_VERSION,
-  journalPlan,
   type PlanOptions,
   type PlanRecord,
   type RecheckSelection,
@@ -27,7 +26,7 @@ import {
   selectionOf,
   type SuiteSelection,
 } from '../run/plan.js';
-import { planLinePart, planRecordParts } from '../run/plan-records.js';
+import { planLine } from '../run/plan-records.js';
 import { caseMessages } from '../run/plan-messages.js';
 import type { CasesOf } from '../suite/load.js';
 import type { Suite } from '../suite/types.js';
@@ -76,9 +75,6 @@ export interface RecheckResult {
   skipped: number[];
 }
 
-/** Cases of a plan record made, journaled and handed to the fold at a time (as a run makes them). */
-const PLAN_PART = 250;
-
 /**
  * `driftcheck recheck`: today's suites' checks and drift rules applied to the answers a run
  * stored in its journal, sending nothing. Plan (today's suites, selected as the run was) and
@@ -126,19 +122,12 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
     // (the run record before them lists those not answered), handed to the fold as made.
     const planLines: Buffer[][] = [];
     for (const s of selection) {
-      const line: Buffer[] = [];
       const groups = holdingBaselines(planStream([s.suite], plan, casesOf, s.start), baselines);
-      const parts = planRecordParts(groups, baselineContent, PLAN_PART, {
+      const line = await planLine(groups, baselineContent, (part) => fold.addPlanPart(part, s.cases), {
         sent: false,
         each: (group, made, record) => match.add(record, made, group.case.messages),
       });
-      for await (const part of parts) {
-        line.push(Buffer.from(planLinePart(journalPlan(part), line.length === 0)));
-        fold.addPlanPart(part, s.cases);
-      }
-      if (line.length === 0) continue;
-      line.push(Buffer.from(']}'));
-      planLines.push(line);
+      if (line) planLines.push(line);
     }
     const matched = { not_answered: match.not_answered, dropped: match.dropped() };
     journal = openJournal(join(runDir, 'results.jsonl'));
