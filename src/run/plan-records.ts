@@ -19,27 +19,6 @@ export interface PlanCaseOptions {
 }
 
 /**
- * One plan record per suite, in plan order: its cases, what a report shows of them, their
- * drift rules and judges. A run writes each suite's when it reaches the suite, a part at a
- * time (planLine), as a recheck writes today's.
- */
-export function planRecords(
-  cases: readonly PlannedCaseGroup[],
-  baselineContent: BaselineContent,
-  options: PlanCaseOptions = {},
-): PlanRecord[] {
-  const records = new Map<Suite, PlanRecord>();
-  for (const c of cases) {
-    let record = records.get(c.suite);
-    if (!record) records.set(c.suite, (record = planHead(c)));
-    const made = planCase(c, baselineContent, options.sent ?? true);
-    options.each?.(c, made, record);
-    record.cases.push(made);
-  }
-  return [...records.values()];
-}
-
-/**
  * Cases of a suite's plan record made, journaled and folded at a time (planLine). A part's
  * cases are held together while it is made: at 1,000, a 100,000-row JSONL run with
  * baselines peaked at 223–232 MB (six runs), at 250 at 207–211 MB (three; 100: 208–210),
