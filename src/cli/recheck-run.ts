@@ -224,14 +224,17 @@ export interface StoredJournal {
 }
 
 /**
- * The stored run's head and which of its cases have answers: the journal's first read (the
- * second streams its samples through today's checks). Refuses a journal of driftcheck 0.1
+ * The stored run's head and which of its cases have answers, with how many samples each: the
+ * journal's first read (the second streams its samples through today's checks, each case's
+ * held until its last sample has come). Refuses a journal of driftcheck 0.1
  * (no plan to match today's suites with) and one with no run record.
  */
 export async function readStored(file: string): Promise<StoredJournal> {
   let record: RunRecord | null = null;
   const plans = new Map<string, PlanRecord>();
-  const answered = new Set<string>();
+  const answered = new Map<string, number>();
+  /** Samples of cases not answered yet (not run): added to a case's count when one is answered. */
+  const notRun = new Map<string, number>();
   let ended = false;
   let first = true;
   const stats = { skipped: [] as number[] };
@@ -252,7 +255,14 @@ export async function readStored(file: string): Promise<StoredJournal> {
     else if (r.type === 'step') ended = false;
     else {
       ended = false;
-      if (r.status !== 'not_run') answered.add(caseKey(r.suite, r.case));
+      const key = caseKey(r.suite, r.case);
+      const samples = answered.get(key);
+      if (samples !== undefined) answered.set(key, samples + 1);
+      else if (r.status === 'not_run') notRun.set(key, (notRun.get(key) ?? 0) + 1);
+      else {
+        answered.set(key, (notRun.get(key) ?? 0) + 1);
+        notRun.delete(key);
+      }
     }
   }
   if (!record)

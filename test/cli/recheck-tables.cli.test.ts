@@ -145,7 +145,7 @@ describe('driftcheck recheck of a table run whose journal is not in plan order',
   let project: Awaited<ReturnType<typeof makeProject>>;
   afterAll(() => project?.cleanup());
 
-  it("checks each stored sample by its own row's expectations, a row let go and read again for a sample that comes late", async () => {
+  it("checks each stored sample by its own row's expectations, a row's samples sent again coming after the others", async () => {
     const rows = ['n,word', ...['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w, i) => `${i + 1},${w}`)];
     project = await makeProject({
       'driftcheck.config.yaml': CONFIG,
@@ -157,8 +157,8 @@ describe('driftcheck recheck of a table run whose journal is not in plan order',
     expect(run.code, run.stderr).toBe(0);
     const sourceDir = runDirFrom(run, project.dir);
     // The samples backwards (a row's samples come before the rows above it), and two of the
-    // first rows' samples again at the end, after their rows were let go: each must still
-    // be checked by its own row.
+    // first rows' samples again at the end, after every other sample: each must still be
+    // checked by its own row.
     const file = join(sourceDir, 'results.jsonl');
     const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
     const samples = lines.filter((line) => JSON.parse(line).type === undefined);

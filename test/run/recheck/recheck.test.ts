@@ -183,7 +183,7 @@ describe("matchStored: today's plan against the stored run", () => {
   const stored = (plans: PlanRecord[], answered: string[], stopped = false): StoredRun => ({
     id: 'R1',
     plans: new Map(plans.map((p) => [p.suite, p])),
-    answered: new Set(answered),
+    answered: new Map(answered.map((key) => [key, 1])),
     stopped,
   });
   const runPlans = () => planRecords(planCases([runSuite]), () => null);
@@ -264,7 +264,7 @@ describe('matchStored: cases made from table rows, matched by what they send', (
   const stored = (plans: PlanRecord[]): StoredRun => ({
     id: 'R1',
     plans: new Map(plans.map((p) => [p.suite, p])),
-    answered: new Set(['refunds/a', 'refunds/b', 'refunds/c']),
+    answered: new Map(['refunds/a', 'refunds/b', 'refunds/c'].map((key) => [key, 1])),
     stopped: false,
   });
 
