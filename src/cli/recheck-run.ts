@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type BaselineReader, baselineReader } from '../stored/baseline/cache.js';
 import { usesBaseline } from '../checks/run.js';
 import { FileError, UsageError } from '../util/errors.js';
+import { Resources } from '../util/resources.js';
 import { RunFold } from '../fold/fold.js';
 import { readJournal } from '../stored/journal/read.js';
 import {
@@ -13,7 +14,7 @@ import {
   type RecheckSelection,
   type RunRecord,
 } from '../stored/journal/records.js';
-import { type Journal, openJournal } from '../stored/journal/write.js';
+import { openJournal } from '../stored/journal/write.js';
 import { updateLatest } from '../report/json.js';
 import type { Reporter } from '../fold/reporter.js';
 import { newRunId } from '../run/meta.js';
@@ -100,24 +101,30 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
   const startedAt = now().toISOString();
   const id = newRunId(new Date(startedAt));
   const runDir = join(options.reportDir, id);
-  await mkdir(runDir, { recursive: true });
-  const fold = new RunFold({
-    baseline: baselines.read,
-    reporters: options.reporters(runDir),
-    renderedBy: 'recheck',
-    // Today's suites: the cases planned as table rows get their prompts from them.
-    messages: (record) => {
-      const suite = options.suites.find((s) => s.suite === record.suite);
-      return suite ? caseMessages(casesOf(suite)) : null;
-    },
-  });
-  const match = new StoredMatch(stored.run);
-  const counts = { samples: 0, kept: 0, needsCall: 0 };
-  const todays = () => todaysPlan(selection, plan, casesOf);
-  const cases = new TodaysCases(todays, match.rechecked, (g) => caseKey(g.suite.suite, g.case.id));
-  let journal: Journal | null = null;
-  let journaled = false;
-  try {
+  return Resources.using(async (scope) => {
+    await mkdir(runDir, { recursive: true });
+    // Nothing journaled yet (a table changed while it was matched): no run folder is left.
+    const keepRunDir = scope.undoOnFailure(() => rm(runDir, { recursive: true, force: true }));
+    const fold = new RunFold({
+      baseline: baselines.read,
+      reporters: options.reporters(runDir),
+      renderedBy: 'recheck',
+      // Today's suites: the cases planned as table rows get their prompts from them.
+      messages: (record) => {
+        const suite = options.suites.find((s) => s.suite === record.suite);
+        return suite ? caseMessages(casesOf(suite)) : null;
+      },
+    });
+    // The reporters' partial files are removed when the recheck fails before its report is made.
+    const keepReports = scope.undoOnFailure(() => fold.abort());
+    const match = new StoredMatch(stored.run);
+    const counts = { samples: 0, kept: 0, needsCall: 0 };
+    const todays = () => todaysPlan(selection, plan, casesOf);
+    const cases = scope.hold(
+      new TodaysCases(todays, match.rechecked, (g) => caseKey(g.suite.suite, g.case.id)),
+      (c) => c.close(),
+    );
+
     // Today's plan records, matched a case at a time: journaled once every case is matched
     // (the run record before them lists those not answered), handed to the fold as made.
     const planLines: Buffer[][] = [];
@@ -130,8 +137,8 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
       if (line) planLines.push(line);
     }
     const matched = { not_answered: match.not_answered, dropped: match.dropped() };
-    journal = openJournal(join(runDir, 'results.jsonl'));
-    journaled = true;
+    const journal = scope.hold(openJournal(join(runDir, 'results.jsonl')), (j) => j.close());
+    keepRunDir();
     const record = recheckRecord(options, stored.record, matched, id, startedAt);
     journal.appendRecord(record);
     fold.add(record);
@@ -167,8 +174,8 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
     journal.appendRecord(end);
     fold.add(end);
     journal.close();
-    journal = null;
     const folded = await fold.finish();
+    keepReports();
     await updateLatest(options.reportDir, id);
     return {
       head: folded.head,
@@ -180,14 +187,7 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
       judges: { kept: counts.kept, needsCall: counts.needsCall },
       skipped: stored.skipped,
     };
-  } catch (error) {
-    await cases.close();
-    await fold.abort();
-    // Nothing journaled yet (a table changed while it was matched): no run folder is left.
-    if (!journaled) await rm(runDir, { recursive: true, force: true });
-    journal?.close();
-    throw error;
-  }
+  });
 }
 
 /** Today's plan, suite by suite as selected, from its start. */

@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/stored/report/types.js';
@@ -193,5 +193,30 @@ describe('driftcheck recheck of a table run whose journal is not in plan order',
       .split('\n')
       .filter((line) => line && JSON.parse(line).type === undefined);
     expect(journal).toHaveLength(8);
+  }, 60_000);
+});
+
+describe('driftcheck recheck that fails before its journal is written', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  afterAll(() => project?.cleanup());
+
+  it('leaves no run folder of its own, and says which file to mend (exit 2)', async () => {
+    const judge = 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }';
+    project = await makeProject({
+      'driftcheck.config.yaml': CONFIG,
+      'suites/rows.yaml': SUITE(judge),
+      'suites/rows.csv': ROWS,
+    });
+    const cli = (args: string[]) => runMain(args, { cwd: project.dir });
+    const run = await cli(['run', '--sim', 'suites', '--reporter', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const runs = await readdir(join(project.dir, 'reports'));
+    // The baseline its equivalence judges compare with, read as today's plan is matched: broken since.
+    await mkdir(join(project.dir, 'baselines'), { recursive: true });
+    await writeFile(join(project.dir, 'baselines/rows.json'), '{ "suite": ');
+    const result = await cli(['recheck', runDirFrom(run, project.dir), '--reporter', 'json']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('rows.json');
+    expect(await readdir(join(project.dir, 'reports'))).toEqual(runs);
   }, 60_000);
 });
