@@ -3,18 +3,18 @@ import { join } from 'node:path';
 import { type BaselineReader, baselineReader } from '../stored/baseline/cache.js';
 import { usesBaseline } from '../checks/run.js';
 import { FileError, UsageError } from '../util/errors.js';
+import { Resources } from '../util/resources.js';
 import { RunFold } from '../fold/fold.js';
 import { readJournal } from '../stored/journal/read.js';
 import {
   type EndRecord,
   JOURNAL_VERSION,
-  journalPlan,
   type PlanOptions,
   type PlanRecord,
   type RecheckSelection,
   type RunRecord,
 } from '../stored/journal/records.js';
-import { type Journal, openJournal } from '../stored/journal/write.js';
+import { openJournal } from '../stored/journal/write.js';
 import { updateLatest } from '../report/json.js';
 import type { Reporter } from '../fold/reporter.js';
 import { newRunId } from '../run/meta.js';
@@ -27,7 +27,7 @@ import {
   selectionOf,
   type SuiteSelection,
 } from '../run/plan.js';
-import { planLinePart, planRecordParts } from '../run/plan-records.js';
+import { planLine } from '../run/plan-records.js';
 import { caseMessages } from '../run/plan-messages.js';
 import type { CasesOf } from '../suite/load.js';
 import type { Suite } from '../suite/types.js';
@@ -76,9 +76,6 @@ export interface RecheckResult {
   skipped: number[];
 }
 
-/** Cases of a plan record made, journaled and handed to the fold at a time (as a run makes them). */
-const PLAN_PART = 250;
-
 /**
  * `driftcheck recheck`: today's suites' checks and drift rules applied to the answers a run
  * stored in its journal, sending nothing. Plan (today's suites, selected as the run was) and
@@ -104,45 +101,44 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
   const startedAt = now().toISOString();
   const id = newRunId(new Date(startedAt));
   const runDir = join(options.reportDir, id);
-  await mkdir(runDir, { recursive: true });
-  const fold = new RunFold({
-    baseline: baselines.read,
-    reporters: options.reporters(runDir),
-    renderedBy: 'recheck',
-    // Today's suites: the cases planned as table rows get their prompts from them.
-    messages: (record) => {
-      const suite = options.suites.find((s) => s.suite === record.suite);
-      return suite ? caseMessages(casesOf(suite)) : null;
-    },
-  });
-  const match = new StoredMatch(stored.run);
-  const counts = { samples: 0, kept: 0, needsCall: 0 };
-  const todays = () => todaysPlan(selection, plan, casesOf);
-  const cases = new TodaysCases(todays, match.rechecked, (g) => caseKey(g.suite.suite, g.case.id));
-  let journal: Journal | null = null;
-  let journaled = false;
-  try {
+  return Resources.using(async (scope) => {
+    await mkdir(runDir, { recursive: true });
+    // Nothing journaled yet (a table changed while it was matched): no run folder is left.
+    const keepRunDir = scope.undoOnFailure(() => rm(runDir, { recursive: true, force: true }));
+    const fold = new RunFold({
+      baseline: baselines.read,
+      reporters: options.reporters(runDir),
+      renderedBy: 'recheck',
+      // Today's suites: the cases planned as table rows get their prompts from them.
+      messages: (record) => {
+        const suite = options.suites.find((s) => s.suite === record.suite);
+        return suite ? caseMessages(casesOf(suite)) : null;
+      },
+    });
+    // The reporters' partial files are removed when the recheck fails before its report is made.
+    const keepReports = scope.undoOnFailure(() => fold.abort());
+    const match = new StoredMatch(stored.run);
+    const counts = { samples: 0, kept: 0, needsCall: 0 };
+    const todays = () => todaysPlan(selection, plan, casesOf);
+    const cases = scope.hold(
+      new TodaysCases(todays, match.rechecked, (g) => caseKey(g.suite.suite, g.case.id)),
+      (c) => c.close(),
+    );
+
     // Today's plan records, matched a case at a time: journaled once every case is matched
     // (the run record before them lists those not answered), handed to the fold as made.
     const planLines: Buffer[][] = [];
     for (const s of selection) {
-      const line: Buffer[] = [];
       const groups = holdingBaselines(planStream([s.suite], plan, casesOf, s.start), baselines);
-      const parts = planRecordParts(groups, baselineContent, PLAN_PART, {
+      const line = await planLine(groups, baselineContent, (part) => fold.addPlanPart(part, s.cases), {
         sent: false,
         each: (group, made, record) => match.add(record, made, group.case.messages),
       });
-      for await (const part of parts) {
-        line.push(Buffer.from(planLinePart(journalPlan(part), line.length === 0)));
-        fold.addPlanPart(part, s.cases);
-      }
-      if (line.length === 0) continue;
-      line.push(Buffer.from(']}'));
-      planLines.push(line);
+      if (line) planLines.push(line);
     }
     const matched = { not_answered: match.not_answered, dropped: match.dropped() };
-    journal = openJournal(join(runDir, 'results.jsonl'));
-    journaled = true;
+    const journal = scope.hold(openJournal(join(runDir, 'results.jsonl')), (j) => j.close());
+    keepRunDir();
     const record = recheckRecord(options, stored.record, matched, id, startedAt);
     journal.appendRecord(record);
     fold.add(record);
@@ -178,8 +174,8 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
     journal.appendRecord(end);
     fold.add(end);
     journal.close();
-    journal = null;
     const folded = await fold.finish();
+    keepReports();
     await updateLatest(options.reportDir, id);
     return {
       head: folded.head,
@@ -191,14 +187,7 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
       judges: { kept: counts.kept, needsCall: counts.needsCall },
       skipped: stored.skipped,
     };
-  } catch (error) {
-    await cases.close();
-    await fold.abort();
-    // Nothing journaled yet (a table changed while it was matched): no run folder is left.
-    if (!journaled) await rm(runDir, { recursive: true, force: true });
-    journal?.close();
-    throw error;
-  }
+  });
 }
 
 /** Today's plan, suite by suite as selected, from its start. */
@@ -235,14 +224,17 @@ export interface StoredJournal {
 }
 
 /**
- * The stored run's head and which of its cases have answers: the journal's first read (the
- * second streams its samples through today's checks). Refuses a journal of driftcheck 0.1
+ * The stored run's head and which of its cases have answers, with how many samples each: the
+ * journal's first read (the second streams its samples through today's checks, each case's
+ * held until its last sample has come). Refuses a journal of driftcheck 0.1
  * (no plan to match today's suites with) and one with no run record.
  */
 export async function readStored(file: string): Promise<StoredJournal> {
   let record: RunRecord | null = null;
   const plans = new Map<string, PlanRecord>();
-  const answered = new Set<string>();
+  const answered = new Map<string, number>();
+  /** Samples of cases not answered yet (not run): added to a case's count when one is answered. */
+  const notRun = new Map<string, number>();
   let ended = false;
   let first = true;
   const stats = { skipped: [] as number[] };
@@ -263,7 +255,14 @@ export async function readStored(file: string): Promise<StoredJournal> {
     else if (r.type === 'step') ended = false;
     else {
       ended = false;
-      if (r.status !== 'not_run') answered.add(caseKey(r.suite, r.case));
+      const key = caseKey(r.suite, r.case);
+      const samples = answered.get(key);
+      if (samples !== undefined) answered.set(key, samples + 1);
+      else if (r.status === 'not_run') notRun.set(key, (notRun.get(key) ?? 0) + 1);
+      else {
+        answered.set(key, (notRun.get(key) ?? 0) + 1);
+        notRun.delete(key);
+      }
     }
   }
   if (!record)

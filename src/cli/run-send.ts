@@ -2,11 +2,7 @@ import { usesBaseline } from '../checks/run.js';
 import type { CaseError } from '../core/answer.js';
 import type { Resources } from '../util/resources.js';
 import type { BaselineCase } from '../stored/baseline/types.js';
-import {
-  type EndRecord,
-  journalPlan,
-  modelStopRecord as journalModelStop,
-} from '../stored/journal/records.js';
+import { type EndRecord, modelStopRecord as journalModelStop } from '../stored/journal/records.js';
 import { casesNotHeld } from '../suite/load.js';
 import type { Suite } from '../suite/types.js';
 import { executePlan, type ExecuteOutcome, type PlanItem } from '../run/execute.js';
@@ -18,7 +14,7 @@ import {
   planStream,
   type SuiteSelection,
 } from '../run/plan.js';
-import { planLinePart, planRecordParts } from '../run/plan-records.js';
+import { planLine } from '../run/plan-records.js';
 import type { Opened } from './run-open.js';
 import type { RunJob } from './run-once.js';
 import { type Checked, collect } from './run-preflight.js';
@@ -35,16 +31,6 @@ const HOLD_SUITE = 5_000;
  * like the sender's lookahead (run/feeder.ts): a batch waits in memory until it is sent.
  */
 const PLAN_BATCH = 64;
-
-/**
- * Cases of a suite's plan record made, journaled and folded at a time (see planSuite). A
- * part's cases are held together while it is made: at 1,000, a 100,000-row JSONL run with
- * baselines peaked at 223–232 MB (six runs), at 250 at 207–211 MB (three; 100: 208–210),
- * and in `npm run bench` 217 → 203 MB (medians of three); first runs and wall times
- * unchanged. It is what V8 does with a burst of objects that outlive young collections
- * (allocation-site pretenuring: `--no-allocation-site-pretenuring` gave 209–211 MB at 1,000).
- */
-const PLAN_PART = 250;
 
 /** What sending left: how it stopped, how many samples had a key value replaced, and how many came from a response cache. */
 export interface Sent {
@@ -183,25 +169,13 @@ async function* planBatches(
   // What judges comparing with the baseline read: the plan records a digest of it.
   const baselineContent = (suite: string, caseId: string) =>
     baselines.heldCase(suite, caseId)?.content ?? null;
-  /**
-   * Journals a suite's plan record and hands it to the fold, a part at a time (PLAN_PART
-   * cases), its journal line gathered as bytes outside the heap and written once whole.
-   * Made whole, a 100,000-case record (15 MB of objects, and its 5 MB line) was alive when a
-   * full collection came, and the old generation was let grow to four times that before the
-   * next: 258 MB at the peak. `planned`: how many cases it holds.
-   */
+  /** Journals a suite's plan record and hands it to the fold, a part at a time (planLine). `planned`: how many cases it holds. */
   const planSuite = async (
     groups: Iterable<PlannedCaseGroup> | AsyncIterable<PlannedCaseGroup>,
     planned: number,
   ): Promise<void> => {
-    const line: Buffer[] = [];
-    for await (const part of planRecordParts(groups, baselineContent, PLAN_PART)) {
-      line.push(Buffer.from(planLinePart(journalPlan(part), line.length === 0)));
-      fold.addPlanPart(part, planned);
-    }
-    if (line.length === 0) return;
-    line.push(Buffer.from(']}'));
-    journal.appendLineParts(line);
+    const line = await planLine(groups, baselineContent, (part) => fold.addPlanPart(part, planned));
+    if (line) journal.appendLineParts(line);
   };
   /** A planned case's samples not yet sent, each `repeat: auto` case announced first. */
   const itemsOf = (group: PlannedCaseGroup, into: PlanItem[]): void => {

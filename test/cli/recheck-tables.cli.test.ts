@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/stored/report/types.js';
@@ -28,6 +28,14 @@ const ROWS = 'n,word\n1,alpha\n2,beta\n3,gamma\n';
 
 const statuses = (report: Report) => Object.fromEntries(report.cases.map((c) => [c.id, c.status]));
 
+/** `driftcheck recheck RUN_DIR` in the project `cwd`, which must exit `code`: its stderr, its run folder and the report there. */
+async function recheck(cwd: string, runDir: string, code: number) {
+  const result = await runMain(['recheck', runDir, '--reporter', 'json'], { cwd });
+  expect(result.code, result.stderr).toBe(code);
+  const dir = runDirFrom(result, cwd);
+  return { stderr: result.stderr, dir, report: await readReport(dir) };
+}
+
 describe('driftcheck recheck of a table suite: each row matched by what it sends', () => {
   let project: Awaited<ReturnType<typeof makeProject>>;
   let sourceDir: string;
@@ -52,11 +60,10 @@ describe('driftcheck recheck of a table suite: each row matched by what it sends
   it("re-scores every row when only the template's check changed (nothing not run)", async () => {
     await write('suites/rows.yaml', SUITE('equals: "{{word}}!"'));
     await write('suites/rows.csv', ROWS);
-    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
-    expect(result.code, result.stderr).toBe(1);
+    const result = await recheck(project.dir, sourceDir, 1);
     expect(result.stderr).toContain(`recheck of run ${runId}: 3 stored answers checked again`);
     expect(result.stderr).not.toContain('not run:');
-    const report = await readReport(runDirFrom(result, project.dir));
+    const { report } = result;
     expect(report.run.recheck?.not_answered).toEqual([]);
     expect(statuses(report)).toEqual({ 'rows/q-1': 'fail', 'rows/q-2': 'fail', 'rows/q-3': 'fail' });
     // Today's check ran on each stored answer.
@@ -65,8 +72,7 @@ describe('driftcheck recheck of a table suite: each row matched by what it sends
     expect(q2.checks[0]!.message).toContain('"beta!"');
 
     // A recheck of that recheck matches its rows too: its journal keeps what each row sent.
-    const again = await cli(['recheck', runDirFrom(result, project.dir), '--reporter', 'json']);
-    expect(again.code, again.stderr).toBe(1);
+    const again = await recheck(project.dir, result.dir, 1);
     expect(again.stderr).not.toContain('not run:');
     expect(again.stderr).toContain('3 stored answers checked again');
   });
@@ -75,9 +81,7 @@ describe('driftcheck recheck of a table suite: each row matched by what it sends
     await write('suites/rows.yaml', SUITE('contains: "{{word}}"'));
     // Row 2's prompt changed, a row added on top (every line moves), row 4 added at the end.
     await write('suites/rows.csv', 'n,word\n0,zero\n1,alpha\n2,delta\n3,gamma\n4,omega\n');
-    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
-    expect(result.code, result.stderr).toBe(1);
-    const report = await readReport(runDirFrom(result, project.dir));
+    const { report, stderr } = await recheck(project.dir, sourceDir, 1);
     expect(statuses(report)).toEqual({
       'rows/q-0': 'not_run',
       'rows/q-1': 'pass',
@@ -93,7 +97,7 @@ describe('driftcheck recheck of a table suite: each row matched by what it sends
       },
       { case: 'rows/q-4', reason: `not in run ${runId} (added since)` },
     ]);
-    expect(result.stderr).toContain("not run: 3 cases of today's suites with no stored answer");
+    expect(stderr).toContain("not run: 3 cases of today's suites with no stored answer");
   });
 
   it('treats a changed system prompt as a changed prompt of every row', async () => {
@@ -102,9 +106,7 @@ describe('driftcheck recheck of a table suite: each row matched by what it sends
       SUITE('contains: "{{word}}"').replace('Answer with one word.', 'Be brief.'),
     );
     await write('suites/rows.csv', ROWS);
-    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
-    expect(result.code, result.stderr).toBe(1);
-    const report = await readReport(runDirFrom(result, project.dir));
+    const { report } = await recheck(project.dir, sourceDir, 1);
     expect(statuses(report)).toEqual({ 'rows/q-1': 'not_run', 'rows/q-2': 'not_run', 'rows/q-3': 'not_run' });
   });
 
@@ -125,14 +127,11 @@ describe('driftcheck recheck of a table suite: each row matched by what it sends
     // Unchanged table and template: every row matched, as before.
     await write('suites/rows.yaml', SUITE('contains: "{{word}}"'));
     await write('suites/rows.csv', ROWS);
-    const same = await cli(['recheck', 'reports/older', '--reporter', 'json']);
-    expect(same.code, same.stderr).toBe(0);
+    await recheck(project.dir, 'reports/older', 0);
 
     // A changed check: no row can be matched, and the reason says why.
     await write('suites/rows.yaml', SUITE('equals: "{{word}}!"'));
-    const changed = await cli(['recheck', 'reports/older', '--reporter', 'json']);
-    expect(changed.code, changed.stderr).toBe(1);
-    const report = await readReport(runDirFrom(changed, project.dir));
+    const { report } = await recheck(project.dir, 'reports/older', 1);
     expect(statuses(report)).toEqual({ 'rows/q-1': 'not_run', 'rows/q-2': 'not_run', 'rows/q-3': 'not_run' });
     expect(report.run.recheck?.not_answered[0]).toEqual({
       case: 'rows/q-1',
@@ -145,7 +144,7 @@ describe('driftcheck recheck of a table run whose journal is not in plan order',
   let project: Awaited<ReturnType<typeof makeProject>>;
   afterAll(() => project?.cleanup());
 
-  it("checks each stored sample by its own row's expectations, a row let go and read again for a sample that comes late", async () => {
+  it("checks each stored sample by its own row's expectations, a row's samples sent again coming after the others", async () => {
     const rows = ['n,word', ...['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((w, i) => `${i + 1},${w}`)];
     project = await makeProject({
       'driftcheck.config.yaml': CONFIG,
@@ -157,8 +156,8 @@ describe('driftcheck recheck of a table run whose journal is not in plan order',
     expect(run.code, run.stderr).toBe(0);
     const sourceDir = runDirFrom(run, project.dir);
     // The samples backwards (a row's samples come before the rows above it), and two of the
-    // first rows' samples again at the end, after their rows were let go: each must still
-    // be checked by its own row.
+    // first rows' samples again at the end, after every other sample: each must still be
+    // checked by its own row.
     const file = join(sourceDir, 'results.jsonl');
     const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
     const samples = lines.filter((line) => JSON.parse(line).type === undefined);
@@ -171,10 +170,9 @@ describe('driftcheck recheck of a table run whose journal is not in plan order',
     await writeFile(join(project.dir, 'suites/rows.csv'), `${today.join('\n')}\n`);
     await writeFile(join(project.dir, 'suites/rows.yaml'), SUITE('equals: "{{word}}"'));
 
-    const result = await cli(['recheck', sourceDir, '--reporter', 'json']);
-    expect(result.code, result.stderr).toBe(1);
+    const result = await recheck(project.dir, sourceDir, 1);
     expect(result.stderr).toContain('8 stored answers checked again');
-    const report = await readReport(runDirFrom(result, project.dir));
+    const { report } = result;
     expect(statuses(report)).toEqual({
       'rows/q-5': 'pass',
       'rows/q-1': 'pass',
@@ -189,9 +187,34 @@ describe('driftcheck recheck of a table run whose journal is not in plan order',
       expect(entry.checks[0]).toMatchObject({ type: 'equals', pass: true });
     }
     // The recheck's journal holds every stored sample it checked, the two sent again included.
-    const journal = (await readFile(join(runDirFrom(result, project.dir), 'results.jsonl'), 'utf8'))
+    const journal = (await readFile(join(result.dir, 'results.jsonl'), 'utf8'))
       .split('\n')
       .filter((line) => line && JSON.parse(line).type === undefined);
     expect(journal).toHaveLength(8);
+  }, 60_000);
+});
+
+describe('driftcheck recheck that fails before its journal is written', () => {
+  let project: Awaited<ReturnType<typeof makeProject>>;
+  afterAll(() => project?.cleanup());
+
+  it('leaves no run folder of its own, and says which file to mend (exit 2)', async () => {
+    const judge = 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }';
+    project = await makeProject({
+      'driftcheck.config.yaml': CONFIG,
+      'suites/rows.yaml': SUITE(judge),
+      'suites/rows.csv': ROWS,
+    });
+    const cli = (args: string[]) => runMain(args, { cwd: project.dir });
+    const run = await cli(['run', '--sim', 'suites', '--reporter', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const runs = await readdir(join(project.dir, 'reports'));
+    // The baseline its equivalence judges compare with, read as today's plan is matched: broken since.
+    await mkdir(join(project.dir, 'baselines'), { recursive: true });
+    await writeFile(join(project.dir, 'baselines/rows.json'), '{ "suite": ');
+    const result = await cli(['recheck', runDirFrom(run, project.dir), '--reporter', 'json']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('rows.json');
+    expect(await readdir(join(project.dir, 'reports'))).toEqual(runs);
   }, 60_000);
 });

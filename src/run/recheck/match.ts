@@ -11,11 +11,11 @@ export interface StoredRun {
   /** Its plan records by suite: each is let go (deleted) once today's cases of its suite are matched. */
   plans: Map<string, PlanRecord>;
   /**
-   * `suite/case` of every case with at least one stored sample, in the order of their first:
-   * taken over by the match, which deletes each of today's cases from it (what is left are
-   * the dropped ones).
+   * `suite/case` of every case with at least one stored answer, in the order of their first,
+   * with how many samples of it the journal holds (not run ones too): taken over by the
+   * match, which deletes each of today's cases from it (what is left are the dropped ones).
    */
-  answered: Set<string>;
+  answered: Map<string, number>;
   /** Whether the run stopped before its plan's end (paused, interrupted, killed). */
   stopped: boolean;
 }
@@ -28,8 +28,8 @@ export interface MatchedCase {
   sameBaseline: boolean;
   /** Its ordinal in today's plan (where a plan read again finds it). */
   ordinal: number;
-  /** Its samples the run planned (its repeat; null: `repeat: auto`, as many as it took). */
-  planned: number | null;
+  /** Its samples in the stored journal: today's case is held until the last of them has come. */
+  samples: number;
 }
 
 /**
@@ -58,9 +58,10 @@ export class StoredMatch {
   add(plan: PlanRecord, c: PlanCase, messages: readonly Message[]): void {
     const { run, asked } = this.suiteOf(plan.suite);
     const key = caseKey(plan.suite, c.id);
-    const answered = this.stored.answered.delete(key);
+    const samples = this.stored.answered.get(key);
+    this.stored.answered.delete(key);
     const was = asked.get(c.id);
-    const why = unanswered(this.stored, answered, run, was, plan, c, messages);
+    const why = unanswered(this.stored, samples !== undefined, run, was, plan, c, messages);
     if (why !== null) {
       this.not_answered.push({ case: key, reason: why });
       return;
@@ -72,7 +73,7 @@ export class StoredMatch {
       // Today's plan record holds today's digest: compared once a case, not once a sample.
       sameBaseline: was!.judge_baseline !== undefined && was!.judge_baseline === c.judge_baseline,
       ordinal: c.ordinal,
-      planned: was!.repeat === 'auto' ? null : was!.repeat,
+      samples: samples!,
     });
   }
 
@@ -80,7 +81,7 @@ export class StoredMatch {
   dropped(): string[] {
     if (this.current) this.stored.plans.delete(this.current.suite);
     this.current = null;
-    return [...this.stored.answered];
+    return [...this.stored.answered.keys()];
   }
 
   /** The stored plan of a suite; the one before it, matched, is let go. */

@@ -5,13 +5,15 @@ import type { MatchedCase } from './match.js';
  * Today's planned cases, found for the stored samples as they come: read again in plan order
  * (a table's rows made again, as the fold makes their prompts), never held whole. A run's
  * journal holds its samples in about plan order, so the cases read past on the way to a
- * sample's own are held until their last planned sample has come, and let go then. A sample
- * of a case let go already (a sample sent again on resume, a `repeat: auto` case's late
- * one) is found by a second read from the start, which goes on from there for the next.
+ * sample's own are held until the last of their stored samples has come (the journal's first
+ * read counted them: samples sent again on resume, a `repeat: auto` case's), and let go
+ * then: in whatever order the samples come, today's plan is read once. Only a sample the
+ * first read did not count (a run still writing its journal) can find its case let go: it
+ * is found by a second read from the start, which goes on from there for the next.
  */
 export class TodaysCases {
   /** Cases read past whose stored samples are not all in yet, by `suite/case`. */
-  private readonly held = new Map<string, { group: PlannedCaseGroup; left: number | null }>();
+  private readonly held = new Map<string, { group: PlannedCaseGroup; left: number }>();
   private readonly ahead: Reader;
   private behind: Reader | null = null;
 
@@ -29,17 +31,16 @@ export class TodaysCases {
   async take(key: string, matched: MatchedCase): Promise<PlannedCaseGroup> {
     const held = this.held.get(key);
     if (held) {
-      if (held.left !== null && --held.left <= 0) this.held.delete(key);
+      if (--held.left <= 0) this.held.delete(key);
       return held.group;
     }
     if (matched.ordinal > this.ahead.at) {
       const group = await this.ahead.seek(matched.ordinal, (passed) => {
         const key = this.keyOf(passed);
         const wanted = this.wanted.get(key);
-        if (wanted) this.held.set(key, { group: passed, left: wanted.planned });
+        if (wanted) this.held.set(key, { group: passed, left: wanted.samples });
       });
-      const left = matched.planned === null ? null : matched.planned - 1;
-      if (left === null || left > 0) this.held.set(key, { group, left });
+      if (matched.samples > 1) this.held.set(key, { group, left: matched.samples - 1 });
       return group;
     }
     if (!this.behind || matched.ordinal <= this.behind.at) {

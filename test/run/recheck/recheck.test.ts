@@ -6,7 +6,7 @@ import type { PlanRecord } from '../../../src/stored/journal/records.js';
 import { StoredMatch, type StoredRun } from '../../../src/run/recheck/match.js';
 import { type JudgeContext, recheckSample } from '../../../src/run/recheck/sample.js';
 import { type PlannedCaseGroup, planCases } from '../../../src/run/plan.js';
-import { type BaselineContent, planRecords } from '../../../src/run/plan-records.js';
+import { type BaselineContent, type PlanCaseOptions, planLine } from '../../../src/run/plan-records.js';
 import { parseSuite } from '../../../src/suite/parse.js';
 import type { Suite } from '../../../src/suite/types.js';
 import type { JudgeSpec } from '../../../src/checks/judge.js';
@@ -153,14 +153,25 @@ const SUITE = (cases: string, model = 'openai/gpt-4o-mini') => {
 const CASE = (id: string, prompt = `Question ${id}?`, check = 'contains: x') =>
   `  - id: ${id}\n    prompt: "${prompt}"\n    expect: [{ ${check} }]\n`;
 
+/** One suite's plan record as a run writes it (planLine), its parts joined. */
+async function planRecords(
+  cases: readonly PlannedCaseGroup[],
+  baselineContent: BaselineContent,
+  options?: PlanCaseOptions,
+): Promise<PlanRecord[]> {
+  const parts: PlanRecord[] = [];
+  await planLine(cases, baselineContent, (part) => parts.push(part), options);
+  return parts.length ? [{ ...parts[0]!, cases: parts.flatMap((p) => p.cases) }] : [];
+}
+
 /** Today's plan records matched with the stored run a case at a time, as a recheck makes them. */
-function matchStored(
+async function matchStored(
   today: readonly PlannedCaseGroup[],
   stored: StoredRun,
   baselineContent: BaselineContent,
 ) {
   const match = new StoredMatch(stored);
-  const plans = planRecords(today, baselineContent, {
+  const plans = await planRecords(today, baselineContent, {
     sent: false,
     each: (group, made, record) => match.add(record, made, group.case.messages),
   });
@@ -172,17 +183,21 @@ describe("matchStored: today's plan against the stored run", () => {
   const stored = (plans: PlanRecord[], answered: string[], stopped = false): StoredRun => ({
     id: 'R1',
     plans: new Map(plans.map((p) => [p.suite, p])),
-    answered: new Set(answered),
+    answered: new Map(answered.map((key) => [key, 1])),
     stopped,
   });
-  const runPlans = planRecords(planCases([runSuite]), () => null);
+  const runPlans = () => planRecords(planCases([runSuite]), () => null);
   const answered = ['refunds/kept', 'refunds/reworded', 'refunds/removed'];
 
-  it('rechecks a case asked the same way; lists one added, reworded or not answered as not run, and one removed as dropped', () => {
+  it('rechecks a case asked the same way; lists one added, reworded or not answered as not run, and one removed as dropped', async () => {
     const today = SUITE(
       CASE('kept') + CASE('reworded', 'Another question?') + CASE('unanswered') + CASE('added'),
     );
-    const matched = matchStored(planCases([today]), stored(runPlans, answered, true), () => null);
+    const matched = await matchStored(
+      planCases([today]),
+      stored(await runPlans(), answered, true),
+      () => null,
+    );
     expect([...matched.rechecked.keys()]).toEqual(['refunds/kept']);
     expect(matched.not_answered).toEqual([
       {
@@ -197,33 +212,37 @@ describe("matchStored: today's plan against the stored run", () => {
     expect(matched.plans[0]!.cases.map((c) => c.id)).toEqual(['kept', 'reworded', 'unanswered', 'added']);
   });
 
-  it('a suite whose model changed since has no stored answer to check', () => {
+  it('a suite whose model changed since has no stored answer to check', async () => {
     const today = SUITE(CASE('kept'), 'anthropic/claude-sonnet-4.5');
-    const matched = matchStored(planCases([today]), stored(runPlans, answered), () => null);
+    const matched = await matchStored(planCases([today]), stored(await runPlans(), answered), () => null);
     expect(matched.rechecked.size).toBe(0);
     expect(matched.not_answered[0]!.reason).toMatch(
       /its model changed since run R1 \(openai\/gpt-4o-mini → anthropic/,
     );
   });
 
-  it("says once per case whether today's baseline answer is the one the run's equivalence judge compared with", () => {
+  it("says once per case whether today's baseline answer is the one the run's equivalence judge compared with", async () => {
     const suite = SUITE(
       CASE('same', 'Q?', 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }'),
     );
-    const run = planRecords(planCases([suite]), () => 'the answer then');
+    const run = await planRecords(planCases([suite]), () => 'the answer then');
     // The match takes over what it is given (it lets go of what it matched): a new one each time.
     const now = (text: string) => matchStored(planCases([suite]), stored(run, ['refunds/same']), () => text);
-    expect(now('the answer then').rechecked.get('refunds/same')?.sameBaseline).toBe(true);
-    expect(now('a new answer accepted since').rechecked.get('refunds/same')?.sameBaseline).toBe(false);
+    expect((await now('the answer then')).rechecked.get('refunds/same')?.sameBaseline).toBe(true);
+    expect((await now('a new answer accepted since')).rechecked.get('refunds/same')?.sameBaseline).toBe(
+      false,
+    );
   });
 
-  it("the plan records each case's judges, and a digest of the baseline answer equivalence judges compare with", () => {
+  it("the plan records each case's judges, and a digest of the baseline answer equivalence judges compare with", async () => {
     const suite = SUITE(
       CASE('rubric', 'Q?', `judge: { model: openai/gpt-4o-mini, rubric: 'must say "x"' }`) +
         CASE('same', 'Q2?', 'judge: { model: openai/gpt-4o-mini, equivalent_to_baseline: true }') +
         CASE('plain'),
     );
-    const [plan] = planRecords(planCases([suite]), (_, id) => (id === 'same' ? 'the baseline answer' : null));
+    const [plan] = await planRecords(planCases([suite]), (_, id) =>
+      id === 'same' ? 'the baseline answer' : null,
+    );
     const [rubric, same, plain] = plan!.cases;
     expect(rubric).toMatchObject({ judges: [{ model: 'openai/gpt-4o-mini', rubric: 'must say "x"' }] });
     expect(rubric).not.toHaveProperty('judge_baseline');
@@ -241,26 +260,27 @@ const FROM_TABLE = (suite: Suite, table: string, template: string): Suite => ({
 
 describe('matchStored: cases made from table rows, matched by what they send', () => {
   const runSuite = FROM_TABLE(SUITE(CASE('a') + CASE('b') + CASE('c')), 'T1', 'P1');
-  const run = planRecords(planCases([runSuite]), () => null);
+  const runPlans = () => planRecords(planCases([runSuite]), () => null);
   const stored = (plans: PlanRecord[]): StoredRun => ({
     id: 'R1',
     plans: new Map(plans.map((p) => [p.suite, p])),
-    answered: new Set(['refunds/a', 'refunds/b', 'refunds/c']),
+    answered: new Map(['refunds/a', 'refunds/b', 'refunds/c'].map((key) => [key, 1])),
     stopped: false,
   });
 
-  it('rechecks every row when only a check changed (template and table digests both differ)', () => {
+  it('rechecks every row when only a check changed (template and table digests both differ)', async () => {
+    const run = await runPlans();
     const today = FROM_TABLE(SUITE(CASE('a', undefined, 'equals: y') + CASE('b') + CASE('c')), 'T2', 'P2');
-    const matched = matchStored(planCases([today]), stored(run), () => null);
+    const matched = await matchStored(planCases([today]), stored(run), () => null);
     expect([...matched.rechecked.keys()]).toEqual(['refunds/a', 'refunds/b', 'refunds/c']);
     expect(matched.not_answered).toEqual([]);
     // Today's plan carries the run's digest of each matched row (one string, shared).
     expect(matched.plans[0]!.cases.map((c) => c.sent)).toEqual(run[0]!.cases.map((c) => c.sent));
   });
 
-  it('leaves only a row whose prompt changed without a stored answer, wherever the rows now are', () => {
+  it('leaves only a row whose prompt changed without a stored answer, wherever the rows now are', async () => {
     const today = FROM_TABLE(SUITE(CASE('new') + CASE('c') + CASE('b', 'Another?') + CASE('a')), 'T2', 'P1');
-    const matched = matchStored(planCases([today]), stored(run), () => null);
+    const matched = await matchStored(planCases([today]), stored(await runPlans()), () => null);
     expect([...matched.rechecked.keys()]).toEqual(['refunds/c', 'refunds/a']);
     expect(matched.not_answered).toEqual([
       { case: 'refunds/new', reason: 'not in run R1 (added since)' },
@@ -271,12 +291,12 @@ describe('matchStored: cases made from table rows, matched by what they send', (
     ]);
   });
 
-  it('without the digest (an older journal), matches a row only while its table and template are the same, and says so', () => {
-    const older = run.map((p) => ({ ...p, cases: p.cases.map(({ sent: _, ...c }) => c) }));
-    const same = matchStored(planCases([runSuite]), stored(older), () => null);
+  it('without the digest (an older journal), matches a row only while its table and template are the same, and says so', async () => {
+    const older = (await runPlans()).map((p) => ({ ...p, cases: p.cases.map(({ sent: _, ...c }) => c) }));
+    const same = await matchStored(planCases([runSuite]), stored(older), () => null);
     expect(same.rechecked.size).toBe(3);
     const today = FROM_TABLE(SUITE(CASE('a', undefined, 'equals: y') + CASE('b') + CASE('c')), 'T1', 'P2');
-    const changed = matchStored(planCases([today]), stored(older), () => null);
+    const changed = await matchStored(planCases([today]), stored(older), () => null);
     expect(changed.rechecked.size).toBe(0);
     expect(changed.not_answered[0]!.reason).toBe(
       "its table or its template changed since run R1, whose journal (an older driftcheck's) does not record what each row sent, so no row's stored answers can be matched: run the suite again to recheck its rows",
