@@ -109,6 +109,8 @@ export async function recheckRun(options: RecheckOptions): Promise<RecheckResult
       baseline: baselines.read,
       reporters: options.reporters(runDir),
       renderedBy: 'recheck',
+      // As a run's: a large suite's entries wait in the recheck's own folder, not the system's temp.
+      spillDir: runDir,
       // Today's suites: the cases planned as table rows get their prompts from them.
       messages: (record) => {
         const suite = options.suites.find((s) => s.suite === record.suite);

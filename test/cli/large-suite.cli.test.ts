@@ -65,6 +65,16 @@ describe('a suite larger than the fold holds in memory', () => {
     expect(junit.match(/<testcase /g)?.length).toBe(ROWS);
     expect((await readdir(runDir)).filter((n) => n.startsWith('.'))).toEqual([]);
 
+    // A recheck of it folds in its own folder as a run does, and leaves no spill there either.
+    const rechecked = await runMain(['recheck', runDir], { cwd: dir });
+    expect(rechecked.code, rechecked.stderr).toBe(1);
+    const recheckDir = runDirFrom(rechecked, dir);
+    const recheckReport = await readReport(recheckDir);
+    expect(recheckReport.cases.map((c) => [c.case, c.status])).toEqual(
+      report.cases.map((c) => [c.case, c.status]),
+    );
+    expect((await readdir(recheckDir)).filter((n) => n.startsWith('.'))).toEqual([]);
+
     const again = await runMain(['report', runDir], { cwd: dir });
     expect(again.code).toBe(1);
     const rendered = await readReport(runDir);
